@@ -1,0 +1,33 @@
+// Bundles the CLI and the library with esbuild, then emits type declarations with tsc.
+// One bundled file starts much faster than hundreds of node_modules files (docs/benchmarks.md).
+import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
+
+rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+
+await build({
+  entryPoints: { cli: "src/cli.ts", index: "src/index.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minify: true,
+  sourcemap: "linked",
+  legalComments: "linked",
+  // jiti is large and needed only to load TypeScript configs on Node < 22.6: keep it out of the
+  // bundle and import it on demand. typescript is cosmiconfig's optional loader, never used here.
+  external: ["jiti", "typescript"],
+  // Bundled CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
+  banner: { js: 'import { createRequire as __skCreateRequire } from "node:module"; const require = __skCreateRequire(import.meta.url);' },
+  logLevel: "warning",
+});
+
+// `npm test` rebuilds only the bundle the end-to-end tests run; declarations are for publishing.
+if (process.argv.includes("--bundle-only")) process.exit(0);
+
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Two cores here: end-to-end tests spawn real processes, so keep parallelism modest.
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});
