@@ -1,0 +1,44 @@
+import type { LogLevel } from "./logger.js";
+import type { Plugin } from "./types.js";
+
+/**
+ * One plugin in a config:
+ * - `"fs"`: a built-in plugin's short name, an npm package name, or a relative module path;
+ * - `["fs", { roots: ["./skills"] }]`: the same with options;
+ * - a plugin object (inline, or returned by a factory), or `[plugin, options]`;
+ * - an array of entries that is not a `[plugin, options]` pair: a preset, flattened in place.
+ */
+export type PluginEntry =
+  | string
+  | Plugin<any>
+  | readonly [string | Plugin<any>, Record<string, unknown>]
+  | readonly PluginEntry[];
+
+export type PluginErrorPolicy = "abort" | "continue";
+
+export interface StartupConfig {
+  /** What a plugin that fails setup or start does to the boot. Default "abort". */
+  readonly onPluginError?: PluginErrorPolicy;
+  /** How long each plugin's setup and start may take. Default 10000 ms. */
+  readonly setupTimeoutMs?: number;
+  /** Per-plugin overrides, keyed by plugin name. */
+  readonly plugins?: Readonly<Record<string, { onPluginError?: PluginErrorPolicy; setupTimeoutMs?: number }>>;
+}
+
+export interface SkillsKernelConfig {
+  readonly plugins?: readonly PluginEntry[];
+  /** The transport `serve` uses. Default "stdio". */
+  readonly transport?: string;
+  readonly logLevel?: LogLevel;
+  readonly startup?: StartupConfig;
+}
+
+/** Identity helper that gives a config file full types. */
+export function defineConfig(config: SkillsKernelConfig): SkillsKernelConfig {
+  return config;
+}
+
+/** Identity helper that gives a plugin object full types (options inferred from its schema). */
+export function definePlugin<Options = undefined>(plugin: Plugin<Options>): Plugin<Options> {
+  return plugin;
+}

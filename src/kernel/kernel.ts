@@ -1,0 +1,259 @@
+import "reflect-metadata";
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { builtinPlugins } from "../plugins/index.js";
+import { SkillCatalog } from "./catalog.js";
+import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
+import { ConfigError, PluginError, errorMessage } from "./errors.js";
+import { createLogger, type Logger } from "./logger.js";
+import { createMcpServer } from "./mcp-server.js";
+import { orderPlugins } from "./plugin-order.js";
+import { validatePluginOptions } from "./plugin-options.js";
+import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
+import { withTimeout } from "./timeout.js";
+import { TOKENS } from "./tokens.js";
+import { stdioTransport } from "./transports/stdio.js";
+import type { Plugin, PluginContext, RunningTransport, ToolDefinition, TransportDefinition } from "./types.js";
+
+export interface KernelOptions {
+  readonly config?: SkillsKernelConfig;
+  /** Where relative paths in the config resolve from. Default: the working directory. */
+  readonly baseDir?: string;
+  /** Names the config in error messages, e.g. its file path. Default "config". */
+  readonly configSource?: string;
+  readonly logger?: Logger;
+  /** Last word on the resolved plugin list before boot: the CLI uses it for `--skills-dir`. */
+  readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
+}
+
+export interface Kernel {
+  readonly container: DependencyContainer;
+  readonly catalog: SkillCatalog;
+  readonly logger: Logger;
+  /** Names of the plugins that booted, in boot order. */
+  readonly plugins: readonly string[];
+  readonly tools: readonly ToolDefinition[];
+  /** A new McpServer with every contributed tool; call once per transport connection. */
+  createMcpServer(): McpServer;
+  /** Start a transport by name (default: the config's transport, else "stdio"). */
+  serve(transport?: string): Promise<RunningTransport>;
+  /** Stop plugins in reverse boot order. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
+
+interface Booting {
+  readonly plugin: Plugin<any>;
+  readonly options: unknown;
+  readonly ctx: PluginContext;
+  readonly staged: Staged;
+}
+
+/** What a plugin contributes, held back until it has booted so a failed plugin leaves no trace. */
+interface Staged {
+  readonly services: Map<InjectionToken<unknown>, unknown>;
+  readonly contributions: [InjectionToken<unknown>, unknown][];
+}
+
+/**
+ * Resolve, validate, order, set up and start every plugin of a config. Config mistakes throw a
+ * ConfigError before any plugin runs; a plugin that fails follows the startup policy.
+ */
+export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
+  const config = options.config ?? {};
+  const source = options.configSource ?? "config";
+  const baseDir = options.baseDir ?? process.cwd();
+  const logger = options.logger ?? createLogger(config.logLevel ?? "info");
+
+  let resolved = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: builtinPlugins, source });
+  if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
+  const validated = await Promise.all(
+    resolved.map(async (entry) => ({
+      plugin: entry.plugin,
+      options: await validatePluginOptions(entry.plugin, entry.options, source),
+    })),
+  );
+  const ordered = orderPlugins(validated, source);
+
+  const container = rootContainer.createChildContainer();
+  const catalog = new SkillCatalog(logger.child("catalog"));
+  container.register(TOKENS.Logger, { useValue: logger });
+  container.register(TOKENS.SkillCatalog, { useValue: catalog });
+
+  const lifetime = new AbortController();
+  const providers = new Map<InjectionToken<unknown>, string>([
+    [TOKENS.Logger, "kernel"],
+    [TOKENS.SkillCatalog, "kernel"],
+  ]);
+  const committed: Booting[] = [];
+  const failed = new Set<string>();
+  const policy = (name: string): PluginErrorPolicy =>
+    config.startup?.plugins?.[name]?.onPluginError ?? config.startup?.onPluginError ?? "abort";
+  const timeoutFor = (name: string): number =>
+    config.startup?.plugins?.[name]?.setupTimeoutMs ?? config.startup?.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
+
+  const contributionsOf = <T>(token: InjectionToken<T>, also?: Staged): T[] =>
+    [...committed.map((b) => b.staged), ...(also ? [also] : [])].flatMap((staged) =>
+      staged.contributions.filter(([t]) => t === token).map(([, value]) => value as T),
+    );
+
+  const makeContext = (plugin: Plugin<any>, staged: Staged, signal: AbortSignal): PluginContext => {
+    const ctx: PluginContext = {
+      name: plugin.name,
+      logger: logger.child(plugin.name),
+      baseDir,
+      signal,
+      provide(token, value) {
+        const owner = providers.get(token) ?? (staged.services.has(token) ? plugin.name : undefined);
+        if (owner) throw new Error(`${describeToken(token)} is already provided by plugin "${owner}"`);
+        staged.services.set(token, value);
+      },
+      contribute(token, value) {
+        staged.contributions.push([token, value]);
+      },
+      resolve(token) {
+        if (staged.services.has(token)) return staged.services.get(token) as never;
+        if (!container.isRegistered(token, true)) {
+          throw new Error(
+            `needs ${describeToken(token)}, which no plugin provides (add the plugin that provides it and list it in dependsOn)`,
+          );
+        }
+        return container.resolve(token);
+      },
+      resolveAll: (token) => contributionsOf(token, staged),
+      addSkillSource(skillSource) {
+        const taken = contributionsOf(TOKENS.SkillSource, staged).some((s) => s.name === skillSource.name);
+        if (taken) throw new Error(`a skill source named "${skillSource.name}" already exists`);
+        ctx.contribute(TOKENS.SkillSource, skillSource);
+      },
+      addTool(tool) {
+        if (contributionsOf(TOKENS.Tool, staged).some((t) => t.name === tool.name)) {
+          throw new Error(`a tool named "${tool.name}" is already registered`);
+        }
+        ctx.contribute(TOKENS.Tool, tool as unknown as ToolDefinition);
+      },
+    };
+    return ctx;
+  };
+
+  const stopPlugins = async (booted: readonly Booting[]) => {
+    for (const { plugin, ctx } of [...booted].reverse()) {
+      if (!plugin.stop) continue;
+      try {
+        await withTimeout(timeoutFor(plugin.name), `stop timed out`, new AbortController().signal, () =>
+          plugin.stop!(ctx),
+        );
+      } catch (error) {
+        logger.error(`plugin "${plugin.name}" failed to stop: ${errorMessage(error)}`);
+      }
+    }
+  };
+
+  /** Apply the failure policy: abort the boot, or log and carry on without the plugin. */
+  const fail = async (plugin: Plugin<any>, phase: string, error: unknown) => {
+    const message = `${phase} failed: ${errorMessage(error)}`;
+    if (policy(plugin.name) === "abort") {
+      lifetime.abort();
+      await stopPlugins(committed);
+      throw error instanceof ConfigError || error instanceof PluginError ? error : new PluginError(plugin.name, message);
+    }
+    logger.error(`plugin "${plugin.name}" ${message}; continuing without it (startup.onPluginError is "continue")`);
+    failed.add(plugin.name);
+  };
+
+  for (const { plugin, options: pluginOptions } of ordered) {
+    const missing = (plugin.dependsOn ?? []).filter((d) => failed.has(d));
+    if (missing.length > 0) {
+      logger.warn(`plugin "${plugin.name}" skipped: it depends on ${missing.map((m) => `"${m}"`).join(", ")}, which failed`);
+      failed.add(plugin.name);
+      continue;
+    }
+    const staged: Staged = { services: new Map(), contributions: [] };
+    try {
+      await withTimeout(timeoutFor(plugin.name), `setup timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, (signal) =>
+        plugin.setup(makeContext(plugin, staged, signal), pluginOptions),
+      );
+      for (const [token, value] of staged.services) {
+        container.register(token, { useValue: value });
+        providers.set(token, plugin.name);
+      }
+      committed.push({ plugin, options: pluginOptions, ctx: makeContext(plugin, staged, lifetime.signal), staged });
+    } catch (error) {
+      await fail(plugin, "setup", error);
+    }
+  }
+
+  for (const { plugin, ctx } of [...committed]) {
+    if (!plugin.start || failed.has(plugin.name)) continue;
+    try {
+      await withTimeout(timeoutFor(plugin.name), `start timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, () =>
+        plugin.start!(ctx),
+      );
+    } catch (error) {
+      await fail(plugin, "start", error);
+      // Under "continue", a plugin that did not start takes its dependents down with it; each was
+      // set up, so each gets its stop hook to release what setup took.
+      const gone = dependentsOf(plugin.name, committed);
+      await stopPlugins(committed.filter((b) => gone.has(b.plugin.name)));
+      for (const name of gone) failed.add(name);
+      committed.splice(0, committed.length, ...committed.filter((b) => !gone.has(b.plugin.name)));
+    }
+  }
+
+  for (const { staged } of committed) {
+    for (const [token, value] of staged.contributions) container.register(token, { useValue: value });
+  }
+  for (const skillSource of contributionsOf(TOKENS.SkillSource)) catalog.addSource(skillSource);
+  const tools = contributionsOf(TOKENS.Tool);
+  const transports: TransportDefinition[] = [stdioTransport, ...contributionsOf(TOKENS.Transport)];
+  void catalog.refresh(lifetime.signal);
+
+  let closing: Promise<void> | undefined;
+  return {
+    container,
+    catalog,
+    logger,
+    plugins: committed.map((b) => b.plugin.name),
+    tools,
+    createMcpServer: () => createMcpServer({ tools, logger }),
+    async serve(name = config.transport ?? "stdio") {
+      const transport = transports.find((t) => t.name === name);
+      if (!transport) {
+        throw new ConfigError(
+          `${source}: unknown transport "${name}"; available: ${transports.map((t) => t.name).join(", ")}`,
+        );
+      }
+      return transport.start(() => createMcpServer({ tools, logger }), logger);
+    },
+    close() {
+      closing ??= (async () => {
+        lifetime.abort();
+        await stopPlugins(committed);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The plugin itself and every booted plugin that depends on it, directly or not. */
+function dependentsOf(name: string, booted: readonly Booting[]): Set<string> {
+  const gone = new Set([name]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const { plugin } of booted) {
+      if (!gone.has(plugin.name) && (plugin.dependsOn ?? []).some((d) => gone.has(d))) {
+        gone.add(plugin.name);
+        grew = true;
+      }
+    }
+  }
+  return gone;
+}
+
+function describeToken(token: InjectionToken<unknown>): string {
+  if (typeof token === "symbol") return `service "${token.description?.replace(/^skills-kernel:/, "") ?? "?"}"`;
+  if (typeof token === "string") return `service "${token}"`;
+  return `service "${(token as { name?: string }).name ?? "?"}"`;
+}

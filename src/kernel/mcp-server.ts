@@ -1,0 +1,44 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ToolInputError, errorMessage } from "./errors.js";
+import type { Logger } from "./logger.js";
+import type { ToolDefinition } from "./types.js";
+import { VERSION } from "../version.js";
+
+const INSTRUCTIONS =
+  "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
+  "Use its tools to find the skill that fits the task at hand and load only what you need.";
+
+/**
+ * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
+ * so transports call this once per connection (stdio: once; HTTP: per session or request).
+ */
+export function createMcpServer({ tools, logger }: { tools: readonly ToolDefinition[]; logger: Logger }): McpServer {
+  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS });
+  for (const tool of tools) {
+    const handler = tool.handler as (...args: unknown[]) => CallToolResult | Promise<CallToolResult>;
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: tool.annotations,
+      },
+      (async (...args: unknown[]) => {
+        try {
+          return await handler(...args);
+        } catch (error) {
+          // A ToolInputError is the agent's to fix; anything else is ours, so log it in full.
+          if (!(error instanceof ToolInputError)) {
+            logger.error(`tool ${tool.name} failed: ${errorMessage(error)}`);
+            if (error instanceof Error && error.stack) logger.debug(error.stack);
+          }
+          return { isError: true, content: [{ type: "text", text: `${tool.name}: ${errorMessage(error)}` }] };
+        }
+      }) as never,
+    );
+  }
+  return server;
+}

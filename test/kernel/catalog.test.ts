@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { SkillCatalog } from "../../src/kernel/catalog.js";
+import { createLogger } from "../../src/kernel/logger.js";
+import type { SkillSource, SourceSkill } from "../../src/kernel/types.js";
+
+const skill = (name: string, path: string, rank = 0): SourceSkill => ({
+  name,
+  description: `${name} at ${path}`,
+  path,
+  frontmatter: Object.create(null),
+  rank,
+});
+
+const source = (name: string, skills: SourceSkill[], fail = false): SkillSource => ({
+  name,
+  description: `${name} folder`,
+  async load() {
+    if (fail) throw new Error("disk on fire");
+    return { skills, diagnostics: [] };
+  },
+});
+
+async function catalogOf(...sources: SkillSource[]) {
+  const catalog = new SkillCatalog(createLogger("silent"));
+  for (const s of sources) catalog.addSource(s);
+  await catalog.refresh();
+  return catalog;
+}
+
+describe("SkillCatalog identity", () => {
+  it("gives a name to the first source and a qualified id to the others", async () => {
+    const catalog = await catalogOf(source("project", [skill("pdf", "pdf")]), source("user", [skill("pdf", "pdf")]));
+    expect(catalog.list().map((s) => [s.id, s.qualifiedId, s.shadowed])).toEqual([
+      ["pdf", "project:pdf", false],
+      ["user:pdf", "user:pdf", true],
+    ]);
+    expect(catalog.get("pdf")?.source).toBe("project");
+    expect(catalog.get("project:pdf")?.source).toBe("project");
+    expect(catalog.get("user:pdf")?.source).toBe("user");
+  });
+
+  it("within a source, root rank then depth then path decide, and paths qualify repeated names", async () => {
+    const catalog = await catalogOf(
+      source("corpus", [skill("run", "b/deep/run"), skill("run", "z/run"), skill("run", "a/run", 1), skill("solo", "x/solo")]),
+    );
+    const ids = catalog.list().map((s) => s.id);
+    expect(ids).toEqual(["solo", "run", "corpus:b/deep/run", "corpus:a/run"]);
+    expect(catalog.get("run")?.path).toBe("z/run");
+    expect(catalog.get("corpus:z/run")?.id).toBe("run");
+    expect(catalog.get("corpus:solo")?.id).toBe("solo");
+  });
+
+  it("keeps skills reachable when two roots of a source hold the same path", async () => {
+    const catalog = await catalogOf(source("project", [skill("a", "x", 0), skill("a", "x", 1)]));
+    expect(catalog.list().map((s) => s.qualifiedId)).toEqual(["project:x", "project:x#2"]);
+  });
+
+  it("reports a failing source as a diagnostic and serves the others", async () => {
+    const catalog = await catalogOf(source("broken", [], true), source("ok", [skill("a", "a")]));
+    expect(catalog.list().map((s) => s.id)).toEqual(["a"]);
+    expect(catalog.diagnostics()).toEqual([
+      expect.objectContaining({ severity: "error", source: "broken", code: "source-failed" }),
+    ]);
+  });
+
+  it("refuses two sources with one name", () => {
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(source("dup", []));
+    expect(() => catalog.addSource(source("dup", []))).toThrow('a skill source named "dup" already exists');
+  });
+
+  it("shares one load between concurrent refreshes and ready()", async () => {
+    let loads = 0;
+    const counting: SkillSource = {
+      name: "c",
+      description: "c",
+      async load() {
+        loads++;
+        await new Promise((r) => setTimeout(r, 10));
+        return { skills: [skill("a", "a")], diagnostics: [] };
+      },
+    };
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(counting);
+    await Promise.all([catalog.refresh(), catalog.refresh(), catalog.ready()]);
+    expect(loads).toBe(1);
+    await catalog.refresh();
+    expect(loads).toBe(2);
+  });
+});

@@ -1,0 +1,268 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
+import { ConfigError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
+import { createKernel, type Kernel } from "../../src/kernel/kernel.js";
+import { createLogger } from "../../src/kernel/logger.js";
+import { TOKENS } from "../../src/kernel/tokens.js";
+import type { InjectionToken } from "tsyringe";
+
+function recordingLogger() {
+  const lines: string[] = [];
+  return { lines, logger: createLogger("debug", (line) => lines.push(line)) };
+}
+
+async function boot(config: SkillsKernelConfig) {
+  const { lines, logger } = recordingLogger();
+  const kernel = await createKernel({ config, logger, configSource: "test-config" });
+  return { kernel, lines };
+}
+
+/** A plugin that records its lifecycle calls into `events`. */
+function tracer(events: string[], name: string, extra: Partial<Parameters<typeof definePlugin>[0]> = {}) {
+  return definePlugin({
+    name,
+    setup: () => void events.push(`setup:${name}`),
+    start: () => void events.push(`start:${name}`),
+    stop: () => void events.push(`stop:${name}`),
+    ...extra,
+  });
+}
+
+async function connect(kernel: Kernel) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await kernel.createMcpServer().connect(serverSide);
+  const client = new Client({ name: "test", version: "0" });
+  await client.connect(clientSide);
+  return client;
+}
+
+const GREETING: InjectionToken<string> = Symbol.for("test:greeting");
+
+describe("createKernel lifecycle", () => {
+  it("sets up and starts in dependency order and stops in reverse", async () => {
+    const events: string[] = [];
+    const { kernel } = await boot({
+      plugins: [tracer(events, "c", { dependsOn: ["b"] }), tracer(events, "a"), tracer(events, "b", { dependsOn: ["a"] })],
+    });
+    expect(kernel.plugins).toEqual(["a", "b", "c"]);
+    await kernel.close();
+    await kernel.close();
+    expect(events).toEqual(["setup:a", "setup:b", "setup:c", "start:a", "start:b", "start:c", "stop:c", "stop:b", "stop:a"]);
+  });
+
+  it("passes validated options with defaults to setup", async () => {
+    let seen: unknown;
+    await boot({
+      plugins: [
+        [
+          definePlugin({
+            name: "opts",
+            options: z.object({ size: z.number().default(3), label: z.string() }),
+            setup: (_ctx, options) => void (seen = options),
+          }),
+          { label: "x" },
+        ],
+      ],
+    });
+    expect(seen).toEqual({ size: 3, label: "x" });
+  });
+
+  it("refuses bad options before any plugin runs", async () => {
+    const events: string[] = [];
+    const run = boot({
+      plugins: [
+        tracer(events, "first"),
+        [definePlugin({ name: "strict", options: z.object({ n: z.number() }), setup() {} }), { n: "no" }],
+      ],
+    });
+    await expect(run).rejects.toThrow(ConfigError);
+    await expect(run).rejects.toThrow(/^test-config: plugin "strict": option n: /);
+    expect(events).toEqual([]);
+  });
+
+  it("lets plugins provide and resolve services by token", async () => {
+    let greeting = "";
+    await boot({
+      plugins: [
+        definePlugin({ name: "provider", setup: (ctx) => ctx.provide(GREETING, "hello") }),
+        definePlugin({ name: "consumer", dependsOn: ["provider"], setup: (ctx) => void (greeting = ctx.resolve(GREETING)) }),
+      ],
+    });
+    expect(greeting).toBe("hello");
+  });
+
+  it("names the missing service", async () => {
+    const run = boot({ plugins: [definePlugin({ name: "needy", setup: (ctx) => void ctx.resolve(GREETING) })] });
+    await expect(run).rejects.toThrow(PluginError);
+    await expect(run).rejects.toThrow(/plugin "needy": setup failed: needs service "test:greeting", which no plugin provides/);
+  });
+
+  it("refuses a service provided twice, naming the first provider", async () => {
+    const provider = (name: string) => definePlugin({ name, setup: (ctx) => ctx.provide(GREETING, name) });
+    await expect(boot({ plugins: [provider("one"), provider("two")] })).rejects.toThrow(
+      /plugin "two": setup failed: service "test:greeting" is already provided by plugin "one"/,
+    );
+  });
+
+  it("refuses to let a plugin replace a kernel service", async () => {
+    const run = boot({ plugins: [definePlugin({ name: "rogue", setup: (ctx) => ctx.provide(TOKENS.SkillCatalog, null as never) })] });
+    await expect(run).rejects.toThrow(/already provided by plugin "kernel"/);
+  });
+});
+
+describe("startup failure policy", () => {
+  const broken = (events: string[]) =>
+    tracer(events, "broken", {
+      setup: (ctx) => {
+        events.push("setup:broken");
+        ctx.addTool({ name: "half_done", description: "never served", handler: () => ({ content: [] }) });
+        throw new Error("no database");
+      },
+    });
+
+  it("aborts by default, stopping what already started", async () => {
+    const events: string[] = [];
+    const run = boot({ plugins: [tracer(events, "ok"), broken(events)] });
+    await expect(run).rejects.toThrow('plugin "broken": setup failed: no database');
+    expect(events).toEqual(["setup:ok", "setup:broken", "stop:ok"]);
+  });
+
+  it("continues without the plugin, its contributions and its dependents when asked", async () => {
+    const events: string[] = [];
+    const { kernel, lines } = await boot({
+      startup: { onPluginError: "continue" },
+      plugins: [tracer(events, "ok"), broken(events), tracer(events, "dependent", { dependsOn: ["broken"] })],
+    });
+    expect(kernel.plugins).toEqual(["ok"]);
+    expect(kernel.tools).toEqual([]);
+    expect(lines.some((l) => l.includes('plugin "broken" setup failed: no database; continuing without it'))).toBe(true);
+    expect(lines.some((l) => l.includes('plugin "dependent" skipped: it depends on "broken", which failed'))).toBe(true);
+  });
+
+  it("applies a per-plugin policy over the default", async () => {
+    const events: string[] = [];
+    const { kernel } = await boot({
+      startup: { onPluginError: "abort", plugins: { broken: { onPluginError: "continue" } } },
+      plugins: [tracer(events, "ok"), broken(events)],
+    });
+    expect(kernel.plugins).toEqual(["ok"]);
+  });
+
+  it("drops a plugin whose start fails, with its dependents, under continue", async () => {
+    const events: string[] = [];
+    const { kernel } = await boot({
+      startup: { onPluginError: "continue" },
+      plugins: [
+        tracer(events, "base", { start: () => Promise.reject(new Error("port in use")) }),
+        tracer(events, "child", { dependsOn: ["base"] }),
+        tracer(events, "other"),
+      ],
+    });
+    expect(kernel.plugins).toEqual(["other"]);
+    expect(events).not.toContain("start:child");
+    expect(events).toContain("stop:child");
+    expect(events).toContain("stop:base");
+  });
+
+  it("times out a setup that hangs and aborts its signal", async () => {
+    let aborted = false;
+    const started = Date.now();
+    const run = boot({
+      startup: { setupTimeoutMs: 50 },
+      plugins: [
+        definePlugin({
+          name: "slow",
+          setup: (ctx) =>
+            new Promise<void>(() => {
+              ctx.signal.addEventListener("abort", () => (aborted = true));
+            }),
+        }),
+      ],
+    });
+    await expect(run).rejects.toThrow('plugin "slow": setup failed: setup timed out after 50 ms');
+    expect(aborted).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("tools over MCP", () => {
+  it("serves contributed tools and turns a throw into an isError result", async () => {
+    const { kernel, lines } = await boot({
+      plugins: [
+        definePlugin({
+          name: "tools",
+          setup(ctx) {
+            ctx.addTool({
+              name: "echo",
+              description: "echo",
+              inputSchema: { text: z.string() },
+              handler: ({ text }) => ({ content: [{ type: "text", text }] }),
+            });
+            ctx.addTool({
+              name: "explode",
+              description: "always fails",
+              handler: () => {
+                throw new Error("kaboom");
+              },
+            });
+            ctx.addTool({
+              name: "picky",
+              description: "refuses input",
+              handler: () => {
+                throw new ToolInputError("query must not be blank");
+              },
+            });
+          },
+        }),
+      ],
+    });
+    const client = await connect(kernel);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "explode", "picky"]);
+    expect(await client.callTool({ name: "echo", arguments: { text: "hi" } })).toMatchObject({
+      content: [{ type: "text", text: "hi" }],
+    });
+    expect(await client.callTool({ name: "explode", arguments: {} })).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "explode: kaboom" }],
+    });
+    expect(await client.callTool({ name: "picky", arguments: {} })).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "picky: query must not be blank" }],
+    });
+    // The server keeps serving after a failure.
+    expect(await client.callTool({ name: "echo", arguments: { text: "still here" } })).toMatchObject({
+      content: [{ type: "text", text: "still here" }],
+    });
+    expect(lines.some((l) => l.includes("tool explode failed: kaboom"))).toBe(true);
+    expect(lines.some((l) => l.includes("picky failed"))).toBe(false);
+    await client.close();
+    await kernel.close();
+  });
+
+  it("refuses two tools with one name", async () => {
+    const tool = { name: "same", description: "x", handler: () => ({ content: [] }) };
+    await expect(
+      boot({
+        plugins: [
+          definePlugin({ name: "a", setup: (ctx) => ctx.addTool(tool) }),
+          definePlugin({ name: "b", setup: (ctx) => ctx.addTool(tool) }),
+        ],
+      }),
+    ).rejects.toThrow('plugin "b": setup failed: a tool named "same" is already registered');
+  });
+
+  it("makes a fresh server per call, as per-connection transports need", async () => {
+    const { kernel } = await boot({ plugins: [] });
+    expect(kernel.createMcpServer()).not.toBe(kernel.createMcpServer());
+  });
+
+  it("names the available transports when asked for an unknown one", async () => {
+    const { kernel } = await boot({ plugins: [] });
+    await expect(kernel.serve("carrier-pigeon")).rejects.toThrow(
+      'test-config: unknown transport "carrier-pigeon"; available: stdio',
+    );
+  });
+});
