@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
 
@@ -45,11 +46,14 @@ export async function importModule(file: string): Promise<ModuleNamespace> {
 let jiti: Promise<Jiti> | undefined;
 
 async function importWithJiti(file: string): Promise<ModuleNamespace> {
-  jiti ??= import("jiti").then(({ createJiti }) =>
+  // require(), not import(): importing CommonJS from ESM makes Node scan the whole of jiti's
+  // large file for export names first, which costs more than the rest of loading it.
+  jiti ??= Promise.resolve().then(() => {
+    const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
     // Without interop, jiti hands back raw CommonJS exports, so ES modules and CommonJS ones can be
     // told apart below (with it, a module without a default export looks like its own default).
-    createJiti(import.meta.url, { interopDefault: false }),
-  );
+    return createJiti(import.meta.url, { interopDefault: false });
+  });
   let exports: unknown;
   try {
     exports = await (await jiti).import(file);
