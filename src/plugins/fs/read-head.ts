@@ -1,0 +1,63 @@
+import { Buffer } from "node:buffer";
+import { constants, type Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
+
+/** The file is a FIFO, device, socket or folder: reading it could block forever or never end. */
+export class NotRegularFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(`${path} is not a regular file but ${kind}`);
+    this.name = "NotRegularFileError";
+  }
+}
+
+export interface Head {
+  /** The first bytes of the file, at most the requested number. */
+  readonly bytes: Buffer;
+  /** True when the file holds more than `bytes`. */
+  readonly truncated: boolean;
+}
+
+// O_NONBLOCK makes open() return at once even if a FIFO replaced the file after our stat, where a
+// plain open would wait for a writer forever. Windows has no such flag and no FIFOs to fear.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads at most `maxBytes` from the start of a regular file. A skill's metadata sits at the top of
+ * SKILL.md, so a 50 MB file costs no more than a small one.
+ */
+export async function readHead(path: string, maxBytes: number): Promise<Head> {
+  // stat first so a FIFO is refused without ever being opened ...
+  assertRegular(path, await stat(path));
+  const handle = await open(path, OPEN_FLAGS);
+  try {
+    // ... and fstat the handle we got, which closes the window between that stat and the open.
+    const stats = await handle.stat();
+    assertRegular(path, stats);
+    // Sized from fstat so hundreds of small files do not each allocate the full limit.
+    const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { bytes: buffer.subarray(0, filled), truncated: stats.size > filled };
+  } finally {
+    await handle.close();
+  }
+}
+
+function assertRegular(path: string, stats: Stats): void {
+  if (!stats.isFile()) throw new NotRegularFileError(path, describeKind(stats));
+}
+
+function describeKind(stats: Stats): string {
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "something else";
+}

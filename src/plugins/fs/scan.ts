@@ -1,0 +1,212 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { errorMessage } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/logger.js";
+import type { Diagnostic } from "../../kernel/types.js";
+import { mapLimit } from "./map-limit.js";
+
+/** A folder holding a SKILL.md, not yet read. */
+export interface SkillFolder {
+  /** Relative to the root, POSIX separators; "" when the root itself is the skill. */
+  readonly path: string;
+  /** The folder's real absolute path (a symlinked skill's target). */
+  readonly dir: string;
+  /** SKILL.md or skill.md inside `dir`, as listed: it may itself be a symlink. */
+  readonly file: string;
+  /** Reached through a symlinked folder. */
+  readonly linked: boolean;
+}
+
+/** A diagnostic about a path under one root, before the source stamps its name on it. */
+export type PathDiagnostic = Omit<Diagnostic, "source">;
+
+export interface ScanOptions {
+  /** How many folders below the root to descend; 0 looks at the root alone. */
+  readonly maxDepth: number;
+  /** The most folders to list; past it the scan stops with a "scan-limit" diagnostic. */
+  readonly maxDirectories: number;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+}
+
+export interface ScanResult {
+  /** Sorted by path. */
+  readonly folders: readonly SkillFolder[];
+  readonly diagnostics: readonly PathDiagnostic[];
+}
+
+// Dependency trees and git internals never hold skills to serve, and can be huge. Other hidden
+// folders are scanned: real collections keep skills in `.curated` and `.system`.
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
+
+// The spec's spelling wins when a case-sensitive filesystem holds both.
+const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
+
+const CONCURRENCY = 16;
+
+interface Folder {
+  readonly abs: string;
+  readonly rel: string;
+  readonly linked: boolean;
+}
+
+interface Visit {
+  readonly skill?: SkillFolder;
+  readonly children: readonly Folder[];
+  readonly diagnostics: readonly PathDiagnostic[];
+}
+
+const NOTHING: Visit = { children: [], diagnostics: [] };
+
+/**
+ * Finds the skill folders under `root`, breadth first, one depth level at a time: a level's folders
+ * are listed concurrently, yet which folders fall under maxDirectories never depends on timing.
+ *
+ * The walk keeps going inside skill folders, because real skills nest inside other skills'
+ * references/ and assets/. It never descends through a symlink, so link cycles cannot loop; a
+ * symlinked folder holding a SKILL.md (`ln -s ~/src/my-skill ~/.claude/skills/`) is taken as one
+ * skill, its target's own sub-folders left alone. Only sub-folders and the skill file are looked
+ * at, so a skill with 20,000 files costs one readdir.
+ */
+export async function scanRoot(root: string, options: ScanOptions): Promise<ScanResult> {
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch (error) {
+    return { folders: [], diagnostics: [scanError("", `cannot read root ${root}: ${errorMessage(error)}`)] };
+  }
+
+  const found: SkillFolder[] = [];
+  const diagnostics: PathDiagnostic[] = [];
+  let level: Folder[] = [{ abs: realRoot, rel: "", linked: false }];
+  let visited = 0;
+  for (let depth = 0; level.length > 0; depth++) {
+    const room = options.maxDirectories - visited;
+    const overLimit = level.length > room;
+    if (overLimit) {
+      level = level.slice(0, room);
+      diagnostics.push({
+        severity: "error",
+        path: "",
+        code: "scan-limit",
+        message: `stopped after ${options.maxDirectories} folders under ${root} (maxDirectories); skills beyond were not listed`,
+      });
+    }
+    visited += level.length;
+    const descend = depth < options.maxDepth;
+    const visits = await mapLimit(level, CONCURRENCY, (folder) => visitFolder(folder, descend, options.logger), options.signal);
+    level = [];
+    for (const visit of visits) {
+      if (visit.skill) found.push(visit.skill);
+      for (const child of visit.children) level.push(child);
+      diagnostics.push(...visit.diagnostics);
+    }
+    if (overLimit) break;
+  }
+  return { folders: dropDuplicateFolders(found, options.logger), diagnostics };
+}
+
+async function visitFolder(folder: Folder, descend: boolean, logger: Logger): Promise<Visit> {
+  if (folder.linked) return visitLinkedFolder(folder, logger);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(folder.abs, { withFileTypes: true });
+  } catch (error) {
+    if (isGone(error)) {
+      logger.debug(`${folder.abs} vanished during the scan`);
+      return NOTHING;
+    }
+    return { children: [], diagnostics: [scanError(folder.rel, `cannot list ${folder.abs}: ${errorMessage(error)}`)] };
+  }
+  const skillFile = findSkillFile(entries);
+  const skill =
+    skillFile === undefined ? undefined : { path: folder.rel, dir: folder.abs, file: join(folder.abs, skillFile), linked: false };
+  if (!descend) return { skill, children: [], diagnostics: [] };
+
+  // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
+  const candidates = entries
+    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name))
+    .sort(byName);
+  const children: Folder[] = [];
+  for (const entry of candidates) {
+    const abs = join(folder.abs, entry.name);
+    const rel = childPath(folder.rel, entry.name);
+    if (entry.isDirectory()) children.push({ abs, rel, linked: false });
+    else if (await isLinkToFolder(abs, rel, logger)) children.push({ abs, rel, linked: true });
+  }
+  return { skill, children, diagnostics: [] };
+}
+
+/** Whether a symlink leads to a folder; a broken link or a link to a file is ignored. */
+async function isLinkToFolder(abs: string, rel: string, logger: Logger): Promise<boolean> {
+  try {
+    if ((await stat(abs)).isDirectory()) return true;
+    logger.debug(`ignoring symlink ${rel}: it does not lead to a folder`);
+  } catch (error) {
+    logger.debug(`ignoring symlink ${rel}: ${errorMessage(error)}`);
+  }
+  return false;
+}
+
+async function visitLinkedFolder(folder: Folder, logger: Logger): Promise<Visit> {
+  let dir: string;
+  let entries: Dirent[];
+  try {
+    dir = await realpath(folder.abs);
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    logger.debug(`ignoring symlink ${folder.rel}: ${errorMessage(error)}`);
+    return NOTHING;
+  }
+  const skillFile = findSkillFile(entries);
+  if (skillFile === undefined) {
+    logger.debug(`not following symlink ${folder.rel}: ${dir} holds no SKILL.md`);
+    return NOTHING;
+  }
+  return { skill: { path: folder.rel, dir, file: join(dir, skillFile), linked: true }, children: [], diagnostics: [] };
+}
+
+/**
+ * A symlink to a folder already listed (a link to a sibling, or a loop such as `refs/up -> ..`)
+ * would serve one skill twice under two paths: the folder's own path wins, else the first link.
+ */
+function dropDuplicateFolders(found: readonly SkillFolder[], logger: Logger): SkillFolder[] {
+  const seen = new Set(found.filter((folder) => !folder.linked).map((folder) => folder.dir));
+  const kept: SkillFolder[] = [];
+  for (const folder of [...found].sort((a, b) => compare(a.path, b.path))) {
+    if (!folder.linked) kept.push(folder);
+    else if (seen.has(folder.dir)) logger.debug(`ignoring symlink ${folder.path}: ${folder.dir} is listed already`);
+    else {
+      seen.add(folder.dir);
+      kept.push(folder);
+    }
+  }
+  return kept;
+}
+
+function findSkillFile(entries: readonly Dirent[]): string | undefined {
+  return SKILL_FILES.find((name) => entries.some((entry) => entry.name === name));
+}
+
+function childPath(parent: string, name: string): string {
+  return parent === "" ? name : `${parent}/${name}`;
+}
+
+function scanError(path: string, message: string): PathDiagnostic {
+  return { severity: "error", path, code: "scan-error", message };
+}
+
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  return compare(a.name, b.name);
+}
+
+/** Code-unit order: the same on every machine, whatever its locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
