@@ -1,0 +1,54 @@
+import type { Kernel } from "../kernel/kernel.js";
+import { VERSION } from "../version.js";
+
+export interface BannerFacts {
+  readonly transport: string;
+  /** The absolute config file, when one was loaded. */
+  readonly configFile?: string;
+  /** Absolute `--skills-dir` folders. */
+  readonly skillsDirs: readonly string[];
+}
+
+/**
+ * Shown on stderr when a person starts the server in a terminal: what it serves, and the exact
+ * command an MCP client should run (with absolute paths, since clients start it elsewhere).
+ */
+export function printBanner(kernel: Kernel, facts: BannerFacts): void {
+  const skills = kernel.catalog.list().length;
+  const diagnostics = kernel.catalog.diagnostics();
+  const skipped = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.length - skipped;
+  const sources = kernel.catalog.sources.map((s) => `${s.name} (${s.description})`);
+
+  const args = [
+    ...(facts.configFile ? ["--config", facts.configFile] : []),
+    ...facts.skillsDirs.flatMap((dir) => ["--skills-dir", dir]),
+  ];
+  const [command = "node", ...prefix] = runtimeCommand();
+  const fullArgs = [...prefix, ...args];
+  const lines = [
+    `skills-kernel ${VERSION}: serving ${skills} skill${skills === 1 ? "" : "s"} over ${facts.transport}`,
+    `  sources: ${sources.length > 0 ? sources.join("; ") : "none"}`,
+    ...(skipped + warnings > 0
+      ? [`  ${skipped} skipped, ${warnings} warning${warnings === 1 ? "" : "s"}: run with --log-level debug to see them`]
+      : []),
+    "",
+    "An MCP client starts this command itself and talks to it over stdin/stdout:",
+    `  Claude Code:    claude mcp add skills -- ${[command, ...fullArgs].map(shellQuote).join(" ")}`,
+    `  Claude Desktop: in claude_desktop_config.json, "mcpServers": ${JSON.stringify({ skills: { command, args: fullArgs } })}`,
+    "",
+    "Press Ctrl-C to stop.",
+  ];
+  process.stderr.write(lines.join("\n") + "\n");
+}
+
+/** The runtime and script that are running now, so the printed command starts this same server. */
+function runtimeCommand(): string[] {
+  const script = process.argv[1] ?? "skills-kernel";
+  if ("Deno" in globalThis) return ["deno", "run", "-A", script];
+  return [process.execPath, script];
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,132 @@
+import { relative, resolve } from "node:path";
+import { loadConfig } from "../kernel/config-loader.js";
+import { UserError, errorMessage } from "../kernel/errors.js";
+import { createKernel, type Kernel } from "../kernel/kernel.js";
+import { createLogger, type Logger } from "../kernel/logger.js";
+import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
+import { builtinPlugins } from "../plugins/index.js";
+import { VERSION } from "../version.js";
+import { HELP, parseCliArgs, type CliArgs } from "./args.js";
+import { printBanner, type BannerFacts } from "./banner.js";
+import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+
+/** How long shutdown may take before the process exits anyway (a plugin holding a handle open). */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/** Run the CLI. Resolves to the exit code; a served session resolves when the transport closes. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let logger: Logger = createLogger("info");
+  try {
+    const args = parseCliArgs(argv);
+    if (args.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (args.version) {
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    const cwd = process.cwd();
+    const loaded = await loadConfig({ cwd, configPath: args.configPath });
+    const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
+    logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "list" ? "warn" : "info"));
+    logger.debug(loaded ? `config: ${loaded.filepath}` : "no config file found; using the embedded default");
+
+    const kernel = await createKernel({
+      config,
+      baseDir: loaded?.baseDir ?? cwd,
+      configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
+      logger,
+      adjustPlugins: args.skillsDirs.length > 0 ? serveExactly(args.skillsDirs.map((d) => resolve(cwd, d))) : undefined,
+    });
+    if (args.command === "list") return await list(kernel, args);
+    return await serve(kernel, {
+      transport: args.transport ?? config.transport ?? "stdio",
+      configFile: loaded?.filepath,
+      skillsDirs: args.skillsDirs.map((d) => resolve(cwd, d)),
+    });
+  } catch (error) {
+    if (error instanceof UserError) {
+      // One line, whatever the message holds: a user's mistake never gets a stack trace.
+      process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
+    if (error instanceof Error && error.stack) logger.debug(error.stack);
+    return 1;
+  }
+}
+
+/** `--skills-dir`: the fs source serves exactly these folders, whatever the config said. */
+function serveExactly(dirs: readonly string[]) {
+  return async (plugins: ResolvedPluginEntry[]): Promise<ResolvedPluginEntry[]> => {
+    const roots = dirs.map((path) => ({ path }));
+    const fs = plugins.find((entry) => entry.plugin.name === "fs");
+    if (!fs) return [{ plugin: await builtinPlugins.fs!(), options: { roots }, origin: "--skills-dir" }, ...plugins];
+    const options = typeof fs.options === "object" && fs.options !== null ? fs.options : {};
+    return plugins.map((entry) => (entry === fs ? { ...fs, options: { ...options, roots } } : entry));
+  };
+}
+
+async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
+  const running = await kernel.serve(facts.transport);
+  let stopping: Promise<void> | undefined;
+  const stop = (why: string) => {
+    stopping ??= (async () => {
+      kernel.logger.debug(`stopping (${why})`);
+      // A plugin that leaks a handle must not keep a finished server alive forever.
+      setTimeout(() => {
+        kernel.logger.warn(`still running ${SHUTDOWN_GRACE_MS} ms after shutdown; exiting`);
+        process.exit(0);
+      }, SHUTDOWN_GRACE_MS).unref();
+      await running.close();
+      await kernel.close();
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onSigterm);
+    })();
+    return stopping;
+  };
+  const onSigint = () => void stop("SIGINT");
+  const onSigterm = () => void stop("SIGTERM");
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+
+  void kernel.catalog.ready().then(() => {
+    if (process.stdin.isTTY) printBanner(kernel, facts);
+    else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
+  });
+  await running.closed;
+  await stop("transport closed");
+  return 0;
+}
+
+/** `list` goes through the list_skills tool itself, over an in-memory MCP link, so both agree. */
+async function list(kernel: Kernel, args: CliArgs): Promise<number> {
+  try {
+    if (!kernel.tools.some((tool) => tool.name === "list_skills")) {
+      throw new UserError(`the list_skills tool is not enabled: add "list-skills" to plugins`, 2);
+    }
+    const [{ Client }, { InMemoryTransport }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/inMemory.js"),
+    ]);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = kernel.createMcpServer();
+    const client = new Client({ name: "skills-kernel-cli", version: VERSION });
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    const result = await client.callTool({ name: "list_skills", arguments: { format: args.format } });
+    await client.close();
+    const text = (result.content as { type: string; text?: string }[])
+      .map((part) => (part.type === "text" ? part.text : ""))
+      .join("\n");
+    if (result.isError) {
+      process.stderr.write(`skills-kernel: ${text}\n`);
+      return 1;
+    }
+    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    return 0;
+  } finally {
+    await kernel.close();
+  }
+}

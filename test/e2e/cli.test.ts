@@ -1,0 +1,170 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/version.js";
+import { createHostileRoot } from "../fixtures/hostile-root.js";
+import { RUNTIMES, runCli } from "../helpers/cli.js";
+
+let work: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "sk-cli-"));
+  // A package.json stops the config search here, so the repo's own config is never picked up.
+  await writeFile(join(work, "package.json"), "{}");
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function skill(root: string, folder: string, name: string, description: string) {
+  await mkdir(join(root, folder), { recursive: true });
+  await writeFile(join(root, folder, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`);
+}
+
+/** A user mistake: non-zero exit, exactly one line on stderr, no stack trace, nothing on stdout. */
+function expectOneLineError(result: { code: number | null; stdout: string; stderr: string }, code: number, pattern: RegExp) {
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe("");
+  const lines = result.stderr.trimEnd().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^skills-kernel: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe("CLI basics", () => {
+  it("prints its version and help", async () => {
+    const version = await runCli(["--version"]);
+    expect(version).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+    const help = await runCli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("skills-kernel list");
+    expect(help.stdout).toContain("--skills-dir DIR");
+  });
+
+  it.each([
+    [["--bogus"], /Unknown option '--bogus'.*see --help/],
+    [["frobnicate"], /unknown command "frobnicate"; commands: serve, list/],
+    [["list", "extra"], /unexpected argument "extra"/],
+    [["--log-level", "loud"], /--log-level must be one of silent, error, warn, info, debug, not "loud"/],
+    [["list", "--format", "xml"], /--format must be one of names-only, json, full, not "xml"/],
+    [["--config"], /--config.*argument/],
+  ])("refuses bad usage %j with exit 2", async (args, pattern) => {
+    expectOneLineError(await runCli(args, { cwd: work }), 2, pattern);
+  });
+});
+
+describe("config mistakes exit 2 with one line naming file, plugin and problem", () => {
+  const cases: [string, string, string, RegExp][] = [
+    ["missing file", "", "--config=nope.config.ts", /config file .*nope\.config\.ts.* not found/],
+    ["syntax error", "broken.config.mjs", "export default {{", /broken\.config\.mjs/],
+    ["unknown plugin", "unknown.config.mjs", 'export default { plugins: ["no-such-plugin"] }', /unknown\.config\.mjs.*"no-such-plugin"/],
+    [
+      "bad option",
+      "badopt.config.mjs",
+      'export default { plugins: [["fs", { roots: [42] }], "list-skills"] }',
+      /badopt\.config\.mjs: plugin "fs": option roots\[0\]/,
+    ],
+    ["unknown key", "typo.config.json", '{ "plugin": [] }', /typo\.config\.json/],
+    [
+      "missing dependency",
+      "deps.config.mjs",
+      'export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] }',
+      /deps\.config\.mjs: plugin "needs-db" depends on "db", which is not in the config/,
+    ],
+  ];
+  it.each(cases)("%s", async (_label, file, content, pattern) => {
+    if (file) await writeFile(join(work, file), content);
+    const flag = file ? `--config=${file}` : content;
+    expectOneLineError(await runCli(["list", flag], { cwd: work }), 2, pattern);
+  });
+
+  it("a missing --skills-dir", async () => {
+    expectOneLineError(await runCli(["list", "--skills-dir", "no/such/dir"], { cwd: work }), 2, /no\/such\/dir.*does not exist/);
+  });
+
+  it("a config without the list-skills plugin", async () => {
+    await writeFile(join(work, "bare.config.json"), '{ "plugins": [] }');
+    expectOneLineError(await runCli(["list", "--config", "bare.config.json"], { cwd: work }), 2, /add "list-skills" to plugins/);
+  });
+});
+
+describe("list", () => {
+  it("runs the list_skills tool in each format", async () => {
+    const root = join(work, "list-root");
+    await skill(root, "alpha", "alpha", "First skill.");
+    await skill(root, "beta", "beta", "Second skill.");
+    const names = await runCli(["list", "--skills-dir", root], { cwd: work });
+    expect(names).toMatchObject({ code: 0, stdout: "alpha\nbeta\n", stderr: "" });
+    const json = await runCli(["list", "--format", "json", "--skills-dir", root], { cwd: work });
+    expect(JSON.parse(json.stdout)).toEqual({
+      total: 2,
+      skills: [
+        { id: "alpha", name: "alpha", description: "First skill.", source: "list-root", path: "alpha" },
+        { id: "beta", name: "beta", description: "Second skill.", source: "list-root", path: "beta" },
+      ],
+    });
+    const full = await runCli(["list", "--format", "full", "--skills-dir", root], { cwd: work });
+    expect(full.stdout).toContain("## beta\nsource: list-root (beta)\n\nSecond skill.");
+  });
+
+  it("serves the usual folders by default, a project skill winning over a user skill", async () => {
+    const project = join(work, "project");
+    const home = join(work, "home");
+    await skill(join(project, ".claude/skills"), "shared", "shared", "Project copy.");
+    await skill(join(project, ".agents/skills"), "agents-only", "agents-only", "From .agents.");
+    await skill(join(home, ".claude/skills"), "shared", "shared", "User copy.");
+    await skill(join(home, ".agents/skills"), "personal", "personal", "User only.");
+    await writeFile(join(project, "package.json"), "{}");
+    const result = await runCli(["list", "--format", "json"], { cwd: project, env: { HOME: home, USERPROFILE: home } });
+    expect(result.code).toBe(0);
+    const { skills } = JSON.parse(result.stdout) as { skills: { id: string; source: string; description: string }[] };
+    expect(skills.map((s) => [s.id, s.source, s.description])).toEqual([
+      ["agents-only", "project", "From .agents."],
+      ["personal", "user", "User only."],
+      ["shared", "project", "Project copy."],
+      ["user:shared", "user", "User copy."],
+    ]);
+  });
+
+  it("lists a hostile root within seconds: good skills served, each bad one reported", async () => {
+    const root = join(work, "hostile");
+    await mkdir(root);
+    const { goodSkills, badPaths } = await createHostileRoot(root);
+    const started = performance.now();
+    const result = await runCli(["list", "--skills-dir", root], { cwd: work, timeoutMs: 30_000 });
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    console.log(`hostile root listed in ${seconds} s`);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split("\n").sort()).toEqual([...goodSkills].sort());
+    for (const bad of badPaths) expect(result.stderr).toContain(bad);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  }, 120_000);
+});
+
+describe("serving", () => {
+  it("exits 0 on its own when the client closes stdin, writing nothing but JSON-RPC to stdout", async () => {
+    for (const runtime of Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[]) {
+      const result = await runCli(["--skills-dir", join(work)], { cwd: work, runtime, input: "" });
+      expect(result, runtime).toMatchObject({ code: 0, stdout: "" });
+    }
+  });
+
+  it("stops cleanly on SIGTERM and SIGINT", async () => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const [command, ...prefix] = RUNTIMES.node;
+      const child = spawn(command, [...prefix, "--skills-dir", work], { cwd: work, stdio: ["pipe", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
+      await new Promise<void>((resolve) => {
+        const check = () => (stderr.includes("serving") ? resolve() : setTimeout(check, 20));
+        check();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+      child.kill(signal);
+      expect(await exited, signal).toBe(0);
+    }
+  });
+});

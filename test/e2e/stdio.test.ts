@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectCli, CORPUS, HAS_CORPUS, RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { expectedCorpusNames } from "../helpers/corpus.js";
+
+type Connected = Awaited<ReturnType<typeof connectCli>>;
+
+interface SkillList {
+  format: string;
+  total: number;
+  skills: { id: string; name: string; source: string; description?: string; path?: string }[];
+}
+
+function text(result: Awaited<ReturnType<Connected["client"]["callTool"]>>): string {
+  return (result.content as { type: string; text: string }[]).map((c) => c.text).join("");
+}
+
+// The same end-to-end walk on every runtime, so nothing Node-only creeps into the kernel.
+describe.each(Object.keys(RUNTIMES) as Runtime[])("stdio server on %s", (runtime) => {
+  describe("the repo's own config (examples/skills)", () => {
+    let server: Connected;
+    beforeAll(async () => {
+      server = await connectCli([], { runtime });
+    });
+    afterAll(async () => {
+      await server?.client.close();
+    });
+
+    it("initializes and lists its tools", async () => {
+      expect(server.client.getServerVersion()?.name).toBe("skills-kernel");
+      const { tools } = await server.client.listTools();
+      const listSkills = tools.find((t) => t.name === "list_skills");
+      expect(listSkills?.annotations?.readOnlyHint).toBe(true);
+      expect(listSkills?.outputSchema).toBeDefined();
+    });
+
+    it("answers list_skills in each format", async () => {
+      const names = await server.client.callTool({ name: "list_skills", arguments: {} });
+      expect(text(names).split("\n")).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer"]);
+      expect(names.structuredContent).toMatchObject({ format: "names-only", total: 3 });
+
+      const json = await server.client.callTool({ name: "list_skills", arguments: { format: "json" } });
+      const parsed = JSON.parse(text(json)) as SkillList;
+      expect(parsed.total).toBe(3);
+      expect(parsed.skills[0]).toMatchObject({ id: "changelog-curator", source: "examples", path: "changelog-curator" });
+      expect(parsed.skills[0]!.description).toMatch(/^Turns merged pull requests/);
+
+      const full = await server.client.callTool({ name: "list_skills", arguments: { format: "full" } });
+      expect(text(full)).toMatch(/^# 3 skills\n\n## changelog-curator\nsource: examples/);
+      expect(text(full)).toContain("Reviews a project README");
+    });
+
+    it("refuses an unknown format with an error naming the allowed values", async () => {
+      const result = await server.client.callTool({ name: "list_skills", arguments: { format: "xml" } });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toMatch(/names-only.*json.*full/);
+      // ...and keeps serving.
+      const again = await server.client.callTool({ name: "list_skills", arguments: {} });
+      expect(again.isError).toBeFalsy();
+    });
+
+    it("keeps stdout for JSON-RPC: logs went to stderr", () => {
+      expect(server.stderr()).toContain("serving 3 skills over stdio");
+    });
+  });
+
+  describe.skipIf(!HAS_CORPUS)("../shared/corpus (skipped: ../shared/corpus is absent)", () => {
+    let server: Connected;
+    beforeAll(async () => {
+      server = await connectCli(["--skills-dir", CORPUS], { runtime });
+    });
+    afterAll(async () => {
+      await server?.client.close();
+    });
+
+    it("lists every skill the rules accept, in all three formats", async () => {
+      const expected = expectedCorpusNames();
+
+      const json = JSON.parse(text(await server.client.callTool({ name: "list_skills", arguments: { format: "json" } }))) as SkillList;
+      expect(json.total).toBe(expected.length);
+      expect(json.skills.map((s) => s.name).sort()).toEqual(expected);
+      expect(new Set(json.skills.map((s) => s.id)).size).toBe(expected.length);
+
+      const names = await server.client.callTool({ name: "list_skills", arguments: { format: "names-only" } });
+      const ids = text(names).split("\n");
+      expect(ids.sort()).toEqual(json.skills.map((s) => s.id).sort());
+      expect((names.structuredContent as unknown as SkillList).total).toBe(expected.length);
+
+      const full = text(await server.client.callTool({ name: "list_skills", arguments: { format: "full" } }));
+      expect(full.startsWith(`# ${expected.length} skills\n`)).toBe(true);
+      expect(full.match(/^## /gm)?.length).toBe(expected.length);
+    });
+
+    it("keeps skills that share a name reachable by qualified id", async () => {
+      const json = JSON.parse(text(await server.client.callTool({ name: "list_skills", arguments: { format: "json" } }))) as SkillList;
+      const status = json.skills.filter((s) => s.name === "status");
+      expect(status.length).toBeGreaterThan(1);
+      expect(status.filter((s) => s.id === "status")).toHaveLength(1);
+      for (const s of status.filter((s) => s.id !== "status")) expect(s.id).toBe(`corpus:${s.path}`);
+    });
+  });
+});

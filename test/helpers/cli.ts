@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CORPUS = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
+export const HAS_CORPUS = existsSync(CORPUS);
+
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test builds it first)`);
+
+/** How each runtime runs the bundled CLI. Bun and Deno come from devDependencies. */
+export const RUNTIMES = {
+  node: [process.execPath, CLI],
+  bun: [fileURLToPath(new URL("../../node_modules/.bin/bun", import.meta.url)), CLI],
+  deno: [fileURLToPath(new URL("../../node_modules/.bin/deno", import.meta.url)), "run", "-A", "--quiet", CLI],
+} as const satisfies Record<string, readonly string[]>;
+export type Runtime = keyof typeof RUNTIMES;
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI to completion (killed after `timeoutMs`, so a hang fails the test instead of stalling it). */
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; runtime?: Runtime; input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  const [command, ...prefix] = RUNTIMES[options.runtime ?? "node"];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...prefix, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** Start the real CLI as an MCP server and connect the official SDK client to it over stdio. */
+export async function connectCli(args: readonly string[], options: { cwd?: string; runtime?: Runtime } = {}) {
+  const [command, ...prefix] = RUNTIMES[options.runtime ?? "node"];
+  const transport = new StdioClientTransport({
+    command,
+    args: [...prefix, ...args],
+    cwd: options.cwd ?? REPO_ROOT,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const client = new Client({ name: "skills-kernel-e2e", version: "0" });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
