@@ -92,6 +92,7 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
   process.on("SIGTERM", onSigterm);
 
   void kernel.catalog.ready().then(() => {
+    if (stopping) return;
     if (process.stdin.isTTY) printBanner(kernel, facts);
     else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
   });

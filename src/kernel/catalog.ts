@@ -103,6 +103,8 @@ export class SkillCatalog {
         }
       }),
     );
+    // A load cut short by shutdown is not a source failure: keep what was served and say nothing.
+    if (signal.aborted) return;
     this.#state = buildState(
       this.#sources.map((source, index) => ({ source: source.name, skills: snapshots[index]!.skills })),
       snapshots.flatMap((s) => s.diagnostics),

@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -144,7 +144,31 @@ describe("list", () => {
   }, 120_000);
 });
 
+const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
+
 describe("serving", () => {
+  // script(1) gives the server a real terminal, as when a person starts it by hand.
+  it.skipIf(!HAS_SCRIPT)("tells a person in a terminal what it serves and how to connect (skipped without script(1))", async () => {
+    const root = join(work, "banner-root");
+    await skill(root, "alpha", "alpha", "First skill.");
+    const [command, ...prefix] = RUNTIMES.node;
+    const line = [command, ...prefix, "--skills-dir", root].map((w) => `'${w}'`).join(" ");
+    const child = spawn("script", ["-qec", line, "/dev/null"], { cwd: work, stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (output += c));
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`no banner; got: ${output}`)), 15_000);
+      const check = () => (output.includes("Ctrl-C") ? (clearTimeout(deadline), resolve()) : setTimeout(check, 20));
+      check();
+    });
+    child.kill("SIGTERM");
+    expect(output).toContain("serving 1 skill over stdio");
+    expect(output).toContain(`sources: banner-root (${root})`);
+    expect(output).toContain(`claude mcp add skills -- ${command} ${prefix.join(" ")} --skills-dir ${root}`);
+    expect(output).toContain('"mcpServers": {"skills":{"command":');
+  });
+
+
   it("exits 0 on its own when the client closes stdin, writing nothing but JSON-RPC to stdout", async () => {
     for (const runtime of Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[]) {
       const result = await runCli(["--skills-dir", join(work)], { cwd: work, runtime, input: "" });

@@ -63,6 +63,24 @@ describe("SkillCatalog identity", () => {
     ]);
   });
 
+  it("keeps what it served when a reload is cut short by shutdown", async () => {
+    let calls = 0;
+    const flaky: SkillSource = {
+      name: "flaky",
+      description: "flaky",
+      async load(signal) {
+        if (++calls > 1) signal.throwIfAborted();
+        return { skills: [skill("a", "a")], diagnostics: [] };
+      },
+    };
+    const catalog = await catalogOf(flaky);
+    const shutdown = new AbortController();
+    shutdown.abort();
+    await catalog.refresh(shutdown.signal);
+    expect(catalog.list().map((s) => s.id)).toEqual(["a"]);
+    expect(catalog.diagnostics()).toEqual([]);
+  });
+
   it("refuses two sources with one name", () => {
     const catalog = new SkillCatalog(createLogger("silent"));
     catalog.addSource(source("dup", []));
