@@ -4,6 +4,7 @@
 //
 //   npm run bench:cold-start [-- --runs 30]
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -18,6 +19,12 @@ const candidates = [
   { name: "skills-kernel --skills-dir examples/skills", command: node, args: ["dist/cli.js", "--skills-dir", "examples/skills"] },
   { name: "skills-kernel --config bench/fixtures/examples.config.json", command: node, args: ["dist/cli.js", "--config", "bench/fixtures/examples.config.json"] },
 ];
+const corpus = fileURLToPath(new URL("../../shared/corpus", import.meta.url));
+if (existsSync(corpus)) {
+  candidates.push({ name: "skills-kernel --skills-dir ../shared/corpus (700 skills)", command: node, args: ["dist/cli.js", "--skills-dir", corpus] });
+} else {
+  console.log("(../shared/corpus is absent: its row is left out)");
+}
 
 function once({ command, args }) {
   return new Promise((resolve, reject) => {
