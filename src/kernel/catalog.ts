@@ -17,6 +17,8 @@ export interface CatalogSkill {
   /** The skill folder relative to its source's root. */
   readonly path: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** The start of the markdown body, for ranking. */
+  readonly excerpt: string;
   /** True when a higher-precedence skill answers to this plain name. */
   readonly shadowed: boolean;
 }
@@ -159,6 +161,7 @@ function buildState(
       source,
       path: skill.path,
       frontmatter: skill.frontmatter,
+      excerpt: skill.excerpt,
       shadowed,
     };
     if (!shadowed) byName.set(skill.name, entry);

@@ -75,6 +75,8 @@ export interface SourceSkill {
   readonly path: string;
   /** The parsed frontmatter as a null-prototype object of plain data. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** The start of the markdown body (a couple of thousand characters at most), for ranking. */
+  readonly excerpt: string;
   /** Order within the source (lower wins a name clash); e.g. the root's index. */
   readonly rank: number;
 }

@@ -8,6 +8,7 @@ const skill = (name: string, path: string, rank = 0): SourceSkill => ({
   description: `${name} at ${path}`,
   path,
   frontmatter: Object.create(null),
+  excerpt: "",
   rank,
 });
 

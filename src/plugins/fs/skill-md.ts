@@ -17,6 +17,8 @@ export interface ParsedSkillMd {
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** Problems the skill loads despite. */
   readonly warnings: readonly SkillMdIssue[];
+  /** The start of the markdown body, for rankers that weigh what a skill says it does. */
+  readonly excerpt: string;
 }
 
 export type SkillMdResult =
@@ -31,6 +33,9 @@ export interface ParseSkillMdOptions {
   /** True when `text` is only the head of a longer file. */
   readonly truncated: boolean;
 }
+
+/** Enough of the body for a ranker to see its opening instructions and headings. */
+const EXCERPT_CHARS = 2_000;
 
 /** The Agent Skills spec's limits; breaking them is a warning, since clients load such skills anyway. */
 const MAX_DESCRIPTION_CHARS = 1024;
@@ -73,11 +78,13 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): SkillM
     return { ok: false, error: { code: "yaml-parse", message: errorMessage(error) } };
   }
   if ("code" in parsed) return { ok: false, error: parsed };
-  return readFields(parsed.data, parsed.warnings, options.folderName);
+  const fields = readFields(parsed.data, parsed.warnings, options.folderName);
+  return fields.ok ? { ok: true, skill: { ...fields.skill, excerpt: block.body.slice(0, EXCERPT_CHARS).trim() } } : fields;
 }
 
 interface FrontmatterBlock {
   readonly yaml: string;
+  readonly body: string;
 }
 
 function extractFrontmatter(text: string, options: ParseSkillMdOptions): FrontmatterBlock | SkillMdIssue {
@@ -98,6 +105,8 @@ function extractFrontmatter(text: string, options: ParseSkillMdOptions): Frontma
     return { code: "frontmatter-too-large", message: "frontmatter is not closed within the maxSkillFileBytes read" };
   }
   const yaml = normalized.slice(start, end);
+  const afterClosing = normalized.indexOf("\n", end);
+  const body = afterClosing === -1 ? "" : normalized.slice(afterClosing + 1, afterClosing + 1 + EXCERPT_CHARS * 2);
   const bytes = Buffer.byteLength(yaml);
   if (bytes > options.maxFrontmatterBytes) {
     return {
@@ -105,7 +114,7 @@ function extractFrontmatter(text: string, options: ParseSkillMdOptions): Frontma
       message: `frontmatter is ${bytes} bytes, over the limit of ${options.maxFrontmatterBytes}`,
     };
   }
-  return { yaml };
+  return { yaml, body };
 }
 
 interface ParsedFrontmatter {
@@ -193,7 +202,11 @@ function findDuplicateKeys(doc: Document.Parsed): string[] {
   return duplicates;
 }
 
-function readFields(data: unknown, warnings: SkillMdIssue[], folderName: string): SkillMdResult {
+function readFields(
+  data: unknown,
+  warnings: SkillMdIssue[],
+  folderName: string,
+): { ok: true; skill: Omit<ParsedSkillMd, "excerpt"> } | { ok: false; error: SkillMdIssue } {
   if (!isRecord(data)) {
     return { ok: false, error: { code: "frontmatter-not-mapping", message: `frontmatter is ${kindOf(data)}, not a mapping` } };
   }

@@ -87,9 +87,9 @@ async function readSkill(settings: FsSourceSettings, folder: SkillFolder, rank: 
     truncated: head.truncated,
   });
   if (!result.ok) return skipped(result.error);
-  const { name, description, frontmatter, warnings } = result.skill;
+  const { name, description, frontmatter, warnings, excerpt } = result.skill;
   return {
-    skill: { name, description, path: folder.path, frontmatter, rank },
+    skill: { name, description, path: folder.path, frontmatter, excerpt, rank },
     diagnostics: warnings.map((issue) => ({ severity: "warning", path: folder.path, ...issue })),
   };
 }

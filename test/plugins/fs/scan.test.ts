@@ -188,7 +188,7 @@ describe("the source", () => {
       { severity: "warning", source: "mine", path: "renamed", code: "name-mismatch", message: expect.any(String) },
     ]);
     expect(snapshot.skills).toEqual([
-      { name: "other-name", description: "The other-name skill.", path: "renamed", frontmatter: expect.anything(), rank: 0 },
+      { name: "other-name", description: "The other-name skill.", path: "renamed", frontmatter: expect.anything(), excerpt: "# other-name", rank: 0 },
     ]);
   });
 

@@ -301,3 +301,18 @@ describe("frontmatter shape", () => {
     expect(skippedCode(text)).toBe("frontmatter-not-mapping");
   });
 });
+
+describe("excerpt", () => {
+  it("keeps the start of the body, without the frontmatter, for ranking", () => {
+    const body = "# Title\r\n\r\nUse this when." + " word".repeat(1_000);
+    const result = parseSkillMd(`---\r\nname: x\r\ndescription: d\r\n---\r\n${body}`, {
+      folderName: "x",
+      maxFrontmatterBytes: 65_536,
+      truncated: false,
+    });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.skill.excerpt.startsWith("# Title\n\nUse this when. word")).toBe(true);
+    expect(result.skill.excerpt.length).toBeLessThanOrEqual(2_000);
+    expect(result.skill.excerpt).not.toContain("description:");
+  });
+});
