@@ -23,6 +23,19 @@ export interface CatalogSkill {
   readonly shadowed: boolean;
 }
 
+/** What one reload changed; listeners get every change, the first load included (all added). */
+export interface CatalogChange {
+  readonly added: readonly CatalogSkill[];
+  readonly removed: readonly CatalogSkill[];
+  /** Same qualified id, something else changed (its text, or its id when another skill took its name). */
+  readonly updated: readonly CatalogSkill[];
+}
+
+export type CatalogListener = (change: CatalogChange) => void;
+
+/** Sources report bursts (an editor's save, a git checkout): reload once the burst is over. */
+const WATCH_DEBOUNCE_MS = 200;
+
 interface CatalogState {
   readonly skills: readonly CatalogSkill[];
   readonly byName: ReadonlyMap<string, CatalogSkill>;
@@ -41,6 +54,7 @@ const EMPTY: CatalogState = { skills: [], byName: new Map(), byQualifiedId: new 
 export class SkillCatalog {
   readonly #sources: SkillSource[] = [];
   #state: CatalogState = EMPTY;
+  readonly #listeners = new Set<CatalogListener>();
   #loading: Promise<void> | undefined;
   #loaded = false;
 
@@ -87,6 +101,43 @@ export class SkillCatalog {
     return this.#state.diagnostics;
   }
 
+  /** Hear about every change to the catalog; returns a function that stops listening. */
+  onChange(listener: CatalogListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Reload whenever a source reports a change, debounced. Returns a function that stops every
+   * watcher; aborting `signal` stops a reload in progress.
+   */
+  watch(signal: AbortSignal): () => void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const schedule = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        // A reload already under way may have read the folders before this change: go again after it.
+        void (this.#loading ?? Promise.resolve()).then(() => this.refresh(signal));
+      }, WATCH_DEBOUNCE_MS);
+    };
+    const stops = this.#sources.flatMap((source) => (source.watch ? [source.watch(schedule)] : []));
+    return () => {
+      clearTimeout(timer);
+      for (const stop of stops) stop();
+    };
+  }
+
+  #announce(change: CatalogChange): void {
+    if (change.added.length + change.removed.length + change.updated.length === 0) return;
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.logger.error(`a catalog listener failed: ${errorMessage(error)}`);
+      }
+    }
+  }
+
   async #load(signal: AbortSignal): Promise<void> {
     const started = performance.now();
     const snapshots = await Promise.all(
@@ -107,6 +158,7 @@ export class SkillCatalog {
     );
     // A load cut short by shutdown is not a source failure: keep what was served and say nothing.
     if (signal.aborted) return;
+    const previous = this.#state;
     this.#state = buildState(
       this.#sources.map((source, index) => ({ source: source.name, skills: snapshots[index]!.skills })),
       snapshots.flatMap((s) => s.diagnostics),
@@ -116,10 +168,29 @@ export class SkillCatalog {
       if (d.severity === "error") this.logger.warn(`skipped ${where}: ${d.message}`);
       else this.logger.debug(`${where}: ${d.message}`);
     }
+    this.#announce(diff(previous.skills, this.#state.skills));
     this.logger.debug(
       `loaded ${this.#state.skills.length} skills from ${this.#sources.length} sources in ${Math.round(performance.now() - started)} ms`,
     );
   }
+}
+
+function fingerprint(skill: CatalogSkill): string {
+  const { id, name, description, path, excerpt, frontmatter } = skill;
+  return JSON.stringify([id, name, description, path, excerpt, frontmatter]);
+}
+
+function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): CatalogChange {
+  const old = new Map(before.map((skill) => [skill.qualifiedId, skill]));
+  const added: CatalogSkill[] = [];
+  const updated: CatalogSkill[] = [];
+  for (const skill of after) {
+    const was = old.get(skill.qualifiedId);
+    if (!was) added.push(skill);
+    else if (fingerprint(was) !== fingerprint(skill)) updated.push(skill);
+    old.delete(skill.qualifiedId);
+  }
+  return { added, removed: [...old.values()], updated };
 }
 
 function depth(path: string): number {

@@ -42,3 +42,14 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** A skill file a source refuses or cannot read; the message says why, for the agent. */
+export class SkillFileError extends ToolInputError {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+    this.name = "SkillFileError";
+  }
+}

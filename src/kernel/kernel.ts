@@ -133,6 +133,9 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
         }
         ctx.contribute(TOKENS.Tool, tool as unknown as ToolDefinition);
       },
+      extendServer(extend) {
+        ctx.contribute(TOKENS.ServerExtension, extend);
+      },
     };
     return ctx;
   };
@@ -206,17 +209,20 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   }
   for (const skillSource of contributionsOf(TOKENS.SkillSource)) catalog.addSource(skillSource);
   const tools = contributionsOf(TOKENS.Tool);
+  const extensions = contributionsOf(TOKENS.ServerExtension);
+  const buildServer = () => createMcpServer({ tools, extensions, logger });
   const transports: TransportDefinition[] = [stdioTransport, ...contributionsOf(TOKENS.Transport)];
   void catalog.refresh(lifetime.signal);
 
   let closing: Promise<void> | undefined;
+  let stopWatching: (() => void) | undefined;
   return {
     container,
     catalog,
     logger,
     plugins: committed.map((b) => b.plugin.name),
     tools,
-    createMcpServer: () => createMcpServer({ tools, logger }),
+    createMcpServer: buildServer,
     async serve(name = config.transport ?? "stdio") {
       const transport = transports.find((t) => t.name === name);
       if (!transport) {
@@ -224,10 +230,13 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
           `${source}: unknown transport "${name}"; available: ${transports.map((t) => t.name).join(", ")}`,
         );
       }
-      return transport.start(() => createMcpServer({ tools, logger }), logger);
+      // A served catalog follows its sources: skills added, changed or removed are picked up live.
+      stopWatching ??= catalog.watch(lifetime.signal);
+      return transport.start(buildServer, logger);
     },
     close() {
       closing ??= (async () => {
+        stopWatching?.();
         lifetime.abort();
         await stopPlugins(committed);
       })();

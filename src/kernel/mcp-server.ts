@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { ToolDefinition } from "./types.js";
+import type { ServerExtension, ToolDefinition } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
@@ -13,8 +13,24 @@ const INSTRUCTIONS =
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
  * so transports call this once per connection (stdio: once; HTTP: per session or request).
  */
-export function createMcpServer({ tools, logger }: { tools: readonly ToolDefinition[]; logger: Logger }): McpServer {
+export function createMcpServer({
+  tools,
+  extensions,
+  logger,
+}: {
+  tools: readonly ToolDefinition[];
+  extensions: readonly ServerExtension[];
+  logger: Logger;
+}): McpServer {
   const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS });
+  const cleanups = extensions.flatMap((extend) => extend(server) ?? []);
+  if (cleanups.length > 0) {
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      previous?.();
+      for (const cleanup of cleanups) cleanup();
+    };
+  }
   for (const tool of tools) {
     const handler = tool.handler as (...args: unknown[]) => CallToolResult | Promise<CallToolResult>;
     server.registerTool(

@@ -1,7 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import type { Logger } from "./logger.js";
 import type { SkillCatalog } from "./catalog.js";
-import type { SkillSource, ToolDefinition, TransportDefinition } from "./types.js";
+import type { Ranker, ServerExtension, SkillSource, ToolDefinition, TransportDefinition } from "./types.js";
 
 /**
  * Injection tokens: the kernel's public service names.
@@ -23,6 +23,10 @@ export const TOKENS = {
   SkillSource: token<SkillSource>("skill-source"),
   /** Multi-registration: each MCP tool a plugin contributes. */
   Tool: token<ToolDefinition>("tool"),
+  /** The ranker search uses: provided by a ranker plugin, else search uses the default. */
+  Ranker: token<Ranker>("ranker"),
+  /** Multi-registration: hooks run on every McpServer built (resources, prompts). */
+  ServerExtension: token<ServerExtension>("server-extension"),
   /** Multi-registration: each transport a plugin contributes (stdio is built in). */
   Transport: token<TransportDefinition>("transport"),
 } as const;

@@ -4,6 +4,7 @@ import type { ZodRawShapeCompat, AnySchema } from "@modelcontextprotocol/sdk/ser
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { Logger } from "./logger.js";
+import type { CatalogSkill } from "./catalog.js";
 
 // ---------------------------------------------------------------------------------------------
 // Plugins
@@ -47,7 +48,15 @@ export interface PluginContext {
   addTool<Input extends ZodRawShapeCompat | AnySchema, Output extends ZodRawShapeCompat | AnySchema>(
     tool: ToolDefinition<Input, Output>,
   ): void;
+  /**
+   * Run `extend` on every McpServer the kernel builds (one per connection), to register what has
+   * no kernel contract of its own yet: resources, resource templates, prompts.
+   */
+  extendServer(extend: ServerExtension): void;
 }
+
+/** Registers resources or prompts on one McpServer; the returned function runs when it closes. */
+export type ServerExtension = (server: McpServer) => void | (() => void);
 
 // ---------------------------------------------------------------------------------------------
 // Skills
@@ -86,16 +95,85 @@ export interface SourceSnapshot {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** A file of a skill folder other than its SKILL.md. */
+export interface SkillFileEntry {
+  /** Relative to the skill folder, POSIX separators, never starting with "/" or holding "..". */
+  readonly path: string;
+  readonly size: number;
+}
+
+export interface SkillFileListing {
+  /** Sorted by path, at most the limit asked for. */
+  readonly files: readonly SkillFileEntry[];
+  /** How many more files the folder holds beyond `files`. */
+  readonly omitted: number;
+}
+
+export interface SkillFileContent {
+  /** At most the bytes asked for. */
+  readonly bytes: Uint8Array;
+  /** The whole file's size. */
+  readonly size: number;
+  readonly truncated: boolean;
+}
+
 /**
  * Where skills come from: local folders, git, HTTP catalogs, registries. Sources are listed in
  * precedence order (the first contributed wins a name clash).
+ *
+ * Skills are named to a source by `SourceSkill.path`. A source refuses, with a SkillFileError
+ * saying why, any file that is not a regular file inside that skill's folder.
  */
 export interface SkillSource {
   /** Unique among sources: the prefix of qualified ids (`source:name`). */
   readonly name: string;
   /** Human-readable location for banners and logs, e.g. the folders it scans. */
   readonly description: string;
+  /** Local folders this source serves, if any (install uses them to tell whether a target is served). */
+  readonly roots?: readonly string[];
   load(signal: AbortSignal): Promise<SourceSnapshot>;
+  /** The skill's SKILL.md, at most maxBytes of it. */
+  readDocument(skillPath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
+  /** The skill folder's files other than its SKILL.md, at most `limit` of them. */
+  listFiles(skillPath: string, limit: number, signal?: AbortSignal): Promise<SkillFileListing>;
+  /** One file of the skill folder (a path from listFiles), at most maxBytes of it. */
+  readFile(skillPath: string, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
+  /**
+   * Call `onChange` when skills may have been added, changed or removed (the catalog debounces
+   * and reloads). Returns a function that stops watching. Sources that cannot watch omit it.
+   */
+  watch?(onChange: () => void): () => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ranking
+// ---------------------------------------------------------------------------------------------
+
+export interface RankedSkill {
+  readonly skill: CatalogSkill;
+  /** Normalised to 0-100 (docs/search.md says how, and the match_quality thresholds). */
+  readonly score: number;
+}
+
+export interface RankerSearchOptions {
+  readonly limit: number;
+  /** Only skills of this source. */
+  readonly source?: string;
+}
+
+/**
+ * Orders skills for a query. Built once from the catalog, then kept current incrementally as the
+ * catalog changes (a file watcher, an install), so a large catalog is never re-indexed per edit.
+ */
+export interface Ranker {
+  readonly name: string;
+  /** Replace the whole index. */
+  build(skills: readonly CatalogSkill[]): void;
+  add(skills: readonly CatalogSkill[]): void;
+  /** By qualified id. */
+  remove(qualifiedIds: readonly string[]): void;
+  /** Best first. */
+  search(query: string, options: RankerSearchOptions): RankedSkill[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,14 +12,17 @@ const skill = (name: string, path: string, rank = 0): SourceSkill => ({
   rank,
 });
 
-const source = (name: string, skills: SourceSkill[], fail = false): SkillSource => ({
-  name,
-  description: `${name} folder`,
-  async load() {
+/** A source of metadata only: these tests never read files. */
+function metadataSource(name: string, load: SkillSource["load"], watch?: SkillSource["watch"]): SkillSource {
+  const noFiles = () => Promise.reject(new Error("not in this test"));
+  return { name, description: `${name} folder`, load, readDocument: noFiles, listFiles: noFiles, readFile: noFiles, watch };
+}
+
+const source = (name: string, skills: SourceSkill[], fail = false): SkillSource =>
+  metadataSource(name, async () => {
     if (fail) throw new Error("disk on fire");
     return { skills, diagnostics: [] };
-  },
-});
+  });
 
 async function catalogOf(...sources: SkillSource[]) {
   const catalog = new SkillCatalog(createLogger("silent"));
@@ -66,14 +69,10 @@ describe("SkillCatalog identity", () => {
 
   it("keeps what it served when a reload is cut short by shutdown", async () => {
     let calls = 0;
-    const flaky: SkillSource = {
-      name: "flaky",
-      description: "flaky",
-      async load(signal) {
-        if (++calls > 1) signal.throwIfAborted();
-        return { skills: [skill("a", "a")], diagnostics: [] };
-      },
-    };
+    const flaky = metadataSource("flaky", async (signal) => {
+      if (++calls > 1) signal.throwIfAborted();
+      return { skills: [skill("a", "a")], diagnostics: [] };
+    });
     const catalog = await catalogOf(flaky);
     const shutdown = new AbortController();
     shutdown.abort();
@@ -90,20 +89,77 @@ describe("SkillCatalog identity", () => {
 
   it("shares one load between concurrent refreshes and ready()", async () => {
     let loads = 0;
-    const counting: SkillSource = {
-      name: "c",
-      description: "c",
-      async load() {
-        loads++;
-        await new Promise((r) => setTimeout(r, 10));
-        return { skills: [skill("a", "a")], diagnostics: [] };
-      },
-    };
+    const counting = metadataSource("c", async () => {
+      loads++;
+      await new Promise((r) => setTimeout(r, 10));
+      return { skills: [skill("a", "a")], diagnostics: [] };
+    });
     const catalog = new SkillCatalog(createLogger("silent"));
     catalog.addSource(counting);
     await Promise.all([catalog.refresh(), catalog.refresh(), catalog.ready()]);
     expect(loads).toBe(1);
     await catalog.refresh();
+    expect(loads).toBe(2);
+  });
+});
+
+describe("SkillCatalog changes", () => {
+  it("tells listeners what each load added, removed and updated", async () => {
+    let skills = [skill("a", "a"), skill("b", "b")];
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(metadataSource("s", async () => ({ skills, diagnostics: [] })));
+    const changes: string[] = [];
+    catalog.onChange(({ added, removed, updated }) =>
+      changes.push(`+${added.map((s) => s.id)} -${removed.map((s) => s.id)} ~${updated.map((s) => s.id)}`),
+    );
+    await catalog.refresh();
+    await catalog.refresh();
+    skills = [{ ...skill("a", "a"), description: "new text" }, skill("c", "c")];
+    await catalog.refresh();
+    expect(changes).toEqual(["+a,b - ~", "+c -b ~a"]);
+  });
+
+  it("counts a skill whose id changed as updated", async () => {
+    let first = [skill("x", "x")];
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(metadataSource("one", async () => ({ skills: first, diagnostics: [] })));
+    catalog.addSource(source("two", [skill("x", "x")]));
+    await catalog.refresh();
+    expect(catalog.get("x")?.source).toBe("one");
+    const updated: string[] = [];
+    catalog.onChange((change) => updated.push(...change.updated.map((s) => `${s.qualifiedId}=${s.id}`)));
+    first = [];
+    await catalog.refresh();
+    expect(updated).toEqual(["two:x=x"]);
+  });
+
+  it("reloads, debounced, when a source reports changes", async () => {
+    let loads = 0;
+    let notify = () => {};
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(
+      metadataSource(
+        "w",
+        async () => {
+          loads++;
+          return { skills: [skill(`v${loads}`, "v")], diagnostics: [] };
+        },
+        (onChange) => {
+          notify = onChange;
+          return () => (notify = () => {});
+        },
+      ),
+    );
+    await catalog.refresh();
+    const stop = catalog.watch(new AbortController().signal);
+    const changed = new Promise<void>((resolve) => catalog.onChange(() => resolve()));
+    for (let i = 0; i < 5; i++) notify();
+    await changed;
+    expect(loads).toBe(2);
+    expect(catalog.list().map((s) => s.name)).toEqual(["v2"]);
+    stop();
+    notify();
+    await new Promise((r) => setTimeout(r, 400));
     expect(loads).toBe(2);
   });
 });

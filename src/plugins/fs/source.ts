@@ -6,7 +6,7 @@ import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../..
 import { mapLimit } from "./map-limit.js";
 import { NotRegularFileError, readHead, type Head } from "./read-head.js";
 import { compare, scanRoot, type PathDiagnostic, type SkillFolder } from "./scan.js";
-import { parseSkillMd, type SkillMdIssue } from "./skill-md.js";
+import { parseSkillMd, type SkillMdIssue } from "../../kernel/skill-md.js";
 
 export interface FsSourceSettings {
   readonly name: string;

@@ -30,6 +30,7 @@ export function createFakeContext(baseDir: string): FakeContext {
       sources.push(source);
     },
     addTool: unexpected("addTool"),
+    extendServer: unexpected("extendServer"),
   };
   return { ctx, sources, logs };
 }
