@@ -69,7 +69,14 @@ function serveExactly(dirs: readonly string[]) {
 }
 
 async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
-  const running = await kernel.serve(facts.transport);
+  let running;
+  try {
+    running = await kernel.serve(facts.transport);
+  } catch (error) {
+    // The plugins are up: give them their stop hooks before reporting.
+    await kernel.close();
+    throw error;
+  }
   let stopping: Promise<void> | undefined;
   const stop = (why: string) => {
     stopping ??= (async () => {

@@ -75,6 +75,11 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
     })),
   );
   const ordered = orderPlugins(validated, source);
+  for (const name of Object.keys(config.startup?.plugins ?? {})) {
+    if (!ordered.some((entry) => entry.plugin.name === name)) {
+      throw new ConfigError(`${source}: startup.plugins names "${name}", which is not a plugin in this config`);
+    }
+  }
 
   const container = rootContainer.createChildContainer();
   const catalog = new SkillCatalog(logger.child("catalog"));
@@ -110,6 +115,14 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
         staged.services.set(token, value);
       },
       contribute(token, value) {
+        // Names must be unique however a plugin contributes: through addTool or directly.
+        const named = (value as { name?: unknown }).name;
+        if (token === TOKENS.SkillSource || token === TOKENS.Tool) {
+          const kind = token === TOKENS.Tool ? "a tool" : "a skill source";
+          if (contributionsOf(token, staged).some((existing) => (existing as { name?: unknown }).name === named)) {
+            throw new Error(`${kind} named "${String(named)}" is already registered`);
+          }
+        }
         staged.contributions.push([token, value]);
       },
       resolve(token) {
@@ -123,14 +136,9 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
       },
       resolveAll: (token) => contributionsOf(token, staged),
       addSkillSource(skillSource) {
-        const taken = contributionsOf(TOKENS.SkillSource, staged).some((s) => s.name === skillSource.name);
-        if (taken) throw new Error(`a skill source named "${skillSource.name}" already exists`);
         ctx.contribute(TOKENS.SkillSource, skillSource);
       },
       addTool(tool) {
-        if (contributionsOf(TOKENS.Tool, staged).some((t) => t.name === tool.name)) {
-          throw new Error(`a tool named "${tool.name}" is already registered`);
-        }
         ctx.contribute(TOKENS.Tool, tool as unknown as ToolDefinition);
       },
       extendServer(extend) {
@@ -187,20 +195,30 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
     }
   }
 
-  for (const { plugin, ctx } of [...committed]) {
+  for (const { plugin, staged } of [...committed]) {
     if (!plugin.start || failed.has(plugin.name)) continue;
     try {
-      await withTimeout(timeoutFor(plugin.name), `start timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, () =>
-        plugin.start!(ctx),
+      await withTimeout(timeoutFor(plugin.name), `start timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, (signal) =>
+        plugin.start!(makeContext(plugin, staged, signal)),
       );
     } catch (error) {
       await fail(plugin, "start", error);
       // Under "continue", a plugin that did not start takes its dependents down with it; each was
       // set up, so each gets its stop hook to release what setup took.
-      const gone = dependentsOf(plugin.name, committed);
-      await stopPlugins(committed.filter((b) => gone.has(b.plugin.name)));
-      for (const name of gone) failed.add(name);
-      committed.splice(0, committed.length, ...committed.filter((b) => !gone.has(b.plugin.name)));
+      const gone = committed.filter((b) => dependentsOf(plugin.name, committed).has(b.plugin.name));
+      await stopPlugins(gone);
+      for (const dropped of gone) {
+        failed.add(dropped.plugin.name);
+        // tsyringe cannot unregister: shadow each of its services with one that says why it is gone.
+        for (const token of dropped.staged.services.keys()) {
+          container.register(token, {
+            useFactory: () => {
+              throw new Error(`${describeToken(token)} is gone: plugin "${dropped.plugin.name}" did not start`);
+            },
+          });
+        }
+      }
+      committed.splice(0, committed.length, ...committed.filter((b) => !gone.includes(b)));
     }
   }
 

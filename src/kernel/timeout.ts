@@ -1,6 +1,8 @@
 /**
  * Run `work` with a deadline. On timeout the signal handed to `work` is aborted (so well-behaved
  * work stops) and the returned promise rejects with `message`, whether or not `work` ever settles.
+ * The signal stays linked to `parent` afterwards: a plugin that keeps its setup signal for
+ * background work sees shutdown too.
  */
 export async function withTimeout<T>(
   ms: number,
@@ -9,8 +11,8 @@ export async function withTimeout<T>(
   work: (signal: AbortSignal) => T | Promise<T>,
 ): Promise<T> {
   const controller = new AbortController();
-  const onParentAbort = () => controller.abort(parent.reason);
-  parent.addEventListener("abort", onParentAbort, { once: true });
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener("abort", () => controller.abort(parent.reason), { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -23,6 +25,5 @@ export async function withTimeout<T>(
     return await Promise.race([Promise.resolve().then(() => work(controller.signal)), deadline]);
   } finally {
     clearTimeout(timer);
-    parent.removeEventListener("abort", onParentAbort);
   }
 }

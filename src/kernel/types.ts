@@ -76,7 +76,7 @@ export interface Diagnostic {
   readonly message: string;
 }
 
-/** One skill as a source reports it: metadata only, never the body. */
+/** One skill as a source reports it: metadata and the start of the body, never the whole body. */
 export interface SourceSkill {
   readonly name: string;
   readonly description: string;

@@ -85,6 +85,15 @@ describe("config mistakes exit 2 with one line naming file, plugin and problem",
     expectOneLineError(await runCli(["list", "--skills-dir", "no/such/dir"], { cwd: work }), 2, /no\/such\/dir.*does not exist/);
   });
 
+  it("an unknown transport, after stopping the plugins it started", async () => {
+    await writeFile(join(work, "transport.config.json"), '{ "plugins": ["list-skills"] }');
+    expectOneLineError(
+      await runCli(["--config", "transport.config.json", "--transport", "smoke-signals"], { cwd: work }),
+      2,
+      /unknown transport "smoke-signals"; available: stdio/,
+    );
+  });
+
   it("a config without the list-skills plugin", async () => {
     await writeFile(join(work, "bare.config.json"), '{ "plugins": [] }');
     expectOneLineError(await runCli(["list", "--config", "bare.config.json"], { cwd: work }), 2, /add "list-skills" to plugins/);

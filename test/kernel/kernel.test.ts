@@ -188,6 +188,63 @@ describe("startup failure policy", () => {
   });
 });
 
+describe("signals, dropped services and strict names", () => {
+  it("aborts the setup signal a plugin keeps when the kernel closes", async () => {
+    let kept: AbortSignal | undefined;
+    const { kernel } = await boot({ plugins: [definePlugin({ name: "keeper", setup: (ctx) => void (kept = ctx.signal) })] });
+    expect(kept?.aborted).toBe(false);
+    await kernel.close();
+    expect(kept?.aborted).toBe(true);
+  });
+
+  it("aborts the signal of a start that times out", async () => {
+    let aborted = false;
+    const run = boot({
+      startup: { setupTimeoutMs: 50 },
+      plugins: [
+        definePlugin({
+          name: "slow-start",
+          setup() {},
+          start: (ctx) => new Promise<void>(() => ctx.signal.addEventListener("abort", () => (aborted = true))),
+        }),
+      ],
+    });
+    await expect(run).rejects.toThrow('plugin "slow-start": start failed: start timed out after 50 ms');
+    expect(aborted).toBe(true);
+  });
+
+  it("withdraws the services of a plugin dropped at start", async () => {
+    const { kernel } = await boot({
+      startup: { onPluginError: "continue" },
+      plugins: [
+        definePlugin({
+          name: "flaky-db",
+          setup: (ctx) => ctx.provide(GREETING, "connected"),
+          start: () => Promise.reject(new Error("refused")),
+        }),
+      ],
+    });
+    expect(() => kernel.container.resolve(GREETING)).toThrow('service "test:greeting" is gone: plugin "flaky-db" did not start');
+  });
+
+  it("keeps names unique however a plugin contributes", async () => {
+    const tool = { name: "same", description: "x", handler: () => ({ content: [] }) };
+    const run = boot({
+      plugins: [
+        definePlugin({ name: "a", setup: (ctx) => ctx.addTool(tool) }),
+        definePlugin({ name: "b", setup: (ctx) => ctx.contribute(TOKENS.Tool, tool) }),
+      ],
+    });
+    await expect(run).rejects.toThrow('plugin "b": setup failed: a tool named "same" is already registered');
+  });
+
+  it("refuses startup overrides for plugins that are not in the config", async () => {
+    await expect(boot({ startup: { plugins: { ghost: { onPluginError: "continue" } } }, plugins: [] })).rejects.toThrow(
+      'test-config: startup.plugins names "ghost", which is not a plugin in this config',
+    );
+  });
+});
+
 describe("tools over MCP", () => {
   it("serves contributed tools and turns a throw into an isError result", async () => {
     const { kernel, lines } = await boot({
@@ -252,6 +309,29 @@ describe("tools over MCP", () => {
         ],
       }),
     ).rejects.toThrow('plugin "b": setup failed: a tool named "same" is already registered');
+  });
+
+  it("runs server extensions on every server it builds, and their cleanups on close", async () => {
+    const events: string[] = [];
+    const { kernel } = await boot({
+      plugins: [
+        definePlugin({
+          name: "ext",
+          setup: (ctx) =>
+            ctx.extendServer((server) => {
+              events.push("extend");
+              server.registerPrompt("hello", { description: "say hello" }, () => ({
+                messages: [{ role: "user", content: { type: "text", text: "hello" } }],
+              }));
+              return () => events.push("cleanup");
+            }),
+        }),
+      ],
+    });
+    const client = await connect(kernel);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["hello"]);
+    await client.close();
+    expect(events).toEqual(["extend", "cleanup"]);
   });
 
   it("makes a fresh server per call, as per-connection transports need", async () => {
