@@ -223,7 +223,9 @@ function buildState(
     // Two roots of one source can hold the same relative path; keep every skill reachable anyway.
     const base = qualifiedId;
     for (let n = 2; byQualifiedId.has(qualifiedId); n++) qualifiedId = `${base}#${n}`;
-    const shadowed = byName.has(skill.name);
+    // A name holding ":" (not a valid skill name) could pass for another skill's qualified id, so
+    // such a skill answers to its own qualified id only.
+    const shadowed = byName.has(skill.name) || skill.name.includes(":");
     const entry: CatalogSkill = {
       id: shadowed ? qualifiedId : skill.name,
       qualifiedId,

@@ -59,6 +59,12 @@ describe("SkillCatalog identity", () => {
     expect(catalog.list().map((s) => s.qualifiedId)).toEqual(["project:x", "project:x#2"]);
   });
 
+  it("never lets a name with a colon pass for another skill's qualified id", async () => {
+    const catalog = await catalogOf(source("project", [skill("user:pdf", "odd")]), source("user", [skill("pdf", "pdf")]));
+    expect(catalog.list().map((s) => s.id)).toEqual(["project:user:pdf", "pdf"]);
+    expect(catalog.get("user:pdf")?.source).toBe("user");
+  });
+
   it("reports a failing source as a diagnostic and serves the others", async () => {
     const catalog = await catalogOf(source("broken", [], true), source("ok", [skill("a", "a")]));
     expect(catalog.list().map((s) => s.id)).toEqual(["a"]);
