@@ -82,12 +82,20 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): SkillM
   return fields.ok ? { ok: true, skill: { ...fields.skill, excerpt: block.body.slice(0, EXCERPT_CHARS).trim() } } : fields;
 }
 
-interface FrontmatterBlock {
+export interface FrontmatterBlock {
   readonly yaml: string;
+  /** Everything after the closing line, line breaks normalised to "\n". */
   readonly body: string;
 }
 
-function extractFrontmatter(text: string, options: ParseSkillMdOptions): FrontmatterBlock | SkillMdIssue {
+/**
+ * Splits a SKILL.md into its frontmatter YAML and its body, or says why it has none. A frontmatter
+ * over `maxFrontmatterBytes` is refused here, before it can reach the YAML parser.
+ */
+export function extractFrontmatter(
+  text: string,
+  options: Pick<ParseSkillMdOptions, "maxFrontmatterBytes" | "truncated">,
+): FrontmatterBlock | SkillMdIssue {
   // Editors on Windows save a BOM and CRLF, old Mac ones CR alone: all mean the same file.
   const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   const firstBreak = normalized.indexOf("\n");
@@ -106,7 +114,7 @@ function extractFrontmatter(text: string, options: ParseSkillMdOptions): Frontma
   }
   const yaml = normalized.slice(start, end);
   const afterClosing = normalized.indexOf("\n", end);
-  const body = afterClosing === -1 ? "" : normalized.slice(afterClosing + 1, afterClosing + 1 + EXCERPT_CHARS * 2);
+  const body = afterClosing === -1 ? "" : normalized.slice(afterClosing + 1);
   const bytes = Buffer.byteLength(yaml);
   if (bytes > options.maxFrontmatterBytes) {
     return {
@@ -117,12 +125,21 @@ function extractFrontmatter(text: string, options: ParseSkillMdOptions): Frontma
   return { yaml, body };
 }
 
-interface ParsedFrontmatter {
+export interface ParsedFrontmatter {
+  /** Null-prototype plain data, unsafe keys dropped. */
   readonly data: unknown;
+  /** The parsed document, for checks that need to see how a value was written (quoted or not). */
+  readonly doc: Document.Parsed;
+  /** Codes: yaml-repaired, yaml-warning, duplicate-key, unsafe-key. */
   readonly warnings: SkillMdIssue[];
 }
 
-function parseFrontmatter(yaml: string): ParsedFrontmatter | SkillMdIssue {
+/**
+ * Parses frontmatter YAML with the safe settings (YAML 1.2 core, no custom tags, alias budget).
+ * Returns a "yaml-parse" issue for YAML it cannot read; may throw on hostile aliases, so callers
+ * catch.
+ */
+export function parseFrontmatter(yaml: string): ParsedFrontmatter | SkillMdIssue {
   const warnings: SkillMdIssue[] = [];
   let parsed = parseYaml(yaml);
   if (parsed.doc.errors.length > 0) {
@@ -150,7 +167,7 @@ function parseFrontmatter(yaml: string): ParsedFrontmatter | SkillMdIssue {
     const keys = plain.droppedKeys.join(", ");
     warnings.push({ code: "unsafe-key", message: `dropped keys that could reach object prototypes: ${keys}` });
   }
-  return { data: plain.value, warnings };
+  return { data: plain.value, doc, warnings };
 }
 
 function parseYaml(yaml: string): { readonly doc: Document.Parsed; readonly lines: LineCounter } {

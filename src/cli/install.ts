@@ -1,0 +1,44 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { ToolInputError } from "../kernel/errors.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { createInstaller, installOptionsSchema, SKILL_INSTALLER, type SkillInstaller } from "../plugins/install-skill/index.js";
+import { renderInstall } from "../plugins/install-skill/render.js";
+import { expandHome } from "../plugins/validate-skill/folder.js";
+
+export interface InstallCliOptions {
+  /** "project", "user", or a folder (relative to the working directory, `~` to home). */
+  readonly to: string;
+  readonly force: boolean;
+  readonly dryRun: boolean;
+  readonly json: boolean;
+}
+
+/**
+ * `skills-kernel install NAME`: copies a served skill into a skills folder. Unlike the tool, it may
+ * install into any folder (--to DIR): the person at the terminal chose it. Exit code 1 when the
+ * install is refused or fails. The caller closes the kernel.
+ */
+export async function runInstall(kernel: Kernel, name: string, options: InstallCliOptions): Promise<number> {
+  const installer = installerOf(kernel);
+  const targetRoot =
+    options.to === "project" || options.to === "user"
+      ? installer.targets[options.to]
+      : resolve(process.cwd(), expandHome(options.to, homedir()));
+  try {
+    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun });
+    process.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : renderInstall(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ToolInputError)) throw error;
+    process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+    return 1;
+  }
+}
+
+/** The install-skill plugin's installer (its configured targets and limits), else one with its defaults. */
+function installerOf(kernel: Kernel): SkillInstaller {
+  if (kernel.plugins.includes("install-skill")) return kernel.container.resolve(SKILL_INSTALLER);
+  const defaults = installOptionsSchema.parse({});
+  return createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());
+}

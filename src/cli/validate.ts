@@ -1,0 +1,111 @@
+import { lstat, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { createLogger } from "../kernel/logger.js";
+import type { SkillValidation } from "../kernel/skill-spec.js";
+import { mapLimit } from "../plugins/fs/map-limit.js";
+import { scanRoot } from "../plugins/fs/scan.js";
+import { validateSkillFolder } from "../plugins/validate-skill/folder.js";
+import { plural, renderValidation } from "../plugins/validate-skill/render.js";
+
+export interface ValidateCliOptions {
+  readonly json: boolean;
+}
+
+interface Checked extends SkillValidation {
+  /** As given on the command line, joined with the skill's path below it. */
+  readonly path: string;
+}
+
+// The fs plugin's defaults: `validate ./skills` finds what serving ./skills would.
+const SCAN = { maxDepth: 6, maxDirectories: 20_000 };
+const CONCURRENCY = 16;
+const SKILL_FILES = ["SKILL.md", "skill.md"];
+
+/**
+ * `skills-kernel validate PATH...`: checks skills on disk against the Agent Skills spec, with no
+ * config and no kernel, so a skills repository can run it in CI. A PATH holding a SKILL.md (or a
+ * SKILL.md itself) is one skill; any other folder is scanned for skill folders as the fs source
+ * scans a root. Exit code: 0 all valid, 1 any invalid (or a folder with no skill), 2 a PATH that
+ * does not exist.
+ */
+export async function runValidate(paths: readonly string[], options: ValidateCliOptions): Promise<number> {
+  const cwd = process.cwd();
+  const kinds = await Promise.all(paths.map((path) => kindOf(resolve(cwd, path))));
+  let usageError = false;
+  kinds.forEach((kind, index) => {
+    if (kind === "missing" || kind === "other") {
+      const what = kind === "missing" ? "does not exist" : "is neither a folder nor a SKILL.md";
+      process.stderr.write(`skills-kernel: ${paths[index]} ${what}\n`);
+      usageError = true;
+    }
+  });
+  if (usageError) return 2;
+
+  const checked: Checked[] = [];
+  for (const [index, path] of paths.entries()) {
+    const absolute = resolve(cwd, path);
+    const kind = kinds[index];
+    if (kind === "skill-file") checked.push({ path, ...(await validateSkillFolder(dirname(absolute))) });
+    else if (kind === "skill-folder") checked.push({ path, ...(await validateSkillFolder(absolute)) });
+    else checked.push(...(await validateTree(path, absolute)));
+  }
+
+  const invalid = checked.filter((skill) => !skill.valid).length;
+  if (options.json) {
+    const report = { valid: invalid === 0, checked: checked.length, invalid, skills: checked };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const errors = checked.reduce((sum, skill) => sum + skill.errors.length, 0);
+    const warnings = checked.reduce((sum, skill) => sum + skill.warnings.length, 0);
+    const lines = checked.map((skill) => renderValidation(skill.path, skill));
+    lines.push(
+      "",
+      `${plural(checked.length, "skill")} checked: ${checked.length - invalid} valid, ${invalid} invalid ` +
+        `(${plural(errors, "error")}, ${plural(warnings, "warning")})`,
+    );
+    process.stdout.write(`${lines.join("\n")}\n`);
+  }
+  return invalid > 0 ? 1 : 0;
+}
+
+type PathKind = "missing" | "other" | "skill-file" | "skill-folder" | "folder";
+
+async function kindOf(path: string): Promise<PathKind> {
+  let stats;
+  try {
+    stats = await stat(path);
+  } catch {
+    return "missing";
+  }
+  if (stats.isFile()) return SKILL_FILES.includes(basename(path)) ? "skill-file" : "other";
+  if (!stats.isDirectory()) return "other";
+  for (const name of SKILL_FILES) {
+    if (await lstat(join(path, name)).then(() => true, () => false)) return "skill-folder";
+  }
+  return "folder";
+}
+
+/** Every skill folder under `absolute`, nested ones included, each checked on its own. */
+async function validateTree(shown: string, absolute: string): Promise<Checked[]> {
+  const scan = await scanRoot(absolute, { ...SCAN, logger: createLogger("warn"), signal: new AbortController().signal });
+  const problems: Checked[] = scan.diagnostics.map((diagnostic) => ({
+    path: diagnostic.path === "" ? shown : join(shown, diagnostic.path),
+    valid: false,
+    errors: [{ field: "folder", message: diagnostic.message }],
+    warnings: [],
+  }));
+  if (scan.folders.length === 0 && problems.length === 0) {
+    problems.push({ path: shown, valid: false, errors: [{ field: "folder", message: "holds no skill (no SKILL.md at any depth)" }], warnings: [] });
+  }
+  // Checked at the path scanned, not the symlink's target: the folder's name there is what clients see.
+  const skills = await mapLimit(
+    scan.folders,
+    CONCURRENCY,
+    async (folder): Promise<Checked> => ({
+      path: join(shown, folder.path),
+      ...(await validateSkillFolder(join(absolute, ...folder.path.split("/").filter(Boolean)))),
+    }),
+    new AbortController().signal,
+  );
+  return [...problems, ...skills];
+}

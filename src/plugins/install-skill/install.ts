@@ -1,0 +1,272 @@
+import { randomUUID } from "node:crypto";
+import { lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, sep } from "node:path";
+import type { CatalogSkill, SkillCatalog } from "../../kernel/catalog.js";
+import { errorMessage, ToolInputError } from "../../kernel/errors.js";
+import { checkRelativePath } from "../../kernel/skill-files.js";
+import { MAX_NAME_CHARS, validateSkillDocument } from "../../kernel/skill-spec.js";
+import type { SkillFileEntry } from "../../kernel/types.js";
+import { isWithin, servedRoots } from "../validate-skill/folder.js";
+
+export interface InstallLimits {
+  /** Files per skill, SKILL.md not counted. */
+  readonly maxFiles: number;
+  /** Bytes per skill, SKILL.md included. */
+  readonly maxBytes: number;
+}
+
+export interface InstallRequest {
+  /** A served skill's id (its plain name or a qualified id), or its name within `source`. */
+  readonly skill: string;
+  readonly source?: string;
+  /** The folder that receives `<name>/`; absolute. Created when missing. */
+  readonly targetRoot: string;
+  readonly overwrite: boolean;
+  readonly dryRun: boolean;
+}
+
+export interface InstallResult {
+  readonly name: string;
+  /** The qualified id of the skill that was copied. */
+  readonly from: string;
+  /** Where the skill is (or, on a dry run, would be) installed. */
+  readonly path: string;
+  readonly dry_run: boolean;
+  /** A folder of that name was (or would be) replaced. */
+  readonly replaced: boolean;
+  /** SKILL.md first, then the skill's other files, relative to `path`. */
+  readonly files: readonly string[];
+  readonly bytes: number;
+  /** The id the installed skill answers to now; absent on a dry run or when no source serves the target. */
+  readonly served_as?: string;
+  /** The SKILL.md's spec warnings, then anything else worth knowing. */
+  readonly warnings: readonly string[];
+}
+
+/** Writes one file that does not exist yet; the atomicity test injects one that fails midway. */
+export type WriteNewFile = (path: string, bytes: Uint8Array) => Promise<void>;
+
+// "wx" never follows or replaces what is there; 0o644 because nothing installed is ever made executable.
+const writeNewFile: WriteNewFile = (path, bytes) => writeFile(path, bytes, { flag: "wx", mode: 0o644 });
+
+const COPY_CONCURRENCY = 8;
+
+// Windows refuses these as file or folder names, whatever the extension.
+const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/**
+ * Copies a served skill into `<targetRoot>/<name>` through its source (listFiles, readDocument,
+ * readFile), so it works for any source and the source's rules on symlinks hold. Everything is
+ * written into a fresh temporary folder inside the target root and renamed into place, so a
+ * failure leaves the target as it was. Nothing from the skill is ever run or made executable.
+ */
+export async function installSkill(
+  catalog: SkillCatalog,
+  limits: InstallLimits,
+  request: InstallRequest,
+  write: WriteNewFile = writeNewFile,
+): Promise<InstallResult> {
+  await catalog.ready();
+  // Unknown ids are refused here, naming the closest ones.
+  const skill = catalog.resolve(request.skill, request.source);
+  const { name } = skill;
+  const unsafe = unsafeNameReason(name);
+  if (unsafe) throw new ToolInputError(`refusing to install "${clip(name)}": ${unsafe}`);
+
+  const destination = join(request.targetRoot, name);
+  const place = await servedPlace(catalog, destination);
+  if (place && place.source === skill.source && place.path === skill.path) {
+    const others = catalog.list().filter((other) => other.name === name && other !== skill).map((other) => other.qualifiedId);
+    const from = others.length > 0 ? `: install from ${others.join(" or ")}` : "";
+    throw new ToolInputError(`"${request.skill}" is the copy installed at ${destination} already${from}`);
+  }
+  const existing = await exists(destination);
+  if (existing && !request.overwrite) {
+    throw new ToolInputError(`${destination} already exists; ask to overwrite it (overwrite: true, or --force) to replace it`);
+  }
+
+  const document = await catalog.readDocument(skill, limits.maxBytes);
+  if (document.truncated) {
+    throw new ToolInputError(`refusing to install "${name}": its SKILL.md is ${document.size} bytes, over maxBytes (${limits.maxBytes})`);
+  }
+  // Checked as it will be installed: in a folder named after the skill.
+  const validation = validateSkillDocument(new TextDecoder().decode(document.bytes), name);
+  if (!validation.valid) {
+    const errors = validation.errors.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
+    throw new ToolInputError(`refusing to install "${name}": its SKILL.md breaks the Agent Skills spec: ${errors}`);
+  }
+  const warnings = validation.warnings.map((issue) => `${issue.field}: ${issue.message}`);
+
+  const listing = await catalog.listFiles(skill, limits.maxFiles);
+  if (listing.omitted > 0) {
+    throw new ToolInputError(
+      `refusing to install "${name}": it holds ${listing.files.length + listing.omitted} files, over maxFiles (${limits.maxFiles})`,
+    );
+  }
+  for (const file of listing.files) {
+    // The source already refuses such paths; a path that could step out of the target is checked here anyway.
+    const problem = checkRelativePath(file.path);
+    if (problem) throw new ToolInputError(`refusing to install "${name}": its file "${clip(file.path)}" cannot be copied: ${problem}`);
+  }
+  // A folder holding both SKILL.md and skill.md lists the one it does not serve; on a
+  // case-insensitive disk the two would be one file.
+  const shadowed = listing.files.find((file) => file.path.toLowerCase() === "skill.md");
+  const copied = listing.files.filter((file) => file !== shadowed);
+  if (shadowed) warnings.push(`left out ${shadowed.path}: the installed SKILL.md takes its place`);
+  const bytes = copied.reduce((sum, file) => sum + file.size, document.size);
+  if (bytes > limits.maxBytes) {
+    throw new ToolInputError(`refusing to install "${name}": it holds ${bytes} bytes, over maxBytes (${limits.maxBytes})`);
+  }
+
+  const files = ["SKILL.md", ...copied.map((file) => file.path)];
+  const result = { name, from: skill.qualifiedId, path: destination, replaced: existing, files, bytes };
+  if (request.dryRun) {
+    if (!place) warnings.push(notServed(request.targetRoot));
+    return { ...result, dry_run: true, warnings };
+  }
+
+  let root: string;
+  let temp: string;
+  try {
+    await mkdir(request.targetRoot, { recursive: true });
+    root = await realpath(request.targetRoot);
+    temp = await mkdtemp(join(root, `.installing-${name}-`));
+  } catch (error) {
+    throw new ToolInputError(`cannot write into ${request.targetRoot}: ${errorMessage(error)}`);
+  }
+  try {
+    await copyFiles(catalog, skill, copied, temp, write);
+    // Last, so a scan that runs meanwhile never takes the half-copied folder for a skill.
+    await write(join(temp, "SKILL.md"), document.bytes);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw new ToolInputError(`installing "${name}" failed; nothing was changed: ${errorMessage(error)}`);
+  }
+  await moveIntoPlace(temp, join(root, name), existing, warnings);
+
+  const servedAs = place ? await refreshUntilServed(catalog, place) : null;
+  if (servedAs === null) warnings.push(notServed(request.targetRoot));
+  else if (servedAs === undefined) warnings.push(`installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`);
+  else if (servedAs !== name) warnings.push(`another skill named "${name}" takes precedence; this one is served as ${servedAs}`);
+  return { ...result, dry_run: false, ...(typeof servedAs === "string" ? { served_as: servedAs } : {}), warnings };
+}
+
+/** Why `name` cannot be a folder name in a target root, or undefined when it can. */
+export function unsafeNameReason(name: string): string | undefined {
+  if (name === "") return "the name is empty";
+  if (/[/\\]/.test(name)) return "the name holds a path separator";
+  if (name.startsWith(".")) return "the name starts with a dot";
+  if (/[\u0000-\u001f\u007f]/.test(name)) return "the name holds a control character";
+  if ([...name].length > MAX_NAME_CHARS) return `the name is longer than ${MAX_NAME_CHARS} characters`;
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) {
+    return "the name is not lowercase letters a-z, digits and single hyphens, as the spec requires";
+  }
+  if (WINDOWS_DEVICE_NAME.test(name)) return "the name is a device name on Windows";
+  return undefined;
+}
+
+/** Copies every file, a few at a time; on a failure, waits for the writes in flight before reporting it. */
+async function copyFiles(
+  catalog: SkillCatalog,
+  skill: CatalogSkill,
+  files: readonly SkillFileEntry[],
+  temp: string,
+  write: WriteNewFile,
+): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < files.length) {
+      const file = files[next++]!;
+      try {
+        const content = await catalog.readFile(skill, file.path, file.size);
+        if (content.truncated) throw new Error(`${file.path} grew while it was being copied`);
+        const target = join(temp, ...file.path.split("/"));
+        await mkdir(dirname(target), { recursive: true });
+        await write(target, content.bytes);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, files.length) }, worker));
+  if (failure) throw failure.error;
+}
+
+/**
+ * Renames the copy into place. A folder being replaced is moved aside first and removed only once
+ * the copy is in place; if that rename fails, it is moved back.
+ */
+async function moveIntoPlace(temp: string, destination: string, replacing: boolean, warnings: string[]): Promise<void> {
+  const fail = async (error: unknown): Promise<never> => {
+    await rm(temp, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ENOTEMPTY") {
+      throw new ToolInputError(`${destination} appeared while installing; nothing was changed`);
+    }
+    throw new ToolInputError(`installing into ${destination} failed; nothing was changed: ${errorMessage(error)}`);
+  };
+  if (!replacing) {
+    await rename(temp, destination).catch(fail);
+    return;
+  }
+  const aside = join(dirname(destination), `.replaced-${randomUUID()}`);
+  await rename(destination, aside).catch(fail);
+  try {
+    await rename(temp, destination);
+  } catch (error) {
+    try {
+      await rename(aside, destination);
+    } catch (restoreError) {
+      await rm(temp, { recursive: true, force: true });
+      throw new ToolInputError(
+        `installing into ${destination} failed (${errorMessage(error)}), and moving the previous copy back failed too (${errorMessage(restoreError)}): it is at ${aside}`,
+      );
+    }
+    await fail(error);
+  }
+  await rm(aside, { recursive: true, force: true }).catch((error: unknown) => {
+    warnings.push(`the replaced copy was left at ${aside}: ${errorMessage(error)}`);
+  });
+}
+
+interface ServedPlace {
+  readonly source: string;
+  /** Relative to the source's root, POSIX separators, as the source reports a skill's path. */
+  readonly path: string;
+}
+
+/** Where the skill folder `dir` is (or would be) served from: the first source root that holds it. */
+async function servedPlace(catalog: SkillCatalog, dir: string): Promise<ServedPlace | undefined> {
+  // The target root may not exist yet; when it does, its real path is what the roots compare with.
+  const real = await realpath(dirname(dir)).then((parent) => join(parent, basename(dir)), () => dir);
+  const served = (await servedRoots(catalog.sources)).find(({ root }) => isWithin(real, root));
+  return served && { source: served.source, path: relative(served.root, real).split(sep).join("/") };
+}
+
+/** Reloads the catalog until it lists the skill at `place`: its id, or undefined when it does not. */
+async function refreshUntilServed(catalog: SkillCatalog, place: ServedPlace): Promise<string | undefined> {
+  const find = () => catalog.list().find((skill) => skill.source === place.source && skill.path === place.path)?.id;
+  // A load already under way when the folder appeared may have missed it; the second one cannot.
+  await catalog.refresh();
+  if (find() === undefined) await catalog.refresh();
+  return find();
+}
+
+function notServed(targetRoot: string): string {
+  return `target ${targetRoot} is not served by any source; add it to the fs plugin's roots`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw new ToolInputError(`cannot check ${path}: ${errorMessage(error)}`);
+  }
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

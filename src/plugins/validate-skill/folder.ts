@@ -1,0 +1,91 @@
+import { lstat, realpath } from "node:fs/promises";
+import { basename, isAbsolute, join, relative, sep } from "node:path";
+import { errorMessage } from "../../kernel/errors.js";
+import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
+import type { SkillSource } from "../../kernel/types.js";
+import { NotRegularFileError, readHead } from "../fs/read-head.js";
+
+/** Enough of a SKILL.md to check its frontmatter and count well past 500 body lines. */
+export const MAX_VALIDATED_BYTES = 1024 * 1024;
+
+/**
+ * Validates the skill in folder `dir` (an absolute path) straight from disk. Never throws: a folder
+ * that cannot be read, or holds no readable SKILL.md, is an invalid skill with an error on "file".
+ * A SKILL.md that is a symlink is read only when it stays inside `dir`, as the fs source does.
+ */
+export async function validateSkillFolder(dir: string): Promise<SkillValidation> {
+  const fileError = (message: string): SkillValidation => ({ valid: false, errors: [{ field: "file", message }], warnings: [] });
+  let realDir: string;
+  try {
+    realDir = await realpath(dir);
+    if (!(await lstat(realDir)).isDirectory()) return fileError(`${dir} is not a folder`);
+  } catch (error) {
+    return fileError(`cannot read ${dir}: ${errorMessage(error)}`);
+  }
+
+  const fileName = await findSkillFile(realDir);
+  if (fileName === undefined) return fileError(`${dir} holds no SKILL.md`);
+  const listed = join(realDir, fileName);
+  let text: string;
+  let truncated: boolean;
+  try {
+    const file = await realpath(listed);
+    if (!isWithin(file, realDir)) return fileError(`${listed} leads to ${file}, outside the skill folder`);
+    const head = await readHead(file, MAX_VALIDATED_BYTES);
+    text = head.bytes.toString("utf8");
+    truncated = head.truncated;
+  } catch (error) {
+    const message = error instanceof NotRegularFileError ? error.message : `cannot read ${listed}: ${errorMessage(error)}`;
+    return fileError(message);
+  }
+
+  // The folder's name as given, not a symlink target's: clients see the link's name.
+  const result = validateSkillDocument(text, basename(dir), { truncated });
+  if (fileName === "SKILL.md") return result;
+  const misnamed: SpecIssue = {
+    field: "file",
+    message: `is named ${fileName}; the spec names it SKILL.md, and clients on case-sensitive filesystems will not find it`,
+  };
+  return { ...result, warnings: [misnamed, ...result.warnings] };
+}
+
+/** SKILL.md, else the lowercase skill.md the fs source also accepts (its spelling wins). */
+async function findSkillFile(dir: string): Promise<string | undefined> {
+  for (const name of ["SKILL.md", "skill.md"]) {
+    try {
+      await lstat(join(dir, name));
+      return name;
+    } catch {
+      // Absent or unreadable: try the next spelling; reading it will say what is wrong.
+    }
+  }
+  return undefined;
+}
+
+export interface ServedRoot {
+  readonly source: string;
+  /** Real absolute path. */
+  readonly root: string;
+}
+
+/** Every local folder the sources serve, symlinks resolved; a root that does not exist yet as configured. */
+export async function servedRoots(sources: readonly SkillSource[]): Promise<ServedRoot[]> {
+  return Promise.all(
+    sources.flatMap((source) =>
+      (source.roots ?? []).map(async (root) => ({ source: source.name, root: await realpath(root).catch(() => root) })),
+    ),
+  );
+}
+
+/** Whether `path` is `dir` or inside it; both absolute and already resolved. */
+export function isWithin(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!isAbsolute(rel) && rel.split(sep)[0] !== "..");
+}
+
+/** `~` and `~/x` name the home folder, as in the fs plugin's roots. */
+export function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+  return path;
+}
