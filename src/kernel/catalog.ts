@@ -1,6 +1,7 @@
+import { distance } from "fastest-levenshtein";
 import type { Logger } from "./logger.js";
-import { errorMessage } from "./errors.js";
-import type { Diagnostic, SkillSource, SourceSkill } from "./types.js";
+import { errorMessage, ToolInputError } from "./errors.js";
+import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill } from "./types.js";
 
 /** A skill as the tools see it: identity resolved across every source. */
 export interface CatalogSkill {
@@ -40,10 +41,23 @@ interface CatalogState {
   readonly skills: readonly CatalogSkill[];
   readonly byName: ReadonlyMap<string, CatalogSkill>;
   readonly byQualifiedId: ReadonlyMap<string, CatalogSkill>;
+  /**
+   * Skills at the same path as a higher-ranked skill of their source (two roots of one source
+   * holding one relative path), by qualified id, to the qualified id of that skill. Sources name
+   * skills by path, so only that skill's files can be served.
+   */
+  readonly samePathAs: ReadonlyMap<string, string>;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const EMPTY: CatalogState = { skills: [], byName: new Map(), byQualifiedId: new Map(), diagnostics: [] };
+const EMPTY: CatalogState = { skills: [], byName: new Map(), byQualifiedId: new Map(), samePathAs: new Map(), diagnostics: [] };
+
+/** Close ids an unknown-skill message suggests at most. */
+const MAX_SUGGESTIONS = 3;
+/** Edit distance is quadratic in length: longer input is no typo of a skill id anyway. */
+const MAX_SUGGESTED_FOR_CHARS = 100;
+/** Agent input echoed in a message is cut to this many characters. */
+const MAX_ECHOED_CHARS = 100;
 
 /**
  * Every skill from every source, with one identity rule (docs/architecture.md, "Skill identity"):
@@ -95,6 +109,71 @@ export class SkillCatalog {
   /** Find a skill by plain name or qualified id. */
   get(idOrName: string): CatalogSkill | undefined {
     return this.#state.byName.get(idOrName) ?? this.#state.byQualifiedId.get(idOrName);
+  }
+
+  /**
+   * Like `get`, for input from an agent: an unknown id is a ToolInputError naming up to 3 close
+   * ids. With `source`, only that source's skills count, and `idOrName` may be a name, a path
+   * or a qualified id within it.
+   */
+  resolve(idOrName: string, source?: string): CatalogSkill {
+    const found = source === undefined ? this.get(idOrName) : this.#getInSource(idOrName, source);
+    if (found) return found;
+    if (source !== undefined && !this.#sources.some((s) => s.name === source)) {
+      throw new ToolInputError(`no source named ${quote(source)}; sources: ${this.#sources.map((s) => s.name).join(", ")}`);
+    }
+    const inScope = this.#state.skills.filter((skill) => source === undefined || skill.source === source);
+    // Within a source, the name is what was asked for; across sources, the id an agent can use.
+    const ids = inScope.flatMap((skill) =>
+      source !== undefined ? [skill.name] : idOrName.includes(":") ? [skill.id, skill.qualifiedId] : [skill.id],
+    );
+    const close = suggest(idOrName, ids);
+    const where = source === undefined ? "" : ` in source ${quote(source)}`;
+    throw new ToolInputError(`no skill named ${quote(idOrName)}${where}${close.length > 0 ? `; did you mean: ${close.join(", ")}?` : ""}`);
+  }
+
+  /** A skill's SKILL.md, at most `maxBytes` of it, from its source. */
+  async readDocument(skill: string | CatalogSkill, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
+    const { found, source } = await this.#route(skill);
+    return source.readDocument(found.path, maxBytes, signal);
+  }
+
+  /** The files of a skill's folder other than its SKILL.md, sorted, at most `limit` of them. */
+  async listFiles(skill: string | CatalogSkill, limit: number, signal?: AbortSignal): Promise<SkillFileListing> {
+    const { found, source } = await this.#route(skill);
+    return source.listFiles(found.path, limit, signal);
+  }
+
+  /**
+   * One file of a skill's folder, at most `maxBytes` of it. The source refuses, with a
+   * SkillFileError, anything but a regular file inside the folder; it does not check that the
+   * path is one listFiles gives, which tools that take paths from agents do.
+   */
+  async readFile(skill: string | CatalogSkill, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
+    const { found, source } = await this.#route(skill);
+    return source.readFile(found.path, filePath, maxBytes, signal);
+  }
+
+  #getInSource(idOrName: string, source: string): CatalogSkill | undefined {
+    const qualified = this.#state.byQualifiedId.get(idOrName.startsWith(`${source}:`) ? idOrName : `${source}:${idOrName}`);
+    if (qualified?.source === source) return qualified;
+    // A name that repeats within the source is qualified by path: the first by precedence wins.
+    return this.#state.skills.find((skill) => skill.source === source && skill.name === idOrName);
+  }
+
+  async #route(skill: string | CatalogSkill): Promise<{ found: CatalogSkill; source: SkillSource }> {
+    await this.ready();
+    const found = typeof skill === "string" ? this.resolve(skill) : skill;
+    const source = this.#sources.find((s) => s.name === found.source);
+    if (!source) throw new Error(`skill ${quote(found.qualifiedId)} names source ${quote(found.source)}, which this catalog does not have`);
+    const owner = this.#state.samePathAs.get(found.qualifiedId);
+    if (owner !== undefined) {
+      throw new ToolInputError(
+        `the files of ${quote(found.qualifiedId)} cannot be served: another root of source ${quote(found.source)} ` +
+          `holds a skill at the same path ${quote(found.path || ".")} (${owner}), and only that one's are`,
+      );
+    }
+    return { found, source };
   }
 
   diagnostics(): readonly Diagnostic[] {
@@ -193,6 +272,32 @@ function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): 
   return { added, removed: [...old.values()], updated };
 }
 
+/** Input echoed in a message: quoted, escaped, and cut short if long. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text);
+}
+
+/**
+ * Up to 3 ids close to `wanted`, closest first: a typo (a small edit distance) or the start of a
+ * longer id give or take a character (`pdff` suggests `pdf-tools`).
+ */
+function suggest(wanted: string, ids: readonly string[]): string[] {
+  if (wanted.length > MAX_SUGGESTED_FOR_CHARS) return [];
+  const query = wanted.toLowerCase();
+  const typoBudget = Math.max(2, Math.floor(query.length / 3));
+  const scored = new Map<string, number>();
+  for (const id of ids) {
+    const candidate = id.toLowerCase();
+    const edits = distance(query, candidate);
+    const prefixEdits = query.length >= 3 ? distance(query, candidate.slice(0, query.length)) : Infinity;
+    if (edits <= typoBudget || prefixEdits <= 1) scored.set(id, edits);
+  }
+  return [...scored]
+    .sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, MAX_SUGGESTIONS)
+    .map(([id]) => id);
+}
+
 function depth(path: string): number {
   return path === "" ? 0 : path.split("/").length;
 }
@@ -216,6 +321,8 @@ function buildState(
 
   const byName = new Map<string, CatalogSkill>();
   const byQualifiedId = new Map<string, CatalogSkill>();
+  const firstAtPath = new Map<string, string>();
+  const samePathAs = new Map<string, string>();
   const skills: CatalogSkill[] = [];
   for (const { source, skill } of ordered) {
     const uniqueInSource = namesPerSource.get(source)!.get(skill.name) === 1;
@@ -240,6 +347,10 @@ function buildState(
     if (!shadowed) byName.set(skill.name, entry);
     byQualifiedId.set(qualifiedId, entry);
     skills.push(entry);
+    const place = JSON.stringify([source, skill.path]);
+    const first = firstAtPath.get(place);
+    if (first === undefined) firstAtPath.set(place, qualifiedId);
+    else samePathAs.set(qualifiedId, first);
   }
-  return { skills, byName, byQualifiedId, diagnostics };
+  return { skills, byName, byQualifiedId, samePathAs, diagnostics };
 }

@@ -86,7 +86,8 @@ export class SkillFileError extends ToolInputError {
 
   constructor(
     readonly path: string,
-    reason: string,
+    /** Why, without the path: per-file results carry the path beside it. */
+    readonly reason: string,
   ) {
     super(`${path}: ${reason}`);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SkillCatalog } from "../../src/kernel/catalog.js";
+import { SkillFileError, ToolInputError } from "../../src/kernel/errors.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import type { SkillSource, SourceSkill } from "../../src/kernel/types.js";
 
@@ -167,5 +168,121 @@ describe("SkillCatalog changes", () => {
     notify();
     await new Promise((r) => setTimeout(r, 400));
     expect(loads).toBe(2);
+  });
+});
+
+/** A source whose file methods record their calls and answer with the skill path they were given. */
+function fileSource(name: string, skills: SourceSkill[], calls: string[]): SkillSource {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  return {
+    name,
+    description: `${name} folder`,
+    load: async () => ({ skills, diagnostics: [] }),
+    async readDocument(path, maxBytes) {
+      calls.push(`${name}.readDocument(${path}, ${maxBytes})`);
+      return { bytes: bytes(`doc of ${path}`), size: 10, truncated: false };
+    },
+    async listFiles(path, limit) {
+      calls.push(`${name}.listFiles(${path}, ${limit})`);
+      return { files: [{ path: "a.md", size: 1 }], omitted: 0 };
+    },
+    async readFile(path, filePath, maxBytes) {
+      calls.push(`${name}.readFile(${path}, ${filePath}, ${maxBytes})`);
+      if (filePath === "bad") throw new SkillFileError(filePath, "is not a regular file but a FIFO");
+      return { bytes: bytes(`${filePath} of ${path}`), size: 1, truncated: false };
+    },
+  };
+}
+
+async function refusalOf(run: () => unknown): Promise<string> {
+  const error = await Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+  expect(error).toBeInstanceOf(ToolInputError);
+  return (error as Error).message;
+}
+
+describe("SkillCatalog file routing", () => {
+  const setup = () => {
+    const calls: string[] = [];
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(fileSource("project", [skill("pdf", "docs/pdf"), skill("pdf-tools", "pdf-tools")], calls));
+    catalog.addSource(fileSource("user", [skill("pdf", "pdf"), skill("csv", "csv")], calls));
+    return { calls, catalog };
+  };
+
+  it("finds the skill by name or qualified id and calls its source with the skill's path", async () => {
+    const { calls, catalog } = setup();
+    // No refresh: the routing waits for the first load itself.
+    expect(new TextDecoder().decode((await catalog.readDocument("pdf", 100)).bytes)).toBe("doc of docs/pdf");
+    await catalog.listFiles("user:pdf", 7);
+    await catalog.readFile("csv", "references/x.md", 5);
+    await catalog.readFile(catalog.get("project:pdf-tools")!, "a.md", 9);
+    expect(calls).toEqual([
+      "project.readDocument(docs/pdf, 100)",
+      "user.listFiles(pdf, 7)",
+      "user.readFile(csv, references/x.md, 5)",
+      "project.readFile(pdf-tools, a.md, 9)",
+    ]);
+  });
+
+  it("passes on what the source refuses", async () => {
+    const { catalog } = setup();
+    const error = await catalog.readFile("csv", "bad", 5).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SkillFileError);
+    expect(error).toMatchObject({ path: "bad", reason: "is not a regular file but a FIFO" });
+  });
+
+  it("names up to 3 close ids for an unknown one, closest first", async () => {
+    const { calls, catalog } = setup();
+    expect(await refusalOf(() => catalog.readDocument("pdff", 100))).toBe('no skill named "pdff"; did you mean: pdf, pdf-tools?');
+    expect(await refusalOf(() => catalog.listFiles("csb", 10))).toBe('no skill named "csb"; did you mean: csv?');
+    expect(await refusalOf(() => catalog.readFile("usr:pdf", "a.md", 1))).toBe('no skill named "usr:pdf"; did you mean: user:pdf?');
+    expect(await refusalOf(() => catalog.readFile("kubernetes", "a.md", 1))).toBe('no skill named "kubernetes"');
+    expect(calls).toEqual([]);
+  });
+
+  it("keeps a long or odd unknown id short and escaped in the message", async () => {
+    const { catalog } = setup();
+    await catalog.ready();
+    const message = await refusalOf(() => catalog.resolve(`${"x".repeat(5_000)}\n`));
+    expect(message.length).toBeLessThan(200);
+    expect(await refusalOf(() => catalog.resolve("a\u0000b"))).toBe('no skill named "a\\u0000b"');
+  });
+
+  it("resolves within one source by name, path or qualified id", async () => {
+    const { catalog } = setup();
+    await catalog.ready();
+    expect(catalog.resolve("pdf", "user").qualifiedId).toBe("user:pdf");
+    expect(catalog.resolve("user:pdf", "user").qualifiedId).toBe("user:pdf");
+    expect(catalog.resolve("pdf", "project").qualifiedId).toBe("project:pdf");
+    expect(await refusalOf(() => catalog.resolve("csv", "project"))).toBe('no skill named "csv" in source "project"');
+    expect(await refusalOf(() => catalog.resolve("pdf-tool", "project"))).toBe(
+      'no skill named "pdf-tool" in source "project"; did you mean: pdf-tools?',
+    );
+    expect(await refusalOf(() => catalog.resolve("pdf", "team"))).toBe('no source named "team"; sources: project, user');
+  });
+
+  it("takes the first of a name that repeats within the source", async () => {
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(source("corpus", [skill("run", "b/deep/run"), skill("run", "z/run")]));
+    await catalog.refresh();
+    expect(catalog.resolve("run", "corpus").path).toBe("z/run");
+    expect(catalog.resolve("b/deep/run", "corpus").path).toBe("b/deep/run");
+  });
+
+  it("refuses the files of a skill that shares its path with a higher-ranked one of its source", async () => {
+    const calls: string[] = [];
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(fileSource("mine", [skill("a", "x", 0), skill("b", "x", 1)], calls));
+    await catalog.refresh();
+    await catalog.readDocument("a", 10);
+    expect(await refusalOf(() => catalog.readDocument("b", 10))).toBe(
+      'the files of "mine:b" cannot be served: another root of source "mine" holds a skill at the same path "x" (mine:a), and only that one\'s are',
+    );
+    expect(calls).toEqual(["mine.readDocument(x, 10)"]);
   });
 });
