@@ -16,7 +16,10 @@ const rootSchema = z.union([
     path: z.string().min(1),
     /** Roots with the same source form one source, in the order given. */
     source: z.string().min(1).optional(),
-    /** A missing optional root is skipped instead of failing the boot (e.g. ~/.claude/skills). */
+    /**
+     * A missing optional root does not fail the boot (e.g. ~/.claude/skills): it stays in its
+     * source and is scanned once it exists.
+     */
     optional: z.boolean().optional(),
   }),
 ]);
@@ -32,6 +35,16 @@ export const fsOptionsSchema = z.strictObject({
   maxFrontmatterBytes: z.number().int().min(1).default(64 * KiB),
   /** The head of each SKILL.md that is read; the frontmatter must close within it. */
   maxSkillFileBytes: z.number().int().min(1).default(256 * KiB),
+  /** Follow the roots while serving: skills added, changed or removed are picked up live. */
+  watch: z.boolean().default(true),
+  /**
+   * Each watched folder takes one inotify watch, from a per-user limit (8192 on many systems)
+   * shared with every editor and tool the user runs, and with each other server started per
+   * agent session: past this many, the remaining folders are polled instead.
+   */
+  maxWatchedDirectories: z.number().int().min(0).default(2000),
+  /** How often polled folders and skill files are checked. */
+  pollIntervalMs: z.number().int().min(100).default(2000),
 });
 
 /** Serves the skills found in folders on disk, one skill source per `source` name. */
@@ -42,31 +55,45 @@ export default definePlugin({
     const { roots: configured, ...limits } = options;
     // Every root is checked, in the order configured, before any source is added: a bad root
     // fails the boot cleanly, and the error always names the first bad one.
-    const sources: { name: string; roots: string[] }[] = [];
+    const sources: { name: string; roots: string[]; optionalRoots: string[] }[] = [];
     for (const group of groupRoots(configured, ctx.baseDir, homedir())) {
       const roots: string[] = [];
-      for (const root of group.roots) if (await checkRoot(root, ctx.logger)) roots.push(root.path);
-      if (roots.length > 0) sources.push({ name: group.source, roots });
+      const optionalRoots: string[] = [];
+      for (const root of group.roots) {
+        const state = await checkRoot(root, ctx.logger);
+        if (state === "skip") continue;
+        roots.push(root.path);
+        if (state === "absent") optionalRoots.push(root.path);
+      }
+      if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
-    for (const { name, roots } of sources) {
-      ctx.addSkillSource(createFsSource({ name, roots, ...limits, logger: ctx.logger }));
+    for (const { name, roots, optionalRoots } of sources) {
+      ctx.addSkillSource(createFsSource({ name, roots, optionalRoots, ...limits, logger: ctx.logger }));
     }
   },
 });
 
-/** True when the root is a folder; false for an optional root that is not; throws otherwise. */
-async function checkRoot(root: ResolvedRoot, logger: Logger): Promise<boolean> {
+/**
+ * "ok" for a folder. An optional root that does not exist yet is "absent": it is kept, so that a
+ * later mkdir or install is picked up; one that exists but is no folder is skipped. A required
+ * root that is not a folder throws.
+ */
+async function checkRoot(root: ResolvedRoot, logger: Logger): Promise<"ok" | "absent" | "skip"> {
   let problem: string;
+  let missing = false;
   try {
-    if ((await stat(root.path)).isDirectory()) return true;
+    if ((await stat(root.path)).isDirectory()) return "ok";
     problem = "is not a directory";
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    problem = code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : `cannot be read: ${errorMessage(error)}`;
+    missing = code === "ENOENT" || code === "ENOTDIR";
+    problem = missing ? "does not exist" : `cannot be read: ${errorMessage(error)}`;
   }
-  if (root.optional) {
-    logger.debug(`skipping optional root ${root.path}: it ${problem}`);
-    return false;
+  if (!root.optional) throw new PluginError("fs", `root ${root.path} ${problem}`, 2);
+  if (missing) {
+    logger.debug(`optional root ${root.path} does not exist yet; it is scanned once it does`);
+    return "absent";
   }
-  throw new PluginError("fs", `root ${root.path} ${problem}`, 2);
+  logger.debug(`skipping optional root ${root.path}: it ${problem}`);
+  return "skip";
 }

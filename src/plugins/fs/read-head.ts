@@ -18,6 +18,8 @@ export interface Head {
   readonly bytes: Buffer;
   /** True when the file holds more than `bytes`. */
   readonly truncated: boolean;
+  /** The whole file's size. */
+  readonly size: number;
 }
 
 // O_NONBLOCK makes open() return at once even if a FIFO replaced the file after our stat, where a
@@ -44,7 +46,7 @@ export async function readHead(path: string, maxBytes: number): Promise<Head> {
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return { bytes: buffer.subarray(0, filled), truncated: stats.size > filled };
+    return { bytes: buffer.subarray(0, filled), truncated: stats.size > filled, size: stats.size };
   } finally {
     await handle.close();
   }

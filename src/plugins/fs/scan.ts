@@ -28,6 +28,11 @@ export interface ScanOptions {
   readonly maxDirectories: number;
   readonly logger: Logger;
   readonly signal: AbortSignal;
+  /**
+   * Called with each folder's real path just before it is listed, so that a watcher armed there
+   * sees every change the listing does not show. The scan waits for it.
+   */
+  readonly onDirectory?: (dir: string) => void | Promise<void>;
 }
 
 export interface ScanResult {
@@ -38,10 +43,10 @@ export interface ScanResult {
 
 // Dependency trees and git internals never hold skills to serve, and can be huge. Other hidden
 // folders are scanned: real collections keep skills in `.curated` and `.system`.
-const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".git"]);
 
 // The spec's spelling wins when a case-sensitive filesystem holds both.
-const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
+export const SKILL_FILES: readonly string[] = ["SKILL.md", "skill.md"];
 
 const CONCURRENCY = 16;
 
@@ -95,7 +100,7 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
     }
     visited += level.length;
     const descend = depth < options.maxDepth;
-    const visits = await mapLimit(level, CONCURRENCY, (folder) => visitFolder(folder, descend, options.logger), options.signal);
+    const visits = await mapLimit(level, CONCURRENCY, (folder) => visitFolder(folder, descend, options), options.signal);
     level = [];
     for (const visit of visits) {
       if (visit.skill) found.push(visit.skill);
@@ -107,8 +112,10 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
   return { folders: dropDuplicateFolders(found, options.logger), diagnostics };
 }
 
-async function visitFolder(folder: Folder, descend: boolean, logger: Logger): Promise<Visit> {
-  if (folder.linked) return visitLinkedFolder(folder, logger);
+async function visitFolder(folder: Folder, descend: boolean, options: ScanOptions): Promise<Visit> {
+  const { logger, onDirectory } = options;
+  if (folder.linked) return visitLinkedFolder(folder, logger, onDirectory);
+  await onDirectory?.(folder.abs);
   let entries: Dirent[];
   try {
     entries = await readdir(folder.abs, { withFileTypes: true });
@@ -149,11 +156,12 @@ async function isLinkToFolder(abs: string, rel: string, logger: Logger): Promise
   return false;
 }
 
-async function visitLinkedFolder(folder: Folder, logger: Logger): Promise<Visit> {
+async function visitLinkedFolder(folder: Folder, logger: Logger, onDirectory: ScanOptions["onDirectory"]): Promise<Visit> {
   let dir: string;
   let entries: Dirent[];
   try {
     dir = await realpath(folder.abs);
+    await onDirectory?.(dir);
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
     logger.debug(`ignoring symlink ${folder.rel}: ${errorMessage(error)}`);

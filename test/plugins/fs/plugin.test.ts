@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,16 @@ describe("options", () => {
 
   it("applies defaults", async () => {
     expect(await validate({ roots: ["./skills"] })).toEqual({
-      value: { roots: ["./skills"], maxDepth: 6, maxDirectories: 20_000, maxFrontmatterBytes: 65_536, maxSkillFileBytes: 262_144 },
+      value: {
+        roots: ["./skills"],
+        maxDepth: 6,
+        maxDirectories: 20_000,
+        maxFrontmatterBytes: 65_536,
+        maxSkillFileBytes: 262_144,
+        watch: true,
+        maxWatchedDirectories: 2000,
+        pollIntervalMs: 2000,
+      },
     });
   });
 
@@ -131,7 +140,7 @@ describe("missing roots", () => {
     expect(fake.sources).toEqual([]);
   });
 
-  it("skips a missing optional root, keeping the source's other roots and their ranks", async () => {
+  it("keeps a missing optional root in its source, silent until it exists, then scanned at its rank", async () => {
     const base = await tempDir();
     await writeSkillFile(base, "present/skill", skillMd("skill"));
 
@@ -145,8 +154,45 @@ describe("missing roots", () => {
       },
       base,
     );
-    expect(fake.sources.map((source) => [source.name, source.description])).toEqual([["mine", join(base, "present")]]);
-    expect(fake.logs.filter((line) => line.includes("skipping optional root"))).toHaveLength(2);
-    expect(await fake.sources[0]!.load(new AbortController().signal)).toMatchObject({ skills: [{ path: "skill", rank: 0 }] });
+    expect(fake.sources.map((source) => [source.name, source.roots])).toEqual([
+      ["mine", [join(base, "absent"), join(base, "present")]],
+      ["gone", [join(base, "gone")]],
+    ]);
+    expect(fake.logs.filter((line) => line.includes("does not exist yet"))).toHaveLength(2);
+    const [mine, gone] = fake.sources;
+    expect(await mine!.load(new AbortController().signal)).toEqual({
+      skills: [expect.objectContaining({ path: "skill", rank: 1 })],
+      diagnostics: [],
+    });
+    expect(await gone!.load(new AbortController().signal)).toEqual({ skills: [], diagnostics: [] });
+
+    // An install or a mkdir after boot is picked up by the next load.
+    await writeSkillFile(base, "absent/skill", skillMd("skill", "Installed later."));
+    await writeSkillFile(base, "gone/late", skillMd("late"));
+    const reloaded = await mine!.load(new AbortController().signal);
+    expect(reloaded.skills.map((skill) => [skill.path, skill.rank, skill.description])).toEqual([
+      ["skill", 0, "Installed later."],
+      ["skill", 1, "The skill skill."],
+    ]);
+    expect((await gone!.load(new AbortController().signal)).skills.map((skill) => skill.name)).toEqual(["late"]);
+  });
+
+  it("still skips an optional root that exists but is not a folder", async () => {
+    const base = await tempDir();
+    await writeFile(join(base, "file"), "");
+    await mkdir(join(base, "dir"));
+    const fake = await setupFs({ roots: [{ path: "file", optional: true }, "dir"] }, base);
+    expect(fake.sources.map((source) => source.name)).toEqual(["dir"]);
+    expect(fake.logs.some((line) => line.includes(`skipping optional root ${join(base, "file")}: it is not a directory`))).toBe(true);
+  });
+
+  it("reports a required root that disappears after setup", async () => {
+    const base = await tempDir();
+    await mkdir(join(base, "skills"));
+    const fake = await setupFs({ roots: ["skills"] }, base);
+    await rm(join(base, "skills"), { recursive: true });
+    expect((await fake.sources[0]!.load(new AbortController().signal)).diagnostics).toEqual([
+      expect.objectContaining({ code: "scan-error", path: "" }),
+    ]);
   });
 });

@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/kernel/logger.js";
 import type { SourceSnapshot } from "../../../src/kernel/types.js";
+import { scanRoot } from "../../../src/plugins/fs/scan.js";
 import { loadRoots, setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
 
@@ -223,5 +225,31 @@ describe("the source", () => {
     controller.abort(new Error("shutting down"));
 
     await expect(sources[0]!.load(controller.signal)).rejects.toThrow("shutting down");
+  });
+});
+
+describe("onDirectory", () => {
+  it("is called with each folder's real path before the folder is listed, within the walk's limits", async () => {
+    const root = await realpath(await tempDir());
+    await writeSkillFile(root, "a/deep/deeper", skillMd("deeper"));
+    await mkdir(join(root, "node_modules/pkg"), { recursive: true });
+    const target = await tempDir();
+    await writeFile(join(target, "SKILL.md"), skillMd("linked"));
+    await symlink(target, join(root, "linked"));
+
+    const seen: string[] = [];
+    const scan = await scanRoot(root, {
+      maxDepth: 2,
+      maxDirectories: 100,
+      logger: createLogger("silent"),
+      signal: new AbortController().signal,
+      onDirectory: async (dir) => {
+        seen.push(dir);
+        // Written before a/ is listed, so the listing finds it.
+        if (dir === join(root, "a")) await writeFile(join(dir, "SKILL.md"), skillMd("a"));
+      },
+    });
+    expect(seen.sort()).toEqual([root, join(root, "a"), join(root, "a/deep"), await realpath(target)].sort());
+    expect(scan.folders.map((folder) => folder.path)).toEqual(["a", "linked"]);
   });
 });
