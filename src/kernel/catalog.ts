@@ -3,8 +3,8 @@ import type { Logger } from "./logger.js";
 import { errorMessage, ToolInputError } from "./errors.js";
 import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill } from "./types.js";
 
-/** A skill as the tools see it: identity resolved across every source. */
-export interface CatalogSkill {
+/** A skill as the tools see it: what its source reported, with identity resolved across sources. */
+export interface CatalogSkill extends Omit<SourceSkill, "rank"> {
   /**
    * What an agent calls it by: the plain name for the skill that wins its name, the qualified id
    * for every skill it shadows.
@@ -12,14 +12,7 @@ export interface CatalogSkill {
   readonly id: string;
   /** Always reaches this exact skill: `source:name`, or `source:path` when the name repeats inside one source. */
   readonly qualifiedId: string;
-  readonly name: string;
-  readonly description: string;
   readonly source: string;
-  /** The skill folder relative to its source's root. */
-  readonly path: string;
-  readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** The start of the markdown body, for ranking. */
-  readonly excerpt: string;
   /** True when a higher-precedence skill answers to this plain name. */
   readonly shadowed: boolean;
 }
