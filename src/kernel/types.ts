@@ -105,8 +105,10 @@ export interface SkillFileEntry {
 export interface SkillFileListing {
   /** Sorted by path, at most the limit asked for. */
   readonly files: readonly SkillFileEntry[];
-  /** How many more files the folder holds beyond `files`. */
+  /** How many more files the folder holds beyond `files` (a lower bound when not `complete`). */
   readonly omitted: number;
+  /** False when the folder is larger than a listing reads (entry or depth limits). */
+  readonly complete: boolean;
 }
 
 export interface SkillFileContent {

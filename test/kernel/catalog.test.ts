@@ -184,7 +184,7 @@ function fileSource(name: string, skills: SourceSkill[], calls: string[]): Skill
     },
     async listFiles(path, limit) {
       calls.push(`${name}.listFiles(${path}, ${limit})`);
-      return { files: [{ path: "a.md", size: 1 }], omitted: 0 };
+      return { files: [{ path: "a.md", size: 1 }], omitted: 0, complete: true };
     },
     async readFile(path, filePath, maxBytes) {
       calls.push(`${name}.readFile(${path}, ${filePath}, ${maxBytes})`);

@@ -169,7 +169,6 @@ describe("startup failure policy", () => {
 
   it("times out a setup that hangs and aborts its signal", async () => {
     let aborted = false;
-    const started = Date.now();
     const run = boot({
       startup: { setupTimeoutMs: 50 },
       plugins: [
@@ -184,7 +183,6 @@ describe("startup failure policy", () => {
     });
     await expect(run).rejects.toThrow('plugin "slow": setup failed: setup timed out after 50 ms');
     expect(aborted).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

@@ -58,7 +58,7 @@ export function createSkillFiles(): SkillFiles {
 
     async listFiles(skillPath, limit, signal) {
       const folder = folderOf(skillPath, ".");
-      const candidates = await walk(folder, signal);
+      const { candidates, complete } = await walk(folder, signal);
       const files: SkillFileEntry[] = [];
       let next = 0;
       while (files.length < limit && next < candidates.length) {
@@ -70,7 +70,7 @@ export function createSkillFiles(): SkillFiles {
           if (entry) files.push(entry);
         }
       }
-      return { files, omitted: candidates.length - next } satisfies SkillFileListing;
+      return { files, omitted: candidates.length - next, complete } satisfies SkillFileListing;
     },
 
     async readFile(skillPath, filePath, maxBytes) {
@@ -94,7 +94,7 @@ export function createSkillFiles(): SkillFiles {
  * nearest the top. Types come from the directory entries themselves: nothing is stat'ed here,
  * and FIFOs, sockets and devices are left out without being touched.
  */
-async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promise<Candidate[]> {
+async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promise<{ candidates: Candidate[]; complete: boolean }> {
   // The folder was real at the scan; were it a link now, the walk would list another folder's files.
   let real: string;
   try {
@@ -107,6 +107,7 @@ async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promi
   const candidates: Candidate[] = [];
   let level = [{ abs: folder.dir, rel: "" }];
   let read = 0;
+  let complete = true;
   for (let depth = 0; level.length > 0 && read < MAX_LISTED_ENTRIES; depth++) {
     const below: { abs: string; rel: string }[] = [];
     for (const dir of level) {
@@ -127,16 +128,21 @@ async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promi
         if (checkRelativePath(rel) !== undefined) continue;
         const abs = join(dir.abs, entry.name);
         if (entry.isDirectory()) {
-          if (depth < MAX_FILE_DEPTH && !SKIPPED_FOLDERS.has(entry.name)) below.push({ abs, rel });
+          if (SKIPPED_FOLDERS.has(entry.name)) continue;
+          if (depth < MAX_FILE_DEPTH) below.push({ abs, rel });
+          else complete = false;
         } else if (entry.isFile()) candidates.push({ rel, abs, link: false });
         else if (entry.isSymbolicLink()) candidates.push({ rel, abs, link: true });
       }
-      if (read > MAX_LISTED_ENTRIES) break;
+      if (read > MAX_LISTED_ENTRIES) {
+        complete = false;
+        break;
+      }
     }
     // Directory order differs between filesystems; sorted, the walk and its cut are the same everywhere.
     level = below.sort((a, b) => compare(a.rel, b.rel));
   }
-  return candidates.sort((a, b) => compare(a.rel, b.rel));
+  return { candidates: candidates.sort((a, b) => compare(a.rel, b.rel)), complete };
 }
 
 /**

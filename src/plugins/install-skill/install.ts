@@ -98,6 +98,10 @@ export async function installSkill(
   const warnings = validation.warnings.map((issue) => `${issue.field}: ${issue.message}`);
 
   const listing = await catalog.listFiles(skill, limits.maxFiles);
+  if (!listing.complete) {
+    // A copy of part of a skill would be served as if it were whole.
+    throw new ToolInputError(`refusing to install "${name}": its folder is larger than a listing reads, so a copy could not be complete`);
+  }
   if (listing.omitted > 0) {
     throw new ToolInputError(
       `refusing to install "${name}": it holds ${listing.files.length + listing.omitted} files, over maxFiles (${limits.maxFiles})`,

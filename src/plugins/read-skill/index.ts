@@ -87,7 +87,8 @@ function render(skill: CatalogSkill, document: SkillFileContent, content: string
   );
   for (const file of listing.files) lines.push(`${file.path} (${file.size} bytes)`);
   if (listing.omitted > 0) {
-    lines.push(`... and ${listing.omitted} more not shown; fetch_skill_files also accepts a path the SKILL.md names.`);
+    const more = listing.complete ? `${listing.omitted}` : `at least ${listing.omitted}`;
+    lines.push(`... and ${more} more not shown; fetch_skill_files also accepts a path the SKILL.md names.`);
   }
   return lines.join("\n");
 }

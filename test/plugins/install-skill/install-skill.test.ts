@@ -219,6 +219,16 @@ describe("install_skill", () => {
     );
   });
 
+  it("refuses a skill whose folder is larger than a listing reads", async () => {
+    const files = await setup();
+    const deep = Array.from({ length: 9 }, (_, i) => `d${i}`).join("/");
+    await writeSkillFile(files.catalogRoot, `pdf/${deep}`, "too deep to list", "deep.md");
+    expect((await files.install({ skill_name: "pdf", target: "project" })).text).toBe(
+      `install_skill: refusing to install "pdf": its folder is larger than a listing reads, so a copy could not be complete`,
+    );
+    await expect(stat(files.project)).rejects.toThrow();
+  });
+
   it("refuses an unknown skill or source, naming close ones", async () => {
     const { install } = await setup();
     expect((await install({ skill_name: "pfd", target: "project" })).text).toMatch(/no skill named "pfd".*pdf/);
