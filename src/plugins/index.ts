@@ -7,4 +7,12 @@ import type { Plugin } from "../kernel/types.js";
 export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>> = {
   fs: async () => (await import("./fs/index.js")).default,
   "list-skills": async () => (await import("./list-skills/index.js")).default,
+  "search-skills": async () => (await import("./search-skills/index.js")).default,
+  "ranker-bm25": async () => (await import("./ranker-bm25/index.js")).default,
+  "ranker-fuse": async () => (await import("./ranker-fuse/index.js")).default,
+  "read-skill": async () => (await import("./read-skill/index.js")).default,
+  "fetch-skill-files": async () => (await import("./fetch-skill-files/index.js")).default,
+  "skill-resources": async () => (await import("./skill-resources/index.js")).default,
+  "validate-skill": async () => (await import("./validate-skill/index.js")).default,
+  "install-skill": async () => (await import("./install-skill/index.js")).default,
 };

@@ -1,0 +1,160 @@
+// Search speed over synthetic catalogs of 1,000, 10,000 and 100,000 skills derived from the corpus:
+// index build time, heap, and search latency (p50, p99) for the default ranker and for `fuse`,
+// measured side by side in one run so machine noise hits both alike (docs/benchmarks.md).
+//
+//   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5]
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type { CatalogSkill } from "../src/kernel/catalog.js";
+import type { Ranker } from "../src/kernel/types.js";
+import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
+import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
+import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "1000,10000,100000" },
+    runs: { type: "string", default: "5" },
+  },
+});
+const sizes = values.sizes.split(",").map(Number);
+const runs = Number(values.runs);
+const QUERIES = fileURLToPath(new URL("../../shared/search-eval/queries.tsv", import.meta.url));
+
+if (!global.gc) {
+  console.error("run with node --expose-gc (npm run bench:search does) to measure heap");
+  process.exit(2);
+}
+const gc = global.gc;
+
+/** The evaluation's real queries; without them, three description words of 120 seed skills. */
+function loadQueries(seed: readonly CatalogSkill[]): { origin: string; queries: string[] } {
+  if (existsSync(QUERIES)) {
+    const rows = readFileSync(QUERIES, "utf8").trim().split("\n");
+    const column = rows[0]!.split("\t").indexOf("query");
+    const queries = rows.slice(1).map((row) => row.split("\t")[column]!);
+    return { origin: `the ${queries.length} queries of ../shared/search-eval`, queries };
+  }
+  const queries = seed.slice(0, 120).map((skill) => skill.description.split(/\s+/).filter((w) => w.length > 3).slice(1, 4).join(" "));
+  return { origin: "three description words of each of 120 seed skills (../shared/search-eval is absent)", queries };
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** A way to search: a ranker, and how many results each search asks for. */
+interface Probe {
+  readonly label: string;
+  readonly ranker: "bm25" | "fuse";
+  readonly limit: (catalogSize: number) => number;
+}
+
+const rankers = { bm25: () => new Bm25Ranker(), fuse: () => new FuseRanker() } as const;
+
+const probes: Probe[] = [
+  { label: "bm25 (default), top 5", ranker: "bm25", limit: () => 5 },
+  // search_skills ranks every match to report how many there are.
+  { label: "bm25 (default), every match ranked", ranker: "bm25", limit: (n) => n },
+  { label: "fuse", ranker: "fuse", limit: () => 5 },
+];
+
+/** Fuse takes about a quarter of a second per query at 10,000 skills: it is timed on a sample there. */
+function fuseSample(size: number): number {
+  return size <= 1000 ? 1 : size <= 10_000 ? 4 : 20;
+}
+
+interface Measured {
+  build: Record<keyof typeof rankers, number[]>;
+  heap: Record<keyof typeof rankers, number>;
+  search: Map<Probe, number[]>;
+}
+
+/**
+ * Builds alternate between the rankers, and so do searches (query by query), so a burst of load
+ * on the machine slows both alike.
+ */
+function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): Measured {
+  const measured: Measured = { build: { bm25: [], fuse: [] }, heap: { bm25: 0, fuse: 0 }, search: new Map(probes.map((p) => [p, []])) };
+  const built: Partial<Record<keyof typeof rankers, Ranker>> = {};
+  const buildRuns = catalog.length >= 100_000 ? Math.min(runs, 3) : runs;
+  for (let run = 0; run < buildRuns; run++) {
+    for (const name of Object.keys(rankers) as (keyof typeof rankers)[]) {
+      built[name] = undefined;
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const ranker = rankers[name]();
+      const started = performance.now();
+      ranker.build(catalog);
+      measured.build[name].push(performance.now() - started);
+      gc();
+      measured.heap[name] = Math.max(measured.heap[name], process.memoryUsage().heapUsed - before);
+      built[name] = ranker;
+    }
+  }
+  const every = fuseSample(catalog.length);
+  // An untimed pass warms the JIT and the analyzer's word cache for bm25; then rounds of every
+  // query, each through every probe, in an order that rotates so none always goes first.
+  for (const query of queries) built.bm25!.search(query, { limit: 5 });
+  for (const query of queries.slice(0, 3)) built.fuse!.search(query, { limit: 5 });
+  const rounds = catalog.length >= 100_000 ? 1 : runs;
+  for (let round = 0; round < rounds; round++) {
+    queries.forEach((query, i) => {
+      for (let k = 0; k < probes.length; k++) {
+        const probe = probes[(i + k) % probes.length]!;
+        if (probe.ranker === "fuse" && (i % every !== 0 || (round > 0 && every > 1))) continue;
+        const ranker = built[probe.ranker]!;
+        const started = performance.now();
+        ranker.search(query, { limit: probe.limit(catalog.length) });
+        measured.search.get(probe)!.push(performance.now() - started);
+      }
+    });
+  }
+  return measured;
+}
+
+async function main(): Promise<void> {
+  const seed = await loadSeedSkills();
+  const { origin, queries } = loadQueries(seed.skills);
+  console.log(`Seed: ${seed.origin}. Queries: ${origin}. Node ${process.version}, ${runs} runs.\n`);
+  const lines = [
+    "| skills | ranker | build ms (median) | heap MB | search p50 ms | search p99 ms | searches timed |",
+    "|---:|---|---:|---:|---:|---:|---:|",
+  ];
+  const ratios = [
+    "| skills | fuse p50 / bm25 p50, top 5 | fuse p50 / bm25 p50, every match | bm25 build / fuse build |",
+    "|---:|---:|---:|---:|",
+  ];
+  for (const size of sizes) {
+    const catalog = [...seed.skills.slice(0, size), ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length))];
+    const { build, heap, search } = measure(catalog, queries);
+    for (const probe of probes) {
+      const times = search.get(probe)!;
+      const cells = [
+        size.toLocaleString("en-US"),
+        probe.label,
+        quantile(build[probe.ranker], 0.5).toFixed(0),
+        (heap[probe.ranker] / 2 ** 20).toFixed(1),
+        quantile(times, 0.5).toFixed(2),
+        quantile(times, 0.99).toFixed(2),
+        times.length,
+      ];
+      lines.push(`| ${cells.join(" | ")} |`);
+    }
+    const p50 = (probe: Probe) => quantile(search.get(probe)!, 0.5);
+    const [top5, every, fuse] = probes as [Probe, Probe, Probe];
+    const cells = [
+      size.toLocaleString("en-US"),
+      `${(p50(fuse) / p50(top5)).toFixed(0)}x`,
+      `${(p50(fuse) / p50(every)).toFixed(0)}x`,
+      `${(quantile(build.bm25, 0.5) / quantile(build.fuse, 0.5)).toFixed(1)}x`,
+    ];
+    ratios.push(`| ${cells.join(" | ")} |`);
+  }
+  console.log(lines.join("\n"));
+  console.log(`\nRatios of medians from this run (search: how many times faster bm25 is):\n\n${ratios.join("\n")}`);
+}
+
+await main();

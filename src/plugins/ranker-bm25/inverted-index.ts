@@ -1,0 +1,261 @@
+import SearchableMap from "minisearch/SearchableMap";
+import { termNumber, termText } from "./analyze.js";
+
+/**
+ * An inverted index scored with BM25F (Robertson, Zaragoza and Taylor, "Simple BM25 extension to
+ * multiple weighted fields", 2004): a term's frequencies in each field are weighted and
+ * length-normalised per field, summed, and saturated once, so a word found in the name, the
+ * description and the body counts a little more than one found in the name alone, not three times
+ * as much.
+ *
+ * The vocabulary lives in MiniSearch's radix tree (SearchableMap) for prefix and typo lookups;
+ * postings are typed arrays, one entry per (term, skill), with the term's frequency in each field
+ * packed into one integer. docs/search.md has the measurements that led here rather than to a
+ * whole search library.
+ */
+
+export interface FieldSpec {
+  readonly weight: number;
+  /** BM25's length normalisation for this field: 0 ignores length, 1 normalises fully. */
+  readonly b: number;
+}
+
+/** Per-field frequencies are packed 5 bits each; more than 31 occurrences add nothing after saturation. */
+const TF_BITS = 5;
+const TF_MAX = (1 << TF_BITS) - 1;
+
+class Postings {
+  docs = new Int32Array(2);
+  tfs = new Int32Array(2);
+  length = 0;
+
+  push(doc: number, packed: number): void {
+    if (this.length === this.docs.length) {
+      const docs = new Int32Array(this.length * 2);
+      docs.set(this.docs);
+      this.docs = docs;
+      const tfs = new Int32Array(this.length * 2);
+      tfs.set(this.tfs);
+      this.tfs = tfs;
+    }
+    this.docs[this.length] = doc;
+    this.tfs[this.length] = packed;
+    this.length++;
+  }
+
+  /** Documents are numbered in the order they are added, so postings stay sorted and are searched by halves. */
+  remove(doc: number): void {
+    let lo = 0;
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.docs[mid]!;
+      if (at === doc) {
+        this.docs.copyWithin(mid, mid + 1, this.length);
+        this.tfs.copyWithin(mid, mid + 1, this.length);
+        this.length--;
+        return;
+      }
+      if (at < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+}
+
+/** One way a query word can match: an indexed term and how much a match through it counts (1 = the word itself). */
+export interface Alternative {
+  readonly term: string;
+  readonly weight: number;
+}
+
+export interface ScoredDocs {
+  /** Matching documents, in no order, and their summed scores. */
+  readonly docs: readonly number[];
+  readonly scores: Float64Array;
+  /** How many query words each document matched, by document number. */
+  readonly matchedWords: Uint8Array;
+  /** For each query word, the best score any document got from it. */
+  readonly bestPerWord: readonly number[];
+}
+
+export class InvertedIndex {
+  readonly #fields: readonly FieldSpec[];
+  readonly #k1: number;
+  /** By term number (analyze.ts numbers the terms). */
+  readonly #postings: (Postings | undefined)[] = [];
+  /** The terms this index holds, for prefix and typo lookups. */
+  readonly #vocabulary = new SearchableMap<true>();
+  #lengths = new Float32Array(0);
+  readonly #lengthSums: Float64Array;
+  #live = 0;
+  #next = 0;
+  #scores = new Float64Array(0);
+  #wordScores = new Float64Array(0);
+  #matched = new Uint8Array(0);
+
+  constructor(fields: readonly FieldSpec[], k1: number) {
+    if (fields.length * TF_BITS > 31) throw new Error(`at most ${Math.floor(31 / TF_BITS)} fields fit in a posting`);
+    this.#fields = fields;
+    this.#k1 = k1;
+    this.#lengthSums = new Float64Array(fields.length);
+  }
+
+  /** Documents in the index. */
+  get size(): number {
+    return this.#live;
+  }
+
+  /** Document numbers handed out so far, removed ones included: what the per-document arrays span. */
+  get capacity(): number {
+    return this.#next;
+  }
+
+  /** Index a document given its numbered terms per field (in field order); returns its number. */
+  add(fieldTerms: readonly (readonly number[])[]): number {
+    const doc = this.#next++;
+    this.#live++;
+    this.#grow(this.#next);
+    for (let field = 0; field < fieldTerms.length; field++) {
+      const terms = fieldTerms[field]!;
+      const unit = 1 << (field * TF_BITS);
+      for (const term of terms) {
+        let postings = this.#postings[term];
+        if (!postings) {
+          postings = new Postings();
+          this.#postings[term] = postings;
+          this.#vocabulary.set(termText(term), true);
+        }
+        // This document's entry is the last one once it exists: count in place.
+        const last = postings.length - 1;
+        if (last < 0 || postings.docs[last] !== doc) postings.push(doc, unit);
+        else if (((postings.tfs[last]! / unit) & TF_MAX) < TF_MAX) postings.tfs[last]! += unit;
+      }
+      this.#lengths[doc * this.#fields.length + field] = terms.length;
+      this.#lengthSums[field]! += terms.length;
+    }
+    return doc;
+  }
+
+  /** Remove a document, given the same terms it was added with. */
+  remove(doc: number, fieldTerms: readonly (readonly number[])[]): void {
+    this.#live--;
+    fieldTerms.forEach((terms, field) => {
+      this.#lengthSums[field]! -= this.#lengths[doc * this.#fields.length + field]!;
+      this.#lengths[doc * this.#fields.length + field] = 0;
+      for (const term of new Set(terms)) {
+        const postings = this.#postings[term];
+        if (!postings) continue;
+        postings.remove(doc);
+        if (postings.length === 0) {
+          this.#postings[term] = undefined;
+          this.#vocabulary.delete(termText(term));
+        }
+      }
+    });
+  }
+
+  #lookup(term: string): Postings | undefined {
+    const id = termNumber(term);
+    return id === undefined ? undefined : this.#postings[id];
+  }
+
+  has(term: string): boolean {
+    return this.#lookup(term) !== undefined;
+  }
+
+  /** Indexed terms that start with `prefix` (itself excluded), at most `limit`, shortest first. */
+  completions(prefix: string, limit: number): string[] {
+    const found: string[] = [];
+    for (const term of this.#vocabulary.atPrefix(prefix).keys()) {
+      if (term !== prefix) found.push(term);
+    }
+    return found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, limit);
+  }
+
+  /** Indexed terms within `distance` edits of `term` (itself excluded), with their distance. */
+  similar(term: string, distance: number): [string, number][] {
+    const found: [string, number][] = [];
+    for (const [candidate, [, d]] of this.#vocabulary.fuzzyGet(term, distance)) {
+      if (candidate !== term) found.push([candidate, d]);
+    }
+    return found;
+  }
+
+  /**
+   * Score every document that matches any query word. A word's alternatives (itself, synonyms,
+   * completions, corrections) do not add up: a document gets the best of them, so a word counts
+   * once however many of its forms a skill uses.
+   */
+  score(words: readonly (readonly Alternative[])[]): ScoredDocs {
+    const fieldCount = this.#fields.length;
+    const n = this.#live;
+    const averages = this.#fields.map((_, f) => (n > 0 ? this.#lengthSums[f]! / n : 0) || 1);
+    // Per field: weight / (1 - b + b * length / average) = weight / (base + slope * length).
+    const base = this.#fields.map((spec) => 1 - spec.b);
+    const slope = this.#fields.map((spec, f) => spec.b / averages[f]!);
+    const weights = this.#fields.map((spec) => spec.weight);
+    const k1 = this.#k1;
+    const lengths = this.#lengths;
+    const scores = this.#scores;
+    const wordScores = this.#wordScores;
+    const matched = this.#matched;
+
+    const docs: number[] = [];
+    const bestPerWord: number[] = [];
+    const touched: number[] = [];
+    for (const alternatives of words) {
+      for (const { term, weight } of alternatives) {
+        const postings = this.#lookup(term);
+        if (!postings) continue;
+        const df = postings.length;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        const { docs: ids, tfs } = postings;
+        for (let i = 0; i < postings.length; i++) {
+          const doc = ids[i]!;
+          let packed = tfs[i]!;
+          let tf = 0;
+          for (let f = 0; packed !== 0; f++, packed >>>= TF_BITS) {
+            const count = packed & TF_MAX;
+            if (count !== 0) tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[doc * fieldCount + f]!);
+          }
+          const s = (weight * idf * tf * (k1 + 1)) / (tf + k1);
+          const previous = wordScores[doc]!;
+          if (previous === 0) touched.push(doc);
+          if (s > previous) wordScores[doc] = s;
+        }
+      }
+      let best = 0;
+      for (const doc of touched) {
+        const s = wordScores[doc]!;
+        wordScores[doc] = 0;
+        if (matched[doc] === 0) docs.push(doc);
+        matched[doc]!++;
+        scores[doc]! += s;
+        if (s > best) best = s;
+      }
+      touched.length = 0;
+      bestPerWord.push(best);
+    }
+    return { docs, scores, matchedWords: matched, bestPerWord };
+  }
+
+  /** Clear what score() left in its buffers; call once done reading its result. */
+  release(result: ScoredDocs): void {
+    for (const doc of result.docs) {
+      this.#scores[doc] = 0;
+      this.#matched[doc] = 0;
+    }
+  }
+
+  #grow(needed: number): void {
+    if (needed * this.#fields.length <= this.#lengths.length) return;
+    const capacity = Math.max(64, needed * 2);
+    const lengths = new Float32Array(capacity * this.#fields.length);
+    lengths.set(this.#lengths);
+    this.#lengths = lengths;
+    const scores = new Float64Array(capacity);
+    this.#scores = scores;
+    this.#wordScores = new Float64Array(capacity);
+    this.#matched = new Uint8Array(capacity);
+  }
+}

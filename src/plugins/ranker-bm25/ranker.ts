@@ -1,0 +1,280 @@
+import type { CatalogSkill } from "../../kernel/catalog.js";
+import { extractTriggers, skillLabels } from "../../kernel/text/skill-fields.js";
+import type { RankedSkill, Ranker, RankerSearchOptions } from "../../kernel/types.js";
+import { analyzeWords, indexTerms } from "./analyze.js";
+import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
+
+/**
+ * The fields of a skill that are indexed, and how much a match in each counts. The name is the
+ * strongest evidence (authors name skills after what they do); the description and the trigger
+ * phrases in it are what an agent reads to choose; author labels are short but deliberate; the
+ * folders a skill sits in often name its category; the body's start is long and mostly how-to.
+ */
+export const FIELDS = {
+  name: { weight: 5, b: 0.5 },
+  description: { weight: 2, b: 0.75 },
+  triggers: { weight: 1.5, b: 0.75 },
+  labels: { weight: 1.5, b: 0.5 },
+  folders: { weight: 0.5, b: 0.5 },
+  body: { weight: 0.4, b: 0.75 },
+} as const satisfies Record<string, FieldSpec>;
+type Field = keyof typeof FIELDS;
+const FIELD_NAMES = Object.keys(FIELDS) as Field[];
+const FIELD_SPECS = FIELD_NAMES.map((field) => FIELDS[field]);
+
+/** BM25's term-frequency saturation. */
+const K1 = 1.2;
+
+/** How much of the body is indexed: its first section or two, where skills say what they are for. */
+export const BODY_CHARS = 1000;
+
+/**
+ * A query is read up to this many characters and this many distinct words: far more than any real
+ * request, and a bound on the work a pasted document can cause.
+ */
+export const MAX_QUERY_CHARS = 2000;
+export const MAX_QUERY_WORDS = 32;
+
+/**
+ * A word no skill uses is taken as cut short ("kube", "postgre") and completed from this many
+ * characters on; shorter ones ("py") would complete to half the vocabulary.
+ */
+const MIN_PREFIX_LENGTH = 4;
+/** Completions considered per query word, shortest first: the closest to what was typed. */
+const MAX_COMPLETIONS = 20;
+
+/**
+ * A skill matches a query when it scores at least this much: a long query otherwise "matches" every
+ * skill that mentions one of its common words once in its body.
+ */
+export const MIN_SCORE = 1;
+
+/** How much a match through a synonym, a completion or a typo correction counts against the word itself. */
+const SYNONYM_WEIGHT = 0.7;
+const PREFIX_WEIGHT = 0.6;
+const FUZZY_WEIGHT = 0.5;
+
+function folders(path: string): string {
+  return path.split("/").slice(0, -1).join(" ");
+}
+
+function body(excerpt: string): string {
+  // Code says how, not what: a fenced block would bury the prose around it.
+  return excerpt.replace(/```[^]*?(?:```|$)/g, " ").slice(0, BODY_CHARS);
+}
+
+function fieldText(skill: CatalogSkill, field: Field): string {
+  switch (field) {
+    case "name":
+      return skill.name;
+    case "description":
+      return skill.description;
+    case "triggers":
+      return extractTriggers(skill.description).join(" ");
+    case "labels":
+      return skillLabels(skill.frontmatter).join(" ");
+    case "folders":
+      return folders(skill.path);
+    case "body":
+      return body(skill.excerpt);
+  }
+}
+
+/**
+ * Results are ordered by one float64 per document: the share of the ideal score in the high bits
+ * and the document number (inverted, so earlier documents win ties) in the low 21 bits. A typed
+ * array of numbers sorts natively, many times faster than objects with a comparator, and a tool
+ * that asks for every match (to count them) pays for that sort.
+ */
+const DOC_BITS = 21;
+const DOC_SPAN = 2 ** DOC_BITS;
+const SHARE_STEPS = 2 ** 31;
+
+function sortKey(share: number, doc: number): number {
+  return Math.floor(Math.min(1, share) * SHARE_STEPS) * DOC_SPAN + (DOC_SPAN - 1 - doc);
+}
+
+function unpackKey(key: number): { share: number; doc: number } {
+  const low = key % DOC_SPAN;
+  return { share: (key - low) / DOC_SPAN / SHARE_STEPS, doc: DOC_SPAN - 1 - low };
+}
+
+/** The `limit` largest keys, largest first: a bounded min-heap when few are wanted, a native sort otherwise. */
+function topKeys(keys: Float64Array, limit: number): Float64Array {
+  if (limit <= 0 || keys.length === 0) return new Float64Array(0);
+  if (limit * 16 >= keys.length) return keys.sort().reverse().subarray(0, limit);
+  const heap = new Float64Array(limit);
+  let size = 0;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    if (size < limit) {
+      // Sift up.
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent]! <= key) break;
+        heap[i] = heap[parent]!;
+        i = parent;
+      }
+      heap[i] = key;
+    } else if (key > heap[0]!) {
+      // Replace the smallest and sift down.
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= size) break;
+        const child = left + 1 < size && heap[left + 1]! < heap[left]! ? left + 1 : left;
+        if (heap[child]! >= key) break;
+        heap[i] = heap[child]!;
+        i = child;
+      }
+      heap[i] = key;
+    }
+  }
+  return heap.subarray(0, size).sort().reverse();
+}
+
+function documentTerms(skill: CatalogSkill): number[][] {
+  const terms: number[][] = [];
+  for (const field of FIELD_NAMES) terms.push(indexTerms(fieldText(skill, field)));
+  return terms;
+}
+
+/** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
+export function nameKey(text: string): string {
+  return text.trim().toLowerCase().replace(/[\s_-]+/g, "-");
+}
+
+/**
+ * The default ranker: BM25F over analysed skill text, with synonyms, prefix matching and typo
+ * tolerance. docs/search.md explains each choice.
+ */
+export class Bm25Ranker implements Ranker {
+  readonly name = "bm25";
+  #index = new InvertedIndex(FIELD_SPECS, K1);
+  /** By document number; removed documents leave a hole until the next rebuild. */
+  #skills: (CatalogSkill | undefined)[] = [];
+  readonly #docs = new Map<string, number>();
+  readonly #byName = new Map<string, Set<string>>();
+
+  build(skills: readonly CatalogSkill[]): void {
+    this.#index = new InvertedIndex(FIELD_SPECS, K1);
+    this.#skills = [];
+    this.#docs.clear();
+    this.#byName.clear();
+    this.add(skills);
+  }
+
+  add(skills: readonly CatalogSkill[]): void {
+    if (this.#index.capacity + skills.length > DOC_SPAN) {
+      // Document numbers must fit the sort key: renumber from zero, if the catalog fits at all.
+      const incoming = new Set(skills.map((skill) => skill.qualifiedId));
+      const all = [...this.#skills.filter((s): s is CatalogSkill => s !== undefined && !incoming.has(s.qualifiedId)), ...skills];
+      if (all.length > DOC_SPAN) throw new Error(`the bm25 ranker holds at most ${DOC_SPAN} skills, not ${all.length}`);
+      this.build(all);
+      return;
+    }
+    for (const skill of skills) {
+      // Adding a skill the index holds replaces it, so an update is one call.
+      if (this.#docs.has(skill.qualifiedId)) this.remove([skill.qualifiedId]);
+      const doc = this.#index.add(documentTerms(skill));
+      this.#skills[doc] = skill;
+      this.#docs.set(skill.qualifiedId, doc);
+      for (const key of this.#nameKeys(skill)) {
+        const ids = this.#byName.get(key) ?? new Set<string>();
+        ids.add(skill.qualifiedId);
+        this.#byName.set(key, ids);
+      }
+    }
+  }
+
+  remove(qualifiedIds: readonly string[]): void {
+    for (const qualifiedId of qualifiedIds) {
+      const doc = this.#docs.get(qualifiedId);
+      if (doc === undefined) continue;
+      const skill = this.#skills[doc]!;
+      this.#index.remove(doc, documentTerms(skill));
+      this.#skills[doc] = undefined;
+      this.#docs.delete(qualifiedId);
+      for (const key of this.#nameKeys(skill)) {
+        const ids = this.#byName.get(key);
+        ids?.delete(qualifiedId);
+        if (ids?.size === 0) this.#byName.delete(key);
+      }
+    }
+    // Removed documents keep their slots; once most slots are holes, start over compactly.
+    if (this.#index.capacity > 1024 && this.#index.size < this.#index.capacity / 2) {
+      this.build(this.#skills.filter((skill): skill is CatalogSkill => skill !== undefined));
+    }
+  }
+
+  #nameKeys(skill: CatalogSkill): Set<string> {
+    return new Set([nameKey(skill.name), nameKey(skill.id), nameKey(skill.qualifiedId)]);
+  }
+
+  search(query: string, options: RankerSearchOptions): RankedSkill[] {
+    const limit = Math.max(0, Math.floor(options.limit));
+    if (limit === 0) return [];
+    const source = options.source;
+
+    // A query that names a skill gets that skill first, whatever the words score.
+    const named = new Set<number>();
+    for (const id of this.#byName.get(nameKey(query)) ?? []) {
+      const doc = this.#docs.get(id)!;
+      if (source === undefined || this.#skills[doc]!.source === source) named.add(doc);
+    }
+    const ranked: RankedSkill[] = [...named].sort((a, b) => a - b).map((doc) => ({ skill: this.#skills[doc]!, score: 100 }));
+
+    const words = this.#queryWords(query);
+    if (words.length === 0) return ranked.slice(0, limit);
+    const result = this.#index.score(words);
+    try {
+      // Coordination: a skill that matches more of the query's words ranks above one that
+      // matches few of them strongly. The ideal matches every word as well as any skill does.
+      const ideal = result.bestPerWord.reduce((sum, s) => sum + s, 0);
+      const keys = new Float64Array(result.docs.length);
+      let count = 0;
+      for (const doc of result.docs) {
+        const share = (result.scores[doc]! * result.matchedWords[doc]!) / words.length / ideal;
+        if (share * 100 < MIN_SCORE || named.has(doc)) continue;
+        if (source !== undefined && this.#skills[doc]!.source !== source) continue;
+        keys[count++] = sortKey(share, doc);
+      }
+      for (const key of topKeys(keys.subarray(0, count), limit - ranked.length)) {
+        const { share, doc } = unpackKey(key);
+        ranked.push({ skill: this.#skills[doc]!, score: Math.min(99, Math.round(share * 1000) / 10) });
+      }
+    } finally {
+      this.#index.release(result);
+    }
+    return ranked;
+  }
+
+  /** Each distinct query word with the indexed terms that can stand for it, at most MAX_QUERY_WORDS. */
+  #queryWords(query: string): Alternative[][] {
+    const words: Alternative[][] = [];
+    const seen = new Set<string>();
+    for (const { term, concepts } of analyzeWords(query.slice(0, MAX_QUERY_CHARS))) {
+      if (words.length >= MAX_QUERY_WORDS) break;
+      const key = term ?? concepts.join(" ");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const alternatives: Alternative[] = concepts.map((concept) => ({ term: concept, weight: SYNONYM_WEIGHT }));
+      if (term !== undefined) {
+        alternatives.push({ term, weight: 1 });
+        // A word the index knows is taken as meant; one it does not may be cut short ("kube") or
+        // misspelt ("kubernetse"): it is completed and corrected from the index's vocabulary.
+        if (!this.#index.has(term) && term.length >= MIN_PREFIX_LENGTH) {
+          for (const completion of this.#index.completions(term, MAX_COMPLETIONS)) {
+            alternatives.push({ term: completion, weight: (PREFIX_WEIGHT * term.length) / completion.length });
+          }
+          for (const [similar, distance] of this.#index.similar(term, term.length < 8 ? 1 : 2)) {
+            alternatives.push({ term: similar, weight: FUZZY_WEIGHT / distance });
+          }
+        }
+      }
+      words.push(alternatives);
+    }
+    return words;
+  }
+}

@@ -1,0 +1,14 @@
+import { definePlugin } from "../../kernel/config.js";
+import { TOKENS } from "../../kernel/tokens.js";
+import { FuseRanker } from "./ranker.js";
+
+/**
+ * Provides the `fuse` ranker, the agent-skills MCP server's Fuse.js search, for compatibility.
+ * search_skills uses whichever ranker the config provides; docs/search.md compares the two.
+ */
+export default definePlugin({
+  name: "ranker-fuse",
+  setup(ctx) {
+    ctx.provide(TOKENS.Ranker, new FuseRanker());
+  },
+});
