@@ -1,11 +1,18 @@
 import { defineConfig } from "skills-kernel";
 
-// The repo's own config, and the example to copy: serve the demo skills in examples/skills and
-// offer the list_skills tool. Plugin entries are built-in short names, npm package names,
-// relative module paths or inline plugin objects, each optionally as [entry, options].
+// The repo's own config, and the example to copy: serve the demo skills in examples/skills with
+// every built-in tool. Plugin entries are built-in short names, npm package names, relative
+// module paths or inline plugin objects, each optionally as [entry, options]; leave out a tool
+// to withhold it from agents.
 export default defineConfig({
   plugins: [
     ["fs", { roots: [{ path: "./examples/skills", source: "examples" }] }],
     "list-skills",
+    "search-skills", // step 1: find (ranker: the built-in BM25 one unless a ranker plugin is listed)
+    "read-skill", // step 2: SKILL.md and its file list
+    "fetch-skill-files", // step 3: only listed files
+    "validate-skill",
+    ["install-skill", { targets: { project: "./.claude/skills" } }],
+    "skill-resources", // skill://<name>/SKILL.md and skill://<name>/{+path}
   ],
 });

@@ -1,38 +1,79 @@
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
 import { LIST_FORMATS, type ListFormat } from "../plugins/list-skills/format.js";
 
-export const COMMANDS = ["serve", "list"] as const;
-export type Command = (typeof COMMANDS)[number];
+/** Options every command takes: where the skills come from and how loud to be. */
+const COMMON = {
+  config: { type: "string" },
+  "skills-dir": { type: "string", multiple: true },
+  "log-level": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies ParseArgsConfig["options"];
+
+/** Each command's own options and how many positional arguments it takes. */
+const COMMAND_SPECS = {
+  serve: { options: { transport: { type: "string" } }, positionals: [0, 0], usage: "" },
+  list: { options: { format: { type: "string" } }, positionals: [0, 0], usage: "" },
+  search: { options: { limit: { type: "string" }, json: { type: "boolean" } }, positionals: [1, Infinity], usage: "QUERY" },
+  read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
+  validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
+  install: {
+    options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } },
+    positionals: [1, 1],
+    usage: "NAME",
+  },
+} as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
+
+export type Command = keyof typeof COMMAND_SPECS;
+export const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
 
 export interface CliArgs {
   readonly command: Command;
+  readonly positionals: readonly string[];
   readonly help: boolean;
   readonly version: boolean;
   readonly configPath?: string;
-  readonly transport?: string;
   readonly skillsDirs: readonly string[];
   readonly logLevel?: LogLevel;
+  readonly transport?: string;
   readonly format: ListFormat;
+  readonly limit?: number;
+  readonly json: boolean;
+  readonly to?: string;
+  readonly force: boolean;
+  readonly dryRun: boolean;
 }
 
 export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
 
 Usage:
-  skills-kernel [serve] [options]      run the MCP server (stdio by default)
-  skills-kernel list [options]         print the skills the server would serve
+  skills-kernel [serve] [--transport NAME]     run the MCP server (stdio by default)
+  skills-kernel list [--format FORMAT]         the skills the server serves
+  skills-kernel search QUERY [--limit N]       find skills (the search_skills tool)
+  skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
+  skills-kernel validate PATH...               check skill folders against the Agent Skills
+                                               spec; exits 1 if any is invalid
+  skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run]
+                                               copy a served skill into a skills folder
 
-Options:
+Options for every command:
   --config FILE          config file (default: plugins.config.ts, .skills-kernelrc,
                          or a "skills-kernel" key in package.json, searched from here
                          up to the project root; without one, the embedded default)
   --skills-dir DIR       serve exactly this folder of skills (repeatable)
-  --transport NAME       transport to serve on (default: stdio)
-  --format FORMAT        list output: names-only (default), json or full
-  --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info; warn for list)
+  --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   -h, --help             show this help
   -v, --version          print the version
+
+Command options:
+  --format FORMAT        list: names-only (default), json or full
+  --limit N              search: how many results, 1 to 50 (default 5)
+  --json                 search, read, validate, install: print JSON
+  --to TARGET            install: project (default), user, or a folder
+  --force                install: replace a skill already there
+  --dry-run              install: say what would be written, write nothing
 
 Without a config, the server serves .claude/skills and .agents/skills under the
 working directory (project) and under your home folder (user); a project skill
@@ -43,54 +84,65 @@ Exit codes: 0 success, 1 the operation failed, 2 usage or config error.
 
 /** Parse argv (without node and script). Mistakes are ConfigErrors: exit code 2, one line. */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
+  // A first, lenient pass finds the command word without mistaking an option's value for it.
+  const ALL_OPTIONS = Object.assign({}, COMMON, ...Object.values(COMMAND_SPECS).map((s) => s.options));
+  const first = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: ALL_OPTIONS }).positionals[0];
+  const command = (first !== undefined && first in COMMAND_SPECS ? first : "serve") as Command;
+  const spec = COMMAND_SPECS[command];
+
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        config: { type: "string" },
-        "skills-dir": { type: "string", multiple: true },
-        transport: { type: "string" },
-        format: { type: "string" },
-        "log-level": { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { ...COMMON, ...spec.options } });
   } catch (error) {
     // node:util phrases these well ("Unknown option '--x'"); keep the first line only.
     throw new ConfigError(`${String((error as Error).message).split("\n")[0]}; see --help`);
   }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"; see --help`);
-  const command = positionals[0] ?? "serve";
-  if (!(COMMANDS as readonly string[]).includes(command)) {
-    throw new ConfigError(`unknown command "${command}"; commands: ${COMMANDS.join(", ")}`);
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const positionals = command === "serve" && first !== "serve" ? parsed.positionals : parsed.positionals.slice(1);
+
+  if (command === "serve" && first !== undefined && first !== "serve") {
+    throw new ConfigError(`unknown command "${first}"; commands: ${COMMANDS.join(", ")}`);
   }
+  const [least, most] = spec.positionals;
+  if (!values.help && positionals.length < least) {
+    throw new ConfigError(`${command} needs ${spec.usage}; see --help`);
+  }
+  if (positionals.length > most) throw new ConfigError(`unexpected argument "${positionals[most]}"; see --help`);
+
   const logLevel = values["log-level"];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
-    throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${logLevel}"`);
+    throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${String(logLevel)}"`);
   }
-  const format = values.format ?? "names-only";
+  const format = (values.format as string | undefined) ?? "names-only";
   if (!(LIST_FORMATS as readonly string[]).includes(format)) {
     throw new ConfigError(`--format must be one of ${LIST_FORMATS.join(", ")}, not "${format}"`);
   }
-  if (values.format !== undefined && command !== "list") throw new ConfigError(`--format applies to the list command only`);
-  for (const name of ["config", "transport"] as const) {
+  let limit: number | undefined;
+  if (values.limit !== undefined) {
+    limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
+      throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
+    }
+  }
+  for (const name of ["config", "transport", "to"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
-  const skillsDirs = values["skills-dir"] ?? [];
+  const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
   return {
-    command: command as Command,
-    help: values.help ?? false,
-    version: values.version ?? false,
-    configPath: values.config,
-    transport: values.transport,
+    command,
+    positionals,
+    help: values.help === true,
+    version: values.version === true,
+    configPath: values.config as string | undefined,
     skillsDirs,
     logLevel,
+    transport: values.transport as string | undefined,
     format: format as ListFormat,
+    limit,
+    json: values.json === true,
+    to: values.to as string | undefined,
+    force: values.force === true,
+    dryRun: values["dry-run"] === true,
   };
 }

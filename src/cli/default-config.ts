@@ -18,5 +18,11 @@ export const EMBEDDED_DEFAULT_CONFIG: SkillsKernelConfig = {
       },
     ],
     "list-skills",
+    "search-skills",
+    "read-skill",
+    "fetch-skill-files",
+    "validate-skill",
+    "install-skill",
+    "skill-resources",
   ],
 };

@@ -9,6 +9,7 @@ import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, type CliArgs } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
 /** How long shutdown may take before the process exits anyway (a plugin holding a handle open). */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -26,10 +27,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${VERSION}\n`);
       return 0;
     }
+    if (args.command === "validate") {
+      // Validation reads folders on disk against the spec: no config, no kernel.
+      const { runValidate } = await import("./validate.js");
+      return await runValidate([...args.positionals], { json: args.json });
+    }
     const cwd = process.cwd();
     const loaded = await loadConfig({ cwd, configPath: args.configPath });
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
-    logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "list" ? "warn" : "info"));
+    logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
     logger.debug(loaded ? `config: ${loaded.filepath}` : "no config file found; using the embedded default");
 
     const kernel = await createKernel({
@@ -39,7 +45,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       logger,
       adjustPlugins: args.skillsDirs.length > 0 ? serveExactly(args.skillsDirs.map((d) => resolve(cwd, d))) : undefined,
     });
-    if (args.command === "list") return await list(kernel, args);
+    if (args.command !== "serve") {
+      try {
+        return await runCommand(kernel, args);
+      } finally {
+        await kernel.close();
+      }
+    }
     return await serve(kernel, {
       transport: args.transport ?? config.transport ?? "stdio",
       configFile: loaded?.filepath,
@@ -108,33 +120,19 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
   return 0;
 }
 
-/** `list` goes through the list_skills tool itself, over an in-memory MCP link, so both agree. */
-async function list(kernel: Kernel, args: CliArgs): Promise<number> {
-  try {
-    if (!kernel.tools.some((tool) => tool.name === "list_skills")) {
-      throw new UserError(`the list_skills tool is not enabled: add "list-skills" to plugins`, 2);
+async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+  switch (args.command) {
+    case "list":
+      return listCommand(kernel, args);
+    case "search":
+      return searchCommand(kernel, args);
+    case "read":
+      return readCommand(kernel, args);
+    case "install": {
+      const { runInstall } = await import("./install.js");
+      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, json: args.json });
     }
-    const [{ Client }, { InMemoryTransport }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/client/index.js"),
-      import("@modelcontextprotocol/sdk/inMemory.js"),
-    ]);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = kernel.createMcpServer();
-    const client = new Client({ name: "skills-kernel-cli", version: VERSION });
-    await server.connect(serverSide);
-    await client.connect(clientSide);
-    const result = await client.callTool({ name: "list_skills", arguments: { format: args.format } });
-    await client.close();
-    const text = (result.content as { type: string; text?: string }[])
-      .map((part) => (part.type === "text" ? part.text : ""))
-      .join("\n");
-    if (result.isError) {
-      process.stderr.write(`skills-kernel: ${text}\n`);
-      return 1;
-    }
-    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-    return 0;
-  } finally {
-    await kernel.close();
+    default:
+      throw new Error(`no handler for the ${args.command} command`);
   }
 }

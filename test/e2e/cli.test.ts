@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { createHostileRoot } from "../fixtures/hostile-root.js";
-import { RUNTIMES, runCli } from "../helpers/cli.js";
+import { REPO_ROOT, RUNTIMES, runCli } from "../helpers/cli.js";
 
 let work: string;
 
@@ -97,6 +97,55 @@ describe("config mistakes exit 2 with one line naming file, plugin and problem",
   it("a config without the list-skills plugin", async () => {
     await writeFile(join(work, "bare.config.json"), '{ "plugins": [] }');
     expectOneLineError(await runCli(["list", "--config", "bare.config.json"], { cwd: work }), 2, /add "list-skills" to plugins/);
+  });
+});
+
+describe("search, read, validate, install: the tools' own code paths", () => {
+  const EXAMPLES = join(REPO_ROOT, "examples/skills");
+
+  it("search prints ranked matches, or JSON", async () => {
+    const human = await runCli(["search", "write a commit message for my staged changes", "--skills-dir", EXAMPLES], { cwd: work });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^1\. commit-message-writer {2}\(skills, score \d+, (exact|strong|partial|weak)\)\n {3}Writes clear/);
+    const json = await runCli(["search", "changelog", "--limit", "1", "--json", "--skills-dir", EXAMPLES], { cwd: work });
+    expect(JSON.parse(json.stdout)).toMatchObject({ query: "changelog", results: [{ name: "changelog-curator" }] });
+    expectOneLineError(await runCli(["search", "x", "--limit", "99"], { cwd: work }), 2, /--limit must be a whole number from 1 to 50/);
+    expectOneLineError(await runCli(["search", "   ", "--skills-dir", EXAMPLES], { cwd: work }), 1, /search_skills: .*query/i);
+  });
+
+  it("read prints the SKILL.md and the files to fetch", async () => {
+    const result = await runCli(["read", "commit-message-writer", "--skills-dir", EXAMPLES], { cwd: work });
+    expect(result.code).toBe(0);
+    const json = await runCli(["read", "commit-message-writer", "--json", "--skills-dir", EXAMPLES], { cwd: work });
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: "commit-message-writer", files: ["references/conventional-commits.md"] });
+    expect(result.stdout).toMatch(/^---\nname: commit-message-writer\n/);
+    expect(result.stdout).toContain("Files:\n  references/conventional-commits.md");
+    expectOneLineError(
+      await runCli(["read", "commit-mesage-writer", "--skills-dir", EXAMPLES], { cwd: work }),
+      1,
+      /no skill named "commit-mesage-writer"; did you mean: commit-message-writer/,
+    );
+  });
+
+  it("validate exits 0 on good skills and 1 on a bad one", async () => {
+    expect(await runCli(["validate", EXAMPLES], { cwd: work })).toMatchObject({ code: 0 });
+    const bad = join(work, "bad-skill");
+    await skill(work, "bad-skill", "Bad_Name", "x");
+    const result = await runCli(["validate", bad, "--json"], { cwd: work });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: false, checked: 1, invalid: 1 });
+  });
+
+  it("install copies a served skill, refuses to overwrite, and replaces with --force", async () => {
+    const target = join(work, "installed");
+    const args = ["install", "changelog-curator", "--to", target, "--skills-dir", EXAMPLES];
+    const first = await runCli(args, { cwd: work });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("Installed \"changelog-curator\"");
+    expectOneLineError(await runCli(args, { cwd: work }), 1, /already exists; ask to overwrite it/);
+    expect(await runCli([...args, "--force"], { cwd: work })).toMatchObject({ code: 0 });
+    const dry = await runCli([...args, "--force", "--dry-run", "--json"], { cwd: work });
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, name: "changelog-curator" });
   });
 });
 

@@ -1,0 +1,84 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { UserError } from "../kernel/errors.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { VERSION } from "../version.js";
+import type { CliArgs } from "./args.js";
+
+/**
+ * Human subcommands call the very tools an agent calls, over an in-memory MCP link, so the CLI
+ * and the server can never disagree (validation, errors, output).
+ */
+export async function callTool(kernel: Kernel, tool: string, plugin: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  if (!kernel.tools.some((t) => t.name === tool)) {
+    throw new UserError(`the ${tool} tool is not enabled: add "${plugin}" to plugins`, 2);
+  }
+  const [{ Client }, { InMemoryTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/inMemory.js"),
+  ]);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "skills-kernel-cli", version: VERSION });
+  await kernel.createMcpServer().connect(serverSide);
+  await client.connect(clientSide);
+  try {
+    return (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+  } finally {
+    await client.close();
+  }
+}
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+}
+
+/**
+ * Print a tool's answer: with --json its structured content, else `render` of it (or its text);
+ * errors go to stderr.
+ */
+function print(result: CallToolResult, json: boolean, render?: (structured: any) => string): number {
+  if (result.isError) {
+    process.stderr.write(`skills-kernel: ${textOf(result).replace(/\s*\n\s*/g, " ")}\n`);
+    return 1;
+  }
+  const structured = result.structuredContent;
+  const out = json && structured ? JSON.stringify(structured, null, 2) : render && structured ? render(structured) : textOf(result);
+  process.stdout.write(out.endsWith("\n") ? out : `${out}\n`);
+  return 0;
+}
+
+export async function listCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+  return print(await callTool(kernel, "list_skills", "list-skills", { format: args.format }), false);
+}
+
+interface SearchAnswer {
+  results: { id: string; description: string; source: string; score: number; match_quality: string }[];
+}
+
+export async function searchCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+  const result = await callTool(kernel, "search_skills", "search-skills", {
+    query: args.positionals.join(" "),
+    ...(args.limit ? { limit: args.limit } : {}),
+  });
+  return print(result, args.json, (answer: SearchAnswer) =>
+    answer.results.length === 0
+      ? "No skill matches."
+      : answer.results
+          .map((r, i) => `${i + 1}. ${r.id}  (${r.source}, score ${r.score}, ${r.match_quality})\n   ${r.description}`)
+          .join("\n"),
+  );
+}
+
+interface ReadAnswer {
+  content: string;
+  files: string[];
+  omitted_files?: number;
+}
+
+export async function readCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+  const result = await callTool(kernel, "read_skill", "read-skill", { skill_name: args.positionals[0] });
+  return print(result, args.json, (answer: ReadAnswer) => {
+    const more = answer.omitted_files ? [`... and ${answer.omitted_files} more`] : [];
+    const files = answer.files.length > 0 ? ["", "Files:", ...answer.files.map((f) => `  ${f}`), ...more] : [];
+    return [answer.content.trimEnd(), ...files].join("\n");
+  });
+}
