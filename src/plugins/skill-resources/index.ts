@@ -38,7 +38,9 @@ export default definePlugin({
       register(server, catalog, maxFileBytes, ctx.logger);
       // The list of SKILL.md resources follows the catalog: tell the client when it changes.
       return catalog.onChange(() => {
-        if (!server.isConnected()) return;
+        // Before the client's initialize there is nothing to tell: it will list the resources
+        // afresh, and MCP servers must not send notifications that early.
+        if (!server.isConnected() || !server.server.getClientCapabilities()) return;
         server.server.sendResourceListChanged().catch((error: unknown) => {
           ctx.logger.debug(`could not announce a resource list change: ${errorMessage(error)}`);
         });

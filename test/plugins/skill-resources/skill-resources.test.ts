@@ -146,16 +146,24 @@ describe("skill resources options and lifetime", () => {
     await skillResources.setup(ctx, { maxFileBytes: 1024 });
 
     let announced = 0;
+    let initialized = false;
     const fakeServer = {
       registerResource: () => undefined,
       isConnected: () => true,
-      server: { sendResourceListChanged: async () => void announced++ },
+      server: {
+        sendResourceListChanged: async () => void announced++,
+        getClientCapabilities: () => (initialized ? {} : undefined),
+      },
     } as unknown as McpServer;
     const cleanup = extensions[0]!(fakeServer);
     const add = async (name: string) => {
       skills = [...skills, { name, description: name, path: name, frontmatter: {}, excerpt: "", rank: 0 }];
       await catalog.refresh();
     };
+    // Nothing is sent before the client has initialized.
+    await add("early");
+    expect(announced).toBe(0);
+    initialized = true;
     await add("one");
     expect(announced).toBe(1);
     (cleanup as () => void)();
