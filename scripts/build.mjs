@@ -4,6 +4,7 @@ import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 
@@ -21,6 +22,18 @@ await build({
   // jiti is large and needed only to load TypeScript configs on Node < 22.6: keep it out of the
   // bundle and import it on demand. typescript is cosmiconfig's optional loader, never used here.
   external: ["jiti", "typescript"],
+  // The SDK server imports Ajv only to validate elicitation answers; a lazy stand-in keeps Ajv
+  // off every start (src/kernel/lazy-ajv-provider.ts).
+  plugins: [
+    {
+      name: "lazy-ajv",
+      setup(build) {
+        build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
+          args.importer.includes("@modelcontextprotocol") ? { path: fileURLToPath(new URL("../src/kernel/lazy-ajv-provider.ts", import.meta.url)) } : undefined,
+        );
+      },
+    },
+  ],
   // Bundled CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
   banner: { js: 'import { createRequire as __skCreateRequire } from "node:module"; const require = __skCreateRequire(import.meta.url);' },
   logLevel: "warning",
