@@ -250,7 +250,16 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
       }
       // A served catalog follows its sources: skills added, changed or removed are picked up live.
       stopWatching ??= catalog.watch(lifetime.signal);
-      return transport.start(buildServer, logger);
+      const running = await transport.start(buildServer, logger);
+      for (const { plugin, ctx } of committed) {
+        if (!plugin.serve) continue;
+        try {
+          await plugin.serve(ctx);
+        } catch (error) {
+          logger.error(`plugin "${plugin.name}" failed in its serve hook: ${errorMessage(error)}`);
+        }
+      }
+      return running;
     },
     close() {
       closing ??= (async () => {

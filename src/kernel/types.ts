@@ -24,6 +24,12 @@ export interface Plugin<Options = unknown> {
   readonly options?: StandardSchemaV1<unknown, Options>;
   setup(ctx: PluginContext, options: Options): void | Promise<void>;
   start?(ctx: PluginContext): void | Promise<void>;
+  /**
+   * Runs when the kernel starts serving a transport, never for a one-shot use such as a CLI
+   * command: the place for background work only a long-lived server needs (warming an index).
+   * A failure is logged; the server keeps serving.
+   */
+  serve?(ctx: PluginContext): void | Promise<void>;
   stop?(ctx: PluginContext): void | Promise<void>;
 }
 

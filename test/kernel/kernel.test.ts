@@ -337,6 +337,34 @@ describe("tools over MCP", () => {
     expect(kernel.createMcpServer()).not.toBe(kernel.createMcpServer());
   });
 
+  it("runs serve hooks when it serves a transport, and only then; a failing one is logged", async () => {
+    const events: string[] = [];
+    const { kernel, lines } = await boot({
+      plugins: [
+        definePlugin({
+          name: "loopback",
+          setup: (ctx) =>
+            ctx.contribute(TOKENS.Transport, {
+              name: "loopback",
+              async start(createServer) {
+                createServer();
+                events.push("transport started");
+                return { closed: new Promise<void>(() => {}), close: async () => {} };
+              },
+            }),
+        }),
+        tracer(events, "warm", { serve: () => void events.push("serve:warm") }),
+        tracer(events, "grumpy", { serve: () => Promise.reject(new Error("no index today")) }),
+      ],
+    });
+    expect(events).not.toContain("serve:warm");
+    await kernel.serve("loopback");
+    expect(events).toContain("transport started");
+    expect(events.indexOf("serve:warm")).toBeGreaterThan(events.indexOf("transport started"));
+    expect(lines.some((l) => l.includes('plugin "grumpy" failed in its serve hook: no index today'))).toBe(true);
+    await kernel.close();
+  });
+
   it("names the available transports when asked for an unknown one", async () => {
     const { kernel } = await boot({ plugins: [] });
     await expect(kernel.serve("carrier-pigeon")).rejects.toThrow(

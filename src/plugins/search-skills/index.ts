@@ -12,9 +12,10 @@ const MAX_LIMIT = 50;
 
 /** One kernel's search: the plugin object is shared by every kernel in the process, its state is not. */
 interface SearchState {
+  /** Chosen at start: a ranker plugin's, else the default. */
   ranker: Ranker | undefined;
-  /** Catalog changes heard before the ranker was chosen at start. */
-  readonly pending: CatalogChange[];
+  /** Built from the whole catalog on first need; kept current from catalog changes after that. */
+  indexed: boolean;
   readonly stopListening: () => void;
 }
 
@@ -28,6 +29,19 @@ function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void
 }
 
 /**
+ * The index is built when first needed, not at boot: one-shot commands (`skills-kernel list`,
+ * `read`) never pay for it, and a served kernel warms it in the background (the serve hook).
+ */
+function ensureIndexed(state: SearchState, catalog: SkillCatalog): Ranker {
+  if (!state.ranker) throw new Error("search_skills was called before its plugin started");
+  if (!state.indexed) {
+    state.ranker.build(catalog.list());
+    state.indexed = true;
+  }
+  return state.ranker;
+}
+
+/**
  * The `search_skills` tool: step 1 of 3, the skills that fit a task, ranked, metadata only. It
  * ranks with the ranker a plugin provides (`ranker-fuse`, `ranker-bm25`, or a third-party one),
  * else with its own BM25 ranker.
@@ -36,14 +50,12 @@ export default definePlugin({
   name: "search-skills",
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const pending: CatalogChange[] = [];
-    // Listening from setup, before the kernel's first load, so that load's additions are heard.
     const state: SearchState = {
       ranker: undefined,
-      pending,
+      indexed: false,
+      // Until the index is built, the catalog itself is the truth: the build reads it whole.
       stopListening: catalog.onChange((change) => {
-        if (state.ranker) apply(state.ranker, change);
-        else pending.push(change);
+        if (state.ranker && state.indexed) apply(state.ranker, change);
       }),
     };
     states.set(catalog, state);
@@ -96,9 +108,8 @@ export default definePlugin({
               (names.length > 0 ? `sources: ${names.join(", ")}` : "this server has no skill sources"),
           );
         }
-        if (!state.ranker) throw new Error("search_skills was called before its plugin started");
         // Every match is ranked so `total` can count them; the answer describes only `limit`.
-        const ranked = state.ranker.search(query, { limit: Math.max(1, catalog.list().length), source });
+        const ranked = ensureIndexed(state, catalog).search(query, { limit: Math.max(1, catalog.list().length), source });
         const answer = toAnswer(query, ranked, limit);
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
@@ -117,8 +128,21 @@ export default definePlugin({
       ranker = new Bm25Ranker();
     }
     ctx.logger.debug(`ranking with ${ranker.name}`);
-    for (const change of state.pending.splice(0)) apply(ranker, change);
     state.ranker = ranker;
+  },
+  serve(ctx) {
+    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const state = states.get(catalog)!;
+    // After the first load, and after whatever the transport is busy with right now: an agent's
+    // first search then finds the index built, and the handshake never waits for it.
+    void catalog.ready().then(() =>
+      setTimeout(() => {
+        if (ctx.signal.aborted) return;
+        const started = performance.now();
+        ensureIndexed(state, catalog);
+        ctx.logger.debug(`indexed ${catalog.list().length} skills in ${Math.round(performance.now() - started)} ms`);
+      }).unref(),
+    );
   },
   stop(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PluginEntry } from "../../../src/kernel/config.js";
 import { createKernel, type Kernel } from "../../../src/kernel/kernel.js";
 import { createLogger } from "../../../src/kernel/logger.js";
+import { TOKENS } from "../../../src/kernel/tokens.js";
 import { cut, DESCRIPTION_BYTES, matchQuality, toAnswer, type SearchAnswer } from "../../../src/plugins/search-skills/answer.js";
 import { CORPUS, HAS_CORPUS, HOSTILE_QUERIES, REPO_SKILLS } from "../ranker-bm25/skills.js";
 
@@ -191,6 +192,39 @@ describe("search_skills as skills change", () => {
     await rm(join(root, "ansible-runner"), { recursive: true });
     await kernel.catalog.refresh();
     expect(await ids("ansible playbooks")).toEqual([]);
+  });
+});
+
+describe("search_skills's index", () => {
+  it("is built on first need, so one-shot commands never pay for it", async () => {
+    const { search, logs } = await connect([["fs", { roots: repoRoots }], "search-skills"]);
+    const built = () => logs.some((line) => line.includes("indexed"));
+    expect(built()).toBe(false);
+    expect(answerOf(await search({ query: "changelog" })).results[0]?.id).toBe("changelog-curator");
+  });
+
+  it("is warmed in the background once the kernel serves", async () => {
+    const logs: string[] = [];
+    const kernel = await createKernel({
+      config: {
+        plugins: [
+          ["fs", { roots: repoRoots }],
+          "search-skills",
+          {
+            name: "loopback",
+            setup: (ctx) =>
+              ctx.contribute(TOKENS.Transport, {
+                name: "loopback",
+                start: async () => ({ closed: new Promise<void>(() => {}), close: async () => {} }),
+              }),
+          },
+        ],
+      },
+      logger: createLogger("debug", (line) => logs.push(line)),
+    });
+    await kernel.serve("loopback");
+    await expect.poll(() => logs.some((line) => /search-skills\] debug: indexed \d+ skills in \d+ ms/.test(line))).toBe(true);
+    await kernel.close();
   });
 });
 
