@@ -110,11 +110,14 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
 
-  void kernel.catalog.ready().then(() => {
-    if (stopping) return;
-    if (process.stdin.isTTY) printBanner(kernel, facts);
-    else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
-  });
+  void kernel.catalog
+    .ready()
+    .then(() => {
+      if (stopping) return;
+      if (process.stdin.isTTY) printBanner(kernel, facts);
+      else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
+    })
+    .catch((error: unknown) => kernel.logger.error(`cannot describe what is served: ${errorMessage(error)}`));
   await running.closed;
   await stop("transport closed");
   return 0;

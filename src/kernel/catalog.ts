@@ -1,7 +1,7 @@
 import { distance } from "fastest-levenshtein";
 import type { Logger } from "./logger.js";
 import { errorMessage, ToolInputError } from "./errors.js";
-import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill } from "./types.js";
+import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
 export interface CatalogSkill extends Omit<SourceSkill, "rank"> {
@@ -83,10 +83,14 @@ export class SkillCatalog {
    * diagnostic and contributes nothing, so one broken source never hides the others.
    */
   refresh(signal: AbortSignal = new AbortController().signal): Promise<void> {
-    this.#loading ??= this.#load(signal).finally(() => {
-      this.#loading = undefined;
-      this.#loaded = true;
-    });
+    // Never rejects: callers fire and forget it (boot, the watcher), and a bug here must cost a
+    // reload, not the process; the catalog keeps serving what it had.
+    this.#loading ??= this.#load(signal)
+      .catch((error: unknown) => this.logger.error(`reloading the catalog failed: ${errorMessage(error)}`))
+      .finally(() => {
+        this.#loading = undefined;
+        this.#loaded = true;
+      });
     return this.#loading;
   }
 
@@ -215,7 +219,7 @@ export class SkillCatalog {
     const snapshots = await Promise.all(
       this.#sources.map(async (source) => {
         try {
-          return await source.load(signal);
+          return checkSnapshot(await source.load(signal));
         } catch (error) {
           const diagnostic: Diagnostic = {
             severity: "error",
@@ -245,6 +249,29 @@ export class SkillCatalog {
       `loaded ${this.#state.skills.length} skills from ${this.#sources.length} sources in ${Math.round(performance.now() - started)} ms`,
     );
   }
+}
+
+/**
+ * A source is a plugin, maybe a third party's: what it returns is checked before it can reach
+ * identity resolution, so a malformed snapshot fails that source alone, as a thrown load does.
+ */
+function checkSnapshot(snapshot: SourceSnapshot): SourceSnapshot {
+  if (!snapshot || !Array.isArray(snapshot.skills) || !Array.isArray(snapshot.diagnostics)) {
+    throw new Error("load() did not return { skills: [], diagnostics: [] }");
+  }
+  snapshot.skills.forEach((skill, index) => {
+    const valid =
+      typeof skill?.name === "string" &&
+      skill.name !== "" &&
+      typeof skill.description === "string" &&
+      typeof skill.path === "string" &&
+      typeof skill.excerpt === "string" &&
+      typeof skill.rank === "number" &&
+      typeof skill.frontmatter === "object" &&
+      skill.frontmatter !== null;
+    if (!valid) throw new Error(`skills[${index}] is not a skill (name, description, path, excerpt, rank, frontmatter)`);
+  });
+  return snapshot;
 }
 
 function fingerprint(skill: CatalogSkill): string {

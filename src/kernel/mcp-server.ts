@@ -46,12 +46,18 @@ export function createMcpServer({
         try {
           return await handler(...args);
         } catch (error) {
-          // A ToolInputError is the agent's to fix; anything else is ours, so log it in full.
-          if (!(error instanceof ToolInputError)) {
-            logger.error(`tool ${tool.name} failed: ${errorMessage(error)}`);
-            if (error instanceof Error && error.stack) logger.debug(error.stack);
+          // A ToolInputError is the agent's to fix, and its message is written for the agent.
+          // Anything else is a bug: its message may hold paths or internals, so it goes to the
+          // log in full and the agent learns only that the tool failed.
+          if (error instanceof ToolInputError) {
+            return { isError: true, content: [{ type: "text", text: `${tool.name}: ${errorMessage(error)}` }] };
           }
-          return { isError: true, content: [{ type: "text", text: `${tool.name}: ${errorMessage(error)}` }] };
+          logger.error(`tool ${tool.name} failed: ${errorMessage(error)}`);
+          if (error instanceof Error && error.stack) logger.debug(error.stack);
+          return {
+            isError: true,
+            content: [{ type: "text", text: `${tool.name}: internal error; the server's log has the details` }],
+          };
         }
       }) as never,
     );

@@ -88,6 +88,17 @@ describe("SkillCatalog identity", () => {
     expect(catalog.diagnostics()).toEqual([]);
   });
 
+  it("fails a source that returns malformed skills, and serves the others", async () => {
+    const malformed = metadataSource("odd", async () => ({ skills: [{ name: undefined }] as never, diagnostics: [] }));
+    const nothing = metadataSource("void", async () => undefined as never);
+    const catalog = await catalogOf(malformed, nothing, source("ok", [skill("a", "a")]));
+    expect(catalog.list().map((s) => s.id)).toEqual(["a"]);
+    expect(catalog.diagnostics().map((d) => [d.source, d.code, d.message])).toEqual([
+      ["odd", "source-failed", 'source "odd" failed to load: skills[0] is not a skill (name, description, path, excerpt, rank, frontmatter)'],
+      ["void", "source-failed", 'source "void" failed to load: load() did not return { skills: [], diagnostics: [] }'],
+    ]);
+  });
+
   it("refuses two sources with one name", () => {
     const catalog = new SkillCatalog(createLogger("silent"));
     catalog.addSource(source("dup", []));

@@ -281,7 +281,7 @@ describe("tools over MCP", () => {
     });
     expect(await client.callTool({ name: "explode", arguments: {} })).toMatchObject({
       isError: true,
-      content: [{ type: "text", text: "explode: kaboom" }],
+      content: [{ type: "text", text: "explode: internal error; the server's log has the details" }],
     });
     expect(await client.callTool({ name: "picky", arguments: {} })).toMatchObject({
       isError: true,

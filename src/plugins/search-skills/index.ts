@@ -1,10 +1,9 @@
 import { z } from "zod";
 import type { CatalogChange, SkillCatalog } from "../../kernel/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
-import { ToolInputError } from "../../kernel/errors.js";
+import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import { TOKENS } from "../../kernel/tokens.js";
 import type { Ranker } from "../../kernel/types.js";
-import { Bm25Ranker } from "../ranker-bm25/ranker.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 
 const DEFAULT_LIMIT = 5;
@@ -118,14 +117,15 @@ export default definePlugin({
       },
     });
   },
-  start(ctx) {
+  async start(ctx) {
     const state = states.get(ctx.resolve(TOKENS.SkillCatalog))!;
     let ranker: Ranker;
     try {
       ranker = ctx.resolve(TOKENS.Ranker);
     } catch {
-      // No ranker plugin in the config: the default needs no options, so search works with just this plugin.
-      ranker = new Bm25Ranker();
+      // No ranker plugin in the config: the default needs no options, so search works with just
+      // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
+      ranker = new (await import("../ranker-bm25/ranker.js")).Bm25Ranker();
     }
     ctx.logger.debug(`ranking with ${ranker.name}`);
     state.ranker = ranker;
@@ -139,7 +139,13 @@ export default definePlugin({
       setTimeout(() => {
         if (ctx.signal.aborted) return;
         const started = performance.now();
-        ensureIndexed(state, catalog);
+        try {
+          ensureIndexed(state, catalog);
+        } catch (error) {
+          // A third-party ranker that throws costs the warm-up only: the first search retries.
+          ctx.logger.error(`building the search index failed: ${errorMessage(error)}`);
+          return;
+        }
         ctx.logger.debug(`indexed ${catalog.list().length} skills in ${Math.round(performance.now() - started)} ms`);
       }).unref(),
     );
