@@ -27,7 +27,7 @@ const COMMAND_SPECS = {
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
 export type Command = keyof typeof COMMAND_SPECS;
-export const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
+const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
 
 export interface CliArgs {
   readonly command: Command;

@@ -4,7 +4,7 @@ import { ToolInputError } from "../kernel/errors.js";
 import type { Kernel } from "../kernel/kernel.js";
 import { createInstaller, installOptionsSchema, SKILL_INSTALLER, type SkillInstaller } from "../plugins/install-skill/index.js";
 import { renderInstall } from "../plugins/install-skill/render.js";
-import { expandHome } from "../plugins/validate-skill/folder.js";
+import { expandHome } from "../kernel/paths.js";
 
 export interface InstallCliOptions {
   /** "project", "user", or a folder (relative to the working directory, `~` to home). */

@@ -3,7 +3,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { createLogger } from "../kernel/logger.js";
 import type { SkillValidation } from "../kernel/skill-spec.js";
 import { mapLimit } from "../plugins/fs/map-limit.js";
-import { scanRoot } from "../plugins/fs/scan.js";
+import { fsOptionsSchema } from "../plugins/fs/index.js";
+import { scanRoot, SKILL_FILES } from "../plugins/fs/scan.js";
 import { validateSkillFolder } from "../plugins/validate-skill/folder.js";
 import { plural, renderValidation } from "../plugins/validate-skill/render.js";
 
@@ -16,10 +17,9 @@ interface Checked extends SkillValidation {
   readonly path: string;
 }
 
-// The fs plugin's defaults: `validate ./skills` finds what serving ./skills would.
-const SCAN = { maxDepth: 6, maxDirectories: 20_000 };
+// The fs plugin's own walk limits, so `validate DIR` finds exactly the skills a server on DIR serves.
+const { maxDepth, maxDirectories } = fsOptionsSchema.parse({ roots: ["."] });
 const CONCURRENCY = 16;
-const SKILL_FILES = ["SKILL.md", "skill.md"];
 
 /**
  * `skills-kernel validate PATH...`: checks skills on disk against the Agent Skills spec, with no
@@ -87,7 +87,7 @@ async function kindOf(path: string): Promise<PathKind> {
 
 /** Every skill folder under `absolute`, nested ones included, each checked on its own. */
 async function validateTree(shown: string, absolute: string): Promise<Checked[]> {
-  const scan = await scanRoot(absolute, { ...SCAN, logger: createLogger("warn"), signal: new AbortController().signal });
+  const scan = await scanRoot(absolute, { maxDepth, maxDirectories, logger: createLogger("warn"), signal: new AbortController().signal });
   const problems: Checked[] = scan.diagnostics.map((diagnostic) => ({
     path: diagnostic.path === "" ? shown : join(shown, diagnostic.path),
     valid: false,

@@ -45,7 +45,6 @@ const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
 
 interface Booting {
   readonly plugin: Plugin<any>;
-  readonly options: unknown;
   readonly ctx: PluginContext;
   readonly staged: Staged;
 }
@@ -189,7 +188,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
         container.register(token, { useValue: value });
         providers.set(token, plugin.name);
       }
-      committed.push({ plugin, options: pluginOptions, ctx: makeContext(plugin, staged, lifetime.signal), staged });
+      committed.push({ plugin, ctx: makeContext(plugin, staged, lifetime.signal), staged });
     } catch (error) {
       await fail(plugin, "setup", error);
     }

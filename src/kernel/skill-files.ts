@@ -12,7 +12,7 @@ import type { SkillFileContent } from "./types.js";
 export const MiB = 1024 * 1024;
 
 /** The most of one file (or one SKILL.md) a tool returns unless configured otherwise. */
-export const DEFAULT_MAX_FILE_BYTES = MiB;
+const DEFAULT_MAX_FILE_BYTES = MiB;
 
 /**
  * The options of the plugins that serve skill files. The cap is bounded above too: a response

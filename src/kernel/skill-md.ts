@@ -38,9 +38,10 @@ export interface ParseSkillMdOptions {
 const EXCERPT_CHARS = 2_000;
 
 /** The Agent Skills spec's limits; breaking them is a warning, since clients load such skills anyway. */
-const MAX_DESCRIPTION_CHARS = 1024;
-const MAX_NAME_CHARS = 64;
-const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const MAX_DESCRIPTION_CHARS = 1024;
+export const MAX_NAME_CHARS = 64;
+/** Lowercase letters, digits and single hyphens, neither first nor last. */
+export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * How far aliases may expand, in yaml's measure (uses of an anchor times the aliases nested in

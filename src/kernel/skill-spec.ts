@@ -1,6 +1,14 @@
 import { isMap, isScalar, parse, type Document, type Node } from "yaml";
 import { errorMessage } from "./errors.js";
-import { extractFrontmatter, parseFrontmatter, type ParsedFrontmatter, type SkillMdIssue } from "./skill-md.js";
+import {
+  extractFrontmatter,
+  MAX_DESCRIPTION_CHARS,
+  MAX_NAME_CHARS,
+  NAME_PATTERN,
+  parseFrontmatter,
+  type ParsedFrontmatter,
+  type SkillMdIssue,
+} from "./skill-md.js";
 
 /** One finding, named after the frontmatter field it concerns ("frontmatter" and "body" for the rest). */
 export interface SpecIssue {
@@ -23,13 +31,11 @@ export interface ValidateOptions {
 }
 
 /** The fields the Agent Skills specification (agentskills.io/specification) defines. */
-export const SPEC_FIELDS: readonly string[] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+const SPEC_FIELDS: readonly string[] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
-export const MAX_NAME_CHARS = 64;
-export const MAX_DESCRIPTION_CHARS = 1024;
-export const MAX_COMPATIBILITY_CHARS = 500;
+const MAX_COMPATIBILITY_CHARS = 500;
 /** The spec recommends keeping SKILL.md under this and moving detail into references/. */
-export const MAX_BODY_LINES = 500;
+const MAX_BODY_LINES = 500;
 
 const DEFAULT_MAX_FRONTMATTER_BYTES = 64 * 1024;
 

@@ -1,4 +1,5 @@
-import { basename, join, resolve } from "node:path";
+import { basename, resolve } from "node:path";
+import { expandHome } from "../../kernel/paths.js";
 
 export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean };
 
@@ -37,12 +38,6 @@ export function groupRoots(roots: readonly RootOption[], baseDir: string, home: 
     groups.set(source, group);
   }
   return [...groups].map(([source, roots]) => ({ source, roots }));
-}
-
-function expandHome(path: string, home: string): string {
-  if (path === "~") return home;
-  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
-  return path;
 }
 
 function uniqueName(base: string, taken: ReadonlySet<string>): string {

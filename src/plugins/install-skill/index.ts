@@ -5,13 +5,13 @@ import { z } from "zod";
 import type { SkillCatalog } from "../../kernel/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { TOKENS } from "../../kernel/tokens.js";
-import { expandHome } from "../validate-skill/folder.js";
+import { expandHome } from "../../kernel/paths.js";
 import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
 import { renderInstall } from "./render.js";
 
 const MiB = 1024 * 1024;
 
-export const DEFAULT_TARGETS = { project: ".claude/skills", user: "~/.claude/skills" } as const;
+const DEFAULT_TARGETS = { project: ".claude/skills", user: "~/.claude/skills" } as const;
 
 // Strict objects, as in the fs plugin: a misspelt option is a config error, not an ignored key.
 export const installOptionsSchema = z.strictObject({

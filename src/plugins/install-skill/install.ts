@@ -4,7 +4,8 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import type { CatalogSkill, SkillCatalog } from "../../kernel/catalog.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import { checkRelativePath } from "../../kernel/skill-files.js";
-import { MAX_NAME_CHARS, validateSkillDocument } from "../../kernel/skill-spec.js";
+import { MAX_NAME_CHARS, NAME_PATTERN } from "../../kernel/skill-md.js";
+import { validateSkillDocument } from "../../kernel/skill-spec.js";
 import type { SkillFileEntry } from "../../kernel/types.js";
 import { isWithin, servedRoots } from "../validate-skill/folder.js";
 
@@ -162,7 +163,7 @@ export function unsafeNameReason(name: string): string | undefined {
   if (name.startsWith(".")) return "the name starts with a dot";
   if (/[\u0000-\u001f\u007f]/.test(name)) return "the name holds a control character";
   if ([...name].length > MAX_NAME_CHARS) return `the name is longer than ${MAX_NAME_CHARS} characters`;
-  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) {
+  if (!NAME_PATTERN.test(name)) {
     return "the name is not lowercase letters a-z, digits and single hyphens, as the spec requires";
   }
   if (WINDOWS_DEVICE_NAME.test(name)) return "the name is a device name on Windows";

@@ -10,7 +10,7 @@ import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-inde
  * phrases in it are what an agent reads to choose; author labels are short but deliberate; the
  * folders a skill sits in often name its category; the body's start is long and mostly how-to.
  */
-export const FIELDS = {
+const FIELDS = {
   name: { weight: 5, b: 0.5 },
   description: { weight: 2, b: 0.75 },
   triggers: { weight: 1.5, b: 0.75 },
@@ -26,13 +26,13 @@ const FIELD_SPECS = FIELD_NAMES.map((field) => FIELDS[field]);
 const K1 = 1.2;
 
 /** How much of the body is indexed: its first section or two, where skills say what they are for. */
-export const BODY_CHARS = 1000;
+const BODY_CHARS = 1000;
 
 /**
  * A query is read up to this many characters and this many distinct words: far more than any real
  * request, and a bound on the work a pasted document can cause.
  */
-export const MAX_QUERY_CHARS = 2000;
+const MAX_QUERY_CHARS = 2000;
 export const MAX_QUERY_WORDS = 32;
 
 /**
@@ -47,7 +47,7 @@ const MAX_COMPLETIONS = 20;
  * A skill matches a query when it scores at least this much: a long query otherwise "matches" every
  * skill that mentions one of its common words once in its body.
  */
-export const MIN_SCORE = 1;
+const MIN_SCORE = 1;
 
 /** How much a match through a synonym, a completion or a typo correction counts against the word itself. */
 const SYNONYM_WEIGHT = 0.7;
@@ -141,7 +141,7 @@ function documentTerms(skill: CatalogSkill): number[][] {
 }
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
-export function nameKey(text: string): string {
+function nameKey(text: string): string {
   return text.trim().toLowerCase().replace(/[\s_-]+/g, "-");
 }
 

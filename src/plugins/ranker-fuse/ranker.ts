@@ -33,7 +33,7 @@ export const FUSE_OPTIONS: IFuseOptions<FuseEntry> = {
  * Fuse's bitap search costs grow with the pattern, and extended search adds a pass per word: a
  * longer query is cut here so a pasted document cannot stall the server.
  */
-export const MAX_FUSE_QUERY_CHARS = 256;
+const MAX_FUSE_QUERY_CHARS = 256;
 
 function entry(skill: CatalogSkill): FuseEntry {
   return {

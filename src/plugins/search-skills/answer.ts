@@ -7,8 +7,8 @@ export type MatchQuality = (typeof MATCH_QUALITIES)[number];
  * What a score means (docs/search.md). 100 is reserved for a query that names the skill (bm25) or
  * matches it perfectly (fuse); the other bands are shares of the best score the query could get.
  */
-export const STRONG_SCORE = 60;
-export const PARTIAL_SCORE = 30;
+const STRONG_SCORE = 60;
+const PARTIAL_SCORE = 30;
 
 export function matchQuality(score: number): MatchQuality {
   if (score >= 100) return "exact";
@@ -24,7 +24,7 @@ export function matchQuality(score: number): MatchQuality {
  */
 export const DESCRIPTION_BYTES = 180;
 /** The query is echoed back cut to this many bytes: the agent wrote it and needs only to recognise it. */
-export const QUERY_ECHO_BYTES = 100;
+const QUERY_ECHO_BYTES = 100;
 
 function utf8Length(codePoint: number): number {
   return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;

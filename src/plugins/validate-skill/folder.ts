@@ -4,6 +4,7 @@ import { errorMessage } from "../../kernel/errors.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
 import type { SkillSource } from "../../kernel/types.js";
 import { NotRegularFileError, readHead } from "../fs/read-head.js";
+import { SKILL_FILES } from "../fs/scan.js";
 
 /** Enough of a SKILL.md to check its frontmatter and count well past 500 body lines. */
 export const MAX_VALIDATED_BYTES = 1024 * 1024;
@@ -13,7 +14,7 @@ export const MAX_VALIDATED_BYTES = 1024 * 1024;
  * that cannot be read, or holds no readable SKILL.md, is an invalid skill with an error on "file".
  * A SKILL.md that is a symlink is read only when it stays inside `dir`, as the fs source does.
  */
-export async function validateSkillFolder(dir: string): Promise<SkillValidation> {
+export async function validateSkillFolder(dir: string, folderName: string = basename(dir)): Promise<SkillValidation> {
   const fileError = (message: string): SkillValidation => ({ valid: false, errors: [{ field: "file", message }], warnings: [] });
   let realDir: string;
   try {
@@ -30,17 +31,17 @@ export async function validateSkillFolder(dir: string): Promise<SkillValidation>
   let truncated: boolean;
   try {
     const file = await realpath(listed);
-    if (!isWithin(file, realDir)) return fileError(`${listed} leads to ${file}, outside the skill folder`);
+    // Where a link leads stays unsaid: the tool answers agents, who must not learn the disk.
+    if (!isWithin(file, realDir)) return fileError(`${fileName} leads outside the skill folder`);
     const head = await readHead(file, MAX_VALIDATED_BYTES);
     text = head.bytes.toString("utf8");
     truncated = head.truncated;
   } catch (error) {
-    const message = error instanceof NotRegularFileError ? error.message : `cannot read ${listed}: ${errorMessage(error)}`;
-    return fileError(message);
+    if (error instanceof NotRegularFileError) return fileError(`${fileName} is not a regular file but ${error.kind}`);
+    return fileError(`cannot read ${fileName} (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`);
   }
 
-  // The folder's name as given, not a symlink target's: clients see the link's name.
-  const result = validateSkillDocument(text, basename(dir), { truncated });
+  const result = validateSkillDocument(text, folderName, { truncated });
   if (fileName === "SKILL.md") return result;
   const misnamed: SpecIssue = {
     field: "file",
@@ -51,7 +52,7 @@ export async function validateSkillFolder(dir: string): Promise<SkillValidation>
 
 /** SKILL.md, else the lowercase skill.md the fs source also accepts (its spelling wins). */
 async function findSkillFile(dir: string): Promise<string | undefined> {
-  for (const name of ["SKILL.md", "skill.md"]) {
+  for (const name of SKILL_FILES) {
     try {
       await lstat(join(dir, name));
       return name;
@@ -81,11 +82,4 @@ export async function servedRoots(sources: readonly SkillSource[]): Promise<Serv
 export function isWithin(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel === "" || (!isAbsolute(rel) && rel.split(sep)[0] !== "..");
-}
-
-/** `~` and `~/x` name the home folder, as in the fs plugin's roots. */
-export function expandHome(path: string, home: string): string {
-  if (path === "~") return home;
-  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
-  return path;
 }

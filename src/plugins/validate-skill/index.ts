@@ -7,7 +7,8 @@ import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
 import { TOKENS } from "../../kernel/tokens.js";
-import { expandHome, isWithin, MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
+import { expandHome } from "../../kernel/paths.js";
+import { isWithin, MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
 import { renderValidation } from "./render.js";
 
 const issueSchema = z.object({ field: z.string(), message: z.string() });
@@ -49,7 +50,8 @@ export default definePlugin({
           ({ subject, validation } = await validateServed(catalog, skill_name));
         } else if (path !== undefined) {
           subject = path;
-          validation = await validateSkillFolder(await servedFolder(catalog, path, ctx.baseDir));
+          // The folder's name as given, not a symlink target's: clients see the link's name.
+          validation = await validateSkillFolder(await servedFolder(catalog, path, ctx.baseDir), basename(resolve(path)));
         } else {
           subject = directory_name ?? "content";
           validation = validateSkillDocument(content!, directory_name);
