@@ -4,7 +4,7 @@ import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { SkillFileError } from "../../kernel/errors.js";
 import { checkRelativePath } from "../../kernel/skill-files.js";
 import type { SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../kernel/types.js";
-import { NotRegularFileError, readHead } from "./read-head.js";
+import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
 import { compare, SKIPPED_FOLDERS, type SkillFolder } from "./scan.js";
 
 /**
@@ -178,10 +178,11 @@ async function readInside(dir: string, path: string, shown: string, maxBytes: nu
   }
   if (!isInside(real, dir)) throw new SkillFileError(shown, "leads outside the skill folder");
   try {
-    const head = await readHead(real, maxBytes);
+    const head = await readHead(real, maxBytes, dir);
     return { bytes: head.bytes, size: head.size, truncated: head.truncated };
   } catch (error) {
     if (error instanceof NotRegularFileError) throw new SkillFileError(shown, `is not a regular file but ${error.kind}`);
+    if (error instanceof OutsideFolderError) throw new SkillFileError(shown, "leads outside the skill folder");
     throw fileError(shown, error);
   }
 }

@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { constants, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { open, readlink, realpath, stat } from "node:fs/promises";
+import { isAbsolute, relative, sep } from "node:path";
 
 /** The file is a FIFO, device, socket or folder: reading it could block forever or never end. */
 export class NotRegularFileError extends Error {
@@ -10,6 +11,14 @@ export class NotRegularFileError extends Error {
   ) {
     super(`${path} is not a regular file but ${kind}`);
     this.name = "NotRegularFileError";
+  }
+}
+
+/** The file opened turned out to lie outside the folder it had to stay in. */
+export class OutsideFolderError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} leads outside its folder`);
+    this.name = "OutsideFolderError";
   }
 }
 
@@ -28,9 +37,10 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Reads at most `maxBytes` from the start of a regular file. A skill's metadata sits at the top of
- * SKILL.md, so a 50 MB file costs no more than a small one.
+ * SKILL.md, so a 50 MB file costs no more than a small one. With `within`, the file actually
+ * opened must lie inside that folder (a real path).
  */
-export async function readHead(path: string, maxBytes: number): Promise<Head> {
+export async function readHead(path: string, maxBytes: number, within?: string): Promise<Head> {
   // stat first so a FIFO is refused without ever being opened ...
   assertRegular(path, await stat(path));
   const handle = await open(path, OPEN_FLAGS);
@@ -38,6 +48,7 @@ export async function readHead(path: string, maxBytes: number): Promise<Head> {
     // ... and fstat the handle we got, which closes the window between that stat and the open.
     const stats = await handle.stat();
     assertRegular(path, stats);
+    if (within !== undefined) await assertOpenedWithin(handle.fd, path, within);
     // Sized from fstat so hundreds of small files do not each allocate the full limit.
     const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
     let filled = 0;
@@ -50,6 +61,17 @@ export async function readHead(path: string, maxBytes: number): Promise<Head> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The caller checked the real path before opening, but a folder on the way could have been
+ * swapped for a symlink since. Linux names the file a descriptor really opened; where that is
+ * not available, the path is resolved once more, which narrows the window to the open itself.
+ */
+async function assertOpenedWithin(fd: number, path: string, dir: string): Promise<void> {
+  const opened = await readlink(`/proc/self/fd/${fd}`).catch(() => realpath(path));
+  const rel = relative(dir, opened);
+  if (rel === "" || isAbsolute(rel) || rel.split(sep)[0] === "..") throw new OutsideFolderError(path);
 }
 
 function assertRegular(path: string, stats: Stats): void {

@@ -5,7 +5,7 @@ import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../kernel/types.js";
 import { createSkillFiles, isInside } from "./files.js";
 import { mapLimit } from "./map-limit.js";
-import { NotRegularFileError, readHead, type Head } from "./read-head.js";
+import { NotRegularFileError, OutsideFolderError, readHead, type Head } from "./read-head.js";
 import { compare, scanRoot, type PathDiagnostic, type SkillFolder } from "./scan.js";
 import { watchRoots } from "./watch.js";
 import { parseSkillMd, type SkillMdIssue } from "../../kernel/skill-md.js";
@@ -104,9 +104,12 @@ async function readSkill(settings: FsSourceSettings, folder: SkillFolder, rank: 
     if (!isInside(file, folder.dir)) {
       return skipped({ code: "outside-skill", message: `${folder.file} leads to ${file}, outside the skill folder` });
     }
-    head = await readHead(file, settings.maxSkillFileBytes);
+    head = await readHead(file, settings.maxSkillFileBytes, folder.dir);
   } catch (error) {
     if (error instanceof NotRegularFileError) return skipped({ code: "not-regular-file", message: error.message });
+    if (error instanceof OutsideFolderError) {
+      return skipped({ code: "outside-skill", message: `${folder.file} leads outside the skill folder` });
+    }
     return skipped({ code: "read-error", message: `cannot read ${folder.file}: ${errorMessage(error)}` });
   }
 

@@ -3,7 +3,7 @@ import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
 import type { SkillSource } from "../../kernel/types.js";
-import { NotRegularFileError, readHead } from "../fs/read-head.js";
+import { NotRegularFileError, OutsideFolderError, readHead } from "../fs/read-head.js";
 import { SKILL_FILES } from "../fs/scan.js";
 
 /** Enough of a SKILL.md to check its frontmatter and count well past 500 body lines. */
@@ -33,11 +33,12 @@ export async function validateSkillFolder(dir: string, folderName: string = base
     const file = await realpath(listed);
     // Where a link leads stays unsaid: the tool answers agents, who must not learn the disk.
     if (!isWithin(file, realDir)) return fileError(`${fileName} leads outside the skill folder`);
-    const head = await readHead(file, MAX_VALIDATED_BYTES);
+    const head = await readHead(file, MAX_VALIDATED_BYTES, realDir);
     text = head.bytes.toString("utf8");
     truncated = head.truncated;
   } catch (error) {
     if (error instanceof NotRegularFileError) return fileError(`${fileName} is not a regular file but ${error.kind}`);
+    if (error instanceof OutsideFolderError) return fileError(`${fileName} leads outside the skill folder`);
     return fileError(`cannot read ${fileName} (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`);
   }
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { open, writeFile } from "node:fs/promises";
+import { mkdir, open, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { NotRegularFileError, readHead } from "../../../src/plugins/fs/read-head.js";
+import { NotRegularFileError, OutsideFolderError, readHead } from "../../../src/plugins/fs/read-head.js";
 import { tempDir } from "./files.js";
 
 const KiB = 1024;
@@ -45,5 +45,16 @@ describe("readHead", () => {
 
   it("refuses a folder", async () => {
     await expect(readHead(await tempDir(), 256 * KiB)).rejects.toThrow(/not a regular file but a folder/);
+  });
+
+  it("checks, with a folder to stay in, where the file it opened really is", async () => {
+    const dir = await realpath(await tempDir());
+    await mkdir(join(dir, "skill"));
+    await writeFile(join(dir, "skill", "SKILL.md"), "inside");
+    await writeFile(join(dir, "secret.txt"), "outside");
+    await symlink(join(dir, "secret.txt"), join(dir, "skill", "link.md"));
+    expect((await readHead(join(dir, "skill", "SKILL.md"), KiB, join(dir, "skill"))).bytes.toString()).toBe("inside");
+    // What a folder swapped for a symlink between the caller's check and the open amounts to.
+    await expect(readHead(join(dir, "skill", "link.md"), KiB, join(dir, "skill"))).rejects.toBeInstanceOf(OutsideFolderError);
   });
 });
