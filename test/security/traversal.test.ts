@@ -196,7 +196,7 @@ describe("fetch_skill_files refuses every traversal, file by file", () => {
   it("says why, for each kind of refusal", async () => {
     const reasons = {
       "references/leak.txt": "leads outside the skill folder",
-      "outdir/canary.txt": "leads outside the skill folder",
+      "outdir/canary.txt": "is inside a linked folder, whose files are not served",
       "sibling.md": "leads outside the skill folder",
       pipe: "is not a regular file but a FIFO",
       "../canary.txt": "the path has a '..' segment; paths may not leave the skill folder",

@@ -84,6 +84,7 @@ export function createSkillFiles(): SkillFiles {
       if (segments.slice(0, -1).some((segment) => SKIPPED_FOLDERS.has(segment))) {
         throw new SkillFileError(filePath, "files under node_modules or .git are not served");
       }
+      await refuseLinkedFolders(folder.dir, segments, filePath);
       return readInside(folder.dir, join(folder.dir, ...segments), filePath, maxBytes);
     },
   };
@@ -162,6 +163,22 @@ async function toEntry(dir: string, candidate: Candidate): Promise<SkillFileEntr
     return stats.isFile() ? { path: candidate.rel, size: stats.size } : undefined;
   } catch {
     return undefined; // Gone since the walk, or a broken link.
+  }
+}
+
+/**
+ * Listings never descend a symlinked folder, so nothing under one is served; refusing it before
+ * resolving the rest keeps the answer the same whether or not the file exists out there.
+ */
+async function refuseLinkedFolders(dir: string, segments: readonly string[], shown: string): Promise<void> {
+  for (let i = 1; i < segments.length; i++) {
+    let linked: boolean;
+    try {
+      linked = (await lstat(join(dir, ...segments.slice(0, i)))).isSymbolicLink();
+    } catch {
+      return; // Missing inside the skill folder: the read says "no such file", which tells nothing outside.
+    }
+    if (linked) throw new SkillFileError(shown, "is inside a linked folder, whose files are not served");
   }
 }
 

@@ -192,7 +192,9 @@ describe("reading a skill's files", () => {
     ["../canary.txt", "the path has a '..' segment; paths may not leave the skill folder"],
     [`/etc/passwd`, "the path is absolute; give it relative to the skill folder, as read_skill lists it"],
     ["leak.txt", "leads outside the skill folder"],
-    ["up/canary.txt", "leads outside the skill folder"],
+    ["up/canary.txt", "is inside a linked folder, whose files are not served"],
+    // The same answer whether or not the file exists out there: nothing about the disk leaks.
+    ["up/no-such-file.txt", "is inside a linked folder, whose files are not served"],
     ["pipe", "is not a regular file but a FIFO"],
     ["references", "is not a regular file but a folder"],
     ["missing.md", "no such file"],
