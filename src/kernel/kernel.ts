@@ -13,7 +13,7 @@ import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolve
 import { withTimeout } from "./timeout.js";
 import { TOKENS } from "./tokens.js";
 import { stdioTransport } from "./transports/stdio.js";
-import type { Plugin, PluginContext, RunningTransport, ToolDefinition, TransportDefinition } from "./types.js";
+import type { Plugin, PluginContext, PluginHooks, RunningTransport, ToolDefinition, TransportDefinition } from "./types.js";
 
 export interface KernelOptions {
   readonly config?: SkillsKernelConfig;
@@ -45,6 +45,8 @@ const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
 
 interface Booting {
   readonly plugin: Plugin<any>;
+  /** The hooks its setup returned, else the plugin object's own. */
+  readonly hooks: PluginHooks;
   readonly ctx: PluginContext;
   readonly staged: Staged;
 }
@@ -148,11 +150,11 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   };
 
   const stopPlugins = async (booted: readonly Booting[]) => {
-    for (const { plugin, ctx } of [...booted].reverse()) {
-      if (!plugin.stop) continue;
+    for (const { plugin, hooks, ctx } of [...booted].reverse()) {
+      if (!hooks.stop) continue;
       try {
         await withTimeout(timeoutFor(plugin.name), `stop timed out`, new AbortController().signal, () =>
-          plugin.stop!(ctx),
+          hooks.stop!(ctx),
         );
       } catch (error) {
         logger.error(`plugin "${plugin.name}" failed to stop: ${errorMessage(error)}`);
@@ -181,24 +183,25 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
     }
     const staged: Staged = { services: new Map(), contributions: [] };
     try {
-      await withTimeout(timeoutFor(plugin.name), `setup timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, (signal) =>
+      const returned = await withTimeout(timeoutFor(plugin.name), `setup timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, (signal) =>
         plugin.setup(makeContext(plugin, staged, signal), pluginOptions),
       );
+      const hooks = returned === undefined ? { start: plugin.start, serve: plugin.serve, stop: plugin.stop } : checkHooks(returned);
       for (const [token, value] of staged.services) {
         container.register(token, { useValue: value });
         providers.set(token, plugin.name);
       }
-      committed.push({ plugin, ctx: makeContext(plugin, staged, lifetime.signal), staged });
+      committed.push({ plugin, hooks, ctx: makeContext(plugin, staged, lifetime.signal), staged });
     } catch (error) {
       await fail(plugin, "setup", error);
     }
   }
 
-  for (const { plugin, staged } of [...committed]) {
-    if (!plugin.start || failed.has(plugin.name)) continue;
+  for (const { plugin, hooks, staged } of [...committed]) {
+    if (!hooks.start || failed.has(plugin.name)) continue;
     try {
       await withTimeout(timeoutFor(plugin.name), `start timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, (signal) =>
-        plugin.start!(makeContext(plugin, staged, signal)),
+        hooks.start!(makeContext(plugin, staged, signal)),
       );
     } catch (error) {
       await fail(plugin, "start", error);
@@ -250,10 +253,10 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
       // A served catalog follows its sources: skills added, changed or removed are picked up live.
       stopWatching ??= catalog.watch(lifetime.signal);
       const running = await transport.start(buildServer, logger);
-      for (const { plugin, ctx } of committed) {
-        if (!plugin.serve) continue;
+      for (const { plugin, hooks, ctx } of committed) {
+        if (!hooks.serve) continue;
         try {
-          await plugin.serve(ctx);
+          await hooks.serve(ctx);
         } catch (error) {
           logger.error(`plugin "${plugin.name}" failed in its serve hook: ${errorMessage(error)}`);
         }
@@ -269,6 +272,15 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
       return closing;
     },
   };
+}
+
+function checkHooks(returned: unknown): PluginHooks {
+  const valid =
+    typeof returned === "object" &&
+    returned !== null &&
+    Object.entries(returned).every(([key, value]) => ["start", "serve", "stop"].includes(key) && typeof value === "function");
+  if (!valid) throw new Error("setup must return nothing, or an object of start, serve and stop functions");
+  return returned as PluginHooks;
 }
 
 /** The plugin itself and every booted plugin that depends on it, directly or not. */

@@ -22,7 +22,12 @@ export interface Plugin<Options = unknown> {
   readonly dependsOn?: readonly string[];
   /** Any Standard Schema (zod, valibot, arktype...). Validated options, defaults applied, reach setup. */
   readonly options?: StandardSchemaV1<unknown, Options>;
-  setup(ctx: PluginContext, options: Options): void | Promise<void>;
+  /**
+   * Wire the plugin in. It may return its lifecycle hooks: closures over what setup made, which
+   * replace the plugin object's own hooks for this kernel. A plugin object is shared by every
+   * kernel in the process, so per-kernel state belongs in such closures, never on the object.
+   */
+  setup(ctx: PluginContext, options: Options): void | PluginHooks | Promise<void | PluginHooks>;
   start?(ctx: PluginContext): void | Promise<void>;
   /**
    * Runs when the kernel starts serving a transport, never for a one-shot use such as a CLI
@@ -32,6 +37,9 @@ export interface Plugin<Options = unknown> {
   serve?(ctx: PluginContext): void | Promise<void>;
   stop?(ctx: PluginContext): void | Promise<void>;
 }
+
+/** The lifecycle hooks a setup may return (see Plugin). */
+export type PluginHooks = Pick<Plugin, "start" | "serve" | "stop">;
 
 export interface PluginContext {
   /** The plugin's own name. */

@@ -53,6 +53,33 @@ describe("createKernel lifecycle", () => {
     expect(events).toEqual(["setup:a", "setup:b", "setup:c", "start:a", "start:b", "start:c", "stop:c", "stop:b", "stop:a"]);
   });
 
+  it("uses the hooks setup returns, closures over this kernel's state, over the object's own", async () => {
+    const events: string[] = [];
+    const shared = definePlugin({
+      name: "stateful",
+      setup() {
+        let connections = 0;
+        return {
+          start: () => void events.push(`start:${++connections}`),
+          stop: () => void events.push(`stop:${connections}`),
+        };
+      },
+      start: () => void events.push("object start: never"),
+    });
+    const first = await boot({ plugins: [shared] });
+    const second = await boot({ plugins: [shared] });
+    await first.kernel.close();
+    await second.kernel.close();
+    expect(events).toEqual(["start:1", "start:1", "stop:1", "stop:1"]);
+  });
+
+  it("refuses a setup that returns something other than hooks", async () => {
+    const odd = definePlugin({ name: "odd", setup: () => ({ begin() {} }) as never });
+    await expect(boot({ plugins: [odd] })).rejects.toThrow(
+      'plugin "odd": setup failed: setup must return nothing, or an object of start, serve and stop functions',
+    );
+  });
+
   it("passes validated options with defaults to setup", async () => {
     let seen: unknown;
     await boot({

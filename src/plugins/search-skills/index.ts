@@ -9,17 +9,6 @@ import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
 
-/** One kernel's search: the plugin object is shared by every kernel in the process, its state is not. */
-interface SearchState {
-  /** Chosen at start: a ranker plugin's, else the default. */
-  ranker: Ranker | undefined;
-  /** Built from the whole catalog on first need; kept current from catalog changes after that. */
-  indexed: boolean;
-  readonly stopListening: () => void;
-}
-
-const states = new WeakMap<SkillCatalog, SearchState>();
-
 /** Keep the index in step with the catalog without rebuilding it: removals first, then additions. */
 function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void {
   const gone = [...removed, ...updated].map((skill) => skill.qualifiedId);
@@ -28,16 +17,33 @@ function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void
 }
 
 /**
- * The index is built when first needed, not at boot: one-shot commands (`skills-kernel list`,
- * `read`) never pay for it, and a served kernel warms it in the background (the serve hook).
+ * One kernel's search index. It is built when first needed, not at boot: one-shot commands
+ * (`skills-kernel list`, `read`) never pay for it, and a served kernel warms it in the background.
+ * Until then the catalog itself is the truth, since the build reads it whole.
  */
-function ensureIndexed(state: SearchState, catalog: SkillCatalog): Ranker {
-  if (!state.ranker) throw new Error("search_skills was called before its plugin started");
-  if (!state.indexed) {
-    state.ranker.build(catalog.list());
-    state.indexed = true;
+class SearchIndex {
+  #ranker: Ranker | undefined;
+  #built = false;
+
+  constructor(private readonly catalog: SkillCatalog) {}
+
+  /** Chosen at start: a ranker plugin's, else the default. */
+  use(ranker: Ranker): void {
+    this.#ranker = ranker;
   }
-  return state.ranker;
+
+  follow(change: CatalogChange): void {
+    if (this.#ranker && this.#built) apply(this.#ranker, change);
+  }
+
+  ranker(): Ranker {
+    if (!this.#ranker) throw new Error("search_skills was called before its plugin started");
+    if (!this.#built) {
+      this.#ranker.build(this.catalog.list());
+      this.#built = true;
+    }
+    return this.#ranker;
+  }
 }
 
 /**
@@ -49,15 +55,8 @@ export default definePlugin({
   name: "search-skills",
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const state: SearchState = {
-      ranker: undefined,
-      indexed: false,
-      // Until the index is built, the catalog itself is the truth: the build reads it whole.
-      stopListening: catalog.onChange((change) => {
-        if (state.ranker && state.indexed) apply(state.ranker, change);
-      }),
-    };
-    states.set(catalog, state);
+    const index = new SearchIndex(catalog);
+    const stopFollowing = catalog.onChange((change) => index.follow(change));
 
     ctx.addTool({
       name: "search_skills",
@@ -108,7 +107,7 @@ export default definePlugin({
           );
         }
         // Every match is ranked so `total` can count them; the answer describes only `limit`.
-        const ranked = ensureIndexed(state, catalog).search(query, { limit: Math.max(1, catalog.list().length), source });
+        const ranked = index.ranker().search(query, { limit: Math.max(1, catalog.list().length), source });
         const answer = toAnswer(query, ranked, limit);
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
@@ -116,43 +115,40 @@ export default definePlugin({
         };
       },
     });
-  },
-  async start(ctx) {
-    const state = states.get(ctx.resolve(TOKENS.SkillCatalog))!;
-    let ranker: Ranker;
-    try {
-      ranker = ctx.resolve(TOKENS.Ranker);
-    } catch {
-      // No ranker plugin in the config: the default needs no options, so search works with just
-      // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
-      ranker = new (await import("../ranker-bm25/ranker.js")).Bm25Ranker();
-    }
-    ctx.logger.debug(`ranking with ${ranker.name}`);
-    state.ranker = ranker;
-  },
-  serve(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const state = states.get(catalog)!;
-    // After the first load, and after whatever the transport is busy with right now: an agent's
-    // first search then finds the index built, and the handshake never waits for it.
-    void catalog.ready().then(() =>
-      setTimeout(() => {
-        if (ctx.signal.aborted) return;
-        const started = performance.now();
+
+    return {
+      // In start, every plugin is set up, so a ranker plugin listed after this one is there too.
+      async start(ctx) {
+        let ranker: Ranker;
         try {
-          ensureIndexed(state, catalog);
-        } catch (error) {
-          // A third-party ranker that throws costs the warm-up only: the first search retries.
-          ctx.logger.error(`building the search index failed: ${errorMessage(error)}`);
-          return;
+          ranker = ctx.resolve(TOKENS.Ranker);
+        } catch {
+          // No ranker plugin in the config: the default needs no options, so search works with just
+          // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
+          ranker = new (await import("../ranker-bm25/ranker.js")).Bm25Ranker();
         }
-        ctx.logger.debug(`indexed ${catalog.list().length} skills in ${Math.round(performance.now() - started)} ms`);
-      }).unref(),
-    );
-  },
-  stop(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    states.get(catalog)?.stopListening();
-    states.delete(catalog);
+        ctx.logger.debug(`ranking with ${ranker.name}`);
+        index.use(ranker);
+      },
+      serve(ctx) {
+        // After the first load, and after whatever the transport is busy with right now: an agent's
+        // first search then finds the index built, and the handshake never waits for it.
+        void catalog.ready().then(() =>
+          setTimeout(() => {
+            if (ctx.signal.aborted) return;
+            const started = performance.now();
+            try {
+              index.ranker();
+            } catch (error) {
+              // A third-party ranker that throws costs the warm-up only: the first search retries.
+              ctx.logger.error(`building the search index failed: ${errorMessage(error)}`);
+              return;
+            }
+            ctx.logger.debug(`indexed ${catalog.list().length} skills in ${Math.round(performance.now() - started)} ms`);
+          }).unref(),
+        );
+      },
+      stop: () => stopFollowing(),
+    };
   },
 });
