@@ -290,12 +290,14 @@ function field(data: Record<string, unknown>, key: string, warnings: SkillMdIssu
   return data[variant];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A YAML mapping, as plain data. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function kindOf(value: unknown): string {
-  if (value === null) return "empty";
+/** What a value is, in the words a skill author uses: "a list", "a mapping", "a number"... */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return "empty";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   return `a ${typeof value}`;

@@ -2,9 +2,10 @@ import { isMap, isScalar, parse, type Document, type Node } from "yaml";
 import { errorMessage } from "./errors.js";
 import {
   extractFrontmatter,
+  isRecord,
+  kindOf,
   MAX_DESCRIPTION_CHARS,
   MAX_NAME_CHARS,
-  NAME_PATTERN,
   parseFrontmatter,
   type ParsedFrontmatter,
   type SkillMdIssue,
@@ -275,13 +276,3 @@ function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return "empty";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  return `a ${typeof value}`;
-}

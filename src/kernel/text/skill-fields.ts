@@ -1,3 +1,5 @@
+import { isRecord } from "../skill-md.js";
+
 /**
  * What rankers read out of a skill besides its name and description. Frontmatter is untrusted
  * plain data: any field may be missing, a number, a list or a mapping, so every reader here
@@ -31,10 +33,6 @@ export function extractTriggers(description: string): string[] {
     if (phrase) triggers.push(phrase);
   }
   return triggers;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Strings, and lists of strings, as text; anything else (numbers, mappings) is not a label. */

@@ -1,7 +1,8 @@
 import type { Dir } from "node:fs";
 import { lstat, opendir, realpath, stat } from "node:fs/promises";
-import { basename, isAbsolute, join, relative, sep } from "node:path";
+import { basename, join } from "node:path";
 import { SkillFileError } from "../../kernel/errors.js";
+import { isInside } from "../../kernel/paths.js";
 import { checkRelativePath } from "../../kernel/skill-files.js";
 import type { SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../kernel/types.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
@@ -223,8 +224,3 @@ function fileError(shown: string, error: unknown): SkillFileError {
   }
 }
 
-/** Strictly inside: `dir` itself does not count. Both paths must be real (symlinks resolved). */
-export function isInside(file: string, dir: string): boolean {
-  const rel = relative(dir, file);
-  return rel !== "" && !isAbsolute(rel) && rel.split(sep)[0] !== "..";
-}

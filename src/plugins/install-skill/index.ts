@@ -6,10 +6,10 @@ import type { SkillCatalog } from "../../kernel/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { TOKENS } from "../../kernel/tokens.js";
 import { expandHome } from "../../kernel/paths.js";
+import { MiB } from "../../kernel/skill-files.js";
 import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
 import { renderInstall } from "./render.js";
 
-const MiB = 1024 * 1024;
 
 const DEFAULT_TARGETS = { project: ".claude/skills", user: "~/.claude/skills" } as const;
 

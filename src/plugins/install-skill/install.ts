@@ -7,7 +7,8 @@ import { checkRelativePath } from "../../kernel/skill-files.js";
 import { MAX_NAME_CHARS, NAME_PATTERN } from "../../kernel/skill-md.js";
 import { validateSkillDocument } from "../../kernel/skill-spec.js";
 import type { SkillFileEntry } from "../../kernel/types.js";
-import { isWithin, servedRoots } from "../validate-skill/folder.js";
+import { isWithin } from "../../kernel/paths.js";
+import { servedRoots } from "../validate-skill/folder.js";
 
 export interface InstallLimits {
   /** Files per skill, SKILL.md not counted. */

@@ -1,6 +1,7 @@
 import { lstat, realpath } from "node:fs/promises";
-import { basename, isAbsolute, join, relative, sep } from "node:path";
+import { basename, join } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
+import { isWithin } from "../../kernel/paths.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
 import type { SkillSource } from "../../kernel/types.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "../fs/read-head.js";
@@ -79,8 +80,3 @@ export async function servedRoots(sources: readonly SkillSource[]): Promise<Serv
   );
 }
 
-/** Whether `path` is `dir` or inside it; both absolute and already resolved. */
-export function isWithin(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!isAbsolute(rel) && rel.split(sep)[0] !== "..");
-}

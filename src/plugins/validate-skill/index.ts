@@ -7,8 +7,8 @@ import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
 import { TOKENS } from "../../kernel/tokens.js";
-import { expandHome } from "../../kernel/paths.js";
-import { isWithin, MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
+import { expandHome, isWithin } from "../../kernel/paths.js";
+import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
 import { renderValidation } from "./render.js";
 
 const issueSchema = z.object({ field: z.string(), message: z.string() });
