@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { CatalogSkill } from "../src/kernel/catalog.js";
-import type { Ranker } from "../src/kernel/types.js";
+import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { Ranker } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";

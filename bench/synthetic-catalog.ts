@@ -3,8 +3,8 @@
 // and size always give the same catalog.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { CatalogSkill } from "../src/kernel/catalog.js";
-import { createKernel } from "../src/kernel/kernel.js";
+import type { CatalogSkill } from "../src/skills/catalog.js";
+import { createKernel } from "../src/create-kernel.js";
 import { createLogger } from "../src/kernel/logger.js";
 
 export const CORPUS = fileURLToPath(new URL("../../shared/corpus", import.meta.url));

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import MiniSearch from "minisearch";
 import { CORPUS, loadSeedSkills, syntheticCatalog } from "../bench/synthetic-catalog.js";
-import type { CatalogSkill } from "../src/kernel/catalog.js";
-import type { RankedSkill, Ranker, RankerSearchOptions } from "../src/kernel/types.js";
+import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { RankedSkill, Ranker, RankerSearchOptions } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
 
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       const times: number[] = [];
       for (const q of queries) {
         const started = performance.now();
-        const ranked = ranker.search(q.query, { limit: 10 });
+        const ranked = await ranker.search(q.query, { limit: 10 });
         times.push(performance.now() - started);
         ranks.set(q.id, firstHit(ranked, q.accepted));
       }

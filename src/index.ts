@@ -1,5 +1,7 @@
 // The public API for embedding the kernel and writing plugins.
-export { createKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
+export { createKernel, type SkillsKernel } from "./create-kernel.js";
+export type { Kernel, KernelOptions } from "./kernel/kernel.js";
+export { defineToken, type Token } from "./kernel/tokens.js";
 export {
   defineConfig,
   definePlugin,
@@ -10,30 +12,12 @@ export {
 } from "./kernel/config.js";
 export { loadConfig, type LoadedConfig } from "./kernel/config-loader.js";
 export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
-export { TOKENS } from "./kernel/tokens.js";
-export { SkillCatalog, type CatalogSkill } from "./kernel/catalog.js";
+export { TOKENS } from "./tokens.js";
+export { SkillCatalog, type CatalogSkill } from "./skills/catalog.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
 export { ConfigError, PluginError, SkillFileError, ToolInputError, UserError } from "./kernel/errors.js";
-export type { CatalogChange, CatalogListener } from "./kernel/catalog.js";
-export type {
-  Diagnostic,
-  DiagnosticSeverity,
-  McpServerFactory,
-  Plugin,
-  PluginContext,
-  RankedSkill,
-  Ranker,
-  RankerSearchOptions,
-  RunningTransport,
-  ServerExtension,
-  SkillFileContent,
-  SkillFileEntry,
-  SkillFileListing,
-  SkillSource,
-  SourceSkill,
-  SourceSnapshot,
-  ToolDefinition,
-  TransportDefinition,
-} from "./kernel/types.js";
-export { validateSkillDocument, type SkillValidation } from "./kernel/skill-spec.js";
+export type { CatalogChange, CatalogListener } from "./skills/catalog.js";
+export type { McpServerFactory, Plugin, PluginContext, RunningTransport, ServerExtension, ToolDefinition, TransportDefinition } from "./kernel/types.js";
+export type { Diagnostic, DiagnosticSeverity, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./skills/types.js";
+export { validateSkillDocument, type SkillValidation } from "./skills/skill-spec.js";
 export { VERSION } from "./version.js";

@@ -1,4 +1,4 @@
-import type { Kernel } from "../kernel/kernel.js";
+import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 
 export interface BannerFacts {

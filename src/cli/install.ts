@@ -1,10 +1,10 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ToolInputError } from "../kernel/errors.js";
-import type { Kernel } from "../kernel/kernel.js";
+import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { createInstaller, installOptionsSchema, SKILL_INSTALLER, type SkillInstaller } from "../plugins/install-skill/index.js";
 import { renderInstall } from "../plugins/install-skill/render.js";
-import { expandHome } from "../kernel/paths.js";
+import { expandHome } from "../skills/paths.js";
 
 export interface InstallCliOptions {
   /** "project", "user", or a folder (relative to the working directory, `~` to home). */
@@ -38,7 +38,7 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
 
 /** The install-skill plugin's installer (its configured targets and limits), else one with its defaults. */
 function installerOf(kernel: Kernel): SkillInstaller {
-  if (kernel.plugins.includes("install-skill")) return kernel.container.resolve(SKILL_INSTALLER);
+  if (kernel.plugins.includes("install-skill")) return kernel.resolve(SKILL_INSTALLER);
   const defaults = installOptionsSchema.parse({});
   return createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());
 }

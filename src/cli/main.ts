@@ -1,7 +1,7 @@
 import { relative, resolve } from "node:path";
 import { loadConfig } from "../kernel/config-loader.js";
 import { UserError, errorMessage } from "../kernel/errors.js";
-import { createKernel, type Kernel } from "../kernel/kernel.js";
+import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";

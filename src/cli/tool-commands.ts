@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../kernel/errors.js";
-import type { Kernel } from "../kernel/kernel.js";
+import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
 

@@ -1,7 +1,7 @@
 import { lstat, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { createLogger } from "../kernel/logger.js";
-import type { SkillValidation } from "../kernel/skill-spec.js";
+import type { SkillValidation } from "../skills/skill-spec.js";
 import { mapLimit } from "../plugins/fs/map-limit.js";
 import { fsOptionsSchema } from "../plugins/fs/index.js";
 import { scanRoot, SKILL_FILES } from "../plugins/fs/scan.js";

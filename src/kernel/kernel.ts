@@ -1,8 +1,7 @@
 import "reflect-metadata";
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
+import { container as rootContainer } from "tsyringe";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { builtinPlugins } from "../plugins/index.js";
-import { SkillCatalog } from "./catalog.js";
 import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, PluginError, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -11,8 +10,7 @@ import { orderPlugins } from "./plugin-order.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
 import { withTimeout } from "./timeout.js";
-import { TOKENS } from "./tokens.js";
-import { stdioTransport } from "./transports/stdio.js";
+import { KERNEL_TOKENS as TOKENS, tokenName, type Token } from "./tokens.js";
 import type { Plugin, PluginContext, PluginHooks, RunningTransport, ToolDefinition, TransportDefinition } from "./types.js";
 
 export interface KernelOptions {
@@ -22,13 +20,17 @@ export interface KernelOptions {
   /** Names the config in error messages, e.g. its file path. Default "config". */
   readonly configSource?: string;
   readonly logger?: Logger;
+  /** Plugins a config may name by short name, each loaded on first use. */
+  readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
+  /** Plugins booted before the config's own, whatever the config says (the catalog, stdio). */
+  readonly corePlugins?: readonly Plugin<any>[];
   /** Last word on the resolved plugin list before boot: the CLI uses it for `--skills-dir`. */
   readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
 }
 
 export interface Kernel {
-  readonly container: DependencyContainer;
-  readonly catalog: SkillCatalog;
+  /** A service a plugin provides (or the kernel's logger); throws when none does. */
+  resolve<T>(token: Token<T>): T;
   readonly logger: Logger;
   /** Names of the plugins that booted, in boot order. */
   readonly plugins: readonly string[];
@@ -53,21 +55,24 @@ interface Booting {
 
 /** What a plugin contributes, held back until it has booted so a failed plugin leaves no trace. */
 interface Staged {
-  readonly services: Map<InjectionToken<unknown>, unknown>;
-  readonly contributions: [InjectionToken<unknown>, unknown][];
+  readonly services: Map<Token<unknown>, unknown>;
+  readonly contributions: [Token<unknown>, unknown][];
 }
 
 /**
  * Resolve, validate, order, set up and start every plugin of a config. Config mistakes throw a
  * ConfigError before any plugin runs; a plugin that fails follows the startup policy.
  */
-export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
+export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const config = options.config ?? {};
   const source = options.configSource ?? "config";
   const baseDir = options.baseDir ?? process.cwd();
   const logger = options.logger ?? createLogger(config.logLevel ?? "info");
 
-  let resolved = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: builtinPlugins, source });
+  let resolved = [
+    ...(options.corePlugins ?? []).map((plugin) => ({ plugin, options: undefined, origin: "core" })),
+    ...(await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source })),
+  ];
   if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
   const validated = await Promise.all(
     resolved.map(async (entry) => ({
@@ -83,14 +88,11 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   }
 
   const container = rootContainer.createChildContainer();
-  const catalog = new SkillCatalog(logger.child("catalog"));
   container.register(TOKENS.Logger, { useValue: logger });
-  container.register(TOKENS.SkillCatalog, { useValue: catalog });
 
   const lifetime = new AbortController();
-  const providers = new Map<InjectionToken<unknown>, string>([
+  const providers = new Map<Token<unknown>, string>([
     [TOKENS.Logger, "kernel"],
-    [TOKENS.SkillCatalog, "kernel"],
   ]);
   const committed: Booting[] = [];
   const failed = new Set<string>();
@@ -99,7 +101,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const timeoutFor = (name: string): number =>
     config.startup?.plugins?.[name]?.setupTimeoutMs ?? config.startup?.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
 
-  const contributionsOf = <T>(token: InjectionToken<T>, also?: Staged): T[] =>
+  const contributionsOf = <T>(token: Token<T>, also?: Staged): T[] =>
     [...committed.map((b) => b.staged), ...(also ? [also] : [])].flatMap((staged) =>
       staged.contributions.filter(([t]) => t === token).map(([, value]) => value as T),
     );
@@ -118,8 +120,8 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
       contribute(token, value) {
         // Names must be unique however a plugin contributes: through addTool or directly.
         const named = (value as { name?: unknown }).name;
-        if (token === TOKENS.SkillSource || token === TOKENS.Tool) {
-          const kind = token === TOKENS.Tool ? "a tool" : "a skill source";
+        if (named !== undefined) {
+          const kind = token === TOKENS.Tool ? "a tool" : `a ${tokenName(token)}`;
           if (contributionsOf(token, staged).some((existing) => (existing as { name?: unknown }).name === named)) {
             throw new Error(`${kind} named "${String(named)}" is already registered`);
           }
@@ -136,9 +138,6 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
         return container.resolve(token);
       },
       resolveAll: (token) => contributionsOf(token, staged),
-      addSkillSource(skillSource) {
-        ctx.contribute(TOKENS.SkillSource, skillSource);
-      },
       addTool(tool) {
         ctx.contribute(TOKENS.Tool, tool as unknown as ToolDefinition);
       },
@@ -227,18 +226,14 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   for (const { staged } of committed) {
     for (const [token, value] of staged.contributions) container.register(token, { useValue: value });
   }
-  for (const skillSource of contributionsOf(TOKENS.SkillSource)) catalog.addSource(skillSource);
   const tools = contributionsOf(TOKENS.Tool);
   const extensions = contributionsOf(TOKENS.ServerExtension);
   const buildServer = () => createMcpServer({ tools, extensions, logger });
-  const transports: TransportDefinition[] = [stdioTransport, ...contributionsOf(TOKENS.Transport)];
-  void catalog.refresh(lifetime.signal);
+  const transports: TransportDefinition[] = contributionsOf(TOKENS.Transport);
 
   let closing: Promise<void> | undefined;
-  let stopWatching: (() => void) | undefined;
   return {
-    container,
-    catalog,
+    resolve: <T>(token: Token<T>): T => container.resolve(token as symbol) as T,
     logger,
     plugins: committed.map((b) => b.plugin.name),
     tools,
@@ -247,12 +242,10 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
       const transport = transports.find((t) => t.name === name);
       if (!transport) {
         throw new ConfigError(
-          `${source}: unknown transport "${name}"; available: ${transports.map((t) => t.name).join(", ")}`,
+          `${source}: unknown transport "${name}"; available: ${transports.map((t) => t.name).join(", ") || "none"}`,
         );
       }
-      // A served catalog follows its sources: skills added, changed or removed are picked up live.
-      stopWatching ??= catalog.watch(lifetime.signal);
-      const running = await transport.start(buildServer, logger);
+      const running = await transport.start({ createServer: buildServer, logger, signal: lifetime.signal });
       for (const { plugin, hooks, ctx } of committed) {
         if (!hooks.serve) continue;
         try {
@@ -265,7 +258,6 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
     },
     close() {
       closing ??= (async () => {
-        stopWatching?.();
         lifetime.abort();
         await stopPlugins(committed);
       })();
@@ -299,8 +291,6 @@ function dependentsOf(name: string, booted: readonly Booting[]): Set<string> {
   return gone;
 }
 
-function describeToken(token: InjectionToken<unknown>): string {
-  if (typeof token === "symbol") return `service "${token.description?.replace(/^skills-kernel:/, "") ?? "?"}"`;
-  if (typeof token === "string") return `service "${token}"`;
-  return `service "${(token as { name?: string }).name ?? "?"}"`;
+function describeToken(token: Token<unknown>): string {
+  return `service "${tokenName(token)}"`;
 }

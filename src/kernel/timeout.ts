@@ -2,7 +2,8 @@
  * Run `work` with a deadline. On timeout the signal handed to `work` is aborted (so well-behaved
  * work stops) and the returned promise rejects with `message`, whether or not `work` ever settles.
  * The signal stays linked to `parent` afterwards: a plugin that keeps its setup signal for
- * background work sees shutdown too.
+ * background work sees shutdown too. `AbortSignal.any` links them without adding a listener to
+ * `parent` per call, so booting many plugins never trips MaxListenersExceededWarning.
  */
 export async function withTimeout<T>(
   ms: number,
@@ -10,19 +11,18 @@ export async function withTimeout<T>(
   parent: AbortSignal,
   work: (signal: AbortSignal) => T | Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  if (parent.aborted) controller.abort(parent.reason);
-  else parent.addEventListener("abort", () => controller.abort(parent.reason), { once: true });
+  const deadline = new AbortController();
+  const signal = AbortSignal.any([parent, deadline.signal]);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
+  const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const error = new Error(message);
-      controller.abort(error);
+      deadline.abort(error);
       reject(error);
     }, ms);
   });
   try {
-    return await Promise.race([Promise.resolve().then(() => work(controller.signal)), deadline]);
+    return await Promise.race([Promise.resolve().then(() => work(signal)), expired]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,32 +1,33 @@
-import type { InjectionToken } from "tsyringe";
 import type { Logger } from "./logger.js";
-import type { SkillCatalog } from "./catalog.js";
-import type { Ranker, ServerExtension, SkillSource, ToolDefinition, TransportDefinition } from "./types.js";
+import type { ServerExtension, ToolDefinition, TransportDefinition } from "./types.js";
+
+declare const carries: unique symbol;
 
 /**
- * Injection tokens: the kernel's public service names.
- *
- * They are `Symbol.for(...)` keys, not plain symbols, so a plugin built against its own copy of
- * skills-kernel (an npm plugin with a nested install, or the CLI's bundle next to a config's import)
- * still names the same services as the kernel that loads it.
+ * A service name that carries the type of what it names. It is a `Symbol.for` key, not a plain
+ * symbol, so a plugin built against its own copy of skills-kernel (an npm plugin with a nested
+ * install, or the CLI's bundle next to a config's import) still names the kernel's services.
  */
-function token<T>(name: string): InjectionToken<T> {
-  return Symbol.for(`skills-kernel:${name}`) as InjectionToken<T>;
+export type Token<T> = symbol & { readonly [carries]?: T };
+
+/** Make a token; `name` must be unique across everything loaded into the process. */
+export function defineToken<T>(name: string): Token<T> {
+  return Symbol.for(`skills-kernel:${name}`) as Token<T>;
 }
 
-export const TOKENS = {
-  /** The kernel-wide logger (stderr only). Plugins get a child named after themselves in ctx.logger. */
-  Logger: token<Logger>("logger"),
-  /** Every skill from every source, with identity and precedence resolved. */
-  SkillCatalog: token<SkillCatalog>("skill-catalog"),
-  /** Multi-registration: each skill source, in precedence order (config order). */
-  SkillSource: token<SkillSource>("skill-source"),
+/** The name a token was made with, for messages. */
+export function tokenName(token: Token<unknown>): string {
+  return token.description?.replace(/^skills-kernel:/, "") ?? "?";
+}
+
+/** The kernel's own services. The skill domain's are in src/skills/tokens.ts. */
+export const KERNEL_TOKENS = {
+  /** The plugin's own logger (stderr only), prefixed with its name. */
+  Logger: defineToken<Logger>("logger"),
   /** Multi-registration: each MCP tool a plugin contributes. */
-  Tool: token<ToolDefinition>("tool"),
-  /** The ranker search uses: provided by a ranker plugin, else search uses the default. */
-  Ranker: token<Ranker>("ranker"),
+  Tool: defineToken<ToolDefinition>("tool"),
   /** Multi-registration: hooks run on every McpServer built (resources, prompts). */
-  ServerExtension: token<ServerExtension>("server-extension"),
-  /** Multi-registration: each transport a plugin contributes (stdio is built in). */
-  Transport: token<TransportDefinition>("transport"),
+  ServerExtension: defineToken<ServerExtension>("server-extension"),
+  /** Multi-registration: each transport a plugin contributes (stdio, http). */
+  Transport: defineToken<TransportDefinition>("transport"),
 } as const;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runInstall, type InstallCliOptions } from "../../src/cli/install.js";
 import type { PluginEntry } from "../../src/kernel/config.js";
-import { createKernel, type Kernel } from "../../src/kernel/kernel.js";
+import { createKernel, type SkillsKernel as Kernel } from "../../src/create-kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { skillMd, tempDir, writeSkillFile } from "../plugins/fs/files.js";
 

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PluginEntry } from "../../src/kernel/config.js";
-import { createKernel, type Kernel } from "../../src/kernel/kernel.js";
+import { createKernel, type SkillsKernel as Kernel } from "../../src/create-kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
 
 export interface SkillServer {

@@ -4,10 +4,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
 import { ConfigError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
-import { createKernel, type Kernel } from "../../src/kernel/kernel.js";
+import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
+import { builtinPlugins } from "../../src/plugins/index.js";
 import { createLogger } from "../../src/kernel/logger.js";
-import { TOKENS } from "../../src/kernel/tokens.js";
-import type { InjectionToken } from "tsyringe";
+import { TOKENS } from "../../src/tokens.js";
+import type { Token } from "../../src/kernel/tokens.js";
 
 function recordingLogger() {
   const lines: string[] = [];
@@ -16,7 +17,7 @@ function recordingLogger() {
 
 async function boot(config: SkillsKernelConfig) {
   const { lines, logger } = recordingLogger();
-  const kernel = await createKernel({ config, logger, configSource: "test-config" });
+  const kernel = await bootKernel({ config, logger, configSource: "test-config", builtins: builtinPlugins });
   return { kernel, lines };
 }
 
@@ -39,7 +40,7 @@ async function connect(kernel: Kernel) {
   return client;
 }
 
-const GREETING: InjectionToken<string> = Symbol.for("test:greeting");
+const GREETING = Symbol.for("test:greeting") as Token<string>;
 
 describe("createKernel lifecycle", () => {
   it("sets up and starts in dependency order and stops in reverse", async () => {
@@ -135,7 +136,7 @@ describe("createKernel lifecycle", () => {
   });
 
   it("refuses to let a plugin replace a kernel service", async () => {
-    const run = boot({ plugins: [definePlugin({ name: "rogue", setup: (ctx) => ctx.provide(TOKENS.SkillCatalog, null as never) })] });
+    const run = boot({ plugins: [definePlugin({ name: "rogue", setup: (ctx) => ctx.provide(TOKENS.Logger, null as never) })] });
     await expect(run).rejects.toThrow(/already provided by plugin "kernel"/);
   });
 });
@@ -249,7 +250,7 @@ describe("signals, dropped services and strict names", () => {
         }),
       ],
     });
-    expect(() => kernel.container.resolve(GREETING)).toThrow('service "test:greeting" is gone: plugin "flaky-db" did not start');
+    expect(() => kernel.resolve(GREETING)).toThrow('service "test:greeting" is gone: plugin "flaky-db" did not start');
   });
 
   it("keeps names unique however a plugin contributes", async () => {
@@ -373,7 +374,7 @@ describe("tools over MCP", () => {
           setup: (ctx) =>
             ctx.contribute(TOKENS.Transport, {
               name: "loopback",
-              async start(createServer) {
+              async start({ createServer }) {
                 createServer();
                 events.push("transport started");
                 return { closed: new Promise<void>(() => {}), close: async () => {} };
@@ -395,7 +396,7 @@ describe("tools over MCP", () => {
   it("names the available transports when asked for an unknown one", async () => {
     const { kernel } = await boot({ plugins: [] });
     await expect(kernel.serve("carrier-pigeon")).rejects.toThrow(
-      'test-config: unknown transport "carrier-pigeon"; available: stdio',
+      'test-config: unknown transport "carrier-pigeon"; available: none',
     );
   });
 });

@@ -7,8 +7,8 @@ import {
   skillFileOptionsSchema,
   truncationNote,
   type FetchedFile,
-} from "../../kernel/skill-files.js";
-import { TOKENS } from "../../kernel/tokens.js";
+} from "../../skills/skill-files.js";
+import { TOKENS } from "../../tokens.js";
 
 /** Paths per call: enough for a step of a skill's instructions, small enough to keep a response readable. */
 const MAX_PATHS = 5;

@@ -2,9 +2,9 @@ import type { Dir } from "node:fs";
 import { lstat, opendir, realpath, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { SkillFileError } from "../../kernel/errors.js";
-import { isInside } from "../../kernel/paths.js";
-import { checkRelativePath } from "../../kernel/skill-files.js";
-import type { SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../kernel/types.js";
+import { isInside } from "../../skills/paths.js";
+import { checkRelativePath } from "../../skills/skill-files.js";
+import type { SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../skills/types.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
 import { compare, SKIPPED_FOLDERS, type SkillFolder } from "./scan.js";
 

@@ -1,3 +1,4 @@
+import { TOKENS } from "../../tokens.js";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { z } from "zod";
@@ -68,7 +69,7 @@ export default definePlugin({
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
     for (const { name, roots, optionalRoots } of sources) {
-      ctx.addSkillSource(createFsSource({ name, roots, optionalRoots, ...limits, logger: ctx.logger }));
+      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, logger: ctx.logger }));
     }
   },
 });

@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { constants, type Stats } from "node:fs";
 import { open, readlink, realpath, stat } from "node:fs/promises";
-import { isInside } from "../../kernel/paths.js";
+import { isInside } from "../../skills/paths.js";
 
 /** The file is a FIFO, device, socket or folder: reading it could block forever or never end. */
 export class NotRegularFileError extends Error {

@@ -1,5 +1,5 @@
 import { basename, resolve } from "node:path";
-import { expandHome } from "../../kernel/paths.js";
+import { expandHome } from "../../skills/paths.js";
 
 export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean };
 

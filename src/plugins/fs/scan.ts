@@ -3,7 +3,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import type { Diagnostic } from "../../kernel/types.js";
+import type { Diagnostic } from "../../skills/types.js";
 import { mapLimit } from "./map-limit.js";
 
 /** A folder holding a SKILL.md, not yet read. */

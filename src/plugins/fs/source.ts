@@ -2,14 +2,14 @@ import { realpath, stat } from "node:fs/promises";
 import { basename, posix } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../kernel/types.js";
-import { isInside } from "../../kernel/paths.js";
+import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
+import { isInside } from "../../skills/paths.js";
 import { createSkillFiles } from "./files.js";
 import { mapLimit } from "./map-limit.js";
 import { NotRegularFileError, OutsideFolderError, readHead, type Head } from "./read-head.js";
 import { compare, scanRoot, type PathDiagnostic, type SkillFolder } from "./scan.js";
 import { watchRoots } from "./watch.js";
-import { parseSkillMd, type SkillMdIssue } from "../../kernel/skill-md.js";
+import { parseSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
 
 export interface FsSourceSettings {
   readonly name: string;

@@ -1,12 +1,12 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import type { InjectionToken } from "tsyringe";
+import { defineToken } from "../../kernel/tokens.js";
 import { z } from "zod";
-import type { SkillCatalog } from "../../kernel/catalog.js";
+import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
-import { TOKENS } from "../../kernel/tokens.js";
-import { expandHome } from "../../kernel/paths.js";
-import { MiB } from "../../kernel/skill-files.js";
+import { TOKENS } from "../../tokens.js";
+import { expandHome } from "../../skills/paths.js";
+import { MiB } from "../../skills/skill-files.js";
 import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
 import { renderInstall } from "./render.js";
 
@@ -37,7 +37,7 @@ export interface SkillInstaller {
   install(request: InstallRequest): Promise<InstallResult>;
 }
 
-export const SKILL_INSTALLER: InjectionToken<SkillInstaller> = Symbol.for("skills-kernel:skill-installer");
+export const SKILL_INSTALLER = defineToken<SkillInstaller>("skill-installer");
 
 export function createInstaller(
   catalog: SkillCatalog,

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { CatalogSkill, SkillCatalog } from "../../kernel/catalog.js";
+import type { CatalogSkill, SkillCatalog } from "../../skills/catalog.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
-import { checkRelativePath } from "../../kernel/skill-files.js";
-import { MAX_NAME_CHARS, NAME_PATTERN } from "../../kernel/skill-md.js";
-import { validateSkillDocument } from "../../kernel/skill-spec.js";
-import type { SkillFileEntry } from "../../kernel/types.js";
-import { isWithin } from "../../kernel/paths.js";
+import { checkRelativePath } from "../../skills/skill-files.js";
+import { MAX_NAME_CHARS, NAME_PATTERN } from "../../skills/skill-md.js";
+import { validateSkillDocument } from "../../skills/skill-spec.js";
+import type { SkillFileEntry } from "../../skills/types.js";
+import { isWithin } from "../../skills/paths.js";
 import { servedRoots } from "../validate-skill/folder.js";
 
 export interface InstallLimits {

@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../kernel/catalog.js";
+import type { CatalogSkill } from "../../skills/catalog.js";
 
 export const LIST_FORMATS = ["names-only", "json", "full"] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../kernel/config.js";
-import { TOKENS } from "../../kernel/tokens.js";
+import { TOKENS } from "../../tokens.js";
 import { LIST_FORMATS, renderSkillList, toSkillList } from "./format.js";
 
 /** The `list_skills` tool: every served skill, in one of three formats. */

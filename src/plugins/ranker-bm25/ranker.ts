@@ -1,6 +1,6 @@
-import type { CatalogSkill } from "../../kernel/catalog.js";
-import { extractTriggers, skillLabels } from "../../kernel/text/skill-fields.js";
-import type { RankedSkill, Ranker, RankerSearchOptions } from "../../kernel/types.js";
+import type { CatalogSkill } from "../../skills/catalog.js";
+import { extractTriggers, skillLabels } from "../../skills/skill-fields.js";
+import type { RankedSkill, Ranker, RankerSearchOptions } from "../../skills/types.js";
 import { analyzeWords, indexTerms } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 

@@ -1,5 +1,5 @@
 import { definePlugin } from "../../kernel/config.js";
-import { TOKENS } from "../../kernel/tokens.js";
+import { TOKENS } from "../../tokens.js";
 import { FuseRanker } from "./ranker.js";
 
 /**

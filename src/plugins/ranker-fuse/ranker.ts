@@ -1,7 +1,7 @@
 import Fuse, { type IFuseOptions } from "fuse.js";
-import type { CatalogSkill } from "../../kernel/catalog.js";
-import { extractTriggers, skillCategory } from "../../kernel/text/skill-fields.js";
-import type { RankedSkill, Ranker, RankerSearchOptions } from "../../kernel/types.js";
+import type { CatalogSkill } from "../../skills/catalog.js";
+import { extractTriggers, skillCategory } from "../../skills/skill-fields.js";
+import type { RankedSkill, Ranker, RankerSearchOptions } from "../../skills/types.js";
 
 interface FuseEntry {
   readonly skill: CatalogSkill;

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { CatalogSkill } from "../../kernel/catalog.js";
+import type { CatalogSkill } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
-import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote } from "../../kernel/skill-files.js";
-import { TOKENS } from "../../kernel/tokens.js";
-import type { SkillFileContent, SkillFileListing } from "../../kernel/types.js";
+import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote } from "../../skills/skill-files.js";
+import { TOKENS } from "../../tokens.js";
+import type { SkillFileContent, SkillFileListing } from "../../skills/types.js";
 
 /** The `read_skill` tool: step 2 of 3, a skill's SKILL.md and the list of its other files. */
 export default definePlugin({

@@ -1,4 +1,4 @@
-import type { RankedSkill } from "../../kernel/types.js";
+import type { RankedSkill } from "../../skills/types.js";
 
 export const MATCH_QUALITIES = ["exact", "strong", "partial", "weak"] as const;
 export type MatchQuality = (typeof MATCH_QUALITIES)[number];

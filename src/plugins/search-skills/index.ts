@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { CatalogChange, SkillCatalog } from "../../kernel/catalog.js";
+import type { CatalogChange, SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
-import { TOKENS } from "../../kernel/tokens.js";
-import type { Ranker } from "../../kernel/types.js";
+import { TOKENS } from "../../tokens.js";
+import type { Ranker } from "../../skills/types.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 
 const DEFAULT_LIMIT = 5;
@@ -107,7 +107,7 @@ export default definePlugin({
           );
         }
         // Every match is ranked so `total` can count them; the answer describes only `limit`.
-        const ranked = index.ranker().search(query, { limit: Math.max(1, catalog.list().length), source });
+        const ranked = await index.ranker().search(query, { limit: Math.max(1, catalog.list().length), source });
         const answer = toAnswer(query, ranked, limit);
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],

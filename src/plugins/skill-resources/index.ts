@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import type { SkillCatalog } from "../../kernel/catalog.js";
+import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
@@ -12,9 +12,9 @@ import {
   fetchSkillFiles,
   MAX_PATH_CHARS,
   skillFileOptionsSchema,
-} from "../../kernel/skill-files.js";
-import { TOKENS } from "../../kernel/tokens.js";
-import type { SkillFileContent } from "../../kernel/types.js";
+} from "../../skills/skill-files.js";
+import { TOKENS } from "../../tokens.js";
+import type { SkillFileContent } from "../../skills/types.js";
 
 /** Where a skill's SKILL.md lives in the URI scheme of the MCP Skills extension draft. */
 const DOCUMENT = "SKILL.md";

@@ -1,9 +1,9 @@
 import { lstat, realpath } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
-import { isWithin } from "../../kernel/paths.js";
-import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
-import type { SkillSource } from "../../kernel/types.js";
+import { isWithin } from "../../skills/paths.js";
+import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../skills/skill-spec.js";
+import type { SkillSource } from "../../skills/types.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "../fs/read-head.js";
 import { SKILL_FILES } from "../fs/scan.js";
 

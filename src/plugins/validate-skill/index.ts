@@ -2,12 +2,12 @@ import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, posix, resolve } from "node:path";
 import { z } from "zod";
-import type { CatalogSkill, SkillCatalog } from "../../kernel/catalog.js";
+import type { CatalogSkill, SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
-import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../kernel/skill-spec.js";
-import { TOKENS } from "../../kernel/tokens.js";
-import { expandHome, isWithin } from "../../kernel/paths.js";
+import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../skills/skill-spec.js";
+import { TOKENS } from "../../tokens.js";
+import { expandHome, isWithin } from "../../skills/paths.js";
 import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
 import { renderValidation } from "./render.js";
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SourceSnapshot } from "../../../src/kernel/types.js";
+import type { SourceSnapshot } from "../../../src/skills/types.js";
 import { loadRoots } from "./ctx.js";
 
 // ../shared/corpus beside the repository: 700 real skills, read-only.

@@ -1,5 +1,7 @@
+import { TOKENS } from "../../../src/tokens.js";
 import { createLogger } from "../../../src/kernel/logger.js";
-import type { PluginContext, SkillSource, SourceSnapshot } from "../../../src/kernel/types.js";
+import type { PluginContext } from "../../../src/kernel/types.js";
+import type { SkillSource, SourceSnapshot } from "../../../src/skills/types.js";
 import fsPlugin from "../../../src/plugins/fs/index.js";
 
 export interface FakeContext {
@@ -23,12 +25,12 @@ export function createFakeContext(baseDir: string): FakeContext {
     baseDir,
     signal: new AbortController().signal,
     provide: unexpected("provide"),
-    contribute: unexpected("contribute"),
+    contribute: (token, value) => {
+      if (token !== TOKENS.SkillSource) throw new Error(`fs contributed ${String(token)}`);
+      sources.push(value as SkillSource);
+    },
     resolve: unexpected("resolve"),
     resolveAll: unexpected("resolveAll"),
-    addSkillSource: (source) => {
-      sources.push(source);
-    },
     addTool: unexpected("addTool"),
     extendServer: unexpected("extendServer"),
   };

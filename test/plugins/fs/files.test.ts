@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillFileError } from "../../../src/kernel/errors.js";
-import type { SkillSource } from "../../../src/kernel/types.js";
+import type { SkillSource } from "../../../src/skills/types.js";
 import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES } from "../../../src/plugins/fs/files.js";
 import { createHostileRoot } from "../../fixtures/hostile-root.js";
 import { setupFs } from "./ctx.js";

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SourceSnapshot } from "../../../src/kernel/types.js";
+import type { SourceSnapshot } from "../../../src/skills/types.js";
 import { createHostileRoot, type HostileRoot } from "../../fixtures/hostile-root.js";
 import { loadRoots } from "./ctx.js";
 

@@ -3,7 +3,7 @@ import { mkdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/kernel/logger.js";
-import type { SourceSnapshot } from "../../../src/kernel/types.js";
+import type { SourceSnapshot } from "../../../src/skills/types.js";
 import { scanRoot } from "../../../src/plugins/fs/scan.js";
 import { loadRoots, setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";

@@ -7,7 +7,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createLogger } from "../../../src/kernel/logger.js";
-import type { SourceSkill } from "../../../src/kernel/types.js";
+import type { SourceSkill } from "../../../src/skills/types.js";
 import { fsOptionsSchema } from "../../../src/plugins/fs/index.js";
 import { createFsSource } from "../../../src/plugins/fs/source.js";
 import { HAS_INOTIFY_INFO, inotifyWatches, waitFor } from "./watching.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CatalogSkill } from "../../../src/kernel/catalog.js";
+import type { CatalogSkill } from "../../../src/skills/catalog.js";
 import { Bm25Ranker, MAX_QUERY_WORDS } from "../../../src/plugins/ranker-bm25/ranker.js";
 import { CORPUS, HAS_CORPUS, HOSTILE_QUERIES, REPO_SKILLS, SAMPLE, loadSkills, skill, snapshot } from "./skills.js";
 

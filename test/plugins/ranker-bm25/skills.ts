@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { CatalogSkill } from "../../../src/kernel/catalog.js";
-import { createKernel } from "../../../src/kernel/kernel.js";
+import type { CatalogSkill } from "../../../src/skills/catalog.js";
+import { createKernel } from "../../../src/create-kernel.js";
 import { createLogger } from "../../../src/kernel/logger.js";
-import type { Ranker } from "../../../src/kernel/types.js";
+import type { RankedSkill, Ranker } from "../../../src/skills/types.js";
 
 // ../shared/corpus beside the repository: 700 real skills, read-only.
 export const CORPUS = fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
@@ -93,5 +93,5 @@ export const HOSTILE_QUERIES = [
 
 /** Every ranked list for `queries`, as ids and scores, for comparing two rankers' states. */
 export function snapshot(ranker: Ranker, queries: readonly string[], options: { limit: number; source?: string } = { limit: 10 }) {
-  return queries.map((query) => ranker.search(query, options).map((r) => `${r.skill.qualifiedId} ${r.score}`));
+  return queries.map((query) => (ranker.search(query, options) as RankedSkill[]).map((r) => `${r.skill.qualifiedId} ${r.score}`));
 }

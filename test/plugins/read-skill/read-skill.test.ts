@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/kernel/errors.js";
-import { createKernel } from "../../../src/kernel/kernel.js";
+import { createKernel } from "../../../src/create-kernel.js";
 import { createLogger } from "../../../src/kernel/logger.js";
 import { builtinPlugins } from "../../../src/plugins/index.js";
 import readSkill from "../../../src/plugins/read-skill/index.js";

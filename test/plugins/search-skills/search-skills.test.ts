@@ -6,9 +6,9 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PluginEntry } from "../../../src/kernel/config.js";
-import { createKernel, type Kernel } from "../../../src/kernel/kernel.js";
+import { createKernel, type SkillsKernel as Kernel } from "../../../src/create-kernel.js";
 import { createLogger } from "../../../src/kernel/logger.js";
-import { TOKENS } from "../../../src/kernel/tokens.js";
+import { TOKENS } from "../../../src/tokens.js";
 import { cut, DESCRIPTION_BYTES, matchQuality, toAnswer, type SearchAnswer } from "../../../src/plugins/search-skills/answer.js";
 import { CORPUS, HAS_CORPUS, HOSTILE_QUERIES, REPO_SKILLS } from "../ranker-bm25/skills.js";
 

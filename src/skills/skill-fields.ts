@@ -1,4 +1,4 @@
-import { isRecord } from "../skill-md.js";
+import { isRecord } from "./skill-md.js";
 
 /**
  * What rankers read out of a skill besides its name and description. Frontmatter is untrusted

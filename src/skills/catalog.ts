@@ -1,6 +1,6 @@
 import { distance } from "fastest-levenshtein";
-import type { Logger } from "./logger.js";
-import { errorMessage, ToolInputError } from "./errors.js";
+import type { Logger } from "../kernel/logger.js";
+import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */

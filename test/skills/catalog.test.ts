@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { SkillCatalog } from "../../src/kernel/catalog.js";
+import { SkillCatalog } from "../../src/skills/catalog.js";
 import { SkillFileError, ToolInputError } from "../../src/kernel/errors.js";
 import { createLogger } from "../../src/kernel/logger.js";
-import type { SkillSource, SourceSkill } from "../../src/kernel/types.js";
+import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string, rank = 0): SourceSkill => ({
   name,

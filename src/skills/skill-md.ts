@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { isScalar, LineCounter, parseDocument, visit, type Document, type YAMLError } from "yaml";
-import { errorMessage } from "./errors.js";
+import { errorMessage } from "../kernel/errors.js";
 import { toPlainData } from "./plain-data.js";
 
 /** One problem found in a SKILL.md; the caller turns it into a Diagnostic. */

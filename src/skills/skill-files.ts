@@ -1,8 +1,8 @@
 import { Buffer } from "node:buffer";
 import { z } from "zod";
 import type { CatalogSkill, SkillCatalog } from "./catalog.js";
-import { errorMessage, SkillFileError, ToolInputError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import { errorMessage, SkillFileError, ToolInputError } from "../kernel/errors.js";
+import type { Logger } from "../kernel/logger.js";
 import type { SkillFileContent } from "./types.js";
 
 // What the skill tools share: which relative paths may even be asked for, how a file's bytes

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { validateSkillDocument, type SkillValidation } from "../../src/kernel/skill-spec.js";
+import { validateSkillDocument, type SkillValidation } from "../../src/skills/skill-spec.js";
 
 function doc(frontmatter: string, body = "# Body\n"): string {
   return `---\n${frontmatter}\n---\n${body}`;

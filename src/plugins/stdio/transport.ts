@@ -1,5 +1,5 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { TransportDefinition } from "../types.js";
+import type { TransportDefinition } from "../../kernel/types.js";
 
 /**
  * One server over the process's stdin/stdout. The session ends when the client closes stdin;
@@ -7,7 +7,7 @@ import type { TransportDefinition } from "../types.js";
  */
 export const stdioTransport: TransportDefinition = {
   name: "stdio",
-  async start(createServer, logger) {
+  async start({ createServer, logger }) {
     const server = createServer();
     const transport = new StdioServerTransport();
     let resolveClosed!: () => void;

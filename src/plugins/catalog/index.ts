@@ -1,0 +1,28 @@
+import { definePlugin } from "../../kernel/config.js";
+import { SkillCatalog } from "../../skills/catalog.js";
+import { SKILL_TOKENS } from "../../skills/tokens.js";
+
+/**
+ * The skill catalog: every source's skills with identity resolved. Loaded at start, once every
+ * source is set up; a served kernel also follows the sources' watchers.
+ */
+export default definePlugin({
+  name: "catalog",
+  setup(ctx) {
+    const catalog = new SkillCatalog(ctx.logger);
+    ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);
+    let stopWatching: (() => void) | undefined;
+    return {
+      start(started) {
+        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(source);
+        void catalog.refresh(started.signal);
+      },
+      serve(serving) {
+        stopWatching ??= catalog.watch(serving.signal);
+      },
+      stop() {
+        stopWatching?.();
+      },
+    };
+  },
+});

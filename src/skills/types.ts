@@ -1,0 +1,127 @@
+import type { CatalogSkill } from "./catalog.js";
+
+/*
+ * The skill domain's contracts: what a skill source reports and what a ranker does. The kernel
+ * knows none of this; plugins meet here through the tokens in ./tokens.ts.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Skills
+// ---------------------------------------------------------------------------------------------
+
+export type DiagnosticSeverity = "error" | "warning";
+
+/** Something wrong with one skill: `error` means it was skipped, `warning` means it loaded anyway. */
+export interface Diagnostic {
+  readonly severity: DiagnosticSeverity;
+  /** The source that found it. */
+  readonly source: string;
+  /** Where, relative to the source's root (POSIX separators). */
+  readonly path: string;
+  /** A stable, machine-readable kind, e.g. "yaml-parse", "missing-description", "name-mismatch". */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** One skill as a source reports it: metadata and the start of the body, never the whole body. */
+export interface SourceSkill {
+  readonly name: string;
+  readonly description: string;
+  /** The skill folder, relative to the source's root, POSIX separators ("" for the root itself). */
+  readonly path: string;
+  /** The parsed frontmatter as a null-prototype object of plain data. */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** The start of the markdown body (a couple of thousand characters at most), for ranking. */
+  readonly excerpt: string;
+  /** Order within the source (lower wins a name clash); e.g. the root's index. */
+  readonly rank: number;
+}
+
+export interface SourceSnapshot {
+  readonly skills: readonly SourceSkill[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A file of a skill folder other than its SKILL.md. */
+export interface SkillFileEntry {
+  /** Relative to the skill folder, POSIX separators, never starting with "/" or holding "..". */
+  readonly path: string;
+  readonly size: number;
+}
+
+export interface SkillFileListing {
+  /** Sorted by path, at most the limit asked for. */
+  readonly files: readonly SkillFileEntry[];
+  /** How many more files the folder holds beyond `files` (a lower bound when not `complete`). */
+  readonly omitted: number;
+  /** False when the folder is larger than a listing reads (entry or depth limits). */
+  readonly complete: boolean;
+}
+
+export interface SkillFileContent {
+  /** At most the bytes asked for. */
+  readonly bytes: Uint8Array;
+  /** The whole file's size. */
+  readonly size: number;
+  readonly truncated: boolean;
+}
+
+/**
+ * Where skills come from: local folders, git, HTTP catalogs, registries. Sources are listed in
+ * precedence order (the first contributed wins a name clash).
+ *
+ * Skills are named to a source by `SourceSkill.path`. A source refuses, with a SkillFileError
+ * saying why, any file that is not a regular file inside that skill's folder.
+ */
+export interface SkillSource {
+  /** Unique among sources: the prefix of qualified ids (`source:name`). */
+  readonly name: string;
+  /** Human-readable location for banners and logs, e.g. the folders it scans. */
+  readonly description: string;
+  /** Local folders this source serves, if any (install uses them to tell whether a target is served). */
+  readonly roots?: readonly string[];
+  load(signal: AbortSignal): Promise<SourceSnapshot>;
+  /** The skill's SKILL.md, at most maxBytes of it. */
+  readDocument(skillPath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
+  /** The skill folder's files other than its SKILL.md, at most `limit` of them. */
+  listFiles(skillPath: string, limit: number, signal?: AbortSignal): Promise<SkillFileListing>;
+  /** One file of the skill folder (a path from listFiles), at most maxBytes of it. */
+  readFile(skillPath: string, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
+  /**
+   * Call `onChange` when skills may have been added, changed or removed (the catalog debounces
+   * and reloads). Returns a function that stops watching. Sources that cannot watch omit it.
+   */
+  watch?(onChange: () => void): () => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ranking
+// ---------------------------------------------------------------------------------------------
+
+export interface RankedSkill {
+  readonly skill: CatalogSkill;
+  /** Normalised to 0-100 (docs/search.md says how, and the match_quality thresholds). */
+  readonly score: number;
+}
+
+export interface RankerSearchOptions {
+  readonly limit: number;
+  /** Only skills of this source. */
+  readonly source?: string;
+}
+
+/**
+ * Orders skills for a query. Built once from the catalog, then kept current incrementally as the
+ * catalog changes (a file watcher, an install), so a large catalog is never re-indexed per edit.
+ */
+export interface Ranker {
+  readonly name: string;
+  /** Replace the whole index. */
+  build(skills: readonly CatalogSkill[]): void;
+  add(skills: readonly CatalogSkill[]): void;
+  /** By qualified id. */
+  remove(qualifiedIds: readonly string[]): void;
+  /** Best first. May be asynchronous (an embeddings or remote ranker). */
+  search(query: string, options: RankerSearchOptions): RankedSkill[] | Promise<RankedSkill[]>;
+}
+
