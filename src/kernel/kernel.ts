@@ -1,7 +1,6 @@
 import "reflect-metadata";
 import { container as rootContainer } from "tsyringe";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { builtinPlugins } from "../plugins/index.js";
 import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, PluginError, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
