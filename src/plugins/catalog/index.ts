@@ -8,6 +8,8 @@ import { SKILL_TOKENS } from "../../skills/tokens.js";
  */
 export default definePlugin({
   name: "catalog",
+  provides: [SKILL_TOKENS.SkillCatalog],
+  consumes: [{ token: SKILL_TOKENS.SkillSource, optional: true }],
   setup(ctx) {
     const catalog = new SkillCatalog(ctx.logger);
     ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);

@@ -16,6 +16,7 @@ const issueSchema = z.object({ field: z.string(), message: z.string() });
 /** The `validate_skill` tool: checks a skill against the Agent Skills specification. */
 export default definePlugin({
   name: "validate-skill",
+  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
