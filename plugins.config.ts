@@ -14,5 +14,6 @@ export default defineConfig({
     "validate-skill",
     ["install-skill", { targets: { project: "./.claude/skills" } }],
     "skill-resources", // skill://<name>/SKILL.md and skill://<name>/{+path}
+    "cache-stats", // get_cache_stats; the cache itself is cache-memory unless a cache plugin is listed
   ],
 });

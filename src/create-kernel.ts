@@ -1,4 +1,6 @@
+import { withDefaultCache } from "./cache/default-cache.js";
 import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
+import cacheMemoryPlugin from "./plugins/cache-memory/index.js";
 import catalogPlugin from "./plugins/catalog/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/stdio/index.js";
@@ -12,9 +14,16 @@ export interface SkillsKernel extends Kernel {
 
 /**
  * The composition root: the kernel knows no plugin, so this is where the built-in plugins, the
- * catalog and the stdio transport are handed to it.
+ * catalog, the stdio transport and the default cache (cache-memory, unless the config names
+ * another cache) are handed to it.
  */
 export async function createKernel(options: Omit<KernelOptions, "builtins" | "corePlugins"> = {}): Promise<SkillsKernel> {
-  const kernel = await bootKernel({ ...options, builtins: builtinPlugins, corePlugins: [catalogPlugin, stdioPlugin] });
+  const { adjustPlugins } = options;
+  const kernel = await bootKernel({
+    ...options,
+    builtins: builtinPlugins,
+    corePlugins: [catalogPlugin, stdioPlugin],
+    adjustPlugins: async (plugins) => withDefaultCache(adjustPlugins ? await adjustPlugins(plugins) : plugins, cacheMemoryPlugin),
+  });
   return Object.assign(kernel, { catalog: kernel.resolve(SKILL_TOKENS.SkillCatalog) });
 }

@@ -2,12 +2,14 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
 import { LIST_FORMATS, type ListFormat } from "../plugins/list-skills/format.js";
+import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
 
 /** Options every command takes: where the skills come from and how loud to be. */
 const COMMON = {
   config: { type: "string" },
   "skills-dir": { type: "string", multiple: true },
   "log-level": { type: "string" },
+  cache: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const satisfies ParseArgsConfig["options"];
@@ -19,6 +21,7 @@ const COMMAND_SPECS = {
   search: { options: { limit: { type: "string" }, json: { type: "boolean" } }, positionals: [1, Infinity], usage: "QUERY" },
   read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
+  "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
   install: {
     options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } },
     positionals: [1, 1],
@@ -37,6 +40,7 @@ export interface CliArgs {
   readonly configPath?: string;
   readonly skillsDirs: readonly string[];
   readonly logLevel?: LogLevel;
+  readonly cache?: CacheChoice;
   readonly transport?: string;
   readonly format: ListFormat;
   readonly limit?: number;
@@ -57,6 +61,7 @@ Usage:
                                                spec; exits 1 if any is invalid
   skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run]
                                                copy a served skill into a skills folder
+  skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
 
 Options for every command:
   --config FILE          config file (default: plugins.config.ts, .skills-kernelrc,
@@ -64,13 +69,15 @@ Options for every command:
                          up to the project root; without one, the embedded default)
   --skills-dir DIR       serve exactly this folder of skills (repeatable)
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
+  --cache BACKEND        memory (the default) or redis://HOST:PORT[/DB]; replaces the
+                         config's cache plugin
   -h, --help             show this help
   -v, --version          print the version
 
 Command options:
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, install: print JSON
+  --json                 search, read, validate, install, cache-stats: print JSON
   --to TARGET            install: project (default), user, or a folder
   --force                install: replace a skill already there
   --dry-run              install: say what would be written, write nothing
@@ -124,7 +131,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
-  for (const name of ["config", "transport", "to"]) {
+  for (const name of ["config", "transport", "to", "cache"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
@@ -137,6 +144,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     configPath: values.config as string | undefined,
     skillsDirs,
     logLevel,
+    cache: typeof values.cache === "string" ? parseCacheFlag(values.cache) : undefined,
     transport: values.transport as string | undefined,
     format: format as ListFormat,
     limit,

@@ -9,7 +9,8 @@ import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, type CliArgs } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
-import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
+import { applyCacheChoice } from "./cache-flag.js";
+import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
 /** How long shutdown may take before the process exits anyway (a plugin holding a handle open). */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -43,7 +44,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,
-      adjustPlugins: args.skillsDirs.length > 0 ? serveExactly(args.skillsDirs.map((d) => resolve(cwd, d))) : undefined,
+      adjustPlugins: async (plugins) => {
+        const served = args.skillsDirs.length > 0 ? await serveExactly(args.skillsDirs.map((d) => resolve(cwd, d)))(plugins) : plugins;
+        return args.cache ? applyCacheChoice(served, args.cache) : served;
+      },
     });
     if (args.command !== "serve") {
       try {
@@ -137,6 +141,8 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return searchCommand(kernel, args);
     case "read":
       return readCommand(kernel, args);
+    case "cache-stats":
+      return cacheStatsCommand(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
       return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, json: args.json });

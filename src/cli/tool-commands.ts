@@ -3,6 +3,7 @@ import { UserError } from "../kernel/errors.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
+import { renderAnswer } from "../plugins/cache-stats/format.js";
 
 /**
  * Human subcommands call the very tools an agent calls, over an in-memory MCP link, so the CLI
@@ -81,4 +82,8 @@ export async function readCommand(kernel: Kernel, args: CliArgs): Promise<number
     const files = answer.files.length > 0 ? ["", "Files:", ...answer.files.map((f) => `  ${f}`), ...more] : [];
     return [answer.content.trimEnd(), ...files].join("\n");
   });
+}
+
+export async function cacheStatsCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+  return print(await callTool(kernel, "get_cache_stats", "cache-stats", {}), args.json, renderAnswer);
 }

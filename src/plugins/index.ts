@@ -15,4 +15,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   "skill-resources": async () => (await import("./skill-resources/index.js")).default,
   "validate-skill": async () => (await import("./validate-skill/index.js")).default,
   "install-skill": async () => (await import("./install-skill/index.js")).default,
+  "cache-memory": async () => (await import("./cache-memory/index.js")).default,
+  "cache-redis": async () => (await import("./cache-redis/index.js")).default,
+  "cache-stats": async () => (await import("./cache-stats/index.js")).default,
 };

@@ -6,6 +6,7 @@ import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, PluginError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import { groupRoots, type ResolvedRoot } from "./roots.js";
+import { createReadCache } from "./read-cache.js";
 import { createFsSource } from "./source.js";
 
 const KiB = 1024;
@@ -52,6 +53,7 @@ export const fsOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "fs",
   provides: [TOKENS.SkillSource],
+  consumes: [{ token: TOKENS.Cache, optional: true }],
   options: fsOptionsSchema,
   async setup(ctx, options) {
     const { roots: configured, ...limits } = options;
@@ -69,8 +71,10 @@ export default definePlugin({
       }
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
+    const cache = ctx.resolveOptional(TOKENS.Cache);
+    const readCache = cache && createReadCache(cache, limits);
     for (const { name, roots, optionalRoots } of sources) {
-      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, logger: ctx.logger }));
+      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, logger: ctx.logger, readCache }));
     }
   },
 });

@@ -10,6 +10,7 @@ import { NotRegularFileError, OutsideFolderError, readHead, type Head } from "./
 import { compare, scanRoot, type PathDiagnostic, type SkillFolder } from "./scan.js";
 import { watchRoots } from "./watch.js";
 import { parseSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
+import { currentIdentity, sameIdentity, type ReadCache, type RecalledRead, type SkillRead } from "./read-cache.js";
 
 export interface FsSourceSettings {
   readonly name: string;
@@ -26,6 +27,8 @@ export interface FsSourceSettings {
   readonly maxWatchedDirectories: number;
   readonly pollIntervalMs: number;
   readonly logger: Logger;
+  /** Reads kept across loads and restarts (the shared cache), when there is one. */
+  readonly readCache?: ReadCache;
 }
 
 // Enough reads in flight to keep the filesystem busy while files are parsed; few enough that a
@@ -71,7 +74,8 @@ async function loadRoot(settings: FsSourceSettings, root: string, rank: number, 
   const { maxDepth, maxDirectories, logger } = settings;
   if (settings.optionalRoots?.includes(root) && (await isMissing(root))) return { skills: [], diagnostics: [], folders: [] };
   const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal });
-  const read = await mapLimit(scan.folders, READ_CONCURRENCY, (folder) => readSkill(settings, folder, rank), signal);
+  const recalled = (await settings.readCache?.recall(scan.folders)) ?? new Map<string, RecalledRead>();
+  const read = await mapLimit(scan.folders, READ_CONCURRENCY, (folder) => readSkill(settings, folder, rank, recalled.get(folder.file)), signal);
   return {
     skills: read.flatMap((result) => (result.skill ? [result.skill] : [])),
     diagnostics: [...scan.diagnostics, ...read.flatMap((result) => result.diagnostics)].map(stamp),
@@ -89,12 +93,17 @@ async function isMissing(path: string): Promise<boolean> {
   }
 }
 
-interface SkillRead {
-  readonly skill?: SourceSkill;
-  readonly diagnostics: readonly PathDiagnostic[];
+/** A skill file's read: what the cache recalled if the file is unchanged since, else read and parsed (and kept). */
+async function readSkill(settings: FsSourceSettings, folder: SkillFolder, rank: number, recalled: RecalledRead | undefined): Promise<SkillRead> {
+  // Taken before the read: a write during it leaves the kept identity stale, never the result.
+  const identity = settings.readCache ? currentIdentity(folder) : undefined;
+  if (identity && recalled && sameIdentity(recalled.identity, identity)) return recalled.read(rank);
+  const read = await readAndParse(settings, folder, rank);
+  if (identity && read.parsed) settings.readCache!.keep(folder, identity, read);
+  return read;
 }
 
-async function readSkill(settings: FsSourceSettings, folder: SkillFolder, rank: number): Promise<SkillRead> {
+async function readAndParse(settings: FsSourceSettings, folder: SkillFolder, rank: number): Promise<SkillRead & { parsed?: true }> {
   const skipped = (issue: SkillMdIssue): SkillRead => ({ diagnostics: [{ severity: "error", path: folder.path, ...issue }] });
 
   let head: Head;
@@ -120,9 +129,11 @@ async function readSkill(settings: FsSourceSettings, folder: SkillFolder, rank: 
     maxFrontmatterBytes: settings.maxFrontmatterBytes,
     truncated: head.truncated,
   });
-  if (!result.ok) return skipped(result.error);
+  // Only a parse is kept: a failed read (EACCES, a FIFO) may not fail next time.
+  if (!result.ok) return { ...skipped(result.error), parsed: true };
   const { name, description, frontmatter, warnings, excerpt } = result.skill;
   return {
+    parsed: true,
     skill: { name, description, path: folder.path, frontmatter, excerpt, rank },
     diagnostics: warnings.map((issue) => ({ severity: "warning", path: folder.path, ...issue })),
   };

@@ -1,0 +1,129 @@
+// Warm restarts: time from spawn to the first list_skills answer over 10,000 skills on disk, for
+// a server without a persistent cache (the default, cache-memory), one whose Redis is empty
+// (cold), and one restarted over the entries the previous run left in Redis (warm). The three
+// run interleaved so machine noise hits them alike; each run is a fresh process
+// (docs/benchmarks.md, "Warm restarts").
+//
+//   npm run build && npm run bench:warm-start [-- --skills 10000 --runs 10]
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { writeSkillFolders } from "./skill-folders.js";
+import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
+
+const { values } = parseArgs({ options: { skills: { type: "string", default: "10000" }, runs: { type: "string", default: "10" } } });
+const count = Number(values.skills);
+const runs = Number(values.runs);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const cli = join(root, "dist/cli.js");
+if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run npm run build first");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+function run(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`${command} ${args.join(" ")} exited ${code}`))));
+  });
+}
+
+/** Spawn a server and time until its first list_skills answer; resolves once the process has exited. */
+function timeFirstList(args: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ["pipe", "pipe", "inherit"] });
+    let buffered = "";
+    let elapsed = 0;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no list_skills answer in 120 s`));
+    }, 120_000);
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      buffered += chunk;
+      for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n")) {
+        const message = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        if (message.id === 1) {
+          child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+          child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_skills", arguments: {} } }) + "\n");
+        } else if (message.id === 2) {
+          elapsed = performance.now() - started;
+          const total = message.result?.structuredContent?.total;
+          if (total !== count) reject(new Error(`list_skills listed ${total} skills, not ${count}`));
+          clearTimeout(timer);
+          // Closing stdin ends the server; its cache writes land before it exits.
+          child.stdin.end();
+        }
+      }
+    });
+    child.on("error", reject);
+    child.on("close", () => resolve(elapsed));
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+      }) + "\n",
+    );
+  });
+}
+
+const dir = await mkdtemp(join(tmpdir(), "sk-warm-"));
+let redis: ChildProcess | undefined;
+try {
+  const seed = await loadSeedSkills();
+  await writeSkillFolders(dir, syntheticCatalog(seed.skills, count));
+  const port = await freePort();
+  redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  for (let tries = 0; (await run("redis-cli", ["-p", String(port), "ping"]).catch(() => "")) !== "PONG"; tries++) {
+    if (tries > 50) throw new Error("redis-server did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const url = `redis://127.0.0.1:${port}/0`;
+  const base = ["--skills-dir", dir, "--log-level", "warn"];
+  const candidates = [
+    { name: "no persistent cache: cache-memory, the default (baseline)", args: [...base, "--cache", "memory"], before: async () => {} },
+    { name: "cache-redis, cold: Redis emptied first", args: [...base, "--cache", url], before: () => run("redis-cli", ["-p", String(port), "flushdb"]) },
+    { name: "cache-redis, warm: the previous run's entries", args: [...base, "--cache", url], before: async () => {} },
+  ];
+  const samples: number[][] = candidates.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [index, candidate] of candidates.entries()) {
+      await candidate.before();
+      samples[index]!.push(await timeFirstList(candidate.args));
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const baseline = median(samples[0]!);
+  const cold = median(samples[1]!);
+  console.log(`first list_skills answer over ${count} skills on disk, ${runs} interleaved runs each (node ${process.version}; seed: ${seed.origin})\n`);
+  console.log("| server | median ms | min ms | max ms | vs no cache | vs Redis cold |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const [index, candidate] of candidates.entries()) {
+    const m = median(samples[index]!);
+    console.log(
+      `| ${candidate.name} | ${m.toFixed(0)} | ${Math.min(...samples[index]!).toFixed(0)} | ${Math.max(...samples[index]!).toFixed(0)} | ${(m / baseline).toFixed(2)}x | ${(m / cold).toFixed(2)}x |`,
+    );
+  }
+} finally {
+  redis?.kill("SIGKILL");
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,12 @@
+import { defineToken } from "../kernel/tokens.js";
+import type { CacheStats } from "./engine.js";
+
+/** What a cache backend tells about itself, for get_cache_stats. */
+export interface CacheMonitor {
+  stats(): Promise<CacheStats>;
+}
+
+export const CACHE_TOKENS = {
+  /** Provided by the cache backend plugin next to TOKENS.Cache. */
+  CacheMonitor: defineToken<CacheMonitor>("cache-monitor"),
+} as const;
