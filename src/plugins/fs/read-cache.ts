@@ -56,7 +56,8 @@ const RECALL_BATCH = 256;
  * a load whose file still has the stored identity takes the stored result instead of reading and
  * parsing the file again. Over Redis this makes a restart over thousands of unchanged skills
  * cost one lstat per skill. Entries hold plain data only and are checked field by field when read
- * back, since whoever can write to the cache could otherwise plant a skill.
+ * back, frontmatter rebuilt as the parser builds it: a malformed or hostile entry is a miss, never
+ * a crash or a polluted prototype.
  */
 export function createReadCache(cache: Cache, limits: ReadCacheLimits): ReadCache {
   // The package version in the namespace: a release that parses differently never reads an

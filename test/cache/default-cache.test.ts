@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Cache } from "../../src/kernel/cache.js";
+import { definePlugin } from "../../src/kernel/config.js";
+import { createKernel } from "../../src/create-kernel.js";
+import { createLogger } from "../../src/kernel/logger.js";
+import { TOKENS } from "../../src/tokens.js";
+import { TestRedis } from "../helpers/redis.js";
+
+/** A plugin that keeps the cache view it resolves, to show whose namespace it is. */
+function consumer(name: string, seen: Cache[]) {
+  return definePlugin({
+    name,
+    consumes: [{ token: TOKENS.Cache, optional: true }],
+    setup(ctx) {
+      const cache = ctx.resolveOptional(TOKENS.Cache);
+      if (cache) seen.push(cache);
+    },
+  });
+}
+
+const boot = (plugins: unknown[]) => createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
+
+describe("the default cache", () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await TestRedis.start();
+  });
+  afterAll(async () => {
+    await redis.kill();
+  });
+
+  it("is cache-memory when the config names no cache, each plugin in its own namespace", async () => {
+    const seen: Cache[] = [];
+    const kernel = await boot([consumer("one", seen), consumer("two", seen)]);
+    try {
+      expect(kernel.plugins).toContain("cache-memory");
+      expect(seen.map((cache) => cache.namespace)).toEqual(["one", "two"]);
+      await seen[0]!.set("k", "one's");
+      expect(await seen[1]!.get("k")).toBeUndefined();
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it("gives way to a cache the config names, built in or its own", async () => {
+    const redisKernel = await boot([["cache-redis", { url: redis.url }]]);
+    expect(redisKernel.plugins).toContain("cache-redis");
+    expect(redisKernel.plugins).not.toContain("cache-memory");
+    await redisKernel.close();
+
+    const own = definePlugin({
+      name: "my-cache",
+      provides: [TOKENS.Cache],
+      setup(ctx) {
+        ctx.provideScoped(TOKENS.Cache, (who) => ({ namespace: `mine/${who.name}` }) as Cache);
+      },
+    });
+    const seen: Cache[] = [];
+    const ownKernel = await boot([own, consumer("user", seen)]);
+    expect(ownKernel.plugins).not.toContain("cache-memory");
+    expect(seen[0]!.namespace).toBe("mine/user");
+    await ownKernel.close();
+  });
+});

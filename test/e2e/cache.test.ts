@@ -1,0 +1,190 @@
+// The cache through the shipped bundle, against redis-server processes of the tests' own: Redis
+// killed under load, down at start, shared by two servers, and the cache-stats command on every
+// runtime.
+import { cp, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, RUNTIMES, connectCli, runCli, type Runtime } from "../helpers/cli.js";
+import { freePort, TestRedis, waitFor } from "../helpers/redis.js";
+
+let work: string;
+let skills: string;
+
+/** Ages every file under `dir` past the cache's racy window, as files on a disk usually are. */
+async function age(dir: string) {
+  const past = new Date(Date.now() - 60_000);
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    await utimes(join(entry.parentPath, entry.name), past, past);
+  }
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "sk-cache-"));
+  // A package.json stops the config search here, so the repo's own config is never picked up.
+  await writeFile(join(work, "package.json"), "{}");
+  skills = join(work, "skills");
+  await cp(join(REPO_ROOT, "examples/skills"), skills, { recursive: true });
+  await age(skills);
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+interface Stats {
+  backend: string;
+  state: string;
+  hits: number;
+  misses: number;
+  errors: number;
+  bypassed: number;
+  entries: Record<string, number> | null;
+}
+
+async function stats(client: Client): Promise<Stats> {
+  const result = (await client.callTool({ name: "get_cache_stats", arguments: {} })) as CallToolResult;
+  expect(result.isError).toBeFalsy();
+  return result.structuredContent as unknown as Stats;
+}
+
+const cacheWarnings = (stderr: string) => stderr.split("\n").filter((line) => /warn: .*(Redis|redis cache)/.test(line));
+
+describe("Redis killed mid-run", () => {
+  it("fails no call: degraded while Redis is gone, connected once it is back", async () => {
+    const redis = await TestRedis.start();
+    const dir = await mkdtemp(join(work, "kill-"));
+    await cp(skills, dir, { recursive: true });
+    await age(dir);
+    const server = await connectCli(["--skills-dir", dir, "--cache", redis.url], { cwd: work });
+    try {
+      await waitFor("the cache to fill", async () => Object.values((await stats(server.client)).entries ?? {}).some((n) => n > 0));
+
+      let stop = false;
+      let calls = 0;
+      const failures: string[] = [];
+      const stream = (async () => {
+        for (let i = 0; !stop; i++) {
+          try {
+            const result = (await (i % 2 === 0
+              ? server.client.callTool({ name: "search_skills", arguments: { query: "commit message" } })
+              : server.client.callTool({ name: "read_skill", arguments: { skill_name: "readme-reviewer" } }))) as CallToolResult;
+            if (result.isError) failures.push(JSON.stringify(result.content));
+          } catch (error) {
+            failures.push(String(error));
+          }
+          calls++;
+        }
+      })();
+
+      await waitFor("calls before the kill", () => calls >= 20);
+      await redis.kill();
+      const callsAtKill = calls;
+      await waitFor("degraded", async () => (await stats(server.client)).state === "degraded");
+      // A skill added while Redis is down is read from disk and served: the cache is skipped.
+      await cp(join(dir, "readme-reviewer"), join(dir, "outage-skill"), { recursive: true });
+      await writeFile(join(dir, "outage-skill", "SKILL.md"), "---\nname: outage-skill\ndescription: Added while Redis was down.\n---\n# Outage\n");
+      await waitFor("the new skill", async () => {
+        const listed = (await server.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
+        return JSON.stringify(listed.structuredContent).includes("outage-skill");
+      });
+      const outage = await stats(server.client);
+      expect(outage.bypassed + outage.errors).toBeGreaterThan(0);
+
+      await redis.start();
+      await waitFor("connected again", async () => (await stats(server.client)).state === "connected");
+      stop = true;
+      await stream;
+      expect(failures).toEqual([]);
+      expect(calls - callsAtKill).toBeGreaterThan(0);
+      // One warning for the outage, however many failures it took.
+      expect(cacheWarnings(server.stderr())).toHaveLength(1);
+    } finally {
+      await server.client.close();
+      await redis.kill();
+    }
+  });
+});
+
+describe("Redis down at start", () => {
+  it("serves from the sources, warns once, and connects when Redis comes up", async () => {
+    const port = await freePort();
+    const server = await connectCli(["--skills-dir", skills, "--cache", `redis://127.0.0.1:${port}/0`], { cwd: work });
+    let redis: TestRedis | undefined;
+    try {
+      const listed = (await server.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
+      expect(listed.structuredContent).toMatchObject({ total: 3 });
+      expect(["degraded", "reconnecting"]).toContain((await stats(server.client)).state);
+      const warnings = cacheWarnings(server.stderr());
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0 .*ECONNREFUSED.*reconnecting in the background/);
+
+      redis = await TestRedis.startOn(port);
+      await waitFor("connected", async () => (await stats(server.client)).state === "connected");
+    } finally {
+      await server.client.close();
+      await redis?.kill();
+    }
+  });
+});
+
+describe("two servers on one Redis", () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await TestRedis.start();
+  });
+  afterAll(async () => {
+    await redis.kill();
+  });
+
+  it("the second one's first reads are hits on what the first one cached", async () => {
+    const first = await runCli(["list", "--skills-dir", skills, "--cache", redis.url], { cwd: work });
+    expect(first.code).toBe(0);
+    const second = await connectCli(["--skills-dir", skills, "--cache", redis.url], { cwd: work });
+    try {
+      const listed = (await second.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
+      expect(listed.structuredContent).toMatchObject({ total: 3 });
+      const shared = await stats(second.client);
+      expect(shared).toMatchObject({ backend: "redis", state: "connected", hits: 3, misses: 0 });
+    } finally {
+      await second.client.close();
+    }
+  });
+
+  it.each(Object.keys(RUNTIMES) as Runtime[])("cache-stats answers on %s, for Redis and the default", async (runtime) => {
+    const viaRedis = await runCli(["cache-stats", "--json", "--skills-dir", skills, "--cache", redis.url], { cwd: work, runtime });
+    expect(viaRedis.stderr).toBe("");
+    expect(viaRedis.code).toBe(0);
+    const answer = JSON.parse(viaRedis.stdout);
+    expect(answer).toMatchObject({ backend: "redis", target: `${redis.url}`, state: "connected", errors: 0, last_error: null });
+    expect(typeof answer.uptime_seconds).toBe("number");
+
+    const byDefault = await runCli(["cache-stats", "--skills-dir", skills], { cwd: work, runtime });
+    expect(byDefault.code).toBe(0);
+    expect(byDefault.stdout).toMatch(/^backend: memory \(this process/);
+    expect(byDefault.stdout).toMatch(/\nstate: connected\n/);
+  });
+});
+
+describe("--cache mistakes", () => {
+  it.each([
+    ["redis", /--cache must be "memory" or a redis:\/\/HOST:PORT\[\/DB\] URL, not "redis"/],
+    ["redis://host:6379/zero", /--cache: the database in "redis:\/\/host:6379\/zero" must be a number/],
+    ["", /--cache needs a value/],
+  ])("refuses --cache %j with exit 2 and one line", async (value, pattern) => {
+    const result = await runCli(["list", "--cache", value], { cwd: work });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(pattern);
+  });
+
+  it("refuses a bad url in the config, naming the plugin", async () => {
+    const config = join(work, "bad-cache.json");
+    await writeFile(config, JSON.stringify({ plugins: [["cache-redis", { url: "http://nope" }]] }));
+    const result = await runCli(["list", "--config", config], { cwd: work });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cache-redis.*not a redis:\/\/ or rediss:\/\/ URL/);
+  });
+});
