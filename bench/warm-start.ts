@@ -2,15 +2,17 @@
 // a server without a persistent cache (the default, cache-memory), one whose Redis is empty
 // (cold), and one restarted over the entries the previous run left in Redis (warm). The three
 // run interleaved so machine noise hits them alike; each run is a fresh process
-// (docs/benchmarks.md, "Warm restarts").
+// (docs/benchmarks.md, "Warm restarts"). The config serves fs (not watched) and list-skills
+// alone, so what is timed is the load: a watcher and the search index warming up would run
+// alongside it, the same in every row.
 //
 //   npm run build && npm run bench:warm-start [-- --skills 10000 --runs 10]
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { writeSkillFolders } from "./skill-folders.js";
@@ -36,7 +38,7 @@ async function freePort(): Promise<number> {
 
 function run(command: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
     child.on("error", reject);
@@ -98,7 +100,9 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const url = `redis://127.0.0.1:${port}/0`;
-  const base = ["--skills-dir", dir, "--log-level", "warn"];
+  const config = join(dir, "..", `${basename(dir)}.config.json`);
+  await writeFile(config, JSON.stringify({ plugins: [["fs", { roots: [dir], watch: false }], "list-skills"] }));
+  const base = ["--config", config, "--log-level", "warn"];
   const candidates = [
     { name: "no persistent cache: cache-memory, the default (baseline)", args: [...base, "--cache", "memory"], before: async () => {} },
     { name: "cache-redis, cold: Redis emptied first", args: [...base, "--cache", url], before: () => run("redis-cli", ["-p", String(port), "flushdb"]) },
@@ -126,4 +130,5 @@ try {
 } finally {
   redis?.kill("SIGKILL");
   await rm(dir, { recursive: true, force: true });
+  await rm(join(dir, "..", `${basename(dir)}.config.json`), { force: true });
 }
