@@ -1,4 +1,4 @@
-import { lstatSync, type BigIntStats } from "node:fs";
+import { lstatSync, type Stats } from "node:fs";
 import type { Cache, JsonValue } from "../../kernel/cache.js";
 import { toPlainData } from "../../skills/plain-data.js";
 import type { SourceSkill } from "../../skills/types.js";
@@ -7,15 +7,15 @@ import type { PathDiagnostic, SkillFolder } from "./scan.js";
 
 /**
  * What identifies one version of a SKILL.md: the same file (device, inode), not written to
- * (size, mtime), not renamed, relinked or chmod'ed (ctime) since. Nanoseconds, as strings, so
- * two writes within one millisecond still differ.
+ * (size, mtime), not renamed, relinked or chmod'ed (ctime) since. The times are milliseconds with
+ * their fraction (a double keeps about a tenth of a microsecond at today's dates).
  */
 export interface FileIdentity {
-  readonly dev: string;
-  readonly ino: string;
-  readonly size: string;
-  readonly mtimeNs: string;
-  readonly ctimeNs: string;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
 }
 
 /** What reading one SKILL.md gave: the skill, or why it was skipped, and its warnings. */
@@ -47,9 +47,9 @@ export interface ReadCacheLimits {
  * A file modified this recently may be written again within the same timestamp tick, leaving its
  * identity unchanged: such a read is not stored ("racily clean", as git calls it).
  */
-const RACY_WINDOW_NS = 2_000_000_000n;
-/** Cache reads in flight at once during a recall: enough to fill a Redis pipeline. */
-const RECALL_BATCH = 256;
+const RACY_WINDOW_MS = 2_000;
+/** Cache reads asked for at once during a recall: four of the cache's batches, so Redis answers one while the next is read. */
+const RECALL_BATCH = 1024;
 
 /**
  * The fs source's reads of SKILL.md files, kept in the shared cache (TOKENS.Cache) by file path:
@@ -78,7 +78,7 @@ export function createReadCache(cache: Cache, limits: ReadCacheLimits): ReadCach
       return recalled;
     },
     keep(folder, identity, read) {
-      if (BigInt(identity.mtimeNs) > BigInt(Date.now()) * 1_000_000n - RACY_WINDOW_NS) return;
+      if (identity.mtimeMs > Date.now() - RACY_WINDOW_MS) return;
       const entry: StoredEntry = {
         identity,
         folderPath: folder.path,
@@ -97,18 +97,18 @@ export function createReadCache(cache: Cache, limits: ReadCacheLimits): ReadCach
  * caches in microseconds, far less than the bookkeeping of an asynchronous call.
  */
 export function currentIdentity(folder: SkillFolder): FileIdentity | undefined {
-  let stats: BigIntStats | undefined;
+  let stats: Stats | undefined;
   try {
-    stats = lstatSync(folder.file, { bigint: true, throwIfNoEntry: false });
+    stats = lstatSync(folder.file, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
   if (!stats?.isFile()) return undefined;
-  return { dev: String(stats.dev), ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
 }
 
 export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 interface StoredEntry {
@@ -120,14 +120,14 @@ interface StoredEntry {
   readonly issues: readonly { severity: "error" | "warning"; code: string; message: string }[];
 }
 
-const IDENTITY_FIELDS = ["dev", "ino", "size", "mtimeNs", "ctimeNs"] as const;
+const IDENTITY_FIELDS = ["dev", "ino", "size", "mtimeMs", "ctimeMs"] as const;
 
 /** A stored entry as a recalled read, or undefined for anything not exactly what keep wrote. */
 function checkEntry(value: unknown, folder: SkillFolder, limits: string): RecalledRead | undefined {
   // Where the folder sits in its root decides its name check: another path is another read.
   if (!isObject(value) || value.limits !== limits || value.folderPath !== folder.path) return undefined;
   const { identity, skill, issues } = value;
-  if (!isObject(identity) || !IDENTITY_FIELDS.every((field) => typeof identity[field] === "string")) return undefined;
+  if (!isObject(identity) || !IDENTITY_FIELDS.every((field) => typeof identity[field] === "number")) return undefined;
   if (!Array.isArray(issues) || !issues.every(isIssue)) return undefined;
   let stored: Omit<SourceSkill, "path" | "rank"> | undefined;
   if (skill !== null) {
