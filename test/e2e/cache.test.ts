@@ -139,16 +139,21 @@ describe("two servers on one Redis", () => {
   });
 
   it("the second one's first reads are hits on what the first one cached", async () => {
-    const first = await runCli(["list", "--skills-dir", skills, "--cache", redis.url], { cwd: work });
-    expect(first.code).toBe(0);
-    const second = await connectCli(["--skills-dir", skills, "--cache", redis.url], { cwd: work });
+    const first = await connectCli(["--skills-dir", skills, "--cache", redis.url], { cwd: work });
     try {
-      const listed = (await second.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
-      expect(listed.structuredContent).toMatchObject({ total: 3 });
-      const shared = await stats(second.client);
-      expect(shared).toMatchObject({ backend: "redis", state: "connected", hits: 3, misses: 0 });
+      await first.client.callTool({ name: "list_skills", arguments: {} });
+      expect(await stats(first.client)).toMatchObject({ misses: 3, hits: 0 });
+      await waitFor("the first server's entries", async () => Object.values((await stats(first.client)).entries ?? {}).includes(3));
+      const second = await connectCli(["--skills-dir", skills, "--cache", redis.url], { cwd: work });
+      try {
+        const listed = (await second.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
+        expect(listed.structuredContent).toMatchObject({ total: 3 });
+        expect(await stats(second.client)).toMatchObject({ backend: "redis", state: "connected", hits: 3, misses: 0 });
+      } finally {
+        await second.client.close();
+      }
     } finally {
-      await second.client.close();
+      await first.client.close();
     }
   });
 
