@@ -7,6 +7,8 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/list-skills/format.js"
 const COMMON = {
   config: { type: "string" },
   "skills-dir": { type: "string", multiple: true },
+  git: { type: "string", multiple: true },
+  catalog: { type: "string", multiple: true },
   "log-level": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -36,6 +38,10 @@ export interface CliArgs {
   readonly version: boolean;
   readonly configPath?: string;
   readonly skillsDirs: readonly string[];
+  /** `--git URL|owner/repo[#REF][:PATH]`, repeatable. */
+  readonly git: readonly string[];
+  /** `--catalog URL`, repeatable. */
+  readonly catalogs: readonly string[];
   readonly logLevel?: LogLevel;
   readonly transport?: string;
   readonly format: ListFormat;
@@ -63,6 +69,11 @@ Options for every command:
                          or a "skills-kernel" key in package.json, searched from here
                          up to the project root; without one, the embedded default)
   --skills-dir DIR       serve exactly this folder of skills (repeatable)
+  --git REPO             serve skills from a git repository: URL or owner/repo,
+                         then optionally #REF and :PATH (repeatable)
+  --catalog URL          serve skills from a JSON catalog over HTTP, or a site's
+                         /.well-known/skills/index.json (repeatable)
+                         Any of these three serves exactly the sources named.
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   -h, --help             show this help
   -v, --version          print the version
@@ -129,6 +140,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
+  const git = (values.git as string[] | undefined) ?? [];
+  if (git.some((repo) => repo === "")) throw new ConfigError(`--git needs a repository`);
+  const catalogs = (values.catalog as string[] | undefined) ?? [];
+  if (catalogs.some((url) => url === "")) throw new ConfigError(`--catalog needs a URL`);
   return {
     command,
     positionals,
@@ -136,6 +151,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     version: values.version === true,
     configPath: values.config as string | undefined,
     skillsDirs,
+    git,
+    catalogs,
     logLevel,
     transport: values.transport as string | undefined,
     format: format as ListFormat,

@@ -3,12 +3,11 @@ import { loadConfig } from "../kernel/config-loader.js";
 import { PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
-import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
-import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, type CliArgs } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
 /** How long shutdown may take before the process exits anyway (a plugin holding a handle open). */
@@ -33,6 +32,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return await runValidate([...args.positionals], { json: args.json });
     }
     const cwd = process.cwd();
+    const split = splitSkillsDirs(args.skillsDirs);
+    const sources = { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
     const loaded = await loadConfig({ cwd, configPath: args.configPath });
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
@@ -43,7 +44,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,
-      adjustPlugins: args.skillsDirs.length > 0 ? serveExactly(args.skillsDirs.map((d) => resolve(cwd, d))) : undefined,
+      adjustPlugins: hasExplicitSources(sources) ? serveExactly(sources, cwd) : undefined,
     });
     if (args.command !== "serve") {
       try {
@@ -55,7 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await serve(kernel, {
       transport: args.transport ?? config.transport ?? "stdio",
       configFile: loaded?.filepath,
-      skillsDirs: args.skillsDirs.map((d) => resolve(cwd, d)),
+      skillsDirs: split.dirs.map((d) => resolve(cwd, d)),
     });
   } catch (error) {
     if (error instanceof PluginError && error.bug) {
@@ -73,17 +74,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     logger.debug(describeChain(error));
     return 1;
   }
-}
-
-/** `--skills-dir`: the fs source serves exactly these folders, whatever the config said. */
-function serveExactly(dirs: readonly string[]) {
-  return async (plugins: ResolvedPluginEntry[]): Promise<ResolvedPluginEntry[]> => {
-    const roots = dirs.map((path) => ({ path }));
-    const fs = plugins.find((entry) => entry.plugin.name === "fs");
-    if (!fs) return [{ plugin: await builtinPlugins.fs!(), options: { roots }, origin: "--skills-dir" }, ...plugins];
-    const options = typeof fs.options === "object" && fs.options !== null ? fs.options : {};
-    return plugins.map((entry) => (entry === fs ? { ...fs, options: { ...options, roots } } : entry));
-  };
 }
 
 async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
