@@ -26,6 +26,17 @@ const COMMAND_SPECS = {
     positionals: [1, 1],
     usage: "NAME",
   },
+  add: {
+    options: {
+      to: { type: "string" },
+      skill: { type: "string" },
+      force: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    positionals: [1, 1],
+    usage: "owner/repo[/skill]",
+  },
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
 export type Command = keyof typeof COMMAND_SPECS;
@@ -50,6 +61,8 @@ export interface CliArgs {
   readonly to?: string;
   readonly force: boolean;
   readonly dryRun: boolean;
+  /** add: the one skill of the repository to install. */
+  readonly skill?: string;
 }
 
 export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
@@ -63,6 +76,9 @@ Usage:
                                                spec; exits 1 if any is invalid
   skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run]
                                                copy a served skill into a skills folder
+  skills-kernel add owner/repo[/skill] [--to project|user|DIR] [--skill NAME]
+                                               install skills straight from a repository
+                                               (owner/repo on GitHub, or any --git REPO)
 
 Options for every command:
   --config FILE          config file (default: plugins.config.ts, .skills-kernelrc,
@@ -81,10 +97,11 @@ Options for every command:
 Command options:
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, install: print JSON
-  --to TARGET            install: project (default), user, or a folder
-  --force                install: replace a skill already there
-  --dry-run              install: say what would be written, write nothing
+  --json                 search, read, validate, install, add: print JSON
+  --to TARGET            install, add: project (default), user, or a folder
+  --force                install, add: replace a skill already there
+  --dry-run              install, add: say what would be written, write nothing
+  --skill NAME           add: only this skill of the repository
 
 Without a config, the server serves .claude/skills and .agents/skills under the
 working directory (project) and under your home folder (user); a project skill
@@ -135,7 +152,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
-  for (const name of ["config", "transport", "to"]) {
+  for (const name of ["config", "transport", "to", "skill"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
@@ -161,5 +178,6 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     to: values.to as string | undefined,
     force: values.force === true,
     dryRun: values["dry-run"] === true,
+    skill: values.skill as string | undefined,
   };
 }

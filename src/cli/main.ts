@@ -7,6 +7,7 @@ import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, type CliArgs } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+import { parseAddTarget } from "./add-target.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
@@ -33,7 +34,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);
-    const sources = { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
+    // `add` serves the repository it installs from, and the local folders it may install into.
+    const adding = args.command === "add" ? parseAddTarget(args.positionals[0]!, args.skill) : undefined;
+    const sources = adding
+      ? { skillsDirs: [], git: [adding.repository], catalogs: [], keepLocal: true }
+      : { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
     const loaded = await loadConfig({ cwd, configPath: args.configPath });
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
@@ -48,6 +53,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     if (args.command !== "serve") {
       try {
+        if (adding) return await (await import("./add.js")).runAdd(kernel, adding, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, json: args.json });
         return await runCommand(kernel, args);
       } finally {
         await kernel.close();

@@ -9,6 +9,8 @@ export interface ExplicitSources {
   readonly skillsDirs: readonly string[];
   readonly git: readonly string[];
   readonly catalogs: readonly string[];
+  /** Keep the config's local folders too (`add`: so the installer sees what is installed already). */
+  readonly keepLocal?: boolean;
 }
 
 /**
@@ -35,7 +37,12 @@ export function serveExactly(sources: ExplicitSources, cwd: string) {
     if (sources.skillsDirs.length > 0) wanted.push(["fs", "roots", sources.skillsDirs.map((dir) => ({ path: resolve(cwd, dir) }))]);
     if (sources.git.length > 0) wanted.push(["git", "repositories", [...sources.git]]);
     if (sources.catalogs.length > 0) wanted.push(["http-catalog", "catalogs", [...sources.catalogs]]);
-    const kept = plugins.filter((entry) => !entry.plugin.provides?.includes(TOKENS.SkillSource) || wanted.some(([name]) => name === entry.plugin.name));
+    const kept = plugins.filter(
+      (entry) =>
+        !entry.plugin.provides?.includes(TOKENS.SkillSource) ||
+        wanted.some(([name]) => name === entry.plugin.name) ||
+        (sources.keepLocal === true && entry.plugin.name === "fs"),
+    );
     const added: ResolvedPluginEntry[] = [];
     for (const [name, key, value] of wanted) {
       const index = kept.findIndex((entry) => entry.plugin.name === name);
