@@ -27,7 +27,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("remote sources through dist/c
     const repo = await createRepository({
       "skills/git-deploy/SKILL.md": md("git-deploy", "Deploy services from a git repository."),
       "skills/git-deploy/references/guide.md": "# git guide\n",
-    });
+    }, base);
     bare = repo.bare;
     server = await startFixtureServer({
       "/catalog/skills-registry.json": {

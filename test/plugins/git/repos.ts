@@ -34,9 +34,12 @@ export interface TestRepository {
   commit(files: Record<string, string>, message?: string): Promise<string>;
 }
 
-/** A bare repository that serves partial clones (uploadpack.allowFilter), and a work tree pushing to it. */
-export async function createRepository(files: Record<string, string>): Promise<TestRepository> {
-  const base = await tempDir();
+/**
+ * A bare repository that serves partial clones (uploadpack.allowFilter), and a work tree pushing
+ * to it; in a temporary folder removed after the test, or under `base` (for a beforeAll).
+ */
+export async function createRepository(files: Record<string, string>, base?: string): Promise<TestRepository> {
+  base = base === undefined ? await tempDir() : await mkdtemp(join(base, "repo-"));
   const bare = join(base, "origin.git");
   const work = join(base, "work");
   await mkdir(work);
