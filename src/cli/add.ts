@@ -15,9 +15,9 @@ import { installerOf, type InstallCliOptions } from "./install.js";
  */
 export async function runAdd(kernel: Kernel, target: AddTarget, options: InstallCliOptions): Promise<number> {
   await kernel.catalog.ready();
-  const failure = kernel.catalog.diagnostics().find((d) => d.source === target.source && d.code === "source-failed");
+  const failure = kernel.catalog.status().find((status) => status.source === target.source && status.error !== undefined);
   if (failure) {
-    process.stderr.write(`skills-kernel: ${failure.message}\n`);
+    process.stderr.write(`skills-kernel: ${target.repository} cannot be read: ${failure.error}\n`);
     return 1;
   }
   const offered = kernel.catalog.list().filter((skill) => skill.source === target.source);

@@ -26,8 +26,7 @@ export async function searchRemoteSources(
     }),
   );
   const find = (source: string, path: string) => catalog.list().find((skill) => skill.source === source && skill.path === path);
-  const missing = () => answers.some(({ source, skills }) => skills.some((skill) => !find(source, skill.path)));
-  // A reload already under way may have read the sources before they learnt of these skills: then one more.
-  for (let reloads = 0; reloads < 2 && missing(); reloads++) await catalog.refresh();
+  const stale = answers.filter(({ source, skills }) => skills.some((skill) => !find(source, skill.path))).map(({ source }) => source);
+  if (stale.length > 0) await catalog.refresh(stale);
   return answers.flatMap(({ source, skills }) => skills.flatMap((skill) => find(source, skill.path) ?? []));
 }
