@@ -66,11 +66,6 @@ export class HttpClient {
     this.#limiter = new Limiter(settings.concurrency);
   }
 
-  /** Bytes downloaded since the last resetBudget. */
-  get downloaded(): number {
-    return this.#downloaded;
-  }
-
   /** A new load starts: the download budget starts again. */
   resetBudget(): void {
     this.#downloaded = 0;

@@ -27,5 +27,3 @@ export const remoteLimitsSchema = {
   /** Where downloads are kept when no cache plugin is configured (and git's clones always). */
   cacheDir: z.string().min(1).optional(),
 };
-
-export type RemoteLimits = z.infer<z.ZodObject<typeof remoteLimitsSchema>>;
