@@ -43,10 +43,10 @@ export function createGitHubSource(settings: GitHubSourceSettings): SkillSource 
       settings.http.resetBudget();
       const head = await api.commit(owner, repo, settings.ref, signal);
       const tree = await api.tree(owner, repo, head.commit, signal);
-      const scan = await scanRepository(api, tree.entries, { ...settings, source: settings.name, commit: head.commit, path: settings.path ?? "" }, signal);
       if (settings.path && !tree.entries.some((entry) => entry.type === "tree" && entry.path === settings.path)) {
         throw new Error(`${owner}/${repo} has no folder "${settings.path}" at ${head.commit.slice(0, 12)}`);
       }
+      const scan = await scanRepository(api, tree.entries, { ...settings, source: settings.name, commit: head.commit, path: settings.path ?? "" }, signal);
       commit = head.commit;
       blobs = scan.blobs;
       files.remember(scan.folders);
