@@ -9,9 +9,9 @@ import { createRepository, skill } from "../plugins/git/repos.js";
 const md = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\nSee references/guide.md.\n`;
 
 /**
- * Four kinds of source in one config, served by the shipped bundle: a local folder, a git
- * repository (file://), an HTTP catalog and a GitHub repository (both on a loopback fixture
- * server). No cache plugin is on main yet, so the remote sources keep what they fetch in their
+ * Five kinds of source in one config, served by the shipped bundle: a local folder, a git
+ * repository (file://), an HTTP catalog, a GitHub repository and a registry (all three on a
+ * loopback fixture server). No cache plugin is on main yet, so the remote sources keep what they fetch in their
  * on-disk cache folder (cacheDir); a second start answers from it with the server stopped.
  */
 describe.each(Object.keys(RUNTIMES) as Runtime[])("remote sources through dist/cli.js on %s", (runtime) => {
@@ -48,6 +48,11 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("remote sources through dist/c
           "skills/gh-review/references/guide.md": "# github guide\n",
         },
       }),
+      // A registry whose search names a skill in another repository.
+      ...githubRoutes({ owner: "acme", repo: "more", commit: "d".repeat(40), files: { "lint/SKILL.md": md("lint", "Lint source code before a commit.") } }),
+      "/registry/api/search?q=lint+source+code&limit=5": {
+        body: JSON.stringify({ query: "lint source code", searchType: "fuzzy", skills: [{ id: "acme/more/lint", skillId: "lint", name: "lint", installs: 42, source: "acme/more" }], count: 1 }),
+      },
     });
     const cacheDir = join(base, "cache");
     config = join(base, "skills-kernel.json");
@@ -59,6 +64,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("remote sources through dist/c
           ["git", { repositories: [{ url: repo.url, path: "skills", name: "repo" }], cacheDir }],
           ["http-catalog", { catalogs: [{ url: `${server.url}/catalog/skills-registry.json`, name: "catalog" }], cacheDir, retries: 0 }],
           ["github", { repositories: [{ repo: "acme/skills", path: "skills", name: "gh" }], apiBaseUrl: `${server.url}/api`, rawBaseUrl: `${server.url}/raw`, cacheDir, retries: 0 }],
+          ["registry", { searchUrl: `${server.url}/registry/api/search`, github: { apiBaseUrl: `${server.url}/api`, rawBaseUrl: `${server.url}/raw` }, cacheDir, retries: 0 }],
           "list-skills",
           "search-skills",
           "read-skill",
@@ -82,6 +88,11 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("remote sources through dist/c
 
       const searched = await client.callTool({ name: "search_skills", arguments: { query: "review pull requests" } });
       expect((searched.structuredContent as { results: { id: string }[] }).results[0]?.id).toBe("gh-review");
+      // The registry lists nothing until a search finds something there.
+      const viaRegistry = await client.callTool({ name: "search_skills", arguments: { query: "lint source code" } });
+      expect((viaRegistry.structuredContent as { results: { id: string; source: string }[] }).results[0]).toMatchObject({ id: "lint", source: "registry" });
+      const lint = await client.callTool({ name: "read_skill", arguments: { skill_name: "lint" } });
+      expect((lint.structuredContent as { content: string }).content).toContain("name: lint");
 
       for (const [id, guide] of [["git-deploy", "# git guide\n"], ["catalog-pdf", "# catalog guide\n"], ["gh-review", "# github guide\n"]] as const) {
         const read = await client.callTool({ name: "read_skill", arguments: { skill_name: id } });
@@ -104,11 +115,11 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("remote sources through dist/c
     await rm(bare, { recursive: true, force: true });
     const listed = await runCli(["list", "--config", config], { runtime, cwd: base, timeoutMs: 30_000 });
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout.split("\n").filter(Boolean).sort()).toEqual(["catalog-pdf", "gh-review", "git-deploy", "local-notes"]);
+    expect(listed.stdout.split("\n").filter(Boolean).sort()).toEqual(["catalog-pdf", "gh-review", "git-deploy", "lint", "local-notes"]);
     const searched = await runCli(["search", "fill PDF forms", "--config", config, "--json"], { runtime, cwd: base, timeoutMs: 30_000 });
     expect(searched.code, searched.stderr).toBe(0);
     expect(JSON.parse(searched.stdout).results[0].id).toBe("catalog-pdf");
-    for (const id of ["catalog-pdf", "gh-review", "git-deploy"]) {
+    for (const id of ["catalog-pdf", "gh-review", "git-deploy", "lint"]) {
       const read = await runCli(["read", id, "--config", config], { runtime, cwd: base, timeoutMs: 30_000 });
       expect(read.code, `${id}: ${read.stderr}`).toBe(0);
       expect(read.stdout).toContain(`name: ${id}`);
