@@ -8,7 +8,7 @@ import { pluginCache } from "../../remote/plugin-cache.js";
 import { TOKENS } from "../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "./git.js";
 import { createGitSource } from "./source.js";
-import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "./spec.js";
+import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, type RepositorySpec } from "./spec.js";
 
 const repositorySchema = z.union([
   z.string().min(1),
@@ -64,8 +64,12 @@ export default definePlugin({
   },
 });
 
+/** `{ url, ref, path }`: the same rules as the short form; ref and path beat any in the URL. */
 function objectSpec(entry: { url: string; ref?: string; path?: string }): RepositorySpec {
-  const base = parseRepositorySpec(entry.url);
-  const extra = parseRepositorySpec(`x/y${entry.ref ? `#${entry.ref}` : ""}${entry.path ? `:${entry.path}` : ""}`);
-  return { ...base, ref: extra.ref ?? base.ref, path: extra.path ?? base.path };
+  const spec = parseRepositorySpec(entry.url);
+  return {
+    ...spec,
+    ref: entry.ref === undefined ? spec.ref : checkRef(entry.ref, entry.url),
+    path: entry.path === undefined ? spec.path : checkFolder(entry.path, entry.url),
+  };
 }

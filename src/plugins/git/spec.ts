@@ -40,12 +40,7 @@ export function parseRepositorySpec(spec: string): RepositorySpec {
       path = text.slice(colon + 1);
     }
   }
-  if (ref !== undefined) {
-    if (ref === "") throw new Error(`"${text}": the ref after "#" is empty`);
-    if (!/^[A-Za-z0-9._/-]+$/.test(ref) || ref.startsWith("-") || ref.includes("..")) {
-      throw new Error(`"${text}": "${ref}" is not a branch, tag or commit name`);
-    }
-  }
+  if (ref !== undefined) checkRef(ref, text);
   if (path !== undefined) path = checkFolder(path, text);
   const short = SHORTHAND.exec(repository);
   if (short) {
@@ -70,7 +65,17 @@ function repositoryPartEnd(text: string): number {
   return -1;
 }
 
-function checkFolder(path: string, spec: string): string | undefined {
+/** A branch, tag or commit name that can never be read as an option or step outside refs/. */
+export function checkRef(ref: string, spec: string): string {
+  if (ref === "") throw new Error(`"${spec}": the ref after "#" is empty`);
+  if (!/^[A-Za-z0-9._/-]+$/.test(ref) || ref.startsWith("-") || ref.includes("..")) {
+    throw new Error(`"${spec}": "${ref}" is not a branch, tag or commit name`);
+  }
+  return ref;
+}
+
+/** A folder inside the repository, without leading or trailing "/"; undefined for the root. */
+export function checkFolder(path: string, spec: string): string | undefined {
   const trimmed = path.replace(/^\/+|\/+$/g, "");
   if (trimmed === "") return undefined;
   if (trimmed.split("/").some((segment) => segment === "" || segment === "." || segment === "..") || /[\\\0]/.test(trimmed)) {

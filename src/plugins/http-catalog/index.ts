@@ -28,6 +28,8 @@ const catalogSchema = z.union([
   }),
 ]);
 
+type CatalogOptions = Exclude<z.infer<typeof catalogSchema>, string>;
+
 export const httpCatalogOptionsSchema = z.strictObject({
   /** Each catalog is one source. */
   catalogs: z.array(catalogSchema).min(1),
@@ -48,7 +50,7 @@ export default definePlugin({
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
     const names = new Set<string>();
     for (const entry of options.catalogs) {
-      const settings = typeof entry === "string" ? { url: entry, format: "auto" as const } : entry;
+      const settings: CatalogOptions = typeof entry === "string" ? { url: entry, format: "auto" } : entry;
       const url = catalogUrl(settings.url);
       const name = settings.name ?? new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-");
       if (names.has(name)) throw new PluginError("http-catalog", `two catalogs are both named "${name}"; give one a name`, 2);
@@ -59,7 +61,7 @@ export default definePlugin({
         retries: options.retries,
         concurrency: options.concurrency,
         maxTotalBytes: options.maxTotalBytes,
-        headers: { "user-agent": `skills-kernel/${VERSION}`, ...("headers" in settings ? settings.headers : {}) },
+        headers: { "user-agent": `skills-kernel/${VERSION}`, ...settings.headers },
       });
       ctx.contribute(
         TOKENS.SkillSource,
@@ -68,7 +70,7 @@ export default definePlugin({
           name,
           url,
           format: settings.format,
-          filesBaseUrl: "filesBaseUrl" in settings ? settings.filesBaseUrl : undefined,
+          filesBaseUrl: settings.filesBaseUrl,
           http,
           documents: new RemoteDocuments(http, cache.scope(name)),
           logger: ctx.logger,
