@@ -44,10 +44,17 @@ describe("git source", () => {
     expect(names(tagged)).toEqual(["pdf"]);
     const branch = await start([{ url: repo.url, ref: "main", path: "skills", name: "repo" }], cacheDir);
     expect(names(branch)).toEqual(["later", "pdf"]);
-    // The checkouts hold the folder asked for and top-level files, never other/.
+    // The checkouts hold the folder asked for and top-level files, never other/; they are shallow,
+    // and other/'s blobs were never even downloaded (a partial clone, over file:// too).
+    const otherBlob = git(repo.work, "rev-parse", "HEAD:other/big/SKILL.md").trim();
     const checkouts = join(cacheDir, "git");
     for (const repoDir of await readdir(checkouts)) {
-      for (const checkout of await readdir(join(checkouts, repoDir))) expect(existsSync(join(checkouts, repoDir, checkout, "other"))).toBe(false);
+      for (const checkout of await readdir(join(checkouts, repoDir))) {
+        const dir = join(checkouts, repoDir, checkout);
+        expect(existsSync(join(dir, "other"))).toBe(false);
+        expect(git(dir, "rev-parse", "--is-shallow-repository").trim()).toBe("true");
+        expect(git(dir, "rev-list", "--objects", "--missing=print", "HEAD").split("\n")).toContain(`?${otherBlob}`);
+      }
     }
   });
 
@@ -86,6 +93,18 @@ describe("git source", () => {
     const messages = booted.kernel.catalog.diagnostics().map((d) => d.message);
     expect(messages.some((m) => /no branch or tag named "nope"/.test(m))).toBe(true);
     expect(messages.some((m) => /no folder "missing"/.test(m))).toBe(true);
+  });
+
+  it("says so when git is not installed", async () => {
+    const cacheDir = await tempDir();
+    const saved = process.env.PATH;
+    process.env.PATH = join(cacheDir, "no-bin");
+    try {
+      const booted = await start(["file:///nowhere.git"], cacheDir);
+      expect(booted.kernel.catalog.diagnostics()[0]?.message).toMatch(/git is not installed \(or not on PATH\)/);
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 
   it("refuses transports outside its allow-list", async () => {
