@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Cache } from "../../kernel/cache.js";
 import { errorMessage } from "../../kernel/errors.js";
 import { GitError, runGit } from "./git.js";
+import { COMMIT } from "./spec.js";
 
 export interface CheckoutSettings {
   readonly url: string;
@@ -33,7 +34,7 @@ interface RefState {
   readonly [key: string]: string | number;
 }
 
-const COMMIT = /^[0-9a-f]{40}$/i;
+
 /** Kept this long so that an unreachable remote still leaves the last commit to serve. */
 const REF_STATE_KEEP_MS = 365 * 24 * 60 * 60 * 1000;
 

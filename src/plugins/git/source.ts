@@ -4,8 +4,10 @@ import type { Cache } from "../../kernel/cache.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { SkillSource, SourceSnapshot } from "../../skills/types.js";
 import { createFsSource } from "../fs/source.js";
+import { pollEvery } from "../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";
 import { GitError } from "./git.js";
+import { COMMIT } from "./spec.js";
 
 export interface GitSourceSettings {
   readonly name: string;
@@ -74,6 +76,8 @@ export function createGitSource(settings: GitSourceSettings): SkillSource {
     readDocument: (skillPath, maxBytes, signal) => current().readDocument(skillPath, maxBytes, signal),
     listFiles: (skillPath, limit, signal) => current().listFiles(skillPath, limit, signal),
     readFile: (skillPath, filePath, maxBytes, signal) => current().readFile(skillPath, filePath, maxBytes, signal),
+    // A branch is asked for again once its TTL has passed; a commit never changes.
+    watch: pollEvery(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
   };
 }
 

@@ -10,6 +10,9 @@ export interface RepositorySpec {
   readonly github?: { readonly owner: string; readonly repo: string };
 }
 
+/** A full commit id: content pinned to it never changes. */
+export const COMMIT = /^[0-9a-f]{40}$/i;
+
 const SHORTHAND = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/;
 

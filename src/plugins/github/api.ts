@@ -2,6 +2,7 @@ import type { Logger } from "../../kernel/logger.js";
 import { isRecord } from "../../skills/skill-md.js";
 import type { FetchedDocument, RemoteDocuments } from "../../remote/documents.js";
 import { HttpError } from "../../remote/http.js";
+import { COMMIT } from "../git/spec.js";
 
 export interface GitHubTreeEntry {
   readonly path: string;
@@ -24,7 +25,6 @@ export interface RateLimit {
   readonly reset: number;
 }
 
-const COMMIT = /^[0-9a-f]{40}$/i;
 /** A tree document can be large (100,000 entries): more than any one file a skill holds. */
 const MAX_TREE_BYTES = 32 * 1024 * 1024;
 

@@ -1,8 +1,10 @@
 import type { Logger } from "../../kernel/logger.js";
 import type { HttpClient } from "../../remote/http.js";
+import { pollEvery } from "../../remote/poll.js";
 import { createRemoteFiles } from "../../remote/remote-files.js";
 import type { Diagnostic, SkillSource, SourceSnapshot } from "../../skills/types.js";
 import type { GitHubApi, GitHubTreeEntry } from "./api.js";
+import { COMMIT } from "../git/spec.js";
 import { scanRepository } from "./repository.js";
 
 export interface GitHubSourceSettings {
@@ -12,6 +14,8 @@ export interface GitHubSourceSettings {
   readonly ref?: string;
   readonly path?: string;
   readonly maxDepth: number;
+  /** How long the ref's commit is trusted: a served kernel reloads this often. */
+  readonly refTtlMs: number;
   readonly maxSkills: number;
   readonly concurrency: number;
   readonly maxFrontmatterBytes: number;
@@ -61,5 +65,6 @@ export function createGitHubSource(settings: GitHubSourceSettings): SkillSource 
     readDocument: files.readDocument,
     listFiles: files.listFiles,
     readFile: files.readFile,
+    watch: pollEvery(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
   };
 }

@@ -95,6 +95,22 @@ describe("http-catalog: the agent-skills registry shape", () => {
     expect(kernel.catalog.list().map((s) => s.name).sort()).toEqual(["leaky", "notes", "pdf"]);
   });
 
+  it("a served kernel asks again once the TTL has passed, and picks up a changed catalog", async () => {
+    const routes = agentSkillsRoutes();
+    const { kernel, server } = await setup(routes, (url) => `${url}/catalog/skills-registry.json`, { ttlMs: 1000 });
+    server.set("/catalog/skills-registry.json", {
+      etag: '"v2"',
+      body: JSON.stringify({ skills: [{ name: "fresh", description: "Added later.", path: "x/fresh", files: ["SKILL.md"] }] }),
+    });
+    const stop = kernel.catalog.watch(new AbortController().signal);
+    try {
+      for (let waited = 0; waited < 10_000 && !kernel.catalog.get("fresh"); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      stop();
+    }
+    expect(kernel.catalog.list().map((s) => s.name)).toEqual(["fresh"]);
+  });
+
   it("serves the cached catalog, marked stale, when the server fails; and answers a second start with the server gone", async () => {
     const { server, kernel, start } = await setup(agentSkillsRoutes(), (url) => `${url}/catalog/skills-registry.json`, { ttlMs: 0 });
     await (await start()).call("read_skill", { skill_name: "notes" });
