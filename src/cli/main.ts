@@ -133,7 +133,7 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return readCommand(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
-      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, json: args.json });
+      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json });
     }
     default:
       throw new Error(`no handler for the ${args.command} command`);
