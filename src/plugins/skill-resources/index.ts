@@ -12,6 +12,7 @@ import {
   fetchSkillFiles,
   MAX_PATH_CHARS,
   skillFileOptionsSchema,
+  type SkillFileOptions,
 } from "../../skills/skill-files.js";
 import { TOKENS } from "../../tokens.js";
 import type { SkillFileContent } from "../../skills/types.js";
@@ -32,10 +33,10 @@ export function skillUri(id: string, path = DOCUMENT): string {
 export default definePlugin({
   name: "skill-resources",
   options: skillFileOptionsSchema,
-  setup(ctx, { maxFileBytes }) {
+  setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.extendServer((server) => {
-      register(server, catalog, maxFileBytes, ctx.logger);
+      register(server, catalog, options, ctx.logger);
       // The list of SKILL.md resources follows the catalog: tell the client when it changes.
       return catalog.onChange(() => {
         // Before the client's initialize there is nothing to tell: it will list the resources
@@ -49,7 +50,7 @@ export default definePlugin({
   },
 });
 
-function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number, logger: Logger): void {
+function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
   const template = new ResourceTemplate("skill://{skill}/{+path}", {
     async list() {
       await catalog.ready();
@@ -75,7 +76,7 @@ function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number
     },
     async (uri, variables) => {
       try {
-        return await read(uri, variables, catalog, maxFileBytes, logger);
+        return await read(uri, variables, catalog, options, logger);
       } catch (error) {
         if (error instanceof McpError) throw error;
         if (error instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -90,7 +91,7 @@ async function read(
   uri: URL,
   variables: Variables,
   catalog: SkillCatalog,
-  maxFileBytes: number,
+  options: SkillFileOptions,
   logger: Logger,
 ): Promise<ReadResourceResult> {
   const id = decodeComponent(variables.skill, "skill id");
@@ -98,10 +99,10 @@ async function read(
   await catalog.ready();
   const skill = catalog.resolve(id);
   if (path === DOCUMENT) {
-    const document = await catalog.readDocument(skill, maxFileBytes);
+    const document = await catalog.readDocument(skill, options.maxFileBytes);
     return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: decodeText(document.bytes, document.truncated), ...meta(document) }] };
   }
-  const fetched = (await fetchSkillFiles(catalog, skill, [path], maxFileBytes, logger))[0]!;
+  const fetched = (await fetchSkillFiles(catalog, skill, [path], options, logger))[0]!;
   if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
   const { content, encoding } = encodeContent(fetched.file.bytes, fetched.file.truncated);
   const mimeType = mimeTypeOf(path, encoding);

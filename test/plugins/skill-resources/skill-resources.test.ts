@@ -144,7 +144,7 @@ describe("skill resources options and lifetime", () => {
       },
       extendServer: (extend: ServerExtension) => void extensions.push(extend),
     } as unknown as PluginContext;
-    await skillResources.setup(ctx, { maxFileBytes: 1024 });
+    await skillResources.setup(ctx, { maxFileBytes: 1024, includeSecretFiles: false });
 
     let announced = 0;
     let initialized = false;
