@@ -154,6 +154,9 @@ describe("skill resources options and lifetime", () => {
       server: {
         sendResourceListChanged: async () => void announced++,
         getClientCapabilities: () => (initialized ? {} : undefined),
+        // What the resources/list pagination wraps.
+        _requestHandlers: new Map([["resources/list", async () => ({ resources: [] })]]),
+        setRequestHandler: () => undefined,
       },
     } as unknown as McpServer;
     const cleanup = extensions[0]!(fakeServer);
