@@ -22,11 +22,11 @@ function refusedLines(stderr: string): string[] {
 }
 
 describe("broken messages on stdio get JSON-RPC's answer, and the session goes on", () => {
-  it("answers what is not JSON with -32700 and id null", async () => {
+  it("answers what is not JSON with -32700, without an id (MCP's form of JSON-RPC's id null)", async () => {
     const server = await started();
     server.write('{"jsonrpc":"2.0","id":1,"method":\n');
     const reply = await server.waitFor((frame) => frame.error?.code === -32700);
-    expect(reply).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } });
+    expect(reply).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } });
     server.send(ping(2));
     expect(await server.reply(2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
     expect(refusedLines(server.stderr)).toHaveLength(1);
@@ -37,7 +37,7 @@ describe("broken messages on stdio get JSON-RPC's answer, and the session goes o
     server.send({ jsonrpc: "1.0", id: 7, method: "ping" });
     expect((await server.reply(7)).error).toEqual({ code: -32600, message: expect.stringMatching(/^Invalid Request: /) });
     server.send([ping(8), ping(9)]);
-    const batch = await server.waitFor((frame) => frame.error?.code === -32600 && frame.id === null);
+    const batch = await server.waitFor((frame) => frame.error?.code === -32600 && !("id" in frame));
     expect(batch.error.message).toMatch(/batches/);
     server.send(ping(10));
     expect((await server.reply(10)).result).toEqual({});
@@ -58,7 +58,7 @@ describe("broken messages on stdio get JSON-RPC's answer, and the session goes o
     const filler = "x".repeat(16 * 1024 * 1024);
     server.send({ jsonrpc: "2.0", id: 4, method: "ping", params: { _meta: { filler } } });
     const reply = await server.waitFor((frame) => frame.error?.code === -32600);
-    expect(reply).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/longer than 16777216 bytes/) } });
+    expect(reply).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/longer than 16777216 bytes/) } });
     server.send(ping(5));
     expect((await server.reply(5)).result).toEqual({});
     expect(refusedLines(server.stderr)).toEqual([expect.stringMatching(/warn: stdio: refused a message: .*longer than 16777216 bytes/)]);

@@ -1,8 +1,9 @@
 import { ClientNotificationSchema, ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 
-// What JSON-RPC 2.0 asks of a server that gets a broken message: an error reply, id null when
-// the id cannot be read. The SDK drops such messages, so a client waits for its own timeout;
+// What JSON-RPC 2.0 asks of a server that gets a broken message: an error reply. When the id
+// cannot be read, JSON-RPC says id null and MCP's schema says no id; the reply leaves it out, so
+// that MCP clients (the SDK's included) can parse it. The SDK drops such messages, so a client waits for its own timeout;
 // and a request whose params do not fit its method reaches the SDK's handler, which answers
 // -32603 with a multi-line zod dump. Both are answered here, in one line.
 
@@ -85,7 +86,7 @@ export function checkMessage(line: Buffer): { message: JSONRPCMessage } | { refu
 }
 
 export function errorReply(refusal: Refusal) {
-  return { jsonrpc: "2.0" as const, id: refusal.id, error: { code: refusal.code, message: refusal.message } };
+  return { jsonrpc: "2.0" as const, ...(refusal.id === null ? {} : { id: refusal.id }), error: { code: refusal.code, message: refusal.message } };
 }
 
 /** The id of a message that has a usable one (a string or an integer), else null. */
