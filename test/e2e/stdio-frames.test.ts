@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { RawStdioServer } from "../helpers/raw-stdio.js";
+import { RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { EXAMPLE_SKILLS, RawStdioServer } from "../helpers/raw-stdio.js";
 
 // #14 items 5, 6, 9 (backpressure) and 10, against the bundled server on stdio.
 
@@ -8,8 +9,8 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.child.kill("SIGKILL");
 });
 
-async function started(): Promise<RawStdioServer> {
-  const server = new RawStdioServer();
+async function started(runtime: Runtime = "node"): Promise<RawStdioServer> {
+  const server = new RawStdioServer(["--skills-dir", EXAMPLE_SKILLS], runtime);
   servers.push(server);
   await server.initialize();
   return server;
@@ -21,9 +22,9 @@ function refusedLines(stderr: string): string[] {
   return stderr.split("\n").filter((line) => line.includes("refused a message"));
 }
 
-describe("broken messages on stdio get JSON-RPC's answer, and the session goes on", () => {
-  it("answers what is not JSON with -32700, without an id (MCP's form of JSON-RPC's id null)", async () => {
-    const server = await started();
+describe.each(Object.keys(RUNTIMES) as Runtime[])("on %s", (runtime) => {
+  it("answers what is not JSON with -32700 (without an id: MCP's form of JSON-RPC's id null), and goes on", async () => {
+    const server = await started(runtime);
     server.write('{"jsonrpc":"2.0","id":1,"method":\n');
     const reply = await server.waitFor((frame) => frame.error?.code === -32700);
     expect(reply).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } });
@@ -33,7 +34,7 @@ describe("broken messages on stdio get JSON-RPC's answer, and the session goes o
   });
 
   it("answers an invalid envelope with -32600 and its id, and a batch with -32600", async () => {
-    const server = await started();
+    const server = await started(runtime);
     server.send({ jsonrpc: "1.0", id: 7, method: "ping" });
     expect((await server.reply(7)).error).toEqual({ code: -32600, message: expect.stringMatching(/^Invalid Request: /) });
     server.send([ping(8), ping(9)]);
@@ -44,7 +45,7 @@ describe("broken messages on stdio get JSON-RPC's answer, and the session goes o
   });
 
   it("answers invalid tools/call params with -32602 in one line", async () => {
-    const server = await started();
+    const server = await started(runtime);
     server.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } });
     const reply = await server.reply(3);
     expect(reply.error.code).toBe(-32602);
@@ -52,6 +53,22 @@ describe("broken messages on stdio get JSON-RPC's answer, and the session goes o
     expect(reply.error.message).not.toContain("\n");
   });
 
+  it("shuts down cleanly when its stdout is closed (EPIPE)", async () => {
+    const server = await started(runtime);
+    server.child.stdout.destroy();
+    for (let i = 0; i < 50; i++) server.send({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "list_skills", arguments: { format: "full" } } });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stderr).not.toMatch(/\n\s+at |EPIPE|Error:/);
+  });
+
+  it("treats SIGHUP like SIGTERM: a clean exit, not death by signal", async () => {
+    const server = await started(runtime);
+    server.child.kill("SIGHUP");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("large and many messages on stdio", () => {
   it("refuses a line over the size limit with -32600, logs it, and keeps serving", async () => {
     const server = await started();
     // 16 MiB is the limit; this line is just over it.
@@ -76,21 +93,7 @@ describe("broken messages on stdio get JSON-RPC's answer, and the session goes o
   });
 });
 
-describe("closed pipes and signals", () => {
-  it("shuts down cleanly when its stdout is closed (EPIPE)", async () => {
-    const server = await started();
-    server.child.stdout.destroy();
-    for (let i = 0; i < 50; i++) server.send({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "list_skills", arguments: { format: "full" } } });
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-    expect(server.stderr).not.toMatch(/\n\s+at |EPIPE|Error:/);
-  });
-
-  it("treats SIGHUP like SIGTERM: a clean exit, not death by signal", async () => {
-    const server = await started();
-    server.child.kill("SIGHUP");
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-  });
-
+describe("replies under backpressure", () => {
   it("writes many replies to a slow reader without a MaxListenersExceededWarning", async () => {
     const server = await started();
     server.child.stdout.pause();
