@@ -3,8 +3,9 @@
 // is the bundle before the stdio transport of our own; build it from that commit into a folder
 // of its own and name both:
 //
-//   git worktree add /tmp/sk-base 7302482 && (cd /tmp/sk-base && npm ci && node scripts/build.mjs --bundle-only)
-//   node bench/stdio-large-message.mjs --runs 5 --cli /tmp/sk-base/dist/cli.js --cli dist/cli.js
+//   mkdir /tmp/sk-base && git archive 7302482 | tar -x -C /tmp/sk-base && ln -s "$PWD/node_modules" /tmp/sk-base/
+//   (cd /tmp/sk-base && node scripts/build.mjs --bundle-only)
+//   npm run build && node bench/stdio-large-message.mjs --runs 7 --cli /tmp/sk-base/dist/cli.js --cli dist/cli.js
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 
