@@ -73,7 +73,7 @@ export function createSkillFiles(): SkillFiles {
           else if (batch[index]!.link) leftOut.push({ path: batch[index]!.rel, reason: "a link that leads out of the skill folder, or not to a file" });
         });
       }
-      return { files, omitted: candidates.length - next, complete, leftOut } satisfies SkillFileListing;
+      return { files, omitted: candidates.length - next, complete, ...(leftOut.length > 0 ? { leftOut } : {}) } satisfies SkillFileListing;
     },
 
     async readFile(skillPath, filePath, maxBytes) {
