@@ -8,6 +8,7 @@ import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, toSkillList }
 /** The `list_skills` tool: every served skill, in one of three formats, a page at a time. */
 export default definePlugin({
   name: "list-skills",
+  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
