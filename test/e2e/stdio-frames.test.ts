@@ -23,34 +23,33 @@ function refusedLines(stderr: string): string[] {
 }
 
 describe.each(Object.keys(RUNTIMES) as Runtime[])("on %s", (runtime) => {
-  it("answers what is not JSON with -32700 (without an id: MCP's form of JSON-RPC's id null), and goes on", async () => {
+  // One server for every kind of broken message: each answer must come, and the session go on.
+  it("answers each broken message as JSON-RPC says, logs it in one line, and keeps serving", async () => {
     const server = await started(runtime);
+    // Not JSON: -32700, without an id (MCP's form of JSON-RPC's id null).
     server.write('{"jsonrpc":"2.0","id":1,"method":\n');
-    const reply = await server.waitFor((frame) => frame.error?.code === -32700);
-    expect(reply).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } });
+    const parse = await server.waitFor((frame) => frame.error?.code === -32700);
+    expect(parse).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } });
     server.send(ping(2));
     expect(await server.reply(2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
-    expect(refusedLines(server.stderr)).toHaveLength(1);
-  });
 
-  it("answers an invalid envelope with -32600 and its id, and a batch with -32600", async () => {
-    const server = await started(runtime);
+    // Not a JSON-RPC message: -32600 with its id; a batch: -32600.
     server.send({ jsonrpc: "1.0", id: 7, method: "ping" });
     expect((await server.reply(7)).error).toEqual({ code: -32600, message: expect.stringMatching(/^Invalid Request: /) });
     server.send([ping(8), ping(9)]);
     const batch = await server.waitFor((frame) => frame.error?.code === -32600 && !("id" in frame));
     expect(batch.error.message).toMatch(/batches/);
+
+    // tools/call params that do not fit: -32602 in one line (the SDK said -32603 with a zod dump).
+    server.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } });
+    const params = await server.reply(3);
+    expect(params.error.code).toBe(-32602);
+    expect(params.error.message).toMatch(/^Invalid params for tools\/call: params\.name: /);
+    expect(params.error.message).not.toContain("\n");
+
     server.send(ping(10));
     expect((await server.reply(10)).result).toEqual({});
-  });
-
-  it("answers invalid tools/call params with -32602 in one line", async () => {
-    const server = await started(runtime);
-    server.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } });
-    const reply = await server.reply(3);
-    expect(reply.error.code).toBe(-32602);
-    expect(reply.error.message).toMatch(/^Invalid params for tools\/call: params\.name: /);
-    expect(reply.error.message).not.toContain("\n");
+    expect(refusedLines(server.stderr)).toHaveLength(4);
   });
 
   it("shuts down cleanly when its stdout is closed (EPIPE)", async () => {
