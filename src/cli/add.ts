@@ -35,7 +35,7 @@ export async function runAdd(kernel: Kernel, target: AddTarget, options: Install
   let code = 0;
   for (const skill of chosen) {
     try {
-      results.push(await installer.install({ skill: skill.qualifiedId, targetRoot, overwrite: options.force, dryRun: options.dryRun }));
+      results.push(await installer.install({ skill: skill.qualifiedId, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict }));
     } catch (error) {
       if (!(error instanceof ToolInputError)) throw error;
       process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);

@@ -22,7 +22,7 @@ const COMMAND_SPECS = {
   read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
   install: {
-    options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } },
+    options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, strict: { type: "boolean" }, json: { type: "boolean" } },
     positionals: [1, 1],
     usage: "NAME",
   },
@@ -32,6 +32,7 @@ const COMMAND_SPECS = {
       skill: { type: "string" },
       force: { type: "boolean" },
       "dry-run": { type: "boolean" },
+      strict: { type: "boolean" },
       json: { type: "boolean" },
     },
     positionals: [1, 1],
@@ -61,6 +62,8 @@ export interface CliArgs {
   readonly to?: string;
   readonly force: boolean;
   readonly dryRun: boolean;
+  /** install, add: refuse a skill whose SKILL.md breaks the spec. */
+  readonly strict: boolean;
   /** add: the one skill of the repository to install. */
   readonly skill?: string;
 }
@@ -74,9 +77,9 @@ Usage:
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
   skills-kernel validate PATH...               check skill folders against the Agent Skills
                                                spec; exits 1 if any is invalid
-  skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run]
+  skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run] [--strict]
                                                copy a served skill into a skills folder
-  skills-kernel add owner/repo[/skill] [--to project|user|DIR] [--skill NAME]
+  skills-kernel add owner/repo[/skill] [--to project|user|DIR] [--skill NAME] [--strict]
                                                install skills straight from a repository
                                                (owner/repo on GitHub, or any --git REPO)
 
@@ -101,6 +104,7 @@ Command options:
   --to TARGET            install, add: project (default), user, or a folder
   --force                install, add: replace a skill already there
   --dry-run              install, add: say what would be written, write nothing
+  --strict               install, add: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
   --skill NAME           add: only this skill of the repository
 
 Without a config, the server serves .claude/skills and .agents/skills under the
@@ -178,6 +182,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     to: values.to as string | undefined,
     force: values.force === true,
     dryRun: values["dry-run"] === true,
+    strict: values.strict === true,
     skill: values.skill as string | undefined,
   };
 }
