@@ -27,6 +27,8 @@ export interface StringStore {
 export interface CacheBackend {
   /** "memory" or "redis". */
   readonly kind: string;
+  /** Whether entries outlive this process. */
+  readonly persistent: boolean;
   /** Where entries live, for the stats; never a password. */
   readonly target: string;
   readonly store: StringStore;

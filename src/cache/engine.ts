@@ -127,6 +127,10 @@ export class CacheEngine {
     });
   }
 
+  get persistent(): boolean {
+    return this.#options.backend.persistent;
+  }
+
   get state(): CacheState {
     if (this.#breaker.open) return "degraded";
     return this.#options.backend.connection();

@@ -48,6 +48,7 @@ export function createMemoryBackend(options: MemoryBackendOptions): CacheBackend
   const store = new LruStore(options);
   return {
     kind: "memory",
+    persistent: false,
     target: `this process, up to ${options.maxEntries} entries and ${options.maxBytes} bytes`,
     store,
     connection: () => "connected",

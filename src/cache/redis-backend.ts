@@ -46,6 +46,7 @@ export function createRedisBackend(options: RedisBackendOptions): CacheBackend &
 
   return {
     kind: "redis",
+    persistent: true,
     target: options.location.display,
     store,
     connection: () => connection,

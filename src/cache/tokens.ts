@@ -3,6 +3,8 @@ import type { CacheStats } from "./engine.js";
 
 /** What a cache backend tells about itself, for get_cache_stats. */
 export interface CacheMonitor {
+  /** Whether entries outlive the process (Redis), or go with it (memory). */
+  readonly persistent: boolean;
   stats(): Promise<CacheStats>;
 }
 
