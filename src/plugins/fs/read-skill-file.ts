@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { isInside } from "../../skills/paths.js";
 import { describeKind, NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import type { SkillFolder } from "./scan.js";
@@ -124,6 +124,16 @@ export function currentIdentity(folder: SkillFolder): FileIdentity | undefined {
   if (folder.fileKind !== "file") return undefined;
   try {
     const stats = lstatSync(folder.file);
+    return stats.isFile() ? identityOf(stats) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The identity of what a listed symlinked SKILL.md leads to now, or undefined when nothing. */
+export function targetIdentity(folder: SkillFolder): FileIdentity | undefined {
+  try {
+    const stats = statSync(folder.file);
     return stats.isFile() ? identityOf(stats) : undefined;
   } catch {
     return undefined;

@@ -9,9 +9,9 @@ import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type SkillMdIssue } fr
 import { createSkillFiles } from "./files.js";
 import { ownStrings } from "./own-strings.js";
 import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
-import { currentIdentity, readSkillFileSync, sameIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
-import { compare, scanRoot, type PathDiagnostic, type SkillFolder } from "./scan.js";
-import { watchRoots } from "./watch.js";
+import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
+import { compare, scanRoot, type PathDiagnostic, type ScanResult, type SkillFolder } from "./scan.js";
+import { watchRoots, type LoadBaseline } from "./watch.js";
 
 export interface FsSourceSettings {
   readonly name: string;
@@ -60,25 +60,69 @@ export type ReadRecords = ReadonlyMap<string, ReadRecord>;
 export function createFsSource(settings: FsSourceSettings): SkillSource {
   const files = createSkillFiles();
   let records: readonly ReadRecords[] = settings.roots.map(() => new Map());
+  /** What the last finished load's walk found, per root ("absent": an optional root not there). */
+  let scans: readonly (ScanResult | "absent")[] | undefined;
+  let loading: Promise<unknown> | undefined;
+
+  const load = async (signal: AbortSignal): Promise<SourceSnapshot> => {
+    const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, records[rank]!, signal)));
+    records = perRoot.map((root) => root.records);
+    scans = perRoot.map((root) => root.scan);
+    files.remember(perRoot.flatMap((root) => root.folders));
+    return {
+      skills: perRoot.flatMap((root) => root.skills).sort((a, b) => compare(a.path, b.path) || a.rank - b.rank),
+      // A stable sort: within one path, diagnostics keep root order, then the order found.
+      diagnostics: perRoot.flatMap((root) => root.diagnostics).sort((a, b) => compare(a.path, b.path)),
+    };
+  };
+
+  const baseline: LoadBaseline = {
+    async settled() {
+      while (loading) await loading.catch(() => {});
+    },
+    isCurrent(rank, scan) {
+      const last = scans?.[rank];
+      if (last === undefined) return false;
+      // Still absent, or there but holding no skill: either way the load's answer, nothing.
+      if (last === "absent") return scan.folders.length === 0;
+      return sameScan(last, scan) && scan.folders.every((folder) => isUnchanged(folder, records[rank]!));
+    },
+  };
+
   return {
     name: settings.name,
     description: settings.roots.join(", "),
     roots: settings.roots,
-    async load(signal: AbortSignal): Promise<SourceSnapshot> {
-      const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, records[rank]!, signal)));
-      records = perRoot.map((root) => root.records);
-      files.remember(perRoot.flatMap((root) => root.folders));
-      return {
-        skills: perRoot.flatMap((root) => root.skills).sort((a, b) => compare(a.path, b.path) || a.rank - b.rank),
-        // A stable sort: within one path, diagnostics keep root order, then the order found.
-        diagnostics: perRoot.flatMap((root) => root.diagnostics).sort((a, b) => compare(a.path, b.path)),
-      };
+    load(signal) {
+      const loaded = load(signal);
+      const tracked = loaded.finally(() => {
+        if (loading === tracked) loading = undefined;
+      });
+      loading = tracked;
+      return loaded;
     },
     readDocument: files.readDocument,
     listFiles: files.listFiles,
     readFile: files.readFile,
-    watch: (onChange) => (settings.watch ? watchRoots(settings, onChange) : () => {}),
+    watch: (onChange) => (settings.watch ? watchRoots({ ...settings, baseline }, onChange) : () => {}),
   };
+}
+
+/** The same skill folders, found the same way, with the same problems. */
+function sameScan(a: ScanResult, b: ScanResult): boolean {
+  return (
+    a.folders.length === b.folders.length &&
+    a.folders.every((folder, index) => JSON.stringify(folder) === JSON.stringify(b.folders[index])) &&
+    JSON.stringify(a.diagnostics) === JSON.stringify(b.diagnostics)
+  );
+}
+
+/** Whether a skill file still has the identity it was read with (a symlink's target, followed). */
+function isUnchanged(folder: SkillFolder, records: ReadRecords): boolean {
+  const record = records.get(folder.file);
+  if (!record) return false;
+  const now = folder.fileKind === "link" ? targetIdentity(folder) : currentIdentity(folder);
+  return now !== undefined && sameIdentity(record.identity, now);
 }
 
 interface RootSnapshot {
@@ -87,6 +131,7 @@ interface RootSnapshot {
   /** The folders of the skills loaded; a skipped skill's folder is not served. */
   readonly folders: SkillFolder[];
   readonly records: ReadRecords;
+  readonly scan: ScanResult | "absent";
 }
 
 async function loadRoot(
@@ -99,9 +144,16 @@ async function loadRoot(
   const stamp = (diagnostic: PathDiagnostic): Diagnostic => ({ ...diagnostic, source: settings.name });
   const { maxDepth, maxDirectories, logger } = settings;
   if (settings.optionalRoots?.includes(root) && (await isMissing(root))) {
-    return { skills: [], diagnostics: [], folders: [], records: new Map() };
+    return { skills: [], diagnostics: [], folders: [], records: new Map(), scan: "absent" };
   }
   const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal });
+  // A partial catalog would look whole to every client: refuse the root, saying how to serve it.
+  if (scan.diagnostics.some((diagnostic) => diagnostic.code === "scan-limit")) {
+    throw new Error(
+      `${root} holds more than ${maxDirectories} folders (maxDirectories), so none of its skills are served; ` +
+        `raise the fs option maxDirectories, or lower maxDepth`,
+    );
+  }
   const records = new Map<string, ReadRecord>();
   // One buffer for every read of this load: the reads are synchronous, never two at once.
   const scratch = Buffer.allocUnsafe(settings.maxSkillFileBytes);
@@ -126,6 +178,7 @@ async function loadRoot(
     diagnostics: [...scan.diagnostics, ...read.flatMap((result) => result.diagnostics)].map(stamp),
     folders: scan.folders.filter((_folder, index) => read[index]!.skill !== undefined),
     records,
+    scan,
   };
 }
 
