@@ -1,8 +1,10 @@
+import { Buffer } from "node:buffer";
+
 /**
  * A copy of plain data (null-prototype objects, arrays, scalars) whose strings hold their own
  * characters. V8 cuts a substring as a view into the string it came from, so a 2,000-character
  * excerpt, or a name the YAML parser sliced out of the frontmatter, would keep the whole text of
- * its SKILL.md alive for as long as the skill is served: 10,000 skills kept 150 MB that way.
+ * its SKILL.md alive for as long as the skill is served.
  */
 export function ownStrings<T>(value: T): T {
   if (typeof value === "string") return ownString(value) as T;
@@ -13,8 +15,14 @@ export function ownStrings<T>(value: T): T {
   return copy as T;
 }
 
-// Prepending a character makes a rope; slicing it flattens the rope into a new string of its own.
-// Short strings are copied by V8 anyway.
+// Short strings are copied by V8 anyway. Otherwise prepending a character makes a rope, and
+// slicing it flattens the rope into a new string of its own.
 function ownString(text: string): string {
-  return text.length < 13 ? text : ` ${text}`.slice(1);
+  if (text.length < 13) return text;
+  // Decoded from a file holding one character past U+00FF, every string cut from it takes two
+  // bytes a character; re-encoded, one that needs no such character takes one.
+  if (LATIN1.test(text)) return Buffer.from(text, "latin1").toString("latin1");
+  return ` ${text}`.slice(1);
 }
+
+const LATIN1 = /^[\u0000-\u00ff]*$/;

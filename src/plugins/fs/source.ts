@@ -5,7 +5,7 @@ import { setImmediate } from "node:timers";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
-import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
+import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
 import { ownStrings } from "./own-strings.js";
 import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
@@ -229,6 +229,22 @@ export interface SkillRead {
   readonly diagnostics: readonly PathDiagnostic[];
 }
 
+/**
+ * The parsed skill with strings of its own (see ownStrings). The name and description are
+ * usually the frontmatter's own values: then one copy serves both.
+ */
+function ownSkill(parsed: ParsedSkillMd): ParsedSkillMd {
+  const frontmatter = ownStrings(parsed.frontmatter);
+  const shared = (value: string, key: string) => (frontmatter[key] === value ? (frontmatter[key] as string) : ownStrings(value));
+  return {
+    name: shared(parsed.name, "name"),
+    description: shared(parsed.description, "description"),
+    frontmatter,
+    warnings: ownStrings(parsed.warnings),
+    excerpt: ownStrings(parsed.excerpt),
+  };
+}
+
 /** What one skill file gave; `identity` is absent when it could not be read. */
 function readSkill(
   settings: FsSourceSettings,
@@ -257,7 +273,7 @@ function readSkill(
     truncated: head.truncated,
   });
   if (!result.ok) return { read: skipped(result.error), identity: head.identity };
-  const { name, description, frontmatter, warnings, excerpt } = ownStrings(result.skill);
+  const { name, description, frontmatter, warnings, excerpt } = ownSkill(result.skill);
   return {
     read: {
       skill: { name, description, path: folder.path, frontmatter, excerpt, rank },
