@@ -10,7 +10,7 @@
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -32,7 +32,7 @@ const repo = fileURLToPath(new URL("..", import.meta.url));
 const node = process.execPath;
 const runs = Number(values.runs);
 const idleSeconds = Number(values.idle);
-const kernel = join(repo, values.kernel);
+const kernel = resolve(repo, values.kernel);
 // No config here: the kernel serves exactly --skills-dir with its embedded defaults.
 const cwd = mkdtempSync(join(tmpdir(), "skills-kernel-scale-cwd-"));
 

@@ -92,7 +92,7 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
   return {
     name: settings.name,
     description: settings.roots.join(", "),
-    roots: settings.roots,
+    capabilities: { localFolders: settings.roots },
     load(signal) {
       const loaded = load(signal);
       const tracked = loaded.finally(() => {
