@@ -6,7 +6,7 @@
 //   - `skills-kernel list` against bench/anchors/read-all.mjs, which only reads every SKILL.md.
 //
 //   SKILLS_CORPUS=../shared/corpus node bench/scale.mjs [--sizes 1566,10000] [--runs 3] [--idle 20]
-//   node bench/scale.mjs --sizes 100000 --runs 1      # minutes: 100,000 skills, 1.5 GB under /tmp
+//   node bench/scale.mjs --sizes 100000 --runs 1 --settle 90   # minutes: 100,000 skills, 1.5 GB under /tmp
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "1566,10000" },
     runs: { type: "string", default: "3" },
     idle: { type: "string", default: "20" },
+    // Seconds between the first answer and the idle window: the kernel arms its watchers then.
+    settle: { type: "string", default: "5" },
     // Another build of skills-kernel to measure instead (e.g. one of an older commit).
     kernel: { type: "string", default: "dist/cli.js" },
     query: { type: "string", default: "extract tables from pdf files" },
@@ -58,7 +60,8 @@ async function serve(candidate, idle) {
   const transport = new StdioClientTransport({ command: node, args: candidate.args, cwd, stderr: "ignore" });
   const client = new Client({ name: "scale-bench", version: "0" });
   const started = performance.now();
-  await client.connect(transport);
+  // The anchors read every skill before they answer initialize: at 100,000 that takes minutes.
+  await client.connect(transport, { timeout: 600_000 });
   const answer = await client.callTool({ name: candidate.tool, arguments: { query: values.query } }, undefined, { timeout: 600_000 });
   const firstAnswer = performance.now() - started;
   if (answer.isError) throw new Error(`${candidate.name}: ${JSON.stringify(answer.content)}`);
@@ -66,7 +69,7 @@ async function serve(candidate, idle) {
   if (idle) {
     const pid = transport.pid;
     // Background work after the first answer (the kernel's watchers being armed) is not idle time.
-    await sleep(5000);
+    await sleep(Number(values.settle) * 1000);
     const before = cpuSeconds(pid);
     await sleep(idleSeconds * 1000);
     result.idleCpu = ((cpuSeconds(pid) - before) / idleSeconds) * 100;
@@ -90,7 +93,9 @@ const median = (values) => {
 };
 const ms = (value) => `${Math.round(value)}`;
 
-console.log(`# scale benchmark, node ${process.version}, ${runs} interleaved runs, idle window ${idleSeconds} s, kernel ${values.kernel}\n`);
+console.log(
+  `# scale benchmark, node ${process.version}, ${runs} interleaved runs, idle window ${idleSeconds} s after ${values.settle} s, kernel ${values.kernel}\n`,
+);
 for (const size of values.sizes.split(",").map(Number)) {
   const root = await makeCatalog(size, join(tmpdir(), `skills-kernel-scale-${size}`));
   const servers = candidates(root);
