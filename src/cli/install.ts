@@ -11,6 +11,7 @@ export interface InstallCliOptions {
   readonly to: string;
   readonly force: boolean;
   readonly dryRun: boolean;
+  readonly strict: boolean;
   readonly json: boolean;
 }
 
@@ -26,7 +27,7 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
       ? installer.targets[options.to]
       : resolve(process.cwd(), expandHome(options.to, homedir()));
   try {
-    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun });
+    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict });
     process.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : renderInstall(result)}\n`);
     return 0;
   } catch (error) {
@@ -37,7 +38,7 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
 }
 
 /** The install-skill plugin's installer (its configured targets and limits), else one with its defaults. */
-function installerOf(kernel: Kernel): SkillInstaller {
+export function installerOf(kernel: Kernel): SkillInstaller {
   if (kernel.plugins.includes("install-skill")) return kernel.resolve(SKILL_INSTALLER);
   const defaults = installOptionsSchema.parse({});
   return createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());

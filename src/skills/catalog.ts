@@ -1,6 +1,7 @@
 import { distance } from "fastest-levenshtein";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
+import { escapeForDisplay } from "./display-text.js";
 import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
@@ -132,6 +133,11 @@ export class SkillCatalog {
   /** Resolves once the first load has finished (starting it if nobody has). */
   async ready(): Promise<void> {
     if (!this.#loaded) await (this.#next ?? this.#running ?? this.refresh());
+  }
+
+  /** The sources that answers must warn about: stale (serving a last good snapshot) or failed (serving nothing). */
+  unavailable(): readonly SourceStatus[] {
+    return this.status().filter((s) => s.state === "stale" || s.state === "failed");
   }
 
   /** How each source stands: loaded, stale (serving its last good snapshot) or failed (serving nothing). */
@@ -384,7 +390,8 @@ function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): 
 
 /** Input echoed in a message: quoted, escaped, and cut short if long. */
 function quote(text: string): string {
-  return JSON.stringify(text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text);
+  // JSON.stringify escapes C0 controls but not bidi overrides or zero-width marks; escapeForDisplay does.
+  return escapeForDisplay(JSON.stringify(text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text));
 }
 
 /**

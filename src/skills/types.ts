@@ -56,6 +56,17 @@ export interface SkillFileListing {
   readonly omitted: number;
   /** False when the folder is larger than a listing reads (entry or depth limits). */
   readonly complete: boolean;
+  /**
+   * Entries the source will not serve, and why (a name no request can spell, a FIFO, a link out
+   * of the folder), so that install can say what a copy leaves out. Optional: not every source knows.
+   */
+  readonly leftOut?: readonly LeftOutFile[];
+}
+
+export interface LeftOutFile {
+  /** Relative to the skill folder, as found on disk: it may hold characters a request cannot. */
+  readonly path: string;
+  readonly reason: string;
 }
 
 export interface SkillFileContent {
@@ -100,6 +111,13 @@ export interface SkillSource {
   listFiles(skillPath: string, limit: number, signal?: AbortSignal): Promise<SkillFileListing>;
   /** One file of the skill folder (a path from listFiles), at most maxBytes of it. */
   readFile(skillPath: string, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
+  /**
+   * For sources too large to list (a registry): ask the source itself which skills fit `query`,
+   * best first. The skills found join what the source's next load() returns, and the source calls
+   * its watchers, so after a catalog refresh they are readable like any other; search_skills merges
+   * them with its own ranking (src/remote/remote-search.ts).
+   */
+  search?(query: string, options: { readonly limit: number; readonly signal?: AbortSignal }): Promise<readonly SourceSkill[]>;
   /**
    * Call `onChange` when skills may have been added, changed or removed (the catalog debounces
    * and reloads). Returns a function that stops watching. Sources that cannot watch omit it.
