@@ -1,40 +1,16 @@
-import { lstatSync, type Stats } from "node:fs";
 import type { Cache, JsonValue } from "../../kernel/cache.js";
 import { toPlainData } from "../../skills/plain-data.js";
 import type { SourceSkill } from "../../skills/types.js";
 import { VERSION } from "../../version.js";
-import type { PathDiagnostic, SkillFolder } from "./scan.js";
-
-/**
- * What identifies one version of a SKILL.md: the same file (device, inode), not written to
- * (size, mtime), not renamed, relinked or chmod'ed (ctime) since. The times are milliseconds with
- * their fraction (a double keeps about a tenth of a microsecond at today's dates).
- */
-export interface FileIdentity {
-  readonly dev: number;
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-}
-
-/** What reading one SKILL.md gave: the skill, or why it was skipped, and its warnings. */
-export interface SkillRead {
-  readonly skill?: SourceSkill;
-  readonly diagnostics: readonly PathDiagnostic[];
-}
-
-/** A stored read of one folder's SKILL.md, for a rank to stamp on it. */
-export interface RecalledRead {
-  readonly identity: FileIdentity;
-  read(rank: number): SkillRead;
-}
+import type { FileIdentity } from "./read-skill-file.js";
+import type { SkillFolder } from "./scan.js";
+import type { ReadRecord } from "./source.js";
 
 export interface ReadCache {
-  /** Stored reads for these SKILL.md files, by file path; a file with none is missing. */
-  recall(folders: readonly SkillFolder[]): Promise<Map<string, RecalledRead>>;
-  /** Store what reading a file of this identity gave (the identity taken before the read). */
-  keep(folder: SkillFolder, identity: FileIdentity, read: SkillRead): void;
+  /** Stored records for these SKILL.md files, by file path, stamped with `rank`; a file with none is missing. */
+  recall(folders: readonly SkillFolder[], rank: number): Promise<Map<string, ReadRecord>>;
+  /** Store what reading a file gave, under the identity it was read with. */
+  keep(folder: SkillFolder, record: ReadRecord): void;
 }
 
 /** What parsing depends on besides the file: a change to either is a different entry. */
@@ -52,10 +28,10 @@ const RACY_WINDOW_MS = 2_000;
 const RECALL_BATCH = 1024;
 
 /**
- * The fs source's reads of SKILL.md files, kept in the shared cache (TOKENS.Cache) by file path:
- * a load whose file still has the stored identity takes the stored result instead of reading and
- * parsing the file again. Over Redis this makes a restart over thousands of unchanged skills
- * cost one lstat per skill. Entries hold plain data only and are checked field by field when read
+ * The fs source's read records of SKILL.md files, kept in the shared cache (TOKENS.Cache) by file
+ * path: a first load takes a stored record as if an earlier load of this process had made it, so
+ * a file that still has the stored identity is not read or parsed again. Over Redis a restart
+ * over thousands of unchanged skills costs one lstat per skill. Entries hold plain data only and are checked field by field when read
  * back, frontmatter rebuilt as the parser builds it: a malformed or hostile entry is a miss, never
  * a crash or a polluted prototype.
  */
@@ -65,19 +41,19 @@ export function createReadCache(cache: Cache, limits: ReadCacheLimits): ReadCach
   const store = cache.scope(`skill-md@${VERSION}`);
   const parseLimits = `${limits.maxFrontmatterBytes}/${limits.maxSkillFileBytes}`;
   return {
-    async recall(folders) {
-      const recalled = new Map<string, RecalledRead>();
+    async recall(folders, rank) {
+      const recalled = new Map<string, ReadRecord>();
       for (let start = 0; start < folders.length; start += RECALL_BATCH) {
         const batch = folders.slice(start, start + RECALL_BATCH);
         const entries = await Promise.all(batch.map((folder) => store.get(folder.file)));
         batch.forEach((folder, index) => {
-          const entry = checkEntry(entries[index], folder, parseLimits);
-          if (entry) recalled.set(folder.file, entry);
+          const record = checkEntry(entries[index], folder, parseLimits, rank);
+          if (record) recalled.set(folder.file, record);
         });
       }
       return recalled;
     },
-    keep(folder, identity, read) {
+    keep(folder, { identity, read }) {
       if (identity.mtimeMs > Date.now() - RACY_WINDOW_MS) return;
       const entry: StoredEntry = {
         identity,
@@ -91,26 +67,6 @@ export function createReadCache(cache: Cache, limits: ReadCacheLimits): ReadCach
   };
 }
 
-/**
- * The identity of a listed SKILL.md now, if it is a regular file (a symlinked one is never
- * cached). Synchronous: one lstat of a file the scan just listed answers from the kernel's
- * caches in microseconds, far less than the bookkeeping of an asynchronous call.
- */
-export function currentIdentity(folder: SkillFolder): FileIdentity | undefined {
-  let stats: Stats | undefined;
-  try {
-    stats = lstatSync(folder.file, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-  if (!stats?.isFile()) return undefined;
-  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
-}
-
-export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
-}
-
 interface StoredEntry {
   readonly identity: FileIdentity;
   /** The folder's path within its root, which the stored name check and diagnostics depended on. */
@@ -122,8 +78,8 @@ interface StoredEntry {
 
 const IDENTITY_FIELDS = ["dev", "ino", "size", "mtimeMs", "ctimeMs"] as const;
 
-/** A stored entry as a recalled read, or undefined for anything not exactly what keep wrote. */
-function checkEntry(value: unknown, folder: SkillFolder, limits: string): RecalledRead | undefined {
+/** A stored entry as a record of `folder` at `rank`, or undefined for anything not exactly what keep wrote. */
+function checkEntry(value: unknown, folder: SkillFolder, limits: string, rank: number): ReadRecord | undefined {
   // Where the folder sits in its root decides its name check: another path is another read.
   if (!isObject(value) || value.limits !== limits || value.folderPath !== folder.path) return undefined;
   const { identity, skill, issues } = value;
@@ -139,12 +95,10 @@ function checkEntry(value: unknown, folder: SkillFolder, limits: string): Recall
     stored = { name, description, excerpt, frontmatter };
   }
   return {
-    identity: identity as unknown as FileIdentity,
-    read(rank) {
-      return {
-        skill: stored ? { ...stored, path: folder.path, rank } : undefined,
-        diagnostics: (issues as StoredEntry["issues"]).map((issue) => ({ ...issue, path: folder.path })),
-      };
+    identity: { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeMs: identity.mtimeMs, ctimeMs: identity.ctimeMs } as FileIdentity,
+    read: {
+      skill: stored ? { ...stored, path: folder.path, rank } : undefined,
+      diagnostics: (issues as StoredEntry["issues"]).map((issue) => ({ ...issue, path: folder.path })),
     },
   };
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { CacheEngine } from "../../../src/cache/engine.js";
 import { createMemoryBackend } from "../../../src/cache/memory-backend.js";
 import { createLogger } from "../../../src/kernel/logger.js";
-import { createReadCache, currentIdentity } from "../../../src/plugins/fs/read-cache.js";
+import { createReadCache } from "../../../src/plugins/fs/read-cache.js";
+import { currentIdentity } from "../../../src/plugins/fs/read-skill-file.js";
 import { createFsSource } from "../../../src/plugins/fs/source.js";
 import { VERSION } from "../../../src/version.js";
 import { waitFor } from "../../helpers/redis.js";
@@ -103,7 +104,7 @@ describe("the fs source's read cache", () => {
     const file = await writeSkillFile(root, "alpha", skillMd("alpha", "From the file."));
     await age(file);
     const cache = engine();
-    const identity = { ...currentIdentity({ path: "alpha", dir: join(root, "alpha"), file, linked: false })! };
+    const identity = { ...currentIdentity({ path: "alpha", dir: join(root, "alpha"), file, fileKind: "file", linked: false })! };
     const store = cache.view("fs").scope(`skill-md@${VERSION}`);
     const entry = {
       identity,
