@@ -25,7 +25,7 @@ export interface HttpAppParts {
 
 export type HttpAppOptions = Pick<
   HttpOptions,
-  "path" | "stateless" | "authToken" | "allowedOrigins" | "maxBodyBytes" | "maxSessions" | "sessionIdleMs"
+  "path" | "stateless" | "authToken" | "allowedOrigins" | "maxBodyBytes" | "maxSessions" | "sessionIdleMs" | "replicaId"
 > & {
   /** Host names Host and Origin may name; undefined checks nothing (see defaultAllowedHosts). */
   readonly allowedHosts: readonly string[] | undefined;
@@ -58,7 +58,11 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
   const sessions = options.stateless
     ? undefined
-    : new SessionTable(createServer, { maxSessions: options.maxSessions, idleMs: options.sessionIdleMs, maxBodyBytes: options.maxBodyBytes }, logger);
+    : new SessionTable(
+        createServer,
+        { replicaId: options.replicaId, maxSessions: options.maxSessions, idleMs: options.sessionIdleMs, maxBodyBytes: options.maxBodyBytes },
+        logger,
+      );
 
   let closing = false;
   let inFlight = 0;

@@ -34,6 +34,14 @@ export const httpOptionsSchema = z
     allowedHosts: z.array(z.string().min(1)).optional(),
     /** Origins (scheme://host[:port]) browsers may call from besides those of the allowed hosts. */
     allowedOrigins: z.array(z.string().min(1)).optional(),
+    /**
+     * Put at the front of every session id this server mints (`r1.<uuid>`), so a load balancer in
+     * front of stateful replicas can send each session to the replica that holds it.
+     */
+    replicaId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,32}$/, "replicaId must be 1 to 32 letters, digits, - or _")
+      .optional(),
     /** Largest request body accepted, in bytes; a larger one gets 413. */
     maxBodyBytes: z.number().int().positive().default(1024 * 1024),
     /** Sessions open at once; an initialize beyond that gets 503. */

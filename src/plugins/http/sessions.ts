@@ -14,6 +14,8 @@ interface Session {
 }
 
 export interface SessionLimits {
+  /** Prefix of every session id minted here (see the replicaId option). */
+  readonly replicaId?: string;
   readonly maxSessions: number;
   readonly idleMs: number;
   readonly maxBodyBytes: number;
@@ -62,7 +64,7 @@ export class SessionTable {
     const server = this.createServer();
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => (this.limits.replicaId === undefined ? randomUUID() : `${this.limits.replicaId}.${randomUUID()}`),
       maxRequestBodySize: this.limits.maxBodyBytes,
       onsessioninitialized: (id) => {
         session = { server, transport, active: 0, lastSeen: Date.now() };
