@@ -16,4 +16,5 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   "validate-skill": async () => (await import("./validate-skill/index.js")).default,
   "install-skill": async () => (await import("./install-skill/index.js")).default,
   http: async () => (await import("./http/index.js")).default,
+  "rest-api": async () => (await import("./rest-api/index.js")).default,
 };
