@@ -6,6 +6,7 @@ import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
 import type { HttpOptions } from "./options.js";
 import { json, mcpError, onSettled, restError } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
+import { ServerPool } from "./server-pool.js";
 import { SessionTable } from "./sessions.js";
 
 /** What /readyz reports: ready when every check is; each check says its state in a word. */
@@ -64,6 +65,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
         logger,
       );
 
+  const pool = options.stateless ? new ServerPool(createServer, 256) : undefined;
   let closing = false;
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -75,15 +77,20 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
   const serveMcp = async (request: Request): Promise<Response> => {
     if (sessions) return sessions.handle(request);
     if (request.method !== "POST") return mcpError(405, "Method not allowed: this server is stateless; POST each request", { allow: "POST" });
-    // Stateless: a server and transport for this request alone, closed once it is answered.
-    const server = createServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: options.maxBodyBytes });
-    await server.connect(transport);
+    // Stateless: a transport for this request alone, on a pooled server. The answer is plain
+    // JSON, not an event stream: complete when handleRequest resolves, so the server is free again
+    // at once (and a tool's progress notifications, which need a stream, are not sent).
+    const server = pool!.take();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: options.maxBodyBytes,
+    });
     try {
-      return onSettled(await transport.handleRequest(request), () => void server.close());
-    } catch (error) {
-      await server.close();
-      throw error;
+      await server.connect(transport);
+      return await transport.handleRequest(request);
+    } finally {
+      void pool!.give(server);
     }
   };
 
@@ -148,6 +155,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
         if (inFlight > 0) logger.warn(`${inFlight} request(s) still in flight after ${graceMs} ms; closing anyway`);
       }
       await sessions?.closeAll();
+      pool?.clear();
     },
   };
 }

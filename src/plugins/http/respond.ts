@@ -14,11 +14,12 @@ export function restError(status: number, message: string, headers: Readonly<Rec
 }
 
 /**
- * Call `done` once the response has been sent in full, or its reader went away. A streamed body
- * (an MCP event stream) is relayed chunk by chunk to see its end; a response without one is done now.
+ * Call `done` once the response is complete: an event stream when it has been sent in full or its
+ * reader went away (it is relayed chunk by chunk to see that), anything else at once, since every
+ * other answer here is built whole before it is returned.
  */
 export function onSettled(response: Response, done: () => void): Response {
-  if (response.body === null) {
+  if (response.body === null || response.headers.get("content-type") !== "text/event-stream") {
     done();
     return response;
   }
