@@ -74,6 +74,7 @@ async function load(name, url, pid) {
   });
   clearInterval(sampler);
   const half = Math.floor(rss.length / 2);
+  console.log(`${name}: RSS MiB each second: ${rss.map((x) => x.toFixed(0)).join(" ")}`);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     name,
@@ -89,11 +90,19 @@ async function load(name, url, pid) {
 async function measure(name, command, args) {
   const { child, url } = await start(command, args);
   try {
-    // Warm up: the search index builds on first need; it is not what this measures.
+    // Warm up, unmeasured: after /readyz the server still builds its search index and starts
+    // watching the skill folders; start-up is not what this measures.
     if (args.includes("http")) {
-      for (let i = 0; i < 50 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     }
-    await autocannon({ url, connections: 10, amount: 200, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_skills", arguments: { query: "warm up" } } }) });
+    await autocannon({
+      url,
+      connections: 10,
+      duration: 5,
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_skills", arguments: { query: "warm up" } } }),
+    });
     return await load(name, url, child.pid);
   } finally {
     child.kill("SIGTERM");
