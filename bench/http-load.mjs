@@ -82,7 +82,7 @@ async function load(name, url, pid) {
     throughput: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: `${result.errors + result.non2xx} (${result.timeouts} timeouts, ${result.non2xx} non-2xx)`,
     rss: { first: rss[0], max: Math.max(...rss), firstHalf: mean(rss.slice(0, half)), secondHalf: mean(rss.slice(half)) },
   };
 }
