@@ -152,7 +152,8 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
     .ready()
     .then(() => {
       if (stopping) return;
-      if (process.stdin.isTTY) printBanner(kernel, facts);
+      // The banner tells how to start this server over stdio; an HTTP server has said where it listens.
+      if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
       else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
     })
     .catch((error: unknown) => kernel.logger.error(`cannot describe what is served: ${errorMessage(error)}`));

@@ -17,10 +17,10 @@ async function callThrough(origin: string, name: string, args: Record<string, un
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
   expect(response.status).toBe(200);
-  const body = await response.text();
-  // The answer comes as one server-sent event: its data line is the JSON-RPC response.
-  const data = body.split("\n").find((line) => line.startsWith("data: "))!;
-  return { upstream: response.headers.get("x-upstream"), result: JSON.parse(data.slice(6)).result };
+  // Stateless answers are plain JSON-RPC responses, not event streams.
+  expect(response.headers.get("content-type")).toBe("application/json");
+  const { result } = (await response.json()) as { result: unknown };
+  return { upstream: response.headers.get("x-upstream"), result };
 }
 
 describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not installed; .ci/run installs it)", () => {
