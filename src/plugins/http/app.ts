@@ -37,8 +37,6 @@ export type HttpAppOptions = Pick<
 /** The web-standard HTTP face of a kernel: MCP, health checks and contributed routes. */
 export interface HttpApp {
   fetch(request: Request): Promise<Response>;
-  /** Sessions open now (always 0 when stateless). */
-  readonly sessions: number;
   /**
    * Refuse new requests (503), wait up to `graceMs` for those in flight, then close every
    * session, which ends their event streams.
@@ -47,6 +45,9 @@ export interface HttpApp {
 }
 
 const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
+
+/** Idle servers kept for stateless requests; more concurrent requests build (and drop) their own. */
+const POOLED_SERVERS = 64;
 
 /**
  * Build the request handler every runtime serves (node:http through an adapter, Bun.serve,
@@ -65,7 +66,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
         logger,
       );
 
-  const pool = options.stateless ? new ServerPool(createServer, 256) : undefined;
+  const pool = options.stateless ? new ServerPool(createServer, POOLED_SERVERS) : undefined;
   let closing = false;
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -114,9 +115,6 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
   };
 
   return {
-    get sessions() {
-      return sessions?.size ?? 0;
-    },
     async fetch(request) {
       let url: URL;
       try {

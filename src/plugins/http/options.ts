@@ -54,7 +54,6 @@ export const httpOptionsSchema = z
   .strict();
 
 export type HttpOptions = z.output<typeof httpOptionsSchema>;
-export type HttpOptionsInput = z.input<typeof httpOptionsSchema>;
 
 /** True for an address only this machine can reach. */
 export function isLoopback(host: string): boolean {

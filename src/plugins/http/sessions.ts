@@ -42,10 +42,6 @@ export class SessionTable {
     (this.#sweeper as { unref?: () => void }).unref?.();
   }
 
-  get size(): number {
-    return this.#sessions.size;
-  }
-
   async handle(request: Request): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id === null) return request.method === "POST" ? this.#open(request) : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
