@@ -9,6 +9,8 @@ import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, type CliArgs, type HttpFlags } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+import { parseAddTarget } from "./add-target.js";
+import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
@@ -38,6 +40,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       return await runValidate([...args.positionals], { json: args.json });
     }
     const cwd = process.cwd();
+    const split = splitSkillsDirs(args.skillsDirs);
+    // `add` serves the repository it installs from, and the local folders it may install into.
+    const adding = args.command === "add" ? parseAddTarget(args.positionals[0]!, args.skill) : undefined;
+    const sources = adding
+      ? { skillsDirs: [], git: [adding.repository], catalogs: [], keepLocal: true }
+      : { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
     const loaded = await loadConfig({ cwd, configPath: args.configPath });
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
@@ -49,7 +57,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       throw new ConfigError("--host, --port, --stateless and --auth-token apply to serve --transport http");
     }
     const adjustments = [
-      ...(args.skillsDirs.length > 0 ? [serveExactly(args.skillsDirs.map((d) => resolve(cwd, d)))] : []),
+      ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
       ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
     ];
     const kernel = await createKernel({
@@ -61,6 +69,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     if (args.command !== "serve") {
       try {
+        if (adding) {
+          const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json };
+          return await (await import("./add.js")).runAdd(kernel, adding, options);
+        }
         return await runCommand(kernel, args);
       } finally {
         await kernel.close();
@@ -69,7 +81,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await serve(kernel, {
       transport,
       configFile: loaded?.filepath,
-      skillsDirs: args.skillsDirs.map((d) => resolve(cwd, d)),
+      skillsDirs: split.dirs.map((d) => resolve(cwd, d)),
     });
   } catch (error) {
     if (error instanceof PluginError && error.bug) {
@@ -94,17 +106,6 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code === "EPIPE") process.exit(0);
   process.stderr.write(`skills-kernel: cannot write to stdout: ${errorMessage(error)}\n`);
   process.exit(1);
-}
-
-/** `--skills-dir`: the fs source serves exactly these folders, whatever the config said. */
-function serveExactly(dirs: readonly string[]) {
-  return async (plugins: ResolvedPluginEntry[]): Promise<ResolvedPluginEntry[]> => {
-    const roots = dirs.map((path) => ({ path }));
-    const fs = plugins.find((entry) => entry.plugin.name === "fs");
-    if (!fs) return [{ plugin: await builtinPlugins.fs!(), options: { roots }, origin: "--skills-dir" }, ...plugins];
-    const options = typeof fs.options === "object" && fs.options !== null ? fs.options : {};
-    return plugins.map((entry) => (entry === fs ? { ...fs, options: { ...options, roots } } : entry));
-  };
 }
 
 type Adjust = (plugins: ResolvedPluginEntry[]) => Promise<ResolvedPluginEntry[]>;
