@@ -2,7 +2,6 @@
 // test://static-text...), added through the plugin API as any third-party plugin would. The suite
 // checks the protocol and the transport; these give its scenarios something to call.
 import { ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 // A 1x1 PNG and a tiny WAV header: the scenarios check the shape, not the picture or the sound.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -46,10 +45,7 @@ export default {
     };
     for (const [name, handler] of Object.entries(tools)) ctx.addTool({ name, description: `conformance fixture ${name}`, handler });
 
-    // Named: the kernel refuses a second server extension with the same function name (even "").
-    ctx.extendServer(function conformanceFixtures(server) {
-      server.server.registerCapabilities({ logging: {} });
-      server.server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
+    ctx.extendServer((server) => {
       server.registerResource("static-text", "test://static-text", { description: "conformance fixture", mimeType: "text/plain" }, async (uri) => ({
         contents: [{ uri: uri.href, mimeType: "text/plain", text: "This is the content of the static text resource." }],
       }));
