@@ -47,10 +47,11 @@ function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number
     async list() {
       await catalog.ready();
       return {
+        // The skills extension asks for the frontmatter's name; the URI tells same-named skills apart.
         resources: mapSkillUris(catalog.list()).mapped.map(({ skill, uri }) => ({
           uri,
-          name: skill.id,
-          title: skill.name,
+          name: skill.name,
+          title: skill.id,
           description: skill.description,
           mimeType: "text/markdown",
         })),

@@ -55,10 +55,12 @@ describe("skill resources", () => {
     expect(resources.map((resource) => [resource.uri, resource.name, resource.mimeType])).toEqual([
       ["skill://pdf/SKILL.md", "pdf", "text/markdown"],
       ["skill://run/SKILL.md", "run", "text/markdown"],
-      ["skill://project/b/run/SKILL.md", "project:b/run", "text/markdown"],
-      ["skill://user/pdf/SKILL.md", "user:pdf", "text/markdown"],
+      ["skill://project/b/run/SKILL.md", "run", "text/markdown"],
+      ["skill://user/pdf/SKILL.md", "pdf", "text/markdown"],
     ]);
-    expect(resources[0]).toMatchObject({ title: "pdf", description: "Project PDF." });
+    // The title is the id the tools take.
+    expect(resources.map((resource) => resource.title)).toEqual(["pdf", "run", "project:b/run", "user:pdf"]);
+    expect(resources[0]).toMatchObject({ description: "Project PDF." });
     const { resourceTemplates } = await server.client.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ name: "skill", uriTemplate: "skill://{skill}/{+path}" })]);
   });
@@ -107,7 +109,7 @@ describe("skill resources", () => {
     await writeSkillFile(project, "fresh", skillMd("fresh"));
     await server.kernel.catalog.refresh();
     await expect.poll(() => notified).toBe(1);
-    expect((await server.client.listResources()).resources.map((resource) => resource.name)).toContain("fresh");
+    expect((await server.client.listResources()).resources.map((resource) => resource.uri)).toContain("skill://fresh/SKILL.md");
   });
 });
 
