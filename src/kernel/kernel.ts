@@ -22,7 +22,7 @@ export interface KernelOptions {
   readonly logger?: Logger;
   /** Plugins a config may name by short name, each loaded on first use. */
   readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
-  /** Plugins booted with the config's own, whatever the config says (the catalog, stdio). */
+  /** Plugins booted with the config's own (the catalog, stdio); a config plugin of the same name replaces one. */
   readonly corePlugins?: readonly Plugin<any>[];
   /** Last word on the resolved plugin list before boot: the CLI uses it for `--skills-dir`. */
   readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
@@ -56,6 +56,7 @@ export interface Kernel {
 
 const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 const DEFAULT_STOP_TIMEOUT_MS = 5_000;
+const NEVER_ABORTED = new AbortController().signal;
 
 interface Booted {
   readonly plugin: Plugin<any>;
@@ -75,10 +76,10 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const baseDir = options.baseDir ?? process.cwd();
   const logger = options.logger ?? createLogger(config.logLevel ?? "info");
 
-  let resolved: ResolvedPluginEntry[] = [
-    ...(options.corePlugins ?? []).map((plugin) => ({ plugin, options: undefined, origin: "core" })),
-    ...(await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source })),
-  ];
+  const listed = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source });
+  // A config replaces a core plugin by listing one of the same name (its own stdio transport, say).
+  const core = (options.corePlugins ?? []).filter((plugin) => !listed.some((entry) => entry.plugin.name === plugin.name));
+  let resolved: ResolvedPluginEntry[] = [...core.map((plugin) => ({ plugin, options: undefined, origin: "core" })), ...listed];
   if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
   for (const { plugin } of resolved) checkPluginContract(plugin, source);
   const validated = await Promise.all(
@@ -103,9 +104,17 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const timeoutFor = (name: string): number =>
     config.startup?.plugins?.[name]?.setupTimeoutMs ?? config.startup?.setupTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
 
+  const stopTimeout = config.startup?.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
   /** Run one hook of a plugin with its timeout; the error names the plugin, the phase and the cause. */
-  const runHook = <T>(plugin: Plugin<any>, phase: string, ms: number, work: (signal: AbortSignal) => T | Promise<T>) =>
-    withTimeout(ms, () => new PluginError(plugin.name, `${phase} timed out after ${ms} ms`, { code: ERROR_CODES.PLUGIN_TIMEOUT }), lifetime.signal, work).catch(
+  const runHook = <T>(
+    plugin: Plugin<any>,
+    phase: string,
+    ms: number,
+    work: (signal: AbortSignal) => T | Promise<T>,
+    // Stop hooks run once the lifetime is over: their signal aborts on their own deadline only.
+    parent = phase === "stop" ? NEVER_ABORTED : lifetime.signal,
+  ) =>
+    withTimeout(ms, () => new PluginError(plugin.name, `${phase} timed out after ${ms} ms`, { code: ERROR_CODES.PLUGIN_TIMEOUT }), parent, work).catch(
       (error: unknown) => {
         if (error instanceof PluginError && error.plugin === plugin.name) throw error;
         if (error instanceof ConfigError) throw error;
@@ -117,7 +126,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     for (const { plugin, hooks, context } of [...plugins].reverse()) {
       if (!hooks.stop) continue;
       try {
-        await runHook(plugin, "stop", DEFAULT_STOP_TIMEOUT_MS, (signal) => hooks.stop!(context(signal)));
+        await runHook(plugin, "stop", stopTimeout, (signal) => hooks.stop!(context(signal)));
       } catch (error) {
         logger.error(`${errorMessage(error)}`);
         logger.debug(describeChain(error));

@@ -17,7 +17,7 @@ export default definePlugin({
     return {
       start(started) {
         for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(source);
-        void catalog.refresh(started.signal);
+        void catalog.refresh(undefined, started.signal);
       },
       serve(serving) {
         stopWatching ??= catalog.watch(serving.signal);

@@ -54,7 +54,7 @@ describe("listing a skill's files", () => {
     });
     // The file's own modification time, which tells one version of it from the next.
     expect(listing.files[0]!.mtimeMs).toBe((await stat(join(root, "pdf", "README.md"))).mtimeMs);
-    expect(source.roots).toEqual([root]);
+    expect(source.capabilities?.localFolders).toEqual([root]);
   });
 
   it("leaves out what may not be served: FIFOs, node_modules, .git, links outside or to folders", async () => {
