@@ -50,7 +50,8 @@ export default definePlugin({
     const unlisted = new Set(options.unlisted);
     const listing = new SkillListing(
       new EntryBuilder(catalog, facts, ctx.logger),
-      (skill) => unlisted.has(skill.id) || unlisted.has(skill.qualifiedId) || unlisted.has(skill.name),
+      // As the tools take them: a plain name reaches the skill that wins it, a qualified id exactly one.
+      (skill) => unlisted.has(skill.id) || unlisted.has(skill.qualifiedId),
       options.pageSize,
       ctx.logger,
     );
