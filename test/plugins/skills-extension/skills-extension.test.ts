@@ -2,6 +2,9 @@ import { rm, truncate, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createKernel } from "../../../src/create-kernel.js";
+import type { Cache, JsonValue } from "../../../src/kernel/cache.js";
+import { definePlugin } from "../../../src/kernel/config.js";
+import { TOKENS } from "../../../src/tokens.js";
 import { createLogger } from "../../../src/kernel/logger.js";
 import { builtinPlugins } from "../../../src/plugins/index.js";
 import skillsExtension from "../../../src/plugins/skills-extension/index.js";
@@ -42,6 +45,43 @@ describe("skills-extension entries", () => {
       expect(fresh.resources[1]!.digest).not.toBe(first.digest);
       await verifySkill(server.client, fresh);
     });
+  });
+
+  it("keeps digests in the cache service when one is configured, so a second server does not hash again", async () => {
+    const root = await tempDir();
+    await writeSkillFile(root, "s", skillMd("s"));
+    const file = await writeSkillFile(root, "s", "first", "notes.txt");
+    const when = new Date("2026-01-01T00:00:00Z");
+    await utimes(file, when, when);
+    // A whole cache backend in a Map: the Cache contract, shared by both servers below.
+    const stored = new Map<string, JsonValue>();
+    const view = (namespace: string): Cache => ({
+      namespace,
+      get: async <T extends JsonValue>(key: string) => stored.get(`${namespace}/${key}`) as T | undefined,
+      set: async (key, value) => void stored.set(`${namespace}/${key}`, value),
+      delete: async (key) => void stored.delete(`${namespace}/${key}`),
+      scope: (name) => view(`${namespace}/${name}`),
+    });
+    const cachePlugin = definePlugin({
+      name: "map-cache",
+      provides: [TOKENS.Cache],
+      setup: (ctx) => ctx.provideScoped(TOKENS.Cache, (consumer) => view(consumer.name)),
+    });
+    const serve = () => startSkillServer([root], [cachePlugin, "skill-resources", "skills-extension"], { watch: false });
+
+    const first = await serve();
+    const digest = (await get(first, "skill://s/SKILL.md")).resources[1]!.digest;
+    await first.close();
+    expect([...stored.keys()].every((key) => key.startsWith("skills-extension/"))).toBe(true);
+    // Same size and mtime, other bytes: only a digest kept in the cache can still say "first".
+    await writeFile(file, "again");
+    await utimes(file, when, when);
+    const second = await serve();
+    try {
+      expect((await get(second, "skill://s/SKILL.md")).resources[1]!.digest).toBe(digest);
+    } finally {
+      await second.close();
+    }
   });
 
   it("keeps the SKILL.md's bytes exactly: a BOM, CRLF line ends and frontmatter a host parses the same", async () => {
