@@ -50,18 +50,22 @@ export class SkillListing {
   async entry(mapped: MappedSkill, signal: AbortSignal): Promise<EntryResult> {
     const result = await this.builder.build(mapped, signal);
     const id = mapped.skill.qualifiedId;
-    if ("entry" in result) {
-      this.#said.delete(id);
-    } else if (this.#said.get(id) !== result.problem) {
-      this.#said.set(id, result.problem);
-      this.logger.warn(`${mapped.uri} is left out of the skills extension (${result.code}): ${result.problem}`);
-    }
+    if ("entry" in result) this.#said.delete(id);
+    else this.#say(id, `${mapped.uri} is left out of the skills extension (${result.code})`, result.problem);
     return result;
+  }
+
+  #say(id: string, what: string, why: string): void {
+    if (this.#said.get(id) === why) return;
+    this.#said.set(id, why);
+    this.logger.warn(`${what}: ${why}`);
   }
 
   #order(map: SkillUriMap): readonly MappedSkill[] {
     let ordered = this.#ordered.get(map);
     if (!ordered) {
+      // Skills no URI reaches are served by the tools only: say why, once, as for those left out.
+      for (const { skill, code, message } of map.unmapped) this.#say(skill.qualifiedId, `${skill.qualifiedId} has no skill:// URI (${code})`, message);
       ordered = map.mapped
         .filter((mapped) => !this.isUnlisted(mapped.skill))
         .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));

@@ -124,6 +124,21 @@ describe("skills-extension entries", () => {
     });
   });
 
+  it("says in the log why a skill has no URI, and answers skills/get for it as for any unknown URI", async () => {
+    const root = await tempDir();
+    await writeSkillFile(root, "tools", skillMd("tools"));
+    await writeSkillFile(root, "tools/converter", skillMd("convert"));
+    await withServer(root, async (server) => {
+      const { skills } = await listAllSkills(server.client);
+      expect(skills.map((skill) => skill.uri)).toEqual(["skill://tools/SKILL.md"]);
+      expect(skills[0]!.resources.map((resource) => resource.uri)).toContain("skill://tools/converter/SKILL.md");
+      expect(server.logs.join("\n")).toMatch(/:convert has no skill:\/\/ URI \(nested-name-mismatch\): it is nested in skill:\/\/tools\/SKILL.md/);
+      expect((await requestError(server.client, "skills/get", { uri: "skill://tools/converter/SKILL.md" })).message).toContain(
+        "no skill is served at skill://tools/converter/SKILL.md (it is a file of skill://tools/SKILL.md)",
+      );
+    });
+  });
+
   it("resumes a listing after its cursor even when skills come and go between pages", async () => {
     const root = await tempDir();
     for (const name of ["a", "b", "c", "d"]) await writeSkillFile(root, name, skillMd(name));
