@@ -84,10 +84,8 @@ function register(server: McpServer, catalog: SkillCatalog, listing: SkillListin
       await catalog.ready();
       const map = mapSkillUris(catalog.list());
       const found = map.locate(segments.slice(0, -1));
-      if (!found || found.path !== "") {
-        const within = found ? ` (it is a file of ${found.mapped.uri})` : "";
-        throw new InvalidParams(`${noSkillAt(map, uri, segments)}${within}`);
-      }
+      if (!found) throw new InvalidParams(noSkillAt(map, uri, segments));
+      if (found.path !== "") throw new InvalidParams(`no skill is served at ${uri}; it is a file of ${found.mapped.uri}`);
       const result = await listing.entry(found.mapped, extra.signal);
       if (!("entry" in result)) {
         throw new InvalidParams(`${uri} is not served through the skills extension: ${result.problem}`);

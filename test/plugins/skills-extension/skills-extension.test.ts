@@ -134,7 +134,7 @@ describe("skills-extension entries", () => {
       expect(skills[0]!.resources.map((resource) => resource.uri)).toContain("skill://tools/converter/SKILL.md");
       expect(server.logs.join("\n")).toMatch(/:convert has no skill:\/\/ URI \(nested-name-mismatch\): it is nested in skill:\/\/tools\/SKILL.md/);
       expect((await requestError(server.client, "skills/get", { uri: "skill://tools/converter/SKILL.md" })).message).toContain(
-        "no skill is served at skill://tools/converter/SKILL.md (it is a file of skill://tools/SKILL.md)",
+        "no skill is served at skill://tools/converter/SKILL.md; it is a file of skill://tools/SKILL.md",
       );
     });
   });
