@@ -1,21 +1,38 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  type ListResourcesResult,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import { mimeTypeByName } from "../../skills/mime-types.js";
-import { encodeContent, fetchSkillFiles, MAX_PATH_CHARS, MiB } from "../../skills/skill-files.js";
+import {
+  encodeContent,
+  fetchSkillFiles,
+  MAX_PATH_CHARS,
+  MiB,
+  skillFileOptionsSchema,
+  type SkillFileOptions,
+} from "../../skills/skill-files.js";
 import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "../../skills/skill-uri.js";
+import { decodeCursor, page } from "../../skills/page-cursor.js";
 import { TOKENS } from "../../tokens.js";
 import type { SkillFileContent } from "../../skills/types.js";
+
+/** Resources per resources/list page: about 360 bytes each, so a page is about 70 KB. */
+export const RESOURCES_PAGE_SIZE = 200;
 
 /**
  * Whole files by default, up to the skills extension's 16 MiB per skill: a host checks what it
  * reads against the digest and size of the whole file (docs/skills-extension.md).
  */
-const optionsSchema = z.strictObject({
+const optionsSchema = skillFileOptionsSchema.extend({
   /** The most of one file (SKILL.md included) returned; the rest is cut, and the cut is said. */
   maxFileBytes: z.number().int().min(1).max(16 * MiB).default(16 * MiB),
 });
@@ -25,10 +42,11 @@ export default definePlugin({
   name: "skill-resources",
   consumes: [TOKENS.SkillCatalog],
   options: optionsSchema,
-  setup(ctx, { maxFileBytes }) {
+  setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.extendServer((server) => {
-      register(server, catalog, maxFileBytes, ctx.logger);
+      register(server, catalog, options, ctx.logger);
+      paginateResourceList(server);
       // The list of SKILL.md resources follows the catalog: tell the client when it changes.
       return catalog.onChange(() => {
         // Before the client's initialize there is nothing to tell: it will list the resources
@@ -42,7 +60,7 @@ export default definePlugin({
   },
 });
 
-function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number, logger: Logger): void {
+function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
   const template = new ResourceTemplate("skill://{skill}/{+path}", {
     async list() {
       await catalog.ready();
@@ -70,7 +88,7 @@ function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number
     },
     async (uri) => {
       try {
-        return await read(uri, catalog, maxFileBytes, logger);
+        return await read(uri, catalog, options, logger);
       } catch (error) {
         if (error instanceof McpError) throw error;
         if (error instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -81,7 +99,29 @@ function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number
   );
 }
 
-async function read(uri: URL, catalog: SkillCatalog, maxFileBytes: number, logger: Logger): Promise<ReadResourceResult> {
+type ListHandler = (request: unknown, extra: unknown) => Promise<ListResourcesResult>;
+
+/**
+ * The SDK's resources/list answers every resource at once and ignores cursors: 562 KB at 1,566
+ * skills. Its handler is kept (so resources other plugins register are listed too) and its answer
+ * cut into pages of RESOURCES_PAGE_SIZE, with MCP's opaque nextCursor. The SDK keeps handlers in
+ * a field it does not export; a test fails if that changes.
+ */
+function paginateResourceList(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, ListHandler> })._requestHandlers;
+  const listAll = handlers.get("resources/list");
+  if (!listAll) throw new Error("the MCP SDK registered no resources/list handler to paginate");
+  server.server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const cursor = request.params?.cursor;
+    const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+    if (offset === undefined) throw new McpError(ErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
+    const all = await listAll(request, extra);
+    const { items, nextCursor } = page(all.resources, offset, RESOURCES_PAGE_SIZE);
+    return { ...all, resources: items, ...(nextCursor ? { nextCursor } : {}) };
+  });
+}
+
+async function read(uri: URL, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): Promise<ReadResourceResult> {
   const parsed = parseSkillUri(uri.href);
   if ("problem" in parsed) throw new McpError(ErrorCode.InvalidParams, `${uri.href.slice(0, 300)}: ${parsed.problem}`);
   await catalog.ready();
@@ -92,9 +132,9 @@ async function read(uri: URL, catalog: SkillCatalog, maxFileBytes: number, logge
   if (path === "") throw new McpError(ErrorCode.InvalidParams, `${uri.href} is a skill folder, not a file`);
   let file: SkillFileContent;
   if (path === SKILL_DOCUMENT) {
-    file = await catalog.readDocument(mapped.skill, maxFileBytes);
+    file = await catalog.readDocument(mapped.skill, options.maxFileBytes);
   } else {
-    const fetched = (await fetchSkillFiles(catalog, mapped.skill, [path], maxFileBytes, logger))[0]!;
+    const fetched = (await fetchSkillFiles(catalog, mapped.skill, [path], options, logger))[0]!;
     if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
     file = fetched.file;
   }

@@ -1,7 +1,7 @@
 import { InvalidParams } from "./invalid-params.js";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { mimeTypeByName } from "../../skills/mime-types.js";
-import { FETCHABLE_FILES_LIMIT } from "../../skills/skill-files.js";
+import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../skills/skill-files.js";
 import { SKILL_DOCUMENT, skillFileUri, type SkillLocation } from "../../skills/skill-uri.js";
 import { decodeCursor, encodeCursor, indexAfter } from "./cursor.js";
 
@@ -23,7 +23,8 @@ export interface DirectoryPage {
 
 /**
  * The direct children of a skill folder or one of its sub-folders: the files resources/read
- * serves there (the first FETCHABLE_FILES_LIMIT of the skill's, as for any read) and the
+ * serves there (the first FETCHABLE_FILES_LIMIT of the skill's, as for any read, less those named
+ * like credentials unless they are served too) and the
  * folders holding any of them. A folder holding no served file is no directory resource.
  */
 export async function readDirectory(
@@ -31,10 +32,11 @@ export async function readDirectory(
   { mapped, path }: SkillLocation,
   uri: string,
   cursor: unknown,
+  includeSecretFiles: boolean,
   signal: AbortSignal,
 ): Promise<DirectoryPage> {
   const after = decodeCursor(cursor);
-  const listing = await catalog.listFiles(mapped.skill, FETCHABLE_FILES_LIMIT, signal);
+  const listing = withoutSecrets(await catalog.listFiles(mapped.skill, FETCHABLE_FILES_LIMIT, signal), includeSecretFiles);
   const files = [...listing.files];
   if (path === "") files.push({ path: SKILL_DOCUMENT, size: (await catalog.readDocument(mapped.skill, 0)).size });
   if (path === SKILL_DOCUMENT || files.some((file) => file.path === path)) {

@@ -3,7 +3,7 @@ import { errorMessage, SkillFileError, ToolInputError } from "../../kernel/error
 import type { JsonValue } from "../../kernel/cache.js";
 import type { Logger } from "../../kernel/logger.js";
 import { MAX_NAME_CHARS, NAME_PATTERN } from "../../skills/skill-md.js";
-import { MiB } from "../../skills/skill-files.js";
+import { FETCHABLE_FILES_LIMIT, MiB, withoutSecrets } from "../../skills/skill-files.js";
 import { SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../skills/skill-uri.js";
 import type { SkillFileContent } from "../../skills/types.js";
 import { mapLimit } from "../fs/map-limit.js";
@@ -45,6 +45,7 @@ export class EntryBuilder {
   constructor(
     private readonly catalog: SkillCatalog,
     private readonly facts: FileFacts,
+    private readonly includeSecretFiles: boolean,
     private readonly logger: Logger,
   ) {}
 
@@ -78,13 +79,13 @@ export class EntryBuilder {
       mtimeMs,
     });
 
-    // Asked for one more than fits, the listing tells a skill at the limit from one over it.
-    const listing = await this.catalog.listFiles(skill, MAX_RESOURCES, signal);
+    // The files resources/read serves: the first FETCHABLE_FILES_LIMIT listed, less those named
+    // like credentials unless they are served too.
+    const listing = withoutSecrets(await this.catalog.listFiles(skill, FETCHABLE_FILES_LIMIT, signal), this.includeSecretFiles);
     if (!listing.complete) {
       return { code: "over-limit", problem: "its folder holds more entries than a listing reads, so no complete manifest can be given" };
     }
-    const count = listing.files.length + 1 + listing.omitted;
-    if (count > MAX_RESOURCES) {
+    if (listing.omitted > 0 || listing.files.length + 1 > MAX_RESOURCES) {
       return { code: "over-limit", problem: `it has more than ${MAX_RESOURCES} files (SKILL.md included), the extension's limit` };
     }
     const listedBytes = listing.files.reduce((sum, file) => sum + file.size, 0);

@@ -5,6 +5,7 @@ import { definePlugin } from "../../kernel/config.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { SkillCatalog } from "../../skills/catalog.js";
+import { INCLUDE_SECRET_FILES_DESCRIPTION } from "../../skills/secret-files.js";
 import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "../../skills/skill-uri.js";
 import { TOKENS } from "../../tokens.js";
 import { readDirectory } from "./directory.js";
@@ -25,6 +26,8 @@ const optionsSchema = z.strictObject({
   cacheScope: z.enum(["public", "private"]).default("private"),
   /** Skills served (skills/get, resources/read) but left out of skills/list: plain names or qualified ids. */
   unlisted: z.array(z.string().min(1)).default([]),
+  /** As skill-resources' option of that name, which decides whether such files are served: set both alike. */
+  includeSecretFiles: z.boolean().default(false).describe(INCLUDE_SECRET_FILES_DESCRIPTION),
 });
 
 type Options = z.output<typeof optionsSchema>;
@@ -49,7 +52,7 @@ export default definePlugin({
     const facts = new FileFacts(ctx.resolveOptional(TOKENS.Cache));
     const unlisted = new Set(options.unlisted);
     const listing = new SkillListing(
-      new EntryBuilder(catalog, facts, ctx.logger),
+      new EntryBuilder(catalog, facts, options.includeSecretFiles, ctx.logger),
       // As the tools take them: a plain name reaches the skill that wins it, a qualified id exactly one.
       (skill) => unlisted.has(skill.id) || unlisted.has(skill.qualifiedId),
       options.pageSize,
@@ -102,7 +105,8 @@ function register(server: McpServer, catalog: SkillCatalog, listing: SkillListin
       const map = mapSkillUris(catalog.list());
       const found = map.locate(segments);
       if (!found) throw new InvalidParams(`no directory is served at ${uri}: ${noSkillAt(map, uri, segments)}`);
-      return { ...(await readDirectory(catalog, found, uri, paramsOf(request.params, true).cursor, extra.signal)) };
+      const cursor = paramsOf(request.params, true).cursor;
+      return { ...(await readDirectory(catalog, found, uri, cursor, options.includeSecretFiles, extra.signal)) };
     }),
   );
 }
