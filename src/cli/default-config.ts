@@ -24,5 +24,6 @@ export const EMBEDDED_DEFAULT_CONFIG: SkillsKernelConfig = {
     "validate-skill",
     "install-skill",
     "skill-resources",
+    "skills-extension",
   ],
 };

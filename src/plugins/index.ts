@@ -17,6 +17,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   "read-skill": async () => (await import("./read-skill/index.js")).default,
   "fetch-skill-files": async () => (await import("./fetch-skill-files/index.js")).default,
   "skill-resources": async () => (await import("./skill-resources/index.js")).default,
+  "skills-extension": async () => (await import("./skills-extension/index.js")).default,
   "validate-skill": async () => (await import("./validate-skill/index.js")).default,
   "install-skill": async () => (await import("./install-skill/index.js")).default,
   http: async () => (await import("./http/index.js")).default,
