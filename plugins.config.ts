@@ -13,7 +13,8 @@ export default defineConfig({
     "fetch-skill-files", // step 3: only listed files
     "validate-skill",
     ["install-skill", { targets: { project: "./.claude/skills" } }],
-    "skill-resources", // skill://<name>/SKILL.md and skill://<name>/{+path}
+    "skill-resources", // skill://<skill-path>/SKILL.md and the skill's files, read through resources/read
+    "skills-extension", // skills/list, skills/get, resources/directory/read (the MCP Skills extension)
     "cache-stats", // get_cache_stats; the cache itself is cache-memory unless a cache plugin is listed
   ],
 });

@@ -16,10 +16,10 @@ export interface SeedSkills {
   readonly skills: readonly CatalogSkill[];
 }
 
-/** The skills of ../shared/corpus, loaded as the server loads them; the repo's own skills when it is absent. */
-export async function loadSeedSkills(): Promise<SeedSkills> {
-  const hasCorpus = existsSync(CORPUS);
-  const roots = hasCorpus ? [CORPUS] : FALLBACK_ROOTS;
+/** The skills of ../shared/corpus (or `corpus`), loaded as the server loads them; the repo's own skills when it is absent. */
+export async function loadSeedSkills(corpus = CORPUS): Promise<SeedSkills> {
+  const hasCorpus = existsSync(corpus);
+  const roots = hasCorpus ? [corpus] : FALLBACK_ROOTS;
   const kernel = await createKernel({
     config: { plugins: [["fs", { roots: roots.map((path) => ({ path, source: hasCorpus ? "corpus" : "seed" })) }]] },
     logger: createLogger("error"),

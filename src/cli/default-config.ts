@@ -24,6 +24,7 @@ export const EMBEDDED_DEFAULT_CONFIG: SkillsKernelConfig = {
     "validate-skill",
     "install-skill",
     "skill-resources",
+    "skills-extension",
     "cache-stats",
   ],
 };

@@ -22,7 +22,8 @@ export function createMcpServer({
   extensions: readonly ServerExtension[];
   logger: Logger;
 }): McpServer {
-  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS });
+  // logging: clients may set a level (logging/setLevel); the SDK answers it for every server.
+  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   const cleanups = extensions.flatMap((extend) => extend(server) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;

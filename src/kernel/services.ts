@@ -58,7 +58,9 @@ export class ServiceRegistry {
 
   /** Stage one contribution; named ones (tools, sources, transports) must be unique per token. */
   contribute(staged: Staged, token: Token<unknown>, value: unknown): void {
-    const named = (value as { name?: unknown } | null)?.name;
+    // Tools, sources and transports are objects named by their `name`; a function's own `name`
+    // (an inline server extension's is "") names nothing.
+    const named = typeof value === "object" && value !== null ? (value as { name?: unknown }).name : undefined;
     if (named !== undefined && this.contributions(token, staged).some((existing) => (existing as { name?: unknown }).name === named)) {
       throw new PluginError(staged.plugin, `a ${tokenName(token)} named "${String(named)}" is already registered`, {
         code: ERROR_CODES.SERVICE_CONFLICT,

@@ -47,6 +47,8 @@ export interface SkillFileEntry {
   /** Relative to the skill folder, POSIX separators, never starting with "/" or holding "..". */
   readonly path: string;
   readonly size: number;
+  /** When the file last changed, if the source knows: with size, what tells one version from the next. */
+  readonly mtimeMs?: number;
 }
 
 export interface SkillFileListing {
@@ -75,6 +77,8 @@ export interface SkillFileContent {
   /** The whole file's size. */
   readonly size: number;
   readonly truncated: boolean;
+  /** When the file read last changed, if the source knows. */
+  readonly mtimeMs?: number;
 }
 
 /**

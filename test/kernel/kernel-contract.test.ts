@@ -265,3 +265,12 @@ describe("lifecycle", () => {
     expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
   });
 });
+
+describe("contributions", () => {
+  it("names only objects: two inline server extensions from two plugins both register", async () => {
+    const extension = (name: string) => definePlugin({ name, setup: (ctx) => ctx.extendServer(() => {}) });
+    const { kernel } = await boot({ plugins: [extension("one"), extension("two")] });
+    expect(kernel.plugins).toEqual(["one", "two"]);
+    await kernel.close();
+  });
+});

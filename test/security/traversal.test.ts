@@ -5,7 +5,6 @@ import { mkdir, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { skillUri } from "../../src/plugins/skill-resources/index.js";
 import { startSkillServer, textOf, type SkillServer } from "../helpers/skill-server.js";
 
 /**
@@ -298,7 +297,7 @@ describe("skill:// resources refuse every traversal", () => {
     const listed = record(await server.client.listResources());
     expect(listed).not.toContain(SECRET);
     expect(listed).not.toContain("linked-doc");
-    expect((await server.client.readResource({ uri: skillUri("victim", GOOD) })).contents[0]).toMatchObject({ text: GOOD_TEXT });
+    expect((await server.client.readResource({ uri: `skill://victim/${GOOD.split("/").map(encodeURIComponent).join("/")}` })).contents[0]).toMatchObject({ text: GOOD_TEXT });
   });
 });
 

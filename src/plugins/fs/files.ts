@@ -172,7 +172,7 @@ async function toEntry(dir: string, candidate: Candidate): Promise<SkillFileEntr
     }
     // lstat: a regular file that turned into a symlink since the walk is left out, not followed.
     const stats = await (candidate.link ? stat(target) : lstat(target));
-    return stats.isFile() ? { path: candidate.rel, size: stats.size } : undefined;
+    return stats.isFile() ? { path: candidate.rel, size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
   } catch {
     return undefined; // Gone since the walk, or a broken link.
   }
@@ -208,7 +208,7 @@ async function readInside(dir: string, path: string, shown: string, maxBytes: nu
   if (!isInside(real, dir)) throw new SkillFileError(shown, "leads outside the skill folder");
   try {
     const head = await readHead(real, maxBytes, dir);
-    return { bytes: head.bytes, size: head.size, truncated: head.truncated };
+    return { bytes: head.bytes, size: head.size, truncated: head.truncated, mtimeMs: head.mtimeMs };
   } catch (error) {
     if (error instanceof NotRegularFileError) throw new SkillFileError(shown, `is not a regular file but ${error.kind}`);
     if (error instanceof OutsideFolderError) throw new SkillFileError(shown, "leads outside the skill folder");

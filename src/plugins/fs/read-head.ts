@@ -29,6 +29,8 @@ export interface Head {
   readonly truncated: boolean;
   /** The whole file's size. */
   readonly size: number;
+  /** Of the file opened (fstat), so it dates exactly the bytes read. */
+  readonly mtimeMs: number;
 }
 
 // O_NONBLOCK makes open() return at once even if a FIFO replaced the file after our stat, where a
@@ -57,7 +59,7 @@ export async function readHead(path: string, maxBytes: number, within?: string):
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return { bytes: buffer.subarray(0, filled), truncated: stats.size > filled, size: stats.size };
+    return { bytes: buffer.subarray(0, filled), truncated: stats.size > filled, size: stats.size, mtimeMs: stats.mtimeMs };
   } finally {
     await handle.close();
   }

@@ -81,7 +81,7 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
 
   const baseline: LoadBaseline = {
     async settled() {
-      while (loading) await loading.catch(() => {});
+      while (loading) await loading;
     },
     isCurrent(rank, scan) {
       const last = scans?.[rank];
@@ -98,7 +98,12 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
     capabilities: { localFolders: settings.roots },
     load(signal) {
       const loaded = load(signal);
-      const tracked = loaded.finally(() => {
+      // Only waited on, never failed through: the caller of load() gets the rejection, and a
+      // load nobody else awaits (aborted at shutdown) must not become an unhandled rejection.
+      const tracked: Promise<void> = loaded.then(
+        () => {},
+        () => {},
+      ).finally(() => {
         if (loading === tracked) loading = undefined;
       });
       loading = tracked;

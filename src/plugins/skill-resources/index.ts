@@ -1,6 +1,4 @@
-import { posix } from "node:path";
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import {
   ErrorCode,
   ListResourcesRequestSchema,
@@ -8,18 +6,21 @@ import {
   type ListResourcesResult,
   type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
+import { mimeTypeByName } from "../../skills/mime-types.js";
 import {
-  decodeText,
   encodeContent,
   fetchSkillFiles,
   MAX_PATH_CHARS,
+  MiB,
   skillFileOptionsSchema,
   type SkillFileOptions,
 } from "../../skills/skill-files.js";
+import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "../../skills/skill-uri.js";
 import { decodeCursor, page } from "../../skills/page-cursor.js";
 import { TOKENS } from "../../tokens.js";
 import type { SkillFileContent } from "../../skills/types.js";
@@ -27,23 +28,20 @@ import type { SkillFileContent } from "../../skills/types.js";
 /** Resources per resources/list page: about 360 bytes each, so a page is about 70 KB. */
 export const RESOURCES_PAGE_SIZE = 200;
 
-/** Where a skill's SKILL.md lives in the URI scheme of the MCP Skills extension draft. */
-const DOCUMENT = "SKILL.md";
-
 /**
- * A skill's SKILL.md as `skill://<id>/SKILL.md`, listed, and its files as `skill://<id>/<path>`
- * through a template, in the shape of the draft MCP Skills extension (SEP-2640). The id is
- * percent-encoded: a qualified id holds ":", and a path-qualified one "/".
+ * Whole files by default, up to the skills extension's 16 MiB per skill: a host checks what it
+ * reads against the digest and size of the whole file (docs/skills-extension.md).
  */
-export function skillUri(id: string, path = DOCUMENT): string {
-  return `skill://${encodeURIComponent(id)}/${path.split("/").map(encodeURIComponent).join("/")}`;
-}
+const optionsSchema = skillFileOptionsSchema.extend({
+  /** The most of one file (SKILL.md included) returned; the rest is cut, and the cut is said. */
+  maxFileBytes: z.number().int().min(1).max(16 * MiB).default(16 * MiB),
+});
 
 /** The same skills as the tools, as MCP resources: one template covers every skill, however the catalog changes. */
 export default definePlugin({
   name: "skill-resources",
   consumes: [TOKENS.SkillCatalog],
-  options: skillFileOptionsSchema,
+  options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.extendServer((server) => {
@@ -67,10 +65,11 @@ function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOp
     async list() {
       await catalog.ready();
       return {
-        resources: catalog.list().map((skill) => ({
-          uri: skillUri(skill.id),
-          name: skill.id,
-          title: skill.name,
+        // The skills extension asks for the frontmatter's name; the URI tells same-named skills apart.
+        resources: mapSkillUris(catalog.list()).mapped.map(({ skill, uri }) => ({
+          uri,
+          name: skill.name,
+          title: skill.id,
           description: skill.description,
           mimeType: "text/markdown",
         })),
@@ -83,12 +82,13 @@ function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOp
     {
       title: "Agent Skill files",
       description:
-        "skill://<id>/SKILL.md is a skill's instructions (each listed); skill://<id>/<path> is one of the files " +
-        "read_skill lists for it. The id is percent-encoded (a qualified id's ':' as %3A).",
+        "skill://<skill-path>/SKILL.md is a skill's instructions (each listed); skill://<skill-path>/<file> is one of " +
+        "the files read_skill lists for it. The skill path ends with the skill's name, after its source and any " +
+        "enclosing skill when those are needed to tell it apart.",
     },
-    async (uri, variables) => {
+    async (uri) => {
       try {
-        return await read(uri, variables, catalog, options, logger);
+        return await read(uri, catalog, options, logger);
       } catch (error) {
         if (error instanceof McpError) throw error;
         if (error instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -121,82 +121,34 @@ function paginateResourceList(server: McpServer): void {
   });
 }
 
-async function read(
-  uri: URL,
-  variables: Variables,
-  catalog: SkillCatalog,
-  options: SkillFileOptions,
-  logger: Logger,
-): Promise<ReadResourceResult> {
-  const id = decodeComponent(variables.skill, "skill id");
-  const path = decodePath(variables.path);
+async function read(uri: URL, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): Promise<ReadResourceResult> {
+  const parsed = parseSkillUri(uri.href);
+  if ("problem" in parsed) throw new McpError(ErrorCode.InvalidParams, `${uri.href.slice(0, 300)}: ${parsed.problem}`);
   await catalog.ready();
-  const skill = catalog.resolve(id);
-  if (path === DOCUMENT) {
-    const document = await catalog.readDocument(skill, options.maxFileBytes);
-    return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: decodeText(document.bytes, document.truncated), ...meta(document) }] };
+  const map = mapSkillUris(catalog.list());
+  const found = map.locate(parsed.segments);
+  if (!found) throw new McpError(ErrorCode.InvalidParams, noSkillAt(map, uri.href, parsed.segments));
+  const { mapped, path } = found;
+  if (path === "") throw new McpError(ErrorCode.InvalidParams, `${uri.href} is a skill folder, not a file`);
+  let file: SkillFileContent;
+  if (path === SKILL_DOCUMENT) {
+    file = await catalog.readDocument(mapped.skill, options.maxFileBytes);
+  } else {
+    const fetched = (await fetchSkillFiles(catalog, mapped.skill, [path], options, logger))[0]!;
+    if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
+    file = fetched.file;
   }
-  const fetched = (await fetchSkillFiles(catalog, skill, [path], options, logger))[0]!;
-  if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
-  const { content, encoding } = encodeContent(fetched.file.bytes, fetched.file.truncated);
-  const mimeType = mimeTypeOf(path, encoding);
+  // The bytes as they are (a BOM, CRLF, invalid UTF-8 as base64): a host checks them against a digest.
+  const { content, encoding } = encodeContent(file.bytes, file.truncated);
+  const mimeType = mimeTypeByName(path) ?? (encoding === "utf8" ? "text/plain" : "application/octet-stream");
   const contents =
     encoding === "utf8"
-      ? { uri: uri.href, mimeType, text: content, ...meta(fetched.file) }
-      : { uri: uri.href, mimeType, blob: content, ...meta(fetched.file) };
+      ? { uri: uri.href, mimeType, text: content, ...meta(file) }
+      : { uri: uri.href, mimeType, blob: content, ...meta(file) };
   return { contents: [contents] };
 }
 
 /** A cut file says so where a client can see it without parsing the content. */
 function meta(file: SkillFileContent): { _meta?: { truncated: true; size: number } } {
   return file.truncated ? { _meta: { truncated: true, size: file.size } } : {};
-}
-
-function decodeComponent(value: Variables[string] | undefined, what: string): string {
-  const raw = Array.isArray(value) ? value.join(",") : (value ?? "");
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw new McpError(ErrorCode.InvalidParams, `the ${what} in the URI is not valid percent-encoding`);
-  }
-}
-
-/**
- * The file path of a URI, decoded segment by segment: an encoded "/" inside a segment would join
- * two segments the URI keeps apart, so it is refused rather than decoded. What decodes is then
- * checked like any path an agent gives.
- */
-function decodePath(value: Variables[string] | undefined): string {
-  const raw = Array.isArray(value) ? value.join(",") : (value ?? "");
-  const segments = raw.split("/").map((segment) => {
-    const decoded = decodeComponent(segment, "file path");
-    if (decoded.includes("/")) throw new McpError(ErrorCode.InvalidParams, "the file path in the URI holds an encoded '/'");
-    return decoded;
-  });
-  return segments.join("/");
-}
-
-const MIME_TYPES: Readonly<Record<string, string>> = {
-  ".md": "text/markdown",
-  ".txt": "text/plain",
-  ".json": "application/json",
-  ".yaml": "application/yaml",
-  ".yml": "application/yaml",
-  ".csv": "text/csv",
-  ".html": "text/html",
-  ".xml": "application/xml",
-  ".py": "text/x-python",
-  ".js": "text/javascript",
-  ".sh": "application/x-sh",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".svg": "image/svg+xml",
-  ".pdf": "application/pdf",
-  ".zip": "application/zip",
-};
-
-function mimeTypeOf(path: string, encoding: "utf8" | "base64"): string {
-  return MIME_TYPES[posix.extname(path).toLowerCase()] ?? (encoding === "utf8" ? "text/plain" : "application/octet-stream");
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, open, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,17 +40,20 @@ describe("listing a skill's files", () => {
     await writeSkillFile(root, "pdf/references/helper", skillMd("helper"));
 
     const source = await loadedSource([root], root);
-    expect(await source.listFiles("pdf", 100)).toEqual({
+    const listing = await source.listFiles("pdf", 100);
+    expect(listing).toEqual({
       files: [
-        { path: "README.md", size: 3 },
-        { path: "references/deep/notes.txt", size: 1 },
-        { path: "references/forms.md", size: 5 },
-        { path: "references/helper/SKILL.md", size: skillMd("helper").length },
-        { path: "scripts/fill.py", size: 9 },
+        { path: "README.md", size: 3, mtimeMs: expect.any(Number) },
+        { path: "references/deep/notes.txt", size: 1, mtimeMs: expect.any(Number) },
+        { path: "references/forms.md", size: 5, mtimeMs: expect.any(Number) },
+        { path: "references/helper/SKILL.md", size: skillMd("helper").length, mtimeMs: expect.any(Number) },
+        { path: "scripts/fill.py", size: 9, mtimeMs: expect.any(Number) },
       ],
       omitted: 0,
       complete: true,
     });
+    // The file's own modification time, which tells one version of it from the next.
+    expect(listing.files[0]!.mtimeMs).toBe((await stat(join(root, "pdf", "README.md"))).mtimeMs);
     expect(source.capabilities?.localFolders).toEqual([root]);
   });
 
@@ -183,8 +186,9 @@ describe("reading a skill's files", () => {
       bytes: Buffer.from("hello"),
       size: 5,
       truncated: false,
+      mtimeMs: expect.any(Number),
     });
-    expect(await source.readFile("s", "references/hello.md", 2)).toEqual({ bytes: Buffer.from("he"), size: 5, truncated: true });
+    expect(await source.readFile("s", "references/hello.md", 2)).toMatchObject({ bytes: Buffer.from("he"), size: 5, truncated: true });
     expect(await source.readFile("s", "alias.md", MiB)).toMatchObject({ size: 5 });
   });
 

@@ -10,7 +10,7 @@ import { TOKENS } from "../../../src/tokens.js";
 import type { PluginContext, ServerExtension } from "../../../src/kernel/types.js";
 import type { SkillSource, SourceSkill } from "../../../src/skills/types.js";
 import { builtinPlugins } from "../../../src/plugins/index.js";
-import skillResources, { skillUri } from "../../../src/plugins/skill-resources/index.js";
+import skillResources from "../../../src/plugins/skill-resources/index.js";
 import { startSkillServer, type SkillServer } from "../../helpers/skill-server.js";
 import { skillMd, tempDir, writeSkillFile } from "../fs/files.js";
 
@@ -50,15 +50,17 @@ describe("skill resources", () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  it("lists every skill's SKILL.md, ids percent-encoded", async () => {
+  it("lists every skill's SKILL.md, source and folders before the name when it is shadowed", async () => {
     const { resources } = await server.client.listResources();
     expect(resources.map((resource) => [resource.uri, resource.name, resource.mimeType])).toEqual([
       ["skill://pdf/SKILL.md", "pdf", "text/markdown"],
       ["skill://run/SKILL.md", "run", "text/markdown"],
-      ["skill://project%3Ab%2Frun/SKILL.md", "project:b/run", "text/markdown"],
-      ["skill://user%3Apdf/SKILL.md", "user:pdf", "text/markdown"],
+      ["skill://project/b/run/SKILL.md", "run", "text/markdown"],
+      ["skill://user/pdf/SKILL.md", "pdf", "text/markdown"],
     ]);
-    expect(resources[0]).toMatchObject({ title: "pdf", description: "Project PDF." });
+    // The title is the id the tools take.
+    expect(resources.map((resource) => resource.title)).toEqual(["pdf", "run", "project:b/run", "user:pdf"]);
+    expect(resources[0]).toMatchObject({ description: "Project PDF." });
     const { resourceTemplates } = await server.client.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ name: "skill", uriTemplate: "skill://{skill}/{+path}" })]);
   });
@@ -69,7 +71,7 @@ describe("skill resources", () => {
       const { contents } = await server.client.readResource({ uri: resource.uri });
       expect(contents).toEqual([{ uri: resource.uri, mimeType: "text/markdown", text: expect.stringContaining("---\nname: ") }]);
     }
-    const { contents } = await server.client.readResource({ uri: "skill://user%3Apdf/SKILL.md" });
+    const { contents } = await server.client.readResource({ uri: "skill://user/pdf/SKILL.md" });
     expect(contents[0]).toMatchObject({ text: skillMd("pdf", "User PDF.") });
   });
 
@@ -80,19 +82,23 @@ describe("skill resources", () => {
     expect((await server.client.readResource({ uri: "skill://pdf/assets/logo.png" })).contents).toEqual([
       { uri: "skill://pdf/assets/logo.png", mimeType: "image/png", blob: PNG.toString("base64") },
     ]);
-    expect((await server.client.readResource({ uri: skillUri("pdf", "references/a b.md") })).contents[0]).toMatchObject({ text: "spaced" });
-    expect((await server.client.readResource({ uri: skillUri("pdf", "references/100%.md") })).contents[0]).toMatchObject({
+    expect((await server.client.readResource({ uri: "skill://pdf/references/a%20b.md" })).contents[0]).toMatchObject({ text: "spaced" });
+    expect((await server.client.readResource({ uri: "skill://pdf/references/100%25.md" })).contents[0]).toMatchObject({
       text: "percent",
     });
   });
 
   it("refuses unknown skills, unlisted files and malformed URIs with a clear error", async () => {
-    expect(await readError(server, "skill://pdff/SKILL.md")).toContain('no skill named "pdff"; did you mean: pdf?');
+    expect(await readError(server, "skill://pdff/SKILL.md")).toContain(
+      "no skill is served at skill://pdff/SKILL.md; did you mean skill://pdf/SKILL.md, skill://user/pdf/SKILL.md?",
+    );
+    expect(await readError(server, "skill://project/pdf/SKILL.md")).toContain("did you mean skill://pdf/SKILL.md, skill://user/pdf/SKILL.md?");
+    expect(await readError(server, "skill://pdf")).toContain("not found");
     expect(await readError(server, "skill://pdf/references/missing.md")).toContain("references/missing.md: no such file");
     expect(await readError(server, "skill://pdf/references")).toContain("references: is not a regular file but a folder");
-    expect(await readError(server, "skill://pdf/references%2Fforms.md")).toContain("the file path in the URI holds an encoded '/'");
-    expect(await readError(server, "skill://pdf/%E0%A4%A")).toContain("the file path in the URI is not valid percent-encoding");
-    expect(await readError(server, "skill://%E0%A4%A/SKILL.md")).toContain("the skill id in the URI is not valid percent-encoding");
+    expect(await readError(server, "skill://pdf/references%2Fforms.md")).toContain("it holds an encoded '/'");
+    expect(await readError(server, "skill://pdf/%E0%A4%A")).toContain("it is not valid percent-encoding");
+    expect(await readError(server, "skill://%E0%A4%A/SKILL.md")).toContain("it is not valid percent-encoding");
   });
 
   it("tells the client when the list changes", async () => {
@@ -103,7 +109,7 @@ describe("skill resources", () => {
     await writeSkillFile(project, "fresh", skillMd("fresh"));
     await server.kernel.catalog.refresh();
     await expect.poll(() => notified).toBe(1);
-    expect((await server.client.listResources()).resources.map((resource) => resource.name)).toContain("fresh");
+    expect((await server.client.listResources()).resources.map((resource) => resource.uri)).toContain("skill://fresh/SKILL.md");
   });
 });
 
