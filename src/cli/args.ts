@@ -7,6 +7,7 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/list-skills/format.js"
 const COMMON = {
   config: { type: "string" },
   "skills-dir": { type: "string", multiple: true },
+  "trust-config": { type: "boolean" },
   "log-level": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -36,6 +37,8 @@ export interface CliArgs {
   readonly version: boolean;
   readonly configPath?: string;
   readonly skillsDirs: readonly string[];
+  /** Let a config found by searching run code (see docs/configuration.md#trust). */
+  readonly trustConfig: boolean;
   readonly logLevel?: LogLevel;
   readonly transport?: string;
   readonly format: ListFormat;
@@ -59,10 +62,13 @@ Usage:
                                                copy a served skill into a skills folder
 
 Options for every command:
-  --config FILE          config file (default: plugins.config.ts, .skills-kernelrc,
+  --config FILE          config file (default: plugins.config.*, .skills-kernelrc,
                          or a "skills-kernel" key in package.json, searched from here
                          up to the project root; without one, the embedded default)
-  --skills-dir DIR       serve exactly this folder of skills (repeatable)
+  --skills-dir DIR       serve exactly this folder of skills (repeatable); no config
+                         is searched for
+  --trust-config         let a config found by searching run code (a JS/TS config, or
+                         plugins that are not built-ins); also SKILLS_KERNEL_TRUST_CONFIG=1
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   -h, --help             show this help
   -v, --version          print the version
@@ -81,6 +87,20 @@ wins over a user skill of the same name.
 
 Exit codes: 0 success, 1 the operation failed, 2 usage or config error.
 `;
+
+/** A URL (`https://…`, `git+ssh://…`, `file://…`) or an scp-style git address (`git@host:org/repo`). */
+const REMOTE_LOCATION = /^(?:[a-z][a-z\d+.-]*:\/\/|[\w.-]+@[\w.-]+:)/i;
+
+/**
+ * SKILLS_KERNEL_TRUST_CONFIG: "1" or "true" trusts, unset, "", "0" or "false" does not; anything
+ * else is a mistake worth stopping for, since guessing could run code the user did not allow.
+ */
+export function trustConfigFromEnv(value: string | undefined): boolean {
+  const normalized = (value ?? "").trim().toLowerCase();
+  if (normalized === "1" || normalized === "true") return true;
+  if (normalized === "" || normalized === "0" || normalized === "false") return false;
+  throw new ConfigError(`SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0, not ${JSON.stringify(value)}`);
+}
 
 /** Parse argv (without node and script). Mistakes are ConfigErrors: exit code 2, one line. */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -129,6 +149,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
+  const remote = skillsDirs.find((dir) => REMOTE_LOCATION.test(dir));
+  if (remote !== undefined) {
+    throw new ConfigError(
+      `--skills-dir takes a local folder, not ${JSON.stringify(remote)}; remote skill sources are configured with source plugins (see docs/plugins.md)`,
+    );
+  }
   return {
     command,
     positionals,
@@ -136,6 +162,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     version: values.version === true,
     configPath: values.config as string | undefined,
     skillsDirs,
+    trustConfig: values["trust-config"] === true,
     logLevel,
     transport: values.transport as string | undefined,
     format: format as ListFormat,

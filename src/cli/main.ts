@@ -6,7 +6,7 @@ import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
-import { HELP, parseCliArgs, type CliArgs } from "./args.js";
+import { HELP, parseCliArgs, trustConfigFromEnv, type CliArgs } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
 import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
@@ -33,10 +33,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return await runValidate([...args.positionals], { json: args.json });
     }
     const cwd = process.cwd();
-    const loaded = await loadConfig({ cwd, configPath: args.configPath });
+    const loaded = await findConfig(args, cwd);
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
-    logger.debug(loaded ? `config: ${loaded.filepath}` : "no config file found; using the embedded default");
+    if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
+    else logger.debug(args.skillsDirs.length > 0 ? "--skills-dir given: no config search" : "no config file found; using the embedded default");
 
     const kernel = await createKernel({
       config,
@@ -67,6 +68,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof Error && error.stack) logger.debug(error.stack);
     return 1;
   }
+}
+
+/**
+ * The trust model (docs/configuration.md#trust): a named config always loads; an explicit source
+ * flag means no search at all; a found config runs no code unless the user allowed it.
+ */
+async function findConfig(args: CliArgs, cwd: string) {
+  if (args.configPath === undefined && args.skillsDirs.length > 0) return null;
+  return loadConfig({
+    cwd,
+    configPath: args.configPath,
+    trust: args.trustConfig || trustConfigFromEnv(process.env.SKILLS_KERNEL_TRUST_CONFIG),
+    builtinNames: Object.keys(builtinPlugins),
+    trustHint: (file) =>
+      `to run it, name it with --config ${relative(cwd, file) || file}, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)`,
+  });
 }
 
 /** `--skills-dir`: the fs source serves exactly these folders, whatever the config said. */
