@@ -2,11 +2,28 @@
 // One bundled file starts much faster than hundreds of node_modules files (docs/benchmarks.md).
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+// `npm test` rebuilds only the bundle the end-to-end tests run; declarations are for publishing,
+// and for the example plugin packages, which compile against them: a bundle-only build keeps the
+// ones the last full build (npm ci, npm run build) made.
+const bundleOnly = process.argv.includes("--bundle-only");
+const dist = new URL("../dist/", import.meta.url);
+if (bundleOnly) {
+  for (const entry of readdirSafe(dist)) if (entry !== "types") rmSync(new URL(entry, dist), { recursive: true, force: true });
+} else {
+  rmSync(dist, { recursive: true, force: true });
+}
+
+function readdirSafe(folder) {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
 
 await build({
   entryPoints: { cli: "src/cli.ts", index: "src/index.ts" },
@@ -39,8 +56,7 @@ await build({
   logLevel: "warning",
 });
 
-// `npm test` rebuilds only the bundle the end-to-end tests run; declarations are for publishing.
-if (process.argv.includes("--bundle-only")) process.exit(0);
+if (bundleOnly) process.exit(0);
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });

@@ -20,4 +20,8 @@ export type { CatalogChange, CatalogListener } from "./skills/catalog.js";
 export type { McpServerFactory, Plugin, PluginContext, RunningTransport, ServerExtension, ToolDefinition, TransportDefinition } from "./kernel/types.js";
 export type { Diagnostic, DiagnosticSeverity, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./skills/types.js";
 export { validateSkillDocument, type SkillValidation } from "./skills/skill-spec.js";
+export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillMdIssue, type SkillMdResult } from "./skills/skill-md.js";
+// The zod the kernel and the MCP SDK use: a plugin package imports it from here, so that its only
+// dependency on the kernel's world is skills-kernel itself (a peer dependency).
+export { z } from "zod";
 export { VERSION } from "./version.js";
