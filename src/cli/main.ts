@@ -17,6 +17,14 @@ const SHUTDOWN_GRACE_MS = 5_000;
 /** Run the CLI. Resolves to the exit code; a served session resolves when the transport closes. */
 export async function main(argv: readonly string[]): Promise<number> {
   let logger: Logger = createLogger("info");
+  // A plugin's stray throw (a timer, a promise nobody awaits) is still a bug to report in one line.
+  const crash = (error: unknown) => {
+    process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
+    if (error instanceof Error && error.stack) logger.debug(error.stack);
+    process.exit(1);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
   try {
     const args = parseCliArgs(argv);
     if (args.help) {
