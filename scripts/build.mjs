@@ -37,8 +37,8 @@ await build({
   sourcemap: "linked",
   legalComments: "linked",
   // jiti is large and needed only to load TypeScript configs on Node < 22.6: keep it out of the
-  // bundle and import it on demand. typescript is cosmiconfig's optional loader, never used here.
-  external: ["jiti", "typescript"],
+  // bundle and import it on demand.
+  external: ["jiti"],
   // The SDK server imports Ajv only to validate elicitation answers; a lazy stand-in keeps Ajv
   // off every start (src/kernel/lazy-ajv-provider.ts).
   plugins: [
