@@ -1,6 +1,6 @@
 import { relative, resolve } from "node:path";
 import { loadConfig } from "../kernel/config-loader.js";
-import { UserError, errorMessage } from "../kernel/errors.js";
+import { PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
@@ -20,7 +20,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // A plugin's stray throw (a timer, a promise nobody awaits) is still a bug to report in one line.
   const crash = (error: unknown) => {
     process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
-    if (error instanceof Error && error.stack) logger.debug(error.stack);
+    logger.debug(describeChain(error));
     process.exit(1);
   };
   process.on("uncaughtException", crash);
@@ -67,13 +67,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       skillsDirs: args.skillsDirs.map((d) => resolve(cwd, d)),
     });
   } catch (error) {
+    if (error instanceof PluginError && error.bug) {
+      // A plugin's bug, not the user's mistake: one line here, the whole cause chain at debug.
+      process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")} (a bug in that plugin; run with --log-level debug for the stack)\n`);
+      logger.debug(describeChain(error));
+      return 1;
+    }
     if (error instanceof UserError) {
       // One line, whatever the message holds: a user's mistake never gets a stack trace.
       process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
       return error.exitCode;
     }
     process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
-    if (error instanceof Error && error.stack) logger.debug(error.stack);
+    logger.debug(describeChain(error));
     return 1;
   }
 }

@@ -67,6 +67,19 @@ export interface SkillFileContent {
 }
 
 /**
+ * What a source declares it can do. Following changes is the `watch` method itself: a source that
+ * can watch has one.
+ */
+export interface SourceCapabilities {
+  /**
+   * Local folders this source serves and picks new skills up from: `install_skill` may write a
+   * skill into one of them and then refreshes this source; `validate_skill` reads paths inside
+   * them. A source with none (a remote one) is not an install target.
+   */
+  readonly localFolders?: readonly string[];
+}
+
+/**
  * Where skills come from: local folders, git, HTTP catalogs, registries. Sources are listed in
  * precedence order (the first contributed wins a name clash).
  *
@@ -78,8 +91,8 @@ export interface SkillSource {
   readonly name: string;
   /** Human-readable location for banners and logs, e.g. the folders it scans. */
   readonly description: string;
-  /** Local folders this source serves, if any (install uses them to tell whether a target is served). */
-  readonly roots?: readonly string[];
+  /** What the source can do beyond loading skills and serving their files. */
+  readonly capabilities?: SourceCapabilities;
   load(signal: AbortSignal): Promise<SourceSnapshot>;
   /** The skill's SKILL.md, at most maxBytes of it. */
   readDocument(skillPath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;

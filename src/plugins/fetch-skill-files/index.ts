@@ -29,6 +29,7 @@ type FileResult = z.infer<typeof fileResult>;
 /** The `fetch_skill_files` tool: step 3 of 3, files read_skill listed. */
 export default definePlugin({
   name: "fetch-skill-files",
+  consumes: [TOKENS.SkillCatalog],
   options: skillFileOptionsSchema,
   setup(ctx, { maxFileBytes }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);

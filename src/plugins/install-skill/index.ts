@@ -68,6 +68,8 @@ const resultSchema = {
 /** The `install_skill` tool: copies a served skill into the project's or the user's skills folder. */
 export default definePlugin({
   name: "install-skill",
+  provides: [SKILL_INSTALLER],
+  consumes: [TOKENS.SkillCatalog],
   options: installOptionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);

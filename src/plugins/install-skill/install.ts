@@ -250,13 +250,11 @@ async function servedPlace(catalog: SkillCatalog, dir: string): Promise<ServedPl
   return served && { source: served.source, path: relative(served.root, real).split(sep).join("/") };
 }
 
-/** Reloads the catalog until it lists the skill at `place`: its id, or undefined when it does not. */
+/** Reloads the source that serves `place`: the installed skill's id, or undefined when it is not listed. */
 async function refreshUntilServed(catalog: SkillCatalog, place: ServedPlace): Promise<string | undefined> {
-  const find = () => catalog.list().find((skill) => skill.source === place.source && skill.path === place.path)?.id;
-  // A load already under way when the folder appeared may have missed it; the second one cannot.
-  await catalog.refresh();
-  if (find() === undefined) await catalog.refresh();
-  return find();
+  // refresh() covers a load that starts after the call, so the new folder is always seen.
+  await catalog.refresh(place.source);
+  return catalog.list().find((skill) => skill.source === place.source && skill.path === place.path)?.id;
 }
 
 function notServed(targetRoot: string): string {

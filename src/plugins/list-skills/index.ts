@@ -6,6 +6,7 @@ import { LIST_FORMATS, renderSkillList, toSkillList } from "./format.js";
 /** The `list_skills` tool: every served skill, in one of three formats. */
 export default definePlugin({
   name: "list-skills",
+  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({

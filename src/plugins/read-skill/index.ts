@@ -8,6 +8,7 @@ import type { SkillFileContent, SkillFileListing } from "../../skills/types.js";
 /** The `read_skill` tool: step 2 of 3, a skill's SKILL.md and the list of its other files. */
 export default definePlugin({
   name: "read-skill",
+  consumes: [TOKENS.SkillCatalog],
   options: skillFileOptionsSchema,
   setup(ctx, { maxFileBytes }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);

@@ -31,6 +31,7 @@ export function skillUri(id: string, path = DOCUMENT): string {
 /** The same skills as the tools, as MCP resources: one template covers every skill, however the catalog changes. */
 export default definePlugin({
   name: "skill-resources",
+  consumes: [TOKENS.SkillCatalog],
   options: skillFileOptionsSchema,
   setup(ctx, { maxFileBytes }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);

@@ -75,7 +75,7 @@ export interface ServedRoot {
 export async function servedRoots(sources: readonly SkillSource[]): Promise<ServedRoot[]> {
   return Promise.all(
     sources.flatMap((source) =>
-      (source.roots ?? []).map(async (root) => ({ source: source.name, root: await realpath(root).catch(() => root) })),
+      (source.capabilities?.localFolders ?? []).map(async (root) => ({ source: source.name, root: await realpath(root).catch(() => root) })),
     ),
   );
 }

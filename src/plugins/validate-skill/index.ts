@@ -16,6 +16,7 @@ const issueSchema = z.object({ field: z.string(), message: z.string() });
 /** The `validate_skill` tool: checks a skill against the Agent Skills specification. */
 export default definePlugin({
   name: "validate-skill",
+  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
@@ -86,7 +87,7 @@ async function validateServed(catalog: SkillCatalog, id: string): Promise<{ subj
 /** The folder a served skill lives in; a skill at a source's root is named by that root, when there is one. */
 function folderName(catalog: SkillCatalog, skill: CatalogSkill): string | undefined {
   if (skill.path !== "") return posix.basename(skill.path);
-  const roots = catalog.sources.find((source) => source.name === skill.source)?.roots ?? [];
+  const roots = catalog.sources.find((source) => source.name === skill.source)?.capabilities?.localFolders ?? [];
   return roots.length === 1 ? basename(roots[0]!) : undefined;
 }
 
@@ -94,7 +95,7 @@ function folderName(catalog: SkillCatalog, skill: CatalogSkill): string | undefi
 async function servedFolder(catalog: SkillCatalog, path: string, baseDir: string): Promise<string> {
   const absolute = resolve(baseDir, expandHome(path, homedir()));
   const roots = await servedRoots(catalog.sources);
-  const configured = catalog.sources.flatMap((source) => source.roots ?? []);
+  const configured = catalog.sources.flatMap((source) => source.capabilities?.localFolders ?? []);
   const outside = () => {
     const served = roots.length > 0 ? roots.map(({ root }) => root).join(", ") : "none";
     return new ToolInputError(

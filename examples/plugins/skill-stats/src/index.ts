@@ -4,6 +4,9 @@ import { definePlugin, TOKENS, z } from "skills-kernel";
 export default definePlugin({
   name: "skill-stats",
   version: "1.0.0",
+  // The kernel versions this plugin works with; a kernel outside the range refuses it by name.
+  kernel: ">=0.1.0 <0.2.0",
+  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({

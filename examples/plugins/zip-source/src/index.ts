@@ -29,6 +29,9 @@ const options = z.strictObject({
 export default definePlugin({
   name: "zip",
   version: "1.0.0",
+  // The kernel versions this plugin works with; a kernel outside the range refuses it by name.
+  kernel: ">=0.1.0 <0.2.0",
+  provides: [TOKENS.SkillSource],
   options,
   async setup(ctx, { archives, maxArchiveBytes, maxUnpackedBytes }) {
     const names = new Set<string>();
