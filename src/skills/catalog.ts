@@ -1,6 +1,7 @@
 import { distance } from "fastest-levenshtein";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
+import { escapeForDisplay } from "./display-text.js";
 import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
@@ -384,7 +385,8 @@ function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): 
 
 /** Input echoed in a message: quoted, escaped, and cut short if long. */
 function quote(text: string): string {
-  return JSON.stringify(text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text);
+  // JSON.stringify escapes C0 controls but not bidi overrides or zero-width marks; escapeForDisplay does.
+  return escapeForDisplay(JSON.stringify(text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text));
 }
 
 /**

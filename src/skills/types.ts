@@ -56,6 +56,17 @@ export interface SkillFileListing {
   readonly omitted: number;
   /** False when the folder is larger than a listing reads (entry or depth limits). */
   readonly complete: boolean;
+  /**
+   * Entries the source will not serve, and why (a name no request can spell, a FIFO, a link out
+   * of the folder), so that install can say what a copy leaves out. Optional: not every source knows.
+   */
+  readonly leftOut?: readonly LeftOutFile[];
+}
+
+export interface LeftOutFile {
+  /** Relative to the skill folder, as found on disk: it may hold characters a request cannot. */
+  readonly path: string;
+  readonly reason: string;
 }
 
 export interface SkillFileContent {

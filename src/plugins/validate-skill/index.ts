@@ -10,6 +10,7 @@ import { TOKENS } from "../../tokens.js";
 import { expandHome, isWithin } from "../../skills/paths.js";
 import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
 import { renderValidation } from "./render.js";
+import { escapeForDisplay } from "../../skills/display-text.js";
 
 const issueSchema = z.object({ field: z.string(), message: z.string() });
 
@@ -52,7 +53,7 @@ export default definePlugin({
         } else if (path !== undefined) {
           subject = path;
           // The folder's name as given, not a symlink target's: clients see the link's name.
-          validation = await validateSkillFolder(await servedFolder(catalog, path, ctx.baseDir), basename(resolve(path)));
+          validation = await validateSkillFolder(await servedFolder(catalog, path, ctx.baseDir), basename(resolve(path)), escapeForDisplay(path));
         } else {
           subject = directory_name ?? "content";
           validation = validateSkillDocument(content!, directory_name);
@@ -96,12 +97,12 @@ async function servedFolder(catalog: SkillCatalog, path: string, baseDir: string
   const absolute = resolve(baseDir, expandHome(path, homedir()));
   const roots = await servedRoots(catalog.sources);
   const configured = catalog.sources.flatMap((source) => source.capabilities?.localFolders ?? []);
-  const outside = () => {
-    const served = roots.length > 0 ? roots.map(({ root }) => root).join(", ") : "none";
-    return new ToolInputError(
-      `${path} is not inside a folder this server serves (${served}); validate a served skill by skill_name, or pass its SKILL.md as content`,
+  // The served folders stay unnamed: an agent must not learn the disk's layout from an error.
+  const shown = escapeForDisplay(path);
+  const outside = () =>
+    new ToolInputError(
+      `${shown} is not inside a folder this server serves; validate a served skill by skill_name, or pass its SKILL.md as content`,
     );
-  };
   // Checked before touching the disk, so an agent cannot learn what exists elsewhere.
   if (![...configured, ...roots.map(({ root }) => root)].some((root) => isWithin(absolute, root))) throw outside();
   let real: string;
@@ -109,7 +110,7 @@ async function servedFolder(catalog: SkillCatalog, path: string, baseDir: string
     real = await realpath(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ToolInputError(code === "ENOENT" ? `${path} does not exist` : `cannot read ${path}: ${errorMessage(error)}`);
+    throw new ToolInputError(code === "ENOENT" ? `${shown} does not exist` : `cannot read ${shown} (${code ?? "unknown error"})`);
   }
   // A symlink inside a root may lead anywhere: what counts is where it leads.
   if (!roots.some(({ root }) => isWithin(real, root))) throw outside();
