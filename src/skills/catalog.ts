@@ -135,6 +135,11 @@ export class SkillCatalog {
     if (!this.#loaded) await (this.#next ?? this.#running ?? this.refresh());
   }
 
+  /** The sources that answers must warn about: stale (serving a last good snapshot) or failed (serving nothing). */
+  unavailable(): readonly SourceStatus[] {
+    return this.status().filter((s) => s.state === "stale" || s.state === "failed");
+  }
+
   /** How each source stands: loaded, stale (serving its last good snapshot) or failed (serving nothing). */
   status(): readonly SourceStatus[] {
     return this.#sources.map((source) => {

@@ -41,6 +41,10 @@ export default definePlugin({
           }),
         ),
         next_cursor: z.string().optional().describe("set when more skills follow: pass it as cursor"),
+        unavailable_sources: z
+          .array(z.object({ source: z.string(), state: z.enum(["stale", "failed"]), error: z.string().optional() }))
+          .optional()
+          .describe("sources that failed to load: stale ones are listed from their last good load, failed ones not at all"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ format = "names-only", cursor, limit }) {
@@ -49,7 +53,13 @@ export default definePlugin({
         await catalog.ready();
         const all = toSkillList(catalog.list(), format);
         const { items, nextCursor } = page(all.skills, offset, limit ?? PAGE_SIZES[format]);
-        const list = { ...all, skills: items, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
+        const unavailable = catalog.unavailable().map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error }));
+        const list = {
+          ...all,
+          skills: items,
+          ...(nextCursor ? { next_cursor: nextCursor } : {}),
+          ...(unavailable.length > 0 ? { unavailable_sources: unavailable } : {}),
+        };
         const sources = catalog.sources.map((s) => `${s.name} (${s.description})`);
         return {
           content: [{ type: "text", text: renderSkillList(list, sources) }],
