@@ -8,6 +8,8 @@ const COMMON = {
   config: { type: "string" },
   "skills-dir": { type: "string", multiple: true },
   "trust-config": { type: "boolean" },
+  git: { type: "string", multiple: true },
+  catalog: { type: "string", multiple: true },
   "log-level": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -25,6 +27,18 @@ const COMMAND_SPECS = {
     positionals: [1, 1],
     usage: "NAME",
   },
+  add: {
+    options: {
+      to: { type: "string" },
+      skill: { type: "string" },
+      force: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      strict: { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    positionals: [1, 1],
+    usage: "owner/repo[/skill]",
+  },
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
 export type Command = keyof typeof COMMAND_SPECS;
@@ -39,6 +53,10 @@ export interface CliArgs {
   readonly skillsDirs: readonly string[];
   /** Let a config found by searching run code (see docs/configuration.md#trust). */
   readonly trustConfig: boolean;
+  /** `--git URL|owner/repo[#REF][:PATH]`, repeatable. */
+  readonly git: readonly string[];
+  /** `--catalog URL`, repeatable. */
+  readonly catalogs: readonly string[];
   readonly logLevel?: LogLevel;
   readonly transport?: string;
   readonly format: ListFormat;
@@ -47,8 +65,10 @@ export interface CliArgs {
   readonly to?: string;
   readonly force: boolean;
   readonly dryRun: boolean;
-  /** install: refuse a skill whose SKILL.md breaks the spec. */
+  /** install, add: refuse a skill whose SKILL.md breaks the spec. */
   readonly strict: boolean;
+  /** add: the one skill of the repository to install. */
+  readonly skill?: string;
 }
 
 export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
@@ -62,13 +82,21 @@ Usage:
                                                spec; exits 1 if any is invalid
   skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run] [--strict]
                                                copy a served skill into a skills folder
+  skills-kernel add owner/repo[/skill] [--to project|user|DIR] [--skill NAME] [--strict]
+                                               install skills straight from a repository
+                                               (owner/repo on GitHub, or any --git REPO)
 
 Options for every command:
   --config FILE          config file (default: plugins.config.*, .skills-kernelrc,
                          or a "skills-kernel" key in package.json, searched from here
                          up to the project root; without one, the embedded default)
-  --skills-dir DIR       serve exactly this folder of skills (repeatable); no config
-                         is searched for
+  --skills-dir DIR       serve exactly this folder of skills (repeatable)
+  --git REPO             serve skills from a git repository: URL or owner/repo,
+                         then optionally #REF and :PATH (repeatable)
+  --catalog URL          serve skills from a JSON catalog over HTTP, or a site's
+                         /.well-known/skills/index.json (repeatable)
+                         Any of these three serves exactly the sources named, and
+                         no config is searched for.
   --trust-config         let a config found by searching run code (a JS/TS config, or
                          plugins that are not built-ins); also SKILLS_KERNEL_TRUST_CONFIG=1
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
@@ -78,11 +106,12 @@ Options for every command:
 Command options:
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, install: print JSON
-  --to TARGET            install: project (default), user, or a folder
-  --force                install: replace a skill already there
-  --dry-run              install: say what would be written, write nothing
-  --strict               install: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
+  --json                 search, read, validate, install, add: print JSON
+  --to TARGET            install, add: project (default), user, or a folder
+  --force                install, add: replace a skill already there
+  --dry-run              install, add: say what would be written, write nothing
+  --strict               install, add: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
+  --skill NAME           add: only this skill of the repository
 
 Without a config, the server serves .claude/skills and .agents/skills under the
 working directory (project) and under your home folder (user); a project skill
@@ -90,9 +119,6 @@ wins over a user skill of the same name.
 
 Exit codes: 0 success, 1 the operation failed, 2 usage or config error.
 `;
-
-/** A URL (`https://…`, `git+ssh://…`, `file://…`) or an scp-style git address (`git@host:org/repo`). */
-const REMOTE_LOCATION = /^(?:[a-z][a-z\d+.-]*:\/\/|[\w.-]+@[\w.-]+:)/i;
 
 /**
  * SKILLS_KERNEL_TRUST_CONFIG: "1" or "true" trusts, unset, "", "0" or "false" does not; anything
@@ -147,17 +173,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
-  for (const name of ["config", "transport", "to"]) {
+  for (const name of ["config", "transport", "to", "skill"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
-  const remote = skillsDirs.find((dir) => REMOTE_LOCATION.test(dir));
-  if (remote !== undefined) {
-    throw new ConfigError(
-      `--skills-dir takes a local folder, not ${JSON.stringify(remote)}; remote skill sources are configured with source plugins (see docs/plugins.md)`,
-    );
-  }
+  const git = (values.git as string[] | undefined) ?? [];
+  if (git.some((repo) => repo === "")) throw new ConfigError(`--git needs a repository`);
+  const catalogs = (values.catalog as string[] | undefined) ?? [];
+  if (catalogs.some((url) => url === "")) throw new ConfigError(`--catalog needs a URL`);
   return {
     command,
     positionals,
@@ -166,6 +190,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     configPath: values.config as string | undefined,
     skillsDirs,
     trustConfig: values["trust-config"] === true,
+    git,
+    catalogs,
     logLevel,
     transport: values.transport as string | undefined,
     format: format as ListFormat,
@@ -175,5 +201,6 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     force: values.force === true,
     dryRun: values["dry-run"] === true,
     strict: values.strict === true,
+    skill: values.skill as string | undefined,
   };
 }

@@ -3,12 +3,13 @@ import { loadConfig } from "../kernel/config-loader.js";
 import { PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
-import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, trustConfigFromEnv, type CliArgs } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+import { parseAddTarget } from "./add-target.js";
+import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
@@ -46,21 +47,32 @@ export async function main(argv: readonly string[]): Promise<number> {
       return await runValidate([...args.positionals], { json: args.json });
     }
     const cwd = process.cwd();
-    const loaded = await findConfig(args, cwd);
+    const split = splitSkillsDirs(args.skillsDirs);
+    // `add` serves the repository it installs from, and the local folders it may install into.
+    const adding = args.command === "add" ? parseAddTarget(args.positionals[0]!, args.skill) : undefined;
+    const sources = adding
+      ? { skillsDirs: [], git: [adding.repository], catalogs: [], keepLocal: true }
+      : { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
+    // A source named on the command line means no config search at all (docs/configuration.md#trust).
+    const loaded = await findConfig(args, cwd, !adding && hasExplicitSources(sources));
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
     if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
-    else logger.debug(args.skillsDirs.length > 0 ? "--skills-dir given: no config search" : "no config file found; using the embedded default");
+    else logger.debug(!adding && hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
 
     const kernel = await createKernel({
       config,
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,
-      adjustPlugins: args.skillsDirs.length > 0 ? serveExactly(args.skillsDirs.map((d) => resolve(cwd, d))) : undefined,
+      adjustPlugins: hasExplicitSources(sources) ? serveExactly(sources, cwd) : undefined,
     });
     if (args.command !== "serve") {
       try {
+        if (adding) {
+          const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json };
+          return await (await import("./add.js")).runAdd(kernel, adding, options);
+        }
         return await runCommand(kernel, args);
       } finally {
         await kernel.close();
@@ -69,7 +81,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await serve(kernel, {
       transport: args.transport ?? config.transport ?? "stdio",
       configFile: loaded?.filepath,
-      skillsDirs: args.skillsDirs.map((d) => resolve(cwd, d)),
+      skillsDirs: split.dirs.map((d) => resolve(cwd, d)),
     });
   } catch (error) {
     if (error instanceof PluginError && error.bug) {
@@ -93,8 +105,8 @@ export async function main(argv: readonly string[]): Promise<number> {
  * The trust model (docs/configuration.md#trust): a named config always loads; an explicit source
  * flag means no search at all; a found config runs no code unless the user allowed it.
  */
-async function findConfig(args: CliArgs, cwd: string) {
-  if (args.configPath === undefined && args.skillsDirs.length > 0) return null;
+async function findConfig(args: CliArgs, cwd: string, sourcesNamed: boolean) {
+  if (args.configPath === undefined && sourcesNamed) return null;
   return loadConfig({
     cwd,
     configPath: args.configPath,
@@ -110,17 +122,6 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code === "EPIPE") process.exit(0);
   process.stderr.write(`skills-kernel: cannot write to stdout: ${errorMessage(error)}\n`);
   process.exit(1);
-}
-
-/** `--skills-dir`: the fs source serves exactly these folders, whatever the config said. */
-function serveExactly(dirs: readonly string[]) {
-  return async (plugins: ResolvedPluginEntry[]): Promise<ResolvedPluginEntry[]> => {
-    const roots = dirs.map((path) => ({ path }));
-    const fs = plugins.find((entry) => entry.plugin.name === "fs");
-    if (!fs) return [{ plugin: await builtinPlugins.fs!(), options: { roots }, origin: "--skills-dir" }, ...plugins];
-    const options = typeof fs.options === "object" && fs.options !== null ? fs.options : {};
-    return plugins.map((entry) => (entry === fs ? { ...fs, options: { ...options, roots } } : entry));
-  };
 }
 
 async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {

@@ -4,6 +4,7 @@ import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import { TOKENS } from "../../tokens.js";
 import type { Ranker } from "../../skills/types.js";
+import { searchRemoteSources } from "../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 
 const DEFAULT_LIMIT = 5;
@@ -107,6 +108,9 @@ export default definePlugin({
               (names.length > 0 ? `sources: ${names.join(", ")}` : "this server has no skill sources"),
           );
         }
+        // Sources that search themselves (a registry) add what they find to the catalog first, so
+        // the ranking below weighs their answers with everything else.
+        await searchRemoteSources(catalog, query, { limit, source }, ctx.logger);
         // Every match is ranked so `total` can count them; the answer describes only `limit`.
         const ranked = await index.ranker().search(query, { limit: Math.max(1, catalog.list().length), source });
         const answer = toAnswer(query, ranked, limit);
