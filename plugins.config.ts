@@ -1,13 +1,13 @@
 import { defineConfig } from "skills-kernel";
 
-// The TypeScript form of the repo's plugins.config.yaml: serve the demo skills in examples/skills
-// with every built-in tool. A JS/TS config runs code, so it is used only when named:
-// `npx skills-kernel --config examples/plugins.config.ts` (docs/configuration.md#trust). Plugin entries are built-in short names, npm package names, relative
-// module paths or inline plugin objects, each optionally as [entry, options]; leave out a tool
-// to withhold it from agents.
+// The repo's own config: serve the demo skills in examples/skills with every built-in tool.
+// A TypeScript config runs code, so it is used only when named:
+// `npx skills-kernel --config plugins.config.ts` (docs/configuration.md#trust). Plugin entries are
+// built-in short names, npm package names, relative module paths or inline plugin objects, each
+// optionally as [entry, options]; leave out a tool to withhold it from agents.
 export default defineConfig({
   plugins: [
-    ["fs", { roots: [{ path: "./skills", source: "examples" }] }],
+    ["fs", { roots: [{ path: "./examples/skills", source: "examples" }] }],
     "list-skills",
     "search-skills", // step 1: find (ranker: the built-in BM25 one unless a ranker plugin is listed)
     "read-skill", // step 2: SKILL.md and its file list
