@@ -1,9 +1,10 @@
 import { defineConfig } from "skills-kernel";
 
-// The repo's own config, and the example to copy: serve the demo skills in examples/skills with
-// every built-in tool. Plugin entries are built-in short names, npm package names, relative
-// module paths or inline plugin objects, each optionally as [entry, options]; leave out a tool
-// to withhold it from agents.
+// The repo's own config: serve the demo skills in examples/skills with every built-in tool.
+// A TypeScript config runs code, so it is used only when named:
+// `npx skills-kernel --config plugins.config.ts` (docs/configuration.md#trust). Plugin entries are
+// built-in short names, npm package names, relative module paths or inline plugin objects, each
+// optionally as [entry, options]; leave out a tool to withhold it from agents.
 export default defineConfig({
   plugins: [
     ["fs", { roots: [{ path: "./examples/skills", source: "examples" }] }],

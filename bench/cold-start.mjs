@@ -15,8 +15,8 @@ const node = process.execPath;
 
 const candidates = [
   { name: "minimal McpServer, one tool (baseline)", command: node, args: ["bench/fixtures/minimal-server.mjs"] },
-  { name: "skills-kernel, repo config: plugins.config.ts (jiti), every tool", command: node, args: ["dist/cli.js"] },
-  { name: "skills-kernel --skills-dir examples/skills (repo config too)", command: node, args: ["dist/cli.js", "--skills-dir", "examples/skills"] },
+  { name: "skills-kernel, TypeScript config plugins.config.ts (jiti), every tool", command: node, args: ["dist/cli.js", "--config", "plugins.config.ts"] },
+  { name: "skills-kernel --skills-dir examples/skills (no config search: embedded default tools)", command: node, args: ["dist/cli.js", "--skills-dir", "examples/skills"] },
   { name: "skills-kernel, JSON config, every tool", command: node, args: ["dist/cli.js", "--config", "bench/fixtures/examples.config.json"] },
   { name: "skills-kernel, JSON config, fs + list-skills only", command: node, args: ["dist/cli.js", "--config", "bench/fixtures/list-only.config.json"] },
 ];

@@ -2,11 +2,28 @@
 // One bundled file starts much faster than hundreds of node_modules files (docs/benchmarks.md).
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+// `npm test` rebuilds only the bundle the end-to-end tests run; declarations are for publishing,
+// and for the example plugin packages, which compile against them: a bundle-only build keeps the
+// ones the last full build (npm ci, npm run build) made.
+const bundleOnly = process.argv.includes("--bundle-only");
+const dist = new URL("../dist/", import.meta.url);
+if (bundleOnly) {
+  for (const entry of readdirSafe(dist)) if (entry !== "types") rmSync(new URL(entry, dist), { recursive: true, force: true });
+} else {
+  rmSync(dist, { recursive: true, force: true });
+}
+
+function readdirSafe(folder) {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
 
 await build({
   entryPoints: { cli: "src/cli.ts", index: "src/index.ts" },
@@ -20,8 +37,8 @@ await build({
   sourcemap: "linked",
   legalComments: "linked",
   // jiti is large and needed only to load TypeScript configs on Node < 22.6: keep it out of the
-  // bundle and import it on demand. typescript is cosmiconfig's optional loader, never used here.
-  external: ["jiti", "typescript"],
+  // bundle and import it on demand.
+  external: ["jiti"],
   // The SDK server imports Ajv only to validate elicitation answers; a lazy stand-in keeps Ajv
   // off every start (src/kernel/lazy-ajv-provider.ts).
   plugins: [
@@ -39,8 +56,7 @@ await build({
   logLevel: "warning",
 });
 
-// `npm test` rebuilds only the bundle the end-to-end tests run; declarations are for publishing.
-if (process.argv.includes("--bundle-only")) process.exit(0);
+if (bundleOnly) process.exit(0);
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });

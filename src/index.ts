@@ -33,6 +33,10 @@ export type {
 } from "./kernel/types.js";
 export type { Diagnostic, DiagnosticSeverity, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./skills/types.js";
 export { validateSkillDocument, type SkillValidation } from "./skills/skill-spec.js";
+export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillMdIssue, type SkillMdResult } from "./skills/skill-md.js";
+// The zod the kernel and the MCP SDK use: a plugin package imports it from here, so that its only
+// dependency on the kernel's world is skills-kernel itself (a peer dependency).
+export { z } from "zod";
 export { VERSION } from "./version.js";
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./plugins/http/handler.js";
 export { HTTP_TOKENS, type HttpRoute } from "./plugins/http/routes.js";

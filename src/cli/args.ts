@@ -9,6 +9,7 @@ import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
 const COMMON = {
   config: { type: "string" },
   "skills-dir": { type: "string", multiple: true },
+  "trust-config": { type: "boolean" },
   git: { type: "string", multiple: true },
   catalog: { type: "string", multiple: true },
   "log-level": { type: "string" },
@@ -64,6 +65,8 @@ export interface CliArgs {
   readonly version: boolean;
   readonly configPath?: string;
   readonly skillsDirs: readonly string[];
+  /** Let a config found by searching run code (see docs/configuration.md#trust). */
+  readonly trustConfig: boolean;
   /** `--git URL|owner/repo[#REF][:PATH]`, repeatable. */
   readonly git: readonly string[];
   /** `--catalog URL`, repeatable. */
@@ -111,7 +114,7 @@ Usage:
                                                (owner/repo on GitHub, or any --git REPO)
 
 Options for every command:
-  --config FILE          config file (default: plugins.config.ts, .skills-kernelrc,
+  --config FILE          config file (default: plugins.config.*, .skills-kernelrc,
                          or a "skills-kernel" key in package.json, searched from here
                          up to the project root; without one, the embedded default)
   --skills-dir DIR       serve exactly this folder of skills (repeatable)
@@ -119,7 +122,10 @@ Options for every command:
                          then optionally #REF and :PATH (repeatable)
   --catalog URL          serve skills from a JSON catalog over HTTP, or a site's
                          /.well-known/skills/index.json (repeatable)
-                         Any of these three serves exactly the sources named.
+                         Any of these three serves exactly the sources named, and
+                         no config is searched for.
+  --trust-config         let a config found by searching run code (a JS/TS config, or
+                         plugins that are not built-ins); also SKILLS_KERNEL_TRUST_CONFIG=1
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   --cache BACKEND        memory (the default) or redis://HOST:PORT[/DB]; replaces the
                          config's cache plugin
@@ -148,6 +154,17 @@ wins over a user skill of the same name.
 
 Exit codes: 0 success, 1 the operation failed, 2 usage or config error.
 `;
+
+/**
+ * SKILLS_KERNEL_TRUST_CONFIG: "1" or "true" trusts, unset, "", "0" or "false" does not; anything
+ * else is a mistake worth stopping for, since guessing could run code the user did not allow.
+ */
+export function trustConfigFromEnv(value: string | undefined): boolean {
+  const normalized = (value ?? "").trim().toLowerCase();
+  if (normalized === "1" || normalized === "true") return true;
+  if (normalized === "" || normalized === "0" || normalized === "false") return false;
+  throw new ConfigError(`SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0, not ${JSON.stringify(value)}`);
+}
 
 /** Parse argv (without node and script). Mistakes are ConfigErrors: exit code 2, one line. */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -208,6 +225,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     version: values.version === true,
     configPath: values.config as string | undefined,
     skillsDirs,
+    trustConfig: values["trust-config"] === true,
     git,
     catalogs,
     logLevel,

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 
@@ -42,11 +43,26 @@ export function printBanner(kernel: Kernel, facts: BannerFacts): void {
   process.stderr.write(lines.join("\n") + "\n");
 }
 
-/** The runtime and script that are running now, so the printed command starts this same server. */
+/**
+ * A command that starts this same server tomorrow. npx runs a package from its cache
+ * (~/.npm/_npx/<hash>/node_modules/skills-kernel), a folder npm may clean or replace at any time:
+ * run from a checkout, that entry is a link to the checkout, whose real path is stable; installed
+ * from the registry, `npx -y skills-kernel` fetches it again when the cache is gone (-y: an MCP
+ * client cannot answer npx's install prompt).
+ */
 function runtimeCommand(): string[] {
-  const script = process.argv[1] ?? "skills-kernel";
+  const script = realScript(process.argv[1] ?? "skills-kernel");
+  if (script.split(/[\\/]/).includes("_npx")) return ["npx", "-y", "skills-kernel"];
   if ("Deno" in globalThis) return ["deno", "run", "-A", script];
   return [process.execPath, script];
+}
+
+function realScript(script: string): string {
+  try {
+    return realpathSync(script);
+  } catch {
+    return script;
+  }
 }
 
 function shellQuote(word: string): string {

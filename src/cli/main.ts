@@ -6,7 +6,7 @@ import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
-import { HELP, parseCliArgs, type CliArgs, type HttpFlags } from "./args.js";
+import { HELP, parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
 import { parseAddTarget } from "./add-target.js";
@@ -23,6 +23,14 @@ const SHUTDOWN_GRACE_MS = 5_000;
 /** Run the CLI. Resolves to the exit code; a served session resolves when the transport closes. */
 export async function main(argv: readonly string[]): Promise<number> {
   let logger: Logger = createLogger("info");
+  // A plugin's stray throw (a timer, a promise nobody awaits) is still a bug to report in one line.
+  const crash = (error: unknown) => {
+    process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
+    logger.debug(describeChain(error));
+    process.exit(1);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
   try {
     const args = parseCliArgs(argv);
     // `skills-kernel list | head`: once the reader is gone, the rest of the output has nowhere to go.
@@ -47,10 +55,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     const sources = adding
       ? { skillsDirs: [], git: [adding.repository], catalogs: [], keepLocal: true }
       : { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
-    const loaded = await loadConfig({ cwd, configPath: args.configPath });
+    // A source named on the command line means no config search at all (docs/configuration.md#trust).
+    const loaded = await findConfig(args, cwd, !adding && hasExplicitSources(sources));
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
-    logger.debug(loaded ? `config: ${loaded.filepath}` : "no config file found; using the embedded default");
+    if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
+    else logger.debug(!adding && hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
 
     const transport = args.transport ?? config.transport ?? "stdio";
     const httpFlagsGiven = Object.keys(args.http).length > 0;
@@ -101,6 +111,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     logger.debug(describeChain(error));
     return 1;
   }
+}
+
+/**
+ * The trust model (docs/configuration.md#trust): a named config always loads; an explicit source
+ * flag means no search at all; a found config runs no code unless the user allowed it.
+ */
+async function findConfig(args: CliArgs, cwd: string, sourcesNamed: boolean) {
+  if (args.configPath === undefined && sourcesNamed) return null;
+  return loadConfig({
+    cwd,
+    configPath: args.configPath,
+    trust: args.trustConfig || trustConfigFromEnv(process.env.SKILLS_KERNEL_TRUST_CONFIG),
+    builtinNames: Object.keys(builtinPlugins),
+    trustHint: (file) =>
+      `to run it, name it with --config ${relative(cwd, file) || file}, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)`,
+  });
 }
 
 /** A closed stdout (EPIPE) ends a one-shot command quietly, as it ends `cat`; any other write error is a failure. */

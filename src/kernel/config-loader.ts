@@ -1,12 +1,12 @@
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
-import type { Loader, Loaders } from "cosmiconfig";
 import { z } from "zod";
 import type { SkillsKernelConfig } from "./config.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import { LOG_LEVELS } from "./logger.js";
 import { describeImportError, importModule, oneLine } from "./module-loader.js";
-import { describeValue } from "./plugin-resolver.js";
+import { describeValue, pluginModuleRefs } from "./plugin-resolver.js";
 
 export interface LoadedConfig {
   readonly config: SkillsKernelConfig;
@@ -14,6 +14,22 @@ export interface LoadedConfig {
   readonly filepath: string;
   /** The config file's folder: where relative paths in the config are resolved from. */
   readonly baseDir: string;
+  /** "named": given as `configPath`; "found": found by searching. */
+  readonly origin: "named" | "found";
+}
+
+export interface LoadConfigOptions {
+  readonly cwd: string;
+  /** A file to load instead of searching. Naming a file is consent to run it, whatever it holds. */
+  readonly configPath?: string;
+  /** Let a config found by searching run code: a JS/TS config, or plugins that are not built-ins. */
+  readonly trust?: boolean;
+  /** The plugin short names that run no code from the project (the built-ins). */
+  readonly builtinNames?: readonly string[];
+  /** The search never climbs above this folder (default: the user's home folder). */
+  readonly home?: string;
+  /** How the caller lets a found config run code, for the refusal message (e.g. the CLI's flags). */
+  readonly trustHint?: (file: string) => string;
 }
 
 const MODULE_NAME = "skills-kernel";
@@ -31,74 +47,143 @@ const SEARCH_PLACES = [
   "plugins.config.js",
   "plugins.config.cjs",
   "plugins.config.json",
+  "plugins.config.yaml",
+  "plugins.config.yml",
   `${MODULE_NAME}.config.ts`,
   `${MODULE_NAME}.config.mjs`,
   `${MODULE_NAME}.config.js`,
 ];
 
-/**
- * Loads the config file at `configPath` (relative to `cwd`), or searches for one: each folder from
- * `cwd` up to the nearest one holding a package.json (cosmiconfig's "project" strategy: a config
- * never comes from outside the project), trying SEARCH_PLACES in order in each. Returns null when
- * the search finds nothing. Every problem with the file is a one-line ConfigError naming it.
- */
-export async function loadConfig(opts: { cwd: string; configPath?: string }): Promise<LoadedConfig | null> {
-  const name = (file: string) => displayPath(opts.cwd, file);
-  const loaders = createLoaders(name);
+/** A folder holding one of these is a project root: the search goes no higher. */
+const PROJECT_MARKERS = [".git", "package.json"];
 
-  let explicit: string | undefined;
+const MODULE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".mjs", ".js", ".cjs"]);
+
+type Reader = (file: string, content: string) => Promise<Record<string, unknown>>;
+
+/**
+ * Loads the config file at `configPath` (relative to `cwd`), or searches for one (see
+ * searchFolders for where), trying SEARCH_PLACES in order in each folder. Returns null when the
+ * search finds nothing. A found config that would run code is refused unless `trust` is set: a
+ * config sitting in a cloned repository is not the user's choice the way a named file is. Every
+ * problem is a one-line ConfigError naming the file.
+ */
+export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig | null> {
+  const name = (file: string) => displayPath(opts.cwd, file);
+  const readers = createReaders(name);
+
   if (opts.configPath !== undefined) {
-    explicit = path.resolve(opts.cwd, opts.configPath);
-    if (!(await isFile(explicit))) throw new ConfigError(`config file ${opts.configPath} not found`);
-    const extension = path.extname(explicit) || "noExt";
-    if (!Object.hasOwn(loaders, extension)) {
-      const supported = Object.keys(loaders).filter((key) => key !== "noExt");
+    const file = path.resolve(opts.cwd, opts.configPath);
+    if (!(await isFile(file))) throw new ConfigError(`config file ${opts.configPath} not found`);
+    const reader = readerFor(file, readers);
+    if (!reader) {
+      const supported = [...MODULE_EXTENSIONS, ".json", ".yaml", ".yml"];
       throw new ConfigError(
-        `${name(explicit)}: unsupported config file type "${extension}" (expected ${supported.join(", ")})`,
+        `${name(file)}: unsupported config file type "${path.extname(file)}" (expected ${supported.join(", ")})`,
       );
     }
+    const config = await readConfig(file, reader, name);
+    if (config === undefined) throw new ConfigError(`${name(file)}: no "${MODULE_NAME}" key`);
+    return { config, filepath: file, baseDir: path.dirname(file), origin: "named" };
   }
 
-  let result;
-  try {
-    // cosmiconfig is CommonJS: its module.exports is the default export both under Node and in
-    // the esbuild bundle (which gives dynamically imported CommonJS no named exports).
-    const { cosmiconfig } = (await import("cosmiconfig")).default;
-    const explorer = cosmiconfig(MODULE_NAME, {
-      searchPlaces: SEARCH_PLACES,
-      searchStrategy: "project",
-      loaders,
-      // An empty file where a config is expected is a mistake to report, not a reason to keep looking.
-      ignoreEmptySearchPlaces: false,
-    });
-    result = explicit === undefined ? await explorer.search(opts.cwd) : await explorer.load(explicit);
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    // Our loaders throw ConfigErrors; anything else is cosmiconfig's own (an unreadable file, its
-    // meta-config in package.json) and carries the file it was reading.
-    const file = (error as { filepath?: unknown }).filepath;
-    throw new ConfigError(`${typeof file === "string" ? name(file) : "config"}: ${oneLine(errorMessage(error))}`);
+  const hint = opts.trustHint ?? (() => "load it by name (configPath) or pass trust: true");
+  for (const folder of await searchFolders(path.resolve(opts.cwd), path.resolve(opts.home ?? os.homedir()))) {
+    for (const place of SEARCH_PLACES) {
+      const file = path.join(folder, place);
+      if (!(await isFile(file))) continue;
+      // Refused before it is read: importing a module is running it.
+      if (!opts.trust && MODULE_EXTENSIONS.has(path.extname(file))) {
+        throw new ConfigError(`${name(file)} was found by searching and is a JS/TS config, which runs code: ${hint(file)}`);
+      }
+      const config = await readConfig(file, readerFor(file, readers)!, name);
+      // A package.json without our key is no config: keep looking.
+      if (config === undefined) continue;
+      if (!opts.trust) refuseModules(config, file, name, opts.builtinNames ?? [], hint);
+      return { config, filepath: file, baseDir: folder, origin: "found" };
+    }
   }
-
-  if (result === null) {
-    // Only a package.json without our key loads as null; searching skips it, naming it is an error.
-    if (explicit !== undefined) throw new ConfigError(`${name(explicit)}: no "${MODULE_NAME}" key`);
-    return null;
-  }
-  const file = name(result.filepath);
-  if (result.isEmpty) throw new ConfigError(`${file}: is empty`);
-  // The loaders check their own results; what is left is the value of package.json's key.
-  const config = expectObject(result.config, file, `the "${MODULE_NAME}" key`);
-  validate(config, file);
-  return { config: config as SkillsKernelConfig, filepath: result.filepath, baseDir: path.dirname(result.filepath) };
+  return null;
 }
 
 /**
- * A loader must never return null: cosmiconfig would take it for "no config here" and keep
- * searching, so each one rejects null (and any non-object) itself.
+ * The folders a search looks in, nearest first: the working folder and each parent up to the
+ * project root, the nearest folder holding .git or package.json. The search never reaches the
+ * home folder or the filesystem root from below (where no project lives, and anyone's files may
+ * sit); with no project root under them, only the working folder is searched.
  */
-function createLoaders(name: (file: string) => string): Loaders {
-  const loadJson: Loader = (file, content) => {
+async function searchFolders(cwd: string, home: string): Promise<string[]> {
+  const folders: string[] = [];
+  for (let folder = cwd; ; ) {
+    folders.push(folder);
+    if (await isProjectRoot(folder)) return folders;
+    const parent = path.dirname(folder);
+    if (folder === home || parent === home || parent === folder || parent === path.parse(folder).root) return [cwd];
+    folder = parent;
+  }
+}
+
+async function isProjectRoot(folder: string): Promise<boolean> {
+  for (const marker of PROJECT_MARKERS) {
+    if (await stat(path.join(folder, marker)).then(() => true, () => false)) return true;
+  }
+  return false;
+}
+
+/** A data config may still name plugin modules, which run code when they load. */
+function refuseModules(
+  config: SkillsKernelConfig,
+  file: string,
+  name: (file: string) => string,
+  builtinNames: readonly string[],
+  hint: (file: string) => string,
+): void {
+  const modules = pluginModuleRefs(config.plugins ?? [], name(file)).filter((ref) => !builtinNames.includes(ref));
+  if (modules.length === 0) return;
+  const named = modules.map((ref) => JSON.stringify(ref)).join(", ");
+  throw new ConfigError(
+    `${name(file)} was found by searching and names plugin module${modules.length === 1 ? "" : "s"} ${named}, which run${modules.length === 1 ? "s" : ""} code: ${hint(file)}`,
+  );
+}
+
+/** The config a file holds, validated; undefined for a package.json without our key. */
+async function readConfig(
+  file: string,
+  reader: Reader,
+  name: (file: string) => string,
+): Promise<SkillsKernelConfig | undefined> {
+  let content: string;
+  try {
+    content = await readFile(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(`${name(file)}: cannot read: ${oneLine(errorMessage(error))}`);
+  }
+  // An empty file where a config is expected is a mistake to report, not a reason to keep looking.
+  if (content.trim() === "") throw new ConfigError(`${name(file)}: is empty`);
+  let config: Record<string, unknown>;
+  if (path.basename(file) === "package.json") {
+    const manifest = await reader(file, content);
+    if (!Object.hasOwn(manifest, MODULE_NAME)) return undefined;
+    config = expectObject(manifest[MODULE_NAME], name(file), `the "${MODULE_NAME}" key`);
+  } else {
+    config = await reader(file, content);
+  }
+  validate(config, name(file));
+  return config as SkillsKernelConfig;
+}
+
+function readerFor(file: string, readers: ReturnType<typeof createReaders>): Reader | undefined {
+  const extension = path.extname(file);
+  if (MODULE_EXTENSIONS.has(extension)) return readers.module;
+  if (extension === ".json") return readers.json;
+  // .skills-kernelrc: JSON or YAML, and YAML reads both.
+  if (extension === ".yaml" || extension === ".yml" || extension === "") return readers.yaml;
+  return undefined;
+}
+
+/** Each reader returns an object or throws a ConfigError naming the file. */
+function createReaders(name: (file: string) => string) {
+  const json: Reader = async (file, content) => {
     let value: unknown;
     try {
       // Editors on Windows may save a byte-order mark, which JSON.parse rejects.
@@ -109,9 +194,10 @@ function createLoaders(name: (file: string) => string): Loaders {
     return expectObject(value, name(file), "the config");
   };
 
-  const loadYaml: Loader = async (file, content) => {
-    // yaml is only needed by YAML configs: keep it off the path of the others.
-    const { parse, YAMLParseError } = await import("yaml");
+  const yaml: Reader = async (file, content) => {
+    // yaml is only needed by YAML configs: keep it off the path of the others. It is CommonJS, and
+    // a bundle (like Node) gives imported CommonJS its module.exports as the default export only.
+    const { parse, YAMLParseError } = (await import("yaml")).default;
     let value: unknown;
     try {
       value = parse(content);
@@ -126,7 +212,7 @@ function createLoaders(name: (file: string) => string): Loaders {
     return expectObject(value, name(file), "the config");
   };
 
-  const loadModule: Loader = async (file) => {
+  const module: Reader = async (file) => {
     let namespace;
     try {
       namespace = await importModule(file);
@@ -139,19 +225,7 @@ function createLoaders(name: (file: string) => string): Loaders {
     return expectObject(namespace.default, name(file), "the default export");
   };
 
-  return {
-    ".ts": loadModule,
-    ".mts": loadModule,
-    ".cts": loadModule,
-    ".mjs": loadModule,
-    ".js": loadModule,
-    ".cjs": loadModule,
-    ".json": loadJson,
-    ".yaml": loadYaml,
-    ".yml": loadYaml,
-    // .skills-kernelrc: JSON or YAML, and YAML reads both.
-    noExt: loadYaml,
-  };
+  return { json, yaml, module };
 }
 
 /**

@@ -70,6 +70,16 @@ export async function resolvePluginEntries(
   return resolved;
 }
 
+/**
+ * The strings among the entries, presets flattened: each names a built-in, a module path or an
+ * npm package. The config loader checks them before anything is imported.
+ */
+export function pluginModuleRefs(entries: readonly unknown[], source: string): string[] {
+  const flat: FlatEntry[] = [];
+  flatten(entries, "plugins", 0, flat, source);
+  return flat.flatMap((entry) => (typeof entry.ref === "string" ? [entry.ref] : []));
+}
+
 function flatten(list: readonly unknown[], at: string, depth: number, out: FlatEntry[], source: string): void {
   if (depth > MAX_PRESET_DEPTH) {
     throw new ConfigError(`${source}: ${at}: presets nested more than ${MAX_PRESET_DEPTH} deep (does one contain itself?)`);

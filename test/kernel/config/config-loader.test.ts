@@ -14,10 +14,11 @@ const DEFINE_CONFIG = JSON.stringify(path.join(REPO_ROOT, "src/kernel/config.ts"
 describe("loadConfig finds every config form", () => {
   it("reads the skills-kernel key of package.json", async () => {
     const dir = await tempProject({ "package.json": JSON.stringify({ name: "p", "skills-kernel": CONFIG }) });
-    expect(await loadConfig({ cwd: dir })).toEqual({
+    expect(await loadConfig({ cwd: dir, trust: true })).toEqual({
       config: CONFIG,
       filepath: path.join(dir, "package.json"),
       baseDir: dir,
+      origin: "found",
     });
   });
 
@@ -28,6 +29,8 @@ describe("loadConfig finds every config form", () => {
     [".skills-kernelrc.yaml", CONFIG_YAML],
     [".skills-kernelrc.yml", CONFIG_YAML],
     ["plugins.config.json", CONFIG_JSON],
+    ["plugins.config.yaml", CONFIG_YAML],
+    ["plugins.config.yml", CONFIG_YAML],
     ["plugins.config.mjs", `export default ${CONFIG_JSON};`],
     ["plugins.config.js", `export default ${CONFIG_JSON};`],
     ["plugins.config.cjs", `module.exports = ${CONFIG_JSON};`],
@@ -35,7 +38,7 @@ describe("loadConfig finds every config form", () => {
     ["skills-kernel.config.mjs", `export default ${CONFIG_JSON};`],
   ])("reads %s (%#)", async (file, content) => {
     const dir = await tempProject({ [file]: content });
-    expect(await loadConfig({ cwd: dir })).toEqual({ config: CONFIG, filepath: path.join(dir, file), baseDir: dir });
+    expect(await loadConfig({ cwd: dir, trust: true })).toEqual({ config: CONFIG, filepath: path.join(dir, file), baseDir: dir, origin: "found" });
   });
 
   it("runs a plugins.config.ts with TypeScript-only syntax and a local TypeScript import", async () => {
@@ -50,7 +53,7 @@ describe("loadConfig finds every config form", () => {
       ].join("\n"),
       "lib/helper.ts": `export type Level = "warn" | "info";\nexport const roots: string[] = ["./skills"];\n`,
     });
-    const loaded = await loadConfig({ cwd: dir });
+    const loaded = await loadConfig({ cwd: dir, trust: true });
     expect(loaded?.config).toEqual({
       plugins: [["fs", { roots: ["./skills"] }], ["list-skills", { limit: 5 }]],
       logLevel: "warn",
@@ -62,20 +65,20 @@ describe("loadConfig finds every config form", () => {
     const dir = await tempProject({
       "plugins.config.mjs": `export const plugin = { name: "inline", setup() {} };\nexport default { plugins: [plugin] };`,
     });
-    const loaded = await loadConfig({ cwd: dir });
+    const loaded = await loadConfig({ cwd: dir, trust: true });
     const [plugin] = loaded?.config.plugins ?? [];
     expect(plugin).toMatchObject({ name: "inline", setup: expect.any(Function) });
   });
 
   it("searches up from a sub-folder to the project root", async () => {
     const dir = await tempProject({ "plugins.config.json": CONFIG_JSON, "packages/app/src/.keep": "" });
-    const loaded = await loadConfig({ cwd: path.join(dir, "packages/app/src") });
-    expect(loaded).toEqual({ config: CONFIG, filepath: path.join(dir, "plugins.config.json"), baseDir: dir });
+    const loaded = await loadConfig({ cwd: path.join(dir, "packages/app/src"), trust: true });
+    expect(loaded).toEqual({ config: CONFIG, filepath: path.join(dir, "plugins.config.json"), baseDir: dir, origin: "found" });
   });
 
   it("stops at the nearest folder holding a package.json", async () => {
     const dir = await tempProject({ "plugins.config.json": CONFIG_JSON, "packages/app/package.json": "{}" });
-    expect(await loadConfig({ cwd: path.join(dir, "packages/app") })).toBeNull();
+    expect(await loadConfig({ cwd: path.join(dir, "packages/app"), trust: true })).toBeNull();
   });
 
   it("takes the first search place that exists", async () => {
@@ -83,17 +86,17 @@ describe("loadConfig finds every config form", () => {
       ".skills-kernelrc.json": JSON.stringify({ logLevel: "debug" }),
       "plugins.config.mjs": `export default { logLevel: "error" };`,
     });
-    expect((await loadConfig({ cwd: dir }))?.config).toEqual({ logLevel: "debug" });
+    expect((await loadConfig({ cwd: dir, trust: true }))?.config).toEqual({ logLevel: "debug" });
   });
 
   it("skips a package.json without the skills-kernel key", async () => {
     const dir = await tempProject({ "plugins.config.json": CONFIG_JSON });
-    expect((await loadConfig({ cwd: dir }))?.filepath).toBe(path.join(dir, "plugins.config.json"));
+    expect((await loadConfig({ cwd: dir, trust: true }))?.filepath).toBe(path.join(dir, "plugins.config.json"));
   });
 
   it("returns null when there is no config", async () => {
     const dir = await tempProject({});
-    expect(await loadConfig({ cwd: dir })).toBeNull();
+    expect(await loadConfig({ cwd: dir, trust: true })).toBeNull();
   });
 
   it("loads exactly the file named, relative to cwd or absolute, whatever its name", async () => {
@@ -106,6 +109,7 @@ describe("loadConfig finds every config form", () => {
       config: { logLevel: "debug" },
       filepath: path.join(dir, "configs/dev.ts"),
       baseDir: path.join(dir, "configs"),
+      origin: "named",
     });
     const absolute = path.join(dir, "configs/prod.yaml");
     expect((await loadConfig({ cwd: path.join(dir, "configs"), configPath: absolute }))?.config).toEqual({
@@ -135,18 +139,18 @@ describe("loadConfig reports each problem as one line naming the file", () => {
 
   it("invalid JSON, with its line and column", async () => {
     const dir = await tempProject({ "plugins.config.json": '{\n  "logLevel": "info",\n}\n' });
-    await expectConfigError(loadConfig({ cwd: dir }), "plugins.config.json: invalid JSON at 3:1");
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), "plugins.config.json: invalid JSON at 3:1");
   });
 
   it("invalid JSON in .skills-kernelrc.json whose message would quote the file", async () => {
     const dir = await tempProject({ ".skills-kernelrc.json": '{"logLevel": tru}' });
-    const error = await expectConfigError(loadConfig({ cwd: dir }), ".skills-kernelrc.json: invalid JSON");
+    const error = await expectConfigError(loadConfig({ cwd: dir, trust: true }), ".skills-kernelrc.json: invalid JSON");
     expect(error.message).not.toContain("tru}");
   });
 
   it("invalid YAML, with its line and column and without the code frame", async () => {
     const dir = await tempProject({ ".skills-kernelrc.yaml": "logLevel: info\nplugins: a: b\n" });
-    const error = await expectConfigError(loadConfig({ cwd: dir }), ".skills-kernelrc.yaml: invalid YAML at 2:10");
+    const error = await expectConfigError(loadConfig({ cwd: dir, trust: true }), ".skills-kernelrc.yaml: invalid YAML at 2:10");
     expect(error.message).not.toContain("^");
   });
 
@@ -156,17 +160,17 @@ describe("loadConfig reports each problem as one line naming the file", () => {
     [".skills-kernelrc", "# nothing but a comment\n"],
   ])("an empty %s", async (file, content) => {
     const dir = await tempProject({ [file]: content });
-    await expectConfigError(loadConfig({ cwd: dir }), `${file}: is empty`);
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), `${file}: is empty`);
   });
 
   it("a TypeScript syntax error, with its line and column", async () => {
     const dir = await tempProject({ "plugins.config.ts": `const level: string = "info";\nconst x = ;\nexport default {};\n` });
-    await expectConfigError(loadConfig({ cwd: dir }), "plugins.config.ts: cannot load: syntax error at 2:");
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), "plugins.config.ts: cannot load: syntax error at 2:");
   });
 
   it("a config that throws while it loads", async () => {
     const dir = await tempProject({ "plugins.config.ts": `throw new Error("no\\nway");\nexport default {};\n` });
-    await expectConfigError(loadConfig({ cwd: dir }), "plugins.config.ts: cannot load: no way");
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), "plugins.config.ts: cannot load: no way");
   });
 
   it.each([
@@ -175,14 +179,14 @@ describe("loadConfig reports each problem as one line naming the file", () => {
     ["plugins.config.mjs", `import "not-installed-anywhere";\nexport default {};`],
   ])("an import in %s that fails (%#)", async (file, content) => {
     const dir = await tempProject({ [file]: content });
-    const error = await expectConfigError(loadConfig({ cwd: dir }), `${file}: cannot load: `);
+    const error = await expectConfigError(loadConfig({ cwd: dir, trust: true }), `${file}: cannot load: `);
     expect(error.message).toMatch(/missing|not-installed-anywhere/);
     expect(error.message).not.toContain("Require stack");
   });
 
   it("a module without a default export", async () => {
     const dir = await tempProject({ "plugins.config.mjs": `export const plugins = [];` });
-    await expectConfigError(loadConfig({ cwd: dir }), "plugins.config.mjs: has no default export");
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), "plugins.config.mjs: has no default export");
   });
 
   it.each([
@@ -193,7 +197,7 @@ describe("loadConfig reports each problem as one line naming the file", () => {
     ["package.json", JSON.stringify({ "skills-kernel": "fs" }), 'the "skills-kernel" key must be an object, got "fs"'],
   ])("a config in %s that is not an object", async (file, content, problem) => {
     const dir = await tempProject({ [file]: content });
-    await expectConfigError(loadConfig({ cwd: dir }), `${file}: ${problem}`);
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), `${file}: ${problem}`);
   });
 
   it.each([
@@ -209,16 +213,16 @@ describe("loadConfig reports each problem as one line naming the file", () => {
     [{ startup: null }, "startup: expected an object, got null"],
   ])("a field that is wrong: %j", async (config, problem) => {
     const dir = await tempProject({ "plugins.config.mjs": `export default ${JSON.stringify(config)};` });
-    await expectConfigError(loadConfig({ cwd: dir }), `plugins.config.mjs: ${problem}`);
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), `plugins.config.mjs: ${problem}`);
   });
 
   it("every wrong field at once", async () => {
     const dir = await tempProject({ "plugins.config.json": JSON.stringify({ logLevel: 1, transport: 2 }) });
-    await expectConfigError(loadConfig({ cwd: dir }), "plugins.config.json: transport: ", "; logLevel: ");
+    await expectConfigError(loadConfig({ cwd: dir, trust: true }), "plugins.config.json: transport: ", "; logLevel: ");
   });
 
   it("a config outside the working folder is named by its absolute path", async () => {
     const dir = await tempProject({ "plugins.config.json": `{"logLevel": "loud"}`, "sub/.keep": "" });
-    await expectConfigError(loadConfig({ cwd: path.join(dir, "sub") }), `${path.join(dir, "plugins.config.json")}: logLevel`);
+    await expectConfigError(loadConfig({ cwd: path.join(dir, "sub"), trust: true }), `${path.join(dir, "plugins.config.json")}: logLevel`);
   });
 });

@@ -1,0 +1,73 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createKernel, createLogger } from "skills-kernel";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import skillStats from "../src/index.js";
+
+let dir: string;
+let client: Client;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "skill-stats-"));
+  const files: Record<string, string> = {
+    "team/a/SKILL.md": "---\nname: a\ndescription: First.\n---\n",
+    "team/b/SKILL.md": "---\nname: b\ndescription: Second.\n---\n",
+    "team/broken/SKILL.md": "not a skill\n",
+    "mine/c/SKILL.md": "---\nname: c\ndescription: Third.\n---\n",
+  };
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  const kernel = await createKernel({
+    config: { plugins: [["fs", { roots: ["./team", "./mine"], watch: false }], skillStats] },
+    baseDir: dir,
+    logger: createLogger("silent"),
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await kernel.createMcpServer().connect(serverSide);
+  client = new Client({ name: "skill-stats-test", version: "1.0.0" });
+  await client.connect(clientSide);
+  close = async () => {
+    await client.close();
+    await kernel.close();
+  };
+});
+
+afterAll(async () => {
+  await close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("the skill_stats tool", () => {
+  it("is listed with its input schema", async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === "skill_stats");
+    expect(tool?.inputSchema.properties).toHaveProperty("source");
+  });
+
+  it("counts the skills of every source and the ones skipped", async () => {
+    const result = await client.callTool({ name: "skill_stats", arguments: {} });
+    expect(result.structuredContent).toEqual({ total: 3, bySource: { team: 2, mine: 1 }, skipped: 1 });
+  });
+
+  it("counts one source, and names the sources when asked for an unknown one", async () => {
+    expect((await client.callTool({ name: "skill_stats", arguments: { source: "mine" } })).structuredContent).toEqual({
+      total: 1,
+      bySource: { mine: 1 },
+      skipped: 0,
+    });
+    const unknown = await client.callTool({ name: "skill_stats", arguments: { source: "nope" } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content).toEqual([{ type: "text", text: 'no source named "nope"; sources: team, mine' }]);
+  });
+
+  it("refuses arguments its schema does not accept", async () => {
+    const result = await client.callTool({ name: "skill_stats", arguments: { source: "" } });
+    expect(result.isError).toBe(true);
+  });
+});

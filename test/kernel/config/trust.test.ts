@@ -1,0 +1,76 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { loadConfig } from "../../../src/kernel/config-loader.js";
+import { expectConfigError, tempProject } from "./helpers.js";
+
+const BUILTINS = ["fs", "list-skills"];
+
+/** A folder tree without the package.json tempProject adds, so no project root is in it. */
+async function bareTree(files: Record<string, string>): Promise<string> {
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "skills-kernel-trust-")));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  for (const [relative, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
+    await writeFile(path.join(dir, relative), content);
+  }
+  return dir;
+}
+
+describe("a config found by searching runs no code unless trusted", () => {
+  it.each(["plugins.config.mjs", "plugins.config.ts", "plugins.config.cjs", "skills-kernel.config.js"])(
+    "refuses %s before importing it",
+    async (file) => {
+      // Importing it would throw: the refusal must come first.
+      const dir = await tempProject({ [file]: `throw new Error("imported");` });
+      const error = await expectConfigError(loadConfig({ cwd: dir, builtinNames: BUILTINS }), `${file} was found by searching`);
+      expect(error.message).toContain("is a JS/TS config, which runs code");
+    },
+  );
+
+  it.each([
+    ["plugins.config.json", JSON.stringify({ plugins: ["fs", "./evil.mjs"] })],
+    [".skills-kernelrc.yaml", "plugins:\n  - [skills-kernel-plugin-x, {}]\n"],
+    ["package.json", JSON.stringify({ name: "p", "skills-kernel": { plugins: [["list-skills"], ["@acme/p"]] } })],
+  ])("refuses a data config %s naming a plugin module", async (file, content) => {
+    const dir = await tempProject({ [file]: content });
+    await expectConfigError(loadConfig({ cwd: dir, builtinNames: BUILTINS }), `${file} was found by searching and names plugin module`);
+  });
+
+  it("loads a data config naming only built-ins", async () => {
+    const dir = await tempProject({ ".skills-kernelrc": "plugins: [fs, list-skills]\n" });
+    expect((await loadConfig({ cwd: dir, builtinNames: BUILTINS }))?.config).toEqual({ plugins: ["fs", "list-skills"] });
+  });
+
+  it("runs either kind when trusted, and any named config", async () => {
+    const dir = await tempProject({ "plugins.config.mjs": `export default { plugins: ["./p.mjs"] };` });
+    expect((await loadConfig({ cwd: dir, trust: true }))?.origin).toBe("found");
+    expect((await loadConfig({ cwd: dir, configPath: "plugins.config.mjs" }))?.origin).toBe("named");
+  });
+
+  it("says how to allow it, in the caller's words", async () => {
+    const dir = await tempProject({ "plugins.config.mjs": `export default {};` });
+    await expectConfigError(
+      loadConfig({ cwd: dir, trustHint: (file) => `use --config ${path.basename(file)}` }),
+      "which runs code: use --config plugins.config.mjs",
+    );
+  });
+});
+
+describe("the search stops at the project root", () => {
+  it("takes .git as a project root, as package.json", async () => {
+    const dir = await bareTree({ "plugins.config.json": "{}", "repo/.git/HEAD": "", "repo/src/.keep": "" });
+    expect(await loadConfig({ cwd: path.join(dir, "repo/src") })).toBeNull();
+  });
+
+  it("searches only the working folder when no project root lies below home", async () => {
+    const home = await bareTree({ "plugins.config.json": JSON.stringify({ logLevel: "warn" }), "work/sub/.keep": "" });
+    expect(await loadConfig({ cwd: path.join(home, "work/sub"), home })).toBeNull();
+    // Nor does a marker in home itself make home the project root of a folder below it.
+    await writeFile(path.join(home, "package.json"), "{}");
+    expect(await loadConfig({ cwd: path.join(home, "work/sub"), home })).toBeNull();
+    // Started in home itself, home is the working folder and is searched.
+    expect((await loadConfig({ cwd: home, home }))?.config).toEqual({ logLevel: "warn" });
+  });
+});
