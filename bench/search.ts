@@ -4,13 +4,13 @@
 //
 //   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5]
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { Ranker } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
-import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
+import { loadSeedSkills, SHARED, syntheticCatalog } from "./synthetic-catalog.js";
 
 const { values } = parseArgs({
   options: {
@@ -20,7 +20,7 @@ const { values } = parseArgs({
 });
 const sizes = values.sizes.split(",").map(Number);
 const runs = Number(values.runs);
-const QUERIES = fileURLToPath(new URL("../../shared/search-eval/queries.tsv", import.meta.url));
+const QUERIES = join(SHARED, "search-eval/queries.tsv");
 
 if (!global.gc) {
   console.error("run with node --expose-gc (npm run bench:search does) to measure heap");
