@@ -1,8 +1,13 @@
 import type { CatalogSkill } from "../../skills/catalog.js";
 import { extractTriggers, skillLabels } from "../../skills/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../skills/types.js";
-import { analyzeWords, indexTerms } from "./analyze.js";
+import { analyzeWords, indexTerms, type AnalysedWord } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
+import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
+
+/** Experiment knobs, read once: removed once chosen. */
+const TUNE: Record<string, number> = JSON.parse(process.env.BM25_TUNE ?? "{}");
+const tune = (key: string, fallback: number) => TUNE[key] ?? fallback;
 
 /**
  * The fields of a skill that are indexed, and how much a match in each counts. The name is the
@@ -11,12 +16,13 @@ import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-inde
  * folders a skill sits in often name its category; the body's start is long and mostly how-to.
  */
 const FIELDS = {
-  name: { weight: 5, b: 0.5 },
+  name: { weight: tune("name", 5), b: 0.5, bonus: tune("nameBonus", 0) },
   description: { weight: 2, b: 0.75 },
-  triggers: { weight: 1.5, b: 0.75 },
+  triggers: { weight: tune("triggers", 1.5), b: 0.75 },
   labels: { weight: 1.5, b: 0.5 },
   folders: { weight: 0.5, b: 0.5 },
-  body: { weight: 0.4, b: 0.75 },
+  body: { weight: tune("body", 0.4), b: 0.75 },
+  outline: { weight: tune("outline", 1), b: 0.5 },
 } as const satisfies Record<string, FieldSpec>;
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
@@ -26,7 +32,7 @@ const FIELD_SPECS = FIELD_NAMES.map((field) => FIELDS[field]);
 const K1 = 1.2;
 
 /** How much of the body is indexed: its first section or two, where skills say what they are for. */
-const BODY_CHARS = 1000;
+const BODY_CHARS = tune("bodyChars", 1000);
 
 /**
  * A query is read up to this many characters and this many distinct words: far more than any real
@@ -49,8 +55,17 @@ const MAX_COMPLETIONS = 20;
  */
 const MIN_SCORE = 1;
 
+/**
+ * Coordination: a skill's share of the ideal score is multiplied by the share of the query's
+ * rarity it matches, to this power. Rarity weights each word by its IDF, so one rare word (a
+ * product's name) counts for more than several common ones.
+ */
+const COVERAGE_POWER = tune("coverage", 1);
+
 /** How much a match through a synonym, a completion or a typo correction counts against the word itself. */
 const SYNONYM_WEIGHT = 0.7;
+/** A compound's parts each stand for the compound ("node" for "node.js") at this weight. */
+const PART_WEIGHT = tune("part", 0.6);
 const PREFIX_WEIGHT = 0.6;
 const FUZZY_WEIGHT = 0.5;
 
@@ -58,26 +73,24 @@ function folders(path: string): string {
   return path.split("/").slice(0, -1).join(" ");
 }
 
-function body(excerpt: string): string {
-  // Code says how, not what: a fenced block would bury the prose around it.
-  return excerpt.replace(/```[^]*?(?:```|$)/g, " ").slice(0, BODY_CHARS);
+/** Code says how, not what: a fenced block would bury the prose around it. */
+function withoutCode(excerpt: string): string {
+  return excerpt.includes("```") ? excerpt.replace(/```[^]*?(?:```|$)/g, " ") : excerpt;
 }
 
-function fieldText(skill: CatalogSkill, field: Field): string {
-  switch (field) {
-    case "name":
-      return skill.name;
-    case "description":
-      return skill.description;
-    case "triggers":
-      return extractTriggers(skill.description).join(" ");
-    case "labels":
-      return skillLabels(skill.frontmatter).join(" ");
-    case "folders":
-      return folders(skill.path);
-    case "body":
-      return body(skill.excerpt);
-  }
+function fieldTexts(skill: CatalogSkill): Record<Field, string> {
+  const prose = withoutCode(skill.excerpt);
+  const { headings, whenToUse } = outline(prose);
+  const abbreviations = textAbbreviations(`${skill.description}\n${prose}`);
+  return {
+    name: [skill.name, ...nameAbbreviations(skill.name)].join(" "),
+    description: skill.description,
+    triggers: [...extractTriggers(skill.description), whenToUse].join(" "),
+    labels: skillLabels(skill.frontmatter).join(" "),
+    folders: folders(skill.path),
+    body: prose.slice(0, BODY_CHARS),
+    outline: [headings, ...abbreviations].join("\n"),
+  };
 }
 
 /**
@@ -135,9 +148,8 @@ function topKeys(keys: Float64Array, limit: number): Float64Array {
 }
 
 function documentTerms(skill: CatalogSkill): number[][] {
-  const terms: number[][] = [];
-  for (const field of FIELD_NAMES) terms.push(indexTerms(fieldText(skill, field)));
-  return terms;
+  const texts = fieldTexts(skill);
+  return FIELD_NAMES.map((field) => indexTerms(texts[field]));
 }
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
@@ -232,10 +244,12 @@ export class Bm25Ranker implements Ranker {
       // Coordination: a skill that matches more of the query's words ranks above one that
       // matches few of them strongly. The ideal matches every word as well as any skill does.
       const ideal = result.bestPerWord.reduce((sum, s) => sum + s, 0);
+      const rarity = result.rarity.reduce((sum, r) => sum + r, 0);
       const keys = new Float64Array(result.docs.length);
       let count = 0;
       for (const doc of result.docs) {
-        const share = (result.scores[doc]! * result.matchedWords[doc]!) / words.length / ideal;
+        const coverage = result.matchedRarity[doc]! / rarity;
+        const share = (result.scores[doc]! / ideal) * coverage ** COVERAGE_POWER;
         if (share * 100 < MIN_SCORE || named.has(doc)) continue;
         if (source !== undefined && this.#skills[doc]!.source !== source) continue;
         keys[count++] = sortKey(share, doc);
@@ -254,27 +268,33 @@ export class Bm25Ranker implements Ranker {
   #queryWords(query: string): Alternative[][] {
     const words: Alternative[][] = [];
     const seen = new Set<string>();
-    for (const { term, concepts } of analyzeWords(query.slice(0, MAX_QUERY_CHARS))) {
+    for (const word of analyzeWords(query.slice(0, MAX_QUERY_CHARS))) {
       if (words.length >= MAX_QUERY_WORDS) break;
-      const key = term ?? concepts.join(" ");
+      const key = word.term ?? word.concepts.join(" ");
       if (seen.has(key)) continue;
       seen.add(key);
-      const alternatives: Alternative[] = concepts.map((concept) => ({ term: concept, weight: SYNONYM_WEIGHT }));
-      if (term !== undefined) {
-        alternatives.push({ term, weight: 1 });
-        // A word the index knows is taken as meant; one it does not may be cut short ("kube") or
-        // misspelt ("kubernetse"): it is completed and corrected from the index's vocabulary.
-        if (!this.#index.has(term) && term.length >= MIN_PREFIX_LENGTH) {
-          for (const completion of this.#index.completions(term, MAX_COMPLETIONS)) {
-            alternatives.push({ term: completion, weight: (PREFIX_WEIGHT * term.length) / completion.length });
-          }
-          for (const [similar, distance] of this.#index.similar(term, term.length < 8 ? 1 : 2)) {
-            alternatives.push({ term: similar, weight: FUZZY_WEIGHT / distance });
-          }
-        }
-      }
+      const alternatives = this.#alternatives(word, 1);
+      for (const part of word.parts ?? []) alternatives.push(...this.#alternatives(part, PART_WEIGHT));
       words.push(alternatives);
     }
     return words;
+  }
+
+  /** The terms that can stand for one word, each weighted against the word itself, times `scale`. */
+  #alternatives({ term, concepts }: AnalysedWord, scale: number): Alternative[] {
+    const alternatives: Alternative[] = concepts.map((concept) => ({ term: concept, weight: scale * SYNONYM_WEIGHT }));
+    if (term === undefined) return alternatives;
+    alternatives.push({ term, weight: scale });
+    // A word the index knows is taken as meant; one it does not may be cut short ("kube") or
+    // misspelt ("kubernetse"): it is completed and corrected from the index's vocabulary.
+    if (!this.#index.has(term) && term.length >= MIN_PREFIX_LENGTH) {
+      for (const completion of this.#index.completions(term, MAX_COMPLETIONS)) {
+        alternatives.push({ term: completion, weight: (scale * PREFIX_WEIGHT * term.length) / completion.length });
+      }
+      for (const [similar, distance] of this.#index.similar(term, term.length < 8 ? 1 : 2)) {
+        alternatives.push({ term: similar, weight: (scale * FUZZY_WEIGHT) / distance });
+      }
+    }
+    return alternatives;
   }
 }
