@@ -128,6 +128,12 @@ function labelCells(counts: LabelCounts): string {
   }).join(" | ");
 }
 
+/** The top result's match_quality, as search_skills labels it (against the second). */
+function topQuality(ranked: readonly RankedSkill[]): MatchQuality {
+  const [first, second] = ranked.map((r) => Math.round(r.score));
+  return matchQuality(first!, second);
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CORPUS)) {
     console.log(`${CORPUS} is absent: nothing to evaluate (the evaluation needs ../shared/corpus and ../shared/search-eval).`);
@@ -187,7 +193,7 @@ async function main(): Promise<void> {
           times.push(performance.now() - started);
           const rank = firstHit(ranked, q.accepted);
           ranks.set(q.id, rank);
-          if (ranked[0]) labels[matchQuality(Math.round(ranked[0].score))][rank === 1 ? 0 : 1]++;
+          if (ranked[0]) labels[topQuality(ranked)][rank === 1 ? 0 : 1]++;
         }
         const all = summarise([...ranks.values()]);
         const cells = [ranker.name, catalog.label, fmt(all.r1), fmt(all.r5), fmt(all.mrr), median(times).toFixed(2)];
@@ -202,8 +208,8 @@ async function main(): Promise<void> {
       if (values.labels) {
         const counts = Object.fromEntries(MATCH_QUALITIES.map((q) => [q, 0])) as Record<MatchQuality, number>;
         for (const query of NEGATIVE_QUERIES) {
-          const [top] = await ranker.search(query, { limit: 1 });
-          if (top) counts[matchQuality(Math.round(top.score))]++;
+          const top = await ranker.search(query, { limit: 2 });
+          if (top.length > 0) counts[topQuality(top)]++;
         }
         negatives.push(`| ${ranker.name} | ${catalog.label} | ${MATCH_QUALITIES.map((q) => counts[q]).join(" | ")} |`);
       }

@@ -200,11 +200,6 @@ export class InvertedIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** How many documents hold `term`. */
-  documentFrequency(term: string): number {
-    return this.#lookup(term)?.length ?? 0;
-  }
-
   /**
    * Score every document that matches any query word. A word's alternatives (itself, synonyms,
    * completions, corrections) do not add up: a document gets the best of them, so a word counts
@@ -263,7 +258,7 @@ export class InvertedIndex {
       for (const doc of touched) {
         const s = wordScores[doc]!;
         wordScores[doc] = 0;
-        if (matchedRarity[doc] === 0) docs.push(doc);
+        if (scores[doc] === 0) docs.push(doc);
         matchedRarity[doc]! += wordRarity;
         scores[doc]! += s;
         if (s > best) best = s;

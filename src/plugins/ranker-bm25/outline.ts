@@ -71,22 +71,45 @@ export function nameAbbreviations(name: string): string[] {
   return [...found];
 }
 
-// Capitalised words in a row ("Google Search Console", "Infrastructure as Code"); a word may have
-// inner capitals ("GitHub") and connectors may sit between.
-const CAPITALISED_RUN = /\b[A-Z][A-Za-z0-9]*(?:[ \t-]+(?:(?:of|and|for|the|to|in|on|as|a|an|&)[ \t]+)?[A-Z][A-Za-z0-9]*){2,7}\b/g;
-// A form defined in the text: "role-based access control (RBAC)".
-const DEFINITION = /((?:[A-Za-z][A-Za-z0-9]*[ \t-]+){1,7})\(([A-Z][A-Za-z]{1,5})s?\)/g;
+/**
+ * Two or more capitalised words in a row, a space, a hyphen or one connector between them
+ * ("Google Search Console", "Infrastructure as Code"). The engine scans for the capitals natively;
+ * a run of three words or more is kept.
+ */
+const CAPITALISED_RUN = /[A-Z][A-Za-z0-9]*(?:(?:[ \t-]+|[ \t]+(?:of|and|for|the|to|in|on|as|a|an|&)[ \t]+)[A-Z][A-Za-z0-9]*)+/g;
 
-/** The abbreviations a text spells out: initials of capitalised names, and forms it defines in parentheses. */
+function capitalisedRuns(text: string): string[][] {
+  const runs: string[][] = [];
+  for (const match of text.matchAll(CAPITALISED_RUN)) {
+    // Part of a longer word ("macOS Ventura") is no name's start.
+    const before = match.index > 0 ? text.charCodeAt(match.index - 1) : 32;
+    const words = match[0].split(/[ \t-]+/);
+    if (words.length >= 3 && !((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) runs.push(words);
+  }
+  return runs;
+}
+
+// A form defined in the text: "role-based access control (RBAC)"; the words before it are read separately.
+const DEFINED = /\(([A-Z][A-Za-z]{1,5})s?\)/g;
+/** How far back from "(RBAC)" the words it abbreviates are looked for. */
+const DEFINITION_REACH = 80;
+
+/** The abbreviations a text spells out: initials of its capitalised names, and the forms it defines in parentheses. */
 export function textAbbreviations(text: string): string[] {
   const found = new Set<string>();
-  if (/[A-Z][A-Za-z0-9]*[ \t-]+[A-Z]/.test(text)) {
-    for (const match of text.matchAll(CAPITALISED_RUN)) windowsOf(match[0].split(/[ \t-]+/), found);
+  for (const words of capitalisedRuns(text)) {
+    // The whole run, and the run without its first word, which may only be capitalised because
+    // it starts a sentence ("Use Google Search Console").
+    initialsOf(words, found);
+    if (!CONNECTORS.has(words[1]!.toLowerCase())) initialsOf(words.slice(1), found);
   }
   if (text.includes("(")) {
-    for (const match of text.matchAll(DEFINITION)) {
-      const acronym = match[2]!.toLowerCase();
-      const words = match[1]!.trim().split(/[ \t-]+/);
+    for (const match of text.matchAll(DEFINED)) {
+      const acronym = match[1]!.toLowerCase();
+      const words = text
+        .slice(Math.max(0, match.index - DEFINITION_REACH), match.index)
+        .split(/[^A-Za-z0-9]+/)
+        .filter((w) => w.length > 0);
       // The definition holds when the acronym is the initials of the words just before it.
       for (let k = Math.min(words.length, 7); k >= 2; k--) {
         const tail = words.slice(-k);

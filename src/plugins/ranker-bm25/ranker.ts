@@ -16,12 +16,12 @@ const tune = (key: string, fallback: number) => TUNE[key] ?? fallback;
  * folders a skill sits in often name its category; the body's start is long and mostly how-to.
  */
 const FIELDS = {
-  name: { weight: tune("name", 5), b: 0.5, bonus: tune("nameBonus", 0) },
-  description: { weight: 2, b: 0.75 },
+  name: { weight: tune("name", 5), b: 0.5, bonus: tune("nameBonus", 1) },
+  description: { weight: 2, b: tune("descB", 0.75) },
   triggers: { weight: tune("triggers", 1.5), b: 0.75 },
   labels: { weight: 1.5, b: 0.5 },
   folders: { weight: 0.5, b: 0.5 },
-  body: { weight: tune("body", 0.4), b: 0.75 },
+  body: { weight: tune("body", 0.4), b: tune("bodyB", 0.75) },
   outline: { weight: tune("outline", 1), b: 0.5 },
 } as const satisfies Record<string, FieldSpec>;
 type Field = keyof typeof FIELDS;
@@ -60,7 +60,8 @@ const MIN_SCORE = 1;
  * rarity it matches, to this power. Rarity weights each word by its IDF, so one rare word (a
  * product's name) counts for more than several common ones.
  */
-const COVERAGE_POWER = tune("coverage", 1);
+const COVERAGE_POWER = tune("coverage", 0.25);
+const CATALOG_COVERAGE_POWER = tune("catalogCoverage", 1);
 
 /** How much a match through a synonym, a completion or a typo correction counts against the word itself. */
 const SYNONYM_WEIGHT = 0.7;
@@ -80,6 +81,7 @@ function withoutCode(excerpt: string): string {
 
 function fieldTexts(skill: CatalogSkill): Record<Field, string> {
   const prose = withoutCode(skill.excerpt);
+  const body = prose.slice(0, BODY_CHARS);
   const { headings, whenToUse } = outline(prose);
   const abbreviations = textAbbreviations(`${skill.description}\n${prose}`);
   return {
@@ -88,7 +90,7 @@ function fieldTexts(skill: CatalogSkill): Record<Field, string> {
     triggers: [...extractTriggers(skill.description), whenToUse].join(" "),
     labels: skillLabels(skill.frontmatter).join(" "),
     folders: folders(skill.path),
-    body: prose.slice(0, BODY_CHARS),
+    body,
     outline: [headings, ...abbreviations].join("\n"),
   };
 }
@@ -168,6 +170,8 @@ export class Bm25Ranker implements Ranker {
   #skills: (CatalogSkill | undefined)[] = [];
   readonly #docs = new Map<string, number>();
   readonly #byName = new Map<string, Set<string>>();
+  /** The match count of the last search, for `count`; cleared whenever the index changes. */
+  #lastCount: { query: string; source: string | undefined; total: number } | undefined;
 
   build(skills: readonly CatalogSkill[]): void {
     this.#index = new InvertedIndex(FIELD_SPECS, K1);
@@ -178,6 +182,7 @@ export class Bm25Ranker implements Ranker {
   }
 
   add(skills: readonly CatalogSkill[]): void {
+    this.#lastCount = undefined;
     if (this.#index.capacity + skills.length > DOC_SPAN) {
       // Document numbers must fit the sort key: renumber from zero, if the catalog fits at all.
       const incoming = new Set(skills.map((skill) => skill.qualifiedId));
@@ -201,6 +206,7 @@ export class Bm25Ranker implements Ranker {
   }
 
   remove(qualifiedIds: readonly string[]): void {
+    this.#lastCount = undefined;
     for (const qualifiedId of qualifiedIds) {
       const doc = this.#docs.get(qualifiedId);
       if (doc === undefined) continue;
@@ -225,8 +231,25 @@ export class Bm25Ranker implements Ranker {
   }
 
   search(query: string, options: RankerSearchOptions): RankedSkill[] {
+    const { results, total } = this.#search(query, options);
+    if (options.limit >= 1) this.#lastCount = { query, source: options.source, total };
+    return results;
+  }
+
+  /**
+   * How many skills match the query: what `search` would return with no limit, without ranking
+   * them. search_skills asks right after a search for the same query, so the last search's count
+   * is kept until the index changes.
+   */
+  count(query: string, options: Omit<RankerSearchOptions, "limit"> = {}): number {
+    const last = this.#lastCount;
+    if (last && last.query === query && last.source === options.source) return last.total;
+    return this.#search(query, { ...options, limit: 1 }).total;
+  }
+
+  #search(query: string, options: RankerSearchOptions): { results: RankedSkill[]; total: number } {
     const limit = Math.max(0, Math.floor(options.limit));
-    if (limit === 0) return [];
+    if (limit === 0) return { results: [], total: 0 };
     const source = options.source;
 
     // A query that names a skill gets that skill first, whatever the words score.
@@ -238,13 +261,27 @@ export class Bm25Ranker implements Ranker {
     const ranked: RankedSkill[] = [...named].sort((a, b) => a - b).map((doc) => ({ skill: this.#skills[doc]!, score: 100 }));
 
     const words = this.#queryWords(query);
-    if (words.length === 0) return ranked.slice(0, limit);
+    if (words.length === 0) return { results: ranked.slice(0, limit), total: ranked.length };
+    const matches = this.#match(words, named, source);
+    for (const key of topKeys(matches.keys.subarray(0, matches.count), limit - ranked.length)) {
+      const { share, doc } = unpackKey(key);
+      ranked.push({ skill: this.#skills[doc]!, score: Math.min(99, Math.round(share * 1000) / 10) });
+    }
+    return { results: ranked, total: named.size + matches.count };
+  }
+
+  /** The sort keys of every matching skill (named ones and other sources left out). */
+  #match(words: Alternative[][], named: ReadonlySet<number>, source: string | undefined): { keys: Float64Array; count: number } {
     const result = this.#index.score(words);
     try {
       // Coordination: a skill that matches more of the query's words ranks above one that
       // matches few of them strongly. The ideal matches every word as well as any skill does.
       const ideal = result.bestPerWord.reduce((sum, s) => sum + s, 0);
       const rarity = result.rarity.reduce((sum, r) => sum + r, 0);
+      // How much of the query the catalog covers at all: words no skill has (the "knitting" of
+      // "knitting patterns") lower every score alike, so the order stays and the labels tell.
+      const covered = result.rarity.reduce((sum, r, w) => sum + (result.bestPerWord[w]! > 0 ? r : 0), 0) / rarity;
+      const scale = covered ** CATALOG_COVERAGE_POWER;
       const keys = new Float64Array(result.docs.length);
       let count = 0;
       for (const doc of result.docs) {
@@ -252,16 +289,12 @@ export class Bm25Ranker implements Ranker {
         const share = (result.scores[doc]! / ideal) * coverage ** COVERAGE_POWER;
         if (share * 100 < MIN_SCORE || named.has(doc)) continue;
         if (source !== undefined && this.#skills[doc]!.source !== source) continue;
-        keys[count++] = sortKey(share, doc);
+        keys[count++] = sortKey(share * scale, doc);
       }
-      for (const key of topKeys(keys.subarray(0, count), limit - ranked.length)) {
-        const { share, doc } = unpackKey(key);
-        ranked.push({ skill: this.#skills[doc]!, score: Math.min(99, Math.round(share * 1000) / 10) });
-      }
+      return { keys, count };
     } finally {
       this.#index.release(result);
     }
-    return ranked;
   }
 
   /** Each distinct query word with the indexed terms that can stand for it, at most MAX_QUERY_WORDS. */
