@@ -101,7 +101,9 @@ export function textAbbreviations(text: string): string[] {
     // The whole run, and the run without its first word, which may only be capitalised because
     // it starts a sentence ("Use Google Search Console").
     initialsOf(words, found);
-    if (!CONNECTORS.has(words[1]!.toLowerCase())) initialsOf(words.slice(1), found);
+    let rest = 1;
+    while (rest < words.length && CONNECTORS.has(words[rest]!.toLowerCase())) rest++;
+    initialsOf(words.slice(rest), found);
   }
   if (text.includes("(")) {
     for (const match of text.matchAll(DEFINED)) {

@@ -5,24 +5,22 @@ import { analyzeWords, indexTerms, type AnalysedWord } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
 
-/** Experiment knobs, read once: removed once chosen. */
-const TUNE: Record<string, number> = JSON.parse(process.env.BM25_TUNE ?? "{}");
-const tune = (key: string, fallback: number) => TUNE[key] ?? fallback;
-
 /**
  * The fields of a skill that are indexed, and how much a match in each counts. The name is the
- * strongest evidence (authors name skills after what they do); the description and the trigger
- * phrases in it are what an agent reads to choose; author labels are short but deliberate; the
- * folders a skill sits in often name its category; the body's start is long and mostly how-to.
+ * strongest evidence (authors name skills after what they do), with the abbreviations of its
+ * words; the description and the trigger phrases in it (and the body's "when to use" section) are
+ * what an agent reads to choose; author labels are short but deliberate; the folders a skill sits
+ * in often name its category; the body's start is long and mostly how-to; the outline (headings,
+ * and abbreviations the text spells out) says what the body covers.
  */
 const FIELDS = {
-  name: { weight: tune("name", 5), b: 0.5, bonus: tune("nameBonus", 1) },
-  description: { weight: 2, b: tune("descB", 0.75) },
-  triggers: { weight: tune("triggers", 1.5), b: 0.75 },
+  name: { weight: 5, b: 0.5, bonus: 1 },
+  description: { weight: 2, b: 0.75 },
+  triggers: { weight: 1.5, b: 0.75 },
   labels: { weight: 1.5, b: 0.5 },
   folders: { weight: 0.5, b: 0.5 },
-  body: { weight: tune("body", 0.4), b: tune("bodyB", 0.75) },
-  outline: { weight: tune("outline", 1), b: 0.5 },
+  body: { weight: 0.4, b: 0.75 },
+  outline: { weight: 1, b: 0.5 },
 } as const satisfies Record<string, FieldSpec>;
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
@@ -32,7 +30,7 @@ const FIELD_SPECS = FIELD_NAMES.map((field) => FIELDS[field]);
 const K1 = 1.2;
 
 /** How much of the body is indexed: its first section or two, where skills say what they are for. */
-const BODY_CHARS = tune("bodyChars", 1000);
+const BODY_CHARS = 1000;
 
 /**
  * A query is read up to this many characters and this many distinct words: far more than any real
@@ -58,15 +56,21 @@ const MIN_SCORE = 1;
 /**
  * Coordination: a skill's share of the ideal score is multiplied by the share of the query's
  * rarity it matches, to this power. Rarity weights each word by its IDF, so one rare word (a
- * product's name) counts for more than several common ones.
+ * product's name) counts for more than several common ones; the power is low because BM25's sum
+ * already rewards matching more words, and coordination on top of it let many common words
+ * outvote one rare one (docs/search.md).
  */
-const COVERAGE_POWER = tune("coverage", 0.25);
-const CATALOG_COVERAGE_POWER = tune("catalogCoverage", 1);
+const COVERAGE_POWER = 0.25;
+/**
+ * Every score of a query is multiplied by the share of its rarity that some skill matches, to this
+ * power: a request with words no skill has ("knitting patterns") is covered in part at best.
+ */
+const CATALOG_COVERAGE_POWER = 1;
 
 /** How much a match through a synonym, a completion or a typo correction counts against the word itself. */
 const SYNONYM_WEIGHT = 0.7;
 /** A compound's parts each stand for the compound ("node" for "node.js") at this weight. */
-const PART_WEIGHT = tune("part", 0.6);
+const PART_WEIGHT = 0.6;
 const PREFIX_WEIGHT = 0.6;
 const FUZZY_WEIGHT = 0.5;
 
