@@ -1,8 +1,10 @@
-// Search quality on ../shared/search-eval: every judged query through every ranker, on the corpus
-// alone and with synthetic distractors added, reported as recall@1, recall@5 and MRR overall and
-// per query style (docs/search.md).
+// Search quality on ../shared/search-eval: every query of each set (the two judged sets by default,
+// "dev" for the generated development set) through every ranker, on the corpus alone and with
+// synthetic distractors added, reported as recall@1, recall@5 and MRR overall and per query style,
+// each set separately (docs/search.md).
 //
-//   npm run eval:search [-- --distractors 5000] [--queries other.tsv] [--rankers bm25,fuse]
+//   npm run eval:search [-- --distractors 5000] [--queries a.tsv,dev] [--rankers bm25,fuse] [--labels]
+//     [--embeddings-url http://127.0.0.1:11434/v1 --embeddings-model nomic-embed-text --rankers bm25,hybrid]
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,6 +14,10 @@ import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
+import { OpenAiEmbeddings } from "../src/plugins/ranker-hybrid/embeddings.js";
+import { LruCache } from "../src/plugins/ranker-hybrid/lru.js";
+import { HybridRanker } from "../src/plugins/ranker-hybrid/ranker.js";
+import { createLogger } from "../src/kernel/logger.js";
 import { MATCH_QUALITIES, matchQuality, type MatchQuality } from "../src/plugins/search-skills/answer.js";
 import { type DevQuery, generateDevQueries, NEGATIVE_QUERIES } from "./dev-queries.js";
 
@@ -26,6 +32,9 @@ const { values } = parseArgs({
     rankers: { type: "string", default: "fuse,minisearch-reference,bm25" },
     // Also print, per set, how the top result's match_quality held up (right / wrong per label).
     labels: { type: "boolean", default: false },
+    // An OpenAI-compatible embeddings endpoint and model: adds the "hybrid" ranker.
+    "embeddings-url": { type: "string" },
+    "embeddings-model": { type: "string" },
   },
 });
 const querySets = values.queries.split(",").map((q) => q.trim());
@@ -156,6 +165,13 @@ async function main(): Promise<void> {
     "minisearch-reference": () => new MiniSearchReference(),
     bm25: () => new Bm25Ranker(),
   };
+  const url = values["embeddings-url"];
+  const model = values["embeddings-model"];
+  if (url && model) {
+    const embeddings = new OpenAiEmbeddings({ url, model, timeoutMs: 60_000 });
+    const settings = { candidates: 50, rrfK: 60, batchSize: 64, warmupWaitMs: 600_000 };
+    available.hybrid = () => new HybridRanker(new Bm25Ranker(), embeddings, new LruCache(100_000), settings, createLogger("warn"));
+  }
   const rankers = values.rankers.split(",").map((name) => {
     const create = available[name.trim()];
     if (!create) throw new Error(`unknown ranker "${name}"; available: ${Object.keys(available).join(", ")}`);
