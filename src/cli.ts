@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import { main } from "./cli/main.js";
 
-// exitCode, not exit(): stdout may still be flushing a large answer to a pipe.
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// Exit once stdout has flushed (exit() at once could cut a large answer to a pipe short), even if
+// a plugin still holds a timer or a socket open: one that timed out in setup must not keep a
+// failed boot alive until its own timer ends.
+process.stdout.write("", () => process.exit(code));

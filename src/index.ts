@@ -1,6 +1,7 @@
 // The public API for embedding the kernel and writing plugins.
 export { createKernel, type SkillsKernel } from "./create-kernel.js";
-export type { Kernel, KernelOptions } from "./kernel/kernel.js";
+export type { Kernel, KernelOptions, KernelState } from "./kernel/kernel.js";
+export type { Cache, JsonValue } from "./kernel/cache.js";
 export { defineToken, type Token } from "./kernel/tokens.js";
 export {
   defineConfig,
@@ -15,9 +16,21 @@ export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
 export { TOKENS } from "./tokens.js";
 export { SkillCatalog, type CatalogSkill } from "./skills/catalog.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
-export { ConfigError, PluginError, SkillFileError, ToolInputError, UserError } from "./kernel/errors.js";
-export type { CatalogChange, CatalogListener } from "./skills/catalog.js";
-export type { McpServerFactory, Plugin, PluginContext, RunningTransport, ServerExtension, ToolDefinition, TransportDefinition } from "./kernel/types.js";
+export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode } from "./kernel/errors.js";
+export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog.js";
+export type {
+  McpServerFactory,
+  Plugin,
+  PluginContext,
+  PluginHooks,
+  PluginRuntimeContext,
+  RunningTransport,
+  ServerExtension,
+  ServiceRef,
+  ToolDefinition,
+  TransportContext,
+  TransportDefinition,
+} from "./kernel/types.js";
 export type { Diagnostic, DiagnosticSeverity, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./skills/types.js";
 export { validateSkillDocument, type SkillValidation } from "./skills/skill-spec.js";
 export { VERSION } from "./version.js";

@@ -20,7 +20,7 @@ const COMMAND_SPECS = {
   read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
   install: {
-    options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } },
+    options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, strict: { type: "boolean" }, json: { type: "boolean" } },
     positionals: [1, 1],
     usage: "NAME",
   },
@@ -44,6 +44,8 @@ export interface CliArgs {
   readonly to?: string;
   readonly force: boolean;
   readonly dryRun: boolean;
+  /** install: refuse a skill whose SKILL.md breaks the spec. */
+  readonly strict: boolean;
 }
 
 export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
@@ -55,7 +57,7 @@ Usage:
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
   skills-kernel validate PATH...               check skill folders against the Agent Skills
                                                spec; exits 1 if any is invalid
-  skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run]
+  skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run] [--strict]
                                                copy a served skill into a skills folder
 
 Options for every command:
@@ -74,6 +76,7 @@ Command options:
   --to TARGET            install: project (default), user, or a folder
   --force                install: replace a skill already there
   --dry-run              install: say what would be written, write nothing
+  --strict               install: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
 
 Without a config, the server serves .claude/skills and .agents/skills under the
 working directory (project) and under your home folder (user); a project skill
@@ -144,5 +147,6 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     to: values.to as string | undefined,
     force: values.force === true,
     dryRun: values["dry-run"] === true,
+    strict: values.strict === true,
   };
 }

@@ -11,6 +11,7 @@ export interface InstallCliOptions {
   readonly to: string;
   readonly force: boolean;
   readonly dryRun: boolean;
+  readonly strict: boolean;
   readonly json: boolean;
 }
 
@@ -26,7 +27,7 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
       ? installer.targets[options.to]
       : resolve(process.cwd(), expandHome(options.to, homedir()));
   try {
-    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun });
+    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict });
     process.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : renderInstall(result)}\n`);
     return 0;
   } catch (error) {

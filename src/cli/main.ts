@@ -1,6 +1,6 @@
 import { relative, resolve } from "node:path";
 import { loadConfig } from "../kernel/config-loader.js";
-import { UserError, errorMessage } from "../kernel/errors.js";
+import { PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
@@ -11,6 +11,9 @@ import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
 import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
+/** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 /** How long shutdown may take before the process exits anyway (a plugin holding a handle open). */
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -19,6 +22,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   let logger: Logger = createLogger("info");
   try {
     const args = parseCliArgs(argv);
+    // `skills-kernel list | head`: once the reader is gone, the rest of the output has nowhere to go.
+    if (args.command !== "serve") process.stdout.on("error", exitQuietlyOnClosedPipe);
     if (args.help) {
       process.stdout.write(HELP);
       return 0;
@@ -58,15 +63,28 @@ export async function main(argv: readonly string[]): Promise<number> {
       skillsDirs: args.skillsDirs.map((d) => resolve(cwd, d)),
     });
   } catch (error) {
+    if (error instanceof PluginError && error.bug) {
+      // A plugin's bug, not the user's mistake: one line here, the whole cause chain at debug.
+      process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")} (a bug in that plugin; run with --log-level debug for the stack)\n`);
+      logger.debug(describeChain(error));
+      return 1;
+    }
     if (error instanceof UserError) {
       // One line, whatever the message holds: a user's mistake never gets a stack trace.
       process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
       return error.exitCode;
     }
     process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
-    if (error instanceof Error && error.stack) logger.debug(error.stack);
+    logger.debug(describeChain(error));
     return 1;
   }
+}
+
+/** A closed stdout (EPIPE) ends a one-shot command quietly, as it ends `cat`; any other write error is a failure. */
+function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === "EPIPE") process.exit(0);
+  process.stderr.write(`skills-kernel: cannot write to stdout: ${errorMessage(error)}\n`);
+  process.exit(1);
 }
 
 /** `--skills-dir`: the fs source serves exactly these folders, whatever the config said. */
@@ -100,15 +118,12 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
       }, SHUTDOWN_GRACE_MS).unref();
       await running.close();
       await kernel.close();
-      process.off("SIGINT", onSigint);
-      process.off("SIGTERM", onSigterm);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     })();
     return stopping;
   };
-  const onSigint = () => void stop("SIGINT");
-  const onSigterm = () => void stop("SIGTERM");
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
+  const onSignal = (signal: NodeJS.Signals) => void stop(signal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
 
   void kernel.catalog
     .ready()
@@ -133,7 +148,7 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return readCommand(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
-      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, json: args.json });
+      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json });
     }
     default:
       throw new Error(`no handler for the ${args.command} command`);

@@ -3,6 +3,7 @@ import { UserError } from "../kernel/errors.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
+import { MAX_PAGE_SIZE, type SkillList } from "../plugins/list-skills/format.js";
 
 /**
  * Human subcommands call the very tools an agent calls, over an in-memory MCP link, so the CLI
@@ -47,7 +48,10 @@ function print(result: CallToolResult, json: boolean, render?: (structured: any)
 }
 
 export async function listCommand(kernel: Kernel, args: CliArgs): Promise<number> {
-  return print(await callTool(kernel, "list_skills", "list-skills", { format: args.format }), false);
+  // The whole catalog in one answer: the tool's pages are for agents, who pay for every token.
+  // names-only stays one id per line for scripts; an unavailable source is on stderr already.
+  const result = await callTool(kernel, "list_skills", "list-skills", { format: args.format, limit: MAX_PAGE_SIZE });
+  return print(result, false, args.format === "names-only" ? (list: SkillList) => list.skills.map((s) => s.id).join("\n") : undefined);
 }
 
 interface SearchAnswer {

@@ -198,6 +198,7 @@ const configSchema = strictObject({
   startup: strictObject({
     onPluginError: policy.optional(),
     setupTimeoutMs: milliseconds.optional(),
+    stopTimeoutMs: milliseconds.optional(),
     plugins: z
       .record(z.string(), strictObject({ onPluginError: policy.optional(), setupTimeoutMs: milliseconds.optional() }), {
         error: (issue) => `expected an object keyed by plugin name, got ${describeValue(issue.input)}`,

@@ -19,8 +19,10 @@ export type PluginErrorPolicy = "abort" | "continue";
 export interface StartupConfig {
   /** What a plugin that fails setup or start does to the boot. Default "abort". */
   readonly onPluginError?: PluginErrorPolicy;
-  /** How long each plugin's setup and start may take. Default 10000 ms. */
+  /** How long each plugin's setup, start and serve hooks may take. Default 10000 ms. */
   readonly setupTimeoutMs?: number;
+  /** How long each plugin's stop hook may take before its signal is aborted and shutdown moves on. Default 5000 ms. */
+  readonly stopTimeoutMs?: number;
   /** Per-plugin overrides, keyed by plugin name. */
   readonly plugins?: Readonly<Record<string, { onPluginError?: PluginErrorPolicy; setupTimeoutMs?: number }>>;
 }

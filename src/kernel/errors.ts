@@ -20,21 +20,64 @@ function kindsOf(constructor: unknown): string[] {
 }
 
 /**
+ * Stable codes of the kernel's errors (docs/architecture.md lists them), in the manner of avvio's
+ * `AVV_ERR_*`: match on `error.code`, never on the message.
+ */
+export const ERROR_CODES = {
+  /** A command-line or config mistake with no more specific code. */
+  CONFIG: "SK_ERR_CONFIG",
+  /** A plugin's options do not match its schema. */
+  PLUGIN_OPTIONS: "SK_ERR_PLUGIN_OPTIONS",
+  /** Something that is not a valid plugin object (a hook that is not a function, no name...). */
+  PLUGIN_INVALID: "SK_ERR_PLUGIN_INVALID",
+  /** A plugin declares kernel versions that exclude this kernel. */
+  PLUGIN_INCOMPATIBLE: "SK_ERR_PLUGIN_INCOMPATIBLE",
+  /** `dependsOn` names a plugin that is not in the config. */
+  DEPENDENCY_MISSING: "SK_ERR_DEPENDENCY_MISSING",
+  /** Plugins depend on each other (by name or by service) in a cycle. */
+  DEPENDENCY_CYCLE: "SK_ERR_DEPENDENCY_CYCLE",
+  /** A plugin consumes a required service that no plugin provides. */
+  SERVICE_MISSING: "SK_ERR_SERVICE_MISSING",
+  /** Two plugins provide the same service. */
+  SERVICE_CONFLICT: "SK_ERR_SERVICE_CONFLICT",
+  /** A plugin registered something outside setup. */
+  LATE_REGISTRATION: "SK_ERR_LATE_REGISTRATION",
+  /** A plugin's hook threw (the cause is kept). */
+  PLUGIN_FAILED: "SK_ERR_PLUGIN_FAILED",
+  /** A plugin's hook did not settle within its timeout. */
+  PLUGIN_TIMEOUT: "SK_ERR_PLUGIN_TIMEOUT",
+  /** A kernel method called in the wrong state: serve twice, serve after close. */
+  LIFECYCLE: "SK_ERR_LIFECYCLE",
+  /** `serve` named a transport no plugin contributes. */
+  UNKNOWN_TRANSPORT: "SK_ERR_UNKNOWN_TRANSPORT",
+} as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+interface UserErrorOptions {
+  readonly code?: ErrorCode;
+  readonly cause?: unknown;
+}
+
+/**
  * Errors that are the user's to fix. The CLI prints their message as one line and exits with
  * `exitCode`; anything else is a bug and is reported with its stack at debug level.
  */
 export class UserError extends Error {
   static readonly kind: string = "UserError";
   readonly [KINDS]: readonly string[];
+  readonly code?: ErrorCode;
 
   constructor(
     message: string,
     readonly exitCode: 1 | 2 = 1,
+    options: UserErrorOptions = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     // new.target, unlike in a field initialiser, is the class actually constructed.
     this[KINDS] = kindsOf(new.target);
     this.name = (new.target as unknown as { kind: string }).kind;
+    this.code = options.code;
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -46,21 +89,39 @@ export class UserError extends Error {
 export class ConfigError extends UserError {
   static override readonly kind: string = "ConfigError";
 
-  constructor(message: string) {
-    super(message, 2);
+  constructor(message: string, code: ErrorCode = ERROR_CODES.CONFIG) {
+    super(message, 2, { code });
   }
 }
 
-/** A plugin that could not be set up, started or wired. */
+/**
+ * A plugin that could not be set up, started or wired. When its cause is not a UserError, the
+ * plugin has a bug: `bug` is true, the CLI exits 1 and shows the cause's stack at debug level.
+ * A cause that is the user's to fix (a ConfigError thrown by the plugin) keeps its exit code.
+ */
 export class PluginError extends UserError {
   static override readonly kind: string = "PluginError";
+  readonly bug: boolean;
 
   constructor(
     readonly plugin: string,
     message: string,
-    exitCode: 1 | 2 = 1,
+    exitCodeOrOptions: 1 | 2 | (UserErrorOptions & { readonly exitCode?: 1 | 2 }) = {},
   ) {
-    super(`plugin "${plugin}": ${message}`, exitCode);
+    const options = typeof exitCodeOrOptions === "number" ? { exitCode: exitCodeOrOptions } : exitCodeOrOptions;
+    const cause = options.cause;
+    const userCause = cause instanceof UserError ? cause : undefined;
+    super(`plugin "${plugin}": ${message}`, options.exitCode ?? userCause?.exitCode ?? 1, options);
+    this.bug = cause !== undefined && userCause === undefined && options.code !== ERROR_CODES.PLUGIN_TIMEOUT;
+  }
+}
+
+/** A kernel used out of order by the app embedding it: serve twice, serve after close. */
+export class LifecycleError extends UserError {
+  static override readonly kind: string = "LifecycleError";
+
+  constructor(message: string) {
+    super(message, 1, { code: ERROR_CODES.LIFECYCLE });
   }
 }
 
@@ -91,6 +152,16 @@ export class SkillFileError extends ToolInputError {
   ) {
     super(`${path}: ${reason}`);
   }
+}
+
+/** The stack of an error and of each error in its cause chain, for debug logs. */
+export function describeChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current !== undefined && depth < 8; depth++) {
+    parts.push(current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join("\ncaused by: ");
 }
 
 export function errorMessage(error: unknown): string {

@@ -1,16 +1,17 @@
 import "reflect-metadata";
-import { container as rootContainer } from "tsyringe";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
-import { ConfigError, PluginError, errorMessage } from "./errors.js";
+import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
-import { orderPlugins } from "./plugin-order.js";
+import { checkPluginContract } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
+import { orderPlugins, pluginNeeds } from "./plugin-order.js";
 import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
+import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
-import { KERNEL_TOKENS as TOKENS, tokenName, type Token } from "./tokens.js";
-import type { Plugin, PluginContext, PluginHooks, RunningTransport, ToolDefinition, TransportDefinition } from "./types.js";
+import { KERNEL_TOKENS as TOKENS, type Token } from "./tokens.js";
+import type { Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ToolDefinition } from "./types.js";
 
 export interface KernelOptions {
   readonly config?: SkillsKernelConfig;
@@ -21,45 +22,52 @@ export interface KernelOptions {
   readonly logger?: Logger;
   /** Plugins a config may name by short name, each loaded on first use. */
   readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
-  /** Plugins booted before the config's own, whatever the config says (the catalog, stdio). */
+  /** Plugins booted with the config's own (the catalog, stdio); a config plugin of the same name replaces one. */
   readonly corePlugins?: readonly Plugin<any>[];
   /** Last word on the resolved plugin list before boot: the CLI uses it for `--skills-dir`. */
   readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
 }
 
+/**
+ * `started`: every plugin set up and started, ready for one-shot use or to serve; `serving`: a
+ * transport is up and serve hooks have run; `stopped`: closed, for good.
+ */
+export type KernelState = "started" | "serving" | "stopping" | "stopped";
+
 export interface Kernel {
-  /** A service a plugin provides (or the kernel's logger); throws when none does. */
-  resolve<T>(token: Token<T>): T;
+  readonly state: KernelState;
   readonly logger: Logger;
   /** Names of the plugins that booted, in boot order. */
   readonly plugins: readonly string[];
   readonly tools: readonly ToolDefinition[];
+  /** A service a plugin provides (or the kernel's logger); throws when none does. */
+  resolve<T>(token: Token<T>): T;
+  /** Like resolve, but undefined when no plugin provides the service. */
+  resolveOptional<T>(token: Token<T>): T | undefined;
+  /** Every contribution under a multi-registration token. */
+  resolveAll<T>(token: Token<T>): T[];
   /** A new McpServer with every contributed tool; call once per transport connection. */
   createMcpServer(): McpServer;
-  /** Start a transport by name (default: the config's transport, else "stdio"). */
+  /** Start a transport by name (default: the config's transport, else "stdio"). Once per kernel. */
   serve(transport?: string): Promise<RunningTransport>;
   /** Stop plugins in reverse boot order. Safe to call more than once. */
   close(): Promise<void>;
 }
 
-const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
+const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+const DEFAULT_STOP_TIMEOUT_MS = 5_000;
+const NEVER_ABORTED = new AbortController().signal;
 
-interface Booting {
+interface Booted {
   readonly plugin: Plugin<any>;
   /** The hooks its setup returned, else the plugin object's own. */
   readonly hooks: PluginHooks;
-  readonly ctx: PluginContext;
   readonly staged: Staged;
-}
-
-/** What a plugin contributes, held back until it has booted so a failed plugin leaves no trace. */
-interface Staged {
-  readonly services: Map<Token<unknown>, unknown>;
-  readonly contributions: [Token<unknown>, unknown][];
+  readonly context: (signal: AbortSignal) => PluginRuntimeContext;
 }
 
 /**
- * Resolve, validate, order, set up and start every plugin of a config. Config mistakes throw a
+ * Resolve, check, order, set up and start every plugin of a config. Config mistakes throw a
  * ConfigError before any plugin runs; a plugin that fails follows the startup policy.
  */
 export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
@@ -68,221 +76,260 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const baseDir = options.baseDir ?? process.cwd();
   const logger = options.logger ?? createLogger(config.logLevel ?? "info");
 
-  let resolved = [
-    ...(options.corePlugins ?? []).map((plugin) => ({ plugin, options: undefined, origin: "core" })),
-    ...(await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source })),
-  ];
+  const listed = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source });
+  // A config replaces a core plugin by listing one of the same name (its own stdio transport, say).
+  const core = (options.corePlugins ?? []).filter((plugin) => !listed.some((entry) => entry.plugin.name === plugin.name));
+  let resolved: ResolvedPluginEntry[] = [...core.map((plugin) => ({ plugin, options: undefined, origin: "core" })), ...listed];
   if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
+  for (const { plugin } of resolved) checkPluginContract(plugin, source);
   const validated = await Promise.all(
-    resolved.map(async (entry) => ({
-      plugin: entry.plugin,
-      options: await validatePluginOptions(entry.plugin, entry.options, source),
-    })),
+    resolved.map(async (entry) => ({ plugin: entry.plugin, options: await validatePluginOptions(entry.plugin, entry.options, source) })),
   );
-  const ordered = orderPlugins(validated, source);
+  const kernelServices = new Set<Token<unknown>>([TOKENS.Logger]);
+  const ordered = orderPlugins(validated, source, kernelServices);
+  const needs = pluginNeeds(validated, source, kernelServices);
   for (const name of Object.keys(config.startup?.plugins ?? {})) {
     if (!ordered.some((entry) => entry.plugin.name === name)) {
       throw new ConfigError(`${source}: startup.plugins names "${name}", which is not a plugin in this config`);
     }
   }
 
-  const container = rootContainer.createChildContainer();
-  container.register(TOKENS.Logger, { useValue: logger });
-
+  const registry = new ServiceRegistry();
+  registry.provideKernelService(TOKENS.Logger, logger);
   const lifetime = new AbortController();
-  const providers = new Map<Token<unknown>, string>([
-    [TOKENS.Logger, "kernel"],
-  ]);
-  const committed: Booting[] = [];
+  const booted: Booted[] = [];
   const failed = new Set<string>();
   const policy = (name: string): PluginErrorPolicy =>
     config.startup?.plugins?.[name]?.onPluginError ?? config.startup?.onPluginError ?? "abort";
   const timeoutFor = (name: string): number =>
-    config.startup?.plugins?.[name]?.setupTimeoutMs ?? config.startup?.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
+    config.startup?.plugins?.[name]?.setupTimeoutMs ?? config.startup?.setupTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
 
-  const contributionsOf = <T>(token: Token<T>, also?: Staged): T[] =>
-    [...committed.map((b) => b.staged), ...(also ? [also] : [])].flatMap((staged) =>
-      staged.contributions.filter(([t]) => t === token).map(([, value]) => value as T),
+  const stopTimeout = config.startup?.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
+  /** Run one hook of a plugin with its timeout; the error names the plugin, the phase and the cause. */
+  const runHook = <T>(
+    plugin: Plugin<any>,
+    phase: string,
+    ms: number,
+    work: (signal: AbortSignal) => T | Promise<T>,
+    // Stop hooks run once the lifetime is over: their signal aborts on their own deadline only.
+    parent = phase === "stop" ? NEVER_ABORTED : lifetime.signal,
+  ) =>
+    withTimeout(ms, () => new PluginError(plugin.name, `${phase} timed out after ${ms} ms`, { code: ERROR_CODES.PLUGIN_TIMEOUT }), parent, work).catch(
+      (error: unknown) => {
+        if (error instanceof PluginError && error.plugin === plugin.name) throw error;
+        if (error instanceof ConfigError) throw error;
+        throw new PluginError(plugin.name, `${phase} failed: ${errorMessage(error)}`, { cause: error, code: ERROR_CODES.PLUGIN_FAILED });
+      },
     );
 
-  const makeContext = (plugin: Plugin<any>, staged: Staged, signal: AbortSignal): PluginContext => {
-    const ctx: PluginContext = {
-      name: plugin.name,
-      logger: logger.child(plugin.name),
-      baseDir,
-      signal,
-      provide(token, value) {
-        const owner = providers.get(token) ?? (staged.services.has(token) ? plugin.name : undefined);
-        if (owner) throw new Error(`${describeToken(token)} is already provided by plugin "${owner}"`);
-        staged.services.set(token, value);
-      },
-      contribute(token, value) {
-        // Names must be unique however a plugin contributes: through addTool or directly.
-        const named = (value as { name?: unknown }).name;
-        if (named !== undefined) {
-          const kind = token === TOKENS.Tool ? "a tool" : `a ${tokenName(token)}`;
-          if (contributionsOf(token, staged).some((existing) => (existing as { name?: unknown }).name === named)) {
-            throw new Error(`${kind} named "${String(named)}" is already registered`);
-          }
-        }
-        staged.contributions.push([token, value]);
-      },
-      resolve(token) {
-        if (staged.services.has(token)) return staged.services.get(token) as never;
-        if (!container.isRegistered(token, true)) {
-          throw new Error(
-            `needs ${describeToken(token)}, which no plugin provides (add the plugin that provides it and list it in dependsOn)`,
-          );
-        }
-        return container.resolve(token);
-      },
-      resolveAll: (token) => contributionsOf(token, staged),
-      addTool(tool) {
-        ctx.contribute(TOKENS.Tool, tool as unknown as ToolDefinition);
-      },
-      extendServer(extend) {
-        ctx.contribute(TOKENS.ServerExtension, extend);
-      },
-    };
-    return ctx;
-  };
-
-  const stopPlugins = async (booted: readonly Booting[]) => {
-    for (const { plugin, hooks, ctx } of [...booted].reverse()) {
+  const stopPlugins = async (plugins: readonly Booted[]) => {
+    for (const { plugin, hooks, context } of [...plugins].reverse()) {
       if (!hooks.stop) continue;
       try {
-        await withTimeout(timeoutFor(plugin.name), `stop timed out`, new AbortController().signal, () =>
-          hooks.stop!(ctx),
-        );
+        await runHook(plugin, "stop", stopTimeout, (signal) => hooks.stop!(context(signal)));
       } catch (error) {
-        logger.error(`plugin "${plugin.name}" failed to stop: ${errorMessage(error)}`);
+        logger.error(`${errorMessage(error)}`);
+        logger.debug(describeChain(error));
       }
     }
   };
 
   /** Apply the failure policy: abort the boot, or log and carry on without the plugin. */
-  const fail = async (plugin: Plugin<any>, phase: string, error: unknown) => {
-    const message = `${phase} failed: ${errorMessage(error)}`;
+  const fail = async (plugin: Plugin<any>, error: unknown) => {
     if (policy(plugin.name) === "abort") {
       lifetime.abort();
-      await stopPlugins(committed);
-      throw error instanceof ConfigError || error instanceof PluginError ? error : new PluginError(plugin.name, message);
+      await stopPlugins(booted);
+      throw error;
     }
-    logger.error(`plugin "${plugin.name}" ${message}; continuing without it (startup.onPluginError is "continue")`);
+    logger.error(`${errorMessage(error)}; continuing without it (startup.onPluginError is "continue")`);
+    logger.debug(describeChain(error));
     failed.add(plugin.name);
   };
 
   for (const { plugin, options: pluginOptions } of ordered) {
-    const missing = (plugin.dependsOn ?? []).filter((d) => failed.has(d));
+    const missing = [...needs.get(plugin.name)!].filter((d) => failed.has(d));
     if (missing.length > 0) {
       logger.warn(`plugin "${plugin.name}" skipped: it depends on ${missing.map((m) => `"${m}"`).join(", ")}, which failed`);
       failed.add(plugin.name);
       continue;
     }
-    const staged: Staged = { services: new Map(), contributions: [] };
+    const staged = registry.stage(plugin.name);
+    const own = registry.containerFor(plugin.name, new Map([[TOKENS.Logger, logger.child(plugin.name)]]));
+    const registering = { open: true };
+    const makeContext = (signal: AbortSignal): PluginContext =>
+      pluginContext({ plugin, registry, container: own, staged, baseDir, signal, registering });
     try {
-      const returned = await withTimeout(timeoutFor(plugin.name), `setup timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, (signal) =>
-        plugin.setup(makeContext(plugin, staged, signal), pluginOptions),
-      );
-      const hooks = returned === undefined ? { start: plugin.start, serve: plugin.serve, stop: plugin.stop } : checkHooks(returned);
-      for (const [token, value] of staged.services) {
-        container.register(token, { useValue: value });
-        providers.set(token, plugin.name);
-      }
-      committed.push({ plugin, hooks, ctx: makeContext(plugin, staged, lifetime.signal), staged });
+      const returned = await runHook(plugin, "setup", timeoutFor(plugin.name), (signal) => plugin.setup(makeContext(signal), pluginOptions));
+      const hooks = returned === undefined ? { start: plugin.start, serve: plugin.serve, stop: plugin.stop } : checkHooks(plugin.name, returned);
+      registry.commit(staged);
+      booted.push({ plugin, hooks, staged, context: makeContext });
     } catch (error) {
-      await fail(plugin, "setup", error);
+      await fail(plugin, error);
+    } finally {
+      registering.open = false;
     }
   }
 
-  for (const { plugin, hooks, staged } of [...committed]) {
-    if (!hooks.start || failed.has(plugin.name)) continue;
+  for (const entry of [...booted]) {
+    const { plugin, hooks, context } = entry;
+    if (!hooks.start || !booted.includes(entry)) continue;
     try {
-      await withTimeout(timeoutFor(plugin.name), `start timed out after ${timeoutFor(plugin.name)} ms`, lifetime.signal, (signal) =>
-        hooks.start!(makeContext(plugin, staged, signal)),
-      );
+      await runHook(plugin, "start", timeoutFor(plugin.name), (signal) => hooks.start!(context(signal)));
     } catch (error) {
-      await fail(plugin, "start", error);
+      await fail(plugin, error);
       // Under "continue", a plugin that did not start takes its dependents down with it; each was
       // set up, so each gets its stop hook to release what setup took.
-      const gone = committed.filter((b) => dependentsOf(plugin.name, committed).has(b.plugin.name));
+      const goneNames = dependentsOf(plugin.name, needs);
+      const gone = booted.filter((b) => goneNames.has(b.plugin.name));
       await stopPlugins(gone);
       for (const dropped of gone) {
         failed.add(dropped.plugin.name);
-        // tsyringe cannot unregister: shadow each of its services with one that says why it is gone.
-        for (const token of dropped.staged.services.keys()) {
-          container.register(token, {
-            useFactory: () => {
-              throw new Error(`${describeToken(token)} is gone: plugin "${dropped.plugin.name}" did not start`);
-            },
-          });
-        }
+        registry.withdraw(dropped.plugin.name);
       }
-      committed.splice(0, committed.length, ...committed.filter((b) => !gone.includes(b)));
+      booted.splice(0, booted.length, ...booted.filter((b) => !gone.includes(b)));
     }
   }
 
-  for (const { staged } of committed) {
-    for (const [token, value] of staged.contributions) container.register(token, { useValue: value });
-  }
-  const tools = contributionsOf(TOKENS.Tool);
-  const extensions = contributionsOf(TOKENS.ServerExtension);
+  const tools = registry.contributions(TOKENS.Tool);
+  const extensions = registry.contributions(TOKENS.ServerExtension);
   const buildServer = () => createMcpServer({ tools, extensions, logger });
-  const transports: TransportDefinition[] = contributionsOf(TOKENS.Transport);
+  const transports = registry.contributions(TOKENS.Transport);
+  const kernelContainer = registry.containerFor("kernel", new Map());
 
+  let state: KernelState = "started";
   let closing: Promise<void> | undefined;
   return {
-    resolve: <T>(token: Token<T>): T => container.resolve(token as symbol) as T,
+    get state() {
+      return state;
+    },
     logger,
-    plugins: committed.map((b) => b.plugin.name),
+    plugins: booted.map((b) => b.plugin.name),
     tools,
+    resolve: (token) => registry.resolve(kernelContainer, token),
+    resolveOptional: (token) => (registry.has(token) ? registry.resolve(kernelContainer, token) : undefined),
+    resolveAll: (token) => registry.contributions(token),
     createMcpServer: buildServer,
     async serve(name = config.transport ?? "stdio") {
+      if (state !== "started") {
+        throw new LifecycleError(state === "serving" ? "this kernel is already serving a transport; a kernel serves one" : "this kernel is closed; boot a new one");
+      }
       const transport = transports.find((t) => t.name === name);
       if (!transport) {
         throw new ConfigError(
           `${source}: unknown transport "${name}"; available: ${transports.map((t) => t.name).join(", ") || "none"}`,
+          ERROR_CODES.UNKNOWN_TRANSPORT,
         );
       }
-      const running = await transport.start({ createServer: buildServer, logger, signal: lifetime.signal });
-      for (const { plugin, hooks, ctx } of committed) {
+      state = "serving";
+      const running = await transport.start({ createServer: buildServer, logger: logger.child(transport.name), signal: lifetime.signal });
+      for (const { plugin, hooks, context } of booted) {
         if (!hooks.serve) continue;
         try {
-          await hooks.serve(ctx);
+          await runHook(plugin, "serve", timeoutFor(plugin.name), (signal) => hooks.serve!(context(signal)));
         } catch (error) {
-          logger.error(`plugin "${plugin.name}" failed in its serve hook: ${errorMessage(error)}`);
+          logger.error(`${errorMessage(error)}; the server keeps serving`);
+          logger.debug(describeChain(error));
         }
       }
       return running;
     },
     close() {
       closing ??= (async () => {
+        state = "stopping";
         lifetime.abort();
-        await stopPlugins(committed);
+        await stopPlugins(booted);
+        state = "stopped";
       })();
       return closing;
     },
   };
 }
 
-function checkHooks(returned: unknown): PluginHooks {
+interface ContextParts {
+  readonly plugin: Plugin<any>;
+  readonly registry: ServiceRegistry;
+  readonly container: ReturnType<ServiceRegistry["containerFor"]>;
+  readonly staged: Staged;
+  readonly baseDir: string;
+  readonly signal: AbortSignal;
+  /** Closed once setup has ended: registrations after that would be silently lost, so they throw. */
+  readonly registering: { open: boolean };
+}
+
+/**
+ * One context type for every hook. Registration methods work only while the plugin's setup is
+ * running; `start`, `serve` and `stop` get the same object typed without them, and a late call
+ * from JavaScript (or through a context kept from setup) throws, naming the plugin.
+ */
+function pluginContext({ plugin, registry, container, staged, baseDir, signal, registering }: ContextParts): PluginContext {
+  const register = (method: string) => {
+    if (!registering.open) {
+      throw new PluginError(plugin.name, `${method}() was called after setup; register services, tools and sources in setup`, {
+        code: ERROR_CODES.LATE_REGISTRATION,
+      });
+    }
+  };
+  const ctx: PluginContext = {
+    name: plugin.name,
+    logger: registry.resolve(container, TOKENS.Logger),
+    baseDir,
+    signal,
+    resolve(token) {
+      if (!registry.has(token, staged)) {
+        throw new ConfigError(
+          `plugin "${plugin.name}" needs service "${token.description?.replace(/^skills-kernel:/, "")}", which no plugin provides; ` +
+            `add the plugin that provides it`,
+          ERROR_CODES.SERVICE_MISSING,
+        );
+      }
+      return registry.resolve(container, token, staged);
+    },
+    resolveOptional: (token) => (registry.has(token, staged) ? registry.resolve(container, token, staged) : undefined),
+    resolveAll: (token) => registry.contributions(token, registering.open ? staged : undefined),
+    provide(token, value) {
+      register("provide");
+      registry.provide(staged, token, { kind: "value", value });
+    },
+    provideScoped(token, factory) {
+      register("provideScoped");
+      registry.provide(staged, token, { kind: "scoped", factory });
+    },
+    contribute(token, value) {
+      register("contribute");
+      registry.contribute(staged, token, value);
+    },
+    addTool(tool) {
+      ctx.contribute(TOKENS.Tool, tool as unknown as ToolDefinition);
+    },
+    extendServer(extend) {
+      ctx.contribute(TOKENS.ServerExtension, extend);
+    },
+  };
+  return ctx;
+}
+
+function checkHooks(plugin: string, returned: unknown): PluginHooks {
   const valid =
     typeof returned === "object" &&
     returned !== null &&
     Object.entries(returned).every(([key, value]) => ["start", "serve", "stop"].includes(key) && typeof value === "function");
-  if (!valid) throw new Error("setup must return nothing, or an object of start, serve and stop functions");
+  if (!valid) {
+    throw new PluginError(plugin, "setup must return nothing, or an object of start, serve and stop functions", {
+      code: ERROR_CODES.PLUGIN_INVALID,
+    });
+  }
   return returned as PluginHooks;
 }
 
-/** The plugin itself and every booted plugin that depends on it, directly or not. */
-function dependentsOf(name: string, booted: readonly Booting[]): Set<string> {
+/** The plugin itself and every plugin that needs it, directly or not. */
+function dependentsOf(name: string, needs: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
   const gone = new Set([name]);
   let grew = true;
   while (grew) {
     grew = false;
-    for (const { plugin } of booted) {
-      if (!gone.has(plugin.name) && (plugin.dependsOn ?? []).some((d) => gone.has(d))) {
-        gone.add(plugin.name);
+    for (const [plugin, needed] of needs) {
+      if (!gone.has(plugin) && [...needed].some((d) => gone.has(d))) {
+        gone.add(plugin);
         grew = true;
       }
     }
@@ -290,6 +337,3 @@ function dependentsOf(name: string, booted: readonly Booting[]): Set<string> {
   return gone;
 }
 
-function describeToken(token: Token<unknown>): string {
-  return `service "${tokenName(token)}"`;
-}

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { ConfigError } from "./errors.js";
+import { ConfigError, ERROR_CODES } from "./errors.js";
 import type { Plugin } from "./types.js";
 
 /**
@@ -9,7 +9,7 @@ import type { Plugin } from "./types.js";
 export async function validatePluginOptions(plugin: Plugin<any>, raw: unknown, source: string): Promise<unknown> {
   const schema = plugin.options;
   if (!schema) {
-    if (raw !== undefined) throw new ConfigError(`${source}: plugin "${plugin.name}" takes no options`);
+    if (raw !== undefined) throw new ConfigError(`${source}: plugin "${plugin.name}" takes no options`, ERROR_CODES.PLUGIN_OPTIONS);
     return undefined;
   }
   const result = await schema["~standard"].validate(raw ?? {});
@@ -18,7 +18,7 @@ export async function validatePluginOptions(plugin: Plugin<any>, raw: unknown, s
     const path = formatPath(issue.path);
     return path ? `option ${path}: ${issue.message}` : issue.message;
   });
-  throw new ConfigError(`${source}: plugin "${plugin.name}": ${problems.join("; ")}`);
+  throw new ConfigError(`${source}: plugin "${plugin.name}": ${problems.join("; ")}`, ERROR_CODES.PLUGIN_OPTIONS);
 }
 
 function formatPath(path: StandardSchemaV1.Issue["path"]): string {

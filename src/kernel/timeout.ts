@@ -1,13 +1,13 @@
 /**
  * Run `work` with a deadline. On timeout the signal handed to `work` is aborted (so well-behaved
- * work stops) and the returned promise rejects with `message`, whether or not `work` ever settles.
+ * work stops) and the returned promise rejects with the error `timedOut` makes, whether or not `work` ever settles.
  * The signal stays linked to `parent` afterwards: a plugin that keeps its setup signal for
  * background work sees shutdown too. `AbortSignal.any` links them without adding a listener to
  * `parent` per call, so booting many plugins never trips MaxListenersExceededWarning.
  */
 export async function withTimeout<T>(
   ms: number,
-  message: string,
+  timedOut: () => Error,
   parent: AbortSignal,
   work: (signal: AbortSignal) => T | Promise<T>,
 ): Promise<T> {
@@ -16,7 +16,7 @@ export async function withTimeout<T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new Error(message);
+      const error = timedOut();
       deadline.abort(error);
       reject(error);
     }, ms);

@@ -1,3 +1,4 @@
+import type { Cache } from "./cache.js";
 import type { Logger } from "./logger.js";
 import type { ServerExtension, ToolDefinition, TransportDefinition } from "./types.js";
 
@@ -28,6 +29,11 @@ export const KERNEL_TOKENS = {
   Tool: defineToken<ToolDefinition>("tool"),
   /** Multi-registration: hooks run on every McpServer built (resources, prompts). */
   ServerExtension: defineToken<ServerExtension>("server-extension"),
+  /**
+   * The shared cache, scoped to the resolving plugin's namespace. Provided by a cache backend
+   * plugin (cache-memory, cache-redis); consume it as optional where caching only saves work.
+   */
+  Cache: defineToken<Cache>("cache"),
   /** Multi-registration: each transport a plugin contributes (stdio, http). */
   Transport: defineToken<TransportDefinition>("transport"),
 } as const;

@@ -10,14 +10,27 @@ import type { Logger } from "./logger.js";
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A plugin is a plain object (Vite/Rollup style): a unique name, what it depends on, an optional
- * options schema, and hooks. `setup` wires contributions into the kernel; `start` runs once every
- * plugin is set up (load data, open connections); `stop` runs in reverse order at shutdown.
+ * A plugin is a plain object (Vite/Rollup style): a unique name, the services it provides and
+ * consumes, an optional options schema, and hooks. `setup` is the only place to register
+ * anything; `start` runs once every plugin is set up (load data, open connections); `serve` when
+ * a transport is served; `stop` in reverse order at shutdown.
  */
 export interface Plugin<Options = unknown> {
   readonly name: string;
   readonly version?: string;
-  /** Plugins that must be set up before this one. A missing or cyclic dependency fails the boot. */
+  /**
+   * The kernel versions this plugin works with, as a range (`">=0.2 <1"`, `"^0.2.0"`, `"0.2.x"`).
+   * A kernel outside it refuses the plugin, naming both versions.
+   */
+  readonly kernel?: string;
+  /** Services and contributions this plugin registers: plugins consuming them are set up after it. */
+  readonly provides?: readonly Token<unknown>[];
+  /**
+   * Services this plugin resolves. It is set up after every plugin that provides them; a required
+   * one that no plugin provides fails the boot, naming both sides.
+   */
+  readonly consumes?: readonly ServiceRef[];
+  /** Plugins that must be set up before this one, by name: for when a name is really meant. */
   readonly dependsOn?: readonly string[];
   /** Any Standard Schema (zod, valibot, arktype...). Validated options, defaults applied, reach setup. */
   readonly options?: StandardSchemaV1<unknown, Options>;
@@ -27,36 +40,55 @@ export interface Plugin<Options = unknown> {
    * kernel in the process, so per-kernel state belongs in such closures, never on the object.
    */
   setup(ctx: PluginContext, options: Options): void | PluginHooks | Promise<void | PluginHooks>;
-  start?(ctx: PluginContext): void | Promise<void>;
+  start?(ctx: PluginRuntimeContext): void | Promise<void>;
   /**
    * Runs when the kernel starts serving a transport, never for a one-shot use such as a CLI
    * command: the place for background work only a long-lived server needs (warming an index).
    * A failure is logged; the server keeps serving.
    */
-  serve?(ctx: PluginContext): void | Promise<void>;
-  stop?(ctx: PluginContext): void | Promise<void>;
+  serve?(ctx: PluginRuntimeContext): void | Promise<void>;
+  stop?(ctx: PluginRuntimeContext): void | Promise<void>;
 }
+
+/** A consumed service: required by default; `{ token, optional: true }` when the plugin copes without. */
+export type ServiceRef = Token<unknown> | { readonly token: Token<unknown>; readonly optional?: boolean };
 
 /** The lifecycle hooks a setup may return (see Plugin). */
 export type PluginHooks = Pick<Plugin, "start" | "serve" | "stop">;
 
-export interface PluginContext {
+/** What every hook gets: the plugin's name, logger, folder, signal, and the services it may use. */
+export interface PluginRuntimeContext {
   /** The plugin's own name. */
   readonly name: string;
   /** A logger prefixed with the plugin's name; writes to stderr. */
   readonly logger: Logger;
   /** Where relative paths in this plugin's options are resolved from (the config file's folder). */
   readonly baseDir: string;
-  /** Aborted when setup times out or the kernel shuts down. */
+  /** Aborted when the hook times out or the kernel shuts down. */
   readonly signal: AbortSignal;
-  /** Provide a single service under a token; providing one twice is an error naming both plugins. */
-  provide<T>(token: Token<T>, value: T): void;
-  /** Add one contribution to a multi-registration token (skill sources, tools, transports...). */
-  contribute<T>(token: Token<T>, value: T): void;
-  /** Resolve a service another plugin (or the kernel) provides; fails with a clear message if none does. */
+  /**
+   * A service another plugin (or the kernel) provides, as this plugin sees it (scoped services,
+   * such as the logger or a cache namespace, are this plugin's own). Fails with a clear message
+   * when none does.
+   */
   resolve<T>(token: Token<T>): T;
+  /** Like resolve, but undefined when no plugin provides the service. Other errors still throw. */
+  resolveOptional<T>(token: Token<T>): T | undefined;
   /** All contributions under a multi-registration token (empty when there are none). */
   resolveAll<T>(token: Token<T>): T[];
+}
+
+/** What setup gets: the runtime context plus the registration methods, usable only during setup. */
+export interface PluginContext extends PluginRuntimeContext {
+  /** Provide a single service under a token; providing one twice is an error naming both plugins. */
+  provide<T>(token: Token<T>, value: T): void;
+  /**
+   * Provide a service that each consuming plugin gets its own instance of, made on its first
+   * resolve: `consumer` names the plugin resolving it (a cache namespace, a child logger).
+   */
+  provideScoped<T>(token: Token<T>, factory: (consumer: { readonly name: string }) => T): void;
+  /** Add one contribution to a multi-registration token (skill sources, tools, transports...). */
+  contribute<T>(token: Token<T>, value: T): void;
   addTool<Input extends ZodRawShapeCompat | AnySchema, Output extends ZodRawShapeCompat | AnySchema>(
     tool: ToolDefinition<Input, Output>,
   ): void;

@@ -1,6 +1,7 @@
 import { distance } from "fastest-levenshtein";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
+import { escapeForDisplay } from "./display-text.js";
 import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
@@ -26,6 +27,23 @@ export interface CatalogChange {
 }
 
 export type CatalogListener = (change: CatalogChange) => void;
+
+/** What the catalog holds of one source. */
+interface SourceLoad {
+  /** The last snapshot that loaded; undefined when none ever did. */
+  readonly snapshot: SourceSnapshot | undefined;
+  /** Why the latest load failed; undefined when it succeeded. */
+  readonly failure: string | undefined;
+}
+
+/** One source as list and search answers report it. */
+export interface SourceStatus {
+  readonly source: string;
+  /** ok; stale: serving its last good snapshot; failed: never loaded, serving nothing; loading: not loaded yet. */
+  readonly state: "ok" | "stale" | "failed" | "loading";
+  readonly skills: number;
+  readonly error?: string;
+}
 
 /** Sources report bursts (an editor's save, a git checkout): reload once the burst is over. */
 const WATCH_DEBOUNCE_MS = 200;
@@ -61,9 +79,17 @@ const MAX_ECHOED_CHARS = 100;
 export class SkillCatalog {
   readonly #sources: SkillSource[] = [];
   #state: CatalogState = EMPTY;
+  /** Each source's last load: its snapshot, and whether that snapshot is stale (the latest load failed). */
+  readonly #loads = new Map<string, SourceLoad>();
   readonly #listeners = new Set<CatalogListener>();
-  #loading: Promise<void> | undefined;
+  /** Sources asked for by refresh calls that no load has started on yet. */
+  #queued = new Set<string>();
+  /** The load the queued sources will go into; callers join it until it starts. */
+  #next: Promise<void> | undefined;
+  #running: Promise<void> | undefined;
   #loaded = false;
+  /** Diagnostics already logged: the same skipped skill is reported once per process, not per load. */
+  readonly #reported = new Set<string>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -79,24 +105,50 @@ export class SkillCatalog {
   }
 
   /**
-   * (Re)load every source. Concurrent calls share one load; a source that fails is reported as a
-   * diagnostic and contributes nothing, so one broken source never hides the others.
+   * Reload these sources (default: all), then resolve. The promise always covers a load that
+   * starts after this call, so a caller that just changed a source sees the change; calls made
+   * before that load starts share it. A source that fails keeps its last good snapshot, marked
+   * stale, so one network error never empties it; one that never loaded serves nothing and is
+   * reported by name (`status()`). Never rejects: callers fire and forget it (boot, the watcher),
+   * and a bug here must cost a reload, not the process.
    */
-  refresh(signal: AbortSignal = new AbortController().signal): Promise<void> {
-    // Never rejects: callers fire and forget it (boot, the watcher), and a bug here must cost a
-    // reload, not the process; the catalog keeps serving what it had.
-    this.#loading ??= this.#load(signal)
-      .catch((error: unknown) => this.logger.error(`reloading the catalog failed: ${errorMessage(error)}`))
-      .finally(() => {
-        this.#loading = undefined;
-        this.#loaded = true;
-      });
-    return this.#loading;
+  refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal): Promise<void> {
+    const names = sources === undefined ? this.#sources.map((s) => s.name) : typeof sources === "string" ? [sources] : sources;
+    for (const name of names) this.#queued.add(name);
+    this.#next ??= (this.#running ?? Promise.resolve()).then(() => {
+      const batch = this.#queued;
+      this.#queued = new Set();
+      this.#next = undefined;
+      this.#running = this.#load(batch, signal)
+        .catch((error: unknown) => this.logger.error(`reloading the catalog failed: ${errorMessage(error)}`))
+        .finally(() => {
+          this.#running = undefined;
+          this.#loaded = true;
+        });
+      return this.#running;
+    });
+    return this.#next;
   }
 
   /** Resolves once the first load has finished (starting it if nobody has). */
   async ready(): Promise<void> {
-    if (!this.#loaded) await (this.#loading ?? this.refresh());
+    if (!this.#loaded) await (this.#next ?? this.#running ?? this.refresh());
+  }
+
+  /** The sources that answers must warn about: stale (serving a last good snapshot) or failed (serving nothing). */
+  unavailable(): readonly SourceStatus[] {
+    return this.status().filter((s) => s.state === "stale" || s.state === "failed");
+  }
+
+  /** How each source stands: loaded, stale (serving its last good snapshot) or failed (serving nothing). */
+  status(): readonly SourceStatus[] {
+    return this.#sources.map((source) => {
+      const load = this.#loads.get(source.name);
+      if (!load) return { source: source.name, state: "loading", skills: 0 };
+      const skills = load.snapshot?.skills.length ?? 0;
+      if (load.failure === undefined) return { source: source.name, state: "ok", skills };
+      return { source: source.name, state: load.snapshot ? "stale" : "failed", skills, error: load.failure };
+    });
   }
 
   list(): readonly CatalogSkill[] {
@@ -184,21 +236,22 @@ export class SkillCatalog {
   }
 
   /**
-   * Reload whenever a source reports a change, debounced. Returns a function that stops every
-   * watcher; aborting `signal` stops a reload in progress.
+   * Reload a source whenever it reports a change, debounced per source, so an edit under one
+   * root never reloads the others. Returns a function that stops every watcher; aborting
+   * `signal` stops a reload in progress.
    */
   watch(signal: AbortSignal): () => void {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const schedule = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        // A reload already under way may have read the folders before this change: go again after it.
-        void (this.#loading ?? Promise.resolve()).then(() => this.refresh(signal));
-      }, WATCH_DEBOUNCE_MS);
-    };
-    const stops = this.#sources.flatMap((source) => (source.watch ? [source.watch(schedule)] : []));
+    const timers = new Map<string, ReturnType<typeof setTimeout>>();
+    const stops = this.#sources.flatMap((source) => {
+      if (!source.watch) return [];
+      const schedule = () => {
+        clearTimeout(timers.get(source.name));
+        timers.set(source.name, setTimeout(() => void this.refresh(source.name, signal), WATCH_DEBOUNCE_MS));
+      };
+      return [source.watch(schedule)];
+    });
     return () => {
-      clearTimeout(timer);
+      for (const timer of timers.values()) clearTimeout(timer);
       for (const stop of stops) stop();
     };
   }
@@ -214,40 +267,76 @@ export class SkillCatalog {
     }
   }
 
-  async #load(signal: AbortSignal): Promise<void> {
+  async #load(batch: ReadonlySet<string>, signal: AbortSignal): Promise<void> {
     const started = performance.now();
-    const snapshots = await Promise.all(
-      this.#sources.map(async (source) => {
+    const reloading = this.#sources.filter((source) => batch.has(source.name));
+    const outcomes = await Promise.all(
+      reloading.map(async (source) => {
         try {
-          return checkSnapshot(await source.load(signal));
+          return { source, snapshot: checkSnapshot(await source.load(signal)) };
         } catch (error) {
-          const diagnostic: Diagnostic = {
-            severity: "error",
-            source: source.name,
-            path: "",
-            code: "source-failed",
-            message: `source "${source.name}" failed to load: ${errorMessage(error)}`,
-          };
-          return { skills: [], diagnostics: [diagnostic] };
+          return { source, failure: errorMessage(error) };
         }
       }),
     );
     // A load cut short by shutdown is not a source failure: keep what was served and say nothing.
     if (signal.aborted) return;
+    for (const outcome of outcomes) {
+      const name = outcome.source.name;
+      if (outcome.snapshot) {
+        this.#loads.set(name, { snapshot: outcome.snapshot, failure: undefined });
+        continue;
+      }
+      const previous = this.#loads.get(name)?.snapshot;
+      this.#loads.set(name, { snapshot: previous, failure: outcome.failure });
+      if (previous) this.logger.warn(`source "${name}" failed to reload (${outcome.failure}); serving its last good snapshot`);
+      else this.logger.warn(`source "${name}" failed to load: ${outcome.failure}`);
+    }
     const previous = this.#state;
     this.#state = buildState(
-      this.#sources.map((source, index) => ({ source: source.name, skills: snapshots[index]!.skills })),
-      snapshots.flatMap((s) => s.diagnostics),
+      this.#sources.map((source) => ({ source: source.name, skills: this.#loads.get(source.name)?.snapshot?.skills ?? [] })),
+      this.#sources.flatMap((source) => this.#diagnosticsOf(source.name)),
     );
-    for (const d of this.#state.diagnostics) {
-      const where = `${d.source}:${d.path || "."}`;
-      if (d.severity === "error") this.logger.warn(`skipped ${where}: ${d.message}`);
-      else this.logger.debug(`${where}: ${d.message}`);
-    }
+    this.#report(this.#state.diagnostics);
     this.#announce(diff(previous.skills, this.#state.skills));
     this.logger.debug(
-      `loaded ${this.#state.skills.length} skills from ${this.#sources.length} sources in ${Math.round(performance.now() - started)} ms`,
+      `loaded ${reloading.length} of ${this.#sources.length} sources (${this.#state.skills.length} skills in all) in ${Math.round(performance.now() - started)} ms`,
     );
+  }
+
+  #diagnosticsOf(source: string): Diagnostic[] {
+    const load = this.#loads.get(source);
+    if (!load) return [];
+    const own = [...(load.snapshot?.diagnostics ?? [])];
+    if (load.failure !== undefined) {
+      own.push({
+        severity: load.snapshot ? "warning" : "error",
+        source,
+        path: "",
+        code: load.snapshot ? "source-stale" : "source-failed",
+        message: load.snapshot
+          ? `source "${source}" failed to reload and serves its last good snapshot: ${load.failure}`
+          : `source "${source}" failed to load: ${load.failure}`,
+      });
+    }
+    return own;
+  }
+
+  /**
+   * Skipped skills are the catalog's business, not the terminal's: each is logged once per
+   * process, at info (a server's log shows it, a one-shot command below --log-level info does
+   * not). Source failures are logged as warnings where they happen.
+   */
+  #report(diagnostics: readonly Diagnostic[]): void {
+    for (const d of diagnostics) {
+      if (d.code === "source-failed" || d.code === "source-stale") continue;
+      const where = `${d.source}:${d.path || "."}`;
+      const key = `${where}\0${d.code}\0${d.message}`;
+      if (this.#reported.has(key)) continue;
+      this.#reported.add(key);
+      if (d.severity === "error") this.logger.info(`skipped ${where}: ${d.message}`);
+      else this.logger.debug(`${where}: ${d.message}`);
+    }
   }
 }
 
@@ -274,9 +363,16 @@ function checkSnapshot(snapshot: SourceSnapshot): SourceSnapshot {
   return snapshot;
 }
 
-function fingerprint(skill: CatalogSkill): string {
-  const { id, name, description, path, excerpt, frontmatter } = skill;
-  return JSON.stringify([id, name, description, path, excerpt, frontmatter]);
+/** Same as far as a listener can tell; frontmatter objects are compared by content only when not the same object. */
+function same(a: CatalogSkill, b: CatalogSkill): boolean {
+  return (
+    a.id === b.id &&
+    a.name === b.name &&
+    a.description === b.description &&
+    a.path === b.path &&
+    a.excerpt === b.excerpt &&
+    (a.frontmatter === b.frontmatter || JSON.stringify(a.frontmatter) === JSON.stringify(b.frontmatter))
+  );
 }
 
 function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): CatalogChange {
@@ -286,7 +382,7 @@ function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): 
   for (const skill of after) {
     const was = old.get(skill.qualifiedId);
     if (!was) added.push(skill);
-    else if (fingerprint(was) !== fingerprint(skill)) updated.push(skill);
+    else if (!same(was, skill)) updated.push(skill);
     old.delete(skill.qualifiedId);
   }
   return { added, removed: [...old.values()], updated };
@@ -294,12 +390,15 @@ function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): 
 
 /** Input echoed in a message: quoted, escaped, and cut short if long. */
 function quote(text: string): string {
-  return JSON.stringify(text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text);
+  // JSON.stringify escapes C0 controls but not bidi overrides or zero-width marks; escapeForDisplay does.
+  return escapeForDisplay(JSON.stringify(text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text));
 }
 
 /**
- * Up to 3 ids close to `wanted`, closest first: a typo (a small edit distance) or the start of a
- * longer id give or take a character (`pdff` suggests `pdf-tools`).
+ * Up to 3 ids close to `wanted`, closest first: a typo of the whole id (a small edit distance), or
+ * a typo of its leading words (`pdff` suggests `pdf-tools`, through "pdf"). Leading words are
+ * cut at hyphens, so a short input never matches the first letters of an unrelated long id
+ * (`nope` does not suggest `nodejs-backend-patterns`).
  */
 function suggest(wanted: string, ids: readonly string[]): string[] {
   if (wanted.length > MAX_SUGGESTED_FOR_CHARS) return [];
@@ -309,13 +408,19 @@ function suggest(wanted: string, ids: readonly string[]): string[] {
   for (const id of ids) {
     const candidate = id.toLowerCase();
     const edits = distance(query, candidate);
-    const prefixEdits = query.length >= 3 ? distance(query, candidate.slice(0, query.length)) : Infinity;
-    if (edits <= typoBudget || prefixEdits <= 1) scored.set(id, edits);
+    const wordEdits = query.length >= 3 ? Math.min(...leadingWords(candidate).map((words) => distance(query, words))) : Infinity;
+    if (edits <= typoBudget || wordEdits <= 1) scored.set(id, Math.min(edits, wordEdits));
   }
   return [...scored]
     .sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, MAX_SUGGESTIONS)
     .map(([id]) => id);
+}
+
+/** "pdf-tools-x" → ["pdf", "pdf-tools"]: every run of its leading hyphen-separated words, the whole id excluded. */
+function leadingWords(id: string): string[] {
+  const parts = id.split("-");
+  return parts.slice(1).map((_, index) => parts.slice(0, index + 1).join("-"));
 }
 
 function depth(path: string): number {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { CatalogSkill, SkillCatalog } from "./catalog.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
-import type { SkillFileContent } from "./types.js";
+import { INCLUDE_SECRET_FILES_DESCRIPTION, isSecretPath, SECRET_REASON } from "./secret-files.js";
+import type { SkillFileContent, SkillFileListing } from "./types.js";
 
 // What the skill tools share: which relative paths may even be asked for, how a file's bytes
 // reach the agent, and the size caps. Sources check the disk; these rules come first, and touch
@@ -22,7 +23,18 @@ const DEFAULT_MAX_FILE_BYTES = MiB;
 export const skillFileOptionsSchema = z.strictObject({
   /** The most of one file (SKILL.md included) returned; the rest is cut, and the cut is said. */
   maxFileBytes: z.number().int().min(1).max(16 * MiB).default(DEFAULT_MAX_FILE_BYTES),
+  /** Serve files named like credentials too: INCLUDE_SECRET_FILES_DESCRIPTION. */
+  includeSecretFiles: z.boolean().default(false).describe(INCLUDE_SECRET_FILES_DESCRIPTION),
 });
+
+export type SkillFileOptions = z.infer<typeof skillFileOptionsSchema>;
+
+/** A listing without the files named like credentials (unless they are included), and how many that took out. */
+export function withoutSecrets(listing: SkillFileListing, includeSecretFiles: boolean): SkillFileListing & { withheld: number } {
+  if (includeSecretFiles) return { ...listing, withheld: 0 };
+  const files = listing.files.filter((file) => !isSecretPath(file.path));
+  return { ...listing, files, withheld: listing.files.length - files.length };
+}
 
 /** How many of a skill's files read_skill shows. */
 export const SHOWN_FILES_LIMIT = 200;
@@ -132,17 +144,19 @@ export type FetchedFile =
  * Reads the files an agent asked for, each on its own: a path is read only if it is spelt as a
  * relative path should be and is among the first FETCHABLE_FILES_LIMIT files the skill's source
  * lists (so never its SKILL.md, nor anything the listing leaves out); the source then refuses
- * anything whose real path is not a regular file inside the skill folder. One bad path never
- * fails the others. The skill itself must exist: an unknown id throws.
+ * anything whose real path is not a regular file inside the skill folder. A file named like
+ * credentials is refused unless the options include them. One bad path never fails the others.
+ * The skill itself must exist: an unknown id throws.
  */
 export async function fetchSkillFiles(
   catalog: SkillCatalog,
   skill: CatalogSkill,
   paths: readonly string[],
-  maxBytes: number,
+  options: SkillFileOptions,
   logger: Logger,
 ): Promise<FetchedFile[]> {
-  const problems = paths.map((path) => checkRelativePath(path));
+  const maxBytes = options.maxFileBytes;
+  const problems = paths.map((path) => checkRelativePath(path) ?? (!options.includeSecretFiles && isSecretPath(path) ? SECRET_REASON : undefined));
   let fetchable = new Set<string>();
   if (problems.some((problem) => problem === undefined)) {
     const listing = await catalog.listFiles(skill, FETCHABLE_FILES_LIMIT);

@@ -56,6 +56,17 @@ export interface SkillFileListing {
   readonly omitted: number;
   /** False when the folder is larger than a listing reads (entry or depth limits). */
   readonly complete: boolean;
+  /**
+   * Entries the source will not serve, and why (a name no request can spell, a FIFO, a link out
+   * of the folder), so that install can say what a copy leaves out. Optional: not every source knows.
+   */
+  readonly leftOut?: readonly LeftOutFile[];
+}
+
+export interface LeftOutFile {
+  /** Relative to the skill folder, as found on disk: it may hold characters a request cannot. */
+  readonly path: string;
+  readonly reason: string;
 }
 
 export interface SkillFileContent {
@@ -64,6 +75,19 @@ export interface SkillFileContent {
   /** The whole file's size. */
   readonly size: number;
   readonly truncated: boolean;
+}
+
+/**
+ * What a source declares it can do. Following changes is the `watch` method itself: a source that
+ * can watch has one.
+ */
+export interface SourceCapabilities {
+  /**
+   * Local folders this source serves and picks new skills up from: `install_skill` may write a
+   * skill into one of them and then refreshes this source; `validate_skill` reads paths inside
+   * them. A source with none (a remote one) is not an install target.
+   */
+  readonly localFolders?: readonly string[];
 }
 
 /**
@@ -78,8 +102,8 @@ export interface SkillSource {
   readonly name: string;
   /** Human-readable location for banners and logs, e.g. the folders it scans. */
   readonly description: string;
-  /** Local folders this source serves, if any (install uses them to tell whether a target is served). */
-  readonly roots?: readonly string[];
+  /** What the source can do beyond loading skills and serving their files. */
+  readonly capabilities?: SourceCapabilities;
   load(signal: AbortSignal): Promise<SourceSnapshot>;
   /** The skill's SKILL.md, at most maxBytes of it. */
   readDocument(skillPath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;

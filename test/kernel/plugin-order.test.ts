@@ -23,6 +23,7 @@ describe("orderPlugins", () => {
     expect(() => orderPlugins([entry("search", ["ranker"])], "plugins.config.ts")).toThrow(
       new ConfigError(
         'plugins.config.ts: plugin "search" depends on "ranker", which is not in the config; add it to plugins',
+        "SK_ERR_DEPENDENCY_MISSING",
       ),
     );
   });

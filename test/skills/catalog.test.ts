@@ -83,7 +83,7 @@ describe("SkillCatalog identity", () => {
     const catalog = await catalogOf(flaky);
     const shutdown = new AbortController();
     shutdown.abort();
-    await catalog.refresh(shutdown.signal);
+    await catalog.refresh(undefined, shutdown.signal);
     expect(catalog.list().map((s) => s.id)).toEqual(["a"]);
     expect(catalog.diagnostics()).toEqual([]);
   });
@@ -295,5 +295,112 @@ describe("SkillCatalog file routing", () => {
       'the files of "mine:b" cannot be served: another root of source "mine" holds a skill at the same path "x" (mine:a), and only that one\'s are',
     );
     expect(calls).toEqual(["mine.readDocument(x, 10)"]);
+  });
+});
+
+describe("SkillCatalog snapshots per source", () => {
+  /** A source whose skills and failures the test sets, counting its loads. */
+  function controlled(name: string) {
+    const state = { skills: [skill(`${name}-a`, "a")], fail: false, loads: 0, gate: Promise.resolve() };
+    const source = metadataSource(name, async () => {
+      state.loads++;
+      await state.gate;
+      if (state.fail) throw new Error("network unreachable");
+      return { skills: state.skills, diagnostics: [] };
+    });
+    return { state, source };
+  }
+
+  it("keeps a failing source's last good snapshot, marked stale, and removes nothing", async () => {
+    const remote = controlled("remote");
+    const catalog = await catalogOf(remote.source, source("local", [skill("l", "l")]));
+    const removed: string[] = [];
+    catalog.onChange((change) => removed.push(...change.removed.map((s) => s.id)));
+    remote.state.fail = true;
+    await catalog.refresh();
+    expect(catalog.list().map((s) => s.id)).toEqual(["remote-a", "l"]);
+    expect(removed).toEqual([]);
+    expect(catalog.status()).toEqual([
+      { source: "remote", state: "stale", skills: 1, error: "network unreachable" },
+      { source: "local", state: "ok", skills: 1 },
+    ]);
+    expect(catalog.diagnostics()).toEqual([expect.objectContaining({ severity: "warning", source: "remote", code: "source-stale" })]);
+    remote.state.fail = false;
+    await catalog.refresh();
+    expect(catalog.status()[0]).toEqual({ source: "remote", state: "ok", skills: 1 });
+    expect(catalog.diagnostics()).toEqual([]);
+  });
+
+  it("reports a source that never loaded as failed, by name", async () => {
+    const catalog = await catalogOf(source("down", [], true), source("up", [skill("u", "u")]));
+    expect(catalog.status().map((s) => `${s.source}:${s.state}`)).toEqual(["down:failed", "up:ok"]);
+  });
+
+  it("reloads only the sources asked for", async () => {
+    const one = controlled("one");
+    const two = controlled("two");
+    const catalog = await catalogOf(one.source, two.source);
+    two.state.skills = [skill("two-b", "b")];
+    await catalog.refresh("two");
+    expect([one.state.loads, two.state.loads]).toEqual([1, 2]);
+    expect(catalog.list().map((s) => s.id)).toEqual(["one-a", "two-b"]);
+  });
+
+  it("makes refresh wait for a load that starts after the call", async () => {
+    const slow = controlled("slow");
+    const catalog = new SkillCatalog(createLogger("silent"));
+    catalog.addSource(slow.source);
+    let open!: () => void;
+    slow.state.gate = new Promise((resolve) => (open = resolve));
+    const first = catalog.refresh();
+    await new Promise((r) => setTimeout(r, 5));
+    // The first load has read the old skills; this change must still be seen by the next refresh.
+    slow.state.skills = [skill("fresh", "fresh")];
+    const second = catalog.refresh();
+    slow.state.gate = Promise.resolve();
+    open();
+    await second;
+    expect(catalog.list().map((s) => s.id)).toEqual(["fresh"]);
+    await first;
+    expect(slow.state.loads).toBe(2);
+  });
+
+  it("reloads only the source whose watcher fired", async () => {
+    const loads = { quiet: 0, noisy: 0 };
+    let notify = () => {};
+    const watched = (name: "quiet" | "noisy") =>
+      metadataSource(
+        name,
+        async () => {
+          loads[name]++;
+          return { skills: [skill(name, name)], diagnostics: [] };
+        },
+        (onChange) => {
+          if (name === "noisy") notify = onChange;
+          return () => {};
+        },
+      );
+    const catalog = await catalogOf(watched("quiet"), watched("noisy"));
+    const stop = catalog.watch(new AbortController().signal);
+    notify();
+    await new Promise((r) => setTimeout(r, 400));
+    stop();
+    expect(loads).toEqual({ quiet: 1, noisy: 2 });
+  });
+
+  it("logs a skipped skill once per process, at info, however often it reloads", async () => {
+    const lines: string[] = [];
+    const catalog = new SkillCatalog(createLogger("debug", (line) => lines.push(line)));
+    const bad = { severity: "error" as const, source: "s", path: "broken", code: "yaml-parse", message: "bad YAML" };
+    catalog.addSource(metadataSource("s", async () => ({ skills: [], diagnostics: [bad] })));
+    await catalog.refresh();
+    await catalog.refresh();
+    expect(lines.filter((l) => l.includes("skipped s:broken"))).toEqual(["[skills-kernel] info: skipped s:broken: bad YAML"]);
+  });
+
+  it("suggests ids by typo or leading words, never by the first letters of an unrelated id", async () => {
+    const catalog = await catalogOf(source("s", [skill("nodejs-backend-patterns", "n"), skill("pdf-tools", "p")]));
+    expect(() => catalog.resolve("nope")).toThrow(/^no skill named "nope"$/);
+    expect(() => catalog.resolve("pdff")).toThrow('did you mean: pdf-tools?');
   });
 });

@@ -59,7 +59,7 @@ describe("encodeContent", () => {
 
 describe("skillFileOptionsSchema", () => {
   it("defaults maxFileBytes to 1 MiB and refuses nonsense", () => {
-    expect(skillFileOptionsSchema.parse({})).toEqual({ maxFileBytes: 1024 * 1024 });
+    expect(skillFileOptionsSchema.parse({})).toEqual({ maxFileBytes: 1024 * 1024, includeSecretFiles: false });
     for (const bad of [{ maxFileBytes: 0 }, { maxFileBytes: 1.5 }, { maxFileBytes: 1e12 }, { maxfilebytes: 1 }]) {
       expect(skillFileOptionsSchema.safeParse(bad).success).toBe(false);
     }

@@ -8,6 +8,8 @@ import { SKILL_TOKENS } from "../../skills/tokens.js";
  */
 export default definePlugin({
   name: "catalog",
+  provides: [SKILL_TOKENS.SkillCatalog],
+  consumes: [{ token: SKILL_TOKENS.SkillSource, optional: true }],
   setup(ctx) {
     const catalog = new SkillCatalog(ctx.logger);
     ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);
@@ -15,7 +17,7 @@ export default definePlugin({
     return {
       start(started) {
         for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(source);
-        void catalog.refresh(started.signal);
+        void catalog.refresh(undefined, started.signal);
       },
       serve(serving) {
         stopWatching ??= catalog.watch(serving.signal);

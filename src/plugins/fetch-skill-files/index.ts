@@ -29,8 +29,10 @@ type FileResult = z.infer<typeof fileResult>;
 /** The `fetch_skill_files` tool: step 3 of 3, files read_skill listed. */
 export default definePlugin({
   name: "fetch-skill-files",
+  consumes: [TOKENS.SkillCatalog],
   options: skillFileOptionsSchema,
-  setup(ctx, { maxFileBytes }) {
+  setup(ctx, options) {
+    const { maxFileBytes } = options;
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "fetch_skill_files",
@@ -41,7 +43,8 @@ export default definePlugin({
         `references/guide.md); a path the SKILL.md names works too if it is among the folder's first ` +
         `${FETCHABLE_FILES_LIMIT} files. Each file comes back on its own: { path, content, encoding, size, truncated? }, ` +
         "text as utf8 and anything else as base64, or { path, error } for a path that is not one of the skill's " +
-        `files; one bad path never fails the others. Files over ${maxFileBytes} bytes are cut, and say so.`,
+        `files; one bad path never fails the others. Files over ${maxFileBytes} bytes are cut, and say so. ` +
+        "Files named like credentials (.env, *.pem, *.key, .npmrc, id_rsa…) are not served.",
       inputSchema: {
         skill_name: z.string().min(1).max(1024).describe("the skill's id, as read_skill took it"),
         file_paths: z
@@ -58,7 +61,7 @@ export default definePlugin({
       async handler({ skill_name, file_paths }) {
         await catalog.ready();
         const skill = catalog.resolve(skill_name);
-        const fetched = await fetchSkillFiles(catalog, skill, file_paths, maxFileBytes, ctx.logger);
+        const fetched = await fetchSkillFiles(catalog, skill, file_paths, options, ctx.logger);
         const files = fetched.map(toResult);
         return {
           content: fetched.map((entry, index) => ({ type: "text" as const, text: render(entry, files[index]!) })),

@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { SkillFileError } from "../../kernel/errors.js";
 import { isInside } from "../../skills/paths.js";
 import { checkRelativePath } from "../../skills/skill-files.js";
-import type { SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../skills/types.js";
+import type { LeftOutFile, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../skills/types.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
 import { compare, SKIPPED_FOLDERS, type SkillFolder } from "./scan.js";
 
@@ -59,7 +59,7 @@ export function createSkillFiles(): SkillFiles {
 
     async listFiles(skillPath, limit, signal) {
       const folder = folderOf(skillPath, ".");
-      const { candidates, complete } = await walk(folder, signal);
+      const { candidates, complete, leftOut } = await walk(folder, signal);
       const files: SkillFileEntry[] = [];
       let next = 0;
       while (files.length < limit && next < candidates.length) {
@@ -67,11 +67,13 @@ export function createSkillFiles(): SkillFiles {
         // Never more in a batch than still fit: a file is stat'ed only if it could be listed.
         const batch = candidates.slice(next, next + Math.min(STAT_CONCURRENCY, limit - files.length));
         next += batch.length;
-        for (const entry of await Promise.all(batch.map((candidate) => toEntry(folder.dir, candidate)))) {
+        const entries = await Promise.all(batch.map((candidate) => toEntry(folder.dir, candidate)));
+        entries.forEach((entry, index) => {
           if (entry) files.push(entry);
-        }
+          else if (batch[index]!.link) leftOut.push({ path: batch[index]!.rel, reason: "a link that leads out of the skill folder, or not to a file" });
+        });
       }
-      return { files, omitted: candidates.length - next, complete } satisfies SkillFileListing;
+      return { files, omitted: candidates.length - next, complete, ...(leftOut.length > 0 ? { leftOut } : {}) } satisfies SkillFileListing;
     },
 
     async readFile(skillPath, filePath, maxBytes) {
@@ -96,7 +98,10 @@ export function createSkillFiles(): SkillFiles {
  * nearest the top. Types come from the directory entries themselves: nothing is stat'ed here,
  * and FIFOs, sockets and devices are left out without being touched.
  */
-async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promise<{ candidates: Candidate[]; complete: boolean }> {
+async function walk(
+  folder: SkillFolder,
+  signal: AbortSignal | undefined,
+): Promise<{ candidates: Candidate[]; complete: boolean; leftOut: LeftOutFile[] }> {
   // The folder was real at the scan; were it a link now, the walk would list another folder's files.
   let real: string;
   try {
@@ -107,6 +112,7 @@ async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promi
   if (real !== folder.dir) throw new SkillFileError(".", "the skill folder has been replaced since the last scan");
   const skillFile = basename(folder.file);
   const candidates: Candidate[] = [];
+  const leftOut: LeftOutFile[] = [];
   let level = [{ abs: folder.dir, rel: "" }];
   let read = 0;
   let complete = true;
@@ -127,14 +133,19 @@ async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promi
         if (depth === 0 && entry.name === skillFile) continue;
         const rel = dir.rel === "" ? entry.name : `${dir.rel}/${entry.name}`;
         // A name no request could spell is never listed, so every listed path can be fetched.
-        if (checkRelativePath(rel) !== undefined) continue;
+        const unspellable = checkRelativePath(rel);
+        if (unspellable !== undefined) {
+          leftOut.push({ path: rel, reason: unspellable });
+          continue;
+        }
         const abs = join(dir.abs, entry.name);
         if (entry.isDirectory()) {
-          if (SKIPPED_FOLDERS.has(entry.name)) continue;
-          if (depth < MAX_FILE_DEPTH) below.push({ abs, rel });
+          if (SKIPPED_FOLDERS.has(entry.name)) leftOut.push({ path: `${rel}/`, reason: "node_modules and .git folders are not served" });
+          else if (depth < MAX_FILE_DEPTH) below.push({ abs, rel });
           else complete = false;
         } else if (entry.isFile()) candidates.push({ rel, abs, link: false });
         else if (entry.isSymbolicLink()) candidates.push({ rel, abs, link: true });
+        else leftOut.push({ path: rel, reason: "not a regular file (a FIFO, socket or device)" });
       }
       if (read > MAX_LISTED_ENTRIES) {
         complete = false;
@@ -144,7 +155,7 @@ async function walk(folder: SkillFolder, signal: AbortSignal | undefined): Promi
     // Directory order differs between filesystems; sorted, the walk and its cut are the same everywhere.
     level = below.sort((a, b) => compare(a.rel, b.rel));
   }
-  return { candidates: candidates.sort((a, b) => compare(a.rel, b.rel)), complete };
+  return { candidates: candidates.sort((a, b) => compare(a.rel, b.rel)), complete, leftOut };
 }
 
 /**

@@ -51,6 +51,7 @@ export const fsOptionsSchema = z.strictObject({
 /** Serves the skills found in folders on disk, one skill source per `source` name. */
 export default definePlugin({
   name: "fs",
+  provides: [TOKENS.SkillSource],
   options: fsOptionsSchema,
   async setup(ctx, options) {
     const { roots: configured, ...limits } = options;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic } from "../../skills/types.js";
+import { isInstallStaging } from "../../skills/install-staging.js";
 import { mapLimit } from "./map-limit.js";
 
 /** A folder holding a SKILL.md, not yet read. */
@@ -133,7 +134,7 @@ async function visitFolder(folder: Folder, descend: boolean, options: ScanOption
 
   // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
   const candidates = entries
-    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name))
+    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name))
     .sort(byName);
   const children: Folder[] = [];
   for (const entry of candidates) {

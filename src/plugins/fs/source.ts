@@ -42,7 +42,7 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
   return {
     name: settings.name,
     description: settings.roots.join(", "),
-    roots: settings.roots,
+    capabilities: { localFolders: settings.roots },
     async load(signal: AbortSignal): Promise<SourceSnapshot> {
       const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, signal)));
       files.remember(perRoot.flatMap((root) => root.folders));

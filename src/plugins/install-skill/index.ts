@@ -26,6 +26,8 @@ export const installOptionsSchema = z.strictObject({
   maxFiles: z.number().int().min(1).default(5_000),
   /** Bytes per skill, SKILL.md included; a larger skill is refused. */
   maxBytes: z.number().int().min(1).default(100 * MiB),
+  /** Copy files named like credentials (.env, *.pem…) too; they are left out, and listed in left_out, otherwise. */
+  includeSecretFiles: z.boolean().default(false),
 });
 
 export type InstallTarget = "project" | "user";
@@ -62,12 +64,15 @@ const resultSchema = {
   files: z.array(z.string()),
   bytes: z.number().int(),
   served_as: z.string().optional(),
+  left_out: z.array(z.object({ path: z.string(), reason: z.string() })).describe("files of the skill folder not copied, and why"),
   warnings: z.array(z.string()),
 };
 
 /** The `install_skill` tool: copies a served skill into the project's or the user's skills folder. */
 export default definePlugin({
   name: "install-skill",
+  provides: [SKILL_INSTALLER],
+  consumes: [TOKENS.SkillCatalog],
   options: installOptionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
@@ -79,7 +84,8 @@ export default definePlugin({
       description:
         `Copy a served skill into the project's skills folder (${installer.targets.project}) or the user's ` +
         `(${installer.targets.user}), under its name, so it is there for every agent. The skill is validated ` +
-        "first; nothing in it is run. Refuses to replace an installed skill unless overwrite is true; dry_run " +
+        "first: spec problems are warnings (strict: true refuses them), and only what is unsafe is refused; nothing in it " +
+        "is run, and files named like credentials (.env, *.pem) are left out. Every file left out is listed in left_out. Refuses to replace an installed skill unless overwrite is true; dry_run " +
         "says what would be written without writing. The installed skill is served at once.",
       inputSchema: {
         skill_name: z.string().min(1).max(1024).describe("a served skill's id, as list_skills gives it"),
@@ -87,16 +93,20 @@ export default definePlugin({
         target: z.enum(["project", "user"]).describe("project or user"),
         overwrite: z.boolean().optional().describe("replace a skill already installed under that name (default false)"),
         dry_run: z.boolean().optional().describe("only say what would be written (default false)"),
+        strict: z.boolean().optional().describe("refuse a skill whose SKILL.md breaks the Agent Skills spec (default false: warn)"),
       },
       outputSchema: resultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      async handler({ skill_name, source, target, overwrite = false, dry_run = false }) {
+      async handler({ skill_name, source, target, overwrite = false, dry_run = false, strict = false }, extra) {
         const result = await installer.install({
           skill: skill_name,
           source,
           targetRoot: installer.targets[target],
           overwrite,
           dryRun: dry_run,
+          strict,
+          // notifications/cancelled aborts it: the install stops before its copy is moved into place.
+          signal: extra.signal,
         });
         return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
       },

@@ -1,20 +1,25 @@
-import { randomUUID } from "node:crypto";
-import { lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import type { CatalogSkill, SkillCatalog } from "../../skills/catalog.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
+import { escapeForDisplay, hasUnsafeCharacter } from "../../skills/display-text.js";
+import { stagingName } from "../../skills/install-staging.js";
+import { isSecretPath, SECRET_REASON } from "../../skills/secret-files.js";
 import { checkRelativePath } from "../../skills/skill-files.js";
-import { MAX_NAME_CHARS, NAME_PATTERN } from "../../skills/skill-md.js";
 import { validateSkillDocument } from "../../skills/skill-spec.js";
 import type { SkillFileEntry } from "../../skills/types.js";
 import { isWithin } from "../../skills/paths.js";
 import { servedRoots } from "../validate-skill/folder.js";
+import { checkDestination, checkTargetRoot, recoverLeftovers } from "./target.js";
 
 export interface InstallLimits {
   /** Files per skill, SKILL.md not counted. */
   readonly maxFiles: number;
   /** Bytes per skill, SKILL.md included. */
   readonly maxBytes: number;
+  /** Copy files named like credentials too (.env, *.pem…); they are left out, and said, otherwise. */
+  readonly includeSecretFiles?: boolean;
 }
 
 export interface InstallRequest {
@@ -25,6 +30,10 @@ export interface InstallRequest {
   readonly targetRoot: string;
   readonly overwrite: boolean;
   readonly dryRun: boolean;
+  /** Refuse a skill whose SKILL.md breaks the spec, as CI wants; by default those problems are warnings. */
+  readonly strict?: boolean;
+  /** Aborting stops the install before its copy is moved into place; the target is left as it was. */
+  readonly signal?: AbortSignal;
 }
 
 export interface InstallResult {
@@ -41,26 +50,38 @@ export interface InstallResult {
   readonly bytes: number;
   /** The id the installed skill answers to now; absent on a dry run or when no source serves the target. */
   readonly served_as?: string;
-  /** The SKILL.md's spec warnings, then anything else worth knowing. */
+  /** Every file of the skill folder that was (or would be) left out of the copy, and why. */
+  readonly left_out: readonly { readonly path: string; readonly reason: string }[];
+  /** The SKILL.md's spec problems, then anything else worth knowing. */
   readonly warnings: readonly string[];
 }
 
 /** Writes one file that does not exist yet; the atomicity test injects one that fails midway. */
 export type WriteNewFile = (path: string, bytes: Uint8Array) => Promise<void>;
 
-// "wx" never follows or replaces what is there; 0o644 because nothing installed is ever made executable.
+// "wx" never follows or replaces what is there; 0o644 (less the umask) because nothing installed
+// is ever made executable.
 const writeNewFile: WriteNewFile = (path, bytes) => writeFile(path, bytes, { flag: "wx", mode: 0o644 });
 
 const COPY_CONCURRENCY = 8;
 
-// Windows refuses these as file or folder names, whatever the extension.
-const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+// Windows refuses these as file or folder names, whatever the extension and case.
+const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\..*)?$/i;
+const WINDOWS_RESERVED_CHARACTER = /[<>:"|?*]/;
+
+/**
+ * The longest folder name install writes, in UTF-8 bytes: its temporary folders add about 40
+ * bytes to it, and most filesystems stop at 255.
+ */
+const MAX_NAME_BYTES = 200;
 
 /**
  * Copies a served skill into `<targetRoot>/<name>` through its source (listFiles, readDocument,
  * readFile), so it works for any source and the source's rules on symlinks hold. Everything is
- * written into a fresh temporary folder inside the target root and renamed into place, so a
- * failure leaves the target as it was. Nothing from the skill is ever run or made executable.
+ * written into a temporary folder inside the target root and renamed into place, so a failure
+ * leaves the target as it was; a process killed midway leaves only a temporary folder that scans
+ * skip and the next install removes (or, for a replaced skill, moves back). Nothing from the skill
+ * is ever run or made executable.
  */
 export async function installSkill(
   catalog: SkillCatalog,
@@ -68,6 +89,10 @@ export async function installSkill(
   request: InstallRequest,
   write: WriteNewFile = writeNewFile,
 ): Promise<InstallResult> {
+  const { signal } = request;
+  const checkCancelled = () => {
+    if (signal?.aborted) throw new ToolInputError("the install was cancelled; nothing was changed");
+  };
   await catalog.ready();
   // Unknown ids are refused here, naming the closest ones.
   const skill = catalog.resolve(request.skill, request.source);
@@ -75,31 +100,36 @@ export async function installSkill(
   const unsafe = unsafeNameReason(name);
   if (unsafe) throw new ToolInputError(`refusing to install "${clip(name)}": ${unsafe}`);
 
+  await checkTargetRoot(request.targetRoot);
   const destination = join(request.targetRoot, name);
   const place = await servedPlace(catalog, destination);
   if (place && place.source === skill.source && place.path === skill.path) {
     const others = catalog.list().filter((other) => other.name === name && other !== skill).map((other) => other.qualifiedId);
     const from = others.length > 0 ? `: install from ${others.join(" or ")}` : "";
-    throw new ToolInputError(`"${request.skill}" is the copy installed at ${destination} already${from}`);
+    throw new ToolInputError(`"${clip(request.skill)}" is the copy installed at ${destination} already${from}`);
   }
-  const existing = await exists(destination);
+  const existing = await checkDestination(destination);
   if (existing && !request.overwrite) {
     throw new ToolInputError(`${destination} already exists; ask to overwrite it (overwrite: true, or --force) to replace it`);
   }
 
-  const document = await catalog.readDocument(skill, limits.maxBytes);
+  const document = await catalog.readDocument(skill, limits.maxBytes, signal);
   if (document.truncated) {
     throw new ToolInputError(`refusing to install "${name}": its SKILL.md is ${document.size} bytes, over maxBytes (${limits.maxBytes})`);
   }
   // Checked as it will be installed: in a folder named after the skill.
   const validation = validateSkillDocument(new TextDecoder().decode(document.bytes), name);
-  if (!validation.valid) {
-    const errors = validation.errors.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
-    throw new ToolInputError(`refusing to install "${name}": its SKILL.md breaks the Agent Skills spec: ${errors}`);
+  const specErrors = validation.errors.map((issue) => `${issue.field}: ${issue.message}`);
+  if (!validation.valid && request.strict) {
+    throw new ToolInputError(`refusing to install "${name}" (strict): its SKILL.md breaks the Agent Skills spec: ${specErrors.join("; ")}`);
   }
-  const warnings = validation.warnings.map((issue) => `${issue.field}: ${issue.message}`);
+  const warnings = [
+    ...specErrors.map((error) => `spec: ${error} (installed anyway; strict refuses it)`),
+    ...validation.warnings.map((issue) => `${issue.field}: ${issue.message}`),
+  ];
 
-  const listing = await catalog.listFiles(skill, limits.maxFiles);
+  checkCancelled();
+  const listing = await catalog.listFiles(skill, limits.maxFiles, signal);
   if (!listing.complete) {
     // A copy of part of a skill would be served as if it were whole.
     throw new ToolInputError(`refusing to install "${name}": its folder is larger than a listing reads, so a copy could not be complete`);
@@ -114,18 +144,23 @@ export async function installSkill(
     const problem = checkRelativePath(file.path);
     if (problem) throw new ToolInputError(`refusing to install "${name}": its file "${clip(file.path)}" cannot be copied: ${problem}`);
   }
-  // A folder holding both SKILL.md and skill.md lists the one it does not serve; on a
-  // case-insensitive disk the two would be one file.
-  const shadowed = listing.files.find((file) => file.path.toLowerCase() === "skill.md");
-  const copied = listing.files.filter((file) => file !== shadowed);
-  if (shadowed) warnings.push(`left out ${shadowed.path}: the installed SKILL.md takes its place`);
+  const leftOut = (listing.leftOut ?? []).map((file) => ({ path: escapeForDisplay(file.path), reason: file.reason }));
+  const copied: SkillFileEntry[] = [];
+  for (const file of listing.files) {
+    // A folder holding both SKILL.md and skill.md lists the one it does not serve; on a
+    // case-insensitive disk the two would be one file.
+    if (file.path.toLowerCase() === "skill.md") leftOut.push({ path: file.path, reason: "the installed SKILL.md takes its place" });
+    else if (!limits.includeSecretFiles && isSecretPath(file.path)) leftOut.push({ path: file.path, reason: SECRET_REASON });
+    else copied.push(file);
+  }
+  leftOut.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const bytes = copied.reduce((sum, file) => sum + file.size, document.size);
   if (bytes > limits.maxBytes) {
     throw new ToolInputError(`refusing to install "${name}": it holds ${bytes} bytes, over maxBytes (${limits.maxBytes})`);
   }
 
   const files = ["SKILL.md", ...copied.map((file) => file.path)];
-  const result = { name, from: skill.qualifiedId, path: destination, replaced: existing, files, bytes };
+  const result = { name, from: skill.qualifiedId, path: destination, replaced: existing, files, bytes, left_out: leftOut };
   if (request.dryRun) {
     if (!place) warnings.push(notServed(request.targetRoot));
     return { ...result, dry_run: true, warnings };
@@ -134,18 +169,24 @@ export async function installSkill(
   let root: string;
   let temp: string;
   try {
+    // mkdir, not mkdtemp: the folders get the user's umask, as any folder they make would.
     await mkdir(request.targetRoot, { recursive: true });
     root = await realpath(request.targetRoot);
-    temp = await mkdtemp(join(root, `.installing-${name}-`));
+    warnings.push(...(await recoverLeftovers(root)));
+    temp = join(root, stagingName("installing", name, randomBytes(6).toString("hex")));
+    await mkdir(temp);
   } catch (error) {
     throw new ToolInputError(`cannot write into ${request.targetRoot}: ${errorMessage(error)}`);
   }
   try {
-    await copyFiles(catalog, skill, copied, temp, write);
+    await copyFiles(catalog, skill, copied, temp, write, signal);
+    checkCancelled();
     // Last, so a scan that runs meanwhile never takes the half-copied folder for a skill.
     await write(join(temp, "SKILL.md"), document.bytes);
+    checkCancelled();
   } catch (error) {
     await rm(temp, { recursive: true, force: true });
+    if (signal?.aborted) throw new ToolInputError("the install was cancelled; nothing was changed");
     throw new ToolInputError(`installing "${name}" failed; nothing was changed: ${errorMessage(error)}`);
   }
   await moveIntoPlace(temp, join(root, name), existing, warnings);
@@ -157,27 +198,31 @@ export async function installSkill(
   return { ...result, dry_run: false, ...(typeof servedAs === "string" ? { served_as: servedAs } : {}), warnings };
 }
 
-/** Why `name` cannot be a folder name in a target root, or undefined when it can. */
+/**
+ * Why `name` cannot be a folder name in a target root, or undefined when it can. Only what is
+ * unsafe is refused (a name that would step out of the target, hide, or not be writable on some
+ * system); a name the spec merely dislikes (capitals, spaces) installs with a warning.
+ */
 export function unsafeNameReason(name: string): string | undefined {
   if (name === "") return "the name is empty";
   if (/[/\\]/.test(name)) return "the name holds a path separator";
   if (name.startsWith(".")) return "the name starts with a dot";
-  if (/[\u0000-\u001f\u007f]/.test(name)) return "the name holds a control character";
-  if ([...name].length > MAX_NAME_CHARS) return `the name is longer than ${MAX_NAME_CHARS} characters`;
-  if (!NAME_PATTERN.test(name)) {
-    return "the name is not lowercase letters a-z, digits and single hyphens, as the spec requires";
-  }
+  if (hasUnsafeCharacter(name)) return "the name holds a control or invisible formatting character";
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `the name is longer than ${MAX_NAME_BYTES} bytes`;
+  if (WINDOWS_RESERVED_CHARACTER.test(name)) return 'the name holds a character Windows refuses in file names (<>:"|?*)';
+  if (/[. ]$/.test(name) || /^ /.test(name)) return "the name starts or ends with a space, or ends with a dot";
   if (WINDOWS_DEVICE_NAME.test(name)) return "the name is a device name on Windows";
   return undefined;
 }
 
-/** Copies every file, a few at a time; on a failure, waits for the writes in flight before reporting it. */
+/** Copies every file, a few at a time; on a failure or a cancellation, waits for the writes in flight before reporting it. */
 async function copyFiles(
   catalog: SkillCatalog,
   skill: CatalogSkill,
   files: readonly SkillFileEntry[],
   temp: string,
   write: WriteNewFile,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | undefined;
@@ -185,7 +230,8 @@ async function copyFiles(
     while (!failure && next < files.length) {
       const file = files[next++]!;
       try {
-        const content = await catalog.readFile(skill, file.path, file.size);
+        signal?.throwIfAborted();
+        const content = await catalog.readFile(skill, file.path, file.size, signal);
         if (content.truncated) throw new Error(`${file.path} grew while it was being copied`);
         const target = join(temp, ...file.path.split("/"));
         await mkdir(dirname(target), { recursive: true });
@@ -201,7 +247,8 @@ async function copyFiles(
 
 /**
  * Renames the copy into place. A folder being replaced is moved aside first and removed only once
- * the copy is in place; if that rename fails, it is moved back.
+ * the copy is in place; if that rename fails, it is moved back. Killed between the two renames,
+ * the next install moves it back (recoverLeftovers).
  */
 async function moveIntoPlace(temp: string, destination: string, replacing: boolean, warnings: string[]): Promise<void> {
   const fail = async (error: unknown): Promise<never> => {
@@ -216,7 +263,7 @@ async function moveIntoPlace(temp: string, destination: string, replacing: boole
     await rename(temp, destination).catch(fail);
     return;
   }
-  const aside = join(dirname(destination), `.replaced-${randomUUID()}`);
+  const aside = join(dirname(destination), stagingName("replaced", basename(destination), randomBytes(6).toString("hex")));
   await rename(destination, aside).catch(fail);
   try {
     await rename(temp, destination);
@@ -250,29 +297,18 @@ async function servedPlace(catalog: SkillCatalog, dir: string): Promise<ServedPl
   return served && { source: served.source, path: relative(served.root, real).split(sep).join("/") };
 }
 
-/** Reloads the catalog until it lists the skill at `place`: its id, or undefined when it does not. */
+/** Reloads the source that serves `place`: the installed skill's id, or undefined when it is not listed. */
 async function refreshUntilServed(catalog: SkillCatalog, place: ServedPlace): Promise<string | undefined> {
-  const find = () => catalog.list().find((skill) => skill.source === place.source && skill.path === place.path)?.id;
-  // A load already under way when the folder appeared may have missed it; the second one cannot.
-  await catalog.refresh();
-  if (find() === undefined) await catalog.refresh();
-  return find();
+  // refresh() covers a load that starts after the call, so the new folder is always seen.
+  await catalog.refresh(place.source);
+  return catalog.list().find((skill) => skill.source === place.source && skill.path === place.path)?.id;
 }
 
 function notServed(targetRoot: string): string {
   return `target ${targetRoot} is not served by any source; add it to the fs plugin's roots`;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw new ToolInputError(`cannot check ${path}: ${errorMessage(error)}`);
-  }
-}
-
 function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  const shown = escapeForDisplay(text);
+  return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
 }

@@ -12,6 +12,9 @@ export function renderInstall(result: InstallResult): string {
   if (result.served_as !== undefined) lines.push(`Served now as "${result.served_as}".`);
   lines.push("Files:", ...result.files.slice(0, SHOWN_FILES).map((file) => `  ${file}`));
   if (result.files.length > SHOWN_FILES) lines.push(`  ... and ${result.files.length - SHOWN_FILES} more`);
+  if (result.left_out.length > 0) {
+    lines.push("Left out:", ...result.left_out.map((file) => `  ${file.path}: ${file.reason}`));
+  }
   if (result.warnings.length > 0) lines.push("Warnings:", ...result.warnings.map((warning) => `  ${warning}`));
   return lines.join("\n");
 }

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { definePlugin } from "../../kernel/config.js";
+import { ToolInputError } from "../../kernel/errors.js";
+import { decodeCursor, page } from "../../skills/page-cursor.js";
 import { TOKENS } from "../../tokens.js";
-import { LIST_FORMATS, renderSkillList, toSkillList } from "./format.js";
+import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, toSkillList } from "./format.js";
 
-/** The `list_skills` tool: every served skill, in one of three formats. */
+/** The `list_skills` tool: every served skill, in one of three formats, a page at a time. */
 export default definePlugin({
   name: "list-skills",
+  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
@@ -13,13 +16,17 @@ export default definePlugin({
       title: "List skills",
       description:
         "List every Agent Skill this server serves. format: names-only (default: one id per line, cheapest), " +
-        "json ({ total, skills: [{ id, name, description, source, path }] }) or full (readable, with descriptions). " +
+        "json ({ total, skills: [{ id, name, description, source, path }], next_cursor? }) or full (readable, with descriptions). " +
+        `Answers come in pages of ${PAGE_SIZES["names-only"]} skills for names-only and ${PAGE_SIZES.json} for json and full; ` +
+        "when there are more, next_cursor is set: pass it back as cursor for the next page. " +
         "Call a skill by its id: its name, or source:name when another skill has the same name.",
       inputSchema: {
         format: z
           .enum(LIST_FORMATS)
           .optional()
           .describe("names-only (default), json or full"),
+        cursor: z.string().max(64).optional().describe("next_cursor of the previous page"),
+        limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe("skills per page, instead of the format's default"),
       },
       outputSchema: {
         format: z.enum(LIST_FORMATS),
@@ -33,11 +40,26 @@ export default definePlugin({
             path: z.string().optional(),
           }),
         ),
+        next_cursor: z.string().optional().describe("set when more skills follow: pass it as cursor"),
+        unavailable_sources: z
+          .array(z.object({ source: z.string(), state: z.enum(["stale", "failed"]), error: z.string().optional() }))
+          .optional()
+          .describe("sources that failed to load: stale ones are listed from their last good load, failed ones not at all"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ format = "names-only" }) {
+      async handler({ format = "names-only", cursor, limit }) {
+        const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+        if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
         await catalog.ready();
-        const list = toSkillList(catalog.list(), format);
+        const all = toSkillList(catalog.list(), format);
+        const { items, nextCursor } = page(all.skills, offset, limit ?? PAGE_SIZES[format]);
+        const unavailable = catalog.unavailable().map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error }));
+        const list = {
+          ...all,
+          skills: items,
+          ...(nextCursor ? { next_cursor: nextCursor } : {}),
+          ...(unavailable.length > 0 ? { unavailable_sources: unavailable } : {}),
+        };
         const sources = catalog.sources.map((s) => `${s.name} (${s.description})`);
         return {
           content: [{ type: "text", text: renderSkillList(list, sources) }],

@@ -9,6 +9,7 @@ import { Bm25Ranker } from "./ranker.js";
  */
 export default definePlugin({
   name: "ranker-bm25",
+  provides: [TOKENS.Ranker],
   setup(ctx) {
     ctx.provide(TOKENS.Ranker, new Bm25Ranker());
   },

@@ -8,6 +8,7 @@ import { FuseRanker } from "./ranker.js";
  */
 export default definePlugin({
   name: "ranker-fuse",
+  provides: [TOKENS.Ranker],
   setup(ctx) {
     ctx.provide(TOKENS.Ranker, new FuseRanker());
   },

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import type { CatalogSkill } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
-import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote } from "../../skills/skill-files.js";
+import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../skills/skill-files.js";
 import { TOKENS } from "../../tokens.js";
 import type { SkillFileContent, SkillFileListing } from "../../skills/types.js";
 
 /** The `read_skill` tool: step 2 of 3, a skill's SKILL.md and the list of its other files. */
 export default definePlugin({
   name: "read-skill",
+  consumes: [TOKENS.SkillCatalog],
   options: skillFileOptionsSchema,
-  setup(ctx, { maxFileBytes }) {
+  setup(ctx, { maxFileBytes, includeSecretFiles }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "read_skill",
@@ -47,10 +48,11 @@ export default definePlugin({
       async handler({ skill_name, source }) {
         await catalog.ready();
         const skill = catalog.resolve(skill_name, source);
-        const [document, listing] = await Promise.all([
+        const [document, listed] = await Promise.all([
           catalog.readDocument(skill, maxFileBytes),
           catalog.listFiles(skill, SHOWN_FILES_LIMIT),
         ]);
+        const listing = withoutSecrets(listed, includeSecretFiles);
         const content = decodeText(document.bytes, document.truncated);
         return {
           content: [{ type: "text", text: render(skill, document, content, listing) }],
@@ -73,12 +75,14 @@ export default definePlugin({
   },
 });
 
-function render(skill: CatalogSkill, document: SkillFileContent, content: string, listing: SkillFileListing): string {
+function render(skill: CatalogSkill, document: SkillFileContent, content: string, listing: SkillFileListing & { withheld: number }): string {
   const lines = [`Skill ${skill.id} (source ${skill.source}): its SKILL.md, then its files.`, "", content.trimEnd()];
   if (document.truncated) lines.push(truncationNote(document));
   lines.push("");
+  const withheld =
+    listing.withheld > 0 ? `${listing.withheld} file${listing.withheld === 1 ? "" : "s"} named like credentials (.env, *.pem…) not served.` : "";
   if (listing.files.length === 0 && listing.omitted === 0) {
-    lines.push("The skill folder holds no other files.");
+    lines.push("The skill folder holds no other files.", ...(withheld ? [withheld] : []));
     return lines.join("\n");
   }
   lines.push(
@@ -90,5 +94,6 @@ function render(skill: CatalogSkill, document: SkillFileContent, content: string
     const more = listing.complete ? `${listing.omitted}` : `at least ${listing.omitted}`;
     lines.push(`... and ${more} more not shown; fetch_skill_files also accepts a path the SKILL.md names.`);
   }
+  if (withheld) lines.push(withheld);
   return lines.join("\n");
 }

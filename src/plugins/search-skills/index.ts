@@ -53,6 +53,7 @@ class SearchIndex {
  */
 export default definePlugin({
   name: "search-skills",
+  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     const index = new SearchIndex(catalog);
@@ -121,16 +122,10 @@ export default definePlugin({
     });
 
     return {
-      // In start, every plugin is set up, so a ranker plugin listed after this one is there too.
       async start(ctx) {
-        let ranker: Ranker;
-        try {
-          ranker = ctx.resolve(TOKENS.Ranker);
-        } catch {
-          // No ranker plugin in the config: the default needs no options, so search works with just
-          // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
-          ranker = new (await import("../ranker-bm25/ranker.js")).Bm25Ranker();
-        }
+        // No ranker plugin in the config: the default needs no options, so search works with just
+        // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
+        const ranker: Ranker = ctx.resolveOptional(TOKENS.Ranker) ?? new (await import("../ranker-bm25/ranker.js")).Bm25Ranker();
         ctx.logger.debug(`ranking with ${ranker.name}`);
         index.use(ranker);
       },

@@ -1,7 +1,13 @@
 import { posix } from "node:path";
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Variables } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  type ListResourcesResult,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
@@ -12,9 +18,14 @@ import {
   fetchSkillFiles,
   MAX_PATH_CHARS,
   skillFileOptionsSchema,
+  type SkillFileOptions,
 } from "../../skills/skill-files.js";
+import { decodeCursor, page } from "../../skills/page-cursor.js";
 import { TOKENS } from "../../tokens.js";
 import type { SkillFileContent } from "../../skills/types.js";
+
+/** Resources per resources/list page: about 360 bytes each, so a page is about 70 KB. */
+export const RESOURCES_PAGE_SIZE = 200;
 
 /** Where a skill's SKILL.md lives in the URI scheme of the MCP Skills extension draft. */
 const DOCUMENT = "SKILL.md";
@@ -31,11 +42,13 @@ export function skillUri(id: string, path = DOCUMENT): string {
 /** The same skills as the tools, as MCP resources: one template covers every skill, however the catalog changes. */
 export default definePlugin({
   name: "skill-resources",
+  consumes: [TOKENS.SkillCatalog],
   options: skillFileOptionsSchema,
-  setup(ctx, { maxFileBytes }) {
+  setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.extendServer((server) => {
-      register(server, catalog, maxFileBytes, ctx.logger);
+      register(server, catalog, options, ctx.logger);
+      paginateResourceList(server);
       // The list of SKILL.md resources follows the catalog: tell the client when it changes.
       return catalog.onChange(() => {
         // Before the client's initialize there is nothing to tell: it will list the resources
@@ -49,7 +62,7 @@ export default definePlugin({
   },
 });
 
-function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number, logger: Logger): void {
+function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
   const template = new ResourceTemplate("skill://{skill}/{+path}", {
     async list() {
       await catalog.ready();
@@ -75,7 +88,7 @@ function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number
     },
     async (uri, variables) => {
       try {
-        return await read(uri, variables, catalog, maxFileBytes, logger);
+        return await read(uri, variables, catalog, options, logger);
       } catch (error) {
         if (error instanceof McpError) throw error;
         if (error instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -86,11 +99,33 @@ function register(server: McpServer, catalog: SkillCatalog, maxFileBytes: number
   );
 }
 
+type ListHandler = (request: unknown, extra: unknown) => Promise<ListResourcesResult>;
+
+/**
+ * The SDK's resources/list answers every resource at once and ignores cursors: 562 KB at 1,566
+ * skills. Its handler is kept (so resources other plugins register are listed too) and its answer
+ * cut into pages of RESOURCES_PAGE_SIZE, with MCP's opaque nextCursor. The SDK keeps handlers in
+ * a field it does not export; a test fails if that changes.
+ */
+function paginateResourceList(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, ListHandler> })._requestHandlers;
+  const listAll = handlers.get("resources/list");
+  if (!listAll) throw new Error("the MCP SDK registered no resources/list handler to paginate");
+  server.server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const cursor = request.params?.cursor;
+    const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+    if (offset === undefined) throw new McpError(ErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
+    const all = await listAll(request, extra);
+    const { items, nextCursor } = page(all.resources, offset, RESOURCES_PAGE_SIZE);
+    return { ...all, resources: items, ...(nextCursor ? { nextCursor } : {}) };
+  });
+}
+
 async function read(
   uri: URL,
   variables: Variables,
   catalog: SkillCatalog,
-  maxFileBytes: number,
+  options: SkillFileOptions,
   logger: Logger,
 ): Promise<ReadResourceResult> {
   const id = decodeComponent(variables.skill, "skill id");
@@ -98,10 +133,10 @@ async function read(
   await catalog.ready();
   const skill = catalog.resolve(id);
   if (path === DOCUMENT) {
-    const document = await catalog.readDocument(skill, maxFileBytes);
+    const document = await catalog.readDocument(skill, options.maxFileBytes);
     return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: decodeText(document.bytes, document.truncated), ...meta(document) }] };
   }
-  const fetched = (await fetchSkillFiles(catalog, skill, [path], maxFileBytes, logger))[0]!;
+  const fetched = (await fetchSkillFiles(catalog, skill, [path], options, logger))[0]!;
   if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
   const { content, encoding } = encodeContent(fetched.file.bytes, fetched.file.truncated);
   const mimeType = mimeTypeOf(path, encoding);

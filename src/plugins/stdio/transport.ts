@@ -1,28 +1,25 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { TransportDefinition } from "../../kernel/types.js";
+import { MiB } from "../../skills/skill-files.js";
+import { LineTransport } from "./line-transport.js";
 
 /**
- * One server over the process's stdin/stdout. The session ends when the client closes stdin;
- * the SDK transport does not watch for that, so this does.
+ * The longest message read from stdin (docs/security.md). A longer one is answered with a -32600
+ * error and skipped, and the session goes on. Client requests are small; this bounds memory.
+ */
+export const MAX_MESSAGE_BYTES = 16 * MiB;
+
+/**
+ * One server over the process's stdin/stdout. The session ends when the client closes stdin or
+ * stdout (EPIPE), or when the kernel closes.
  */
 export const stdioTransport: TransportDefinition = {
   name: "stdio",
   async start({ createServer, logger }) {
     const server = createServer();
-    const transport = new StdioServerTransport();
+    const transport = new LineTransport(process.stdin, process.stdout, { maxMessageBytes: MAX_MESSAGE_BYTES, logger });
     let resolveClosed!: () => void;
     const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-    const onEnd = () => {
-      logger.debug("stdin closed; stopping");
-      void server.close();
-    };
-    transport.onclose = () => {
-      process.stdin.off("end", onEnd);
-      // Let the process exit once nothing else is pending: stdin would otherwise hold it open.
-      process.stdin.pause();
-      resolveClosed();
-    };
-    process.stdin.once("end", onEnd);
+    transport.onclose = () => resolveClosed();
     await server.connect(transport);
     return {
       closed,

@@ -14,19 +14,21 @@ export const MAX_VALIDATED_BYTES = 1024 * 1024;
  * Validates the skill in folder `dir` (an absolute path) straight from disk. Never throws: a folder
  * that cannot be read, or holds no readable SKILL.md, is an invalid skill with an error on "file".
  * A SKILL.md that is a symlink is read only when it stays inside `dir`, as the fs source does.
+ * Messages name the folder as `shown` (the tool passes the path the agent gave, so that no answer
+ * reveals where served folders or link targets are on disk) and fs errors by their code only.
  */
-export async function validateSkillFolder(dir: string, folderName: string = basename(dir)): Promise<SkillValidation> {
+export async function validateSkillFolder(dir: string, folderName: string = basename(dir), shown: string = dir): Promise<SkillValidation> {
   const fileError = (message: string): SkillValidation => ({ valid: false, errors: [{ field: "file", message }], warnings: [] });
   let realDir: string;
   try {
     realDir = await realpath(dir);
-    if (!(await lstat(realDir)).isDirectory()) return fileError(`${dir} is not a folder`);
+    if (!(await lstat(realDir)).isDirectory()) return fileError(`${shown} is not a folder`);
   } catch (error) {
-    return fileError(`cannot read ${dir}: ${errorMessage(error)}`);
+    return fileError(`cannot read ${shown} (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`);
   }
 
   const fileName = await findSkillFile(realDir);
-  if (fileName === undefined) return fileError(`${dir} holds no SKILL.md`);
+  if (fileName === undefined) return fileError(`${shown} holds no SKILL.md`);
   const listed = join(realDir, fileName);
   let text: string;
   let truncated: boolean;
@@ -75,7 +77,7 @@ export interface ServedRoot {
 export async function servedRoots(sources: readonly SkillSource[]): Promise<ServedRoot[]> {
   return Promise.all(
     sources.flatMap((source) =>
-      (source.roots ?? []).map(async (root) => ({ source: source.name, root: await realpath(root).catch(() => root) })),
+      (source.capabilities?.localFolders ?? []).map(async (root) => ({ source: source.name, root: await realpath(root).catch(() => root) })),
     ),
   );
 }

@@ -10,12 +10,14 @@ import { TOKENS } from "../../tokens.js";
 import { expandHome, isWithin } from "../../skills/paths.js";
 import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
 import { renderValidation } from "./render.js";
+import { escapeForDisplay } from "../../skills/display-text.js";
 
 const issueSchema = z.object({ field: z.string(), message: z.string() });
 
 /** The `validate_skill` tool: checks a skill against the Agent Skills specification. */
 export default definePlugin({
   name: "validate-skill",
+  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
@@ -51,7 +53,7 @@ export default definePlugin({
         } else if (path !== undefined) {
           subject = path;
           // The folder's name as given, not a symlink target's: clients see the link's name.
-          validation = await validateSkillFolder(await servedFolder(catalog, path, ctx.baseDir), basename(resolve(path)));
+          validation = await validateSkillFolder(await servedFolder(catalog, path, ctx.baseDir), basename(resolve(path)), escapeForDisplay(path));
         } else {
           subject = directory_name ?? "content";
           validation = validateSkillDocument(content!, directory_name);
@@ -86,7 +88,7 @@ async function validateServed(catalog: SkillCatalog, id: string): Promise<{ subj
 /** The folder a served skill lives in; a skill at a source's root is named by that root, when there is one. */
 function folderName(catalog: SkillCatalog, skill: CatalogSkill): string | undefined {
   if (skill.path !== "") return posix.basename(skill.path);
-  const roots = catalog.sources.find((source) => source.name === skill.source)?.roots ?? [];
+  const roots = catalog.sources.find((source) => source.name === skill.source)?.capabilities?.localFolders ?? [];
   return roots.length === 1 ? basename(roots[0]!) : undefined;
 }
 
@@ -94,13 +96,13 @@ function folderName(catalog: SkillCatalog, skill: CatalogSkill): string | undefi
 async function servedFolder(catalog: SkillCatalog, path: string, baseDir: string): Promise<string> {
   const absolute = resolve(baseDir, expandHome(path, homedir()));
   const roots = await servedRoots(catalog.sources);
-  const configured = catalog.sources.flatMap((source) => source.roots ?? []);
-  const outside = () => {
-    const served = roots.length > 0 ? roots.map(({ root }) => root).join(", ") : "none";
-    return new ToolInputError(
-      `${path} is not inside a folder this server serves (${served}); validate a served skill by skill_name, or pass its SKILL.md as content`,
+  const configured = catalog.sources.flatMap((source) => source.capabilities?.localFolders ?? []);
+  // The served folders stay unnamed: an agent must not learn the disk's layout from an error.
+  const shown = escapeForDisplay(path);
+  const outside = () =>
+    new ToolInputError(
+      `${shown} is not inside a folder this server serves; validate a served skill by skill_name, or pass its SKILL.md as content`,
     );
-  };
   // Checked before touching the disk, so an agent cannot learn what exists elsewhere.
   if (![...configured, ...roots.map(({ root }) => root)].some((root) => isWithin(absolute, root))) throw outside();
   let real: string;
@@ -108,7 +110,7 @@ async function servedFolder(catalog: SkillCatalog, path: string, baseDir: string
     real = await realpath(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ToolInputError(code === "ENOENT" ? `${path} does not exist` : `cannot read ${path}: ${errorMessage(error)}`);
+    throw new ToolInputError(code === "ENOENT" ? `${shown} does not exist` : `cannot read ${shown} (${code ?? "unknown error"})`);
   }
   // A symlink inside a root may lead anywhere: what counts is where it leads.
   if (!roots.some(({ root }) => isWithin(real, root))) throw outside();

@@ -30,6 +30,8 @@ export function createFakeContext(baseDir: string): FakeContext {
       sources.push(value as SkillSource);
     },
     resolve: unexpected("resolve"),
+    resolveOptional: () => undefined,
+    provideScoped: unexpected("provideScoped"),
     resolveAll: unexpected("resolveAll"),
     addTool: unexpected("addTool"),
     extendServer: unexpected("extendServer"),

@@ -51,7 +51,7 @@ describe("listing a skill's files", () => {
       omitted: 0,
       complete: true,
     });
-    expect(source.roots).toEqual([root]);
+    expect(source.capabilities?.localFolders).toEqual([root]);
   });
 
   it("leaves out what may not be served: FIFOs, node_modules, .git, links outside or to folders", async () => {

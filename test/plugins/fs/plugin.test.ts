@@ -154,7 +154,7 @@ describe("missing roots", () => {
       },
       base,
     );
-    expect(fake.sources.map((source) => [source.name, source.roots])).toEqual([
+    expect(fake.sources.map((source) => [source.name, source.capabilities?.localFolders])).toEqual([
       ["mine", [join(base, "absent"), join(base, "present")]],
       ["gone", [join(base, "gone")]],
     ]);

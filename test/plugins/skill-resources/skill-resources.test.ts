@@ -144,7 +144,7 @@ describe("skill resources options and lifetime", () => {
       },
       extendServer: (extend: ServerExtension) => void extensions.push(extend),
     } as unknown as PluginContext;
-    await skillResources.setup(ctx, { maxFileBytes: 1024 });
+    await skillResources.setup(ctx, { maxFileBytes: 1024, includeSecretFiles: false });
 
     let announced = 0;
     let initialized = false;
@@ -154,6 +154,9 @@ describe("skill resources options and lifetime", () => {
       server: {
         sendResourceListChanged: async () => void announced++,
         getClientCapabilities: () => (initialized ? {} : undefined),
+        // What the resources/list pagination wraps.
+        _requestHandlers: new Map([["resources/list", async () => ({ resources: [] })]]),
+        setRequestHandler: () => undefined,
       },
     } as unknown as McpServer;
     const cleanup = extensions[0]!(fakeServer);

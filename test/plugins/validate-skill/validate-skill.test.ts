@@ -101,6 +101,20 @@ describe("validate_skill", () => {
       // Not "does not exist": a path outside the roots tells nothing about the disk.
       expect((await validate({ path: "/no/such/folder" })).text).toMatch(/is not inside a folder this server serves/);
       expect((await validate({ path: "../../../../etc" })).text).toMatch(/is not inside a folder this server serves/);
+      // Nor does it name the folders that are served (#14 item 9).
+      expect((await validate({ path: "nowhere" })).text).not.toContain(base);
+    });
+
+    it("names a folder as the agent gave it, never by its place on disk", async () => {
+      const { validate, root, base } = await setup();
+      await mkdir(join(root, "real-place", "no-skill"), { recursive: true });
+      await symlink(join(root, "real-place", "no-skill"), join(root, "alias"));
+      const answer = await validate({ path: join(root, "alias") });
+      expect(answer.structured.errors).toEqual([{ field: "file", message: `${join(root, "alias")} holds no SKILL.md` }]);
+      expect(answer.text).not.toContain("real-place");
+      const outside = await validate({ path: "elsewhere\u202egnp" });
+      expect(outside.text).toBe("validate_skill: elsewhere\\u202egnp is not inside a folder this server serves; validate a served skill by skill_name, or pass its SKILL.md as content");
+      expect(outside.text).not.toContain(base);
     });
 
     it("refuses a symlink inside a root that leads out of it", async () => {

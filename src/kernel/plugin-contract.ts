@@ -1,0 +1,60 @@
+import semver from "semver";
+import { VERSION } from "../version.js";
+import { ConfigError, ERROR_CODES } from "./errors.js";
+import type { Plugin } from "./types.js";
+
+const HOOKS = ["setup", "start", "serve", "stop"] as const;
+
+/**
+ * Check a plugin object against the contract before anything of it runs, so a malformed plugin
+ * (a hook that is not a function, a token that is not a symbol) or one written for another kernel
+ * is refused with a message naming the field, never failing later in a confusing place.
+ */
+export function checkPluginContract(plugin: Plugin<any>, source: string): void {
+  const name = typeof plugin?.name === "string" && plugin.name !== "" ? plugin.name : undefined;
+  const invalid = (problem: string) =>
+    new ConfigError(`${source}: ${name ? `plugin "${name}"` : "a plugin"}: ${problem}`, ERROR_CODES.PLUGIN_INVALID);
+  if (!name) throw invalid("needs a non-empty string name");
+  for (const hook of HOOKS) {
+    const value = plugin[hook];
+    if (hook === "setup" ? typeof value !== "function" : value !== undefined && typeof value !== "function") {
+      throw invalid(`${hook} must be a function${hook === "setup" ? "" : " when present"}, not ${kindOf(value)}`);
+    }
+  }
+  if (plugin.version !== undefined && typeof plugin.version !== "string") throw invalid(`version must be a string, not ${kindOf(plugin.version)}`);
+  if (plugin.dependsOn !== undefined && !(Array.isArray(plugin.dependsOn) && plugin.dependsOn.every((d) => typeof d === "string"))) {
+    throw invalid("dependsOn must be an array of plugin names");
+  }
+  if (plugin.provides !== undefined && !(Array.isArray(plugin.provides) && plugin.provides.every((t) => typeof t === "symbol"))) {
+    throw invalid("provides must be an array of tokens");
+  }
+  const validRef = (ref: unknown) =>
+    typeof ref === "symbol" ||
+    (typeof ref === "object" && ref !== null && typeof (ref as { token?: unknown }).token === "symbol" &&
+      ["undefined", "boolean"].includes(typeof (ref as { optional?: unknown }).optional));
+  if (plugin.consumes !== undefined && !(Array.isArray(plugin.consumes) && plugin.consumes.every(validRef))) {
+    throw invalid("consumes must be an array of tokens or { token, optional } objects");
+  }
+  if (plugin.options !== undefined && typeof (plugin.options as { "~standard"?: { validate?: unknown } })?.["~standard"]?.validate !== "function") {
+    throw invalid("options must be a Standard Schema (zod, valibot, arktype...)");
+  }
+  if (plugin.kernel !== undefined) {
+    if (typeof plugin.kernel !== "string" || semver.validRange(plugin.kernel) === null) {
+      throw invalid(`kernel must be a version range such as "^${VERSION}", not ${JSON.stringify(plugin.kernel)}`);
+    }
+    if (!semver.satisfies(VERSION, plugin.kernel, { includePrerelease: true })) {
+      const version = plugin.version ? ` ${plugin.version}` : "";
+      throw new ConfigError(
+        `${source}: plugin "${name}"${version} supports skills-kernel ${plugin.kernel}, but this is skills-kernel ${VERSION}; ` +
+          `use a version of the plugin made for it`,
+        ERROR_CODES.PLUGIN_INCOMPATIBLE,
+      );
+    }
+  }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)?.slice(0, 40) ?? ""}`.trim();
+}

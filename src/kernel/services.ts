@@ -1,0 +1,117 @@
+import { container as globalContainer, instancePerContainerCachingFactory, type DependencyContainer } from "tsyringe";
+import { ERROR_CODES, PluginError } from "./errors.js";
+import { tokenName, type Token } from "./tokens.js";
+
+/** What one plugin registers during setup, held back until it has booted so a failed plugin leaves no trace. */
+export interface Staged {
+  readonly plugin: string;
+  readonly services: Map<Token<unknown>, ServiceProvider>;
+  readonly contributions: [Token<unknown>, unknown][];
+}
+
+export type ServiceProvider =
+  | { readonly kind: "value"; readonly value: unknown }
+  | { readonly kind: "scoped"; readonly factory: (consumer: { readonly name: string }) => unknown };
+
+/**
+ * The kernel's services over tsyringe. The kernel has one container (a child of tsyringe's global
+ * one, so kernels in one process never share registrations); each plugin resolves from a child
+ * container of its own, where its scoped services live: its logger, and any service provided with
+ * `provideScoped` (a cache namespace), made once per consuming plugin on its first resolve.
+ */
+export class ServiceRegistry {
+  readonly #container: DependencyContainer = globalContainer.createChildContainer();
+  /** Who provides each service: a plugin's name, or "kernel". */
+  readonly #providers = new Map<Token<unknown>, string>();
+  readonly #committed: Staged[] = [];
+  /** The plugin each plugin container belongs to, for scoped factories. */
+  readonly #owners = new WeakMap<DependencyContainer, string>();
+
+  /** A service the kernel itself provides to every plugin. */
+  provideKernelService<T>(token: Token<T>, value: T): void {
+    this.#container.register(token, { useValue: value });
+    this.#providers.set(token, "kernel");
+  }
+
+  /** A plugin's own container, with its scoped kernel services (its logger) registered in it. */
+  containerFor(plugin: string, own: ReadonlyMap<Token<unknown>, unknown>): DependencyContainer {
+    const child = this.#container.createChildContainer();
+    this.#owners.set(child, plugin);
+    for (const [token, value] of own) child.register(token, { useValue: value });
+    return child;
+  }
+
+  stage(plugin: string): Staged {
+    return { plugin, services: new Map(), contributions: [] };
+  }
+
+  /** Stage one service, refusing a second provider of the same token. */
+  provide(staged: Staged, token: Token<unknown>, provider: ServiceProvider): void {
+    const owner = this.#providers.get(token) ?? (staged.services.has(token) ? staged.plugin : undefined);
+    if (owner) {
+      throw new PluginError(staged.plugin, `service "${tokenName(token)}" is already provided by ${owner === "kernel" ? "the kernel" : `plugin "${owner}"`}`, {
+        code: ERROR_CODES.SERVICE_CONFLICT,
+      });
+    }
+    staged.services.set(token, provider);
+  }
+
+  /** Stage one contribution; named ones (tools, sources, transports) must be unique per token. */
+  contribute(staged: Staged, token: Token<unknown>, value: unknown): void {
+    const named = (value as { name?: unknown } | null)?.name;
+    if (named !== undefined && this.contributions(token, staged).some((existing) => (existing as { name?: unknown }).name === named)) {
+      throw new PluginError(staged.plugin, `a ${tokenName(token)} named "${String(named)}" is already registered`, {
+        code: ERROR_CODES.SERVICE_CONFLICT,
+      });
+    }
+    staged.contributions.push([token, value]);
+  }
+
+  /** Make a plugin's registrations visible to every plugin after it. */
+  commit(staged: Staged): void {
+    for (const [token, provider] of staged.services) {
+      if (provider.kind === "value") this.#container.register(token, { useValue: provider.value });
+      else {
+        const made = instancePerContainerCachingFactory((from) => provider.factory({ name: this.#owners.get(from) ?? "kernel" }));
+        this.#container.register(token, { useFactory: made });
+      }
+      this.#providers.set(token, staged.plugin);
+    }
+    this.#committed.push(staged);
+  }
+
+  /**
+   * Take back what a plugin registered (it booted, then failed to start). tsyringe cannot
+   * unregister, so each service is shadowed by one that says why it is gone.
+   */
+  withdraw(plugin: string): void {
+    const index = this.#committed.findIndex((staged) => staged.plugin === plugin);
+    if (index === -1) return;
+    const [staged] = this.#committed.splice(index, 1);
+    for (const token of staged!.services.keys()) {
+      this.#container.register(token, {
+        useFactory: () => {
+          throw new Error(`service "${tokenName(token)}" is gone: plugin "${plugin}" did not start`);
+        },
+      });
+    }
+  }
+
+  has(token: Token<unknown>, staged?: Staged): boolean {
+    return (staged?.services.has(token) ?? false) || this.#container.isRegistered(token, true);
+  }
+
+  /** A service as `from` (a plugin's container) sees it; the plugin's own staged services first. */
+  resolve<T>(from: DependencyContainer, token: Token<T>, staged?: Staged): T {
+    const own = staged?.services.get(token);
+    if (own) return (own.kind === "value" ? own.value : own.factory({ name: staged!.plugin })) as T;
+    return from.resolve(token as symbol) as T;
+  }
+
+  /** Every contribution under a token, in boot order; with `staged`, that plugin's own too. */
+  contributions<T>(token: Token<T>, staged?: Staged): T[] {
+    return [...this.#committed, ...(staged ? [staged] : [])].flatMap((s) =>
+      s.contributions.filter(([t]) => t === token).map(([, value]) => value as T),
+    );
+  }
+}

@@ -1,0 +1,267 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
+import { ConfigError, ERROR_CODES, LifecycleError, PluginError } from "../../src/kernel/errors.js";
+import { bootKernel } from "../../src/kernel/kernel.js";
+import { createLogger } from "../../src/kernel/logger.js";
+import { defineToken, KERNEL_TOKENS } from "../../src/kernel/tokens.js";
+import type { Plugin, TransportDefinition } from "../../src/kernel/types.js";
+import { VERSION } from "../../src/version.js";
+
+async function boot(config: SkillsKernelConfig, corePlugins: Plugin<any>[] = []) {
+  const lines: string[] = [];
+  const kernel = await bootKernel({ config, corePlugins, logger: createLogger("debug", (line) => lines.push(line)), configSource: "cfg" });
+  return { kernel, lines };
+}
+
+const GREETING = defineToken<string>("test:greeting");
+const COUNTER = defineToken<{ owner: string; n: number }>("test:counter");
+
+const provider = (name: string, value = "hello") =>
+  definePlugin({ name, provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, value) });
+
+const loopback = (name: string, events: string[] = []): TransportDefinition => ({
+  name,
+  async start({ createServer, signal }) {
+    createServer();
+    events.push(`${name} started, aborted=${signal.aborted}`);
+    return { closed: new Promise<void>(() => {}), close: async () => {} };
+  },
+});
+
+describe("registration happens in setup only", () => {
+  for (const hook of ["start", "serve"] as const) {
+    it(`refuses provide and addTool from ${hook}, naming the plugin`, async () => {
+      const errors: unknown[] = [];
+      const late = definePlugin({
+        name: "late",
+        setup: () => ({
+          [hook]: (ctx: any) => {
+            for (const register of [() => ctx.provide(GREETING, "x"), () => ctx.addTool({ name: "t", description: "d", handler: () => ({ content: [] }) })]) {
+              try {
+                register();
+              } catch (error) {
+                errors.push(error);
+              }
+            }
+          },
+        }),
+      });
+      const transport = definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("wire")) });
+      const { kernel } = await boot({ plugins: [late, transport] });
+      if (hook === "serve") await kernel.serve("wire");
+      expect(errors).toHaveLength(2);
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(PluginError);
+        expect(error).toMatchObject({ code: ERROR_CODES.LATE_REGISTRATION, plugin: "late" });
+      }
+      expect((errors[0] as Error).message).toBe('plugin "late": provide() was called after setup; register services, tools and sources in setup');
+      await kernel.close();
+    });
+  }
+
+  it("refuses a registration through a context kept from setup", async () => {
+    let kept: any;
+    const { kernel } = await boot({ plugins: [definePlugin({ name: "keeper", setup: (ctx) => void (kept = ctx) })] });
+    expect(() => kept.contribute(KERNEL_TOKENS.Tool, { name: "x" })).toThrow(/contribute\(\) was called after setup/);
+    await kernel.close();
+  });
+});
+
+describe("errors keep their cause and say whose they are", () => {
+  it("wraps a plugin's bug with its cause and stack, marked as a bug", async () => {
+    const buggy = definePlugin({
+      name: "buggy",
+      setup() {
+        (undefined as unknown as { x: number }).x;
+      },
+    });
+    const error = await boot({ plugins: [buggy] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PluginError);
+    expect(error).toMatchObject({ bug: true, exitCode: 1, code: ERROR_CODES.PLUGIN_FAILED });
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+    expect(((error as Error).cause as Error).stack).toContain("at ");
+  });
+
+  it("keeps a user mistake reported by a plugin as the user's: exit code 2, no bug", async () => {
+    const picky = definePlugin({
+      name: "picky",
+      setup() {
+        throw new ConfigError("picky: the folder ./nowhere does not exist");
+      },
+    });
+    const error = await boot({ plugins: [picky] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ exitCode: 2 });
+  });
+});
+
+describe("services by token", () => {
+  it("sets a consumer up after the provider of what it consumes, whatever the config order", async () => {
+    const order: string[] = [];
+    const consumer = definePlugin({
+      name: "consumer",
+      consumes: [GREETING],
+      setup: (ctx) => void order.push(`consumer got ${ctx.resolve(GREETING)}`),
+    });
+    const { kernel } = await boot({ plugins: [consumer, provider("greeter")] });
+    expect(kernel.plugins).toEqual(["greeter", "consumer"]);
+    expect(order).toEqual(["consumer got hello"]);
+  });
+
+  it("fails the boot when a required service has no provider, naming the consumer and the service", async () => {
+    const consumer = definePlugin({ name: "needy", consumes: [GREETING], setup: () => {} });
+    const error = await boot({ plugins: [consumer] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_MISSING });
+    expect((error as Error).message).toBe(
+      'cfg: plugin "needy" needs service "test:greeting", which no plugin in this config provides; add a plugin that provides it',
+    );
+  });
+
+  it("resolves an optional service to undefined when nobody provides it, without swallowing other errors", async () => {
+    const seen: unknown[] = [];
+    const optional = definePlugin({
+      name: "optional",
+      consumes: [{ token: GREETING, optional: true }],
+      setup: () => ({ start: (ctx) => void seen.push(ctx.resolveOptional(GREETING)) }),
+    });
+    await boot({ plugins: [optional] });
+    expect(seen).toEqual([undefined]);
+
+    // A provider that booted and then failed to start leaves a service that says why it is gone.
+    const flaky = definePlugin({ name: "flaky", provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, "hi"), start: () => Promise.reject(new Error("down")) });
+    const { kernel } = await boot({ startup: { onPluginError: "continue" }, plugins: [flaky] });
+    expect(() => kernel.resolveOptional(GREETING)).toThrow('service "test:greeting" is gone: plugin "flaky" did not start');
+  });
+
+  it("gives each consumer its own instance of a scoped service, and each plugin its own logger", async () => {
+    const made: string[] = [];
+    const counters = definePlugin({
+      name: "counters",
+      provides: [COUNTER],
+      setup: (ctx) => ctx.provideScoped(COUNTER, ({ name }) => (made.push(name), { owner: name, n: 0 })),
+    });
+    const seen: string[] = [];
+    const user = (name: string) =>
+      definePlugin({
+        name,
+        consumes: [COUNTER],
+        setup(ctx) {
+          const counter = ctx.resolve(COUNTER);
+          counter.n++;
+          expect(ctx.resolve(COUNTER)).toBe(counter);
+          seen.push(`${counter.owner}:${counter.n}`);
+          ctx.resolve(KERNEL_TOKENS.Logger).info("hi");
+        },
+      });
+    const { lines } = await boot({ plugins: [user("a"), counters, user("b")] });
+    expect(seen).toEqual(["a:1", "b:1"]);
+    expect(made).toEqual(["a", "b"]);
+    expect(lines).toContain("[skills-kernel:a] info: hi");
+  });
+
+  it("keeps tsyringe behind one module, and the kernel free of plugins and of the skill domain", () => {
+    const dir = join(import.meta.dirname, "../../src/kernel");
+    for (const file of readdirSync(dir)) {
+      const text = readFileSync(join(dir, file), "utf8");
+      const imports = [...text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
+      expect(imports.filter((i) => i.includes("/plugins/") || i.includes("/skills/")), file).toEqual([]);
+      if (file !== "services.ts") expect(imports.filter((i) => i === "tsyringe"), file).toEqual([]);
+    }
+  });
+});
+
+describe("plugin contract", () => {
+  it("refuses a hook that is not a function before anything runs", async () => {
+    const odd = { name: "odd", setup: () => {}, serve: 42 } as unknown as Plugin;
+    await expect(boot({ plugins: [odd] })).rejects.toThrow('cfg: plugin "odd": serve must be a function when present, not number 42');
+  });
+
+  it("refuses a plugin made for another kernel, naming both versions", async () => {
+    const future = definePlugin({ name: "future", version: "3.1.0", kernel: ">=9", setup: () => {} });
+    const error = await boot({ plugins: [future] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: ERROR_CODES.PLUGIN_INCOMPATIBLE });
+    expect((error as Error).message).toBe(
+      `cfg: plugin "future" 3.1.0 supports skills-kernel >=9, but this is skills-kernel ${VERSION}; use a version of the plugin made for it`,
+    );
+    await expect(boot({ plugins: [definePlugin({ name: "now", kernel: `^${VERSION}`, setup: () => {} })] })).resolves.toBeDefined();
+  });
+});
+
+describe("lifecycle", () => {
+  const wired = () => definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("wire")) });
+
+  it("serves once, never after close, and says which state it is in", async () => {
+    const { kernel } = await boot({ plugins: [wired()] });
+    expect(kernel.state).toBe("started");
+    await kernel.serve("wire");
+    expect(kernel.state).toBe("serving");
+    await expect(kernel.serve("wire")).rejects.toThrow(LifecycleError);
+    await kernel.close();
+    expect(kernel.state).toBe("stopped");
+    await expect(kernel.serve("wire")).rejects.toThrow("this kernel is closed; boot a new one");
+  });
+
+  it("gives a transport the server factory, a logger and the kernel's signal", async () => {
+    const events: string[] = [];
+    const { kernel } = await boot({ plugins: [definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("wire", events)) })] });
+    await kernel.serve("wire");
+    expect(events).toEqual(["wire started, aborted=false"]);
+    await kernel.close();
+  });
+
+  it("lets a config replace a core plugin by name", async () => {
+    const core = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("stdio")) });
+    const events: string[] = [];
+    const mine = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("stdio", events)) });
+    const { kernel } = await boot({ plugins: [mine] }, [core]);
+    await kernel.serve("stdio");
+    expect(events).toHaveLength(1);
+    await kernel.close();
+  });
+
+  it("bounds serve hooks: one that hangs is logged and serving goes on", async () => {
+    const hung = definePlugin({ name: "hung", setup: () => ({ serve: () => new Promise<void>(() => {}) }) });
+    const { kernel, lines } = await boot({ startup: { setupTimeoutMs: 50 }, plugins: [wired(), hung] });
+    await kernel.serve("wire");
+    expect(lines).toContain('[skills-kernel] error: plugin "hung": serve timed out after 50 ms; the server keeps serving');
+    await kernel.close();
+  });
+
+  it("bounds stop hooks and aborts their signal when they run out of time", async () => {
+    let aborted = false;
+    const stubborn = definePlugin({
+      name: "stubborn",
+      setup: () => ({
+        stop: (ctx) =>
+          new Promise<void>((resolve) => {
+            ctx.signal.addEventListener("abort", () => {
+              aborted = true;
+              resolve();
+            });
+          }),
+      }),
+    });
+    const { kernel, lines } = await boot({ startup: { stopTimeoutMs: 50 }, plugins: [stubborn] });
+    await kernel.close();
+    expect(aborted).toBe(true);
+    expect(lines).toContain('[skills-kernel] error: plugin "stubborn": stop timed out after 50 ms');
+  });
+
+  it("boots 50 plugins with start hooks without a listener warning", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const plugins = Array.from({ length: 50 }, (_, i) => definePlugin({ name: `p${i}`, setup: () => {}, start: () => {} }));
+      const { kernel } = await boot({ plugins });
+      await kernel.close();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
+  });
+});
