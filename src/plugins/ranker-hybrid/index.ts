@@ -34,6 +34,8 @@ export const hybridOptionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "ranker-hybrid",
+  provides: [TOKENS.Ranker],
+  consumes: [{ token: TOKENS.Cache, optional: true }],
   options: hybridOptionsSchema,
   setup(ctx, options) {
     let apiKey: string | undefined;
@@ -48,6 +50,7 @@ export default definePlugin({
       new LruCache(options.cacheEntries),
       { candidates: options.candidates, rrfK: options.rrfK, batchSize: options.batchSize, warmupWaitMs: options.warmupWaitMs },
       ctx.logger,
+      ctx.resolveOptional(TOKENS.Cache),
     );
     ctx.provide(TOKENS.Ranker, ranker);
     ctx.logger.debug(`embeddings from ${embeddings.description}`);

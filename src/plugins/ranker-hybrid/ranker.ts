@@ -1,5 +1,7 @@
 import type { CatalogSkill } from "../../skills/catalog.js";
 import type { Logger } from "../../kernel/logger.js";
+import { createHash } from "node:crypto";
+import type { Cache } from "../../kernel/cache.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../skills/types.js";
 import { dot, type EmbeddingsProvider } from "./embeddings.js";
@@ -29,7 +31,7 @@ function embeddedText(skill: CatalogSkill): string {
  *
  * The catalog is embedded in the background after each build or addition, in batches, and the
  * vectors are kept in a bounded cache keyed by the embedded text (an edited skill is embedded
- * anew). Until a skill's vector is there, the lexical side still finds it; if the endpoint fails,
+ * anew), and in the kernel's shared cache when there is one, so a restart embeds nothing again. Until a skill's vector is there, the lexical side still finds it; if the endpoint fails,
  * searches answer with the lexical results alone and the failure is logged once until it recovers.
  *
  * Scores: a query naming a skill keeps 100; the others get the fused score as a share of the
@@ -52,6 +54,8 @@ export class HybridRanker implements Ranker {
     private readonly vectors: LruCache<string, Float32Array>,
     private readonly settings: HybridSettings,
     private readonly logger: Logger,
+    /** The kernel's shared cache, when a plugin provides one: vectors outlive the process there. */
+    private readonly shared?: Cache,
   ) {}
 
   build(skills: readonly CatalogSkill[]): void {
@@ -145,14 +149,31 @@ export class HybridRanker implements Ranker {
       .map(({ skill }) => skill);
   }
 
-  /** Vectors for `texts`, from the cache or, for those missing, from one request. */
+  /**
+   * Vectors for `texts`: from the in-process cache, else from the shared cache, else from one
+   * request for all those still missing (then stored in both).
+   */
   async #embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const missing = [...new Set(texts.filter((text) => this.vectors.get(text) === undefined))];
+    let missing = [...new Set(texts.filter((text) => this.vectors.get(text) === undefined))];
+    if (missing.length > 0 && this.shared) {
+      const stored = await Promise.all(missing.map((text) => this.shared!.get<number[]>(this.#sharedKey(text))));
+      missing.forEach((text, i) => {
+        const vector = stored[i];
+        if (Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === "number")) this.vectors.set(text, Float32Array.from(vector));
+      });
+      missing = missing.filter((_, i) => this.vectors.peek(missing[i]!) === undefined);
+    }
     if (missing.length > 0) {
       const vectors = await this.embeddings.embed(missing, signal);
       missing.forEach((text, i) => this.vectors.set(text, vectors[i]!));
+      if (this.shared) await Promise.all(missing.map((text, i) => this.shared!.set(this.#sharedKey(text), Array.from(vectors[i]!))));
     }
     return texts.map((text) => this.vectors.peek(text)!);
+  }
+
+  /** One key per model and text, of fixed length whatever the text. */
+  #sharedKey(text: string): string {
+    return `vector:${createHash("sha256").update(`${this.embeddings.description}\n${text}`).digest("hex")}`;
   }
 
   #index(skills: readonly CatalogSkill[]): void {

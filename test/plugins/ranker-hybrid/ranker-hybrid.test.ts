@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Cache, JsonValue } from "../../../src/kernel/cache.js";
 import { createLogger } from "../../../src/kernel/logger.js";
 import { Bm25Ranker } from "../../../src/plugins/ranker-bm25/ranker.js";
 import { EmbeddingsError, OpenAiEmbeddings } from "../../../src/plugins/ranker-hybrid/embeddings.js";
@@ -28,7 +29,7 @@ afterEach(() => {
   fixture.requests.length = 0;
 });
 
-function hybrid(options: { timeoutMs?: number; cache?: number } = {}) {
+function hybrid(options: { timeoutMs?: number; cache?: number; shared?: Cache } = {}) {
   const logs: string[] = [];
   const ranker = new HybridRanker(
     new Bm25Ranker(),
@@ -36,8 +37,20 @@ function hybrid(options: { timeoutMs?: number; cache?: number } = {}) {
     new LruCache(options.cache ?? 1000),
     { candidates: 50, rrfK: 60, batchSize: 2, warmupWaitMs: 1000 },
     createLogger("debug", (line) => logs.push(line)),
+    options.shared,
   );
   return { ranker, logs };
+}
+
+/** The Cache contract over a Map: no cache plugin is on main yet to test against. */
+function mapCache(entries = new Map<string, JsonValue>(), namespace = "ranker-hybrid"): Cache {
+  return {
+    namespace,
+    get: async <T extends JsonValue>(key: string) => entries.get(`${namespace}:${key}`) as T | undefined,
+    set: async (key, value) => void entries.set(`${namespace}:${key}`, JSON.parse(JSON.stringify(value)) as JsonValue),
+    delete: async (key) => void entries.delete(`${namespace}:${key}`),
+    scope: (name) => mapCache(entries, `${namespace}/${name}`),
+  };
 }
 
 /** Wait until the background embedding of the catalog has sent its last batch. */
@@ -91,6 +104,21 @@ describe("the hybrid ranker", () => {
     await expect.poll(() => fixture.requests.some((r) => r.input.includes("csv-tools: Converts CSV files at sunset."))).toBe(true);
     expect((await ranker.search("nightfall", { limit: 5 }))[0]?.skill.name).toBe("csv-tools");
     ranker.close();
+  });
+
+  it("keeps vectors in the shared cache, so another process embeds nothing again", async () => {
+    const shared = mapCache();
+    const first = hybrid({ shared });
+    first.ranker.build(SKILLS);
+    await warmed(SKILLS.length);
+    await first.ranker.search("nightfall", { limit: 1 });
+    first.ranker.close();
+    const sent = fixture.requests.length;
+    const second = hybrid({ shared });
+    second.ranker.build(SKILLS);
+    expect((await second.ranker.search("nightfall", { limit: 1 }))[0]?.skill.name).toBe("dusk-photo-editor");
+    expect(fixture.requests.length).toBe(sent);
+    second.ranker.close();
   });
 
   it("answers by words alone while the endpoint fails, saying so once, and recovers", async () => {
