@@ -7,6 +7,8 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/list-skills/format.js"
 const COMMON = {
   config: { type: "string" },
   "skills-dir": { type: "string", multiple: true },
+  git: { type: "string", multiple: true },
+  catalog: { type: "string", multiple: true },
   "log-level": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -24,6 +26,18 @@ const COMMAND_SPECS = {
     positionals: [1, 1],
     usage: "NAME",
   },
+  add: {
+    options: {
+      to: { type: "string" },
+      skill: { type: "string" },
+      force: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      strict: { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    positionals: [1, 1],
+    usage: "owner/repo[/skill]",
+  },
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
 export type Command = keyof typeof COMMAND_SPECS;
@@ -36,6 +50,10 @@ export interface CliArgs {
   readonly version: boolean;
   readonly configPath?: string;
   readonly skillsDirs: readonly string[];
+  /** `--git URL|owner/repo[#REF][:PATH]`, repeatable. */
+  readonly git: readonly string[];
+  /** `--catalog URL`, repeatable. */
+  readonly catalogs: readonly string[];
   readonly logLevel?: LogLevel;
   readonly transport?: string;
   readonly format: ListFormat;
@@ -44,8 +62,10 @@ export interface CliArgs {
   readonly to?: string;
   readonly force: boolean;
   readonly dryRun: boolean;
-  /** install: refuse a skill whose SKILL.md breaks the spec. */
+  /** install, add: refuse a skill whose SKILL.md breaks the spec. */
   readonly strict: boolean;
+  /** add: the one skill of the repository to install. */
+  readonly skill?: string;
 }
 
 export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
@@ -59,12 +79,20 @@ Usage:
                                                spec; exits 1 if any is invalid
   skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run] [--strict]
                                                copy a served skill into a skills folder
+  skills-kernel add owner/repo[/skill] [--to project|user|DIR] [--skill NAME] [--strict]
+                                               install skills straight from a repository
+                                               (owner/repo on GitHub, or any --git REPO)
 
 Options for every command:
   --config FILE          config file (default: plugins.config.ts, .skills-kernelrc,
                          or a "skills-kernel" key in package.json, searched from here
                          up to the project root; without one, the embedded default)
   --skills-dir DIR       serve exactly this folder of skills (repeatable)
+  --git REPO             serve skills from a git repository: URL or owner/repo,
+                         then optionally #REF and :PATH (repeatable)
+  --catalog URL          serve skills from a JSON catalog over HTTP, or a site's
+                         /.well-known/skills/index.json (repeatable)
+                         Any of these three serves exactly the sources named.
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   -h, --help             show this help
   -v, --version          print the version
@@ -72,11 +100,12 @@ Options for every command:
 Command options:
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, install: print JSON
-  --to TARGET            install: project (default), user, or a folder
-  --force                install: replace a skill already there
-  --dry-run              install: say what would be written, write nothing
-  --strict               install: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
+  --json                 search, read, validate, install, add: print JSON
+  --to TARGET            install, add: project (default), user, or a folder
+  --force                install, add: replace a skill already there
+  --dry-run              install, add: say what would be written, write nothing
+  --strict               install, add: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
+  --skill NAME           add: only this skill of the repository
 
 Without a config, the server serves .claude/skills and .agents/skills under the
 working directory (project) and under your home folder (user); a project skill
@@ -127,11 +156,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
-  for (const name of ["config", "transport", "to"]) {
+  for (const name of ["config", "transport", "to", "skill"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
+  const git = (values.git as string[] | undefined) ?? [];
+  if (git.some((repo) => repo === "")) throw new ConfigError(`--git needs a repository`);
+  const catalogs = (values.catalog as string[] | undefined) ?? [];
+  if (catalogs.some((url) => url === "")) throw new ConfigError(`--catalog needs a URL`);
   return {
     command,
     positionals,
@@ -139,6 +172,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     version: values.version === true,
     configPath: values.config as string | undefined,
     skillsDirs,
+    git,
+    catalogs,
     logLevel,
     transport: values.transport as string | undefined,
     format: format as ListFormat,
@@ -148,5 +183,6 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     force: values.force === true,
     dryRun: values["dry-run"] === true,
     strict: values.strict === true,
+    skill: values.skill as string | undefined,
   };
 }

@@ -38,7 +38,7 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
 }
 
 /** The install-skill plugin's installer (its configured targets and limits), else one with its defaults. */
-function installerOf(kernel: Kernel): SkillInstaller {
+export function installerOf(kernel: Kernel): SkillInstaller {
   if (kernel.plugins.includes("install-skill")) return kernel.resolve(SKILL_INSTALLER);
   const defaults = installOptionsSchema.parse({});
   return createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());

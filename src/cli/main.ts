@@ -3,12 +3,12 @@ import { loadConfig } from "../kernel/config-loader.js";
 import { PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
-import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
-import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, type CliArgs } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+import { parseAddTarget } from "./add-target.js";
+import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { listCommand, readCommand, searchCommand } from "./tool-commands.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
@@ -38,6 +38,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       return await runValidate([...args.positionals], { json: args.json });
     }
     const cwd = process.cwd();
+    const split = splitSkillsDirs(args.skillsDirs);
+    // `add` serves the repository it installs from, and the local folders it may install into.
+    const adding = args.command === "add" ? parseAddTarget(args.positionals[0]!, args.skill) : undefined;
+    const sources = adding
+      ? { skillsDirs: [], git: [adding.repository], catalogs: [], keepLocal: true }
+      : { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
     const loaded = await loadConfig({ cwd, configPath: args.configPath });
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
@@ -48,10 +54,14 @@ export async function main(argv: readonly string[]): Promise<number> {
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,
-      adjustPlugins: args.skillsDirs.length > 0 ? serveExactly(args.skillsDirs.map((d) => resolve(cwd, d))) : undefined,
+      adjustPlugins: hasExplicitSources(sources) ? serveExactly(sources, cwd) : undefined,
     });
     if (args.command !== "serve") {
       try {
+        if (adding) {
+          const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json };
+          return await (await import("./add.js")).runAdd(kernel, adding, options);
+        }
         return await runCommand(kernel, args);
       } finally {
         await kernel.close();
@@ -60,7 +70,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await serve(kernel, {
       transport: args.transport ?? config.transport ?? "stdio",
       configFile: loaded?.filepath,
-      skillsDirs: args.skillsDirs.map((d) => resolve(cwd, d)),
+      skillsDirs: split.dirs.map((d) => resolve(cwd, d)),
     });
   } catch (error) {
     if (error instanceof PluginError && error.bug) {
@@ -85,17 +95,6 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code === "EPIPE") process.exit(0);
   process.stderr.write(`skills-kernel: cannot write to stdout: ${errorMessage(error)}\n`);
   process.exit(1);
-}
-
-/** `--skills-dir`: the fs source serves exactly these folders, whatever the config said. */
-function serveExactly(dirs: readonly string[]) {
-  return async (plugins: ResolvedPluginEntry[]): Promise<ResolvedPluginEntry[]> => {
-    const roots = dirs.map((path) => ({ path }));
-    const fs = plugins.find((entry) => entry.plugin.name === "fs");
-    if (!fs) return [{ plugin: await builtinPlugins.fs!(), options: { roots }, origin: "--skills-dir" }, ...plugins];
-    const options = typeof fs.options === "object" && fs.options !== null ? fs.options : {};
-    return plugins.map((entry) => (entry === fs ? { ...fs, options: { ...options, roots } } : entry));
-  };
 }
 
 async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {

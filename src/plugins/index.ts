@@ -6,6 +6,10 @@ import type { Plugin } from "../kernel/types.js";
  */
 export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>> = {
   fs: async () => (await import("./fs/index.js")).default,
+  git: async () => (await import("./git/index.js")).default,
+  github: async () => (await import("./github/index.js")).default,
+  "http-catalog": async () => (await import("./http-catalog/index.js")).default,
+  registry: async () => (await import("./registry/index.js")).default,
   "list-skills": async () => (await import("./list-skills/index.js")).default,
   "search-skills": async () => (await import("./search-skills/index.js")).default,
   "ranker-bm25": async () => (await import("./ranker-bm25/index.js")).default,

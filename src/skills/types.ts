@@ -112,6 +112,13 @@ export interface SkillSource {
   /** One file of the skill folder (a path from listFiles), at most maxBytes of it. */
   readFile(skillPath: string, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
   /**
+   * For sources too large to list (a registry): ask the source itself which skills fit `query`,
+   * best first. The skills found join what the source's next load() returns, and the source calls
+   * its watchers, so after a catalog refresh they are readable like any other; search_skills merges
+   * them with its own ranking (src/remote/remote-search.ts).
+   */
+  search?(query: string, options: { readonly limit: number; readonly signal?: AbortSignal }): Promise<readonly SourceSkill[]>;
+  /**
    * Call `onChange` when skills may have been added, changed or removed (the catalog debounces
    * and reloads). Returns a function that stops watching. Sources that cannot watch omit it.
    */

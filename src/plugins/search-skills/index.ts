@@ -4,6 +4,7 @@ import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import { TOKENS } from "../../tokens.js";
 import type { Ranker } from "../../skills/types.js";
+import { searchRemoteSources } from "../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 
 const DEFAULT_LIMIT = 5;
@@ -107,6 +108,9 @@ export default definePlugin({
               (names.length > 0 ? `sources: ${names.join(", ")}` : "this server has no skill sources"),
           );
         }
+        // Sources that search themselves (a registry) add what they find to the catalog first, so
+        // the ranking below weighs their answers with everything else.
+        await searchRemoteSources(catalog, query, { limit, source }, ctx.logger);
         // One result past the limit, so the last one described can be labelled against the next.
         // `total` comes from the ranker's count when it has one; otherwise every match is ranked
         // to be counted.

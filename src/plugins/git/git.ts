@@ -1,0 +1,103 @@
+import { spawn } from "node:child_process";
+
+/** Transports a repository URL may use unless configured otherwise; ext:: and the like never. */
+export const DEFAULT_PROTOCOLS = ["https", "ssh", "file"] as const;
+
+/** A git command failed, timed out or could not start. */
+export class GitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GitError";
+  }
+}
+
+export interface GitRunOptions {
+  readonly cwd?: string;
+  readonly timeoutMs: number;
+  readonly protocols: readonly string[];
+  readonly signal?: AbortSignal;
+}
+
+/** The most of a command's output kept (ls-remote of a repository with many refs). */
+const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Settings on every command, so nothing from a repository ever runs: no hooks (even ones a
+ * template or the user's config would install), no submodules, no LFS or other smudge filter,
+ * no fsmonitor, no background maintenance, and only the allowed transports.
+ */
+function safetyConfig(protocols: readonly string[]): string[] {
+  const settings = [
+    "core.hooksPath=/dev/null",
+    "init.templateDir=",
+    "core.fsmonitor=false",
+    "submodule.recurse=false",
+    "fetch.recurseSubmodules=false",
+    "filter.lfs.smudge=",
+    "filter.lfs.process=",
+    "filter.lfs.required=false",
+    "gc.auto=0",
+    "maintenance.auto=false",
+    "advice.detachedHead=false",
+    "credential.interactive=false",
+    "protocol.allow=never",
+    ...protocols.map((protocol) => `protocol.${protocol}.allow=always`),
+  ];
+  return settings.flatMap((setting) => ["-c", setting]);
+}
+
+function safetyEnv(protocols: readonly string[]): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    // Never ask anyone for anything: a missing credential is a failure, not a prompt.
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "true",
+    SSH_ASKPASS: "true",
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
+    GIT_LFS_SKIP_SMUDGE: "1",
+    // Honoured by git however it is configured, submodule and remote-helper spawns included.
+    GIT_ALLOW_PROTOCOL: protocols.join(":"),
+    GIT_PROTOCOL_FROM_USER: "0",
+    // English messages, so errors read the same everywhere.
+    LC_ALL: "C",
+  };
+}
+
+/** Runs `git args...` and resolves to its stdout; a failure is a GitError with git's own last words. */
+export function runGit(args: readonly string[], options: GitRunOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const child = spawn("git", [...safetyConfig(options.protocols), ...args], {
+      cwd: options.cwd,
+      env: safetyEnv(options.protocols),
+      stdio: ["ignore", "pipe", "pipe"],
+      signal,
+      killSignal: "SIGKILL",
+    });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes <= MAX_OUTPUT_BYTES) out.push(chunk);
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      if (err.length < 64 * 1024) err += chunk;
+    });
+    child.on("error", (error) => {
+      const why = timeout.aborted
+        ? `took longer than ${options.timeoutMs} ms`
+        : (error as NodeJS.ErrnoException).code === "ENOENT"
+          ? "git is not installed (or not on PATH)"
+          : error.message;
+      reject(new GitError(`git ${args[0]}: ${why}`));
+    });
+    child.on("close", (code) => {
+      if (code === 0) return resolve(Buffer.concat(out).toString("utf8"));
+      if (code === null && signal.aborted) return; // killed on purpose: the error handler reports it
+      const last = err.trim().split("\n").filter(Boolean).slice(-2).join("; ");
+      reject(new GitError(`git ${args[0]} failed: ${last || `exit code ${code}`}`));
+    });
+  });
+}

@@ -1,0 +1,96 @@
+import { Buffer } from "node:buffer";
+import type { Cache } from "../kernel/cache.js";
+import { HttpError, redact, type HttpClient } from "./http.js";
+
+/** What the cache keeps of a document that may change. */
+interface Revalidated {
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly body: string;
+  readonly fetchedAt: number;
+  readonly [key: string]: string | number | null;
+}
+
+export interface FetchedDocument {
+  readonly body: Uint8Array;
+  /** Served from the cache because the server failed (stale-if-error). */
+  readonly stale: boolean;
+  /** Why it is stale. */
+  readonly error?: string;
+}
+
+export interface DocumentRequest {
+  readonly maxBytes: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+}
+
+/** Kept this long whatever the freshness: a stale copy is what a failing server leaves us. */
+const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+/** These say the document is gone: serving an old copy would hide that. */
+const GONE = new Set([404, 410]);
+
+/**
+ * Every byte a remote source fetches goes through here, and through the cache: documents that
+ * may change (a catalog, a branch's head) are fresh for a TTL, then revalidated with their ETag
+ * (a 304 costs no body, and on GitHub no rate limit); documents named by a commit or a content
+ * hash are fetched once and kept.
+ */
+export class RemoteDocuments {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly cache: Cache,
+  ) {}
+
+  /**
+   * `url`'s body: from the cache while younger than `ttlMs`, else asked for again with
+   * If-None-Match / If-Modified-Since. If the server fails (unreachable, 5xx, rate-limited) and a
+   * copy is cached, that copy, marked stale.
+   */
+  async revalidated(url: string, ttlMs: number, request: DocumentRequest): Promise<FetchedDocument> {
+    const key = `doc:${url}`;
+    const cached = await this.cache.get<Revalidated>(key);
+    if (cached && Date.now() - cached.fetchedAt < ttlMs) return { body: decode(cached.body), stale: false };
+    const conditional: Record<string, string> = { ...request.headers };
+    if (cached?.etag) conditional["if-none-match"] = cached.etag;
+    if (cached?.lastModified) conditional["if-modified-since"] = cached.lastModified;
+    try {
+      const response = await this.http.get(url, { ...request, headers: conditional });
+      if (response.status === 304 && cached) {
+        await this.cache.set(key, { ...cached, fetchedAt: Date.now() }, KEEP_MS);
+        return { body: decode(cached.body), stale: false };
+      }
+      if (response.status !== 200) throw statusError(url, response.status);
+      const entry: Revalidated = {
+        etag: response.headers.get("etag"),
+        lastModified: response.headers.get("last-modified"),
+        body: Buffer.from(response.body).toString("base64"),
+        fetchedAt: Date.now(),
+      };
+      await this.cache.set(key, entry, KEEP_MS);
+      return { body: response.body, stale: false };
+    } catch (error) {
+      if (request.signal?.aborted || !cached || (error instanceof HttpError && GONE.has(error.status ?? 0))) throw error;
+      return { body: decode(cached.body), stale: true, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** A document that never changes once published: fetched once under `key`, then always cached. */
+  async immutable(key: string, url: string, request: DocumentRequest): Promise<Uint8Array> {
+    const cached = await this.cache.get<string>(`immutable:${key}`);
+    if (cached !== undefined) return decode(cached);
+    const response = await this.http.get(url, request);
+    if (response.status !== 200) throw statusError(url, response.status);
+    await this.cache.set(`immutable:${key}`, Buffer.from(response.body).toString("base64"), KEEP_MS);
+    return response.body;
+  }
+}
+
+function statusError(url: string, status: number): HttpError {
+  return new HttpError(`GET ${redact(url)} answered ${status}`, false, status);
+}
+
+function decode(base64: string): Uint8Array {
+  const buffer = Buffer.from(base64, "base64");
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}

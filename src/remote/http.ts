@@ -1,0 +1,211 @@
+import { Limiter } from "./limiter.js";
+
+/**
+ * HTTP for remote skill sources: Node's, Bun's and Deno's built-in fetch, with what an unreliable
+ * and untrusted server calls for: a timeout per attempt, retries with exponential backoff and full
+ * jitter, a bound on requests in flight, and caps on what one answer and one source may download.
+ */
+
+export interface HttpSettings {
+  /** Names the source in errors. */
+  readonly name: string;
+  /** One attempt, headers and body, may take this long. */
+  readonly timeoutMs: number;
+  /** Attempts after the first for a network error, a timeout, a 5xx or a 429. */
+  readonly retries: number;
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+  /** The most one source may download between two loads (see resetBudget). */
+  readonly maxTotalBytes: number;
+  /** Sent with every request (a token, a user agent). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The first retry waits up to this long, each next one up to twice as long. */
+  readonly backoffMs?: number;
+  /** Called before each attempt: throws to refuse it (a rate limit known to be spent). */
+  readonly guard?: (url: string) => void;
+  /** Sees every answer's status and headers (rate-limit bookkeeping); throws to fail the request. */
+  readonly observe?: (url: string, status: number, headers: Headers) => void;
+}
+
+export interface HttpRequest {
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A larger body is refused (an HttpError), never read whole. */
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Uint8Array;
+}
+
+/** The server could not be reached or answered in a way no caller can use. */
+export class HttpError extends Error {
+  constructor(
+    message: string,
+    /** Worth another attempt (a network failure, a timeout, a cut body), as opposed to a refusal. */
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const DEFAULT_BACKOFF_MS = 250;
+/** A Retry-After longer than this is not waited for: the source fails now and keeps its cache. */
+const MAX_RETRY_AFTER_MS = 10_000;
+
+export class HttpClient {
+  readonly #limiter: Limiter;
+  #downloaded = 0;
+
+  constructor(private readonly settings: HttpSettings) {
+    this.#limiter = new Limiter(settings.concurrency);
+  }
+
+  /** A new load starts: the download budget starts again. */
+  resetBudget(): void {
+    this.#downloaded = 0;
+  }
+
+  /**
+   * GET `url`. Any status comes back as a response, after retries for the retryable ones;
+   * a network failure, a timeout, a truncated or oversized body is an HttpError.
+   */
+  async get(url: string, request: HttpRequest): Promise<HttpResponse> {
+    const backoff = this.settings.backoffMs ?? DEFAULT_BACKOFF_MS;
+    for (let attempt = 0; ; attempt++) {
+      request.signal?.throwIfAborted();
+      let response: HttpResponse | undefined;
+      let failure: unknown;
+      try {
+        response = await this.#limiter.run(() => this.#attempt(url, request));
+      } catch (error) {
+        if (request.signal?.aborted || !(error instanceof HttpError) || !error.retryable) throw error;
+        failure = error;
+      }
+      const retryable = failure !== undefined || RETRYABLE_STATUS.has(response!.status);
+      if (!retryable || attempt >= this.settings.retries) {
+        if (failure !== undefined) throw failure;
+        return response!;
+      }
+      const retryAfter = response ? retryAfterMs(response.headers) : undefined;
+      if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) return response!;
+      // Full jitter: many clients retrying after one outage do not come back all at once.
+      const wait = retryAfter ?? Math.random() * backoff * 2 ** attempt;
+      await sleep(wait, request.signal);
+    }
+  }
+
+  async #attempt(url: string, request: HttpRequest): Promise<HttpResponse> {
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    const where = `${this.settings.name}: GET ${redact(url)}`;
+    this.settings.guard?.(url);
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: { ...this.settings.headers, ...request.headers }, signal, redirect: "follow" });
+    } catch (error) {
+      throw new HttpError(`${where}: ${timeout.aborted ? `no answer within ${this.settings.timeoutMs} ms` : causeOf(error)}`, true);
+    }
+    try {
+      this.settings.observe?.(url, response.status, response.headers);
+    } catch (error) {
+      await response.body?.cancel();
+      throw error;
+    }
+    try {
+      const body = await this.#readBody(response, request.maxBytes, where);
+      return { status: response.status, headers: response.headers, body };
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      const why = timeout.aborted ? `the body did not arrive within ${this.settings.timeoutMs} ms` : `the body was cut short (${causeOf(error)})`;
+      throw new HttpError(`${where}: ${why}`, true);
+    }
+  }
+
+  /** The body, refused past `maxBytes` or past the source's budget without reading the rest. */
+  async #readBody(response: Response, maxBytes: number, where: string): Promise<Uint8Array> {
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (declared > maxBytes) {
+      await response.body?.cancel();
+      throw new HttpError(`${where}: the answer is ${declared} bytes, over the ${maxBytes} allowed`, false, 413);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    if (response.body) {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        this.#downloaded += value.byteLength;
+        if (size > maxBytes || this.#downloaded > this.settings.maxTotalBytes) {
+          await reader.cancel();
+          const why =
+            size > maxBytes
+              ? `the answer is over the ${maxBytes} bytes allowed`
+              : `the source has downloaded over its maxTotalBytes (${this.settings.maxTotalBytes})`;
+          throw new HttpError(`${where}: ${why}`, false, 413);
+        }
+        chunks.push(value);
+      }
+    }
+    // fetch reports a connection closed early as the end of the body when no length was declared;
+    // a declared length says what should have come.
+    if (Number.isFinite(declared) && size < declared && !response.headers.has("content-encoding")) {
+      throw new HttpError(`${where}: the body was cut short (${size} of ${declared} bytes)`, true);
+    }
+    const body = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return body;
+  }
+}
+
+/** Retry-After in milliseconds: seconds or an HTTP date. */
+function retryAfterMs(headers: Headers): number | undefined {
+  const value = headers.get("retry-after");
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** fetch's "fetch failed" hides the reason in its cause (ECONNREFUSED, a DNS failure). */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const message = error instanceof Error ? error.message : String(error);
+  return cause?.code ?? cause?.message ?? message;
+}
+
+/** A URL for a message: never its credentials or query string (tokens travel there). */
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "(an invalid URL)";
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * A remote source cannot be told when it changes, so a served kernel asks again once what it
+ * fetched is due for revalidation: `watch` for a source whose content expires after `ttlMs`.
+ * Undefined when it never expires (a pinned commit) or expires at once (ttlMs 0: every load
+ * revalidates, and polling that often would be a busy loop).
+ */
+export function pollEvery(ttlMs: number | undefined): ((onChange: () => void) => () => void) | undefined {
+  if (ttlMs === undefined || ttlMs < 1000) return undefined;
+  return (onChange) => {
+    // unref: a one-shot command never waits for the next poll.
+    const timer = setInterval(onChange, ttlMs);
+    timer.unref?.();
+    return () => clearInterval(timer);
+  };
+}

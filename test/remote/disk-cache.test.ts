@@ -1,0 +1,34 @@
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createDiskCache } from "../../src/remote/disk-cache.js";
+import { tempDir } from "../plugins/fs/files.js";
+
+describe("the disk cache remote sources fall back to", () => {
+  it("keeps JSON values across instances until their TTL, per namespace and scope", async () => {
+    const dir = await tempDir();
+    const cache = createDiskCache(dir, "http-catalog");
+    await cache.set("doc", { etag: '"v1"', body: "eA==" });
+    await cache.scope("site").set("doc", "scoped");
+    await cache.set("brief", 1, 1);
+    expect(await createDiskCache(dir, "http-catalog").get("doc")).toEqual({ etag: '"v1"', body: "eA==" });
+    expect(await createDiskCache(dir, "http-catalog/site").get("doc")).toBe("scoped");
+    expect(await createDiskCache(dir, "github").get("doc")).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await cache.get("brief")).toBeUndefined();
+    await cache.delete("doc");
+    expect(await cache.get("doc")).toBeUndefined();
+  });
+
+  it("reads a damaged entry as a miss and never throws on a write it cannot make", async () => {
+    const dir = await tempDir();
+    const cache = createDiskCache(dir, "x");
+    await cache.set("key", "value");
+    const [file] = await readdir(dir);
+    await writeFile(join(dir, file!), "{ not json");
+    expect(await cache.get("key")).toBeUndefined();
+    const unwritable = createDiskCache(join(dir, file!, "below-a-file"), "x");
+    await expect(unwritable.set("key", "value")).resolves.toBeUndefined();
+    expect(await unwritable.get("key")).toBeUndefined();
+  });
+});
