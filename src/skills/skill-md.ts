@@ -35,7 +35,7 @@ export interface ParseSkillMdOptions {
 }
 
 /** Enough of the body for a ranker to see its opening instructions and headings. */
-const EXCERPT_CHARS = 2_000;
+export const EXCERPT_CHARS = 2_000;
 
 /** The Agent Skills spec's limits; breaking them is a warning, since clients load such skills anyway. */
 export const MAX_DESCRIPTION_CHARS = 1024;

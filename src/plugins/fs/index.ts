@@ -7,6 +7,7 @@ import { errorMessage, PluginError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import { groupRoots, type ResolvedRoot } from "./roots.js";
 import { createFsSource } from "./source.js";
+import { defaultWatchLimit } from "./watch-limit.js";
 
 const KiB = 1024;
 
@@ -30,8 +31,11 @@ export const fsOptionsSchema = z.strictObject({
   roots: z.array(rootSchema).min(1),
   /** Folder levels below each root to scan; 0 looks at the root folder alone. */
   maxDepth: z.number().int().min(0).default(6),
-  /** Folders visited per root before the scan stops with a "scan-limit" diagnostic. */
-  maxDirectories: z.number().int().min(1).default(20_000),
+  /**
+   * Folders listed per root at most. A root with more is not served at all, with an error that
+   * names this option: serving part of a catalog would hide which part is missing.
+   */
+  maxDirectories: z.number().int().min(1).default(1_000_000),
   /** Larger frontmatter is refused before parsing: YAML parsing time grows faster than size. */
   maxFrontmatterBytes: z.number().int().min(1).default(64 * KiB),
   /** The head of each SKILL.md that is read; the frontmatter must close within it. */
@@ -39,12 +43,12 @@ export const fsOptionsSchema = z.strictObject({
   /** Follow the roots while serving: skills added, changed or removed are picked up live. */
   watch: z.boolean().default(true),
   /**
-   * Each watched folder takes one inotify watch, from a per-user limit (8192 on many systems)
-   * shared with every editor and tool the user runs, and with each other server started per
-   * agent session: past this many, the remaining folders are polled instead.
+   * Each watched folder takes one inotify watch, from a per-user limit shared with every editor
+   * and tool the user runs: past this many, the remaining folders are polled instead. Default:
+   * three quarters of that limit on Linux (defaultWatchLimit), 2000 elsewhere.
    */
-  maxWatchedDirectories: z.number().int().min(0).default(2000),
-  /** How often polled folders and skill files are checked. */
+  maxWatchedDirectories: z.number().int().min(0).optional(),
+  /** How often polled folders and skill files are checked, at the least (many are checked less often). */
   pollIntervalMs: z.number().int().min(100).default(2000),
 });
 
@@ -54,7 +58,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   options: fsOptionsSchema,
   async setup(ctx, options) {
-    const { roots: configured, ...limits } = options;
+    const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), ...limits } = options;
     // Every root is checked, in the order configured, before any source is added: a bad root
     // fails the boot cleanly, and the error always names the first bad one.
     const sources: { name: string; roots: string[]; optionalRoots: string[] }[] = [];
@@ -70,7 +74,7 @@ export default definePlugin({
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
     for (const { name, roots, optionalRoots } of sources) {
-      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, logger: ctx.logger }));
+      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger }));
     }
   },
 });

@@ -77,7 +77,8 @@ function assertRegular(path: string, stats: Stats): void {
   if (!stats.isFile()) throw new NotRegularFileError(path, describeKind(stats));
 }
 
-function describeKind(stats: Stats): string {
+/** What a non-regular file is, for messages; Stats and Dirent both answer. */
+export function describeKind(stats: Pick<Stats, "isFIFO" | "isDirectory" | "isSocket" | "isCharacterDevice" | "isBlockDevice">): string {
   if (stats.isFIFO()) return "a FIFO";
   if (stats.isDirectory()) return "a folder";
   if (stats.isSocket()) return "a socket";

@@ -6,6 +6,7 @@ import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic } from "../../skills/types.js";
 import { isInstallStaging } from "../../skills/install-staging.js";
 import { mapLimit } from "./map-limit.js";
+import { describeKind } from "./read-head.js";
 
 /** A folder holding a SKILL.md, not yet read. */
 export interface SkillFolder {
@@ -15,9 +16,13 @@ export interface SkillFolder {
   readonly dir: string;
   /** SKILL.md or skill.md inside `dir`, as listed: it may itself be a symlink. */
   readonly file: string;
+  /** What the directory entry of `file` was: a regular file, a symlink, or something not to open. */
+  readonly fileKind: SkillFileKind;
   /** Reached through a symlinked folder. */
   readonly linked: boolean;
 }
+
+export type SkillFileKind = "file" | "link" | { readonly notFile: string };
 
 /** A diagnostic about a path under one root, before the source stamps its name on it. */
 export type PathDiagnostic = Omit<Diagnostic, "source">;
@@ -129,7 +134,9 @@ async function visitFolder(folder: Folder, descend: boolean, options: ScanOption
   }
   const skillFile = findSkillFile(entries);
   const skill =
-    skillFile === undefined ? undefined : { path: folder.rel, dir: folder.abs, file: join(folder.abs, skillFile), linked: false };
+    skillFile === undefined
+      ? undefined
+      : { path: folder.rel, dir: folder.abs, file: join(folder.abs, skillFile.name), fileKind: kindOf(skillFile), linked: false };
   if (!descend) return { skill, children: [], diagnostics: [] };
 
   // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
@@ -173,7 +180,11 @@ async function visitLinkedFolder(folder: Folder, logger: Logger, onDirectory: Sc
     logger.debug(`not following symlink ${folder.rel}: ${dir} holds no SKILL.md`);
     return NOTHING;
   }
-  return { skill: { path: folder.rel, dir, file: join(dir, skillFile), linked: true }, children: [], diagnostics: [] };
+  return {
+    skill: { path: folder.rel, dir, file: join(dir, skillFile.name), fileKind: kindOf(skillFile), linked: true },
+    children: [],
+    diagnostics: [],
+  };
 }
 
 /**
@@ -194,8 +205,18 @@ function dropDuplicateFolders(found: readonly SkillFolder[], logger: Logger): Sk
   return kept;
 }
 
-function findSkillFile(entries: readonly Dirent[]): string | undefined {
-  return SKILL_FILES.find((name) => entries.some((entry) => entry.name === name));
+function findSkillFile(entries: readonly Dirent[]): Dirent | undefined {
+  for (const name of SKILL_FILES) {
+    const entry = entries.find((candidate) => candidate.name === name);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+function kindOf(entry: Dirent): SkillFileKind {
+  if (entry.isFile()) return "file";
+  if (entry.isSymbolicLink()) return "link";
+  return { notFile: describeKind(entry) };
 }
 
 function childPath(parent: string, name: string): string {

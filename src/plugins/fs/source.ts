@@ -1,15 +1,17 @@
-import { realpath, stat } from "node:fs/promises";
+import { Buffer } from "node:buffer";
+import { stat } from "node:fs/promises";
 import { basename, posix } from "node:path";
+import { setImmediate } from "node:timers";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
-import { isInside } from "../../skills/paths.js";
+import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
-import { mapLimit } from "./map-limit.js";
-import { NotRegularFileError, OutsideFolderError, readHead, type Head } from "./read-head.js";
-import { compare, scanRoot, type PathDiagnostic, type SkillFolder } from "./scan.js";
-import { watchRoots } from "./watch.js";
-import { parseSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
+import { ownStrings } from "./own-strings.js";
+import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
+import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
+import { compare, scanRoot, type PathDiagnostic, type ScanResult, type SkillFolder } from "./scan.js";
+import { watchRoots, type LoadBaseline } from "./watch.js";
 
 export interface FsSourceSettings {
   readonly name: string;
@@ -28,35 +30,99 @@ export interface FsSourceSettings {
   readonly logger: Logger;
 }
 
-// Enough reads in flight to keep the filesystem busy while files are parsed; few enough that a
-// folder of thousands of skills never runs out of file descriptors.
-const READ_CONCURRENCY = 16;
+/**
+ * How long the loader reads and parses skill files before it lets the event loop run: short
+ * enough that a server keeps answering while a large catalog loads.
+ */
+const SLICE_MS = 10;
+
+/** Enough for the frontmatter and the excerpt of nearly every real SKILL.md. */
+const FIRST_READ_BYTES = 8 * 1024;
 
 /**
- * A skill source over folders on disk. Each load scans and reads afresh, so it can be called again
- * whenever the folders change; the only state kept is where the last load found each skill, the
- * folders its files are served from.
+ * One SKILL.md as a load found it: the file's identity and what parsing it gave. Kept from one
+ * load to the next, an unchanged file (same identity, one lstat) is not read or parsed again; a
+ * persistent cache could keep the same records across restarts.
+ */
+export interface ReadRecord {
+  readonly identity: FileIdentity;
+  readonly read: SkillRead;
+}
+
+/** Records by skill file path, one map per root (a rank is part of what was read). */
+export type ReadRecords = ReadonlyMap<string, ReadRecord>;
+
+/**
+ * A skill source over folders on disk. Each load scans afresh, so it can be called again whenever
+ * the folders change; kept between loads are where the last load found each skill (the folders
+ * its files are served from) and what each skill file held, by its identity.
  */
 export function createFsSource(settings: FsSourceSettings): SkillSource {
   const files = createSkillFiles();
+  let records: readonly ReadRecords[] = settings.roots.map(() => new Map());
+  /** What the last finished load's walk found, per root ("absent": an optional root not there). */
+  let scans: readonly (ScanResult | "absent")[] | undefined;
+  let loading: Promise<unknown> | undefined;
+
+  const load = async (signal: AbortSignal): Promise<SourceSnapshot> => {
+    const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, records[rank]!, signal)));
+    records = perRoot.map((root) => root.records);
+    scans = perRoot.map((root) => root.scan);
+    files.remember(perRoot.flatMap((root) => root.folders));
+    return {
+      skills: perRoot.flatMap((root) => root.skills).sort((a, b) => compare(a.path, b.path) || a.rank - b.rank),
+      // A stable sort: within one path, diagnostics keep root order, then the order found.
+      diagnostics: perRoot.flatMap((root) => root.diagnostics).sort((a, b) => compare(a.path, b.path)),
+    };
+  };
+
+  const baseline: LoadBaseline = {
+    async settled() {
+      while (loading) await loading.catch(() => {});
+    },
+    isCurrent(rank, scan) {
+      const last = scans?.[rank];
+      if (last === undefined) return false;
+      // Still absent, or there but holding no skill: either way the load's answer, nothing.
+      if (last === "absent") return scan.folders.length === 0;
+      return sameScan(last, scan) && scan.folders.every((folder) => isUnchanged(folder, records[rank]!));
+    },
+  };
+
   return {
     name: settings.name,
     description: settings.roots.join(", "),
     capabilities: { localFolders: settings.roots },
-    async load(signal: AbortSignal): Promise<SourceSnapshot> {
-      const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, signal)));
-      files.remember(perRoot.flatMap((root) => root.folders));
-      return {
-        skills: perRoot.flatMap((root) => root.skills).sort((a, b) => compare(a.path, b.path) || a.rank - b.rank),
-        // A stable sort: within one path, diagnostics keep root order, then the order found.
-        diagnostics: perRoot.flatMap((root) => root.diagnostics).sort((a, b) => compare(a.path, b.path)),
-      };
+    load(signal) {
+      const loaded = load(signal);
+      const tracked = loaded.finally(() => {
+        if (loading === tracked) loading = undefined;
+      });
+      loading = tracked;
+      return loaded;
     },
     readDocument: files.readDocument,
     listFiles: files.listFiles,
     readFile: files.readFile,
-    watch: (onChange) => (settings.watch ? watchRoots(settings, onChange) : () => {}),
+    watch: (onChange) => (settings.watch ? watchRoots({ ...settings, baseline }, onChange) : () => {}),
   };
+}
+
+/** The same skill folders, found the same way, with the same problems. */
+function sameScan(a: ScanResult, b: ScanResult): boolean {
+  return (
+    a.folders.length === b.folders.length &&
+    a.folders.every((folder, index) => JSON.stringify(folder) === JSON.stringify(b.folders[index])) &&
+    JSON.stringify(a.diagnostics) === JSON.stringify(b.diagnostics)
+  );
+}
+
+/** Whether a skill file still has the identity it was read with (a symlink's target, followed). */
+function isUnchanged(folder: SkillFolder, records: ReadRecords): boolean {
+  const record = records.get(folder.file);
+  if (!record) return false;
+  const now = folder.fileKind === "link" ? targetIdentity(folder) : currentIdentity(folder);
+  return now !== undefined && sameIdentity(record.identity, now);
 }
 
 interface RootSnapshot {
@@ -64,19 +130,88 @@ interface RootSnapshot {
   readonly diagnostics: Diagnostic[];
   /** The folders of the skills loaded; a skipped skill's folder is not served. */
   readonly folders: SkillFolder[];
+  readonly records: ReadRecords;
+  readonly scan: ScanResult | "absent";
 }
 
-async function loadRoot(settings: FsSourceSettings, root: string, rank: number, signal: AbortSignal): Promise<RootSnapshot> {
+async function loadRoot(
+  settings: FsSourceSettings,
+  root: string,
+  rank: number,
+  previous: ReadRecords,
+  signal: AbortSignal,
+): Promise<RootSnapshot> {
   const stamp = (diagnostic: PathDiagnostic): Diagnostic => ({ ...diagnostic, source: settings.name });
   const { maxDepth, maxDirectories, logger } = settings;
-  if (settings.optionalRoots?.includes(root) && (await isMissing(root))) return { skills: [], diagnostics: [], folders: [] };
+  if (settings.optionalRoots?.includes(root) && (await isMissing(root))) {
+    return { skills: [], diagnostics: [], folders: [], records: new Map(), scan: "absent" };
+  }
   const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal });
-  const read = await mapLimit(scan.folders, READ_CONCURRENCY, (folder) => readSkill(settings, folder, rank), signal);
+  // A partial catalog would look whole to every client: refuse the root, saying how to serve it.
+  if (scan.diagnostics.some((diagnostic) => diagnostic.code === "scan-limit")) {
+    throw new Error(
+      `${root} holds more than ${maxDirectories} folders (maxDirectories), so none of its skills are served; ` +
+        `raise the fs option maxDirectories, or lower maxDepth`,
+    );
+  }
+  const records = new Map<string, ReadRecord>();
+  // One buffer for every read of this load: the reads are synchronous, never two at once.
+  const scratch = Buffer.allocUnsafe(settings.maxSkillFileBytes);
+  const limits = headLimits(settings);
+  const read = await inSlices(
+    scan.folders,
+    (folder) => {
+      const known = previous.get(folder.file);
+      const identity = known && currentIdentity(folder);
+      if (known && identity && sameIdentity(known.identity, identity)) {
+        records.set(folder.file, known);
+        return known.read;
+      }
+      const fresh = readSkill(settings, folder, rank, limits, scratch);
+      if (fresh.identity) records.set(folder.file, { identity: fresh.identity, read: fresh.read });
+      return fresh.read;
+    },
+    signal,
+  );
   return {
     skills: read.flatMap((result) => (result.skill ? [result.skill] : [])),
     diagnostics: [...scan.diagnostics, ...read.flatMap((result) => result.diagnostics)].map(stamp),
     folders: scan.folders.filter((_folder, index) => read[index]!.skill !== undefined),
+    records,
+    scan,
   };
+}
+
+/**
+ * A head is enough once its frontmatter closed and more body follows than the excerpt takes;
+ * otherwise up to maxSkillFileBytes are read, and the parse judges that.
+ */
+function headLimits(settings: FsSourceSettings): HeadLimits {
+  const { maxSkillFileBytes, maxFrontmatterBytes } = settings;
+  return {
+    maxBytes: maxSkillFileBytes,
+    firstBytes: Math.min(FIRST_READ_BYTES, maxSkillFileBytes),
+    isEnough(head) {
+      const block = extractFrontmatter(head, { maxFrontmatterBytes, truncated: true });
+      // The last character of a cut head may be half of one: it must lie beyond the excerpt.
+      return !("code" in block) && block.body.length > EXCERPT_CHARS + 1;
+    },
+  };
+}
+
+/** Runs `task` over `items`, letting the event loop run every SLICE_MS. */
+async function inSlices<T, R>(items: readonly T[], task: (item: T) => R, signal: AbortSignal): Promise<R[]> {
+  const results: R[] = [];
+  let sliceStart = performance.now();
+  for (const item of items) {
+    results.push(task(item));
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signal.throwIfAborted();
+      sliceStart = performance.now();
+    }
+  }
+  return results;
 }
 
 async function isMissing(path: string): Promise<boolean> {
@@ -89,41 +224,61 @@ async function isMissing(path: string): Promise<boolean> {
   }
 }
 
-interface SkillRead {
+export interface SkillRead {
   readonly skill?: SourceSkill;
   readonly diagnostics: readonly PathDiagnostic[];
 }
 
-async function readSkill(settings: FsSourceSettings, folder: SkillFolder, rank: number): Promise<SkillRead> {
+/**
+ * The parsed skill with strings of its own (see ownStrings). The name and description are
+ * usually the frontmatter's own values: then one copy serves both.
+ */
+function ownSkill(parsed: ParsedSkillMd): ParsedSkillMd {
+  const frontmatter = ownStrings(parsed.frontmatter);
+  const shared = (value: string, key: string) => (frontmatter[key] === value ? (frontmatter[key] as string) : ownStrings(value));
+  return {
+    name: shared(parsed.name, "name"),
+    description: shared(parsed.description, "description"),
+    frontmatter,
+    warnings: ownStrings(parsed.warnings),
+    excerpt: ownStrings(parsed.excerpt),
+  };
+}
+
+/** What one skill file gave; `identity` is absent when it could not be read. */
+function readSkill(
+  settings: FsSourceSettings,
+  folder: SkillFolder,
+  rank: number,
+  limits: HeadLimits,
+  scratch: Buffer,
+): { read: SkillRead; identity?: FileIdentity } {
   const skipped = (issue: SkillMdIssue): SkillRead => ({ diagnostics: [{ severity: "error", path: folder.path, ...issue }] });
 
-  let head: Head;
+  let head;
   try {
-    // A SKILL.md may be a symlink, but only to a file within its own skill folder: otherwise
-    // any file the server can read (~/.ssh/config) could be served as a skill.
-    const file = await realpath(folder.file);
-    if (!isInside(file, folder.dir)) {
-      return skipped({ code: "outside-skill", message: `${folder.file} leads to ${file}, outside the skill folder` });
-    }
-    head = await readHead(file, settings.maxSkillFileBytes, folder.dir);
+    head = readSkillFileSync(folder, limits, scratch);
   } catch (error) {
-    if (error instanceof NotRegularFileError) return skipped({ code: "not-regular-file", message: error.message });
+    if (error instanceof NotRegularFileError) return { read: skipped({ code: "not-regular-file", message: error.message }) };
     if (error instanceof OutsideFolderError) {
-      return skipped({ code: "outside-skill", message: `${folder.file} leads outside the skill folder` });
+      return { read: skipped({ code: "outside-skill", message: `${folder.file} leads outside the skill folder` }) };
     }
-    return skipped({ code: "read-error", message: `cannot read ${folder.file}: ${errorMessage(error)}` });
+    return { read: skipped({ code: "read-error", message: `cannot read ${folder.file}: ${errorMessage(error)}` }) };
   }
 
-  const result = parseSkillMd(head.bytes.toString("utf8"), {
+  const result = parseSkillMd(head.text, {
     // The root's own folder name when the root itself is the skill.
     folderName: folder.path === "" ? basename(folder.dir) : posix.basename(folder.path),
     maxFrontmatterBytes: settings.maxFrontmatterBytes,
     truncated: head.truncated,
   });
-  if (!result.ok) return skipped(result.error);
-  const { name, description, frontmatter, warnings, excerpt } = result.skill;
+  if (!result.ok) return { read: skipped(result.error), identity: head.identity };
+  const { name, description, frontmatter, warnings, excerpt } = ownSkill(result.skill);
   return {
-    skill: { name, description, path: folder.path, frontmatter, excerpt, rank },
-    diagnostics: warnings.map((issue) => ({ severity: "warning", path: folder.path, ...issue })),
+    read: {
+      skill: { name, description, path: folder.path, frontmatter, excerpt, rank },
+      diagnostics: warnings.map((issue) => ({ severity: "warning", path: folder.path, ...issue })),
+    },
+    identity: head.identity,
   };
 }

@@ -1,11 +1,11 @@
-import { watch as watchFolder, type FSWatcher, type WatchEventType } from "node:fs";
+import { statSync, watch as watchFolder, type FSWatcher, type WatchEventType } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { clearTimeout, setTimeout } from "node:timers";
 import { errorMessage } from "../../kernel/errors.js";
 import { createLogger, type Logger } from "../../kernel/logger.js";
 import { mapLimit } from "./map-limit.js";
-import { scanRoot, SKILL_FILES, SKIPPED_FOLDERS } from "./scan.js";
+import { scanRoot, SKILL_FILES, SKIPPED_FOLDERS, type ScanResult } from "./scan.js";
 
 export interface WatchSettings {
   /** The source's name, for log lines. */
@@ -17,6 +17,20 @@ export interface WatchSettings {
   readonly maxWatchedDirectories: number;
   readonly pollIntervalMs: number;
   readonly logger: Logger;
+  /** What the source's loads saw, so that arming the watchers need not cost a reload. */
+  readonly baseline?: LoadBaseline;
+}
+
+/**
+ * The last load of the roots, as the watcher's first walk compares it: when that walk, every
+ * folder armed before it was listed, finds what the load found, nothing changed in between that
+ * a later event would not report.
+ */
+export interface LoadBaseline {
+  /** Resolves once no load is under way (a load in progress is the one to compare with). */
+  settled(): Promise<void>;
+  /** Whether a walk of the root at `rank`, just made, finds what the last finished load did. */
+  isCurrent(rank: number, scan: ScanResult): boolean;
 }
 
 // Events come in bursts (an editor's save, a git checkout): one rescan shortly after the first
@@ -24,6 +38,13 @@ export interface WatchSettings {
 const RESCAN_DELAY_MS = 50;
 
 const STAT_CONCURRENCY = 16;
+
+/**
+ * Polled paths are stat'ed at most this often in all, whatever their number: past
+ * pollIntervalMs × this many, the interval grows, so polling never costs more than a sliver of a
+ * core (10,000 paths every 40 s).
+ */
+const MAX_POLLED_PER_SECOND = 250;
 
 // The per-user limits on inotify watches and open files: every further fs.watch would fail too.
 const EXHAUSTED = new Set(["ENOSPC", "EMFILE", "ENFILE"]);
@@ -36,6 +57,8 @@ type Relevance = (event: WatchEventType, entry: string | null) => boolean;
 
 interface Watched {
   readonly watcher: FSWatcher;
+  /** The folder's folderIdentity() when it was armed: a folder replaced at the same path is armed anew. */
+  readonly identity?: string;
 }
 
 interface Polled {
@@ -79,6 +102,8 @@ class RootsWatch {
   #pollTimer: NodeJS.Timeout | undefined;
   #polling = false;
   #stopped = false;
+  /** The first walk compares with the last load instead of signalling whatever it armed. */
+  #first = true;
 
   constructor(settings: WatchSettings, onChange: () => void) {
     this.#settings = settings;
@@ -90,6 +115,8 @@ class RootsWatch {
     this.#scanning = true;
     this.#rescanAgain = false;
     try {
+      // Walking while the source loads would compete with it for the disk, and compare with it too early.
+      if (this.#first) await this.#settings.baseline?.settled();
       await this.#sync();
     } catch (error) {
       if (!this.#stopped) this.#settings.logger.warn(`${this.#settings.name}: cannot scan for changes: ${errorMessage(error)}`);
@@ -115,9 +142,12 @@ class RootsWatch {
     const { roots, maxDepth, maxDirectories } = this.#settings;
     const seen = new Set<string>();
     let fresh = 0;
+    const first = this.#first;
+    this.#first = false;
+    let current = first && this.#settings.baseline !== undefined;
     // Roots one after the other, each breadth first: when watchers run short, the same shallow
     // folders get them every time.
-    for (const root of roots) {
+    for (const [rank, root] of roots.entries()) {
       let found = false;
       const scan = await scanRoot(root, {
         maxDepth,
@@ -126,10 +156,11 @@ class RootsWatch {
         signal: this.#abort.signal,
         onDirectory: async (dir) => {
           found = true;
-          if (await this.#track(`dir:${dir}`, seen, dir, { dir, relevant: inFolder })) fresh++;
+          if (await this.#track(`dir:${dir}`, seen, dir, { dir, relevant: inFolder, identity: folderIdentity(dir) })) fresh++;
         },
       });
       if (this.#stopped) return;
+      if (current && !this.#settings.baseline!.isCurrent(rank, scan)) current = false;
       // In-place writes leave a folder's mtime alone: a polled skill folder's SKILL.md is polled too.
       for (const folder of scan.folders) {
         if (!isPolled(this.#targets.get(`dir:${folder.dir}`))) continue;
@@ -140,8 +171,9 @@ class RootsWatch {
     if (this.#stopped) return;
     for (const key of [...this.#targets.keys()]) if (!seen.has(key)) this.#drop(key);
     this.#report();
-    // A load that listed these folders before they were armed may have missed a change in them.
-    if (fresh > 0) this.#notify();
+    // A load that listed these folders before they were armed may have missed a change in them,
+    // unless this walk, made after arming, found what the last load found.
+    if (first ? !current : fresh > 0) this.#notify();
   }
 
   /**
@@ -164,13 +196,28 @@ class RootsWatch {
     return fresh;
   }
 
-  /** Watches or polls a path this walk needs; true when it was not followed before. */
-  async #track(key: string, seen: Set<string>, pollPath: string, watch?: { dir: string; relevant: Relevance }): Promise<boolean> {
+  /**
+   * Watches or polls a path this walk needs; true when it was not followed before. A watched
+   * folder whose identity changed (deleted and made again, or another renamed into its place)
+   * holds a watch on a folder that is gone: it is armed again.
+   */
+  async #track(
+    key: string,
+    seen: Set<string>,
+    pollPath: string,
+    watch?: { dir: string; relevant: Relevance; identity?: string },
+  ): Promise<boolean> {
     if (seen.has(key)) return false;
     seen.add(key);
-    if (this.#stopped || this.#targets.has(key)) return false;
+    if (this.#stopped) return false;
+    const known = this.#targets.get(key);
+    if (known) {
+      if (!("watcher" in known) || known.identity === watch?.identity) return false;
+      this.#settings.logger.debug(`${this.#settings.name}: ${watch?.dir} was replaced; watching the new folder`);
+      this.#drop(key);
+    }
     const watcher = watch && this.#watch(key, watch.dir, watch.relevant);
-    this.#targets.set(key, watcher ? { watcher } : { path: pollPath, signature: await signature(pollPath) });
+    this.#targets.set(key, watcher ? { watcher, identity: watch.identity } : { path: pollPath, signature: await signature(pollPath) });
     return true;
   }
 
@@ -260,8 +307,15 @@ class RootsWatch {
   #schedulePoll(): void {
     if (this.#stopped || this.#polling || ![...this.#targets.values()].some(isPolled)) return;
     this.#polling = true;
-    this.#pollTimer = setTimeout(() => void this.#poll(), this.#settings.pollIntervalMs);
+    this.#pollTimer = setTimeout(() => void this.#poll(), this.#pollInterval());
     this.#pollTimer.unref();
+  }
+
+  /** pollIntervalMs, or longer when that many paths every pollIntervalMs would exceed MAX_POLLED_PER_SECOND. */
+  #pollInterval(): number {
+    let polled = 0;
+    for (const target of this.#targets.values()) if (isPolled(target)) polled++;
+    return Math.max(this.#settings.pollIntervalMs, Math.ceil((polled / MAX_POLLED_PER_SECOND) * 1000));
   }
 
   async #poll(): Promise<void> {
@@ -284,23 +338,29 @@ class RootsWatch {
     this.#schedulePoll();
   }
 
-  /** Logs which mode is in use whenever it changes: watching, polling or both. */
+  /**
+   * Logs which mode is in use whenever it changes: watching, polling or both. Polling costs CPU
+   * and notices changes late, so it is said at info level, with why.
+   */
   #report(): void {
     const polled = [...this.#targets.values()].filter(isPolled).length;
-    const mode = polled === 0 ? "watch" : this.#watchers === 0 ? "poll" : "both";
+    const interval = this.#pollInterval();
+    const mode = polled === 0 ? "watch" : `${this.#watchers === 0 ? "poll" : "both"} ${interval}`;
     if (mode === this.#mode) return;
     this.#mode = mode;
-    const { name, pollIntervalMs, maxWatchedDirectories, logger } = this.#settings;
+    const { name, maxWatchedDirectories, logger } = this.#settings;
     let line = `${name}: watching ${this.#watchers} folders for changes`;
-    if (polled > 0) {
-      const why = this.#exhausted
-        ? `fs.watch failed with ${this.#exhausted}`
-        : this.#capped
-          ? `maxWatchedDirectories is ${maxWatchedDirectories}`
-          : "fs.watch refused some folders";
-      line += `, polling ${polled} paths every ${pollIntervalMs} ms (${why})`;
+    if (polled === 0) {
+      logger.debug(line);
+      return;
     }
-    logger.debug(line);
+    const why = this.#exhausted
+      ? `fs.watch failed with ${this.#exhausted}`
+      : this.#capped
+        ? `maxWatchedDirectories is ${maxWatchedDirectories}`
+        : "fs.watch refused some folders";
+    line += `, polling ${polled} paths every ${interval} ms (${why})`;
+    logger.info(line);
   }
 }
 
@@ -327,6 +387,20 @@ async function signature(path: string): Promise<string> {
     return `${stats.isDirectory() ? "dir" : "file"} ${stats.ino} ${stats.size} ${stats.mtimeMs} ${stats.ctimeMs}`;
   } catch (error) {
     return `unreadable ${(error as NodeJS.ErrnoException).code ?? ""}`;
+  }
+}
+
+/**
+ * A folder's device, inode and birth time, or undefined if it cannot be stat'ed (then it is armed
+ * as found). The birth time matters: a folder deleted and made again at once often gets the
+ * inode number back.
+ */
+function folderIdentity(dir: string): string | undefined {
+  try {
+    const stats = statSync(dir);
+    return `${stats.dev}:${stats.ino}:${stats.birthtimeMs}`;
+  } catch {
+    return undefined;
   }
 }
 

@@ -19,11 +19,10 @@ describe("options", () => {
       value: {
         roots: ["./skills"],
         maxDepth: 6,
-        maxDirectories: 20_000,
+        maxDirectories: 1_000_000,
         maxFrontmatterBytes: 65_536,
         maxSkillFileBytes: 262_144,
         watch: true,
-        maxWatchedDirectories: 2000,
         pollIntervalMs: 2000,
       },
     });

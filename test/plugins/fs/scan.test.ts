@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/kernel/logger.js";
 import type { SourceSnapshot } from "../../../src/skills/types.js";
+import { fsOptionsSchema } from "../../../src/plugins/fs/index.js";
 import { scanRoot } from "../../../src/plugins/fs/scan.js";
 import { loadRoots, setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
@@ -64,18 +65,35 @@ describe("walking a root", () => {
     expect(paths(await loadRoots([root], root))).toEqual(["", "one", "one/two", "one/two/three"]);
   });
 
-  it("stops at maxDirectories with one scan-limit error, listing the same skills every time", async () => {
+  it("stops the walk at maxDirectories with one scan-limit error, finding the same skills every time", async () => {
     const root = await tempDir();
     for (const letter of "abcdefgh") await writeSkillFile(root, `${letter}/skill-${letter}`, skillMd(`skill-${letter}`));
+    const scan = () => scanRoot(root, { maxDepth: 6, maxDirectories: 12, logger: createLogger("silent"), signal: new AbortController().signal });
 
     // The root, then a..h, then their children in order: 12 folders reach skill-a, skill-b, skill-c.
-    const snapshot = await loadRoots([root], root, { maxDirectories: 12 });
-    expect(paths(snapshot)).toEqual(["a/skill-a", "b/skill-b", "c/skill-c"]);
-    expect(snapshot.diagnostics).toMatchObject([
+    const first = await scan();
+    expect(first.folders.map((folder) => folder.path)).toEqual(["a/skill-a", "b/skill-b", "c/skill-c"]);
+    expect(first.diagnostics).toMatchObject([
       { severity: "error", path: "", code: "scan-limit", message: expect.stringContaining("maxDirectories") },
     ]);
-    expect(paths(await loadRoots([root], root, { maxDirectories: 12 }))).toEqual(paths(snapshot));
-    expect(codesAt(await loadRoots([root], root, { maxDirectories: 17 }), "")).toEqual([]);
+    expect((await scan()).folders).toEqual(first.folders);
+  });
+
+  it("refuses a root past maxDirectories, naming the option, instead of serving part of it", async () => {
+    const root = await tempDir();
+    for (const letter of "abcdefgh") await writeSkillFile(root, `${letter}/skill-${letter}`, skillMd(`skill-${letter}`));
+    // 17 folders: the root, a..h and their skills.
+    await expect(loadRoots([root], root, { maxDirectories: 16 })).rejects.toThrow(
+      /holds more than 16 folders \(maxDirectories\), so none of its skills are served; raise the fs option maxDirectories/,
+    );
+    expect(paths(await loadRoots([root], root, { maxDirectories: 17 }))).toHaveLength(8);
+  });
+
+  it("serves 100,000 skills with the default limits", async () => {
+    const { maxDirectories, maxDepth } = fsOptionsSchema.parse({ roots: ["."] });
+    // A registry mirror: owner/repo/skills/<skill>, and a skill's own references/ and scripts/.
+    expect(maxDepth).toBeGreaterThanOrEqual(4);
+    expect(maxDirectories).toBeGreaterThanOrEqual(100_000 * 3);
   });
 
   it("lists a skill once per folder, so a link to a sibling skill adds nothing", async () => {

@@ -10,12 +10,13 @@ import { createLogger } from "../../../src/kernel/logger.js";
 import type { SourceSkill } from "../../../src/skills/types.js";
 import { fsOptionsSchema } from "../../../src/plugins/fs/index.js";
 import { createFsSource } from "../../../src/plugins/fs/source.js";
+import { defaultWatchLimit } from "../../../src/plugins/fs/watch-limit.js";
 import { HAS_INOTIFY_INFO, inotifyWatches, waitFor } from "./watching.js";
 
 const [root = "", mode = "watch"] = process.argv.slice(2);
 const polling = mode === "poll" ? { maxWatchedDirectories: 0, pollIntervalMs: 100 } : {};
-const options = fsOptionsSchema.parse({ roots: [root], ...polling });
-const source = createFsSource({ ...options, name: "probe", roots: [root], logger: createLogger("silent") });
+const { maxWatchedDirectories = defaultWatchLimit(), ...options } = fsOptionsSchema.parse({ roots: [root], ...polling });
+const source = createFsSource({ ...options, maxWatchedDirectories, name: "probe", roots: [root], logger: createLogger("silent") });
 const watches = () => (HAS_INOTIFY_INFO ? inotifyWatches() : 0);
 
 const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;

@@ -19,16 +19,27 @@ export const HAS_INOTIFY_INFO = process.platform === "linux";
  * same truth on every runtime, and unref'd watchers, invisible to Node's handle lists, count too.
  */
 export function inotifyWatches(): number {
-  let count = 0;
+  return inotifyLines().length;
+}
+
+/** The inodes this process holds an inotify watch on (Linux only). */
+export function watchedInodes(): Set<number> {
+  return new Set(inotifyLines().map((line) => Number.parseInt(/\bino:([0-9a-f]+)/.exec(line)?.[1] ?? "", 16)));
+}
+
+function inotifyLines(): string[] {
+  const lines: string[] = [];
   for (const fd of readdirSync("/proc/self/fd")) {
     try {
       if (readlinkSync(`/proc/self/fd/${fd}`) !== "anon_inode:inotify") continue;
-      count += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8")
-        .split("\n")
-        .filter((line) => line.startsWith("inotify wd:")).length;
+      lines.push(
+        ...readFileSync(`/proc/self/fdinfo/${fd}`, "utf8")
+          .split("\n")
+          .filter((line) => line.startsWith("inotify wd:")),
+      );
     } catch {
       // The fd closed while the list was read (readdir's own, for one).
     }
   }
-  return count;
+  return lines;
 }

@@ -1,0 +1,48 @@
+// What both anchor servers do at start: walk a root and read every SKILL.md, parsing its
+// frontmatter with the same yaml package skills-kernel uses. Kept plain on purpose: this is how
+// a small skills server is usually written.
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { parse } from "yaml";
+
+export async function loadSkills(root) {
+  const skills = [];
+  async function walk(dir) {
+    const entries = await readdir(dir, { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return walk(path);
+        if (entry.name !== "SKILL.md") return;
+        const text = await readFile(path, "utf8");
+        const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+        if (!match) return;
+        try {
+          const data = parse(match[1]);
+          if (typeof data?.name !== "string" || typeof data.description !== "string") return;
+          skills.push({ name: data.name, description: data.description, path: relative(root, dir) });
+        } catch {
+          // An unparseable frontmatter: skipped, as every server does.
+        }
+      }),
+    );
+  }
+  await walk(root);
+  return skills;
+}
+
+/** The MCP server both anchors run: one `search` tool over stdio, served once the skills are in. */
+export async function serveSearch(name, search) {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { z } = await import("zod");
+  const server = new McpServer({ name, version: "0.0.0" });
+  server.registerTool(
+    "search",
+    { description: "Search skills", inputSchema: { query: z.string(), limit: z.number().int().optional() } },
+    async ({ query, limit = 5 }) => ({
+      content: [{ type: "text", text: JSON.stringify(search(query, limit).map(({ name, description, path }) => ({ name, description, path }))) }],
+    }),
+  );
+  await server.connect(new StdioServerTransport());
+}
