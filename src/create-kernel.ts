@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
 import catalogPlugin from "./plugins/catalog/index.js";
+import type { HttpHandler } from "./plugins/http/handler.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/stdio/index.js";
 import type { SkillCatalog } from "./skills/catalog.js";
@@ -8,13 +10,41 @@ import { SKILL_TOKENS } from "./skills/tokens.js";
 /** A kernel serving skills: the kernel, with the catalog every skills plugin shares at hand. */
 export interface SkillsKernel extends Kernel {
   readonly catalog: SkillCatalog;
+  /**
+   * Answer one HTTP request (MCP at /mcp, /healthz, /readyz, plugin routes such as the REST API),
+   * for an app that owns the server: Bun.serve, Deno.serve, Hono. Options come from the http
+   * plugin's entry in the config when it has one; `createHttpHandler` takes others.
+   */
+  fetch(request: Request): Promise<Response>;
+  /** The same, node:http style: `http.createServer(kernel.handleNodeRequest)`, Express's `app.use`. */
+  handleNodeRequest(request: IncomingMessage, response: ServerResponse): void;
 }
 
 /**
  * The composition root: the kernel knows no plugin, so this is where the built-in plugins, the
- * catalog and the stdio transport are handed to it.
+ * catalog and the stdio transport are handed to it, and where its HTTP handler is attached.
  */
 export async function createKernel(options: Omit<KernelOptions, "builtins" | "corePlugins"> = {}): Promise<SkillsKernel> {
   const kernel = await bootKernel({ ...options, builtins: builtinPlugins, corePlugins: [catalogPlugin, stdioPlugin] });
-  return Object.assign(kernel, { catalog: kernel.resolve(SKILL_TOKENS.SkillCatalog) });
+  // Built on first use and loaded lazily: a kernel that never answers HTTP never loads that code.
+  let handler: Promise<HttpHandler> | undefined;
+  const http = () => (handler ??= import("./plugins/http/handler.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));
+  const close = kernel.close.bind(kernel);
+  return Object.assign(kernel, {
+    catalog: kernel.resolve(SKILL_TOKENS.SkillCatalog),
+    fetch: async (request: Request) => (await http()).fetch(request),
+    handleNodeRequest(request: IncomingMessage, response: ServerResponse) {
+      http().then(
+        (h) => h.handleNodeRequest(request, response),
+        (error: unknown) => {
+          kernel.logger.error(`cannot answer HTTP: ${String(error)}`);
+          response.writeHead(500).end();
+        },
+      );
+    },
+    async close() {
+      await handler?.then((h) => h.close(), () => undefined);
+      await close();
+    },
+  });
 }

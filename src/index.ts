@@ -34,3 +34,6 @@ export type {
 export type { Diagnostic, DiagnosticSeverity, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./skills/types.js";
 export { validateSkillDocument, type SkillValidation } from "./skills/skill-spec.js";
 export { VERSION } from "./version.js";
+export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./plugins/http/handler.js";
+export { HTTP_TOKENS, type HttpRoute } from "./plugins/http/routes.js";
+export type { HttpOptions } from "./plugins/http/options.js";

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
+import { MIN_TOKEN_LENGTH } from "../plugins/http/options.js";
 import { LIST_FORMATS, type ListFormat } from "../plugins/list-skills/format.js";
 
 /** Options every command takes: where the skills come from and how loud to be. */
@@ -16,7 +17,17 @@ const COMMON = {
 
 /** Each command's own options and how many positional arguments it takes. */
 const COMMAND_SPECS = {
-  serve: { options: { transport: { type: "string" } }, positionals: [0, 0], usage: "" },
+  serve: {
+    options: {
+      transport: { type: "string" },
+      host: { type: "string" },
+      port: { type: "string" },
+      stateless: { type: "boolean" },
+      "auth-token": { type: "string" },
+    },
+    positionals: [0, 0],
+    usage: "",
+  },
   list: { options: { format: { type: "string" } }, positionals: [0, 0], usage: "" },
   search: { options: { limit: { type: "string" }, json: { type: "boolean" } }, positionals: [1, Infinity], usage: "QUERY" },
   read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
@@ -56,6 +67,8 @@ export interface CliArgs {
   readonly catalogs: readonly string[];
   readonly logLevel?: LogLevel;
   readonly transport?: string;
+  /** `--host`, `--port`, `--stateless`, `--auth-token`: the http transport's options from flags. */
+  readonly http: HttpFlags;
   readonly format: ListFormat;
   readonly limit?: number;
   readonly json: boolean;
@@ -68,10 +81,19 @@ export interface CliArgs {
   readonly skill?: string;
 }
 
+export interface HttpFlags {
+  readonly host?: string;
+  readonly port?: number;
+  readonly stateless?: true;
+  readonly authToken?: string;
+}
+
 export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
 
 Usage:
   skills-kernel [serve] [--transport NAME]     run the MCP server (stdio by default)
+  skills-kernel serve --transport http [--host H] [--port N] [--stateless] [--auth-token T]
+                                               serve MCP over HTTP at /mcp
   skills-kernel list [--format FORMAT]         the skills the server serves
   skills-kernel search QUERY [--limit N]       find skills (the search_skills tool)
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
@@ -98,6 +120,12 @@ Options for every command:
   -v, --version          print the version
 
 Command options:
+  --transport NAME       serve: stdio (default) or http
+  --host HOST            serve http: address to listen on (default 127.0.0.1)
+  --port N               serve http: port (default 3000; 0 picks a free one)
+  --stateless            serve http: no sessions, so any replica can answer any request
+  --auth-token TOKEN     serve http: require Authorization: Bearer TOKEN (16+ characters;
+                         or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
   --json                 search, read, validate, install, add: print JSON
@@ -156,9 +184,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
-  for (const name of ["config", "transport", "to", "skill"]) {
+  for (const name of ["config", "transport", "to", "skill", "host", "auth-token"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
+  const http = httpFlags(values);
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
   const git = (values.git as string[] | undefined) ?? [];
@@ -176,6 +205,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     catalogs,
     logLevel,
     transport: values.transport as string | undefined,
+    http,
     format: format as ListFormat,
     limit,
     json: values.json === true,
@@ -184,5 +214,26 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     dryRun: values["dry-run"] === true,
     strict: values.strict === true,
     skill: values.skill as string | undefined,
+  };
+}
+
+/** The http transport's flags; each is checked here so a typo is one line, not a schema dump. */
+function httpFlags(values: Record<string, string | string[] | boolean | undefined>): HttpFlags {
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!/^\d+$/.test(String(values.port)) || port > 65_535) {
+      throw new ConfigError(`--port must be a whole number from 0 to 65535, not "${String(values.port)}"`);
+    }
+  }
+  const authToken = values["auth-token"] as string | undefined;
+  if (authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(`--auth-token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  return {
+    ...(values.host !== undefined && { host: values.host as string }),
+    ...(port !== undefined && { port }),
+    ...(values.stateless === true && { stateless: true as const }),
+    ...(authToken !== undefined && { authToken }),
   };
 }

@@ -1,10 +1,12 @@
 import { relative, resolve } from "node:path";
 import { loadConfig } from "../kernel/config-loader.js";
-import { PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
+import { ConfigError, PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
+import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
+import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
-import { HELP, parseCliArgs, type CliArgs } from "./args.js";
+import { HELP, parseCliArgs, type CliArgs, type HttpFlags } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
 import { parseAddTarget } from "./add-target.js";
@@ -49,12 +51,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
     logger.debug(loaded ? `config: ${loaded.filepath}` : "no config file found; using the embedded default");
 
+    const transport = args.transport ?? config.transport ?? "stdio";
+    const httpFlagsGiven = Object.keys(args.http).length > 0;
+    if (httpFlagsGiven && (args.command !== "serve" || transport !== "http")) {
+      throw new ConfigError("--host, --port, --stateless and --auth-token apply to serve --transport http");
+    }
+    const adjustments = [
+      ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
+      ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
+    ];
     const kernel = await createKernel({
       config,
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,
-      adjustPlugins: hasExplicitSources(sources) ? serveExactly(sources, cwd) : undefined,
+      adjustPlugins: adjustments.length > 0 ? chain(adjustments) : undefined,
     });
     if (args.command !== "serve") {
       try {
@@ -68,7 +79,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
     }
     return await serve(kernel, {
-      transport: args.transport ?? config.transport ?? "stdio",
+      transport,
       configFile: loaded?.filepath,
       skillsDirs: split.dirs.map((d) => resolve(cwd, d)),
     });
@@ -95,6 +106,29 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code === "EPIPE") process.exit(0);
   process.stderr.write(`skills-kernel: cannot write to stdout: ${errorMessage(error)}\n`);
   process.exit(1);
+}
+
+type Adjust = (plugins: ResolvedPluginEntry[]) => Promise<ResolvedPluginEntry[]>;
+
+function chain(adjustments: readonly Adjust[]): Adjust {
+  return async (plugins) => {
+    let adjusted = plugins;
+    for (const adjust of adjustments) adjusted = await adjust(adjusted);
+    return adjusted;
+  };
+}
+
+/**
+ * Serving over HTTP needs the http plugin: add it when the config does not list it, and let the
+ * flags override its options (the config's own stay for everything the flags do not set).
+ */
+function withHttpPlugin(flags: HttpFlags): Adjust {
+  return async (plugins) => {
+    const http = plugins.find((entry) => entry.plugin.name === "http");
+    if (!http) return [...plugins, { plugin: await builtinPlugins.http!(), options: { ...flags }, origin: "--transport http" }];
+    const options = typeof http.options === "object" && http.options !== null ? http.options : {};
+    return plugins.map((entry) => (entry === http ? { ...http, options: { ...options, ...flags } } : entry));
+  };
 }
 
 async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
@@ -128,7 +162,8 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
     .ready()
     .then(() => {
       if (stopping) return;
-      if (process.stdin.isTTY) printBanner(kernel, facts);
+      // The banner tells how to start this server over stdio; an HTTP server has said where it listens.
+      if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
       else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
     })
     .catch((error: unknown) => kernel.logger.error(`cannot describe what is served: ${errorMessage(error)}`));

@@ -20,4 +20,6 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   "skill-resources": async () => (await import("./skill-resources/index.js")).default,
   "validate-skill": async () => (await import("./validate-skill/index.js")).default,
   "install-skill": async () => (await import("./install-skill/index.js")).default,
+  http: async () => (await import("./http/index.js")).default,
+  "rest-api": async () => (await import("./rest-api/index.js")).default,
 };

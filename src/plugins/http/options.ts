@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/** The environment variable the auth token comes from when neither the config nor a flag sets it. */
+export const AUTH_TOKEN_ENV = "SKILLS_KERNEL_AUTH_TOKEN";
+
+/** A shorter token is guessable; refuse it rather than serve behind it. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * The http plugin's options (config `plugins: [["http", {...}]]`; the CLI's `--host`, `--port`,
+ * `--stateless` and `--auth-token` override them). Every limit has a default, so a server nobody
+ * tuned still bounds what a client can make it hold.
+ */
+export const httpOptionsSchema = z
+  .object({
+    /** The address to listen on. Loopback by default: nothing off this machine can reach it. */
+    host: z.string().min(1).default("127.0.0.1"),
+    /** The port; 0 picks a free one (the server logs where it listens). */
+    port: z.number().int().min(0).max(65_535).default(3000),
+    /** Where MCP is served. */
+    path: z.string().regex(/^\/[^?#]*$/, "path must start with / and hold no query").default("/mcp"),
+    /** No sessions: every request stands alone, so any replica behind a load balancer can answer it. */
+    stateless: z.boolean().default(false),
+    /**
+     * A bearer token every request but the health checks must carry. Default: the
+     * SKILLS_KERNEL_AUTH_TOKEN environment variable, else none.
+     */
+    authToken: z.string().min(MIN_TOKEN_LENGTH, `the auth token must be at least ${MIN_TOKEN_LENGTH} characters`).optional(),
+    /**
+     * Host names (without port) requests may name in Host and Origin: DNS-rebinding protection.
+     * Default: the loopback names, plus the bound address when it is a specific one. A server bound
+     * to every interface (0.0.0.0, ::) checks nothing unless this is set.
+     */
+    allowedHosts: z.array(z.string().min(1)).optional(),
+    /** Origins (scheme://host[:port]) browsers may call from besides those of the allowed hosts. */
+    allowedOrigins: z.array(z.string().min(1)).optional(),
+    /**
+     * Put at the front of every session id this server mints (`r1.<uuid>`), so a load balancer in
+     * front of stateful replicas can send each session to the replica that holds it.
+     */
+    replicaId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,32}$/, "replicaId must be 1 to 32 letters, digits, - or _")
+      .optional(),
+    /** Largest request body accepted, in bytes; a larger one gets 413. */
+    maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+    /** Sessions open at once; an initialize beyond that gets 503. */
+    maxSessions: z.number().int().positive().default(1000),
+    /** A session with no request in flight and no open stream for this long is closed. */
+    sessionIdleMs: z.number().int().positive().default(30 * 60 * 1000),
+    /** How long shutdown waits for requests in flight before closing what is left. */
+    shutdownGraceMs: z.number().int().positive().default(3000),
+  })
+  .strict();
+
+export type HttpOptions = z.output<typeof httpOptionsSchema>;
+
+/** True for an address only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "");
+  return bare === "localhost" || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
+/** True for an address that means every interface. */
+export function isWildcard(host: string): boolean {
+  return ["0.0.0.0", "::", "[::]"].includes(host);
+}

@@ -1,0 +1,19 @@
+import type { SkillCatalog } from "../../skills/catalog.js";
+import type { Readiness } from "./app.js";
+
+/**
+ * /readyz for a skills server: ready once the catalog has loaded its sources (a load balancer
+ * sends it nothing before); "degraded" while a source failed or serves its last good load, which
+ * is still worth serving. Source names stay out: the health checks need no token. Without a
+ * catalog (a kernel serving only tools) it is ready at once.
+ */
+export function skillsReadiness(catalog: SkillCatalog | undefined): () => Readiness {
+  if (!catalog) return () => ({ ready: true, checks: {} });
+  let loaded = false;
+  void catalog.ready().then(() => (loaded = true));
+  return () => {
+    if (!loaded) return { ready: false, checks: { catalog: "loading" } };
+    const troubled = catalog.status().some((source) => source.state === "failed" || source.state === "stale");
+    return { ready: true, checks: { catalog: troubled ? "degraded" : "loaded" } };
+  };
+}

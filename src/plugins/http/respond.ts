@@ -1,0 +1,54 @@
+/** A JSON response; every answer of the HTTP server is JSON or an MCP stream. */
+export function json(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+/** An error in the shape MCP clients read (a JSON-RPC error with no id), as the SDK's own transport answers. */
+export function mcpError(status: number, message: string, headers: Readonly<Record<string, string>> = {}): Response {
+  return json(status, { jsonrpc: "2.0", error: { code: -32000, message }, id: null }, headers);
+}
+
+/** An error in the REST shape: `{ "error": { "status", "message" } }`. */
+export function restError(status: number, message: string, headers: Readonly<Record<string, string>> = {}): Response {
+  return json(status, { error: { status, message } }, headers);
+}
+
+/**
+ * Call `done` once the response is complete: an event stream when it has been sent in full or its
+ * reader went away (it is relayed chunk by chunk to see that), anything else at once, since every
+ * other answer here is built whole before it is returned.
+ */
+export function onSettled(response: Response, done: () => void): Response {
+  if (response.body === null || response.headers.get("content-type") !== "text/event-stream") {
+    done();
+    return response;
+  }
+  let settled = false;
+  const settle = () => {
+    if (settled) return;
+    settled = true;
+    done();
+  };
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: ended, value } = await reader.read();
+        if (ended) {
+          controller.close();
+          settle();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        controller.error(error);
+        settle();
+      }
+    },
+    async cancel(reason) {
+      settle();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { connectHttp, MCP_HEADERS } from "../helpers/http-client.js";
+import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
+import { NGINX, PROXY, startNginx, type Nginx } from "../helpers/nginx.js";
+
+const EXAMPLES = fileURLToPath(new URL("../../examples/skills", import.meta.url));
+
+/** One stateless tools/call through the balancer: the result and the replica that answered. */
+async function callThrough(origin: string, name: string, args: Record<string, unknown>) {
+  const response = await fetch(`${origin}/mcp`, {
+    method: "POST",
+    headers: MCP_HEADERS,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
+  expect(response.status).toBe(200);
+  // Stateless answers are plain JSON-RPC responses, not event streams.
+  expect(response.headers.get("content-type")).toBe("application/json");
+  const { result } = (await response.json()) as { result: unknown };
+  return { upstream: response.headers.get("x-upstream"), result };
+}
+
+describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not installed; .ci/run installs it)", () => {
+  describe("two stateless replicas, round robin", () => {
+    let replicas: HttpServerProcess[];
+    let nginx: Nginx;
+    beforeAll(async () => {
+      replicas = await Promise.all([0, 1].map(() => startHttpServer(["--skills-dir", EXAMPLES, "--stateless"])));
+      nginx = await startNginx(
+        (listen) => `
+  upstream replicas { ${replicas.map((r) => `server 127.0.0.1:${r.port};`).join(" ")} keepalive 16; }
+  server { listen ${listen}; location / { proxy_pass http://replicas; ${PROXY} } }`,
+      );
+    });
+    afterAll(async () => {
+      await nginx?.stop();
+      await Promise.all((replicas ?? []).map((r) => r.stop()));
+    });
+
+    it("gives the same answers whichever replica serves the request", async () => {
+      const calls = [
+        ["search_skills", { query: "release notes" }],
+        ["search_skills", { query: "commit message", limit: 2 }],
+        ["list_skills", { format: "json" }],
+      ] as const;
+      const upstreams = new Set<string | null>();
+      for (const [name, args] of calls) {
+        const answers = [];
+        for (let i = 0; i < 4; i++) {
+          const { upstream, result } = await callThrough(nginx.origin, name, args);
+          upstreams.add(upstream);
+          answers.push(result);
+        }
+        for (const answer of answers) expect(answer).toEqual(answers[0]);
+      }
+      expect([...upstreams].sort()).toEqual(replicas.map((r) => `127.0.0.1:${r.port}`).sort());
+    });
+
+    it("serves the SDK client through the balancer", async () => {
+      const { client } = await connectHttp(new URL("/mcp", nginx.origin));
+      for (let i = 0; i < 4; i++) {
+        const found = await client.callTool({ name: "search_skills", arguments: { query: "readme" } });
+        expect(found.structuredContent).toMatchObject({ results: [{ id: "readme-reviewer" }] });
+      }
+      await client.close();
+    });
+  });
+
+  describe("two stateful replicas, each session routed to the replica that holds it", () => {
+    let configs: string;
+    let replicas: HttpServerProcess[];
+    let nginx: Nginx;
+    beforeAll(async () => {
+      configs = mkdtempSync(join(tmpdir(), "sk-replicas-"));
+      replicas = await Promise.all(
+        ["r1", "r2"].map((replicaId) => {
+          const file = join(configs, `${replicaId}.json`);
+          const roots = [{ path: EXAMPLES, source: "examples" }];
+          writeFileSync(file, JSON.stringify({ plugins: [["fs", { roots }], "search-skills", ["http", { replicaId }]] }));
+          return startHttpServer(["--config", file]);
+        }),
+      );
+      // An initialize has no session id yet: any replica takes it (round robin) and mints an id
+      // that names it; every later request of the session goes where its id says.
+      nginx = await startNginx(
+        (listen) => `
+  upstream any_replica { ${replicas.map((r) => `server 127.0.0.1:${r.port};`).join(" ")} }
+  map $http_mcp_session_id $replica {
+    ~^r1\\. 127.0.0.1:${replicas[0]!.port};
+    ~^r2\\. 127.0.0.1:${replicas[1]!.port};
+    default any_replica;
+  }
+  server { listen ${listen}; location / { proxy_pass http://$replica; ${PROXY} } }`,
+      );
+    });
+    afterAll(async () => {
+      await nginx?.stop();
+      await Promise.all((replicas ?? []).map((r) => r.stop()));
+      if (configs) rmSync(configs, { recursive: true, force: true });
+    });
+
+    it("keeps every session on its replica while sessions spread over both", async () => {
+      const clients = await Promise.all([0, 1, 2, 3].map(() => connectHttp(new URL("/mcp", nginx.origin))));
+      const owners = new Set(clients.map(({ transport }) => transport.sessionId!.split(".")[0]));
+      expect([...owners].sort()).toEqual(["r1", "r2"]);
+      for (const { client } of clients) {
+        for (let i = 0; i < 3; i++) {
+          const found = await client.callTool({ name: "search_skills", arguments: { query: "release notes" } });
+          expect(found.structuredContent).toMatchObject({ results: [{ id: "changelog-curator" }] });
+        }
+      }
+      await Promise.all(clients.map(({ client }) => client.close()));
+    });
+  });
+});

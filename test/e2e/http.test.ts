@@ -1,0 +1,220 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUNTIMES, runCli, type Runtime } from "../helpers/cli.js";
+import { connectHttp, MCP_HEADERS, rawInitialize, rawRequest, resultText } from "../helpers/http-client.js";
+import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
+
+const EXAMPLES = fileURLToPath(new URL("../../examples/skills", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../fixtures/http/", import.meta.url));
+const TOKEN = "e2e-token-0123456789abcdef";
+const PING = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The same walk on every runtime: the bundle serves HTTP with node:http, Bun.serve or Deno.serve.
+describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime) => {
+  describe("stateful (the default)", () => {
+    let skills: string;
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      skills = mkdtempSync(join(tmpdir(), "sk-http-"));
+      cpSync(EXAMPLES, skills, { recursive: true });
+      server = await startHttpServer(["--skills-dir", skills], { runtime });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(skills, { recursive: true, force: true });
+    });
+
+    it("gives a session id and answers tools through it", async () => {
+      const { client, transport } = await connectHttp(server.mcpUrl);
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("search_skills");
+      const found = await client.callTool({ name: "search_skills", arguments: { query: "release notes" } });
+      expect(found.structuredContent).toMatchObject({ results: [{ id: "changelog-curator" }] });
+      await client.close();
+    });
+
+    it("announces list_changed over the GET stream when a skill is added", async () => {
+      const { client } = await connectHttp(server.mcpUrl);
+      const changed = new Promise<void>((resolve) => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+      // The notification has no request to ride on: it can only come over the session's GET stream.
+      await sleep(300);
+      mkdirSync(join(skills, "added-skill"));
+      writeFileSync(join(skills, "added-skill", "SKILL.md"), "---\nname: added-skill\ndescription: Added while serving.\n---\n\nBody.\n");
+      await changed;
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.name)).toContain("added-skill");
+      await client.close();
+    });
+
+    it("ends a session on DELETE; its id is unknown afterwards", async () => {
+      const { client, transport } = await connectHttp(server.mcpUrl);
+      const id = transport.sessionId!;
+      await transport.terminateSession();
+      await client.close();
+      const after = await rawRequest(server.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": id }, body: PING });
+      expect(after.status).toBe(404);
+    });
+
+    it("answers /healthz and /readyz in JSON", async () => {
+      const health = await fetch(new URL("/healthz", server.origin));
+      expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
+      const ready = await fetch(new URL("/readyz", server.origin));
+      expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", checks: { catalog: "loaded" } }]);
+    });
+
+    it("refuses a Host or Origin that is not a loopback name (DNS rebinding) with 403 and no session", async () => {
+      const badHost = await rawInitialize(server.mcpUrl, { host: `evil.example.com:${server.port}` });
+      expect(badHost.status).toBe(403);
+      expect(badHost.headers["mcp-session-id"]).toBeUndefined();
+      const badOrigin = await rawInitialize(server.mcpUrl, { origin: "http://evil.example.com" });
+      expect(badOrigin.status).toBe(403);
+      expect(JSON.parse(badOrigin.body)).toMatchObject({ error: { message: "Origin not allowed: evil.example.com" } });
+      const good = await rawInitialize(server.mcpUrl, { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}` });
+      expect(good.status).toBe(200);
+    });
+  });
+
+  describe("stateless (--stateless)", () => {
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      server = await startHttpServer(["--skills-dir", EXAMPLES, "--stateless"], { runtime });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it("answers every request on its own, with no session", async () => {
+      const { client, transport } = await connectHttp(server.mcpUrl);
+      expect(transport.sessionId).toBeUndefined();
+      for (const query of ["release notes", "commit message"]) {
+        const found = await client.callTool({ name: "search_skills", arguments: { query } });
+        expect(found.isError).toBeFalsy();
+      }
+      expect(resultText(await client.callTool({ name: "list_skills", arguments: {} }))).toContain("readme-reviewer");
+      await client.close();
+    });
+
+    it("has no stream to GET", async () => {
+      const get = await rawRequest(server.mcpUrl, { headers: { accept: "text/event-stream" } });
+      expect(get.status).toBe(405);
+      expect(get.headers.allow).toBe("POST");
+    });
+  });
+
+  describe("bearer-token auth (SKILLS_KERNEL_AUTH_TOKEN)", () => {
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      server = await startHttpServer(["--skills-dir", EXAMPLES, "--log-level", "debug"], { runtime, env: { SKILLS_KERNEL_AUTH_TOKEN: TOKEN } });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it("refuses a request without a token: 401, WWW-Authenticate, no session", async () => {
+      const response = await rawInitialize(server.mcpUrl);
+      expect(response.status).toBe(401);
+      expect(response.headers["www-authenticate"]).toBe('Bearer realm="skills-kernel"');
+      expect(response.headers["mcp-session-id"]).toBeUndefined();
+    });
+
+    it("refuses a wrong token as invalid_token", async () => {
+      const response = await rawInitialize(server.mcpUrl, { authorization: `Bearer ${TOKEN.replace(/f$/, "e")}` });
+      expect(response.status).toBe(401);
+      expect(response.headers["www-authenticate"]).toContain('error="invalid_token"');
+    });
+
+    it("serves a client that sends the token, and leaves health checks open", async () => {
+      const { client } = await connectHttp(server.mcpUrl, { token: TOKEN });
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+      expect((await fetch(new URL("/healthz", server.origin))).status).toBe(200);
+    });
+
+    it("never writes the token to its log", () => {
+      expect(server.stderr()).toContain("debug");
+      expect(server.stderr()).not.toContain(TOKEN);
+    });
+  });
+
+  describe("limits (config: sessionIdleMs, maxSessions, maxBodyBytes)", () => {
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      server = await startHttpServer(["--config", join(FIXTURES, "limits.config.json")], { runtime });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it("closes a session left idle, and keeps one whose client still listens", async () => {
+      const abandoned = (await rawInitialize(server.mcpUrl)).headers["mcp-session-id"] as string;
+      const { client } = await connectHttp(server.mcpUrl);
+      await sleep(1500);
+      const late = await rawRequest(server.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": abandoned }, body: PING });
+      expect(late.status).toBe(404);
+      // The SDK client holds its GET stream open: the session is in use, not idle.
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+    });
+
+    it("refuses a body over maxBodyBytes with 413", async () => {
+      const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(5000) } });
+      const response = await rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: big });
+      expect(response.status).toBe(413);
+    });
+
+    it("refuses a session beyond maxSessions with 503", async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await rawInitialize(server.mcpUrl)).status);
+      // The idle sweep may have closed one of the first three meanwhile; never more than three are open.
+      expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
+      expect(statuses).toContain(503);
+    });
+  });
+
+  describe("shutdown on SIGTERM", () => {
+    it("finishes the request in flight, stops accepting, and exits 0", async () => {
+      const server = await startHttpServer(["--config", join(FIXTURES, "slow.config.json")], { runtime, env: { SKILLS_KERNEL_TRUST_CONFIG: "1" } });
+      try {
+        const { client } = await connectHttp(server.mcpUrl);
+        const call = client.callTool({ name: "slow_tool", arguments: {} });
+        await sleep(400);
+        server.child.kill("SIGTERM");
+        await sleep(200);
+        const refused = await fetch(new URL("/healthz", server.origin)).then((r) => r.status, () => "refused");
+        expect(["refused", 503]).toContain(refused);
+        expect(resultText(await call)).toBe("done");
+        await client.close().catch(() => undefined);
+        expect(await server.exited).toEqual({ code: 0, signal: null });
+      } finally {
+        await server.stop();
+      }
+    });
+  });
+});
+
+describe("HTTP flags on the command line", () => {
+  it("refuses bad values with one line and exit 2", async () => {
+    for (const [args, message] of [
+      [["--transport", "http", "--port", "http"], '--port must be a whole number from 0 to 65535, not "http"'],
+      [["--transport", "http", "--auth-token", "short"], "--auth-token must be at least 16 characters"],
+      [["--port", "3000"], "--host, --port, --stateless and --auth-token apply to serve --transport http"],
+    ] as const) {
+      const result = await runCli(args);
+      expect(result.stderr).toBe(`skills-kernel: ${message}\n`);
+      expect(result.code).toBe(2);
+    }
+  });
+
+  it("warns when it listens beyond loopback without a token", async () => {
+    const server = await startHttpServer(["--skills-dir", EXAMPLES, "--host", "0.0.0.0"]);
+    await server.stop();
+    expect(server.stderr()).toContain("listening on 0.0.0.0 without an auth token");
+    expect(server.stderr()).toContain("Host and Origin are not checked");
+  });
+});
