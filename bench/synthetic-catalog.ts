@@ -2,12 +2,15 @@
 // real skills so their vocabulary, lengths and phrasing are those of real catalogs. The same seed
 // and size always give the same catalog.
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import { createKernel } from "../src/create-kernel.js";
 import { createLogger } from "../src/kernel/logger.js";
 
-export const CORPUS = fileURLToPath(new URL("../../shared/corpus", import.meta.url));
+/** ../shared beside the checkout; SKILLS_KERNEL_SHARED points elsewhere (a git worktree sits deeper). */
+export const SHARED = process.env.SKILLS_KERNEL_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
+export const CORPUS = join(SHARED, "corpus");
 const FALLBACK_ROOTS = ["../examples/skills", "../test/fixtures/skills"].map((path) => fileURLToPath(new URL(path, import.meta.url)));
 
 export interface SeedSkills {

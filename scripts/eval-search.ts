@@ -1,26 +1,43 @@
-// Search quality on ../shared/search-eval: every judged query through every ranker, on the corpus
-// alone and with synthetic distractors added, reported as recall@1, recall@5 and MRR overall and
-// per query style (docs/search.md).
+// Search quality on ../shared/search-eval: every query of each set (the two judged sets by default,
+// "dev" for the generated development set) through every ranker, on the corpus alone and with
+// synthetic distractors added, reported as recall@1, recall@5 and MRR overall and per query style,
+// each set separately (docs/search.md).
 //
-//   npm run eval:search [-- --distractors 5000] [--queries other.tsv] [--rankers bm25,fuse]
+//   npm run eval:search [-- --distractors 5000] [--queries a.tsv,dev] [--rankers bm25,fuse] [--labels]
+//     [--embeddings-url http://127.0.0.1:11434/v1 --embeddings-model nomic-embed-text --rankers bm25,hybrid]
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import MiniSearch from "minisearch";
-import { CORPUS, loadSeedSkills, syntheticCatalog } from "../bench/synthetic-catalog.js";
+import { CORPUS, loadSeedSkills, SHARED, syntheticCatalog } from "../bench/synthetic-catalog.js";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
+import { OpenAiEmbeddings } from "../src/plugins/ranker-hybrid/embeddings.js";
+import { LruCache } from "../src/plugins/ranker-hybrid/lru.js";
+import { HybridRanker } from "../src/plugins/ranker-hybrid/ranker.js";
+import { createLogger } from "../src/kernel/logger.js";
+import { MATCH_QUALITIES, matchQuality, type MatchQuality } from "../src/plugins/search-skills/answer.js";
+import { type DevQuery, generateDevQueries, NEGATIVE_QUERIES } from "./dev-queries.js";
 
 const { values } = parseArgs({
   options: {
     distractors: { type: "string", default: "5000" },
-    queries: { type: "string", default: fileURLToPath(new URL("../../shared/search-eval/queries.tsv", import.meta.url)) },
+    // Comma-separated: TSV files in the judged format, or "dev" for the generated development set.
+    queries: {
+      type: "string",
+      default: [join(SHARED, "search-eval/queries.tsv"), join(SHARED, "search-eval/queries-generalise.tsv")].join(","),
+    },
     rankers: { type: "string", default: "fuse,minisearch-reference,bm25" },
+    // Also print, per set, how the top result's match_quality held up (right / wrong per label).
+    labels: { type: "boolean", default: false },
+    // An OpenAI-compatible embeddings endpoint and model: adds the "hybrid" ranker.
+    "embeddings-url": { type: "string" },
+    "embeddings-model": { type: "string" },
   },
 });
-const QUERIES = values.queries;
+const querySets = values.queries.split(",").map((q) => q.trim());
 const distractorCount = Number(values.distractors);
 
 /**
@@ -54,19 +71,17 @@ class MiniSearchReference implements Ranker {
   }
 }
 
-interface Judged {
-  readonly id: string;
-  readonly style: string;
-  readonly query: string;
-  readonly accepted: ReadonlySet<string>;
+interface QuerySet {
+  readonly label: string;
+  readonly queries: readonly DevQuery[];
 }
 
-function readQueries(): Judged[] {
-  const [header, ...rows] = readFileSync(QUERIES, "utf8").trim().split("\n");
+function readQueries(file: string): DevQuery[] {
+  const [header, ...rows] = readFileSync(file, "utf8").trim().split("\n");
   const columns = header!.split("\t");
   const at = (name: string) => {
     const index = columns.indexOf(name);
-    if (index === -1) throw new Error(`${QUERIES}: no column "${name}"`);
+    if (index === -1) throw new Error(`${file}: no column "${name}"`);
     return index;
   };
   const [id, style, query, accepted] = [at("id"), at("style"), at("query"), at("accepted_names")];
@@ -112,16 +127,34 @@ function median(values: readonly number[]): number {
 
 const fmt = (x: number) => x.toFixed(2);
 
+/** Right / wrong counts of the top result, by its match_quality. */
+type LabelCounts = Record<MatchQuality, [right: number, wrong: number]>;
+const emptyLabels = (): LabelCounts => ({ exact: [0, 0], strong: [0, 0], partial: [0, 0], weak: [0, 0] });
+function labelCells(counts: LabelCounts): string {
+  return MATCH_QUALITIES.map((q) => {
+    const [right, wrong] = counts[q];
+    return right + wrong === 0 ? "–" : `${right} / ${wrong} (${Math.round((100 * right) / (right + wrong))} %)`;
+  }).join(" | ");
+}
+
+/** The top result's match_quality, as search_skills labels it (against the second). */
+function topQuality(ranked: readonly RankedSkill[]): MatchQuality {
+  const [first, second] = ranked.map((r) => Math.round(r.score));
+  return matchQuality(first!, second);
+}
+
 async function main(): Promise<void> {
-  // The judged answers are names of corpus skills: without both, there is nothing to measure.
-  for (const needed of [QUERIES, CORPUS]) {
-    if (!existsSync(needed)) {
-      console.log(`${needed} is absent: nothing to evaluate (the evaluation needs ../shared/search-eval and ../shared/corpus).`);
-      return;
-    }
+  if (!existsSync(CORPUS)) {
+    console.log(`${CORPUS} is absent: nothing to evaluate (the evaluation needs ../shared/corpus and ../shared/search-eval).`);
+    return;
   }
-  const queries = readQueries();
   const seed = await loadSeedSkills();
+  const sets: QuerySet[] = [];
+  for (const name of querySets) {
+    if (name === "dev") sets.push({ label: "development set (generated)", queries: generateDevQueries(seed.skills, CORPUS) });
+    else if (existsSync(name)) sets.push({ label: basename(name), queries: readQueries(name) });
+    else console.log(`${name} is absent: skipped.`);
+  }
   const catalogs = [{ label: "corpus", skills: seed.skills }];
   if (distractorCount > 0) {
     const distractors = syntheticCatalog(seed.skills, distractorCount);
@@ -132,48 +165,84 @@ async function main(): Promise<void> {
     "minisearch-reference": () => new MiniSearchReference(),
     bm25: () => new Bm25Ranker(),
   };
+  const url = values["embeddings-url"];
+  const model = values["embeddings-model"];
+  if (url && model) {
+    const embeddings = new OpenAiEmbeddings({ url, model, timeoutMs: 60_000 });
+    const settings = { candidates: 50, rrfK: 60, batchSize: 64, warmupWaitMs: 600_000 };
+    available.hybrid = () => new HybridRanker(new Bm25Ranker(), embeddings, new LruCache(100_000), settings, createLogger("warn"));
+  }
   const rankers = values.rankers.split(",").map((name) => {
     const create = available[name.trim()];
     if (!create) throw new Error(`unknown ranker "${name}"; available: ${Object.keys(available).join(", ")}`);
     return create;
   });
-  const styles = [...new Set(queries.map((q) => q.style))].sort();
 
-  const counts = styles.map((style) => `${queries.filter((q) => q.style === style).length} ${style}`);
-  console.log(`${queries.length} queries (${counts.join(", ")}) over ${seed.origin}\n`);
-  const overall: string[] = [
-    "| ranker | catalog | recall@1 | recall@5 | MRR | median ms/query |",
-    "|---|---|---:|---:|---:|---:|",
-  ];
-  const perStyle: string[] = [
-    `| ranker | catalog | ${styles.map((s) => `${s} R@1 / R@5 / MRR`).join(" | ")} |`,
-    `|---|---|${styles.map(() => "---:").join("|")}|`,
-  ];
+  const reports = sets.map((set) => {
+    const styles = [...new Set(set.queries.map((q) => q.style))].sort();
+    const counts = styles.map((style) => `${set.queries.filter((q) => q.style === style).length} ${style}`);
+    return {
+      set,
+      styles,
+      heading: `${set.label}: ${set.queries.length} queries (${counts.join(", ")}) over ${seed.origin}`,
+      overall: ["| ranker | catalog | recall@1 | recall@5 | MRR | median ms/query |", "|---|---|---:|---:|---:|---:|"],
+      perStyle: [
+        `| ranker | catalog | ${styles.map((s) => `${s} R@1 / R@5 / MRR`).join(" | ")} |`,
+        `|---|---|${styles.map(() => "---:").join("|")}|`,
+      ],
+      labels: [`| ranker | catalog | ${MATCH_QUALITIES.map((q) => `${q}: right / wrong`).join(" | ")} |`, `|---|---|${MATCH_QUALITIES.map(() => "---").join("|")}|`],
+    };
+  });
+  const negatives = [`| ranker | catalog | ${MATCH_QUALITIES.join(" | ")} |`, `|---|---|${MATCH_QUALITIES.map(() => "---:").join("|")}|`];
+
   for (const catalog of catalogs) {
     for (const create of rankers) {
       const ranker = create();
       ranker.build(catalog.skills);
-      const ranks = new Map<string, number>();
-      const times: number[] = [];
-      for (const q of queries) {
-        const started = performance.now();
-        const ranked = await ranker.search(q.query, { limit: 10 });
-        times.push(performance.now() - started);
-        ranks.set(q.id, firstHit(ranked, q.accepted));
+      for (const report of reports) {
+        const ranks = new Map<string, number>();
+        const times: number[] = [];
+        const labels = emptyLabels();
+        for (const q of report.set.queries) {
+          const started = performance.now();
+          const ranked = await ranker.search(q.query, { limit: 10 });
+          times.push(performance.now() - started);
+          const rank = firstHit(ranked, q.accepted);
+          ranks.set(q.id, rank);
+          if (ranked[0]) labels[topQuality(ranked)][rank === 1 ? 0 : 1]++;
+        }
+        const all = summarise([...ranks.values()]);
+        const cells = [ranker.name, catalog.label, fmt(all.r1), fmt(all.r5), fmt(all.mrr), median(times).toFixed(2)];
+        report.overall.push(`| ${cells.join(" | ")} |`);
+        const byStyle = report.styles.map((style) => {
+          const s = summarise(report.set.queries.filter((q) => q.style === style).map((q) => ranks.get(q.id)!));
+          return `${fmt(s.r1)} / ${fmt(s.r5)} / ${fmt(s.mrr)}`;
+        });
+        report.perStyle.push(`| ${ranker.name} | ${catalog.label} | ${byStyle.join(" | ")} |`);
+        report.labels.push(`| ${ranker.name} | ${catalog.label} | ${labelCells(labels)} |`);
       }
-      const all = summarise([...ranks.values()]);
-      const cells = [ranker.name, catalog.label, fmt(all.r1), fmt(all.r5), fmt(all.mrr), median(times).toFixed(2)];
-      overall.push(`| ${cells.join(" | ")} |`);
-      const byStyle = styles.map((style) => {
-        const s = summarise(queries.filter((q) => q.style === style).map((q) => ranks.get(q.id)!));
-        return `${fmt(s.r1)} / ${fmt(s.r5)} / ${fmt(s.mrr)}`;
-      });
-      perStyle.push(`| ${ranker.name} | ${catalog.label} | ${byStyle.join(" | ")} |`);
+      if (values.labels) {
+        const counts = Object.fromEntries(MATCH_QUALITIES.map((q) => [q, 0])) as Record<MatchQuality, number>;
+        for (const query of NEGATIVE_QUERIES) {
+          const top = await ranker.search(query, { limit: 2 });
+          if (top.length > 0) counts[topQuality(top)]++;
+        }
+        negatives.push(`| ${ranker.name} | ${catalog.label} | ${MATCH_QUALITIES.map((q) => counts[q]).join(" | ")} |`);
+      }
     }
   }
-  console.log(overall.join("\n"));
-  console.log("\nPer query style:\n");
-  console.log(perStyle.join("\n"));
+  for (const report of reports) {
+    console.log(`## ${report.heading}\n`);
+    console.log(report.overall.join("\n"));
+    console.log("\nPer query style:\n");
+    console.log(report.perStyle.join("\n"));
+    if (values.labels) console.log(`\nmatch_quality of the top result:\n\n${report.labels.join("\n")}`);
+    console.log("");
+  }
+  if (values.labels) {
+    console.log(`## ${NEGATIVE_QUERIES.length} requests no skill covers: match_quality of the top result\n`);
+    console.log(negatives.join("\n"));
+  }
 }
 
 await main();

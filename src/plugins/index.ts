@@ -14,6 +14,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   "search-skills": async () => (await import("./search-skills/index.js")).default,
   "ranker-bm25": async () => (await import("./ranker-bm25/index.js")).default,
   "ranker-fuse": async () => (await import("./ranker-fuse/index.js")).default,
+  "ranker-hybrid": async () => (await import("./ranker-hybrid/index.js")).default,
   "read-skill": async () => (await import("./read-skill/index.js")).default,
   "fetch-skill-files": async () => (await import("./fetch-skill-files/index.js")).default,
   "skill-resources": async () => (await import("./skill-resources/index.js")).default,

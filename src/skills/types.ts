@@ -156,7 +156,12 @@ export interface Ranker {
   add(skills: readonly CatalogSkill[]): void;
   /** By qualified id. */
   remove(qualifiedIds: readonly string[]): void;
-  /** Best first. May be asynchronous (an embeddings or remote ranker). */
+  /** Best first, at most `options.limit`. May be asynchronous (an embeddings or remote ranker). */
   search(query: string, options: RankerSearchOptions): RankedSkill[] | Promise<RankedSkill[]>;
+  /**
+   * How many skills match the query in all: what `search` would return with no limit. Optional:
+   * without it, search_skills asks `search` for every skill to count them, which ranks them all.
+   */
+  count?(query: string, options: Omit<RankerSearchOptions, "limit">): number | Promise<number>;
 }
 

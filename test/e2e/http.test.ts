@@ -205,7 +205,7 @@ describe("HTTP flags on the command line", () => {
       [["--transport", "http", "--auth-token", "short"], "--auth-token must be at least 16 characters"],
       [["--port", "3000"], "--host, --port, --stateless and --auth-token apply to serve --transport http"],
     ] as const) {
-      const result = await runCli(args);
+      const result = await runCli([...args, "--skills-dir", EXAMPLES]);
       expect(result.stderr).toBe(`skills-kernel: ${message}\n`);
       expect(result.code).toBe(2);
     }

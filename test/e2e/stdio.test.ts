@@ -19,7 +19,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("stdio server on %s", (runtime
   describe("the repo's own config (examples/skills)", () => {
     let server: Connected;
     beforeAll(async () => {
-      server = await connectCli([], { runtime });
+      server = await connectCli(["--config", "plugins.config.ts"], { runtime });
     });
     afterAll(async () => {
       await server?.client.close();

@@ -144,7 +144,7 @@ function pushForeign(part: string, out: WordInfo[]): void {
  * joined form. Character codes are scanned directly: ASCII decides in a comparison, and only the
  * rare other characters go through a Unicode regex.
  */
-function wordInfos(text: string): WordInfo[] {
+function wordInfos(text: string, joinedAt?: Set<number>): WordInfo[] {
   const out: WordInfo[] = [];
   const normalized = normalize(text);
   const n = normalized.length;
@@ -185,6 +185,7 @@ function wordInfos(text: string): WordInfo[] {
       out.push(current);
       // Only the first two parts: "pre-commit" gives "precommit", "a-b-c" gives nothing new.
       if (partsInCompound === 2 && previous && Math.min(previous.word.length, current.word.length) <= 4) {
+        joinedAt?.add(out.length);
         out.push(wordInfo(previous.word + current.word));
       }
     }
@@ -205,19 +206,30 @@ function continues(infos: readonly WordInfo[], i: number, phrase: Phrase): boole
 export interface AnalysedWord {
   readonly term: string | undefined;
   readonly concepts: readonly string[];
+  /** For a compound's joined form ("nextjs"), its parts, which the text also lists just before it. */
+  readonly parts?: readonly AnalysedWord[];
 }
 
-/** The words of a query in order, with the concept terms of the synonym words and phrases they start. */
+/**
+ * The words of a query in order, with the concept terms of the synonym words and phrases they
+ * start. A compound ("next.js") is one word: its joined form, carrying its parts, replaces them, so
+ * one word the user wrote never counts as three.
+ */
 export function analyzeWords(text: string): AnalysedWord[] {
-  const infos = wordInfos(text);
-  const out: AnalysedWord[] = [];
+  const joinedAt = new Set<number>();
+  const infos = wordInfos(text, joinedAt);
+  const out: (AnalysedWord | undefined)[] = [];
   for (let i = 0; i < infos.length; i++) {
     const { term, concept } = infos[i]!;
     const concepts: string[] = concept ? [concept.text] : [];
     for (const phrase of infos[i]!.phrases ?? []) if (continues(infos, i, phrase)) concepts.push(phrase.concept.text);
-    if (term !== undefined || concepts.length > 0) out.push({ term, concepts });
+    const word = term !== undefined || concepts.length > 0 ? { term, concepts } : undefined;
+    if (joinedAt.has(i)) {
+      const parts = out.splice(-2).filter((part): part is AnalysedWord => part !== undefined);
+      out.push(word ? { ...word, parts } : undefined);
+    } else out.push(word);
   }
-  return out;
+  return out.filter((word): word is AnalysedWord => word !== undefined);
 }
 
 /** The numbered index terms of a document's text, in order, repeated as often as they occur. */

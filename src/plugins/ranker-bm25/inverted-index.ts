@@ -18,10 +18,21 @@ export interface FieldSpec {
   readonly weight: number;
   /** BM25's length normalisation for this field: 0 ignores length, 1 normalises fully. */
   readonly b: number;
+  /**
+   * A match in this field multiplies the term's saturated score by 1 + bonus. Saturation flattens
+   * field weights (a name match scores little above a description match); the name is the one
+   * field where a match says what the skill is, so it gets a bonus saturation cannot take away.
+   */
+  readonly bonus?: number;
 }
 
-/** Per-field frequencies are packed 5 bits each; more than 31 occurrences add nothing after saturation. */
-const TF_BITS = 5;
+/** Per-field frequencies are packed 4 bits each; more than 15 occurrences add nothing after saturation. */
+const TF_BITS = 4;
+/**
+ * How fast the bonus fades with a term's commonness: (idf / idf of an unseen term) ** BONUS_POWER,
+ * so a term in 3 of 700 names keeps about half of it and one in 50 about a seventh.
+ */
+const BONUS_POWER = 2;
 const TF_MAX = (1 << TF_BITS) - 1;
 
 class Postings {
@@ -72,10 +83,16 @@ export interface ScoredDocs {
   /** Matching documents, in no order, and their summed scores. */
   readonly docs: readonly number[];
   readonly scores: Float64Array;
-  /** How many query words each document matched, by document number. */
-  readonly matchedWords: Uint8Array;
+  /** The summed rarity (see `rarity`) of the query words each document matched, by document number. */
+  readonly matchedRarity: Float64Array;
   /** For each query word, the best score any document got from it. */
   readonly bestPerWord: readonly number[];
+  /**
+   * For each query word, how rare it is: the largest weighted IDF of its alternatives found in the
+   * index, or the IDF of a term no document holds when none is found (a word the catalog does not
+   * know is a part of the request no skill covers).
+   */
+  readonly rarity: readonly number[];
 }
 
 export class InvertedIndex {
@@ -91,7 +108,7 @@ export class InvertedIndex {
   #next = 0;
   #scores = new Float64Array(0);
   #wordScores = new Float64Array(0);
-  #matched = new Uint8Array(0);
+  #matchedRarity = new Float64Array(0);
 
   constructor(fields: readonly FieldSpec[], k1: number) {
     if (fields.length * TF_BITS > 31) throw new Error(`at most ${Math.floor(31 / TF_BITS)} fields fit in a posting`);
@@ -181,6 +198,12 @@ export class InvertedIndex {
     return found;
   }
 
+  /** Inverse document frequency of a term held by `df` of the index's documents. */
+  idf(df: number): number {
+    const n = this.#live;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
   /**
    * Score every document that matches any query word. A word's alternatives (itself, synonyms,
    * completions, corrections) do not add up: a document gets the best of them, so a word counts
@@ -194,56 +217,68 @@ export class InvertedIndex {
     const base = this.#fields.map((spec) => 1 - spec.b);
     const slope = this.#fields.map((spec, f) => spec.b / averages[f]!);
     const weights = this.#fields.map((spec) => spec.weight);
+    const bonusField = this.#fields.findIndex((spec) => (spec.bonus ?? 0) > 0);
+    const bonusMask = bonusField < 0 ? 0 : TF_MAX << (bonusField * TF_BITS);
+    const bonus = bonusField < 0 ? 0 : this.#fields[bonusField]!.bonus!;
     const k1 = this.#k1;
     const lengths = this.#lengths;
     const scores = this.#scores;
     const wordScores = this.#wordScores;
-    const matched = this.#matched;
+    const matchedRarity = this.#matchedRarity;
+    const unknownRarity = this.idf(0);
 
     const docs: number[] = [];
     const bestPerWord: number[] = [];
+    const rarity: number[] = [];
     const touched: number[] = [];
     for (const alternatives of words) {
+      let wordRarity = 0;
       for (const { term, weight } of alternatives) {
         const postings = this.#lookup(term);
         if (!postings) continue;
-        const df = postings.length;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        const idf = this.idf(postings.length);
+        if (weight * idf > wordRarity) wordRarity = weight * idf;
+        // The bonus goes to rare terms: a name word most skills share ("data", "tools") says little.
+        const rareness = (idf / unknownRarity) ** BONUS_POWER;
         const { docs: ids, tfs } = postings;
         for (let i = 0; i < postings.length; i++) {
           const doc = ids[i]!;
-          let packed = tfs[i]!;
+          const packedAll = tfs[i]!;
+          let packed = packedAll;
           let tf = 0;
           for (let f = 0; packed !== 0; f++, packed >>>= TF_BITS) {
             const count = packed & TF_MAX;
             if (count !== 0) tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[doc * fieldCount + f]!);
           }
-          const s = (weight * idf * tf * (k1 + 1)) / (tf + k1);
+          let s = (weight * idf * tf * (k1 + 1)) / (tf + k1);
+          if ((packedAll & bonusMask) !== 0) s *= 1 + bonus * rareness;
           const previous = wordScores[doc]!;
           if (previous === 0) touched.push(doc);
           if (s > previous) wordScores[doc] = s;
         }
       }
+      if (wordRarity === 0) wordRarity = unknownRarity;
       let best = 0;
       for (const doc of touched) {
         const s = wordScores[doc]!;
         wordScores[doc] = 0;
-        if (matched[doc] === 0) docs.push(doc);
-        matched[doc]!++;
+        if (scores[doc] === 0) docs.push(doc);
+        matchedRarity[doc]! += wordRarity;
         scores[doc]! += s;
         if (s > best) best = s;
       }
       touched.length = 0;
       bestPerWord.push(best);
+      rarity.push(wordRarity);
     }
-    return { docs, scores, matchedWords: matched, bestPerWord };
+    return { docs, scores, matchedRarity, bestPerWord, rarity };
   }
 
   /** Clear what score() left in its buffers; call once done reading its result. */
   release(result: ScoredDocs): void {
     for (const doc of result.docs) {
       this.#scores[doc] = 0;
-      this.#matched[doc] = 0;
+      this.#matchedRarity[doc] = 0;
     }
   }
 
@@ -256,6 +291,6 @@ export class InvertedIndex {
     const scores = new Float64Array(capacity);
     this.#scores = scores;
     this.#wordScores = new Float64Array(capacity);
-    this.#matched = new Uint8Array(capacity);
+    this.#matchedRarity = new Float64Array(capacity);
   }
 }

@@ -1,22 +1,26 @@
 import type { CatalogSkill } from "../../skills/catalog.js";
 import { extractTriggers, skillLabels } from "../../skills/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../skills/types.js";
-import { analyzeWords, indexTerms } from "./analyze.js";
+import { analyzeWords, indexTerms, type AnalysedWord } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
+import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
 
 /**
  * The fields of a skill that are indexed, and how much a match in each counts. The name is the
- * strongest evidence (authors name skills after what they do); the description and the trigger
- * phrases in it are what an agent reads to choose; author labels are short but deliberate; the
- * folders a skill sits in often name its category; the body's start is long and mostly how-to.
+ * strongest evidence (authors name skills after what they do), with the abbreviations of its
+ * words; the description and the trigger phrases in it (and the body's "when to use" section) are
+ * what an agent reads to choose; author labels are short but deliberate; the folders a skill sits
+ * in often name its category; the body's start is long and mostly how-to; the outline (headings,
+ * and abbreviations the text spells out) says what the body covers.
  */
 const FIELDS = {
-  name: { weight: 5, b: 0.5 },
+  name: { weight: 5, b: 0.5, bonus: 1 },
   description: { weight: 2, b: 0.75 },
   triggers: { weight: 1.5, b: 0.75 },
   labels: { weight: 1.5, b: 0.5 },
   folders: { weight: 0.5, b: 0.5 },
   body: { weight: 0.4, b: 0.75 },
+  outline: { weight: 1, b: 0.5 },
 } as const satisfies Record<string, FieldSpec>;
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
@@ -49,8 +53,24 @@ const MAX_COMPLETIONS = 20;
  */
 const MIN_SCORE = 1;
 
+/**
+ * Coordination: a skill's share of the ideal score is multiplied by the share of the query's
+ * rarity it matches, to this power. Rarity weights each word by its IDF, so one rare word (a
+ * product's name) counts for more than several common ones; the power is low because BM25's sum
+ * already rewards matching more words, and coordination on top of it let many common words
+ * outvote one rare one (docs/search.md).
+ */
+const COVERAGE_POWER = 0.25;
+/**
+ * Every score of a query is multiplied by the share of its rarity that some skill matches, to this
+ * power: a request with words no skill has ("knitting patterns") is covered in part at best.
+ */
+const CATALOG_COVERAGE_POWER = 1;
+
 /** How much a match through a synonym, a completion or a typo correction counts against the word itself. */
 const SYNONYM_WEIGHT = 0.7;
+/** A compound's parts each stand for the compound ("node" for "node.js") at this weight. */
+const PART_WEIGHT = 0.6;
 const PREFIX_WEIGHT = 0.6;
 const FUZZY_WEIGHT = 0.5;
 
@@ -58,26 +78,25 @@ function folders(path: string): string {
   return path.split("/").slice(0, -1).join(" ");
 }
 
-function body(excerpt: string): string {
-  // Code says how, not what: a fenced block would bury the prose around it.
-  return excerpt.replace(/```[^]*?(?:```|$)/g, " ").slice(0, BODY_CHARS);
+/** Code says how, not what: a fenced block would bury the prose around it. */
+function withoutCode(excerpt: string): string {
+  return excerpt.includes("```") ? excerpt.replace(/```[^]*?(?:```|$)/g, " ") : excerpt;
 }
 
-function fieldText(skill: CatalogSkill, field: Field): string {
-  switch (field) {
-    case "name":
-      return skill.name;
-    case "description":
-      return skill.description;
-    case "triggers":
-      return extractTriggers(skill.description).join(" ");
-    case "labels":
-      return skillLabels(skill.frontmatter).join(" ");
-    case "folders":
-      return folders(skill.path);
-    case "body":
-      return body(skill.excerpt);
-  }
+function fieldTexts(skill: CatalogSkill): Record<Field, string> {
+  const prose = withoutCode(skill.excerpt);
+  const body = prose.slice(0, BODY_CHARS);
+  const { headings, whenToUse } = outline(prose);
+  const abbreviations = textAbbreviations(`${skill.description}\n${prose}`);
+  return {
+    name: [skill.name, ...nameAbbreviations(skill.name)].join(" "),
+    description: skill.description,
+    triggers: [...extractTriggers(skill.description), whenToUse].join(" "),
+    labels: skillLabels(skill.frontmatter).join(" "),
+    folders: folders(skill.path),
+    body,
+    outline: [headings, ...abbreviations].join("\n"),
+  };
 }
 
 /**
@@ -135,9 +154,8 @@ function topKeys(keys: Float64Array, limit: number): Float64Array {
 }
 
 function documentTerms(skill: CatalogSkill): number[][] {
-  const terms: number[][] = [];
-  for (const field of FIELD_NAMES) terms.push(indexTerms(fieldText(skill, field)));
-  return terms;
+  const texts = fieldTexts(skill);
+  return FIELD_NAMES.map((field) => indexTerms(texts[field]));
 }
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
@@ -156,6 +174,8 @@ export class Bm25Ranker implements Ranker {
   #skills: (CatalogSkill | undefined)[] = [];
   readonly #docs = new Map<string, number>();
   readonly #byName = new Map<string, Set<string>>();
+  /** The match count of the last search, for `count`; cleared whenever the index changes. */
+  #lastCount: { query: string; source: string | undefined; total: number } | undefined;
 
   build(skills: readonly CatalogSkill[]): void {
     this.#index = new InvertedIndex(FIELD_SPECS, K1);
@@ -166,6 +186,7 @@ export class Bm25Ranker implements Ranker {
   }
 
   add(skills: readonly CatalogSkill[]): void {
+    this.#lastCount = undefined;
     if (this.#index.capacity + skills.length > DOC_SPAN) {
       // Document numbers must fit the sort key: renumber from zero, if the catalog fits at all.
       const incoming = new Set(skills.map((skill) => skill.qualifiedId));
@@ -189,6 +210,7 @@ export class Bm25Ranker implements Ranker {
   }
 
   remove(qualifiedIds: readonly string[]): void {
+    this.#lastCount = undefined;
     for (const qualifiedId of qualifiedIds) {
       const doc = this.#docs.get(qualifiedId);
       if (doc === undefined) continue;
@@ -213,8 +235,25 @@ export class Bm25Ranker implements Ranker {
   }
 
   search(query: string, options: RankerSearchOptions): RankedSkill[] {
+    const { results, total } = this.#search(query, options);
+    if (options.limit >= 1) this.#lastCount = { query, source: options.source, total };
+    return results;
+  }
+
+  /**
+   * How many skills match the query: what `search` would return with no limit, without ranking
+   * them. search_skills asks right after a search for the same query, so the last search's count
+   * is kept until the index changes.
+   */
+  count(query: string, options: Omit<RankerSearchOptions, "limit"> = {}): number {
+    const last = this.#lastCount;
+    if (last && last.query === query && last.source === options.source) return last.total;
+    return this.#search(query, { ...options, limit: 1 }).total;
+  }
+
+  #search(query: string, options: RankerSearchOptions): { results: RankedSkill[]; total: number } {
     const limit = Math.max(0, Math.floor(options.limit));
-    if (limit === 0) return [];
+    if (limit === 0) return { results: [], total: 0 };
     const source = options.source;
 
     // A query that names a skill gets that skill first, whatever the words score.
@@ -226,55 +265,73 @@ export class Bm25Ranker implements Ranker {
     const ranked: RankedSkill[] = [...named].sort((a, b) => a - b).map((doc) => ({ skill: this.#skills[doc]!, score: 100 }));
 
     const words = this.#queryWords(query);
-    if (words.length === 0) return ranked.slice(0, limit);
+    if (words.length === 0) return { results: ranked.slice(0, limit), total: ranked.length };
+    const matches = this.#match(words, named, source);
+    for (const key of topKeys(matches.keys.subarray(0, matches.count), limit - ranked.length)) {
+      const { share, doc } = unpackKey(key);
+      ranked.push({ skill: this.#skills[doc]!, score: Math.min(99, Math.round(share * 1000) / 10) });
+    }
+    return { results: ranked, total: named.size + matches.count };
+  }
+
+  /** The sort keys of every matching skill (named ones and other sources left out). */
+  #match(words: Alternative[][], named: ReadonlySet<number>, source: string | undefined): { keys: Float64Array; count: number } {
     const result = this.#index.score(words);
     try {
       // Coordination: a skill that matches more of the query's words ranks above one that
       // matches few of them strongly. The ideal matches every word as well as any skill does.
       const ideal = result.bestPerWord.reduce((sum, s) => sum + s, 0);
+      const rarity = result.rarity.reduce((sum, r) => sum + r, 0);
+      // How much of the query the catalog covers at all: words no skill has (the "knitting" of
+      // "knitting patterns") lower every score alike, so the order stays and the labels tell.
+      const covered = result.rarity.reduce((sum, r, w) => sum + (result.bestPerWord[w]! > 0 ? r : 0), 0) / rarity;
+      const scale = covered ** CATALOG_COVERAGE_POWER;
       const keys = new Float64Array(result.docs.length);
       let count = 0;
       for (const doc of result.docs) {
-        const share = (result.scores[doc]! * result.matchedWords[doc]!) / words.length / ideal;
+        const coverage = result.matchedRarity[doc]! / rarity;
+        const share = (result.scores[doc]! / ideal) * coverage ** COVERAGE_POWER;
         if (share * 100 < MIN_SCORE || named.has(doc)) continue;
         if (source !== undefined && this.#skills[doc]!.source !== source) continue;
-        keys[count++] = sortKey(share, doc);
+        keys[count++] = sortKey(share * scale, doc);
       }
-      for (const key of topKeys(keys.subarray(0, count), limit - ranked.length)) {
-        const { share, doc } = unpackKey(key);
-        ranked.push({ skill: this.#skills[doc]!, score: Math.min(99, Math.round(share * 1000) / 10) });
-      }
+      return { keys, count };
     } finally {
       this.#index.release(result);
     }
-    return ranked;
   }
 
   /** Each distinct query word with the indexed terms that can stand for it, at most MAX_QUERY_WORDS. */
   #queryWords(query: string): Alternative[][] {
     const words: Alternative[][] = [];
     const seen = new Set<string>();
-    for (const { term, concepts } of analyzeWords(query.slice(0, MAX_QUERY_CHARS))) {
+    for (const word of analyzeWords(query.slice(0, MAX_QUERY_CHARS))) {
       if (words.length >= MAX_QUERY_WORDS) break;
-      const key = term ?? concepts.join(" ");
+      const key = word.term ?? word.concepts.join(" ");
       if (seen.has(key)) continue;
       seen.add(key);
-      const alternatives: Alternative[] = concepts.map((concept) => ({ term: concept, weight: SYNONYM_WEIGHT }));
-      if (term !== undefined) {
-        alternatives.push({ term, weight: 1 });
-        // A word the index knows is taken as meant; one it does not may be cut short ("kube") or
-        // misspelt ("kubernetse"): it is completed and corrected from the index's vocabulary.
-        if (!this.#index.has(term) && term.length >= MIN_PREFIX_LENGTH) {
-          for (const completion of this.#index.completions(term, MAX_COMPLETIONS)) {
-            alternatives.push({ term: completion, weight: (PREFIX_WEIGHT * term.length) / completion.length });
-          }
-          for (const [similar, distance] of this.#index.similar(term, term.length < 8 ? 1 : 2)) {
-            alternatives.push({ term: similar, weight: FUZZY_WEIGHT / distance });
-          }
-        }
-      }
+      const alternatives = this.#alternatives(word, 1);
+      for (const part of word.parts ?? []) alternatives.push(...this.#alternatives(part, PART_WEIGHT));
       words.push(alternatives);
     }
     return words;
+  }
+
+  /** The terms that can stand for one word, each weighted against the word itself, times `scale`. */
+  #alternatives({ term, concepts }: AnalysedWord, scale: number): Alternative[] {
+    const alternatives: Alternative[] = concepts.map((concept) => ({ term: concept, weight: scale * SYNONYM_WEIGHT }));
+    if (term === undefined) return alternatives;
+    alternatives.push({ term, weight: scale });
+    // A word the index knows is taken as meant; one it does not may be cut short ("kube") or
+    // misspelt ("kubernetse"): it is completed and corrected from the index's vocabulary.
+    if (!this.#index.has(term) && term.length >= MIN_PREFIX_LENGTH) {
+      for (const completion of this.#index.completions(term, MAX_COMPLETIONS)) {
+        alternatives.push({ term: completion, weight: (scale * PREFIX_WEIGHT * term.length) / completion.length });
+      }
+      for (const [similar, distance] of this.#index.similar(term, term.length < 8 ? 1 : 2)) {
+        alternatives.push({ term: similar, weight: (scale * FUZZY_WEIGHT) / distance });
+      }
+    }
+    return alternatives;
   }
 }

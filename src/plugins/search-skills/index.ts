@@ -111,9 +111,13 @@ export default definePlugin({
         // Sources that search themselves (a registry) add what they find to the catalog first, so
         // the ranking below weighs their answers with everything else.
         await searchRemoteSources(catalog, query, { limit, source }, ctx.logger);
-        // Every match is ranked so `total` can count them; the answer describes only `limit`.
-        const ranked = await index.ranker().search(query, { limit: Math.max(1, catalog.list().length), source });
-        const answer = toAnswer(query, ranked, limit);
+        // One result past the limit, so the last one described can be labelled against the next.
+        // `total` comes from the ranker's count when it has one; otherwise every match is ranked
+        // to be counted.
+        const ranker = index.ranker();
+        const ranked = await ranker.search(query, { limit: ranker.count ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
+        const total = ranker.count ? await ranker.count(query, { source }) : ranked.length;
+        const answer = toAnswer(query, ranked, limit, total);
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
           structuredContent: { ...answer },

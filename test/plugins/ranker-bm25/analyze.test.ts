@@ -70,6 +70,18 @@ describe("the analyzer", () => {
     ]);
   });
 
+  it("reads a query's compound as one word carrying its parts", () => {
+    expect(analyzeWords("next.js app")).toEqual([
+      { term: "nextj", concepts: [], parts: [{ term: "next", concepts: [] }, { term: "js", concepts: ["~javascript"] }] },
+      { term: "app", concepts: ["~application"] },
+    ]);
+    // Stop words among the parts are dropped from them; the joined form stays.
+    expect(analyzeWords("to-do list")).toEqual([
+      { term: "todo", concepts: [], parts: [] },
+      { term: "list", concepts: [] },
+    ]);
+  });
+
   it("folds plurals for synonym lookups", () => {
     expect(["images", "queries", "boxes", "status", "class"].map(foldPlural)).toEqual(["image", "query", "boxe", "status", "class"]);
   });

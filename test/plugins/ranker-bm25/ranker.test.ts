@@ -63,6 +63,59 @@ describe("the bm25 ranker", () => {
     expect(names(r, "analyse slow queries")[0]).toBe("postgres-tuning"); // British spelling
   });
 
+  it("lets one rare word of a skill's name outweigh several words that many skills share", () => {
+    // Everyday words, each in about a third of the skills, each game kit matching five of the
+    // query's eight; "gdscript" in one skill, and in its name. Counting matched words instead of
+    // their rarity, and no bonus for the name, put the game kits first.
+    const everyday = ["design", "player", "movement", "levels", "game", "loop", "scripts", "written"];
+    const common = Array.from({ length: 40 }, (_, i) =>
+      skill({ name: `game-kit-${i}`, description: `${everyday.filter((_, j) => (i + j) % 3 !== 0).join(" ")} for game studios.` }),
+    );
+    const filler = Array.from({ length: 40 }, (_, i) => skill({ name: `garden-${i}`, description: `Gardening tip ${i} about soil.` }));
+    const r = ranker([...SAMPLE, ...common, ...filler, skill({ name: "gdscript-helper", description: "Helps with Godot's scripting language." })]);
+    expect(names(r, "design the player movement, the levels and the game loop scripts, written in GDScript")[0]).toBe("gdscript-helper");
+  });
+
+  it("finds a skill by the abbreviation of its name or of a name its text spells out", () => {
+    const r = ranker([
+      ...SAMPLE,
+      skill({ name: "google-search-console", description: "Reads indexing reports." }),
+      skill({ name: "edge-caching", description: "Configures a Content Delivery Network for static assets." }),
+      skill({ name: "slo-alerts", description: "Sets error budgets for each service level objective (SLO)." }),
+    ]);
+    expect(names(r, "gsc indexing")[0]).toBe("google-search-console");
+    expect(names(r, "cdn")[0]).toBe("edge-caching");
+    expect(names(r, "slo")[0]).toBe("slo-alerts");
+  });
+
+  it("reads the headings and the when-to-use section past the start of the body", () => {
+    const filler = "Background prose about the tool. ".repeat(40);
+    const r = ranker([
+      ...SAMPLE,
+      skill({ name: "secret-rotator", description: "Keeps credentials fresh.", excerpt: `${filler}\n## When to use\n- a leaked webhook signature\n` }),
+    ]);
+    expect(names(r, "leaked webhook signature")[0]).toBe("secret-rotator");
+  });
+
+  it("scores lower when part of the query is a word no skill has", () => {
+    const r = ranker();
+    const full = r.search("kubernetes deploy", { limit: 1 })[0]!;
+    const partly = r.search("kubernetes deploy zorblax", { limit: 1 })[0]!;
+    expect(partly.skill.name).toBe(full.skill.name);
+    expect(partly.score).toBeLessThan(full.score * 0.8);
+  });
+
+  it("counts its matches without ranking them: as many as a search with no limit returns", () => {
+    const r = ranker();
+    for (const query of ["writes", "kubernetes", "pdf-tables", "zzzz", "tables formulas commits presentation"]) {
+      const every = r.search(query, { limit: 1000 }).length;
+      expect(r.count(query), query).toBe(every);
+      r.search(query, { limit: 1 });
+      expect(r.count(query), query).toBe(every); // from the last search
+      expect(r.count(query, { source: "other" }), query).toBe(r.search(query, { limit: 1000, source: "other" }).length);
+    }
+  });
+
   it("returns nothing for a query of stop words only, or words no skill has", () => {
     const r = ranker();
     expect(r.search("the and of with", { limit: 5 })).toEqual([]);

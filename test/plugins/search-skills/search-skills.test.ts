@@ -10,6 +10,7 @@ import { createKernel, type SkillsKernel as Kernel } from "../../../src/create-k
 import { createLogger } from "../../../src/kernel/logger.js";
 import { TOKENS } from "../../../src/tokens.js";
 import { cut, DESCRIPTION_BYTES, matchQuality, toAnswer, type SearchAnswer } from "../../../src/plugins/search-skills/answer.js";
+import { Bm25Ranker } from "../../../src/plugins/ranker-bm25/ranker.js";
 import { CORPUS, HAS_CORPUS, HOSTILE_QUERIES, REPO_SKILLS } from "../ranker-bm25/skills.js";
 
 interface Connected {
@@ -89,7 +90,7 @@ describe("search_skills", () => {
     for (const result of answer.results) {
       expect(Object.keys(result).sort()).toEqual(["description", "id", "match_quality", "name", "score", "source"]);
       expect(Number.isInteger(result.score)).toBe(true);
-      expect(result.match_quality).toBe(matchQuality(result.score));
+      expect(["exact", "strong", "partial", "weak"]).toContain(result.match_quality);
       expect(Buffer.byteLength(result.description)).toBeLessThanOrEqual(DESCRIPTION_BYTES);
     }
     const scores = answer.results.map((r) => r.score);
@@ -110,6 +111,19 @@ describe("search_skills", () => {
     expect(answerOf(await server.search({ query: "skill user writes", limit: 1 })).results).toHaveLength(1);
     expect(answerOf(await server.search({ query: "skill user writes", limit: 50 })).results).toHaveLength(Math.min(50, all.total));
     for (const limit of [0, 51, 2.5, -1]) errorOf(await server.search({ query: "commit", limit }));
+  });
+
+  it("counts every match in total while describing only the limit", async () => {
+    const ranker = new Bm25Ranker();
+    ranker.build(server.kernel.catalog.list());
+    for (const query of ["skill user writes", "csv", "release notes from merged pull requests", "zzzz qqqq"]) {
+      const every = ranker.search(query, { limit: 1000 });
+      for (const limit of [1, 3]) {
+        const answer = answerOf(await server.search({ query, limit }));
+        expect(answer.total, query).toBe(every.length);
+        expect(answer.results.map((r) => r.id), query).toEqual(every.slice(0, limit).map((r) => r.skill.id));
+      }
+    }
   });
 
   it("refuses a blank query with a clear error", async () => {
@@ -137,6 +151,28 @@ describe("search_skills", () => {
         expect(Buffer.byteLength(answer.query)).toBeLessThanOrEqual(100);
       } else errorOf(result);
     }
+  });
+});
+
+describe("match_quality", () => {
+  it("is exact for 100, strong from 60 when clear of the next result by a fifth, partial from 30, weak below", () => {
+    expect(matchQuality(100)).toBe("exact");
+    expect(matchQuality(100, 100)).toBe("exact");
+    expect(matchQuality(99)).toBe("strong");
+    expect(matchQuality(60, 50)).toBe("strong");
+    expect(matchQuality(60, 51)).toBe("partial"); // two near-equal matches: the agent should read both
+    expect(matchQuality(95, 90)).toBe("partial");
+    expect(matchQuality(59)).toBe("partial");
+    expect(matchQuality(30)).toBe("partial");
+    expect(matchQuality(29)).toBe("weak");
+    expect(matchQuality(0)).toBe("weak");
+  });
+
+  it("labels each result against the one ranked after it, one past the limit included", () => {
+    const at = (name: string, score: number) => ({ skill: { id: name, name, description: "", source: "s" } as never, score });
+    const answer = toAnswer("q", [at("a", 90), at("b", 70), at("c", 65)], 2, 3);
+    expect(answer.results.map((r) => r.match_quality)).toEqual(["strong", "partial"]);
+    expect(answer.total).toBe(3);
   });
 });
 
@@ -242,11 +278,11 @@ describe("search_skills over the shared corpus", () => {
     const skills = corpus.kernel.catalog.list();
     // The bound: the five skills whose result is largest, in one answer to a long query.
     const largest = skills
-      .map((skill) => ({ skill, bytes: Buffer.byteLength(JSON.stringify(toAnswer("", [{ skill, score: 50 }], 1).results[0])) }))
+      .map((skill) => ({ skill, bytes: Buffer.byteLength(JSON.stringify(toAnswer("", [{ skill, score: 50 }], 1, 1).results[0])) }))
       .sort((a, b) => b.bytes - a.bytes)
       .slice(0, 5)
       .map(({ skill }) => ({ skill, score: 100 }));
-    const worst = toAnswer("long query ".repeat(50), largest, 5);
+    const worst = toAnswer("long query ".repeat(50), largest, 5, 700);
     expect(Buffer.byteLength(JSON.stringify(worst))).toBeLessThan(2048);
 
     // And real answers: each skill's name, and the words of its name, as queries.
