@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { connectHttp, MCP_HEADERS } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { NGINX, PROXY, startNginx, type Nginx } from "../helpers/nginx.js";
+import { TestRedis, waitFor } from "../helpers/redis.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/skills", import.meta.url));
 
@@ -66,6 +67,47 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not instal
         expect(found.structuredContent).toMatchObject({ results: [{ id: "readme-reviewer" }] });
       }
       await client.close();
+    });
+  });
+
+  describe("two stateless replicas sharing one Redis", () => {
+    let redis: TestRedis;
+    let replicas: HttpServerProcess[] = [];
+    let nginx: Nginx | undefined;
+    beforeAll(async () => {
+      redis = await TestRedis.start();
+    });
+    afterAll(async () => {
+      await nginx?.stop();
+      await Promise.all(replicas.map((r) => r.stop()));
+      await redis?.kill();
+    });
+
+    const cacheStats = async (origin: string) =>
+      ((await callThrough(origin, "get_cache_stats", {})).result as {
+        structuredContent: { hits: number; misses: number; backend: string; entries?: Record<string, number> };
+      }).structuredContent;
+
+    it("what one replica cached is a hit for the other, and the balancer gets the same answers from both", async () => {
+      const args = ["--skills-dir", EXAMPLES, "--stateless", "--cache", redis.url];
+      const first = await startHttpServer(args);
+      replicas.push(first);
+      await callThrough(first.origin, "list_skills", {});
+      // Writes are queued: wait until Redis holds the first replica's three entries.
+      await waitFor("the first replica's entries in Redis", async () => Object.values((await cacheStats(first.origin)).entries ?? {}).includes(3));
+      const second = await startHttpServer(args);
+      replicas.push(second);
+      await callThrough(second.origin, "list_skills", {});
+      expect(await cacheStats(second.origin)).toMatchObject({ backend: "redis", hits: 3, misses: 0 });
+
+      nginx = await startNginx(
+        (listen) => `
+  upstream replicas { ${replicas.map((r) => `server 127.0.0.1:${r.port};`).join(" ")} }
+  server { listen ${listen}; location / { proxy_pass http://replicas; ${PROXY} } }`,
+      );
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push((await callThrough(nginx.origin, "search_skills", { query: "release notes" })).result);
+      for (const answer of answers) expect(answer).toEqual(answers[0]);
     });
   });
 
