@@ -99,6 +99,8 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not instal
       replicas.push(second);
       await callThrough(second.origin, "list_skills", {});
       expect(await cacheStats(second.origin)).toMatchObject({ backend: "redis", hits: 3, misses: 0 });
+      const ready = await fetch(new URL("/readyz", second.origin));
+      expect(await ready.json()).toEqual({ status: "ready", checks: { catalog: "loaded", cache: "connected" } });
 
       nginx = await startNginx(
         (listen) => `

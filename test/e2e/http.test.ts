@@ -65,7 +65,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       const health = await fetch(new URL("/healthz", server.origin));
       expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
       const ready = await fetch(new URL("/readyz", server.origin));
-      expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", checks: { catalog: "loaded" } }]);
+      expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", checks: { catalog: "loaded", cache: "connected" } }]);
     });
 
     it("refuses a Host or Origin that is not a loopback name (DNS rebinding) with 403 and no session", async () => {

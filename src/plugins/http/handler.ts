@@ -1,3 +1,4 @@
+import { CACHE_TOKENS } from "../../cache/tokens.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Kernel } from "../../kernel/kernel.js";
 import { SKILL_TOKENS } from "../../skills/tokens.js";
@@ -39,7 +40,7 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),
-    readiness: skillsReadiness(kernel.resolveOptional(SKILL_TOKENS.SkillCatalog)),
+    readiness: skillsReadiness(kernel.resolveOptional(SKILL_TOKENS.SkillCatalog), kernel.resolveOptional(CACHE_TOKENS.CacheMonitor)),
   });
   const nodeHandler = toNodeHandler(app.fetch);
   return {

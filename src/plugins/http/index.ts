@@ -1,5 +1,6 @@
 import { definePlugin } from "../../kernel/config.js";
 import { ConfigError } from "../../kernel/errors.js";
+import { CACHE_TOKENS } from "../../cache/tokens.js";
 import { TOKENS } from "../../tokens.js";
 import { AUTH_TOKEN_ENV, httpOptionsSchema, MIN_TOKEN_LENGTH } from "./options.js";
 import { HTTP_TOKENS, type HttpRoute } from "./routes.js";
@@ -13,7 +14,10 @@ import { httpTransport } from "./transport.js";
 export default definePlugin({
   name: "http",
   provides: [TOKENS.Transport, HTTP_TOKENS.Options],
-  consumes: [{ token: TOKENS.SkillCatalog, optional: true }],
+  consumes: [
+    { token: TOKENS.SkillCatalog, optional: true },
+    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+  ],
   options: httpOptionsSchema,
   setup(ctx, configured) {
     const fromEnv = process.env[AUTH_TOKEN_ENV];
@@ -24,7 +28,8 @@ export default definePlugin({
     ctx.provide(HTTP_TOKENS.Options, options);
     const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
     let routes: readonly HttpRoute[] = [];
-    ctx.contribute(TOKENS.Transport, httpTransport({ options, routes: () => routes, catalog }));
+    const cache = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor);
+    ctx.contribute(TOKENS.Transport, httpTransport({ options, routes: () => routes, catalog, cache }));
     return {
       start(started) {
         routes = started.resolveAll(HTTP_TOKENS.Route);

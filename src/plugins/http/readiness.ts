@@ -1,3 +1,4 @@
+import type { CacheMonitor } from "../../cache/tokens.js";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import type { Readiness } from "./app.js";
 
@@ -7,13 +8,16 @@ import type { Readiness } from "./app.js";
  * is still worth serving. Source names stay out: the health checks need no token. Without a
  * catalog (a kernel serving only tools) it is ready at once.
  */
-export function skillsReadiness(catalog: SkillCatalog | undefined): () => Readiness {
-  if (!catalog) return () => ({ ready: true, checks: {} });
-  let loaded = false;
-  void catalog.ready().then(() => (loaded = true));
-  return () => {
-    if (!loaded) return { ready: false, checks: { catalog: "loading" } };
+export function skillsReadiness(catalog: SkillCatalog | undefined, cache?: CacheMonitor): () => Promise<Readiness> {
+  let loaded = catalog === undefined;
+  void catalog?.ready().then(() => (loaded = true));
+  return async () => {
+    // The cache's state is reported, never required: with Redis degraded or reconnecting a replica
+    // still answers from its sources, so a load balancer should keep sending it requests.
+    const cacheCheck: Record<string, string> = cache ? { cache: (await cache.stats()).state } : {};
+    if (!catalog) return { ready: true, checks: cacheCheck };
+    if (!loaded) return { ready: false, checks: { catalog: "loading", ...cacheCheck } };
     const troubled = catalog.status().some((source) => source.state === "failed" || source.state === "stale");
-    return { ready: true, checks: { catalog: troubled ? "degraded" : "loaded" } };
+    return { ready: true, checks: { catalog: troubled ? "degraded" : "loaded", ...cacheCheck } };
   };
 }

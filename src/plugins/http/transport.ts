@@ -1,3 +1,4 @@
+import type { CacheMonitor } from "../../cache/tokens.js";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import type { TransportDefinition } from "../../kernel/types.js";
 import { createHttpApp } from "./app.js";
@@ -12,6 +13,8 @@ export interface HttpTransportParts {
   /** Read when the transport starts, so routes every plugin contributed are there. */
   readonly routes: () => readonly HttpRoute[];
   readonly catalog: SkillCatalog | undefined;
+  /** The cache backend's monitor, when a cache plugin is configured: /readyz reports its state. */
+  readonly cache?: CacheMonitor;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface HttpTransportParts {
  * Closing it (SIGTERM, or the kernel closing) stops accepting, lets requests in flight finish,
  * closes every session, then the socket.
  */
-export function httpTransport({ options, routes, catalog }: HttpTransportParts): TransportDefinition {
+export function httpTransport({ options, routes, catalog, cache }: HttpTransportParts): TransportDefinition {
   return {
     name: "http",
     async start({ createServer, logger, signal }) {
@@ -35,7 +38,7 @@ export function httpTransport({ options, routes, catalog }: HttpTransportParts):
         logger,
         options: { ...options, allowedHosts },
         routes: routes(),
-        readiness: skillsReadiness(catalog),
+        readiness: skillsReadiness(catalog, cache),
       });
       const listener = await listen(app.fetch, options.host, options.port, options.maxBodyBytes);
       const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
