@@ -7,14 +7,14 @@
 // alongside it, the same in every row.
 //
 //   npm run build && npm run bench:warm-start [-- --skills 10000 --runs 10]
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { TestRedis } from "../test/helpers/redis.js";
 import { writeSkillFolders } from "./skill-folders.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
 
@@ -24,17 +24,6 @@ const runs = Number(values.runs);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist/cli.js");
 if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run npm run build first");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 function run(command: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -107,17 +96,13 @@ function timeFirstList(args: readonly string[]): Promise<Sample> {
 }
 
 const dir = await mkdtemp(join(tmpdir(), "sk-warm-"));
-let redis: ChildProcess | undefined;
+let redis: TestRedis | undefined;
 try {
   const seed = await loadSeedSkills();
   await writeSkillFolders(dir, syntheticCatalog(seed.skills, count));
-  const port = await freePort();
-  redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  for (let tries = 0; (await run("redis-cli", ["-p", String(port), "ping"]).catch(() => "")) !== "PONG"; tries++) {
-    if (tries > 50) throw new Error("redis-server did not start");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const url = `redis://127.0.0.1:${port}/0`;
+  redis = await TestRedis.start();
+  const port = redis.port;
+  const url = `${redis.url}/0`;
   const config = join(dir, "..", `${basename(dir)}.config.json`);
   await writeFile(config, JSON.stringify({ plugins: [["fs", { roots: [dir], watch: false }], "list-skills"] }));
   const base = ["--config", config, "--log-level", "warn"];
@@ -147,7 +132,7 @@ try {
   }
   console.log(`\nwarm vs cold Redis: ${(wall[1]! / wall[2]!).toFixed(2)}x faster (wall), ${(cpu[1]! / cpu[2]!).toFixed(2)}x less CPU; warm vs no cache: ${(wall[0]! / wall[2]!).toFixed(2)}x faster (wall), ${(cpu[0]! / cpu[2]!).toFixed(2)}x less CPU`);
 } finally {
-  redis?.kill("SIGKILL");
+  await redis?.kill();
   await rm(dir, { recursive: true, force: true });
   await rm(join(dir, "..", `${basename(dir)}.config.json`), { force: true });
 }

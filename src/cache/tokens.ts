@@ -1,10 +1,13 @@
 import { defineToken } from "../kernel/tokens.js";
-import type { CacheStats } from "./engine.js";
+import type { CacheState, CacheStats } from "./engine.js";
 
 /** What a cache backend tells about itself, for get_cache_stats. */
 export interface CacheMonitor {
   /** Whether entries outlive the process (Redis), or go with it (memory). */
   readonly persistent: boolean;
+  /** Where the backend stands now, without a round trip (health checks poll it). */
+  readonly state: CacheState;
+  /** Everything get_cache_stats reports; for Redis this scans the keys, so it is not for polling. */
   stats(): Promise<CacheStats>;
 }
 

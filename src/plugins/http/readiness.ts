@@ -8,13 +8,13 @@ import type { Readiness } from "./app.js";
  * is still worth serving. Source names stay out: the health checks need no token. Without a
  * catalog (a kernel serving only tools) it is ready at once.
  */
-export function skillsReadiness(catalog: SkillCatalog | undefined, cache?: CacheMonitor): () => Promise<Readiness> {
+export function skillsReadiness(catalog: SkillCatalog | undefined, cache?: CacheMonitor): () => Readiness {
   let loaded = catalog === undefined;
   void catalog?.ready().then(() => (loaded = true));
-  return async () => {
+  return () => {
     // The cache's state is reported, never required: with Redis degraded or reconnecting a replica
     // still answers from its sources, so a load balancer should keep sending it requests.
-    const cacheCheck: Record<string, string> = cache ? { cache: (await cache.stats()).state } : {};
+    const cacheCheck: Record<string, string> = cache ? { cache: cache.state } : {};
     if (!catalog) return { ready: true, checks: cacheCheck };
     if (!loaded) return { ready: false, checks: { catalog: "loading", ...cacheCheck } };
     const troubled = catalog.status().some((source) => source.state === "failed" || source.state === "stale");

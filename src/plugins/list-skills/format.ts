@@ -39,15 +39,30 @@ export interface SkillList {
   next_cursor?: string;
 }
 
+const sortedListings = new WeakMap<readonly CatalogSkill[], readonly CatalogSkill[]>();
+
 /**
- * The structured answer, sorted by name (a stable sort keeps the winner of a name before the
- * skills it shadows). names-only stays small because agents pay for every token of it.
+ * A catalog listing sorted by name (a stable sort keeps the winner of a name before the skills it
+ * shadows). The catalog replaces its listing on each change, so each listing is sorted once,
+ * however many pages are asked of it.
  */
-export function toSkillList(skills: readonly CatalogSkill[], format: ListFormat): SkillList {
-  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+export function sortedByName(skills: readonly CatalogSkill[]): readonly CatalogSkill[] {
+  let sorted = sortedListings.get(skills);
+  if (!sorted) {
+    sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    sortedListings.set(skills, sorted);
+  }
+  return sorted;
+}
+
+/**
+ * The structured answer for one page of skills, in the order given; `total` counts the whole
+ * catalog. names-only stays small because agents pay for every token of it.
+ */
+export function toSkillList(sorted: readonly CatalogSkill[], format: ListFormat, total = sorted.length): SkillList {
   return {
     format,
-    total: skills.length,
+    total,
     skills: sorted.map((skill) =>
       format === "names-only"
         ? { id: skill.id, name: skill.name, source: skill.source }

@@ -3,7 +3,7 @@ import { definePlugin } from "../../kernel/config.js";
 import { ToolInputError } from "../../kernel/errors.js";
 import { decodeCursor, page } from "../../skills/page-cursor.js";
 import { TOKENS } from "../../tokens.js";
-import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, toSkillList } from "./format.js";
+import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, sortedByName, toSkillList } from "./format.js";
 
 /** The `list_skills` tool: every served skill, in one of three formats, a page at a time. */
 export default definePlugin({
@@ -51,12 +51,12 @@ export default definePlugin({
         const offset = cursor === undefined ? 0 : decodeCursor(cursor);
         if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
         await catalog.ready();
-        const all = toSkillList(catalog.list(), format);
-        const { items, nextCursor } = page(all.skills, offset, limit ?? PAGE_SIZES[format]);
+        const listing = catalog.list();
+        const { items, nextCursor } = page(sortedByName(listing), offset, limit ?? PAGE_SIZES[format]);
+        const all = toSkillList(items, format, listing.length);
         const unavailable = catalog.unavailable().map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error }));
         const list = {
           ...all,
-          skills: items,
           ...(nextCursor ? { next_cursor: nextCursor } : {}),
           ...(unavailable.length > 0 ? { unavailable_sources: unavailable } : {}),
         };
