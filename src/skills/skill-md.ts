@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import { isScalar, LineCounter, parseDocument, visit, type Document, type YAMLError } from "yaml";
 import { errorMessage } from "../kernel/errors.js";
 import { toPlainData } from "./plain-data.js";
+import { parseSimpleFrontmatter } from "./simple-frontmatter.js";
 
 /** One problem found in a SKILL.md; the caller turns it into a Diagnostic. */
 export interface SkillMdIssue {
@@ -70,9 +71,11 @@ const YAML_OPTIONS = {
 export function parseSkillMd(text: string, options: ParseSkillMdOptions): SkillMdResult {
   const block = extractFrontmatter(text, options);
   if ("code" in block) return { ok: false, error: block };
-  let parsed: ParsedFrontmatter | SkillMdIssue;
+  const simple = parseSimpleFrontmatter(block.yaml);
+  let parsed: Pick<ParsedFrontmatter, "data" | "warnings"> | SkillMdIssue;
   try {
-    parsed = parseFrontmatter(block.yaml);
+    // The common form needs no YAML parser; it gives what yaml would, and no warnings.
+    parsed = simple ? { data: simple, warnings: [] } : parseFrontmatter(block.yaml);
   } catch (error) {
     // toJS throws on alias bombs and unknown anchors, toPlainData on recursive aliases; and
     // whatever else hostile YAML provokes must cost one skill, never the whole listing.
@@ -98,7 +101,9 @@ export function extractFrontmatter(
   options: Pick<ParseSkillMdOptions, "maxFrontmatterBytes" | "truncated">,
 ): FrontmatterBlock | SkillMdIssue {
   // Editors on Windows save a BOM and CRLF, old Mac ones CR alone: all mean the same file.
-  const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // Most files have no CR at all: one scan for it is far cheaper than a replace that finds none.
+  const normalized = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   const firstBreak = normalized.indexOf("\n");
   const firstLine = firstBreak === -1 ? normalized : normalized.slice(0, firstBreak);
   // Only the very first line opens a frontmatter: a `---` further down is a markdown rule.

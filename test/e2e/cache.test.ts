@@ -172,6 +172,21 @@ describe("two servers on one Redis", () => {
   });
 });
 
+describe("the default in-process cache", () => {
+  it("holds no second copy of the fs source's reads: they only pay where they outlive the process", async () => {
+    const server = await connectCli(["--skills-dir", skills], { cwd: work });
+    try {
+      const listed = (await server.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
+      expect(listed.structuredContent).toMatchObject({ total: 3 });
+      const answer = await stats(server.client);
+      expect(answer).toMatchObject({ backend: "memory", hits: 0, misses: 0 });
+      expect(Object.keys(answer.entries ?? {}).filter((namespace) => namespace.startsWith("fs/"))).toEqual([]);
+    } finally {
+      await server.client.close();
+    }
+  });
+});
+
 describe("--cache mistakes", () => {
   it.each([
     ["redis", /--cache must be "memory" or a redis:\/\/HOST:PORT\[\/DB\] URL, not "redis"/],

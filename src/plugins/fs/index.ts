@@ -1,4 +1,5 @@
 import { TOKENS } from "../../tokens.js";
+import { CACHE_TOKENS } from "../../cache/tokens.js";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { z } from "zod";
@@ -76,7 +77,10 @@ export default definePlugin({
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
     const cache = ctx.resolveOptional(TOKENS.Cache);
-    const readCache = cache && createReadCache(cache, limits);
+    // The source keeps its reads between loads itself: an in-process cache would only hold a
+    // second, serialized copy of each, so reads are stored only where they outlive the process.
+    const persistent = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor)?.persistent ?? true;
+    const readCache = cache && persistent ? createReadCache(cache, limits) : undefined;
     for (const { name, roots, optionalRoots } of sources) {
       ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger, readCache }));
     }

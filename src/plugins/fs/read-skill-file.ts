@@ -113,7 +113,8 @@ function assertOpenedWithin(fd: number, folder: SkillFolder): void {
   } catch {
     opened = realpathSync(folder.file);
   }
-  if (!isInside(opened, folder.dir)) throw new OutsideFolderError(folder.file);
+  // The file listed, opened where it was listed (the usual case), lies inside its folder.
+  if (opened !== folder.file && !isInside(opened, folder.dir)) throw new OutsideFolderError(folder.file);
 }
 
 /**

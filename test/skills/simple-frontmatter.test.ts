@@ -1,0 +1,159 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { extractFrontmatter, parseFrontmatter } from "../../src/skills/skill-md.js";
+import { parseSimpleFrontmatter } from "../../src/skills/simple-frontmatter.js";
+
+/**
+ * What the yaml path makes of a frontmatter, when it is a clean read (no error, no warning): the
+ * fast path may only answer where this is defined, and must then give the same data.
+ */
+function viaYaml(yaml: string): { data: unknown } | undefined {
+  try {
+    const parsed = parseFrontmatter(yaml);
+    if ("code" in parsed || parsed.warnings.length > 0) return undefined;
+    return { data: parsed.data };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fails unless the fast path declines `yaml` or gives exactly what yaml gives. */
+function expectAgreement(yaml: string): Record<string, unknown> | undefined {
+  const simple = parseSimpleFrontmatter(yaml);
+  if (simple === undefined) return undefined;
+  const reference = viaYaml(yaml);
+  expect(reference, `yaml does not read this cleanly, but the fast path answered:\n${yaml}`).toBeDefined();
+  // toStrictEqual also compares prototypes: both must be null-prototype objects.
+  expect(simple).toStrictEqual(reference!.data);
+  return simple;
+}
+
+describe("the fast path for simple frontmatter", () => {
+  it.each([
+    ["plain values", "name: my-skill\ndescription: Does things, well. Really (yes) - it's \"fine\"\n"],
+    ["a plain value over several lines", "description: Starts here\n  and goes on\n\n  after a blank line\n    deeper still\nname: x\n"],
+    ["double-quoted values with common escapes", 'description: "Say \\"hi\\"\\n\\tthen \\\\ and \\/ # not a comment"\n'],
+    ["single-quoted values", "description: 'It''s: a # value'\nname: ''\n"],
+    ["a literal block", "description: |\n  first line\n    indented more\n\n  after a blank\n\n\nname: x\n"],
+    ["a stripped literal block", "description: |-\n  one\n  two\n"],
+    ["a folded block", "description: >\n  one\n  two\n\n  three\n\n\n  four\nname: x\n"],
+    ["a stripped folded block with trailing spaces on its header", "description: >-   \n  one\n  two\n"],
+    ["numbers, booleans and nulls (YAML 1.2 core)", "a: 1.0\nb: 0x1F\nc: 0o17\nd: 1e3\ne: .inf\nf: .NaN\ng: +7\nh: ~\ni:\nj: Null\nk: TRUE\nl: false\nm: 1.2.3\nn: 007\n"],
+    ["YAML 1.1 booleans, which stay strings", "a: yes\nb: no\nc: on\nd: off\ne: y\n"],
+    ["nested mappings", "name: x\nmetadata:\n  author: someone\n  version: \"1.0\"\n  deeper:\n    level: 3\nlicense: MIT\n"],
+    ["lists at and below their key", "tags:\n- one\n- 'two'\n- 3\nallowed-tools:\n  - Read\n  - \"Write\"\nname: x\n"],
+    ["case-variant and non-spec keys", "Name: x\nDescription: y\nallowed_tools: a\nmeta.data: b\n"],
+    ["non-Latin text and emoji", "description: 表を抽出する — Ünïcödé 😀\n"],
+  ])("reads %s as yaml does", (_label, yaml) => {
+    expect(expectAgreement(yaml)).toBeDefined();
+  });
+
+  it.each([
+    ["a comment line", "# comment\nname: x\n"],
+    ["a trailing comment", "name: x # comment\n"],
+    ["a tab", "name:\tx\n"],
+    ["a flow sequence", "tags: [a, b]\n"],
+    ["a flow mapping", "metadata: {a: 1}\n"],
+    ["an anchor and an alias", "a: &x 1\nb: *x\n"],
+    ["a tag", "a: !!str 1\n"],
+    ["keep chomping", "description: |+\n  one\n\n"],
+    ["an indentation indicator", "description: |2\n   one\n"],
+    ["a folded block with a more-indented line", "description: >\n  one\n    two\n"],
+    ["a block with leading blank lines", "description: |\n\n  one\n"],
+    ["a \\u escape", 'description: "\\u00e9"\n'],
+    ["a double-quoted value over two lines", 'description: "one\n  two"\n'],
+    ["a value holding \": \" (repaired, with a warning, by the yaml path)", "description: Use when: the user asks\n"],
+    ["a duplicate key (a warning)", "name: a\nname: b\n"],
+    ["a key that could reach a prototype", "__proto__: x\nname: y\n"],
+    ["a key the core schema resolves to a boolean", "true: x\n"],
+    ["a list of mappings", "items:\n  - a: 1\n"],
+    ["a value starting with an indicator", "a: -1\n"],
+    ["a document that is not a mapping", "just text\n"],
+    ["an empty frontmatter", ""],
+    ["a text without its final line break", "name: x"],
+  ])("leaves %s to yaml", (_label, yaml) => {
+    expect(parseSimpleFrontmatter(yaml)).toBeUndefined();
+  });
+
+  // Pieces of YAML syntax mixed into ordinary words, so that most cases come close to the subset
+  // and the ones that leave it do so by one detail.
+  const piece = fc.constantFrom(
+    ...["word", "Word", "x", " ", " ", "-", ":", ": ", "#", " #", "'", "''", '"', "\\", "\\n", "\\u", "|", ">", "0", "1", ".", "e"],
+    ...["é", "表", "😀", "[", "]", "{", ",", "~", "!", "&", "*", "%", "@", "`", "\t", "\r", "null", "true", "0x1f", "-3", ".inf"],
+  );
+  const words = fc.oneof(
+    { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom("word", "Word", " ", "x", "1", ".", "é", "-"), minLength: 1, maxLength: 6 }) },
+    { weight: 2, arbitrary: fc.string({ unit: piece, maxLength: 6 }) },
+  );
+  const scalar = fc.oneof(
+    { weight: 4, arbitrary: words },
+    { weight: 1, arbitrary: words.map((t) => `"${t}"`) },
+    { weight: 1, arbitrary: words.map((t) => `'${t}'`) },
+    { weight: 1, arbitrary: fc.constantFrom("", "~", "null", "True", "1.50", "0x1f", "0o7", "+3", ".5", "1e3", ".inf", "yes", "007") },
+  );
+  const spaces = (n: number) => " ".repeat(n);
+  /** A value and the lines below its key, for a key indented by `at`. */
+  const valueAt = (at: number) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(scalar, fc.array(fc.tuple(fc.constantFrom(0, 1, 2, 3), words), { maxLength: 2 })).map(([v, more]) => ({ inline: v, below: more.map(([d, t]) => (d === 0 ? "" : spaces(at + d) + t)) })) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(fc.constantFrom("|", "|-", ">", ">-", "|+", "|2", "> "), fc.constantFrom(1, 2, 4), fc.array(fc.tuple(fc.constantFrom(0, 0, 0, 1, 2), words, fc.boolean()), { minLength: 1, maxLength: 4 }))
+          .map(([header, step, content]) => ({ inline: header, below: content.map(([extra, t, blank]) => (blank ? spaces(extra) : spaces(at + step + extra) + t)) })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.tuple(fc.constantFrom(0, 2), fc.array(scalar, { minLength: 1, maxLength: 3 })).map(([d, items]) => ({ inline: "", below: items.map((item) => `${spaces(at + d)}- ${item}`) })),
+      },
+    );
+  const key = fc.constantFrom("name", "description", "license", "a", "b-c", "x_y", "Name", "k.1", "true", "__proto__", "a");
+  const entry = (at: number): fc.Arbitrary<string[]> =>
+    fc.tuple(key, fc.constantFrom(": ", ":  "), valueAt(at)).map(([k, sep, v]) => [`${spaces(at)}${k}${v.inline === "" ? ":" : sep + v.inline}`, ...v.below]);
+  const nested = fc.tuple(key, fc.array(entry(2), { minLength: 1, maxLength: 3 })).map(([k, entries]) => [`${k}:`, ...entries.flat()]);
+  const frontmatter = fc.array(fc.oneof({ weight: 4, arbitrary: entry(0) }, { weight: 1, arbitrary: nested }), { minLength: 1, maxLength: 5 }).map((entries) => `${entries.flat().join("\n")}\n`);
+
+  it("never answers differently from yaml on generated frontmatter", () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(frontmatter, (yaml) => {
+        if (expectAgreement(yaml) !== undefined) answered++;
+      }),
+      { numRuns: 5_000 },
+    );
+    // The comparison means something only if the fast path answered a fair share of the cases.
+    expect(answered).toBeGreaterThan(250);
+  });
+});
+
+// The real skills of ../shared/corpus; ANOMALIES.txt lists their unusual forms (block-scalar
+// descriptions, case-variant keys, non-string metadata, CRLF, non-Latin scripts).
+const CORPUS = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
+const HAS_CORPUS = existsSync(CORPUS);
+
+function skillFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() || (entry.isSymbolicLink() && !entry.name.includes("."))) return skillFiles(path);
+    return entry.name === "SKILL.md" ? [path] : [];
+  });
+}
+
+describe.skipIf(!HAS_CORPUS)(`the fast path over the corpus${HAS_CORPUS ? "" : " (skipped: ../shared/corpus is absent)"}`, () => {
+  it("gives what yaml gives for every corpus SKILL.md it reads, and reads nearly all of them", () => {
+    const files = skillFiles(CORPUS);
+    let frontmatters = 0;
+    let answered = 0;
+    for (const file of files) {
+      const block = extractFrontmatter(readFileSync(file, "utf8"), { maxFrontmatterBytes: 64 * 1024, truncated: false });
+      if ("code" in block) continue;
+      frontmatters++;
+      if (expectAgreement(block.yaml) !== undefined) answered++;
+    }
+    expect(frontmatters).toBeGreaterThan(600);
+    expect(answered / frontmatters).toBeGreaterThan(0.95);
+  });
+});
