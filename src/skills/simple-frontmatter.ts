@@ -56,7 +56,7 @@ class LineReader {
       if (!match) return undefined;
       const key = match[1]!;
       if (SPECIAL_KEYS.has(key) || Object.hasOwn(map, key)) return undefined;
-      const rest = line.slice(indent + match[0].length).trimEnd();
+      const rest = trimSpaces(line.slice(indent + match[0].length));
       this.next++;
       const value = rest === "" ? this.nested(indent) : this.inline(rest, indent);
       if (value === INVALID) return undefined;
@@ -87,7 +87,7 @@ class LineReader {
       if (at < indent) return items;
       if (at > indent) return undefined;
       if (!isListItem(line, at)) return items;
-      const text = line.slice(at + 1).trim();
+      const text = trimSpaces(line.slice(at + 1));
       this.next++;
       // An item continued on the next line, or holding a mapping, is left to yaml.
       if (this.continues(indent)) return undefined;
@@ -106,7 +106,7 @@ class LineReader {
     const parts = [text];
     while (this.continues(indent)) {
       const line = this.lines[this.next]!;
-      const part = line.trim();
+      const part = trimSpaces(line);
       if (part === "") parts.push("");
       else if (isPlainLine(part, false)) parts.push(part);
       else return INVALID;
@@ -133,13 +133,13 @@ class LineReader {
     const strip = match[2] === "-";
     const first = this.lines[this.next];
     // Leading empty lines, and an empty block, have rules of their own.
-    if (first === undefined || first.trim() === "") return INVALID;
+    if (first === undefined || isBlank(first)) return INVALID;
     const blockIndent = indentOf(first);
     if (blockIndent <= indent) return INVALID;
     const content: string[] = [];
     while (this.next < this.lines.length) {
       const line = this.lines[this.next]!;
-      const blank = line.trim() === "";
+      const blank = isBlank(line);
       const at = blank ? 0 : indentOf(line);
       if (!blank && at < blockIndent) {
         if (at > indent) return INVALID;
@@ -171,19 +171,33 @@ class LineReader {
   /** Whether the next line continues the value of a key at `indent`: a deeper line after any blank ones. */
   private continues(indent: number): boolean {
     let index = this.next;
-    while (index < this.lines.length && this.lines[index]!.trim() === "") index++;
+    while (index < this.lines.length && isBlank(this.lines[index]!)) index++;
     if (index >= this.lines.length) return false;
     const line = this.lines[index]!;
     return indentOf(line) > indent;
   }
 
   private skipBlank(): void {
-    while (this.next < this.lines.length && this.lines[this.next]!.trim() === "") this.next++;
+    while (this.next < this.lines.length && isBlank(this.lines[this.next]!)) this.next++;
   }
 }
 
 /** Returned for text outside the subset: undefined and null are values. */
 const INVALID = Symbol("invalid");
+
+// YAML's white space is the space and the tab (and tabs never get this far): String.trim would
+// also cut no-break and ideographic spaces, which are content to YAML.
+function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (text.charCodeAt(start) === 32) start++;
+  while (end > start && text.charCodeAt(end - 1) === 32) end--;
+  return text.slice(start, end);
+}
+
+function isBlank(line: string): boolean {
+  return indentOf(line) === line.length;
+}
 
 function indentOf(line: string): number {
   let at = 0;

@@ -47,6 +47,7 @@ describe("the fast path for simple frontmatter", () => {
     ["lists at and below their key", "tags:\n- one\n- 'two'\n- 3\nallowed-tools:\n  - Read\n  - \"Write\"\nname: x\n"],
     ["case-variant and non-spec keys", "Name: x\nDescription: y\nallowed_tools: a\nmeta.data: b\n"],
     ["non-Latin text and emoji", "description: 表を抽出する — Ünïcödé 😀\n"],
+    ["no-break and ideographic spaces, which YAML does not trim", "description: \u00a0padded\u3000\nname: x\u00a0\nlist:\n  - \u00a0a\u00a0\n"],
   ])("reads %s as yaml does", (_label, yaml) => {
     expect(expectAgreement(yaml)).toBeDefined();
   });
@@ -82,7 +83,7 @@ describe("the fast path for simple frontmatter", () => {
   // and the ones that leave it do so by one detail.
   const piece = fc.constantFrom(
     ...["word", "Word", "x", " ", " ", "-", ":", ": ", "#", " #", "'", "''", '"', "\\", "\\n", "\\u", "|", ">", "0", "1", ".", "e"],
-    ...["é", "表", "😀", "[", "]", "{", ",", "~", "!", "&", "*", "%", "@", "`", "\t", "\r", "null", "true", "0x1f", "-3", ".inf"],
+    ...["é", "表", "😀", "[", "]", "{", ",", "~", "!", "&", "*", "%", "@", "`", "\t", "\r", "null", "true", "0x1f", "-3", ".inf", "\u00a0", "\u3000", "\u2028", "\x85"],
   );
   const words = fc.oneof(
     { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom("word", "Word", " ", "x", "1", ".", "é", "-"), minLength: 1, maxLength: 6 }) },
