@@ -105,11 +105,15 @@ class LineReader {
     if (!isPlainLine(text, true)) return INVALID;
     const parts = [text];
     while (this.continues(indent)) {
-      const line = this.lines[this.next]!;
-      const part = trimSpaces(line);
-      if (part === "") parts.push("");
-      else if (isPlainLine(part, false)) parts.push(part);
-      else return INVALID;
+      // The blank lines before the deeper line continues() found, taken at once: one at a time,
+      // each check would scan the rest of them again.
+      while (isBlank(this.lines[this.next]!)) {
+        parts.push("");
+        this.next++;
+      }
+      const part = trimSpaces(this.lines[this.next]!);
+      if (!isPlainLine(part, false)) return INVALID;
+      parts.push(part);
       this.next++;
     }
     // A line break between two lines folds to a space; n empty lines between them are n breaks.

@@ -48,6 +48,7 @@ describe("the fast path for simple frontmatter", () => {
     ["case-variant and non-spec keys", "Name: x\nDescription: y\nallowed_tools: a\nmeta.data: b\n"],
     ["non-Latin text and emoji", "description: 表を抽出する — Ünïcödé 😀\n"],
     ["no-break and ideographic spaces, which YAML does not trim", "description: \u00a0padded\u3000\nname: x\u00a0\nlist:\n  - \u00a0a\u00a0\n"],
+    ["a plain value continued after 60,000 blank lines", `description: one\n${"\n".repeat(60_000)}  two\n`],
   ])("reads %s as yaml does", (_label, yaml) => {
     expect(expectAgreement(yaml)).toBeDefined();
   });
