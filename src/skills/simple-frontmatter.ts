@@ -25,7 +25,6 @@ export function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | 
 
 // Tabs (indentation and separation rules differ for them), control characters yaml refuses or
 // reads in its own way, a BOM inside the text, and line separators.
-// eslint-disable-next-line no-control-regex
 const UNSUPPORTED_CHARACTERS = /[\t\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\u2028\u2029]/;
 
 /** A plain key at the start of a line, then ": " or the end of the line. */
