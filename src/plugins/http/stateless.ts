@@ -51,6 +51,7 @@ export class StatelessMcp implements Transport {
     return transport;
   }
 
+  /** Nothing to open: messages arrive through handle(), one HTTP request at a time. */
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
