@@ -34,6 +34,11 @@ export class TextAnswer {
 /** What the app answers: a web Response (streams, contributed routes) or a TextAnswer. */
 export type Answer = Response | TextAnswer;
 
+/** A JSON-RPC error with no id, as the SDK's transport refuses a whole HTTP request. */
+export function jsonRpcError(status: number, code: number, message: string): TextAnswer {
+  return new TextAnswer(status, { "content-type": "application/json" }, JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
 /** A web Response for any answer, for runtimes and apps that take nothing else. */
 export function toResponse(answer: Answer): Response {
   return answer instanceof TextAnswer ? answer.toResponse() : answer;

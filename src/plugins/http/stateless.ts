@@ -11,7 +11,7 @@ import {
   type JSONRPCResponse,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { TextAnswer } from "./respond.js";
+import { jsonRpcError, TextAnswer } from "./respond.js";
 
 interface Pending {
   readonly clientId: RequestId;
@@ -81,38 +81,39 @@ export class StatelessMcp implements Transport {
     const accept = request.headers.get("accept");
     // The SDK's test: both types named anywhere in Accept (a list, so a substring test).
     if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
-      return error(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
+      return jsonRpcError(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
     }
     if (!isJsonContentType(request.headers.get("content-type"))) {
-      return error(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+      return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
-    const body = await this.#readBody(request);
-    if (body === undefined) return error(413, -32000, requestBodyTooLargeMessage(this.maxBodyBytes));
     let raw: unknown;
     try {
+      const body = await this.#readBody(request);
+      if (body === undefined) return jsonRpcError(413, -32000, requestBodyTooLargeMessage(this.maxBodyBytes));
       raw = JSON.parse(body);
     } catch {
-      return error(400, -32700, "Parse error: Invalid JSON");
+      // As the SDK's transport answers: a body that could not be read whole is no JSON either.
+      return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
     }
     if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
-      return error(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+      return jsonRpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     }
     const parsed = (Array.isArray(raw) ? raw : [raw]).map((message) => JSONRPCMessageSchema.safeParse(message));
-    if (parsed.some((result) => !result.success)) return error(400, -32700, "Parse error: Invalid JSON-RPC message");
+    if (parsed.some((result) => !result.success)) return jsonRpcError(400, -32700, "Parse error: Invalid JSON-RPC message");
     const messages = parsed.map((result) => result.data!);
     if (messages.some((message) => "method" in message && message.method === "initialize" && isInitializeRequest(message))) {
-      if (messages.length > 1) return error(400, -32600, "Invalid Request: Only one initialization request is allowed");
+      if (messages.length > 1) return jsonRpcError(400, -32600, "Invalid Request: Only one initialization request is allowed");
     } else {
       const version = request.headers.get("mcp-protocol-version");
       if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-        return error(
+        return jsonRpcError(
           400,
           -32000,
           `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
         );
       }
     }
-    if (this.#closed) return error(503, -32000, "the server is shutting down");
+    if (this.#closed) return jsonRpcError(503, -32000, "the server is shutting down");
 
     const extra = { requestInfo: { headers: Object.fromEntries(request.headers.entries()), url } };
     const answers: Promise<JSONRPCResponse>[] = [];
@@ -144,8 +145,4 @@ export class StatelessMcp implements Transport {
     const body = await readRequestBody(request, this.maxBodyBytes);
     return body.tooLarge ? undefined : body.text;
   }
-}
-
-function error(status: number, code: number, message: string): TextAnswer {
-  return new TextAnswer(status, { "content-type": "application/json" }, JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
