@@ -26,6 +26,23 @@ const REQUIRED = [
   "server-sse-multiple-streams",
 ];
 
+/**
+ * Stateless, the same scenarios but for what needs a stream: nothing can follow a request's
+ * answer, so a tool's log messages and progress, and GET streams, are not there.
+ */
+const REQUIRED_STATELESS = [
+  "server-initialize",
+  "ping",
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-error",
+  "resources-list",
+  "resources-read-text",
+  "resources-templates-read",
+  "logging-set-level",
+  "dns-rebinding-protection",
+];
+
 function runSuite(url: string, cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE_24, [SUITE, "server", "--url", url, "--expected-failures", BASELINE], { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -60,5 +77,24 @@ describe("the official MCP conformance suite against the HTTP server (bundle on 
     for (const scenario of REQUIRED) expect(summary, output).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
     // Exit 0 means no unexpected failure and no stale baseline entry.
     expect(code, output).toBe(0);
+  });
+});
+
+describe("the official MCP conformance suite against the stateless HTTP server (bundle on Node)", () => {
+  let server: HttpServerProcess;
+  let results: string;
+  beforeAll(async () => {
+    server = await startHttpServer(["--config", CONFIG, "--stateless"], { env: { SKILLS_KERNEL_TRUST_CONFIG: "1" } });
+    results = mkdtempSync(join(tmpdir(), "sk-conformance-"));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (results) rmSync(results, { recursive: true, force: true });
+  });
+
+  it("passes every scenario that needs no stream", { timeout: 300_000 }, async () => {
+    const { output } = await runSuite(server.mcpUrl.href, results);
+    const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
+    for (const scenario of REQUIRED_STATELESS) expect(summary, output).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
   });
 });

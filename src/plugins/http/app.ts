@@ -1,13 +1,12 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { McpServerFactory } from "../../kernel/types.js";
 import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
 import type { HttpOptions } from "./options.js";
-import { json, mcpError, onSettled, restError } from "./respond.js";
+import { json, mcpError, onSettled, restError, toResponse, type Answer } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
-import { ServerPool } from "./server-pool.js";
 import { SessionTable } from "./sessions.js";
+import { StatelessMcp } from "./stateless.js";
 
 /** What /readyz reports: ready when every check is; each check says its state in a word. */
 export interface Readiness {
@@ -37,6 +36,8 @@ export type HttpAppOptions = Pick<
 /** The web-standard HTTP face of a kernel: MCP, health checks and contributed routes. */
 export interface HttpApp {
   fetch(request: Request): Promise<Response>;
+  /** The same, with answers built whole left as text for a server that can write them directly (node:http). */
+  answer(request: Request): Promise<Answer>;
   /**
    * Refuse new requests (503), wait up to `graceMs` for those in flight, then close every
    * session, which ends their event streams.
@@ -45,9 +46,6 @@ export interface HttpApp {
 }
 
 const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
-
-/** Idle servers kept for stateless requests; more concurrent requests build (and drop) their own. */
-const POOLED_SERVERS = 64;
 
 /**
  * Build the request handler every runtime serves (node:http through an adapter, Bun.serve,
@@ -66,7 +64,8 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
         logger,
       );
 
-  const pool = options.stateless ? new ServerPool(createServer, POOLED_SERVERS) : undefined;
+  // Stateless: one server for every request, connected on the first (see StatelessMcp).
+  let stateless: Promise<StatelessMcp> | undefined;
   let closing = false;
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -75,27 +74,14 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
     if (inFlight === 0) drained?.();
   };
 
-  const serveMcp = async (request: Request): Promise<Response> => {
+  const serveMcp = async (request: Request, url: URL): Promise<Answer> => {
     if (sessions) return sessions.handle(request);
     if (request.method !== "POST") return mcpError(405, "Method not allowed: this server is stateless; POST each request", { allow: "POST" });
-    // Stateless: a transport for this request alone, on a pooled server. The answer is plain
-    // JSON, not an event stream: complete when handleRequest resolves, so the server is free again
-    // at once (and a tool's progress notifications, which need a stream, are not sent).
-    const server = pool!.take();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: options.maxBodyBytes,
-    });
-    try {
-      await server.connect(transport);
-      return await transport.handleRequest(request);
-    } finally {
-      void pool!.give(server);
-    }
+    stateless ??= StatelessMcp.connect(createServer(), options.maxBodyBytes);
+    return (await stateless).handle(request, url);
   };
 
-  const route = async (request: Request, url: URL, path: string): Promise<Response> => {
+  const route = async (request: Request, url: URL, path: string): Promise<Answer> => {
     const isMcp = path === options.path;
     const refuse = (refusal: Refusal) => (isMcp ? mcpError : restError)(refusal.status, refusal.message, refusal.headers);
     if (path === "/healthz") return json(closing ? 503 : 200, { status: closing ? "stopping" : "ok" });
@@ -108,38 +94,41 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
     if (refusal) return refuse(refusal);
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
-    if (isMcp) return serveMcp(request);
+    if (isMcp) return serveMcp(request, url);
     const contributed = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
     if (contributed) return contributed.handle(request, path);
     return restError(404, `nothing at ${path}`);
   };
 
+  const answer = async (request: Request): Promise<Answer> => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return restError(400, "malformed request URL");
+    }
+    if (basePath !== "" && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+      return restError(404, `nothing at ${url.pathname}`);
+    }
+    const path = url.pathname.slice(basePath.length) || "/";
+    if (closing && !HEALTH_PATHS.has(path)) return restError(503, "the server is shutting down", { connection: "close" });
+    // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
+    const counted = !(request.method === "GET" && path === options.path);
+    if (counted) inFlight++;
+    try {
+      const response = await route(request, url, path);
+      return counted ? onSettled(response, finish) : response;
+    } catch (error) {
+      if (counted) finish();
+      logger.error(`${request.method} ${path} failed: ${errorMessage(error)}`);
+      if (error instanceof Error && error.stack) logger.debug(error.stack);
+      return restError(500, "internal error; the server's log has the details");
+    }
+  };
+
   return {
-    async fetch(request) {
-      let url: URL;
-      try {
-        url = new URL(request.url);
-      } catch {
-        return restError(400, "malformed request URL");
-      }
-      if (basePath !== "" && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
-        return restError(404, `nothing at ${url.pathname}`);
-      }
-      const path = url.pathname.slice(basePath.length) || "/";
-      if (closing && !HEALTH_PATHS.has(path)) return restError(503, "the server is shutting down", { connection: "close" });
-      // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
-      const counted = !(request.method === "GET" && path === options.path);
-      if (counted) inFlight++;
-      try {
-        const response = await route(request, url, path);
-        return counted ? onSettled(response, finish) : response;
-      } catch (error) {
-        if (counted) finish();
-        logger.error(`${request.method} ${path} failed: ${errorMessage(error)}`);
-        if (error instanceof Error && error.stack) logger.debug(error.stack);
-        return restError(500, "internal error; the server's log has the details");
-      }
-    },
+    answer,
+    fetch: async (request) => toResponse(await answer(request)),
     async close(graceMs) {
       closing = true;
       if (inFlight > 0) {
@@ -153,7 +142,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
         if (inFlight > 0) logger.warn(`${inFlight} request(s) still in flight after ${graceMs} ms; closing anyway`);
       }
       await sessions?.closeAll();
-      pool?.clear();
+      await (await stateless)?.close();
     },
   };
 }

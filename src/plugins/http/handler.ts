@@ -42,7 +42,7 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
     routes: kernel.resolveAll(HTTP_TOKENS.Route),
     readiness: skillsReadiness(kernel.resolveOptional(SKILL_TOKENS.SkillCatalog), kernel.resolveOptional(CACHE_TOKENS.CacheMonitor)),
   });
-  const nodeHandler = toNodeHandler(app.fetch);
+  const nodeHandler = toNodeHandler(app);
   return {
     fetch: app.fetch,
     handleNodeRequest(request, response) {

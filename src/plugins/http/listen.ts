@@ -1,6 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
+import { getRequestListener, type HttpBindings, type Http2Bindings } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { HttpApp } from "./app.js";
+import { TextAnswer } from "./respond.js";
 
 /** A listening socket serving a fetch handler, whatever the runtime. */
 export interface Listener {
@@ -15,6 +18,7 @@ export interface Listener {
 }
 
 type FetchHandler = (request: Request) => Promise<Response>;
+type NodeApp = Pick<HttpApp, "fetch" | "answer">;
 
 interface BunServer {
   readonly port: number;
@@ -34,23 +38,37 @@ interface DenoGlobal {
 
 /**
  * Listen with the runtime's own server: Bun.serve on Bun, Deno.serve on Deno, node:http (through
- * the adapter the MCP SDK itself uses) on Node. All three serve the same fetch handler.
+ * the adapter the MCP SDK itself uses) on Node. All three serve the same app.
  */
-export async function listen(fetch: FetchHandler, host: string, port: number, maxBodyBytes: number): Promise<Listener> {
+export async function listen(app: NodeApp, host: string, port: number, maxBodyBytes: number): Promise<Listener> {
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
-  if (bun) return listenBun(bun, fetch, host, port, maxBodyBytes);
+  if (bun) return listenBun(bun, app.fetch, host, port, maxBodyBytes);
   const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
-  if (deno) return listenDeno(deno, fetch, host, port);
-  return listenNode(fetch, host, port);
+  if (deno) return listenDeno(deno, app.fetch, host, port);
+  return listenNode(app, host, port);
 }
 
-/** A node:http request handler for a fetch handler, leaving the app's global Request and Response alone. */
-export function toNodeHandler(fetch: FetchHandler) {
-  return getRequestListener(fetch, { overrideGlobalObjects: false });
+/**
+ * A node:http request handler for the app, leaving the app's global Request and Response alone.
+ * An answer built whole as text is written with one writeHead and end, as a bare node:http
+ * server would: a web Response would be read back through a stream by the adapter, which cost
+ * more than the rest of a stateless request's HTTP handling.
+ */
+export function toNodeHandler(app: NodeApp) {
+  return getRequestListener(
+    async (request: Request, { outgoing }: HttpBindings | Http2Bindings) => {
+      const answer = await app.answer(request);
+      if (!(answer instanceof TextAnswer)) return answer;
+      if (answer.body === null) outgoing.writeHead(answer.status, answer.headers).end();
+      else outgoing.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) }).end(answer.body);
+      return RESPONSE_ALREADY_SENT;
+    },
+    { overrideGlobalObjects: false },
+  );
 }
 
-async function listenNode(fetch: FetchHandler, host: string, port: number): Promise<Listener> {
-  const server: Server = createServer(toNodeHandler(fetch));
+async function listenNode(app: NodeApp, host: string, port: number): Promise<Listener> {
+  const server: Server = createServer(toNodeHandler(app));
   // Event streams stay open for as long as a client listens; node's default request timeout
   // (5 minutes) would cut them.
   server.requestTimeout = 0;

@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { McpServerFactory } from "../../kernel/types.js";
-import { mcpError, onSettled } from "./respond.js";
+import { jsonRpcError, mcpError, onSettled, TextAnswer, type Answer } from "./respond.js";
 
 interface Session {
   readonly server: McpServer;
@@ -42,7 +42,7 @@ export class SessionTable {
     (this.#sweeper as { unref?: () => void }).unref?.();
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request): Promise<Answer> {
     const id = request.headers.get("mcp-session-id");
     if (id === null) return request.method === "POST" ? this.#open(request) : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
     const session = this.#sessions.get(id);
@@ -51,12 +51,21 @@ export class SessionTable {
   }
 
   /** A POST without a session: an initialize request gets a new session, anything else the SDK's refusal. */
-  async #open(request: Request): Promise<Response> {
+  async #open(request: Request): Promise<Answer> {
     if (this.#sessions.size + this.#opening >= this.limits.maxSessions) {
       this.logger.warn(`session limit (${this.limits.maxSessions}) reached; refusing a new session`);
       return mcpError(503, "Too many sessions; try again later", { "retry-after": "5" });
     }
     this.#opening++;
+    try {
+      const body = await readJson(request);
+      return body instanceof TextAnswer ? body : await this.#initialize(body.request, body.options);
+    } finally {
+      this.#opening--;
+    }
+  }
+
+  async #initialize(request: Request, options: { parsedBody: unknown } | undefined): Promise<Answer> {
     const server = this.createServer();
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -75,7 +84,7 @@ export class SessionTable {
     };
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(request);
+      const response = await transport.handleRequest(request, options);
       if (!session) {
         // Not an initialize request (or a refused one): nothing to keep.
         await server.close();
@@ -86,16 +95,16 @@ export class SessionTable {
     } catch (error) {
       await server.close();
       throw error;
-    } finally {
-      this.#opening--;
     }
   }
 
-  async #serve(session: Session, request: Request): Promise<Response> {
+  async #serve(session: Session, request: Request): Promise<Answer> {
     session.active++;
     session.lastSeen = Date.now();
     try {
-      return onSettled(await session.transport.handleRequest(request), () => this.#release(session));
+      const body = await readJson(request);
+      const response = body instanceof TextAnswer ? body : await session.transport.handleRequest(body.request, body.options);
+      return onSettled(response, () => this.#release(session));
     } catch (error) {
       this.#release(session);
       throw error;
@@ -124,5 +133,28 @@ export class SessionTable {
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
+  }
+}
+
+/**
+ * A POST's body for the SDK's transport. The transport reads a body through the request's web
+ * stream, which on node:http makes the adapter build a whole web Request around it (a tenth of a
+ * session request's CPU); read here as text, without a stream when its length is declared (and
+ * already checked against the limit), it reaches the transport parsed, its `parsedBody` option.
+ * A body that is not JSON goes to the transport as it came, in a fresh Request, so that its checks
+ * (Accept, Content-Type) answer first, as they would have.
+ */
+async function readJson(request: Request): Promise<{ request: Request; options?: { parsedBody: unknown } } | TextAnswer> {
+  if (request.method !== "POST" || request.headers.get("content-length") === null) return { request };
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
+  }
+  try {
+    return { request, options: { parsedBody: JSON.parse(text) } };
+  } catch {
+    return { request: new Request(request.url, { method: "POST", headers: request.headers, body: text }) };
   }
 }

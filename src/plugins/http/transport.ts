@@ -40,7 +40,7 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
         routes: routes(),
         readiness: skillsReadiness(catalog, cache),
       });
-      const listener = await listen(app.fetch, options.host, options.port, options.maxBodyBytes);
+      const listener = await listen(app, options.host, options.port, options.maxBodyBytes);
       const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
       logger.info(`listening on http://${shown}:${listener.port}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
 
