@@ -26,3 +26,30 @@ function ownString(text: string): string {
 }
 
 const LATIN1 = /^[\u0000-\u00ff]*$/;
+
+/** Where a skill keeps an excerpt as UTF-8 (see withCompactExcerpt). */
+const UTF8 = Symbol("excerpt, UTF-8");
+
+// One getter for every skill: a getter of its own per skill would give each its own hidden class.
+function decodeExcerpt(this: { readonly [UTF8]: Buffer }): string {
+  return this[UTF8].toString("utf8");
+}
+
+/**
+ * `fields` with `excerpt` kept as compactly as V8 allows. A string holding one character past
+ * U+00FF takes two bytes a character; most excerpts that do are English with a dash, an arrow or
+ * an emoji in them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 and decoded
+ * whenever read (the ranker reads it when it indexes the skill); the others are one-byte strings
+ * already. Either way `excerpt` is an own enumerable property, as a plain object's would be.
+ */
+export function withCompactExcerpt<T extends object>(fields: T, excerpt: string): T & { readonly excerpt: string } {
+  if (LATIN1.test(excerpt)) return { ...fields, excerpt: ownString(excerpt) };
+  // A buffer of its own: a slice of Buffer's shared pool would keep alive the whole 8 KiB slab,
+  // with whatever else was cut from it.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(excerpt));
+  bytes.write(excerpt);
+  // Added as a new property, not redefined from a data one: that would turn the object into a
+  // slower, larger dictionary.
+  const skill = { ...fields, [UTF8]: bytes };
+  return Object.defineProperty(skill, "excerpt", { get: decodeExcerpt, enumerable: true }) as typeof skill & { readonly excerpt: string };
+}
