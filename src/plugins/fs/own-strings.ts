@@ -36,20 +36,25 @@ function decodeExcerpt(this: { readonly [UTF8]: Buffer }): string {
 }
 
 /**
- * `fields` with `excerpt` kept as compactly as V8 allows. A string holding one character past
- * U+00FF takes two bytes a character; most excerpts that do are English with a dash, an arrow or
- * an emoji in them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 and decoded
- * whenever read (the ranker reads it when it indexes the skill); the others are one-byte strings
- * already. Either way `excerpt` is an own enumerable property, as a plain object's would be.
+ * An excerpt as compactly as V8 allows: a string holding one character past U+00FF takes two
+ * bytes a character, and most excerpts that do are English with a dash, an arrow or an emoji in
+ * them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 (see withExcerpt); the
+ * others are one-byte strings already.
  */
-export function withCompactExcerpt<T extends object>(fields: T, excerpt: string): T & { readonly excerpt: string } {
-  if (LATIN1.test(excerpt)) return { ...fields, excerpt: ownString(excerpt) };
+export function compactExcerpt(excerpt: string): string | Buffer {
+  if (LATIN1.test(excerpt)) return ownString(excerpt);
   // A buffer of its own: a slice of Buffer's shared pool would keep alive the whole 8 KiB slab,
   // with whatever else was cut from it.
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(excerpt));
   bytes.write(excerpt);
-  // Added as a new property, not redefined from a data one: that would turn the object into a
-  // slower, larger dictionary.
-  const skill = { ...fields, [UTF8]: bytes };
-  return Object.defineProperty(skill, "excerpt", { get: decodeExcerpt, enumerable: true }) as typeof skill & { readonly excerpt: string };
+  return bytes;
+}
+
+/**
+ * A skill whose excerpt is kept as UTF-8 and decoded whenever read (the ranker reads it when it
+ * indexes the skill): `excerpt` is an own enumerable property all the same, as a plain object's.
+ */
+export function withUtf8Excerpt<T extends object>(skill: T, bytes: Buffer): T & { readonly excerpt: string } {
+  const kept = Object.assign(skill, { [UTF8]: bytes });
+  return Object.defineProperty(kept, "excerpt", { get: decodeExcerpt, enumerable: true }) as typeof kept & { readonly excerpt: string };
 }

@@ -7,7 +7,7 @@ import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
 import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
-import { ownStrings, withCompactExcerpt } from "./own-strings.js";
+import { compactExcerpt, ownStrings, withUtf8Excerpt } from "./own-strings.js";
 import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
 import { compare, scanRoot, type PathDiagnostic, type ScanResult, type SkillFolder } from "./scan.js";
@@ -291,9 +291,15 @@ function readSkill(
   });
   if (!result.ok) return { read: skipped(result.error), identity: head.identity };
   const { name, description, frontmatter, warnings } = ownSkill(result.skill);
+  const path = folder.path;
+  const excerpt = compactExcerpt(result.skill.excerpt);
   return {
     read: {
-      skill: withCompactExcerpt({ name, description, path: folder.path, frontmatter, rank }, result.skill.excerpt),
+      // Literals, so that every skill of either kind shares one hidden class.
+      skill:
+        typeof excerpt === "string"
+          ? { name, description, path, frontmatter, excerpt, rank }
+          : withUtf8Excerpt({ name, description, path, frontmatter, rank }, excerpt),
       diagnostics: warnings.map((issue) => ({ severity: "warning", path: folder.path, ...issue })),
     },
     identity: head.identity,
