@@ -27,7 +27,7 @@ function ownString(text: string): string {
 
 const LATIN1 = /^[\u0000-\u00ff]*$/;
 
-/** Where a skill keeps an excerpt as UTF-8 (see withCompactExcerpt). */
+/** Where a skill keeps an excerpt as UTF-8 (see withUtf8Excerpt). */
 const UTF8 = Symbol("excerpt, UTF-8");
 
 // One getter for every skill: a getter of its own per skill would give each its own hidden class.
@@ -38,7 +38,7 @@ function decodeExcerpt(this: { readonly [UTF8]: Buffer }): string {
 /**
  * An excerpt as compactly as V8 allows: a string holding one character past U+00FF takes two
  * bytes a character, and most excerpts that do are English with a dash, an arrow or an emoji in
- * them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 (see withExcerpt); the
+ * them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 (see withUtf8Excerpt); the
  * others are one-byte strings already.
  */
 export function compactExcerpt(excerpt: string): string | Buffer {
