@@ -6,7 +6,8 @@
 //   - `skills-kernel list` against bench/anchors/read-all.mjs, which only reads every SKILL.md.
 //
 //   SKILLS_CORPUS=../shared/corpus node bench/scale.mjs [--sizes 1566,10000] [--runs 3] [--idle 20]
-//   node bench/scale.mjs --sizes 100000 --runs 1 --settle 90   # minutes: 100,000 skills, 1.5 GB under /tmp
+//   node bench/scale.mjs --sizes 100000 --runs 1 --settle 90 --kernels-only   # minutes: 100,000 skills, 1.5 GB under /tmp
+//   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,10 @@ const { values } = parseArgs({
     settle: { type: "string", default: "5" },
     // Another build of skills-kernel to measure instead (e.g. one of an older commit).
     kernel: { type: "string", default: "dist/cli.js" },
+    // A second build served beside it in the same runs (a before/after), e.g. an older commit's.
+    baseline: { type: "string" },
+    // Only the kernel builds: at 100,000 the anchors and read-all.mjs open every file at once (EMFILE).
+    "kernels-only": { type: "boolean", default: false },
     query: { type: "string", default: "extract tables from pdf files" },
   },
 });
@@ -40,8 +45,13 @@ const cwd = mkdtempSync(join(tmpdir(), "skills-kernel-scale-cwd-"));
 
 const candidates = (root) => [
   { name: "skills-kernel", args: [kernel, "--skills-dir", root], tool: "search_skills" },
-  { name: "Fuse anchor", args: [join(repo, "bench/anchors/fuse-server.mjs"), root], tool: "search" },
-  { name: "MiniSearch anchor", args: [join(repo, "bench/anchors/minisearch-server.mjs"), root], tool: "search" },
+  ...(values.baseline ? [{ name: `skills-kernel ${values.baseline}`, args: [resolve(repo, values.baseline), "--skills-dir", root], tool: "search_skills" }] : []),
+  ...(values["kernels-only"]
+    ? []
+    : [
+        { name: "Fuse anchor", args: [join(repo, "bench/anchors/fuse-server.mjs"), root], tool: "search" },
+        { name: "MiniSearch anchor", args: [join(repo, "bench/anchors/minisearch-server.mjs"), root], tool: "search" },
+      ]),
 ];
 
 /** utime + stime of a process, in seconds (Linux /proc). */
@@ -104,12 +114,14 @@ for (const size of values.sizes.split(",").map(Number)) {
   const lists = { kernel: [], readAll: [] };
   for (let run = 0; run < runs; run++) {
     for (const [index, candidate] of servers.entries()) samples[index].push(await serve(candidate, run === runs - 1));
+    if (values["kernels-only"]) continue;
     lists.kernel.push(await time(node, [kernel, "list", "--skills-dir", root]));
     lists.readAll.push(await time(node, [join(repo, "bench/anchors/read-all.mjs"), root]));
   }
-  const fuse = median(samples[1].map((s) => s.firstAnswer));
+  const fuseIndex = servers.findIndex((candidate) => candidate.name === "Fuse anchor");
+  const fuse = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswer));
   console.log(`## ${size.toLocaleString("en")} skills (${root})\n`);
-  const fuseCpu = median(samples[1].map((s) => s.firstAnswerCpu));
+  const fuseCpu = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswerCpu));
   console.log("| server | spawn → first search answer, median ms | vs Fuse anchor | CPU s until then | vs Fuse anchor | RSS MB | idle CPU, % of a core |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const [index, candidate] of servers.entries()) {
@@ -120,6 +132,7 @@ for (const size of values.sizes.split(",").map(Number)) {
       `| ${candidate.name} | ${ms(first)} | ${(first / fuse).toFixed(2)}x | ${cpu.toFixed(2)} | ${(cpu / fuseCpu).toFixed(2)}x | ${last.rss.toFixed(0)} | ${last.idleCpu.toFixed(2)} |`,
     );
   }
+  if (values["kernels-only"]) continue;
   const list = median(lists.kernel);
   const readAll = median(lists.readAll);
   console.log(`\n| command | median ms | vs read-all |\n|---|---:|---:|`);

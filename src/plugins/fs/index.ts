@@ -58,7 +58,10 @@ export const fsOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "fs",
   provides: [TOKENS.SkillSource],
-  consumes: [{ token: TOKENS.Cache, optional: true }],
+  consumes: [
+    { token: TOKENS.Cache, optional: true },
+    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+  ],
   options: fsOptionsSchema,
   async setup(ctx, options) {
     const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), ...limits } = options;
@@ -76,9 +79,10 @@ export default definePlugin({
       }
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
+    // Reads kept in a cache that dies with the process would duplicate what each source keeps
+    // between its own loads (its read records), as serialized copies: tens of megabytes at 10,000
+    // skills and nothing saved. Only a cache that outlives the process (Redis) is worth filling.
     const cache = ctx.resolveOptional(TOKENS.Cache);
-    // The source keeps its reads between loads itself: an in-process cache would only hold a
-    // second, serialized copy of each, so reads are stored only where they outlive the process.
     const persistent = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor)?.persistent ?? true;
     const readCache = cache && persistent ? createReadCache(cache, limits) : undefined;
     for (const { name, roots, optionalRoots } of sources) {

@@ -26,3 +26,35 @@ function ownString(text: string): string {
 }
 
 const LATIN1 = /^[\u0000-\u00ff]*$/;
+
+/** Where a skill keeps an excerpt as UTF-8 (see withUtf8Excerpt). */
+const UTF8 = Symbol("excerpt, UTF-8");
+
+// One getter for every skill: a getter of its own per skill would give each its own hidden class.
+function decodeExcerpt(this: { readonly [UTF8]: Buffer }): string {
+  return this[UTF8].toString("utf8");
+}
+
+/**
+ * An excerpt as compactly as V8 allows: a string holding one character past U+00FF takes two
+ * bytes a character, and most excerpts that do are English with a dash, an arrow or an emoji in
+ * them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 (see withUtf8Excerpt); the
+ * others are one-byte strings already.
+ */
+export function compactExcerpt(excerpt: string): string | Buffer {
+  if (LATIN1.test(excerpt)) return ownString(excerpt);
+  // A buffer of its own: a slice of Buffer's shared pool would keep alive the whole 8 KiB slab,
+  // with whatever else was cut from it.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(excerpt));
+  bytes.write(excerpt);
+  return bytes;
+}
+
+/**
+ * A skill whose excerpt is kept as UTF-8 and decoded whenever read (the ranker reads it when it
+ * indexes the skill): `excerpt` is an own enumerable property all the same, as a plain object's.
+ */
+export function withUtf8Excerpt<T extends object>(skill: T, bytes: Buffer): T & { readonly excerpt: string } {
+  const kept = Object.assign(skill, { [UTF8]: bytes });
+  return Object.defineProperty(kept, "excerpt", { get: decodeExcerpt, enumerable: true }) as typeof kept & { readonly excerpt: string };
+}

@@ -7,7 +7,7 @@ import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
 import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
-import { ownStrings } from "./own-strings.js";
+import { compactExcerpt, ownStrings, withUtf8Excerpt } from "./own-strings.js";
 import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
 import { compare, scanRoot, type PathDiagnostic, type ScanResult, type SkillFolder } from "./scan.js";
@@ -251,7 +251,7 @@ export interface SkillRead {
  * The parsed skill with strings of its own (see ownStrings). The name and description are
  * usually the frontmatter's own values: then one copy serves both.
  */
-function ownSkill(parsed: ParsedSkillMd): ParsedSkillMd {
+function ownSkill(parsed: ParsedSkillMd): Omit<ParsedSkillMd, "excerpt"> {
   const frontmatter = ownStrings(parsed.frontmatter);
   const shared = (value: string, key: string) => (frontmatter[key] === value ? (frontmatter[key] as string) : ownStrings(value));
   return {
@@ -259,7 +259,6 @@ function ownSkill(parsed: ParsedSkillMd): ParsedSkillMd {
     description: shared(parsed.description, "description"),
     frontmatter,
     warnings: ownStrings(parsed.warnings),
-    excerpt: ownStrings(parsed.excerpt),
   };
 }
 
@@ -291,10 +290,16 @@ function readSkill(
     truncated: head.truncated,
   });
   if (!result.ok) return { read: skipped(result.error), identity: head.identity };
-  const { name, description, frontmatter, warnings, excerpt } = ownSkill(result.skill);
+  const { name, description, frontmatter, warnings } = ownSkill(result.skill);
+  const path = folder.path;
+  const excerpt = compactExcerpt(result.skill.excerpt);
   return {
     read: {
-      skill: { name, description, path: folder.path, frontmatter, excerpt, rank },
+      // Literals, so that every skill of either kind shares one hidden class.
+      skill:
+        typeof excerpt === "string"
+          ? { name, description, path, frontmatter, excerpt, rank }
+          : withUtf8Excerpt({ name, description, path, frontmatter, rank }, excerpt),
       diagnostics: warnings.map((issue) => ({ severity: "warning", path: folder.path, ...issue })),
     },
     identity: head.identity,
