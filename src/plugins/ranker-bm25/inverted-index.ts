@@ -19,9 +19,10 @@ export interface FieldSpec {
   /** BM25's length normalisation for this field: 0 ignores length, 1 normalises fully. */
   readonly b: number;
   /**
-   * A match in this field multiplies the term's saturated score by 1 + bonus. Saturation flattens
-   * field weights (a name match scores little above a description match); the name is the one
-   * field where a match says what the skill is, so it gets a bonus saturation cannot take away.
+   * A match in this field multiplies the term's saturated score by 1 + bonus (the bonuses of every
+   * field it is found in add up), faded for common terms. Saturation flattens field weights (a name
+   * match scores little above a body match); the fields that say what a skill is get a bonus
+   * saturation cannot take away.
    */
   readonly bonus?: number;
 }
@@ -217,9 +218,7 @@ export class InvertedIndex {
     const base = this.#fields.map((spec) => 1 - spec.b);
     const slope = this.#fields.map((spec, f) => spec.b / averages[f]!);
     const weights = this.#fields.map((spec) => spec.weight);
-    const bonusField = this.#fields.findIndex((spec) => (spec.bonus ?? 0) > 0);
-    const bonusMask = bonusField < 0 ? 0 : TF_MAX << (bonusField * TF_BITS);
-    const bonus = bonusField < 0 ? 0 : this.#fields[bonusField]!.bonus!;
+    const bonuses = this.#fields.map((spec) => spec.bonus ?? 0);
     const k1 = this.#k1;
     const lengths = this.#lengths;
     const scores = this.#scores;
@@ -243,15 +242,18 @@ export class InvertedIndex {
         const { docs: ids, tfs } = postings;
         for (let i = 0; i < postings.length; i++) {
           const doc = ids[i]!;
-          const packedAll = tfs[i]!;
-          let packed = packedAll;
+          let packed = tfs[i]!;
           let tf = 0;
+          let bonus = 0;
           for (let f = 0; packed !== 0; f++, packed >>>= TF_BITS) {
             const count = packed & TF_MAX;
-            if (count !== 0) tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[doc * fieldCount + f]!);
+            if (count !== 0) {
+              tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[doc * fieldCount + f]!);
+              bonus += bonuses[f]!;
+            }
           }
           let s = (weight * idf * tf * (k1 + 1)) / (tf + k1);
-          if ((packedAll & bonusMask) !== 0) s *= 1 + bonus * rareness;
+          if (bonus !== 0) s *= 1 + bonus * rareness;
           const previous = wordScores[doc]!;
           if (previous === 0) touched.push(doc);
           if (s > previous) wordScores[doc] = s;

@@ -10,12 +10,16 @@ import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
  * strongest evidence (authors name skills after what they do), with the abbreviations of its
  * words; the description and the trigger phrases in it (and the body's "when to use" section) are
  * what an agent reads to choose; author labels are short but deliberate; the folders a skill sits
- * in often name its category; the body's start is long and mostly how-to; the outline (headings,
- * and abbreviations the text spells out) says what the body covers.
+ * in often name its category; the body is long and mostly how-to; the outline (headings, and
+ * abbreviations the text spells out) says what the body covers.
+ *
+ * A rare word found in the name or the description earns a bonus for each: a skill whose summary
+ * says the word is about it, while one that says it only in its body (a skill that mentions it in
+ * passing, a near-duplicate that borrowed the text) merely uses it.
  */
 const FIELDS = {
   name: { weight: 5, b: 0.5, bonus: 1 },
-  description: { weight: 2, b: 0.75 },
+  description: { weight: 2, b: 0.75, bonus: 1 },
   triggers: { weight: 1.5, b: 0.75 },
   labels: { weight: 1.5, b: 0.5 },
   folders: { weight: 0.5, b: 0.5 },
@@ -29,8 +33,12 @@ const FIELD_SPECS = FIELD_NAMES.map((field) => FIELDS[field]);
 /** BM25's term-frequency saturation. */
 const K1 = 1.2;
 
-/** How much of the body is indexed: its first section or two, where skills say what they are for. */
-const BODY_CHARS = 1000;
+/**
+ * How much of the body is indexed: all the catalog keeps of it (2,000 characters). The first
+ * section or two say what a skill is for; the next ones name the tasks it handles, in the words a
+ * request made of a task uses.
+ */
+const BODY_CHARS = 2000;
 
 /**
  * A query is read up to this many characters and this many distinct words: far more than any real
