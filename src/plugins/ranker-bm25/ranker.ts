@@ -34,11 +34,11 @@ const FIELD_SPECS = FIELD_NAMES.map((field) => FIELDS[field]);
 const K1 = 1.2;
 
 /**
- * How much of the body is indexed: all the catalog keeps of it (2,000 characters). The first
- * section or two say what a skill is for; the next ones name the tasks it handles, in the words a
- * request made of a task uses.
+ * How much of the body is indexed: its first section or two, where skills say what they are for.
+ * All the catalog keeps (2,000 characters) found a little more on the development set but cost a
+ * fifth to two fifths more build time (docs/search.md).
  */
-const BODY_CHARS = 2000;
+const BODY_CHARS = 1000;
 
 /**
  * A query is read up to this many characters and this many distinct words: far more than any real

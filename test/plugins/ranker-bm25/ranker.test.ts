@@ -116,13 +116,6 @@ describe("the bm25 ranker", () => {
     expect(names(r, "leaked webhook signature")[0]).toBe("secret-rotator");
   });
 
-  it("reads the prose of the whole excerpt, past its first section", () => {
-    const filler = "Background prose about the tool and its history. ".repeat(30);
-    const r = ranker([...SAMPLE, skill({ name: "secret-keeper", description: "Keeps credentials fresh.", excerpt: `${filler}\n\nIt also rotates webhook signatures.` })]);
-    expect(filler.length).toBeGreaterThan(1000);
-    expect(names(r, "rotate webhook signatures")[0]).toBe("secret-keeper");
-  });
-
   it("scores lower when part of the query is a word no skill has", () => {
     const r = ranker();
     const full = r.search("kubernetes deploy", { limit: 1 })[0]!;
