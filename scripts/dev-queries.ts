@@ -55,7 +55,10 @@ export const NEGATIVE_QUERIES: readonly string[] = [
   "tune a ukulele by ear",
 ];
 
-/** Requests written by hand for corpus skills: style, query, accepted names (comma-separated). Used when one of them is in the catalog. */
+/**
+ * Requests written by hand for corpus skills: style, query, accepted names (comma-separated). Each
+ * is used when one of its names is in the catalog.
+ */
 export const WRITTEN_QUERIES: readonly (readonly [style: string, query: string, accepted: string])[] = [
   ["written-paraphrase", "my customers keep cancelling their plan, how do I keep them", "churn-prevention"],
   ["written-paraphrase", "find the slow parts of my python program and make it run faster", "python-performance-optimization"],
@@ -218,7 +221,8 @@ export function generateDevQueries(skills: readonly CatalogSkill[], root: string
   const catalogNames = new Set(skills.map((skill) => skill.name));
   for (const [style, query, accepted] of WRITTEN_QUERIES) {
     const acceptedNames = accepted.split(",");
-    if (acceptedNames.some((name) => catalogNames.has(name))) queries.push({ id: `${style}-${queries.length}`, style, query, accepted: new Set(acceptedNames) });
+    if (!acceptedNames.some((name) => catalogNames.has(name))) continue;
+    queries.push({ id: `${style}-${queries.length}`, style, query, accepted: new Set(acceptedNames) });
   }
   return queries;
 }

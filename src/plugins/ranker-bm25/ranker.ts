@@ -10,8 +10,8 @@ import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
  * strongest evidence (authors name skills after what they do), with the abbreviations of its
  * words; the description and the trigger phrases in it (and the body's "when to use" section) are
  * what an agent reads to choose; author labels are short but deliberate; the folders a skill sits
- * in often name its category; the body is long and mostly how-to; the outline (headings, and
- * abbreviations the text spells out) says what the body covers.
+ * in often name its category; the body's start is long and mostly how-to; the outline (headings,
+ * and abbreviations the text spells out) says what the body covers.
  *
  * A rare word found in the name or the description earns a bonus for each: a skill whose summary
  * says the word is about it, while one that says it only in its body (a skill that mentions it in
