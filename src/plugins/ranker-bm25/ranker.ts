@@ -295,11 +295,28 @@ export class Bm25Ranker implements Ranker {
       const covered = result.rarity.reduce((sum, r, w) => sum + (result.bestPerWord[w]! > 0 ? r : 0), 0) / rarity;
       const scale = covered ** CATALOG_COVERAGE_POWER;
       const keys = new Float64Array(result.docs.length);
+      const { docs, scores, matchedRarity } = result;
+      const checkNamed = named.size > 0;
+      const coverageWeights = new Map<number, number>();
       let count = 0;
-      for (const doc of result.docs) {
-        const coverage = result.matchedRarity[doc]! / rarity;
-        const share = (result.scores[doc]! / ideal) * coverage ** COVERAGE_POWER;
-        if (share * 100 < MIN_SCORE || named.has(doc)) continue;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
+        const raw = scores[doc]! / ideal;
+        // A long query matches most skills through one common word, far below the minimum: they
+        // are dropped before the power. Coverage is at most 1 (a sum over some of the query's
+        // words, in the same order, never rounds above the sum over all), so the share is at
+        // most `raw` and no skill this skips could have passed.
+        if (raw * 100 < MIN_SCORE) continue;
+        // The power cost more than the rest of this loop: it is taken once per distinct set of
+        // matched words (one summed rarity each), of which a query has few.
+        const matchedSum = matchedRarity[doc]!;
+        let weight = coverageWeights.get(matchedSum);
+        if (weight === undefined) {
+          weight = (matchedSum / rarity) ** COVERAGE_POWER;
+          coverageWeights.set(matchedSum, weight);
+        }
+        const share = raw * weight;
+        if (share * 100 < MIN_SCORE || (checkNamed && named.has(doc))) continue;
         if (source !== undefined && this.#skills[doc]!.source !== source) continue;
         keys[count++] = sortKey(share * scale, doc);
       }
