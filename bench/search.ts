@@ -5,16 +5,15 @@
 // so a change to the ranker is measured against what it replaces in the same run.
 //
 //   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5] [--baseline HEAD~1]
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { Ranker } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
+import { baselineRanker } from "./baseline-ranker.js";
 import { loadSeedSkills, SHARED, syntheticCatalog } from "./synthetic-catalog.js";
 
 const { values } = parseArgs({
@@ -52,29 +51,6 @@ function loadQueries(seed: readonly CatalogSkill[]): { origin: string; queries: 
 function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-/**
- * The bm25 ranker's source at a commit, extracted under node_modules/.cache (where its imports
- * resolve, and which is neither committed nor type-checked) and imported from there.
- */
-async function baselineRanker(ref: string): Promise<{ commit: string; create: () => Ranker }> {
-  let commit: string;
-  try {
-    commit = execFileSync("git", ["rev-parse", "--short", "--verify", `${ref}^{commit}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    console.error(`--baseline ${ref}: not a commit of this repository`);
-    process.exit(2);
-  }
-  const dir = fileURLToPath(new URL(`../node_modules/.cache/bench-search-baseline/${commit}/`, import.meta.url));
-  const entry = join(dir, "src/plugins/ranker-bm25/ranker.ts");
-  if (!existsSync(entry)) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-    execFileSync("tar", ["-x", "-C", dir], { input: execFileSync("git", ["archive", commit, "src"], { maxBuffer: 256 * 2 ** 20 }) });
-  }
-  const { Bm25Ranker: Baseline } = (await import(pathToFileURL(entry).href)) as { Bm25Ranker: new () => Ranker };
-  return { commit, create: () => new Baseline() };
 }
 
 /** A way to search: a ranker, how many results each search asks for, and whether it counts every match. */
