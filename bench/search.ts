@@ -1,21 +1,26 @@
 // Search speed over synthetic catalogs of 1,000, 10,000 and 100,000 skills derived from the corpus:
 // index build time, heap, and search latency (p50, p99) for the default ranker and for `fuse`,
-// measured side by side in one run so machine noise hits both alike (docs/benchmarks.md).
+// measured side by side in one run so machine noise hits both alike (docs/benchmarks.md). With
+// --baseline <git ref>, the bm25 ranker as it was at that commit is built and searched alongside,
+// so a change to the ranker is measured against what it replaces in the same run.
 //
-//   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5]
+//   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5] [--baseline HEAD~1]
 import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { Ranker } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
+import { baselineRanker } from "./baseline-ranker.js";
 import { loadSeedSkills, SHARED, syntheticCatalog } from "./synthetic-catalog.js";
 
 const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "1000,10000,100000" },
     runs: { type: "string", default: "5" },
+    baseline: { type: "string" },
   },
 });
 const sizes = values.sizes.split(",").map(Number);
@@ -51,12 +56,14 @@ function quantile(values: readonly number[], q: number): number {
 /** A way to search: a ranker, how many results each search asks for, and whether it counts every match. */
 interface Probe {
   readonly label: string;
-  readonly ranker: "bm25" | "fuse";
+  readonly ranker: string;
   readonly limit: (catalogSize: number) => number;
   readonly count?: boolean;
 }
 
-const rankers = { bm25: () => new Bm25Ranker(), fuse: () => new FuseRanker() } as const;
+const rankers: Record<string, () => Ranker> = { bm25: () => new Bm25Ranker(), fuse: () => new FuseRanker() };
+const baseline = values.baseline === undefined ? undefined : await baselineRanker(values.baseline);
+if (baseline) rankers.baseline = baseline.create;
 
 const probes: Probe[] = [
   { label: "bm25 (default), top 5", ranker: "bm25", limit: () => 5 },
@@ -65,6 +72,7 @@ const probes: Probe[] = [
   // The baseline: search_skills before, which ranked every match to count them.
   { label: "bm25, every match ranked (before)", ranker: "bm25", limit: (n) => n },
   { label: "fuse", ranker: "fuse", limit: () => 5 },
+  ...(baseline ? [{ label: `bm25 at ${baseline.commit}, top 6 + count`, ranker: "baseline", limit: () => 6, count: true }] : []),
 ];
 
 /** Fuse takes about a quarter of a second per query at 10,000 skills: it is timed on a sample there. */
@@ -73,9 +81,18 @@ function fuseSample(size: number): number {
 }
 
 interface Measured {
-  build: Record<keyof typeof rankers, number[]>;
-  heap: Record<keyof typeof rankers, number>;
+  build: Record<string, number[]>;
+  /** Build CPU time (user + system, ms): what load on a shared machine disturbs least. */
+  buildCpu: Record<string, number[]>;
+  heap: Record<string, number>;
   search: Map<Probe, number[]>;
+  /** CPU time of every timed search of a probe, summed (ms). */
+  searchCpu: Map<Probe, number>;
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(since);
+  return (user + system) / 1000;
 }
 
 /**
@@ -83,20 +100,31 @@ interface Measured {
  * on the machine slows both alike.
  */
 function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): Measured {
-  const measured: Measured = { build: { bm25: [], fuse: [] }, heap: { bm25: 0, fuse: 0 }, search: new Map(probes.map((p) => [p, []])) };
-  const built: Partial<Record<keyof typeof rankers, Ranker>> = {};
+  const names = Object.keys(rankers);
+  const measured: Measured = {
+    build: Object.fromEntries(names.map((name) => [name, []])),
+    buildCpu: Object.fromEntries(names.map((name) => [name, []])),
+    heap: Object.fromEntries(names.map((name) => [name, 0])),
+    search: new Map(probes.map((p) => [p, []])),
+    searchCpu: new Map(probes.map((p) => [p, 0])),
+  };
+  const built: Record<string, Ranker | undefined> = {};
   const buildRuns = catalog.length >= 100_000 ? Math.min(runs, 3) : runs;
   for (let run = 0; run < buildRuns; run++) {
-    for (const name of Object.keys(rankers) as (keyof typeof rankers)[]) {
+    // The order rotates too, so none always builds first.
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(run + k) % names.length]!;
       built[name] = undefined;
       gc();
       const before = process.memoryUsage().heapUsed;
-      const ranker = rankers[name]();
+      const ranker = rankers[name]!();
       const started = performance.now();
+      const cpu = process.cpuUsage();
       ranker.build(catalog);
-      measured.build[name].push(performance.now() - started);
+      measured.buildCpu[name]!.push(cpuMs(cpu));
+      measured.build[name]!.push(performance.now() - started);
       gc();
-      measured.heap[name] = Math.max(measured.heap[name], process.memoryUsage().heapUsed - before);
+      measured.heap[name] = Math.max(measured.heap[name]!, process.memoryUsage().heapUsed - before);
       built[name] = ranker;
     }
   }
@@ -104,6 +132,7 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
   // An untimed pass warms the JIT and the analyzer's word cache for bm25; then rounds of every
   // query, each through every probe, in an order that rotates so none always goes first.
   for (const query of queries) built.bm25!.search(query, { limit: 5 });
+  if (built.baseline) for (const query of queries) built.baseline.search(query, { limit: 5 });
   for (const query of queries.slice(0, 3)) built.fuse!.search(query, { limit: 5 });
   const rounds = catalog.length >= 100_000 ? 1 : runs;
   for (let round = 0; round < rounds; round++) {
@@ -113,8 +142,10 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
         if (probe.ranker === "fuse" && (i % every !== 0 || (round > 0 && every > 1))) continue;
         const ranker = built[probe.ranker]!;
         const started = performance.now();
+        const cpu = process.cpuUsage();
         ranker.search(query, { limit: probe.limit(catalog.length) });
         if (probe.count) ranker.count!(query, {});
+        measured.searchCpu.set(probe, measured.searchCpu.get(probe)! + cpuMs(cpu));
         measured.search.get(probe)!.push(performance.now() - started);
       }
     });
@@ -125,44 +156,64 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
 async function main(): Promise<void> {
   const seed = await loadSeedSkills();
   const { origin, queries } = loadQueries(seed.skills);
-  console.log(`Seed: ${seed.origin}. Queries: ${origin}. Node ${process.version}, ${runs} runs.\n`);
+  const load = loadavg().map((l) => l.toFixed(1)).join(", ");
+  console.log(`Seed: ${seed.origin}. Queries: ${origin}. Node ${process.version}, ${runs} runs, load average at start ${load}.\n`);
   const lines = [
-    "| skills | ranker | build ms (median) | heap MB | search p50 ms | search p99 ms | searches timed |",
-    "|---:|---|---:|---:|---:|---:|---:|",
+    "| skills | ranker | build ms (median) | build CPU ms (median) | heap MB | search p50 ms | search p99 ms | search CPU µs (mean) | searches timed |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const ratios = [
     "| skills | fuse p50 / bm25 p50, top 5 | before / search_skills now, p50 | before / search_skills now, p99 | bm25 build / fuse build |",
     "|---:|---:|---:|---:|---:|",
   ];
+  const baselineRatios = [
+    `| skills | build CPU, ${baseline?.commit} / now | search CPU (mean), ${baseline?.commit} / now | search p50, ${baseline?.commit} / now | search p99, ${baseline?.commit} / now |`,
+    "|---:|---:|---:|---:|---:|",
+  ];
   for (const size of sizes) {
     const catalog = [...seed.skills.slice(0, size), ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length))];
-    const { build, heap, search } = measure(catalog, queries);
+    const { build, buildCpu, heap, search, searchCpu } = measure(catalog, queries);
+    const meanCpu = (probe: Probe) => (searchCpu.get(probe)! / search.get(probe)!.length) * 1000;
     for (const probe of probes) {
       const times = search.get(probe)!;
       const cells = [
         size.toLocaleString("en-US"),
         probe.label,
-        quantile(build[probe.ranker], 0.5).toFixed(0),
-        (heap[probe.ranker] / 2 ** 20).toFixed(1),
+        quantile(build[probe.ranker]!, 0.5).toFixed(0),
+        quantile(buildCpu[probe.ranker]!, 0.5).toFixed(0),
+        (heap[probe.ranker]! / 2 ** 20).toFixed(1),
         quantile(times, 0.5).toFixed(2),
         quantile(times, 0.99).toFixed(2),
+        meanCpu(probe).toFixed(0),
         times.length,
       ];
       lines.push(`| ${cells.join(" | ")} |`);
     }
     const at = (probe: Probe, q: number) => quantile(search.get(probe)!, q);
-    const [top5, tool, every, fuse] = probes as [Probe, Probe, Probe, Probe];
+    const [top5, tool, every, fuse, before] = probes as [Probe, Probe, Probe, Probe, Probe | undefined];
     const cells = [
       size.toLocaleString("en-US"),
       `${(at(fuse, 0.5) / at(top5, 0.5)).toFixed(0)}x`,
       `${(at(every, 0.5) / at(tool, 0.5)).toFixed(2)}x`,
       `${(at(every, 0.99) / at(tool, 0.99)).toFixed(2)}x`,
-      `${(quantile(build.bm25, 0.5) / quantile(build.fuse, 0.5)).toFixed(1)}x`,
+      `${(quantile(build.bm25!, 0.5) / quantile(build.fuse!, 0.5)).toFixed(1)}x`,
     ];
     ratios.push(`| ${cells.join(" | ")} |`);
+    if (before) {
+      const cells = [
+        size.toLocaleString("en-US"),
+        `${(quantile(buildCpu.baseline!, 0.5) / quantile(buildCpu.bm25!, 0.5)).toFixed(2)}x`,
+        `${(meanCpu(before) / meanCpu(tool)).toFixed(2)}x`,
+        `${(at(before, 0.5) / at(tool, 0.5)).toFixed(2)}x`,
+        `${(at(before, 0.99) / at(tool, 0.99)).toFixed(2)}x`,
+      ];
+      baselineRatios.push(`| ${cells.join(" | ")} |`);
+    }
   }
   console.log(lines.join("\n"));
   console.log(`\nRatios of medians from this run (search: how many times faster bm25 is):\n\n${ratios.join("\n")}`);
+  if (baseline) console.log(`\nAgainst the bm25 ranker at ${baseline.commit}, search_skills' probe (above 1: faster now):\n\n${baselineRatios.join("\n")}`);
+  console.log(`\nLoad average at the end: ${loadavg().map((l) => l.toFixed(1)).join(", ")}.`);
 }
 
 await main();

@@ -10,7 +10,11 @@
 //   its description;
 // - paraphrase: a deep body sentence without the words of the skill's name and description.
 //
-// Negative queries (requests no skill of a developer catalog covers) are written by hand below.
+// Negative queries (requests no skill of a developer catalog covers) are written by hand below, and
+// so is a small set of requests in plain words, written from reading corpus skills (never from the
+// judged sets): `written-paraphrase` (what the skill does, in words it does not use),
+// `written-product` (a long task that names a product among everyday words) and `written-acronym`
+// (a short form of a multi-word name the skill spells out or is named after).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CatalogSkill } from "../src/skills/catalog.js";
@@ -49,6 +53,44 @@ export const NEGATIVE_QUERIES: readonly string[] = [
   "get rid of aphids on tomato plants",
   "prepare for a marathon in sixteen weeks",
   "tune a ukulele by ear",
+];
+
+/**
+ * Requests written by hand for corpus skills: style, query, accepted names (comma-separated). Each
+ * is used when one of its names is in the catalog.
+ */
+export const WRITTEN_QUERIES: readonly (readonly [style: string, query: string, accepted: string])[] = [
+  ["written-paraphrase", "my customers keep cancelling their plan, how do I keep them", "churn-prevention"],
+  ["written-paraphrase", "find the slow parts of my python program and make it run faster", "python-performance-optimization"],
+  ["written-paraphrase", "keep a record of what the board agreed on in each meeting", "decision-logger"],
+  ["written-paraphrase", "keep track of the papers I cite and format the bibliography", "citation-management"],
+  ["written-paraphrase", "find out why my program crashes and track down the cause", "debugging-strategies"],
+  ["written-paraphrase", "lock down which pods may talk to each other in the cluster", "k8s-security-policies"],
+  ["written-paraphrase", "annotate my python functions so wrong arguments are caught before running", "python-type-safety"],
+  ["written-paraphrase", "a small window that appears over the page asking visitors for their email", "popup-cro"],
+  ["written-paraphrase", "mark up my pages so google shows rich results with stars and prices", "schema-markup"],
+  ["written-paraphrase", "show a new engineer around the codebase step by step", "code-tour,codebase-onboarding"],
+  ["written-paraphrase", "teach the model which of two answers people liked better", "preference-optimization"],
+  ["written-paraphrase", "work out which genes control which from expression measurements", "arboreto"],
+  ["written-paraphrase", "write emails to prospects who have never heard of us", "ai-cold-outreach,cold-email"],
+  ["written-paraphrase", "work with maps, shapefiles and country borders in python", "geopandas"],
+  ["written-product", "our marketing site is built with Astro and the Lighthouse score dropped, make the pages load faster", "perf-astro"],
+  ["written-product", "the team keeps all the infrastructure in Terraform, organise the modules and state for three environments", "terraform-patterns"],
+  ["written-product", "build the screens exactly as drawn in Figma and turn the frames into components", "figma-implement-design"],
+  ["written-product", "the cytometer writes FCS files, load the events into arrays so I can analyse them", "flowio"],
+  ["written-product", "set up Cedar policies so that every tool call the agent makes is checked and the receipts signed", "protect-mcp-setup"],
+  ["written-product", "we make medical devices and need the quality documents ready for ISO 13485 before the audit", "iso-13485-certification"],
+  ["written-product", "compute ECFP fingerprints for a list of compounds to train a model on them", "molfeat"],
+  ["written-product", "we run mass spectrometry samples through OpenMS and need to identify the peptides", "pyopenms"],
+  ["written-product", "pull the leads from Clay and fill in their company details before the outreach starts", "lead-enrichment"],
+  ["written-product", "write a Dockerfile for the node app so it builds small images", "docker-development"],
+  ["written-product", "the game scripts are in GDScript, add a state machine for the player", "godot-gdscript-patterns"],
+  ["written-acronym", "write the TDD for the new payment service with all the sections", "technical-design-doc-creator"],
+  ["written-acronym", "infer the GRN from my single cell data", "arboreto"],
+  ["written-acronym", "classify our device under the EU MDR", "mdr-745-specialist"],
+  ["written-acronym", "score our leads against the ICP", "lead-enrichment"],
+  ["written-acronym", "set up OKR cadence for the operations team", "coo-advisor"],
+  ["written-acronym", "write the AGENTS.md for this repository", "agents-md"],
 ];
 
 const STOP = new Set(
@@ -175,6 +217,12 @@ export function generateDevQueries(skills: readonly CatalogSkill[], root: string
       .map((s) => words(s).filter((w) => !known.has(w) && !STOP.has(w)))
       .filter((ws) => ws.length >= 5);
     if (paraphrases.length > 0) add("paraphrase", pick(paraphrases).slice(0, 12).join(" "), skill);
+  }
+  const catalogNames = new Set(skills.map((skill) => skill.name));
+  for (const [style, query, accepted] of WRITTEN_QUERIES) {
+    const acceptedNames = accepted.split(",");
+    if (!acceptedNames.some((name) => catalogNames.has(name))) continue;
+    queries.push({ id: `${style}-${queries.length}`, style, query, accepted: new Set(acceptedNames) });
   }
   return queries;
 }

@@ -19,9 +19,10 @@ export interface FieldSpec {
   /** BM25's length normalisation for this field: 0 ignores length, 1 normalises fully. */
   readonly b: number;
   /**
-   * A match in this field multiplies the term's saturated score by 1 + bonus. Saturation flattens
-   * field weights (a name match scores little above a description match); the name is the one
-   * field where a match says what the skill is, so it gets a bonus saturation cannot take away.
+   * A match in this field multiplies the term's saturated score by 1 + bonus (the bonuses of every
+   * field it is found in add up), faded for common terms. Saturation flattens field weights (a name
+   * match scores little above a body match); the fields that say what a skill is get a bonus
+   * saturation cannot take away.
    */
   readonly bonus?: number;
 }
@@ -80,8 +81,8 @@ export interface Alternative {
 }
 
 export interface ScoredDocs {
-  /** Matching documents, in no order, and their summed scores. */
-  readonly docs: readonly number[];
+  /** Matching documents, in no order (a view of a buffer the next score() reuses), and their summed scores. */
+  readonly docs: Int32Array;
   readonly scores: Float64Array;
   /** The summed rarity (see `rarity`) of the query words each document matched, by document number. */
   readonly matchedRarity: Float64Array;
@@ -109,6 +110,13 @@ export class InvertedIndex {
   #scores = new Float64Array(0);
   #wordScores = new Float64Array(0);
   #matchedRarity = new Float64Array(0);
+  /**
+   * Scratch lists of document numbers for score(), sized to the index: a query that matches most
+   * of a large catalog would otherwise grow two arrays element by element, and leave them to the
+   * garbage collector, on every search.
+   */
+  #matched = new Int32Array(0);
+  #touched = new Int32Array(0);
 
   constructor(fields: readonly FieldSpec[], k1: number) {
     if (fields.length * TF_BITS > 31) throw new Error(`at most ${Math.floor(31 / TF_BITS)} fields fit in a posting`);
@@ -217,9 +225,7 @@ export class InvertedIndex {
     const base = this.#fields.map((spec) => 1 - spec.b);
     const slope = this.#fields.map((spec, f) => spec.b / averages[f]!);
     const weights = this.#fields.map((spec) => spec.weight);
-    const bonusField = this.#fields.findIndex((spec) => (spec.bonus ?? 0) > 0);
-    const bonusMask = bonusField < 0 ? 0 : TF_MAX << (bonusField * TF_BITS);
-    const bonus = bonusField < 0 ? 0 : this.#fields[bonusField]!.bonus!;
+    const bonuses = this.#fields.map((spec) => spec.bonus ?? 0);
     const k1 = this.#k1;
     const lengths = this.#lengths;
     const scores = this.#scores;
@@ -227,10 +233,12 @@ export class InvertedIndex {
     const matchedRarity = this.#matchedRarity;
     const unknownRarity = this.idf(0);
 
-    const docs: number[] = [];
+    const matched = this.#matched;
+    let matchedCount = 0;
     const bestPerWord: number[] = [];
     const rarity: number[] = [];
-    const touched: number[] = [];
+    const touched = this.#touched;
+    let touchedCount = 0;
     for (const alternatives of words) {
       let wordRarity = 0;
       for (const { term, weight } of alternatives) {
@@ -243,35 +251,39 @@ export class InvertedIndex {
         const { docs: ids, tfs } = postings;
         for (let i = 0; i < postings.length; i++) {
           const doc = ids[i]!;
-          const packedAll = tfs[i]!;
-          let packed = packedAll;
+          let packed = tfs[i]!;
           let tf = 0;
+          let bonus = 0;
           for (let f = 0; packed !== 0; f++, packed >>>= TF_BITS) {
             const count = packed & TF_MAX;
-            if (count !== 0) tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[doc * fieldCount + f]!);
+            if (count !== 0) {
+              tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[doc * fieldCount + f]!);
+              bonus += bonuses[f]!;
+            }
           }
           let s = (weight * idf * tf * (k1 + 1)) / (tf + k1);
-          if ((packedAll & bonusMask) !== 0) s *= 1 + bonus * rareness;
+          if (bonus !== 0) s *= 1 + bonus * rareness;
           const previous = wordScores[doc]!;
-          if (previous === 0) touched.push(doc);
+          if (previous === 0) touched[touchedCount++] = doc;
           if (s > previous) wordScores[doc] = s;
         }
       }
       if (wordRarity === 0) wordRarity = unknownRarity;
       let best = 0;
-      for (const doc of touched) {
+      for (let t = 0; t < touchedCount; t++) {
+        const doc = touched[t]!;
         const s = wordScores[doc]!;
         wordScores[doc] = 0;
-        if (scores[doc] === 0) docs.push(doc);
+        if (scores[doc] === 0) matched[matchedCount++] = doc;
         matchedRarity[doc]! += wordRarity;
         scores[doc]! += s;
         if (s > best) best = s;
       }
-      touched.length = 0;
+      touchedCount = 0;
       bestPerWord.push(best);
       rarity.push(wordRarity);
     }
-    return { docs, scores, matchedRarity, bestPerWord, rarity };
+    return { docs: matched.subarray(0, matchedCount), scores, matchedRarity, bestPerWord, rarity };
   }
 
   /** Clear what score() left in its buffers; call once done reading its result. */
@@ -292,5 +304,7 @@ export class InvertedIndex {
     this.#scores = scores;
     this.#wordScores = new Float64Array(capacity);
     this.#matchedRarity = new Float64Array(capacity);
+    this.#matched = new Int32Array(capacity);
+    this.#touched = new Int32Array(capacity);
   }
 }

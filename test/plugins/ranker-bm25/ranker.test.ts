@@ -76,6 +76,25 @@ describe("the bm25 ranker", () => {
     expect(names(r, "design the player movement, the levels and the game loop scripts, written in GDScript")[0]).toBe("gdscript-helper");
   });
 
+  it("lets a rare word of a skill's description stand clear of everyday words other skills match", () => {
+    // "node" and "app" are in a dozen skills' descriptions, "dockerfile" in one description and in
+    // a near-duplicate's body (borrowed text). Without the description's bonus for rare words, the
+    // Dockerfile skill scored 1.08 times the next; with it, 1.4 times.
+    const body = "A Dockerfile with two stages keeps the image small.";
+    const apps = Array.from({ length: 12 }, (_, i) => skill({ name: `app-kit-${i}`, description: `Helps with the node app, part ${i}.` }));
+    const filler = Array.from({ length: 40 }, (_, i) => skill({ name: `garden-${i}`, description: `Gardening tip ${i} about soil.` }));
+    const r = ranker([
+      ...SAMPLE,
+      ...apps,
+      ...filler,
+      skill({ name: "image-builder", description: "Writes a Dockerfile.", excerpt: body }),
+      skill({ name: "release-builder", description: "Tags releases of the node app.", excerpt: body }),
+    ]);
+    const [first, second] = r.search("dockerfile for the node app", { limit: 2 });
+    expect(first!.skill.name).toBe("image-builder");
+    expect(first!.score).toBeGreaterThanOrEqual(1.25 * second!.score);
+  });
+
   it("finds a skill by the abbreviation of its name or of a name its text spells out", () => {
     const r = ranker([
       ...SAMPLE,
