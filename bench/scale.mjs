@@ -122,6 +122,8 @@ for (const size of values.sizes.split(",").map(Number)) {
   const fuse = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswer));
   console.log(`## ${size.toLocaleString("en")} skills (${root})\n`);
   const fuseCpu = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswerCpu));
+  // With --kernels-only there is no anchor to compare with.
+  const versus = (value, anchor) => (Number.isNaN(anchor) ? "–" : `${(value / anchor).toFixed(2)}x`);
   console.log("| server | spawn → first search answer, median ms | vs Fuse anchor | CPU s until then | vs Fuse anchor | RSS MB | idle CPU, % of a core |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const [index, candidate] of servers.entries()) {
@@ -129,7 +131,7 @@ for (const size of values.sizes.split(",").map(Number)) {
     const cpu = median(samples[index].map((s) => s.firstAnswerCpu));
     const last = samples[index].at(-1);
     console.log(
-      `| ${candidate.name} | ${ms(first)} | ${(first / fuse).toFixed(2)}x | ${cpu.toFixed(2)} | ${(cpu / fuseCpu).toFixed(2)}x | ${last.rss.toFixed(0)} | ${last.idleCpu.toFixed(2)} |`,
+      `| ${candidate.name} | ${ms(first)} | ${versus(first, fuse)} | ${cpu.toFixed(2)} | ${versus(cpu, fuseCpu)} | ${last.rss.toFixed(0)} | ${last.idleCpu.toFixed(2)} |`,
     );
   }
   if (values["kernels-only"]) continue;
