@@ -71,10 +71,10 @@ const YAML_OPTIONS = {
 export function parseSkillMd(text: string, options: ParseSkillMdOptions): SkillMdResult {
   const block = extractFrontmatter(text, options);
   if ("code" in block) return { ok: false, error: block };
-  const simple = parseSimpleFrontmatter(block.yaml);
   let parsed: Pick<ParsedFrontmatter, "data" | "warnings"> | SkillMdIssue;
   try {
     // The common form needs no YAML parser; it gives what yaml would, and no warnings.
+    const simple = parseSimpleFrontmatter(block.yaml);
     parsed = simple ? { data: simple, warnings: [] } : parseFrontmatter(block.yaml);
   } catch (error) {
     // toJS throws on alias bombs and unknown anchors, toPlainData on recursive aliases; and

@@ -1,11 +1,11 @@
 import { readdirSync, type Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { setImmediate } from "node:timers";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic } from "../../skills/types.js";
 import { isInstallStaging } from "../../skills/install-staging.js";
+import { inSlices } from "./in-slices.js";
 import { mapLimit } from "./map-limit.js";
 import { describeKind } from "./read-head.js";
 
@@ -120,31 +120,6 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
   return { folders: dropDuplicateFolders(found, options.logger), diagnostics };
 }
 
-/**
- * How long a scan lists folders before it lets the event loop run, as short as the loader's
- * slices (source.ts says why): a folder listing is a small call on a warm page cache, where the
- * asynchronous form costs twice the CPU of the synchronous one.
- */
-const SLICE_MS = 2;
-
-/**
- * Visits `level` one folder after another, yielding every SLICE_MS. The watcher's scans keep the
- * concurrent, asynchronous listing: each folder's watch is armed before it is listed.
- */
-async function inSlices(level: readonly Folder[], visit: (folder: Folder) => Promise<Visit>, signal: AbortSignal): Promise<Visit[]> {
-  const visits: Visit[] = [];
-  let sliceStart = performance.now();
-  for (const folder of level) {
-    signal.throwIfAborted();
-    visits.push(await visit(folder));
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-  return visits;
-}
-
 async function visitFolder(folder: Folder, descend: boolean, options: ScanOptions): Promise<Visit> {
   const { logger, onDirectory } = options;
   if (folder.linked) return visitLinkedFolder(folder, logger, onDirectory);
@@ -154,7 +129,9 @@ async function visitFolder(folder: Folder, descend: boolean, options: ScanOption
       await onDirectory(folder.abs);
       entries = await readdir(folder.abs, { withFileTypes: true });
     } else {
-      // See inSlices: listed one after another, synchronously.
+      // The load lists folders one after another, synchronously, in slices (in-slices.ts); the
+      // watcher's scans keep the concurrent asynchronous listing: each folder's watch is armed
+      // before it is listed.
       entries = readdirSync(folder.abs, { withFileTypes: true });
     }
   } catch (error) {

@@ -1,12 +1,12 @@
 import { Buffer } from "node:buffer";
 import { stat } from "node:fs/promises";
 import { basename, posix } from "node:path";
-import { setImmediate } from "node:timers";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
 import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
+import { inSlices } from "./in-slices.js";
 import { compactExcerpt, ownStrings, withUtf8Excerpt } from "./own-strings.js";
 import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
@@ -33,14 +33,6 @@ export interface FsSourceSettings {
   readonly readCache?: ReadCache;
 }
 
-/**
- * How long the loader reads and parses skill files before it lets the event loop run. The load
- * starts while the server still boots and shakes hands, and every step of that (a plugin's chunk
- * imported, a message read from stdin) waits up to one slice: with 10 ms slices the tools/list
- * answer over the 700-skill corpus came about 100 ms later than with the asynchronous loader,
- * with 2 ms it is within noise of it, and `list` at 10,000 skills costs the same.
- */
-const SLICE_MS = 2;
 
 /** Enough for the frontmatter and the excerpt of nearly every real SKILL.md. */
 const FIRST_READ_BYTES = 8 * 1024;
@@ -218,21 +210,6 @@ function headLimits(settings: FsSourceSettings): HeadLimits {
       return !("code" in block) && block.body.length > EXCERPT_CHARS + 1;
     },
   };
-}
-
-/** Runs `task` over `items`, letting the event loop run every SLICE_MS. */
-async function inSlices<T, R>(items: readonly T[], task: (item: T) => R, signal: AbortSignal): Promise<R[]> {
-  const results: R[] = [];
-  let sliceStart = performance.now();
-  for (const item of items) {
-    results.push(task(item));
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      signal.throwIfAborted();
-      sliceStart = performance.now();
-    }
-  }
-  return results;
 }
 
 async function isMissing(path: string): Promise<boolean> {
