@@ -77,7 +77,11 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
   const serveMcp = async (request: Request, url: URL): Promise<Answer> => {
     if (sessions) return sessions.handle(request);
     if (request.method !== "POST") return mcpError(405, "Method not allowed: this server is stateless; POST each request", { allow: "POST" });
-    stateless ??= StatelessMcp.connect(createServer(), options.maxBodyBytes);
+    // A failed connect is not kept: the next request tries again instead of failing forever.
+    stateless ??= StatelessMcp.connect(createServer(), options.maxBodyBytes).catch((error: unknown) => {
+      stateless = undefined;
+      throw error;
+    });
     return (await stateless).handle(request, url);
   };
 
