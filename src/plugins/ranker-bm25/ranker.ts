@@ -171,9 +171,9 @@ function documentTerms(skill: CatalogSkill): number[][] {
   const texts = fieldTexts(skill);
   const terms = FIELD_NAMES.map((field) => indexTerms(texts[field]));
   // A name's initials are a guess ("exploratory-data-analysis" is EDA, "code-reviewer-workflow"
-  // hardly CRW). In a large catalog unguessed initials of unrelated names collide with the
-  // abbreviations other skills spell out, and a name match would put the guess first: the
-  // initials count as the name only where the skill's own text uses them, as the outline otherwise.
+  // hardly CRW). In a large catalog, initials no text uses collide with the abbreviations other
+  // skills spell out, and the name's weight would put the guess first: the initials count as the
+  // name only where the skill's own text uses them, as the outline otherwise.
   for (const initial of indexTerms(nameAbbreviations(skill.name).join(" "))) {
     const used = CONFIRMING.some((field) => terms[field]!.includes(initial));
     terms[used ? NAME : OUTLINE]!.push(initial);
