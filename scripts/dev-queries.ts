@@ -91,6 +91,12 @@ export const WRITTEN_QUERIES: readonly (readonly [style: string, query: string, 
   ["written-acronym", "score our leads against the ICP", "lead-enrichment"],
   ["written-acronym", "set up OKR cadence for the operations team", "coo-advisor"],
   ["written-acronym", "write the AGENTS.md for this repository", "agents-md"],
+  ["written-acronym", "our CWV are failing on mobile, fix the LCP", "core-web-vitals"],
+  ["written-acronym", "record the choice of message broker as an ADR", "architecture-decision-records,create-adr"],
+  ["written-acronym", "ASO for our fitness app listing", "app-store-optimization"],
+  ["written-acronym", "do a quick EDA of this sensor dataset", "exploratory-data-analysis"],
+  ["written-acronym", "CSM playbook for accounts at risk of not renewing", "customer-success-manager"],
+  ["written-acronym", "download slides from the IDC portal", "imaging-data-commons"],
 ];
 
 const STOP = new Set(

@@ -7,11 +7,12 @@ import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
 
 /**
  * The fields of a skill that are indexed, and how much a match in each counts. The name is the
- * strongest evidence (authors name skills after what they do), with the abbreviations of its
- * words; the description and the trigger phrases in it (and the body's "when to use" section) are
- * what an agent reads to choose; author labels are short but deliberate; the folders a skill sits
- * in often name its category; the body's start is long and mostly how-to; the outline (headings,
- * and abbreviations the text spells out) says what the body covers.
+ * strongest evidence (authors name skills after what they do), with the initials of its words
+ * where the skill's own text uses them; the description and the trigger phrases in it (and the
+ * body's "when to use" section) are what an agent reads to choose; author labels are short but
+ * deliberate; the folders a skill sits in often name its category; the body's start is long and
+ * mostly how-to; the outline (headings, abbreviations the text spells out, and the name's initials
+ * the text never uses) says what the body covers.
  *
  * A rare word found in the name or the description earns a bonus for each: a skill whose summary
  * says the word is about it, while one that says it only in its body (a skill that mentions it in
@@ -97,7 +98,7 @@ function fieldTexts(skill: CatalogSkill): Record<Field, string> {
   const { headings, whenToUse } = outline(prose);
   const abbreviations = textAbbreviations(`${skill.description}\n${prose}`);
   return {
-    name: [skill.name, ...nameAbbreviations(skill.name)].join(" "),
+    name: skill.name,
     description: skill.description,
     triggers: [...extractTriggers(skill.description), whenToUse].join(" "),
     labels: skillLabels(skill.frontmatter).join(" "),
@@ -161,9 +162,23 @@ function topKeys(keys: Float64Array, limit: number): Float64Array {
   return heap.subarray(0, size).sort().reverse();
 }
 
+const NAME = FIELD_NAMES.indexOf("name");
+const OUTLINE = FIELD_NAMES.indexOf("outline");
+/** The fields whose words confirm a name's initials as a short form the skill goes by. */
+const CONFIRMING = (["description", "triggers", "body", "outline"] as const).map((field) => FIELD_NAMES.indexOf(field));
+
 function documentTerms(skill: CatalogSkill): number[][] {
   const texts = fieldTexts(skill);
-  return FIELD_NAMES.map((field) => indexTerms(texts[field]));
+  const terms = FIELD_NAMES.map((field) => indexTerms(texts[field]));
+  // A name's initials are a guess ("exploratory-data-analysis" is EDA, "code-reviewer-workflow"
+  // hardly CRW). In a large catalog, initials no text uses collide with the abbreviations other
+  // skills spell out, and the name's weight would put the guess first: the initials count as the
+  // name only where the skill's own text uses them, as the outline otherwise.
+  for (const initial of indexTerms(nameAbbreviations(skill.name).join(" "))) {
+    const used = CONFIRMING.some((field) => terms[field]!.includes(initial));
+    terms[used ? NAME : OUTLINE]!.push(initial);
+  }
+  return terms;
 }
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */

@@ -35,8 +35,11 @@ function embeddedText(skill: CatalogSkill): string {
  * searches answer with the lexical results alone and the failure is logged once until it recovers.
  *
  * Scores: a query naming a skill keeps 100; the others get the fused score as a share of the
- * best possible (first on both sides), times the best lexical score of the query, so the labels
- * keep the lexical side's calibration: a query the catalog does not cover is never strong.
+ * best possible (first on both sides), times the best lexical score of the query, but never more
+ * than their own lexical score nor than the result ranked above them, so the labels keep the
+ * lexical side's calibration: a query the catalog does not cover is never strong, and a result the
+ * vectors moved up is labelled by what its words matched (with a model weaker than the words, the
+ * fused first result was otherwise strong and wrong half the time: docs/search.md).
  */
 export class HybridRanker implements Ranker {
   readonly name = "hybrid";
@@ -126,10 +129,15 @@ export class HybridRanker implements Ranker {
     this.#lastVectorOnly = { query, source: options.source, count: Math.max(0, fused.size - fromLexical) };
 
     const bestLexical = lexical.find((r) => r.score < 100)?.score ?? 0;
+    const lexicalScores = new Map(lexical.map(({ skill, score }) => [skill.qualifiedId, score]));
     const ideal = 2 / (rrfK + 1);
+    let ceiling = 99;
     const ranked = [...fused.values()]
       .sort((a, b) => b.score - a.score)
-      .map(({ skill, score }) => ({ skill, score: Math.min(99, (bestLexical * score) / ideal) }));
+      .map(({ skill, score }) => {
+        ceiling = Math.min(ceiling, (bestLexical * score) / ideal, lexicalScores.get(skill.qualifiedId) ?? 0);
+        return { skill, score: ceiling };
+      });
     return [...named, ...ranked].slice(0, limit);
   }
 

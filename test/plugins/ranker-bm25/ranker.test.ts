@@ -107,6 +107,20 @@ describe("the bm25 ranker", () => {
     expect(names(r, "slo")[0]).toBe("slo-alerts");
   });
 
+  it("counts a name's initials as the name only where the skill's text uses them", () => {
+    const r = ranker([
+      ...SAMPLE,
+      // Initials nobody uses: a guess, which must not outrank a skill whose text spells the form out.
+      skill({ name: "code-reviewer-workflow", description: "Guidelines for reviewing pull requests." }),
+      skill({ name: "clinical-reports", description: "Fills in the CRW of each patient visit following the guidelines." }),
+      // Initials the text uses: the name's own short form.
+      skill({ name: "exploratory-data-analysis", description: "Runs an EDA on a new dataset: distributions, outliers, correlations." }),
+      skill({ name: "event-driven-architecture", description: "Designs event buses for a dataset pipeline." }),
+    ]);
+    expect(names(r, "crw guidelines")[0]).toBe("clinical-reports");
+    expect(names(r, "eda dataset")[0]).toBe("exploratory-data-analysis");
+  });
+
   it("reads the headings and the when-to-use section past the start of the body", () => {
     const filler = "Background prose about the tool. ".repeat(40);
     const r = ranker([

@@ -197,6 +197,25 @@ describe("the LRU cache", () => {
 });
 
 describe("ranker-hybrid through the bundled CLI", () => {
+  it("never scores a result above its own words' evidence, nor above the result ranked before it", async () => {
+    const { ranker } = hybrid();
+    ranker.build(SKILLS);
+    await warmed(SKILLS.length);
+    const lexicalOnly = new Bm25Ranker();
+    lexicalOnly.build(SKILLS);
+    for (const query of ["nightfall invoices", "billing for dusk photographs", "csv invoices", "twilight commit messages"]) {
+      const lexical = new Map(lexicalOnly.search(query, { limit: 10 }).map((r) => [r.skill.name, r.score]));
+      const results = await ranker.search(query, { limit: 10 });
+      // The vectors bring up a skill the words did not match ("nightfall" is near "dusk"): it is listed, at 0.
+      if (query === "nightfall invoices") expect(results.map((r) => r.skill.name)).toContain("dusk-photo-editor");
+      results.forEach((result, i) => {
+        expect(result.score, `${query}: ${result.skill.name}`).toBeLessThanOrEqual(lexical.get(result.skill.name) ?? 0);
+        if (i > 0) expect(result.score).toBeLessThanOrEqual(results[i - 1]!.score);
+      });
+    }
+    ranker.close();
+  });
+
   let work: string;
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "sk-hybrid-"));
