@@ -1,10 +1,11 @@
-import { readdirSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { Diagnostic } from "../../skills/types.js";
 import { isInstallStaging } from "../../skills/install-staging.js";
+import { folderIdentity, type FolderListing, type KnownFolders } from "./folder-listings.js";
 import { inSlices } from "./in-slices.js";
 import { mapLimit } from "./map-limit.js";
 import { describeKind } from "./read-head.js";
@@ -40,6 +41,11 @@ export interface ScanOptions {
    * sees every change the listing does not show. The scan waits for it.
    */
   readonly onDirectory?: (dir: string) => void | Promise<void>;
+  /**
+   * Listings of an earlier scan: a folder that still has the identity it was listed with (one
+   * lstat) is not listed again. Only for the load's scan (without onDirectory).
+   */
+  readonly known?: KnownFolders;
 }
 
 export interface ScanResult {
@@ -123,16 +129,16 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
 async function visitFolder(folder: Folder, descend: boolean, options: ScanOptions): Promise<Visit> {
   const { logger, onDirectory } = options;
   if (folder.linked) return visitLinkedFolder(folder, logger, onDirectory);
-  let entries: Dirent[];
+  let listing: FolderListing;
   try {
     if (onDirectory) {
       await onDirectory(folder.abs);
-      entries = await readdir(folder.abs, { withFileTypes: true });
+      listing = listingOfEntries(await readdir(folder.abs, { withFileTypes: true }));
     } else {
       // The load lists folders one after another, synchronously, in slices (in-slices.ts); the
       // watcher's scans keep the concurrent asynchronous listing: each folder's watch is armed
       // before it is listed.
-      entries = readdirSync(folder.abs, { withFileTypes: true });
+      listing = options.known ? listKnown(folder, options.known) : listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
     }
   } catch (error) {
     if (isGone(error)) {
@@ -141,25 +147,55 @@ async function visitFolder(folder: Folder, descend: boolean, options: ScanOption
     }
     return { children: [], diagnostics: [scanError(folder.rel, `cannot list ${folder.abs}: ${errorMessage(error)}`)] };
   }
-  const skillFile = findSkillFile(entries);
+  const { skillFile } = listing;
   const skill =
     skillFile === undefined
       ? undefined
-      : { path: folder.rel, dir: folder.abs, file: join(folder.abs, skillFile.name), fileKind: kindOf(skillFile), linked: false };
-  if (!descend) return { skill, children: [], diagnostics: [] };
+      : { path: folder.rel, dir: folder.abs, file: inFolder(folder.abs, skillFile.name), fileKind: skillFile.kind, linked: false };
+  if (!descend || listing.children.length === 0) return { skill, children: [], diagnostics: [] };
 
+  const children: Folder[] = [];
+  let nextLink = 0;
+  for (const [index, name] of listing.children.entries()) {
+    const abs = inFolder(folder.abs, name);
+    const rel = childPath(folder.rel, name);
+    if (listing.links[nextLink] !== index) children.push({ abs, rel, linked: false });
+    else {
+      nextLink++;
+      if (await isLinkToFolder(abs, rel, logger)) children.push({ abs, rel, linked: true });
+    }
+  }
+  return { skill, children, diagnostics: [] };
+}
+
+/**
+ * The folder's earlier listing when its identity (taken before any listing, so that a change
+ * during one is never missed) says nothing was added, removed or renamed in it since; else a
+ * listing afresh. Either way `known` is told, for the next scan.
+ */
+function listKnown(folder: Folder, known: KnownFolders): FolderListing {
+  const stats = lstatSync(folder.abs);
+  const identity = folderIdentity(stats);
+  const listing = (stats.isDirectory() && known.listingOf(folder.rel, identity)) || listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
+  known.listed(folder.rel, identity, listing);
+  return listing;
+}
+
+const NO_LINKS: readonly number[] = [];
+
+/** What the scan takes from a folder's directory entries. */
+function listingOfEntries(entries: readonly Dirent[]): FolderListing {
+  const skillFile = findSkillFile(entries);
   // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
   const candidates = entries
     .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name))
     .sort(byName);
-  const children: Folder[] = [];
-  for (const entry of candidates) {
-    const abs = join(folder.abs, entry.name);
-    const rel = childPath(folder.rel, entry.name);
-    if (entry.isDirectory()) children.push({ abs, rel, linked: false });
-    else if (await isLinkToFolder(abs, rel, logger)) children.push({ abs, rel, linked: true });
-  }
-  return { skill, children, diagnostics: [] };
+  const links = candidates.flatMap((entry, index) => (entry.isSymbolicLink() ? [index] : []));
+  return {
+    ...(skillFile ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) } } : {}),
+    children: candidates.map((entry) => entry.name),
+    links: links.length === 0 ? NO_LINKS : links,
+  };
 }
 
 /** Whether a symlink leads to a folder; a broken link or a link to a file is ignored. */
@@ -201,6 +237,7 @@ async function visitLinkedFolder(folder: Folder, logger: Logger, onDirectory: Sc
  * would serve one skill twice under two paths: the folder's own path wins, else the first link.
  */
 function dropDuplicateFolders(found: readonly SkillFolder[], logger: Logger): SkillFolder[] {
+  if (!found.some((folder) => folder.linked)) return [...found].sort((a, b) => compare(a.path, b.path));
   const seen = new Set(found.filter((folder) => !folder.linked).map((folder) => folder.dir));
   const kept: SkillFolder[] = [];
   for (const folder of [...found].sort((a, b) => compare(a.path, b.path))) {
@@ -226,6 +263,15 @@ function kindOf(entry: Dirent): SkillFileKind {
   if (entry.isFile()) return "file";
   if (entry.isSymbolicLink()) return "link";
   return { notFile: describeKind(entry) };
+}
+
+/**
+ * An entry's path in a folder: the folder's path is absolute and normalized (a real path, or one
+ * built here) and an entry's name holds no separator, so path.join's normalizing pass (a tenth of
+ * a warm scan's time in profiles) has nothing to do.
+ */
+function inFolder(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 function childPath(parent: string, name: string): string {
