@@ -114,7 +114,9 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
     visited += level.length;
     const descend = depth < options.maxDepth;
     const visit = (folder: Folder) => visitFolder(folder, descend, options);
-    const visits = options.onDirectory ? await mapLimit(level, CONCURRENCY, visit, options.signal) : await inSlices(level, visit, options.signal);
+    const visits = options.onDirectory
+      ? await mapLimit(level, CONCURRENCY, async (folder) => visit(folder), options.signal)
+      : await inSlices(level, visit, options.signal);
     level = [];
     for (const visit of visits) {
       if (visit.skill) found.push(visit.skill);
@@ -126,34 +128,59 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
   return { folders: dropDuplicateFolders(found, options.logger), diagnostics };
 }
 
-async function visitFolder(folder: Folder, descend: boolean, options: ScanOptions): Promise<Visit> {
+/**
+ * A folder's skill and the folders to walk on. The load's scan lists synchronously and visits a
+ * folder without a symlink in it synchronously too: no promise per folder.
+ */
+function visitFolder(folder: Folder, descend: boolean, options: ScanOptions): Visit | Promise<Visit> {
   const { logger, onDirectory } = options;
   if (folder.linked) return visitLinkedFolder(folder, logger, onDirectory);
+  // The load lists folders one after another, synchronously, in slices (in-slices.ts); the
+  // watcher's scans keep the concurrent asynchronous listing: each folder's watch is armed
+  // before it is listed.
+  if (onDirectory) return visitListedAsync(folder, descend, options);
   let listing: FolderListing;
   try {
-    if (onDirectory) {
-      await onDirectory(folder.abs);
-      listing = listingOfEntries(await readdir(folder.abs, { withFileTypes: true }));
-    } else {
-      // The load lists folders one after another, synchronously, in slices (in-slices.ts); the
-      // watcher's scans keep the concurrent asynchronous listing: each folder's watch is armed
-      // before it is listed.
-      listing = options.known ? listKnown(folder, options.known) : listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
-    }
+    listing = options.known ? listKnown(folder, options.known) : listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
   } catch (error) {
-    if (isGone(error)) {
-      logger.debug(`${folder.abs} vanished during the scan`);
-      return NOTHING;
-    }
-    return { children: [], diagnostics: [scanError(folder.rel, `cannot list ${folder.abs}: ${errorMessage(error)}`)] };
+    return unlisted(folder, error, logger);
   }
+  return visitOf(folder, listing, descend, logger);
+}
+
+async function visitListedAsync(folder: Folder, descend: boolean, options: ScanOptions): Promise<Visit> {
+  let listing: FolderListing;
+  try {
+    await options.onDirectory!(folder.abs);
+    listing = listingOfEntries(await readdir(folder.abs, { withFileTypes: true }));
+  } catch (error) {
+    return unlisted(folder, error, options.logger);
+  }
+  return visitOf(folder, listing, descend, options.logger);
+}
+
+function unlisted(folder: Folder, error: unknown, logger: Logger): Visit {
+  if (isGone(error)) {
+    logger.debug(`${folder.abs} vanished during the scan`);
+    return NOTHING;
+  }
+  return { children: [], diagnostics: [scanError(folder.rel, `cannot list ${folder.abs}: ${errorMessage(error)}`)] };
+}
+
+function visitOf(folder: Folder, listing: FolderListing, descend: boolean, logger: Logger): Visit | Promise<Visit> {
   const { skillFile } = listing;
   const skill =
     skillFile === undefined
       ? undefined
       : { path: folder.rel, dir: folder.abs, file: inFolder(folder.abs, skillFile.name), fileKind: skillFile.kind, linked: false };
   if (!descend || listing.children.length === 0) return { skill, children: [], diagnostics: [] };
+  if (listing.links.length > 0) return visitWithLinks(folder, listing, skill, logger);
+  const children = listing.children.map((name): Folder => ({ abs: inFolder(folder.abs, name), rel: childPath(folder.rel, name), linked: false }));
+  return { skill, children, diagnostics: [] };
+}
 
+/** A symlink among the children is followed only if it leads to a folder, which takes a stat. */
+async function visitWithLinks(folder: Folder, listing: FolderListing, skill: SkillFolder | undefined, logger: Logger): Promise<Visit> {
   const children: Folder[] = [];
   let nextLink = 0;
   for (const [index, name] of listing.children.entries()) {

@@ -12,11 +12,13 @@ import type { ReadRecord } from "./source.js";
  * was read with. A restart takes a listing or a parse only where the identity still matches.
  *
  * Records are arrays, not objects: 10,000 skills make about 20,000 of them. A folder:
- *   ["d", rel, dev, ino, mtimeMs, ctimeMs, skillFile name | 0, skillFile kind, children, links]
+ *   ["d", rel, dev, ino, mtimeMs, ctimeMs, skillFile name | 0, skillFile kind | 0, children | 0, links | 0]
  * a SKILL.md read (the file is the folder's skillFile):
- *   ["s", rel, dev, ino, size, mtimeMs, ctimeMs, skill | 0, diagnostics]
+ *   ["s", rel, dev, ino, size, mtimeMs, ctimeMs, skill | 0, diagnostics | 0]
  * where skill is [name | 0, description | 0, frontmatter, excerpt] (0: the frontmatter's own
- * value, most skills' case) and each diagnostic [severity, code, message].
+ * value, most skills' case), each diagnostic [severity, code, message], and 0 stands for an
+ * empty list too: most folders hold no sub-folder, most skills have no diagnostic, and each
+ * empty array would be one more object to parse.
  */
 export type SnapshotRecord = readonly JsonValue[];
 
@@ -44,8 +46,8 @@ export function folderRecord(rel: string, { identity, listing }: KnownFolder): S
     identity.ctimeMs,
     skillFile?.name ?? 0,
     skillFile ? encodeKind(skillFile.kind) : 0,
-    listing.children,
-    listing.links,
+    listing.children.length === 0 ? 0 : listing.children,
+    listing.links.length === 0 ? 0 : listing.links,
   ];
 }
 
@@ -68,7 +70,7 @@ export function readRecord(rel: string, { identity, read }: ReadRecord): Snapsho
           skill.excerpt,
         ]
       : 0,
-    read.diagnostics.map(({ severity, code, message }) => [severity, code, message]),
+    read.diagnostics.length === 0 ? 0 : read.diagnostics.map(({ severity, code, message }) => [severity, code, message]),
   ];
 }
 
@@ -96,7 +98,9 @@ export function recallRecords(records: Iterable<unknown>, rank: number): Recalle
 const NONE: readonly never[] = [];
 
 function checkFolder(record: unknown[]): KnownFolder | undefined {
-  const [, , dev, ino, mtimeMs, ctimeMs, name, kind, children, links] = record;
+  const [, , dev, ino, mtimeMs, ctimeMs, name, kind, storedChildren, storedLinks] = record;
+  const children = storedChildren === 0 ? NONE : storedChildren;
+  const links = storedLinks === 0 ? NONE : storedLinks;
   if (!areNumbers(dev, ino, mtimeMs, ctimeMs) || !Array.isArray(children) || !Array.isArray(links)) return undefined;
   for (const child of children) if (typeof child !== "string" || child === "" || child.includes("/") || child === "." || child === "..") return undefined;
   for (let at = 0; at < links.length; at++) {
@@ -104,14 +108,15 @@ function checkFolder(record: unknown[]): KnownFolder | undefined {
     if (!Number.isInteger(index) || index < (at === 0 ? 0 : links[at - 1] + 1) || index >= children.length) return undefined;
   }
   const identity = { dev, ino, mtimeMs, ctimeMs } as FolderIdentity;
-  if (name === 0) return { identity, listing: { children: children.length === 0 ? NONE : children, links: links.length === 0 ? NONE : links } };
+  if (name === 0) return { identity, listing: { children, links } };
   const fileKind = decodeKind(kind);
   if ((name !== "SKILL.md" && name !== "skill.md") || !fileKind) return undefined;
-  return { identity, listing: { skillFile: { name, kind: fileKind }, children: children.length === 0 ? NONE : children, links: links.length === 0 ? NONE : links } };
+  return { identity, listing: { skillFile: { name, kind: fileKind }, children, links } };
 }
 
 function checkRead(record: unknown[], rank: number): ReadRecord | undefined {
-  const [, path, dev, ino, size, mtimeMs, ctimeMs, skill, diagnostics] = record as [unknown, string, ...unknown[]];
+  const [, path, dev, ino, size, mtimeMs, ctimeMs, skill, storedDiagnostics] = record as [unknown, string, ...unknown[]];
+  const diagnostics = storedDiagnostics === 0 ? NONE : storedDiagnostics;
   if (!areNumbers(dev, ino, size, mtimeMs, ctimeMs) || !Array.isArray(diagnostics)) return undefined;
   const checked: ReadRecord["read"]["diagnostics"][number][] = diagnostics.length === 0 ? (NONE as never[]) : [];
   for (const diagnostic of diagnostics) {
