@@ -91,7 +91,9 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
         sliceStart = performance.now();
       }
     }
-    if (chunk.length > 0) chunks.push(chunk);
+    // Nothing past the racy window yet (a root just written): nothing a restart could take.
+    if (count === 0) return;
+    chunks.push(chunk);
     const head: Head = { generation: randomBytes(6).toString("hex"), chunks: chunks.length };
     // The chunks land before the head that names them, so a reader never finds a head without them.
     await Promise.all(chunks.map((records, index) => store.set(chunkKey(root, head, index), records as JsonValue)));
