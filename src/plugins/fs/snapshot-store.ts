@@ -43,6 +43,11 @@ const CHUNK_CHARS = 256 * 1024;
 const MAX_SNAPSHOT_CHARS = 128 * 1024 * 1024;
 /** How long the background write works before letting the event loop run. */
 const SLICE_MS = 2;
+/**
+ * Chunks asked for in one cache read (one MGET, about 2 MB): each read has its own deadline
+ * (operationTimeoutMs), which a 15 MB reply on a busy machine could overrun.
+ */
+const CHUNKS_PER_READ = 8;
 
 interface Head {
   readonly generation: string;
@@ -124,12 +129,14 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
       const head = checkHead(await store.get(headKey(root)));
       if (!head) return undefined;
       current.set(root, head);
-      const chunks = await Promise.all(Array.from({ length: head.chunks }, (_, index) => store.get(chunkKey(root, head, index))));
+      const records: unknown[] = [];
+      for (let start = 0; start < head.chunks; start += CHUNKS_PER_READ) {
+        const indexes = Array.from({ length: Math.min(CHUNKS_PER_READ, head.chunks - start) }, (_, offset) => start + offset);
+        const chunks = await Promise.all(indexes.map((index) => store.get(chunkKey(root, head, index))));
+        for (const chunk of chunks) if (Array.isArray(chunk)) for (const record of chunk) records.push(record);
+      }
       // Each record stands alone: a chunk gone missing costs its folders a listing and its files a read.
-      return recallRecords(
-        chunks.flatMap((chunk) => (Array.isArray(chunk) ? chunk : [])),
-        rank,
-      );
+      return recallRecords(records, rank);
     },
     keep(root, records) {
       waiting.set(root, records);

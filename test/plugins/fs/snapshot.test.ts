@@ -152,6 +152,23 @@ describe("the fs source's snapshots", () => {
     await waitFor("the old chunk deleted", async () => (await entries(cache)) === 2);
   });
 
+  it("splits a large root into chunks, and reads them all back", async () => {
+    const root = await tempDir();
+    const filler = "x".repeat(30_000);
+    for (let i = 0; i < 80; i++) await writeSkillFile(root, `s${i}`, `---\nname: s${i}\ndescription: D.\nmetadata:\n  filler: ${filler}\n---\n# S\n`);
+    await age(root);
+    const cache = engine();
+    const first = sourceOver(root, cache);
+    const loaded = await first.load();
+    await waitFor("the snapshot kept", () => first.kept() === 1);
+    // 80 skills of about 30,000 characters each, in chunks of about 256 KB: more than one read of eight.
+    expect(await entries(cache)).toBeGreaterThan(9);
+
+    const restart = sourceOver(root, cache);
+    expect(await restart.load()).toEqual(loaded);
+    expect(restart.afresh()).toEqual({ read: 0, skills: 80, listed: 0, folders: 81 });
+  });
+
   it("keeps no file or folder written a moment ago, nor a symlinked SKILL.md", async () => {
     const root = await tempDir();
     await writeSkillFile(root, "old", skillMd("old"));
