@@ -199,6 +199,8 @@ async function loadRoot(
   const scratch = Buffer.allocUnsafe(settings.maxSkillFileBytes);
   const limits = headLimits(settings);
   let reused = 0;
+  /** Files read afresh whose reads the snapshot keeps: a change it does not hold yet. */
+  let readForSnapshot = 0;
   const read = await inSlices(
     scan.folders,
     (folder) => {
@@ -211,7 +213,10 @@ async function loadRoot(
         return known.read;
       }
       const fresh = readSkill(settings, folder, rank, limits, scratch);
-      if (fresh.identity) records.set(folder.file, { identity: fresh.identity, read: fresh.read });
+      if (fresh.identity) {
+        records.set(folder.file, { identity: fresh.identity, read: fresh.read });
+        if (folder.fileKind === "file" && fresh.identity.mtimeMs < trustedBefore) readForSnapshot++;
+      }
       return fresh.read;
     },
     signal,
@@ -222,9 +227,11 @@ async function loadRoot(
       (tracker ? `, ${tracker.listedAfresh} of ${tracker.listedAfresh + tracker.taken} folders listed` : ""),
   );
   if (snapshots && tracker) {
-    // Removed or changed since the snapshot (or the last load): what was known and not reused.
+    // Changed or removed since the snapshot (or the last load): what was known and not reused.
+    // Reads a snapshot never keeps (a symlinked SKILL.md, a file that cannot be read, one still
+    // racily clean) are made on every start, and are no reason to write it again.
     const known = recalled ? recalled.reads.size : previous.size;
-    if (readAfresh > 0 || reused < known || tracker.changed()) {
+    if (readForSnapshot > 0 || reused < known || tracker.changed()) {
       const kept = tracker.kept;
       snapshots.keep(root, snapshotRecords(kept, scan.folders, records, trustedBefore));
     }
@@ -248,6 +255,8 @@ class FolderTracker implements KnownFolders {
   readonly kept = new Map<string, KnownFolder>();
   taken = 0;
   listedAfresh = 0;
+  /** Listed afresh and kept: a change the earlier scan's folders do not hold. */
+  #keptAfresh = 0;
 
   constructor(
     private readonly earlier: ReadonlyMap<string, KnownFolder>,
@@ -260,14 +269,18 @@ class FolderTracker implements KnownFolders {
   }
 
   listed(rel: string, identity: FolderIdentity, listing: FolderListing): void {
-    if (this.earlier.get(rel)?.listing === listing) this.taken++;
+    const taken = this.earlier.get(rel)?.listing === listing;
+    if (taken) this.taken++;
     else this.listedAfresh++;
-    if (identity.mtimeMs < this.trustedBefore) this.kept.set(rel, { identity, listing });
+    if (identity.mtimeMs < this.trustedBefore) {
+      this.kept.set(rel, { identity, listing });
+      if (!taken) this.#keptAfresh++;
+    }
   }
 
-  /** Whether a folder was listed afresh, or is gone, since the earlier scan. */
+  /** Whether a folder kept was listed afresh, or one of the earlier scan's is not taken (changed or gone). */
   changed(): boolean {
-    return this.listedAfresh > 0 || this.taken < this.earlier.size;
+    return this.#keptAfresh > 0 || this.taken < this.earlier.size;
   }
 }
 
