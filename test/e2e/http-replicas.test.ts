@@ -93,12 +93,12 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not instal
       const first = await startHttpServer(args);
       replicas.push(first);
       await callThrough(first.origin, "list_skills", {});
-      // Writes are queued: wait until Redis holds the first replica's three entries.
-      await waitFor("the first replica's entries in Redis", async () => Object.values((await cacheStats(first.origin)).entries ?? {}).includes(3));
+      // Writes are queued: wait until Redis holds the first replica's snapshot of its root (a head and one chunk).
+      await waitFor("the first replica's entries in Redis", async () => Object.values((await cacheStats(first.origin)).entries ?? {}).includes(2));
       const second = await startHttpServer(args);
       replicas.push(second);
       await callThrough(second.origin, "list_skills", {});
-      expect(await cacheStats(second.origin)).toMatchObject({ backend: "redis", hits: 3, misses: 0 });
+      expect(await cacheStats(second.origin)).toMatchObject({ backend: "redis", hits: 2, misses: 0 });
       const ready = await fetch(new URL("/readyz", second.origin));
       expect(await ready.json()).toEqual({ status: "ready", checks: { catalog: "loaded", cache: "connected" } });
 

@@ -7,7 +7,7 @@ import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, PluginError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import { groupRoots, type ResolvedRoot } from "./roots.js";
-import { createReadCache } from "./read-cache.js";
+import { createSnapshotStore } from "./snapshot-store.js";
 import { createFsSource } from "./source.js";
 import { defaultWatchLimit } from "./watch-limit.js";
 
@@ -79,15 +79,18 @@ export default definePlugin({
       }
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
-    // Reads kept in a cache that dies with the process would duplicate what each source keeps
-    // between its own loads (its read records), as serialized copies: tens of megabytes at 10,000
-    // skills and nothing saved. Only a cache that outlives the process (Redis) is worth filling.
+    // Snapshots kept in a cache that dies with the process would duplicate what each source keeps
+    // between its own loads, as serialized copies: tens of megabytes at 10,000 skills and nothing
+    // saved. Only a cache that outlives the process (Redis) is worth filling.
     const cache = ctx.resolveOptional(TOKENS.Cache);
     const persistent = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor)?.persistent ?? true;
-    const readCache = cache && persistent ? createReadCache(cache, limits) : undefined;
+    const snapshots = cache && persistent ? createSnapshotStore(cache, limits, ctx.logger) : undefined;
     for (const { name, roots, optionalRoots } of sources) {
-      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger, readCache }));
+      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots }));
     }
+    // Stopped before the cache is (plugins stop in reverse order): a snapshot still being written
+    // is handed over whole, and the cache's own stop lets it land.
+    return snapshots ? { stop: () => snapshots.flush() } : undefined;
   },
 });
 

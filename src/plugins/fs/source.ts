@@ -12,7 +12,9 @@ import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
 import { compare, scanRoot, type PathDiagnostic, type ScanResult, type SkillFolder } from "./scan.js";
 import { watchRoots, type LoadBaseline } from "./watch.js";
-import type { ReadCache } from "./read-cache.js";
+import { sameFolderIdentity, type FolderIdentity, type FolderListing, type KnownFolders } from "./folder-listings.js";
+import { folderRecord, readRecord, type KnownFolder, type RecalledRoot, type SnapshotRecord } from "./snapshot.js";
+import type { SnapshotStore } from "./snapshot-store.js";
 
 export interface FsSourceSettings {
   readonly name: string;
@@ -29,13 +31,20 @@ export interface FsSourceSettings {
   readonly maxWatchedDirectories: number;
   readonly pollIntervalMs: number;
   readonly logger: Logger;
-  /** Reads kept across restarts (the shared cache), when there is one. */
-  readonly readCache?: ReadCache;
+  /** Where each root's snapshot is kept across restarts (the shared cache), when there is one. */
+  readonly snapshots?: SnapshotStore;
 }
 
 
 /** Enough for the frontmatter and the excerpt of nearly every real SKILL.md. */
 const FIRST_READ_BYTES = 8 * 1024;
+
+/**
+ * A file or folder modified this recently may change again within the same timestamp tick,
+ * leaving its identity unchanged: its read or listing is not kept across restarts ("racily
+ * clean", as git calls it).
+ */
+const RACY_WINDOW_MS = 2_000;
 
 /**
  * One SKILL.md as a load found it: the file's identity and what parsing it gave. Kept from one
@@ -58,15 +67,18 @@ export type ReadRecords = ReadonlyMap<string, ReadRecord>;
 export function createFsSource(settings: FsSourceSettings): SkillSource {
   const files = createSkillFiles();
   let records: readonly ReadRecords[] = settings.roots.map(() => new Map());
+  /** Per root, the folders the last load listed (only with a snapshot store): see loadRoot. */
+  let folders: readonly (ReadonlyMap<string, KnownFolder> | undefined)[] = settings.roots.map(() => undefined);
   /** What the last finished load's walk found, per root ("absent": an optional root not there). */
   let scans: readonly (ScanResult | "absent")[] | undefined;
   let loading: Promise<unknown> | undefined;
 
   const load = async (signal: AbortSignal): Promise<SourceSnapshot> => {
-    const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, records[rank]!, signal)));
+    const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, { records: records[rank]!, folders: folders[rank] }, signal)));
     records = perRoot.map((root) => root.records);
+    folders = perRoot.map((root) => root.folders);
     scans = perRoot.map((root) => root.scan);
-    files.remember(perRoot.flatMap((root) => root.folders));
+    files.remember(perRoot.flatMap((root) => root.skillFolders));
     return {
       skills: perRoot.flatMap((root) => root.skills).sort((a, b) => compare(a.path, b.path) || a.rank - b.rank),
       // A stable sort: within one path, diagnostics keep root order, then the order found.
@@ -131,25 +143,50 @@ function isUnchanged(folder: SkillFolder, records: ReadRecords): boolean {
 interface RootSnapshot {
   readonly skills: SourceSkill[];
   readonly diagnostics: Diagnostic[];
-  /** The folders of the skills loaded; a skipped skill's folder is not served. */
-  readonly folders: SkillFolder[];
+  /** The skill folders of the skills loaded; a skipped skill's folder is not served. */
+  readonly skillFolders: SkillFolder[];
   readonly records: ReadRecords;
+  /** Every folder listed, by path in the root, when a snapshot store keeps them. */
+  readonly folders?: ReadonlyMap<string, KnownFolder>;
   readonly scan: ScanResult | "absent";
 }
 
+/** What the last load of a root left in this process. */
+interface RootMemory {
+  readonly records: ReadRecords;
+  readonly folders?: ReadonlyMap<string, KnownFolder>;
+}
+
+/**
+ * Loads one root. Without a snapshot store every folder is listed and every SKILL.md not read by
+ * an earlier load of this process (same identity, one lstat) is read. With one, the first load
+ * starts from the root's stored snapshot and later loads from the last load's: a folder whose
+ * identity has not changed is not listed again, a SKILL.md whose identity has not changed not
+ * read again, and a load that changed anything has the snapshot rewritten in the background.
+ */
 async function loadRoot(
   settings: FsSourceSettings,
   root: string,
   rank: number,
-  previous: ReadRecords,
+  memory: RootMemory,
   signal: AbortSignal,
 ): Promise<RootSnapshot> {
   const stamp = (diagnostic: PathDiagnostic): Diagnostic => ({ ...diagnostic, source: settings.name });
-  const { maxDepth, maxDirectories, logger } = settings;
+  const { maxDepth, maxDirectories, logger, snapshots } = settings;
   if (settings.optionalRoots?.includes(root) && (await isMissing(root))) {
-    return { skills: [], diagnostics: [], folders: [], records: new Map(), scan: "absent" };
+    return { skills: [], diagnostics: [], skillFolders: [], records: new Map(), scan: "absent" };
   }
-  const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal });
+  // Anything modified after this may be racily clean: kept in this process, not across restarts.
+  const trustedBefore = Date.now() - RACY_WINDOW_MS;
+  const previous = memory.records;
+  let recalled: RecalledRoot | undefined;
+  let earlierFolders = memory.folders;
+  if (snapshots && !earlierFolders) {
+    recalled = await snapshots.recall(root, rank);
+    earlierFolders = recalled?.folders ?? new Map();
+  }
+  const tracker = earlierFolders && new FolderTracker(earlierFolders, trustedBefore);
+  const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal, known: tracker });
   // A partial catalog would look whole to every client: refuse the root, saying how to serve it.
   if (scan.diagnostics.some((diagnostic) => diagnostic.code === "scan-limit")) {
     throw new Error(
@@ -161,38 +198,104 @@ async function loadRoot(
   // One buffer for every read of this load: the reads are synchronous, never two at once.
   const scratch = Buffer.allocUnsafe(settings.maxSkillFileBytes);
   const limits = headLimits(settings);
-  // Files this process has not read yet may have been read by an earlier one (the shared cache).
-  const recalled = await settings.readCache?.recall(
-    scan.folders.filter((folder) => folder.fileKind === "file" && !previous.has(folder.file)),
-    rank,
-  );
+  let reused = 0;
+  /** Files read afresh whose reads the snapshot keeps: a change it does not hold yet. */
+  let readForSnapshot = 0;
   const read = await inSlices(
     scan.folders,
     (folder) => {
-      const known = previous.get(folder.file) ?? recalled?.get(folder.file);
+      // A symlinked SKILL.md is checked on every load, never taken from a snapshot.
+      const known = previous.get(folder.file) ?? (folder.fileKind === "file" ? recalled?.reads.get(folder.path) : undefined);
       const identity = known && currentIdentity(folder);
       if (known && identity && sameIdentity(known.identity, identity)) {
         records.set(folder.file, known);
+        reused++;
         return known.read;
       }
       const fresh = readSkill(settings, folder, rank, limits, scratch);
       if (fresh.identity) {
-        const record = { identity: fresh.identity, read: fresh.read };
-        records.set(folder.file, record);
-        // A symlinked SKILL.md is checked on every load, never taken from the cache.
-        if (folder.fileKind === "file") settings.readCache?.keep(folder, record);
+        records.set(folder.file, { identity: fresh.identity, read: fresh.read });
+        if (folder.fileKind === "file" && fresh.identity.mtimeMs < trustedBefore) readForSnapshot++;
       }
       return fresh.read;
     },
     signal,
   );
+  const readAfresh = scan.folders.length - reused;
+  logger.debug(
+    `${root}: ${readAfresh} of ${scan.folders.length} SKILL.md files read` +
+      (tracker ? `, ${tracker.listedAfresh} of ${tracker.listedAfresh + tracker.taken} folders listed` : ""),
+  );
+  if (snapshots && tracker) {
+    // Changed or removed since the snapshot (or the last load): what was known and not reused.
+    // Reads a snapshot never keeps (a symlinked SKILL.md, a file that cannot be read, one still
+    // racily clean) are made on every start, and are no reason to write it again.
+    const known = recalled ? recalled.reads.size : previous.size;
+    if (readForSnapshot > 0 || reused < known || tracker.changed()) {
+      const kept = tracker.kept;
+      snapshots.keep(root, snapshotRecords(kept, scan.folders, records, trustedBefore));
+    }
+  }
   return {
     skills: read.flatMap((result) => (result.skill ? [result.skill] : [])),
     diagnostics: [...scan.diagnostics, ...read.flatMap((result) => result.diagnostics)].map(stamp),
-    folders: scan.folders.filter((_folder, index) => read[index]!.skill !== undefined),
+    skillFolders: scan.folders.filter((_folder, index) => read[index]!.skill !== undefined),
     records,
+    ...(tracker ? { folders: tracker.kept } : {}),
     scan,
   };
+}
+
+/**
+ * The scan's KnownFolders over an earlier scan's folders. A listing is kept for the next scan
+ * only once its folder is past the racy window, so an earlier listing always is.
+ */
+class FolderTracker implements KnownFolders {
+  /** The folders of this scan whose listings the next one may take, by path in the root. */
+  readonly kept = new Map<string, KnownFolder>();
+  taken = 0;
+  listedAfresh = 0;
+  /** Listed afresh and kept: a change the earlier scan's folders do not hold. */
+  #keptAfresh = 0;
+
+  constructor(
+    private readonly earlier: ReadonlyMap<string, KnownFolder>,
+    private readonly trustedBefore: number,
+  ) {}
+
+  listingOf(rel: string, identity: FolderIdentity): FolderListing | undefined {
+    const known = this.earlier.get(rel);
+    return known && sameFolderIdentity(known.identity, identity) ? known.listing : undefined;
+  }
+
+  listed(rel: string, identity: FolderIdentity, listing: FolderListing): void {
+    const taken = this.earlier.get(rel)?.listing === listing;
+    if (taken) this.taken++;
+    else this.listedAfresh++;
+    if (identity.mtimeMs < this.trustedBefore) {
+      this.kept.set(rel, { identity, listing });
+      if (!taken) this.#keptAfresh++;
+    }
+  }
+
+  /** Whether a folder kept was listed afresh, or one of the earlier scan's is not taken (changed or gone). */
+  changed(): boolean {
+    return this.#keptAfresh > 0 || this.taken < this.earlier.size;
+  }
+}
+
+/** The records of a root's snapshot: the folders kept and the reads of regular SKILL.md files past the racy window. */
+function* snapshotRecords(
+  kept: ReadonlyMap<string, KnownFolder>,
+  skillFolders: readonly SkillFolder[],
+  records: ReadRecords,
+  trustedBefore: number,
+): Generator<SnapshotRecord> {
+  for (const [rel, folder] of kept) yield folderRecord(rel, folder);
+  for (const folder of skillFolders) {
+    const record = records.get(folder.file);
+    if (folder.fileKind === "file" && record && record.identity.mtimeMs < trustedBefore) yield readRecord(folder.path, record);
+  }
 }
 
 /**
