@@ -135,15 +135,20 @@ export class InvertedIndex {
     return this.#next;
   }
 
-  /** Index a document given its numbered terms per field (in field order); returns its number. */
-  add(fieldTerms: readonly (readonly number[])[]): number {
+  /**
+   * Index a document given its numbered terms, field after field (in field order), and where each
+   * field's terms end; returns its number.
+   */
+  add(terms: Int32Array, fieldEnds: ArrayLike<number>): number {
     const doc = this.#next++;
     this.#live++;
     this.#grow(this.#next);
-    for (let field = 0; field < fieldTerms.length; field++) {
-      const terms = fieldTerms[field]!;
+    let start = 0;
+    for (let field = 0; field < this.#fields.length; field++) {
+      const end = fieldEnds[field]!;
       const unit = 1 << (field * TF_BITS);
-      for (const term of terms) {
+      for (let t = start; t < end; t++) {
+        const term = terms[t]!;
         let postings = this.#postings[term];
         if (!postings) {
           postings = new Postings();
@@ -155,19 +160,22 @@ export class InvertedIndex {
         if (last < 0 || postings.docs[last] !== doc) postings.push(doc, unit);
         else if (((postings.tfs[last]! / unit) & TF_MAX) < TF_MAX) postings.tfs[last]! += unit;
       }
-      this.#lengths[doc * this.#fields.length + field] = terms.length;
-      this.#lengthSums[field]! += terms.length;
+      this.#lengths[doc * this.#fields.length + field] = end - start;
+      this.#lengthSums[field]! += end - start;
+      start = end;
     }
     return doc;
   }
 
   /** Remove a document, given the same terms it was added with. */
-  remove(doc: number, fieldTerms: readonly (readonly number[])[]): void {
+  remove(doc: number, terms: Int32Array, fieldEnds: ArrayLike<number>): void {
     this.#live--;
-    fieldTerms.forEach((terms, field) => {
+    let start = 0;
+    for (let field = 0; field < this.#fields.length; field++) {
+      const end = fieldEnds[field]!;
       this.#lengthSums[field]! -= this.#lengths[doc * this.#fields.length + field]!;
       this.#lengths[doc * this.#fields.length + field] = 0;
-      for (const term of new Set(terms)) {
+      for (const term of new Set(terms.subarray(start, end))) {
         const postings = this.#postings[term];
         if (!postings) continue;
         postings.remove(doc);
@@ -176,7 +184,8 @@ export class InvertedIndex {
           this.#vocabulary.delete(termText(term));
         }
       }
-    });
+      start = end;
+    }
   }
 
   #lookup(term: string): Postings | undefined {

@@ -1,7 +1,7 @@
 import type { CatalogSkill } from "../../skills/catalog.js";
 import { extractTriggers, skillLabels } from "../../skills/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../skills/types.js";
-import { analyzeWords, indexTerms, type AnalysedWord } from "./analyze.js";
+import { analyzeWords, appendIndexTerms, TermList, type AnalysedWord } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
 
@@ -161,9 +161,17 @@ function topKeys(keys: Float64Array, limit: number): Float64Array {
   return heap.subarray(0, size).sort().reverse();
 }
 
-function documentTerms(skill: CatalogSkill): number[][] {
+/** A skill's terms, field after field, and where each field ends; one of each is reused for every skill. */
+const documentTerms = new TermList();
+const fieldEnds = new Int32Array(FIELD_NAMES.length);
+
+function analyseDocument(skill: CatalogSkill): void {
   const texts = fieldTexts(skill);
-  return FIELD_NAMES.map((field) => indexTerms(texts[field]));
+  documentTerms.length = 0;
+  FIELD_NAMES.forEach((field, f) => {
+    appendIndexTerms(texts[field], documentTerms);
+    fieldEnds[f] = documentTerms.length;
+  });
 }
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
@@ -206,7 +214,8 @@ export class Bm25Ranker implements Ranker {
     for (const skill of skills) {
       // Adding a skill the index holds replaces it, so an update is one call.
       if (this.#docs.has(skill.qualifiedId)) this.remove([skill.qualifiedId]);
-      const doc = this.#index.add(documentTerms(skill));
+      analyseDocument(skill);
+      const doc = this.#index.add(documentTerms.terms, fieldEnds);
       this.#skills[doc] = skill;
       this.#docs.set(skill.qualifiedId, doc);
       for (const key of this.#nameKeys(skill)) {
@@ -223,7 +232,8 @@ export class Bm25Ranker implements Ranker {
       const doc = this.#docs.get(qualifiedId);
       if (doc === undefined) continue;
       const skill = this.#skills[doc]!;
-      this.#index.remove(doc, documentTerms(skill));
+      analyseDocument(skill);
+      this.#index.remove(doc, documentTerms.terms, fieldEnds);
       this.#skills[doc] = undefined;
       this.#docs.delete(qualifiedId);
       for (const key of this.#nameKeys(skill)) {
