@@ -161,18 +161,19 @@ function topKeys(keys: Float64Array, limit: number): Float64Array {
   return heap.subarray(0, size).sort().reverse();
 }
 
-/** A skill's terms, field after field, and where each field ends; one of each is reused for every skill. */
-const documentTerms = new TermList();
-const fieldEnds = new Int32Array(FIELD_NAMES.length);
-
-function analyseDocument(skill: CatalogSkill): void {
+/** Fills `terms` with a skill's terms, field after field, and `fieldEnds` with where each field ends. */
+function analyseDocument(skill: CatalogSkill, terms: TermList, fieldEnds: Int32Array): void {
   const texts = fieldTexts(skill);
-  documentTerms.length = 0;
+  terms.length = 0;
   FIELD_NAMES.forEach((field, f) => {
-    appendIndexTerms(texts[field], documentTerms);
-    fieldEnds[f] = documentTerms.length;
+    appendIndexTerms(texts[field], terms);
+    fieldEnds[f] = terms.length;
   });
 }
+
+/** One of each for the skills added or removed one at a time, reused from skill to skill. */
+const documentTerms = new TermList();
+const documentFieldEnds = new Int32Array(FIELD_NAMES.length);
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
 function nameKey(text: string): string {
@@ -198,7 +199,14 @@ export class Bm25Ranker implements Ranker {
     this.#skills = [];
     this.#docs.clear();
     this.#byName.clear();
-    this.add(skills);
+    // A list that names one skill twice is added one by one, the later replacing the earlier.
+    if (skills.length > DOC_SPAN || new Set(skills.map((skill) => skill.qualifiedId)).size !== skills.length) {
+      this.add(skills);
+      return;
+    }
+    this.#lastCount = undefined;
+    this.#index.addAll(skills.length, (doc, terms, fieldEnds) => analyseDocument(skills[doc]!, terms, fieldEnds));
+    skills.forEach((skill, doc) => this.#hold(skill, doc));
   }
 
   add(skills: readonly CatalogSkill[]): void {
@@ -214,15 +222,19 @@ export class Bm25Ranker implements Ranker {
     for (const skill of skills) {
       // Adding a skill the index holds replaces it, so an update is one call.
       if (this.#docs.has(skill.qualifiedId)) this.remove([skill.qualifiedId]);
-      analyseDocument(skill);
-      const doc = this.#index.add(documentTerms.terms, fieldEnds);
-      this.#skills[doc] = skill;
-      this.#docs.set(skill.qualifiedId, doc);
-      for (const key of this.#nameKeys(skill)) {
-        const ids = this.#byName.get(key) ?? new Set<string>();
-        ids.add(skill.qualifiedId);
-        this.#byName.set(key, ids);
-      }
+      analyseDocument(skill, documentTerms, documentFieldEnds);
+      this.#hold(skill, this.#index.add(documentTerms.terms, documentFieldEnds));
+    }
+  }
+
+  /** Records that document `doc` is `skill`. */
+  #hold(skill: CatalogSkill, doc: number): void {
+    this.#skills[doc] = skill;
+    this.#docs.set(skill.qualifiedId, doc);
+    for (const key of this.#nameKeys(skill)) {
+      const ids = this.#byName.get(key) ?? new Set<string>();
+      ids.add(skill.qualifiedId);
+      this.#byName.set(key, ids);
     }
   }
 
@@ -232,8 +244,8 @@ export class Bm25Ranker implements Ranker {
       const doc = this.#docs.get(qualifiedId);
       if (doc === undefined) continue;
       const skill = this.#skills[doc]!;
-      analyseDocument(skill);
-      this.#index.remove(doc, documentTerms.terms, fieldEnds);
+      analyseDocument(skill, documentTerms, documentFieldEnds);
+      this.#index.remove(doc, documentTerms.terms, documentFieldEnds);
       this.#skills[doc] = undefined;
       this.#docs.delete(qualifiedId);
       for (const key of this.#nameKeys(skill)) {
