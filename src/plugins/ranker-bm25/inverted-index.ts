@@ -210,7 +210,8 @@ export class InvertedIndex {
     const documentEnds = new Int32Array(count);
     let packedByTerm: Int32Array = new Int32Array(1024);
     let documentFrequency: Int32Array = new Int32Array(1024);
-    this.#grow(count);
+    // Sized to the catalog: the first document added later doubles it.
+    this.#grow(count, count);
     for (let doc = 0; doc < count; doc++) {
       terms.length = 0;
       analyse(doc, terms, fieldEnds);
@@ -407,9 +408,8 @@ export class InvertedIndex {
     }
   }
 
-  #grow(needed: number): void {
+  #grow(needed: number, capacity = Math.max(64, needed * 2)): void {
     if (needed * this.#fields.length <= this.#lengths.length) return;
-    const capacity = Math.max(64, needed * 2);
     const lengths = new Float32Array(capacity * this.#fields.length);
     lengths.set(this.#lengths);
     this.#lengths = lengths;

@@ -190,7 +190,11 @@ export class Bm25Ranker implements Ranker {
   /** By document number; removed documents leave a hole until the next rebuild. */
   #skills: (CatalogSkill | undefined)[] = [];
   readonly #docs = new Map<string, number>();
-  readonly #byName = new Map<string, Set<string>>();
+  /**
+   * The qualified ids of the skills each name key stands for, in the order they were added: one id
+   * as itself (nearly every key), several in an array. A Set per key was a fifth of the index's heap.
+   */
+  readonly #byName = new Map<string, string | string[]>();
   /** The match count of the last search, for `count`; cleared whenever the index changes. */
   #lastCount: { query: string; source: string | undefined; total: number } | undefined;
 
@@ -232,9 +236,11 @@ export class Bm25Ranker implements Ranker {
     this.#skills[doc] = skill;
     this.#docs.set(skill.qualifiedId, doc);
     for (const key of this.#nameKeys(skill)) {
-      const ids = this.#byName.get(key) ?? new Set<string>();
-      ids.add(skill.qualifiedId);
-      this.#byName.set(key, ids);
+      const ids = this.#byName.get(key);
+      if (ids === undefined) this.#byName.set(key, skill.qualifiedId);
+      else if (typeof ids === "string") {
+        if (ids !== skill.qualifiedId) this.#byName.set(key, [ids, skill.qualifiedId]);
+      } else if (!ids.includes(skill.qualifiedId)) ids.push(skill.qualifiedId);
     }
   }
 
@@ -250,8 +256,11 @@ export class Bm25Ranker implements Ranker {
       this.#docs.delete(qualifiedId);
       for (const key of this.#nameKeys(skill)) {
         const ids = this.#byName.get(key);
-        ids?.delete(qualifiedId);
-        if (ids?.size === 0) this.#byName.delete(key);
+        if (ids === skill.qualifiedId) this.#byName.delete(key);
+        else if (Array.isArray(ids) && ids.includes(skill.qualifiedId)) {
+          const rest = ids.filter((id) => id !== skill.qualifiedId);
+          this.#byName.set(key, rest.length === 1 ? rest[0]! : rest);
+        }
       }
     }
     // Removed documents keep their slots; once most slots are holes, start over compactly.
@@ -288,7 +297,8 @@ export class Bm25Ranker implements Ranker {
 
     // A query that names a skill gets that skill first, whatever the words score.
     const named = new Set<number>();
-    for (const id of this.#byName.get(nameKey(query)) ?? []) {
+    const ids = this.#byName.get(nameKey(query)) ?? [];
+    for (const id of typeof ids === "string" ? [ids] : ids) {
       const doc = this.#docs.get(id)!;
       if (source === undefined || this.#skills[doc]!.source === source) named.add(doc);
     }
