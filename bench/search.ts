@@ -1,8 +1,9 @@
 // Search speed over synthetic catalogs of 1,000, 10,000 and 100,000 skills derived from the corpus:
 // index build time, heap and typed arrays (whose contents live outside the heap), and search
-// latency (p50, p99) for the default ranker and for `fuse`, measured side by side in one run so machine noise hits both alike (docs/benchmarks.md). With
-// --baseline <git ref>, the bm25 ranker as it was at that commit is built and searched alongside,
-// so a change to the ranker is measured against what it replaces in the same run.
+// latency (p50, p99) for the default ranker and for `fuse`, measured side by side in one run so
+// machine noise hits both alike (docs/benchmarks.md). With --baseline <git ref>, the bm25 ranker
+// as it was at that commit is built and searched alongside, so a change to the ranker is measured
+// against what it replaces in the same run.
 //
 //   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5] [--baseline HEAD~1]
 import { existsSync, readFileSync } from "node:fs";
