@@ -79,17 +79,17 @@ interface Phrase {
 }
 
 const SYNONYMS = (() => {
-  const table = buildSynonymTable(SYNONYM_SETS, (phrase) => phrase.split(" "));
+  const synonyms = buildSynonymTable(SYNONYM_SETS, (phrase) => phrase.split(" "));
   // The words that continue a phrase, numbered, so a word is matched against them by number.
   const restKeys = new Map<string, number>();
-  for (const list of table.phrases.values()) for (const { rest } of list) for (const word of rest) if (!restKeys.has(word)) restKeys.set(word, restKeys.size);
+  for (const list of synonyms.phrases.values()) for (const { rest } of list) for (const word of rest) if (!restKeys.has(word)) restKeys.set(word, restKeys.size);
   const phraseLists: (readonly Phrase[])[] = [];
   const phrasesByFirst = new Map<string, number>();
-  for (const [first, list] of table.phrases) {
+  for (const [first, list] of synonyms.phrases) {
     phrasesByFirst.set(first, phraseLists.length);
     phraseLists.push(list.map(({ rest, concept }) => ({ rest: Int32Array.from(rest, (word) => restKeys.get(word)!), concept: numberTerm(concept) })));
   }
-  return { words: new Map([...table.words].map(([word, concept]) => [word, numberTerm(concept)])), restKeys, phraseLists, phrasesByFirst };
+  return { words: new Map([...synonyms.words].map(([word, concept]) => [word, numberTerm(concept)])), restKeys, phraseLists, phrasesByFirst };
 })();
 
 /**
@@ -102,7 +102,11 @@ const SYNONYMS = (() => {
  * next text, so hostile queries cannot grow it without end.
  */
 const WORD_CACHE_LIMIT = 200_000;
-const FNV_OFFSET = 0x811c9dc5 | 0;
+/**
+ * FNV-1a, from a starting value drawn per process: query words are untrusted, and words crafted to
+ * share one hash would make every lookup walk them all.
+ */
+const FNV_OFFSET = (0x811c9dc5 ^ Math.floor(Math.random() * 2 ** 32)) | 0;
 const FNV_PRIME = 0x01000193;
 /** In the term column: a stop word, and a stem no index has numbered yet (numbered when a document first uses it). */
 const NO_TERM = -1;
