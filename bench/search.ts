@@ -1,8 +1,9 @@
 // Search speed over synthetic catalogs of 1,000, 10,000 and 100,000 skills derived from the corpus:
-// index build time, heap, and search latency (p50, p99) for the default ranker and for `fuse`,
-// measured side by side in one run so machine noise hits both alike (docs/benchmarks.md). With
-// --baseline <git ref>, the bm25 ranker as it was at that commit is built and searched alongside,
-// so a change to the ranker is measured against what it replaces in the same run.
+// index build time, heap and typed arrays (whose contents live outside the heap), and search
+// latency (p50, p99) for the default ranker and for `fuse`, measured side by side in one run so
+// machine noise hits both alike (docs/benchmarks.md). With --baseline <git ref>, the bm25 ranker
+// as it was at that commit is built and searched alongside, so a change to the ranker is measured
+// against what it replaces in the same run.
 //
 //   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5] [--baseline HEAD~1]
 import { existsSync, readFileSync } from "node:fs";
@@ -85,6 +86,8 @@ interface Measured {
   /** Build CPU time (user + system, ms): what load on a shared machine disturbs least. */
   buildCpu: Record<string, number[]>;
   heap: Record<string, number>;
+  /** Typed arrays' backing stores, which live outside the heap (process.memoryUsage().arrayBuffers). */
+  arrays: Record<string, number>;
   search: Map<Probe, number[]>;
   /** CPU time of every timed search of a probe, summed (ms). */
   searchCpu: Map<Probe, number>;
@@ -105,6 +108,7 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
     build: Object.fromEntries(names.map((name) => [name, []])),
     buildCpu: Object.fromEntries(names.map((name) => [name, []])),
     heap: Object.fromEntries(names.map((name) => [name, 0])),
+    arrays: Object.fromEntries(names.map((name) => [name, 0])),
     search: new Map(probes.map((p) => [p, []])),
     searchCpu: new Map(probes.map((p) => [p, 0])),
   };
@@ -116,7 +120,7 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
       const name = names[(run + k) % names.length]!;
       built[name] = undefined;
       gc();
-      const before = process.memoryUsage().heapUsed;
+      const before = process.memoryUsage();
       const ranker = rankers[name]!();
       const started = performance.now();
       const cpu = process.cpuUsage();
@@ -124,7 +128,9 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
       measured.buildCpu[name]!.push(cpuMs(cpu));
       measured.build[name]!.push(performance.now() - started);
       gc();
-      measured.heap[name] = Math.max(measured.heap[name]!, process.memoryUsage().heapUsed - before);
+      const after = process.memoryUsage();
+      measured.heap[name] = Math.max(measured.heap[name]!, after.heapUsed - before.heapUsed);
+      measured.arrays[name] = Math.max(measured.arrays[name]!, after.arrayBuffers - before.arrayBuffers);
       built[name] = ranker;
     }
   }
@@ -159,8 +165,8 @@ async function main(): Promise<void> {
   const load = loadavg().map((l) => l.toFixed(1)).join(", ");
   console.log(`Seed: ${seed.origin}. Queries: ${origin}. Node ${process.version}, ${runs} runs, load average at start ${load}.\n`);
   const lines = [
-    "| skills | ranker | build ms (median) | build CPU ms (median) | heap MB | search p50 ms | search p99 ms | search CPU µs (mean) | searches timed |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| skills | ranker | build ms (median) | build CPU ms (median) | heap MB | typed arrays MB | search p50 ms | search p99 ms | search CPU µs (mean) | searches timed |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const ratios = [
     "| skills | fuse p50 / bm25 p50, top 5 | before / search_skills now, p50 | before / search_skills now, p99 | bm25 build / fuse build |",
@@ -172,7 +178,7 @@ async function main(): Promise<void> {
   ];
   for (const size of sizes) {
     const catalog = [...seed.skills.slice(0, size), ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length))];
-    const { build, buildCpu, heap, search, searchCpu } = measure(catalog, queries);
+    const { build, buildCpu, heap, arrays, search, searchCpu } = measure(catalog, queries);
     const meanCpu = (probe: Probe) => (searchCpu.get(probe)! / search.get(probe)!.length) * 1000;
     for (const probe of probes) {
       const times = search.get(probe)!;
@@ -182,6 +188,7 @@ async function main(): Promise<void> {
         quantile(build[probe.ranker]!, 0.5).toFixed(0),
         quantile(buildCpu[probe.ranker]!, 0.5).toFixed(0),
         (heap[probe.ranker]! / 2 ** 20).toFixed(1),
+        (arrays[probe.ranker]! / 2 ** 20).toFixed(1),
         quantile(times, 0.5).toFixed(2),
         quantile(times, 0.99).toFixed(2),
         meanCpu(probe).toFixed(0),

@@ -72,85 +72,211 @@ export function termText(id: number): string {
   return termTexts[id]!;
 }
 
-/** What one written word contributes: its stem (none for a stop word), its synonym concept, the synonym phrases it starts. */
-interface WordInfo {
-  readonly word: string;
-  readonly term: string | undefined;
-  /** The stem's number, assigned the first time a document uses the word. */
-  termId: number;
-  readonly folded: string;
-  readonly concept: { readonly text: string; readonly id: number } | undefined;
-  readonly phrases: readonly Phrase[] | undefined;
-}
+/** A synonym phrase a word starts: the folded words that must follow it (as phrase-word keys), and its concept's term number. */
 interface Phrase {
-  readonly rest: readonly string[];
-  readonly concept: { readonly text: string; readonly id: number };
+  readonly rest: Int32Array;
+  readonly concept: number;
 }
 
 const SYNONYMS = (() => {
-  const table = buildSynonymTable(SYNONYM_SETS, (phrase) => phrase.split(" "));
-  const concept = (text: string) => ({ text, id: numberTerm(text) });
-  return {
-    words: new Map([...table.words].map(([word, text]) => [word, concept(text)])),
-    phrases: new Map(
-      [...table.phrases].map(([first, list]) => [first, list.map(({ rest, concept: text }): Phrase => ({ rest, concept: concept(text) }))]),
-    ),
-  };
+  const synonyms = buildSynonymTable(SYNONYM_SETS, (phrase) => phrase.split(" "));
+  // The words that continue a phrase, numbered, so a word is matched against them by number.
+  const restKeys = new Map<string, number>();
+  for (const list of synonyms.phrases.values()) for (const { rest } of list) for (const word of rest) if (!restKeys.has(word)) restKeys.set(word, restKeys.size);
+  const phraseLists: (readonly Phrase[])[] = [];
+  const phrasesByFirst = new Map<string, number>();
+  for (const [first, list] of synonyms.phrases) {
+    phrasesByFirst.set(first, phraseLists.length);
+    phraseLists.push(list.map(({ rest, concept }) => ({ rest: Int32Array.from(rest, (word) => restKeys.get(word)!), concept: numberTerm(concept) })));
+  }
+  return { words: new Map([...synonyms.words].map(([word, concept]) => [word, numberTerm(concept)])), restKeys, phraseLists, phrasesByFirst };
 })();
 
 /**
- * A catalog repeats a few thousand words many times over, so each word is looked at once.
- * Bounded, so hostile queries cannot grow it without end.
+ * A catalog repeats a few thousand words many times over, so each distinct word is analysed once
+ * (stem, synonym concept, phrases) and kept in an open-addressing table keyed by a hash taken
+ * while the text is scanned. A known word is found by comparing its characters in place, never cut
+ * out of the text as a string, and what it contributes is read from typed columns, not objects:
+ * a string and a Map lookup per word, and the objects behind it, were a third of the index build
+ * (docs/benchmarks.md). Bounded: once it holds WORD_CACHE_LIMIT words it is emptied before the
+ * next text, so hostile queries cannot grow it without end.
  */
 const WORD_CACHE_LIMIT = 200_000;
-const wordCache = new Map<string, WordInfo>();
+/**
+ * FNV-1a, from a starting value drawn per process: query words are untrusted, and words crafted to
+ * share one hash would make every lookup walk them all.
+ */
+const FNV_OFFSET = (0x811c9dc5 ^ Math.floor(Math.random() * 2 ** 32)) | 0;
+const FNV_PRIME = 0x01000193;
+/** In the term column: a stop word, and a stem no index has numbered yet (numbered when a document first uses it). */
+const NO_TERM = -1;
+const UNNUMBERED = -2;
 
-function wordInfo(word: string): WordInfo {
-  let info = wordCache.get(word);
-  if (info === undefined) {
-    const folded = foldPlural(word);
-    const term = STOP_WORDS.has(word) ? undefined : stem(word);
-    info = {
-      word,
-      term,
-      termId: term === undefined ? -1 : (termNumbers.get(term) ?? -1),
-      folded,
-      concept: SYNONYMS.words.get(folded),
-      phrases: SYNONYMS.phrases.get(folded),
-    };
-    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
-    wordCache.set(word, info);
+class WordTable {
+  /** Entry number plus one by slot (0: empty); at most half the slots are used. */
+  slots = new Int32Array(1 << 14);
+  count = 0;
+  /** The entries' characters, back to back. */
+  chars = new Uint16Array(1 << 16);
+  charsUsed = 0;
+  // Columns, by entry number.
+  hash = new Int32Array(1 << 12);
+  start = new Int32Array(1 << 12);
+  length = new Int32Array(1 << 12);
+  term = new Int32Array(1 << 12);
+  concept = new Int32Array(1 << 12);
+  /** Index into SYNONYMS.phraseLists, or -1. */
+  phrases = new Int32Array(1 << 12);
+  /** The folded word's number among the words that continue a phrase, or -1. */
+  restKey = new Int32Array(1 << 12);
+  words: string[] = [];
+  stems: (string | undefined)[] = [];
+
+  /** The entry of text[start, end), hashed as `hash`, or -1. */
+  find(text: string, start: number, end: number, hash: number): number {
+    const { slots, chars } = this;
+    const mask = slots.length - 1;
+    const length = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot]! - 1;
+      if (entry < 0) return -1;
+      if (this.hash[entry] !== hash || this.length[entry] !== length) continue;
+      const at = this.start[entry]!;
+      let i = 0;
+      while (i < length && chars[at + i] === text.charCodeAt(start + i)) i++;
+      if (i === length) return entry;
+    }
   }
-  return info;
+
+  add(word: string, hash: number): number {
+    if (this.count === this.hash.length) this.#growColumns();
+    if ((this.count + 1) * 2 > this.slots.length) this.#growSlots();
+    while (this.charsUsed + word.length > this.chars.length) {
+      const chars = new Uint16Array(this.chars.length * 2);
+      chars.set(this.chars);
+      this.chars = chars;
+    }
+    const entry = this.count++;
+    const folded = foldPlural(word);
+    const stemmed = STOP_WORDS.has(word) ? undefined : stem(word);
+    this.hash[entry] = hash;
+    this.start[entry] = this.charsUsed;
+    this.length[entry] = word.length;
+    for (let i = 0; i < word.length; i++) this.chars[this.charsUsed++] = word.charCodeAt(i);
+    this.term[entry] = stemmed === undefined ? NO_TERM : (termNumbers.get(stemmed) ?? UNNUMBERED);
+    this.concept[entry] = SYNONYMS.words.get(folded) ?? -1;
+    this.phrases[entry] = SYNONYMS.phrasesByFirst.get(folded) ?? -1;
+    this.restKey[entry] = SYNONYMS.restKeys.get(folded) ?? -1;
+    this.words[entry] = word;
+    this.stems[entry] = stemmed;
+    this.#place(entry);
+    return entry;
+  }
+
+  /** The entry of `word`, added if new. */
+  entry(word: string): number {
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
+    const found = this.find(word, 0, word.length, hash);
+    return found >= 0 ? found : this.add(word, hash);
+  }
+
+  /** The term number of an entry that has a stem, numbering the stem if no index has yet. */
+  numberedTerm(entry: number): number {
+    let term = this.term[entry]!;
+    if (term === UNNUMBERED) {
+      term = numberTerm(this.stems[entry]!);
+      this.term[entry] = term;
+    }
+    return term;
+  }
+
+  /** Emptied between texts, never during one: the entries of the text being scanned stay valid. */
+  clearIfFull(): void {
+    if (this.count < WORD_CACHE_LIMIT) return;
+    this.slots.fill(0);
+    this.count = 0;
+    this.charsUsed = 0;
+    this.words = [];
+    this.stems = [];
+  }
+
+  #place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let slot = this.hash[entry]! & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = entry + 1;
+  }
+
+  #growSlots(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    for (let entry = 0; entry < this.count; entry++) this.#place(entry);
+  }
+
+  #growColumns(): void {
+    const grow = (column: Int32Array) => {
+      const grown = new Int32Array(column.length * 2);
+      grown.set(column);
+      return grown;
+    };
+    this.hash = grow(this.hash);
+    this.start = grow(this.start);
+    this.length = grow(this.length);
+    this.term = grow(this.term);
+    this.concept = grow(this.concept);
+    this.phrases = grow(this.phrases);
+    this.restKey = grow(this.restKey);
+  }
+}
+
+const table = new WordTable();
+
+/**
+ * The entries of the words of the text scanned last, reused from text to text: a catalog's build
+ * scans a hundred thousand texts, and an array per text was garbage to collect.
+ */
+let scanned = new Int32Array(1024);
+let scannedCount = 0;
+
+function pushScanned(entry: number): void {
+  if (scannedCount === scanned.length) {
+    const grown = new Int32Array(scanned.length * 2);
+    grown.set(scanned);
+    scanned = grown;
+  }
+  scanned[scannedCount++] = entry;
 }
 
 /** Accents dropped ("café" is "cafe"); Chinese, Japanese and Korean runs cut into overlapping pairs. */
-function pushForeign(part: string, out: WordInfo[]): void {
+function pushForeign(part: string): void {
   const folded = part.normalize("NFKD").replace(/\p{M}/gu, "").normalize("NFC");
   if (!CJK.test(folded)) {
-    if (folded) out.push(wordInfo(folded));
+    if (folded) pushScanned(table.entry(folded));
     return;
   }
   for (const run of folded.matchAll(CJK_RUNS)) {
     const chars = [...run[0]];
-    if (!CJK.test(chars[0]!)) out.push(wordInfo(run[0]));
-    else if (chars.length === 1) out.push(wordInfo(chars[0]!));
-    else for (let i = 0; i + 1 < chars.length; i++) out.push(wordInfo(chars[i]! + chars[i + 1]!));
+    if (!CJK.test(chars[0]!)) pushScanned(table.entry(run[0]));
+    else if (chars.length === 1) pushScanned(table.entry(chars[0]!));
+    else for (let i = 0; i + 1 < chars.length; i++) pushScanned(table.entry(chars[i]! + chars[i + 1]!));
   }
 }
 
 /**
  * The words of a text as written (lower-cased, unstemmed), each two-part compound followed by its
- * joined form. Character codes are scanned directly: ASCII decides in a comparison, and only the
- * rare other characters go through a Unicode regex.
+ * joined form, as entries of the word table into `scanned`; returns how many. Character codes are
+ * scanned directly: ASCII decides in a comparison (and feeds the word's hash), and only the rare
+ * other characters go through a Unicode regex.
  */
-function wordInfos(text: string, joinedAt?: Set<number>): WordInfo[] {
-  const out: WordInfo[] = [];
+function scanWords(text: string, joinedAt?: Set<number>): number {
+  table.clearIfFull();
+  scannedCount = 0;
   const normalized = normalize(text);
   const n = normalized.length;
   let start = -1;
   let foreign = false;
-  let previous: WordInfo | undefined;
+  let hash = FNV_OFFSET;
+  let previous = -1;
   let previousEnd = -2;
   let partsInCompound = 0;
   for (let i = 0; i <= n; i++) {
@@ -167,38 +293,43 @@ function wordInfos(text: string, joinedAt?: Set<number>): WordInfo[] {
       if (start < 0) {
         start = i;
         foreign = false;
+        hash = FNV_OFFSET;
       }
       if (c >= 128) foreign = true;
+      else hash = Math.imul(hash ^ c, FNV_PRIME);
       i += width - 1;
       continue;
     }
     if (start < 0) continue;
     const joined = start === previousEnd + 1 && JOINERS.includes(normalized[previousEnd]!);
     partsInCompound = joined ? partsInCompound + 1 : 1;
-    let current: WordInfo | undefined;
+    let current = -1;
     if (i - start > MAX_WORD_LENGTH) {
       // Skipped, and it ends any compound: nothing is joined to what was not kept.
       partsInCompound = 0;
-    } else if (foreign) pushForeign(normalized.slice(start, i), out);
+    } else if (foreign) pushForeign(normalized.slice(start, i));
     else {
-      current = wordInfo(normalized.slice(start, i));
-      out.push(current);
+      current = table.find(normalized, start, i, hash);
+      if (current < 0) current = table.add(normalized.slice(start, i), hash);
+      pushScanned(current);
       // Only the first two parts: "pre-commit" gives "precommit", "a-b-c" gives nothing new.
-      if (partsInCompound === 2 && previous && Math.min(previous.word.length, current.word.length) <= 4) {
-        joinedAt?.add(out.length);
-        out.push(wordInfo(previous.word + current.word));
+      if (partsInCompound === 2 && previous >= 0 && Math.min(table.length[previous]!, table.length[current]!) <= 4) {
+        joinedAt?.add(scannedCount);
+        pushScanned(table.entry(table.words[previous]! + table.words[current]!));
       }
     }
     previous = current;
     previousEnd = i;
     start = -1;
   }
-  return out;
+  return scannedCount;
 }
 
-/** Whether `phrase` continues at infos[i + 1]. */
-function continues(infos: readonly WordInfo[], i: number, phrase: Phrase): boolean {
-  for (let j = 0; j < phrase.rest.length; j++) if (infos[i + 1 + j]?.folded !== phrase.rest[j]) return false;
+/** Whether `phrase` continues after the i-th scanned word, among the first `count`. */
+function continues(count: number, i: number, phrase: Phrase): boolean {
+  const { rest } = phrase;
+  if (i + rest.length >= count) return false;
+  for (let j = 0; j < rest.length; j++) if (table.restKey[scanned[i + 1 + j]!] !== rest[j]) return false;
   return true;
 }
 
@@ -217,12 +348,15 @@ export interface AnalysedWord {
  */
 export function analyzeWords(text: string): AnalysedWord[] {
   const joinedAt = new Set<number>();
-  const infos = wordInfos(text, joinedAt);
+  const count = scanWords(text, joinedAt);
   const out: (AnalysedWord | undefined)[] = [];
-  for (let i = 0; i < infos.length; i++) {
-    const { term, concept } = infos[i]!;
-    const concepts: string[] = concept ? [concept.text] : [];
-    for (const phrase of infos[i]!.phrases ?? []) if (continues(infos, i, phrase)) concepts.push(phrase.concept.text);
+  for (let i = 0; i < count; i++) {
+    const entry = scanned[i]!;
+    const term = table.stems[entry];
+    const concept = table.concept[entry]!;
+    const concepts: string[] = concept >= 0 ? [termText(concept)] : [];
+    const phrases = table.phrases[entry]!;
+    if (phrases >= 0) for (const phrase of SYNONYMS.phraseLists[phrases]!) if (continues(count, i, phrase)) concepts.push(termText(phrase.concept));
     const word = term !== undefined || concepts.length > 0 ? { term, concepts } : undefined;
     if (joinedAt.has(i)) {
       const parts = out.splice(-2).filter((part): part is AnalysedWord => part !== undefined);
@@ -232,18 +366,39 @@ export function analyzeWords(text: string): AnalysedWord[] {
   return out.filter((word): word is AnalysedWord => word !== undefined);
 }
 
+/** A growable list of term numbers, reused from document to document. */
+export class TermList {
+  terms = new Int32Array(1024);
+  length = 0;
+
+  push(term: number): void {
+    if (this.length === this.terms.length) {
+      const grown = new Int32Array(this.terms.length * 2);
+      grown.set(this.terms);
+      this.terms = grown;
+    }
+    this.terms[this.length++] = term;
+  }
+}
+
+/** Appends the numbered index terms of a document's text to `out`, in order, repeated as often as they occur. */
+export function appendIndexTerms(text: string, out: TermList): void {
+  const count = scanWords(text);
+  const { term: terms, concept: concepts, phrases: phraseColumn } = table;
+  for (let i = 0; i < count; i++) {
+    const entry = scanned[i]!;
+    const term = terms[entry]!;
+    if (term !== NO_TERM) out.push(term === UNNUMBERED ? table.numberedTerm(entry) : term);
+    const concept = concepts[entry]!;
+    if (concept >= 0) out.push(concept);
+    const phrases = phraseColumn[entry]!;
+    if (phrases >= 0) for (const phrase of SYNONYMS.phraseLists[phrases]!) if (continues(count, i, phrase)) out.push(phrase.concept);
+  }
+}
+
 /** The numbered index terms of a document's text, in order, repeated as often as they occur. */
 export function indexTerms(text: string): number[] {
-  const infos = wordInfos(text);
-  const terms: number[] = [];
-  for (let i = 0; i < infos.length; i++) {
-    const info = infos[i]!;
-    if (info.term !== undefined) {
-      if (info.termId < 0) info.termId = numberTerm(info.term);
-      terms.push(info.termId);
-    }
-    if (info.concept !== undefined) terms.push(info.concept.id);
-    if (info.phrases) for (const phrase of info.phrases) if (continues(infos, i, phrase)) terms.push(phrase.concept.id);
-  }
-  return terms;
+  const out = new TermList();
+  appendIndexTerms(text, out);
+  return [...out.terms.subarray(0, out.length)];
 }

@@ -1,5 +1,5 @@
 import SearchableMap from "minisearch/SearchableMap";
-import { termNumber, termText } from "./analyze.js";
+import { termNumber, termText, TermList } from "./analyze.js";
 
 /**
  * An inverted index scored with BM25F (Robertson, Zaragoza and Taylor, "Simple BM25 extension to
@@ -36,35 +36,55 @@ const TF_BITS = 4;
 const BONUS_POWER = 2;
 const TF_MAX = (1 << TF_BITS) - 1;
 
+/**
+ * One term's postings: documents and packed frequencies at [start, start + length) of two arrays.
+ * Postings laid out by addAll share two arrays with every other term, each term's run sized to
+ * fit; the first document added to such a term later moves its run into arrays of its own, grown
+ * by doubling from then on.
+ */
 class Postings {
-  docs = new Int32Array(2);
-  tfs = new Int32Array(2);
-  length = 0;
+  docs: Int32Array;
+  tfs: Int32Array;
+  start: number;
+  length: number;
+  /** Entries that fit from `start` before the run must move. */
+  capacity: number;
+
+  constructor(docs = new Int32Array(2), tfs = new Int32Array(2), start = 0, length = 0, capacity = docs.length) {
+    this.docs = docs;
+    this.tfs = tfs;
+    this.start = start;
+    this.length = length;
+    this.capacity = capacity;
+  }
 
   push(doc: number, packed: number): void {
-    if (this.length === this.docs.length) {
-      const docs = new Int32Array(this.length * 2);
-      docs.set(this.docs);
+    if (this.length === this.capacity) {
+      const capacity = Math.max(2, this.length * 2);
+      const docs = new Int32Array(capacity);
+      docs.set(this.docs.subarray(this.start, this.start + this.length));
       this.docs = docs;
-      const tfs = new Int32Array(this.length * 2);
-      tfs.set(this.tfs);
+      const tfs = new Int32Array(capacity);
+      tfs.set(this.tfs.subarray(this.start, this.start + this.length));
       this.tfs = tfs;
+      this.start = 0;
+      this.capacity = capacity;
     }
-    this.docs[this.length] = doc;
-    this.tfs[this.length] = packed;
+    this.docs[this.start + this.length] = doc;
+    this.tfs[this.start + this.length] = packed;
     this.length++;
   }
 
   /** Documents are numbered in the order they are added, so postings stay sorted and are searched by halves. */
   remove(doc: number): void {
-    let lo = 0;
-    let hi = this.length - 1;
+    let lo = this.start;
+    let hi = this.start + this.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const at = this.docs[mid]!;
       if (at === doc) {
-        this.docs.copyWithin(mid, mid + 1, this.length);
-        this.tfs.copyWithin(mid, mid + 1, this.length);
+        this.docs.copyWithin(mid, mid + 1, this.start + this.length);
+        this.tfs.copyWithin(mid, mid + 1, this.start + this.length);
         this.length--;
         return;
       }
@@ -72,6 +92,12 @@ class Postings {
       else hi = mid - 1;
     }
   }
+}
+
+function grown(array: Int32Array, size: number): Int32Array {
+  const larger = new Int32Array(size);
+  larger.set(array);
+  return larger;
 }
 
 /** One way a query word can match: an indexed term and how much a match through it counts (1 = the word itself). */
@@ -135,15 +161,20 @@ export class InvertedIndex {
     return this.#next;
   }
 
-  /** Index a document given its numbered terms per field (in field order); returns its number. */
-  add(fieldTerms: readonly (readonly number[])[]): number {
+  /**
+   * Index a document given its numbered terms, field after field (in field order), and where each
+   * field's terms end; returns its number.
+   */
+  add(terms: Int32Array, fieldEnds: ArrayLike<number>): number {
     const doc = this.#next++;
     this.#live++;
     this.#grow(this.#next);
-    for (let field = 0; field < fieldTerms.length; field++) {
-      const terms = fieldTerms[field]!;
+    let start = 0;
+    for (let field = 0; field < this.#fields.length; field++) {
+      const end = fieldEnds[field]!;
       const unit = 1 << (field * TF_BITS);
-      for (const term of terms) {
+      for (let t = start; t < end; t++) {
+        const term = terms[t]!;
         let postings = this.#postings[term];
         if (!postings) {
           postings = new Postings();
@@ -151,23 +182,105 @@ export class InvertedIndex {
           this.#vocabulary.set(termText(term), true);
         }
         // This document's entry is the last one once it exists: count in place.
-        const last = postings.length - 1;
-        if (last < 0 || postings.docs[last] !== doc) postings.push(doc, unit);
+        const last = postings.start + postings.length - 1;
+        if (postings.length === 0 || postings.docs[last] !== doc) postings.push(doc, unit);
         else if (((postings.tfs[last]! / unit) & TF_MAX) < TF_MAX) postings.tfs[last]! += unit;
       }
-      this.#lengths[doc * this.#fields.length + field] = terms.length;
-      this.#lengthSums[field]! += terms.length;
+      this.#lengths[doc * this.#fields.length + field] = end - start;
+      this.#lengthSums[field]! += end - start;
+      start = end;
     }
     return doc;
   }
 
+  /**
+   * Index `count` documents into an empty index, as `add` would one by one (numbered 0 to count - 1),
+   * with `analyse(i, terms)` filling the terms of the i-th and where each field ends. Each document's
+   * terms are counted first; then every term's postings are laid out once, in two arrays shared by
+   * all terms, instead of being grown term by term.
+   */
+  addAll(count: number, analyse: (i: number, terms: TermList, fieldEnds: Int32Array) => void): void {
+    if (this.#next !== 0) throw new Error("addAll builds an empty index only");
+    const fieldCount = this.#fields.length;
+    const terms = new TermList();
+    const fieldEnds = new Int32Array(fieldCount);
+    // Every document's distinct terms with their packed frequencies, document after document.
+    const pairTerms = new TermList();
+    const pairTfs = new TermList();
+    const documentEnds = new Int32Array(count);
+    let packedByTerm: Int32Array = new Int32Array(1024);
+    let documentFrequency: Int32Array = new Int32Array(1024);
+    // Sized to the catalog: the first document added later doubles it.
+    this.#grow(count, count);
+    for (let doc = 0; doc < count; doc++) {
+      terms.length = 0;
+      analyse(doc, terms, fieldEnds);
+      const firstPair = pairTerms.length;
+      let start = 0;
+      for (let field = 0; field < fieldCount; field++) {
+        const end = fieldEnds[field]!;
+        const unit = 1 << (field * TF_BITS);
+        for (let t = start; t < end; t++) {
+          const term = terms.terms[t]!;
+          if (term >= packedByTerm.length) {
+            const size = Math.max(term + 1, packedByTerm.length * 2);
+            packedByTerm = grown(packedByTerm, size);
+            documentFrequency = grown(documentFrequency, size);
+          }
+          const packed = packedByTerm[term]!;
+          if (packed === 0) {
+            pairTerms.push(term);
+            packedByTerm[term] = unit;
+          } else if (((packed / unit) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
+        }
+        this.#lengths[doc * fieldCount + field] = end - start;
+        this.#lengthSums[field]! += end - start;
+        start = end;
+      }
+      for (let p = firstPair; p < pairTerms.length; p++) {
+        const term = pairTerms.terms[p]!;
+        pairTfs.push(packedByTerm[term]!);
+        packedByTerm[term] = 0;
+        documentFrequency[term]!++;
+      }
+      documentEnds[doc] = pairTerms.length;
+    }
+    this.#next = count;
+    this.#live = count;
+
+    // Each term's run starts where the previous term's ends; documents are written in order, so
+    // every run is sorted.
+    const docs = new Int32Array(pairTerms.length);
+    const tfs = new Int32Array(pairTerms.length);
+    const cursor = packedByTerm;
+    let offset = 0;
+    for (let term = 0; term < documentFrequency.length; term++) {
+      const df = documentFrequency[term]!;
+      if (df === 0) continue;
+      cursor[term] = offset;
+      this.#postings[term] = new Postings(docs, tfs, offset, df, df);
+      this.#vocabulary.set(termText(term), true);
+      offset += df;
+    }
+    let pair = 0;
+    for (let doc = 0; doc < count; doc++) {
+      for (const end = documentEnds[doc]!; pair < end; pair++) {
+        const at = cursor[pairTerms.terms[pair]!]!++;
+        docs[at] = doc;
+        tfs[at] = pairTfs.terms[pair]!;
+      }
+    }
+  }
+
   /** Remove a document, given the same terms it was added with. */
-  remove(doc: number, fieldTerms: readonly (readonly number[])[]): void {
+  remove(doc: number, terms: Int32Array, fieldEnds: ArrayLike<number>): void {
     this.#live--;
-    fieldTerms.forEach((terms, field) => {
+    let start = 0;
+    for (let field = 0; field < this.#fields.length; field++) {
+      const end = fieldEnds[field]!;
       this.#lengthSums[field]! -= this.#lengths[doc * this.#fields.length + field]!;
       this.#lengths[doc * this.#fields.length + field] = 0;
-      for (const term of new Set(terms)) {
+      for (const term of new Set(terms.subarray(start, end))) {
         const postings = this.#postings[term];
         if (!postings) continue;
         postings.remove(doc);
@@ -176,7 +289,8 @@ export class InvertedIndex {
           this.#vocabulary.delete(termText(term));
         }
       }
-    });
+      start = end;
+    }
   }
 
   #lookup(term: string): Postings | undefined {
@@ -249,7 +363,7 @@ export class InvertedIndex {
         // The bonus goes to rare terms: a name word most skills share ("data", "tools") says little.
         const rareness = (idf / unknownRarity) ** BONUS_POWER;
         const { docs: ids, tfs } = postings;
-        for (let i = 0; i < postings.length; i++) {
+        for (let i = postings.start, end = postings.start + postings.length; i < end; i++) {
           const doc = ids[i]!;
           let packed = tfs[i]!;
           let tf = 0;
@@ -294,9 +408,8 @@ export class InvertedIndex {
     }
   }
 
-  #grow(needed: number): void {
+  #grow(needed: number, capacity = Math.max(64, needed * 2)): void {
     if (needed * this.#fields.length <= this.#lengths.length) return;
-    const capacity = Math.max(64, needed * 2);
     const lengths = new Float32Array(capacity * this.#fields.length);
     lengths.set(this.#lengths);
     this.#lengths = lengths;

@@ -1,7 +1,7 @@
 import type { CatalogSkill } from "../../skills/catalog.js";
 import { extractTriggers, skillLabels } from "../../skills/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../skills/types.js";
-import { analyzeWords, indexTerms, type AnalysedWord } from "./analyze.js";
+import { analyzeWords, appendIndexTerms, TermList, type AnalysedWord } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
 
@@ -166,20 +166,55 @@ const NAME = FIELD_NAMES.indexOf("name");
 const OUTLINE = FIELD_NAMES.indexOf("outline");
 /** The fields whose words confirm a name's initials as a short form the skill goes by. */
 const CONFIRMING = (["description", "triggers", "body", "outline"] as const).map((field) => FIELD_NAMES.indexOf(field));
+/** The terms of one skill's name initials, reused from skill to skill. */
+const initialTerms = new TermList();
 
-function documentTerms(skill: CatalogSkill): number[][] {
+/** Fills `terms` with a skill's terms, field after field, and `fieldEnds` with where each field ends. */
+function analyseDocument(skill: CatalogSkill, terms: TermList, fieldEnds: Int32Array): void {
   const texts = fieldTexts(skill);
-  const terms = FIELD_NAMES.map((field) => indexTerms(texts[field]));
-  // A name's initials are a guess ("exploratory-data-analysis" is EDA, "code-reviewer-workflow"
-  // hardly CRW). In a large catalog, initials no text uses collide with the abbreviations other
-  // skills spell out, and the name's weight would put the guess first: the initials count as the
-  // name only where the skill's own text uses them, as the outline otherwise.
-  for (const initial of indexTerms(nameAbbreviations(skill.name).join(" "))) {
-    const used = CONFIRMING.some((field) => terms[field]!.includes(initial));
-    terms[used ? NAME : OUTLINE]!.push(initial);
-  }
-  return terms;
+  terms.length = 0;
+  FIELD_NAMES.forEach((field, f) => {
+    appendIndexTerms(texts[field], terms);
+    fieldEnds[f] = terms.length;
+  });
+  addNameInitials(skill.name, terms, fieldEnds);
 }
+
+/**
+ * A name's initials are a guess ("exploratory-data-analysis" is EDA, "code-reviewer-workflow"
+ * hardly CRW). In a large catalog, initials no text uses collide with the abbreviations other
+ * skills spell out, and the name's weight would put the guess first: the initials count as the
+ * name only where the skill's own text uses them, as the outline otherwise.
+ */
+function addNameInitials(name: string, terms: TermList, fieldEnds: Int32Array): void {
+  const initials = nameAbbreviations(name);
+  if (initials.length === 0) return;
+  initialTerms.length = 0;
+  appendIndexTerms(initials.join(" "), initialTerms);
+  for (let i = 0; i < initialTerms.length; i++) {
+    const initial = initialTerms.terms[i]!;
+    if (!CONFIRMING.some((field) => fieldIncludes(terms, fieldEnds, field, initial))) {
+      terms.push(initial);
+      fieldEnds[OUTLINE] = terms.length;
+      continue;
+    }
+    // Into the name, the first field: every later term moves up one place.
+    terms.push(initial);
+    const at = fieldEnds[NAME]!;
+    terms.terms.copyWithin(at + 1, at, terms.length - 1);
+    terms.terms[at] = initial;
+    for (let f = NAME; f < fieldEnds.length; f++) fieldEnds[f]!++;
+  }
+}
+
+function fieldIncludes(terms: TermList, fieldEnds: Int32Array, field: number, term: number): boolean {
+  for (let i = field === 0 ? 0 : fieldEnds[field - 1]!; i < fieldEnds[field]!; i++) if (terms.terms[i] === term) return true;
+  return false;
+}
+
+/** One of each for the skills added or removed one at a time, reused from skill to skill. */
+const documentTerms = new TermList();
+const documentFieldEnds = new Int32Array(FIELD_NAMES.length);
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
 function nameKey(text: string): string {
@@ -196,7 +231,11 @@ export class Bm25Ranker implements Ranker {
   /** By document number; removed documents leave a hole until the next rebuild. */
   #skills: (CatalogSkill | undefined)[] = [];
   readonly #docs = new Map<string, number>();
-  readonly #byName = new Map<string, Set<string>>();
+  /**
+   * The qualified ids of the skills each name key stands for, in the order they were added: one id
+   * as itself (nearly every key), several in an array. A Set per key was a fifth of the index's heap.
+   */
+  readonly #byName = new Map<string, string | string[]>();
   /** The match count of the last search, for `count`; cleared whenever the index changes. */
   #lastCount: { query: string; source: string | undefined; total: number } | undefined;
 
@@ -205,7 +244,14 @@ export class Bm25Ranker implements Ranker {
     this.#skills = [];
     this.#docs.clear();
     this.#byName.clear();
-    this.add(skills);
+    // A list that names one skill twice is added one by one, the later replacing the earlier.
+    if (skills.length > DOC_SPAN || new Set(skills.map((skill) => skill.qualifiedId)).size !== skills.length) {
+      this.add(skills);
+      return;
+    }
+    this.#lastCount = undefined;
+    this.#index.addAll(skills.length, (doc, terms, fieldEnds) => analyseDocument(skills[doc]!, terms, fieldEnds));
+    skills.forEach((skill, doc) => this.#hold(skill, doc));
   }
 
   add(skills: readonly CatalogSkill[]): void {
@@ -221,14 +267,21 @@ export class Bm25Ranker implements Ranker {
     for (const skill of skills) {
       // Adding a skill the index holds replaces it, so an update is one call.
       if (this.#docs.has(skill.qualifiedId)) this.remove([skill.qualifiedId]);
-      const doc = this.#index.add(documentTerms(skill));
-      this.#skills[doc] = skill;
-      this.#docs.set(skill.qualifiedId, doc);
-      for (const key of this.#nameKeys(skill)) {
-        const ids = this.#byName.get(key) ?? new Set<string>();
-        ids.add(skill.qualifiedId);
-        this.#byName.set(key, ids);
-      }
+      analyseDocument(skill, documentTerms, documentFieldEnds);
+      this.#hold(skill, this.#index.add(documentTerms.terms, documentFieldEnds));
+    }
+  }
+
+  /** Records that document `doc` is `skill`. */
+  #hold(skill: CatalogSkill, doc: number): void {
+    this.#skills[doc] = skill;
+    this.#docs.set(skill.qualifiedId, doc);
+    for (const key of this.#nameKeys(skill)) {
+      const ids = this.#byName.get(key);
+      if (ids === undefined) this.#byName.set(key, skill.qualifiedId);
+      else if (typeof ids === "string") {
+        if (ids !== skill.qualifiedId) this.#byName.set(key, [ids, skill.qualifiedId]);
+      } else if (!ids.includes(skill.qualifiedId)) ids.push(skill.qualifiedId);
     }
   }
 
@@ -238,13 +291,17 @@ export class Bm25Ranker implements Ranker {
       const doc = this.#docs.get(qualifiedId);
       if (doc === undefined) continue;
       const skill = this.#skills[doc]!;
-      this.#index.remove(doc, documentTerms(skill));
+      analyseDocument(skill, documentTerms, documentFieldEnds);
+      this.#index.remove(doc, documentTerms.terms, documentFieldEnds);
       this.#skills[doc] = undefined;
       this.#docs.delete(qualifiedId);
       for (const key of this.#nameKeys(skill)) {
         const ids = this.#byName.get(key);
-        ids?.delete(qualifiedId);
-        if (ids?.size === 0) this.#byName.delete(key);
+        if (ids === skill.qualifiedId) this.#byName.delete(key);
+        else if (Array.isArray(ids) && ids.includes(skill.qualifiedId)) {
+          const rest = ids.filter((id) => id !== skill.qualifiedId);
+          this.#byName.set(key, rest.length === 1 ? rest[0]! : rest);
+        }
       }
     }
     // Removed documents keep their slots; once most slots are holes, start over compactly.
@@ -281,7 +338,8 @@ export class Bm25Ranker implements Ranker {
 
     // A query that names a skill gets that skill first, whatever the words score.
     const named = new Set<number>();
-    for (const id of this.#byName.get(nameKey(query)) ?? []) {
+    const ids = this.#byName.get(nameKey(query)) ?? [];
+    for (const id of typeof ids === "string" ? [ids] : ids) {
       const doc = this.#docs.get(id)!;
       if (source === undefined || this.#skills[doc]!.source === source) named.add(doc);
     }

@@ -86,6 +86,16 @@ describe("the analyzer", () => {
     expect(["images", "queries", "boxes", "status", "class"].map(foldPlural)).toEqual(["image", "query", "boxe", "status", "class"]);
   });
 
+  it("gives the same terms after its table of known words fills up and is emptied", () => {
+    const text = "Deploys k8s clusters with machine learning, pre-commit hooks and Next.js";
+    const before = terms(text);
+    // More distinct words than the table keeps: it is emptied before the next text.
+    const flood = Array.from({ length: 210_000 }, (_, i) => `zq${i.toString(36)}`).join(" ");
+    expect(indexTerms(flood)).toHaveLength(210_000);
+    expect(terms(text)).toEqual(before);
+    expect(terms("zq0 zq1")).toEqual(["zq0", "zq1"]);
+  });
+
   it("skips runs too long to be words, and never throws", () => {
     expect(terms(`${"a".repeat(41)} kubernetes`)).toEqual(["kubernet", "~kubernetes"]);
     for (const query of HOSTILE_QUERIES) expect(() => analyzeWords(query)).not.toThrow();
