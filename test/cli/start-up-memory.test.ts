@@ -1,10 +1,10 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { minorCollector } from "../../src/cli/young-generation.js";
+import { collector } from "../../src/cli/start-up-memory.js";
 
-describe("minorCollector", () => {
+describe("collector", () => {
   it("gives V8's collector without --expose-gc, and leaves the flag unset for later contexts", () => {
-    const collect = minorCollector();
+    const collect = collector();
     expect(typeof collect).toBe("function");
     expect(() => collect!({ type: "minor" })).not.toThrow();
     // A plugin's vm context made afterwards must not find gc() in its globals.
