@@ -14,15 +14,18 @@ import type { Logger } from "../kernel/logger.js";
  *
  * So: a minor collection as soon as start-up is over (about a millisecond; it starts V8's
  * window), then, each time the event loop has been idle for QUIET_MS, the next of two full
- * collections. A full collection stops the process while it runs (about 100 ms at 10,000 skills
- * on an idle machine), so it is only made when nothing has happened for that long, never while
- * an agent is being answered.
+ * collections. A full collection stops the process while it runs (docs/benchmarks.md has how
+ * long), so it is only made when nothing has happened for that long, never while an agent is
+ * being answered.
  */
 const QUIET_MS = 6_000;
 /** Idle enough: the event loop busy less than this share of the window (a search or two is more). */
 const QUIET_UTILIZATION = 0.01;
-/** Windows waited in all for quiet ones: a server kept busy keeps what it has. */
-const MAX_WINDOWS = 10;
+/**
+ * Windows waited in all for quiet ones: 5 minutes, since at 100,000 skills the watchers take a
+ * while to arm; a server kept busy that long keeps what it has.
+ */
+const MAX_WINDOWS = 50;
 const FULL_COLLECTIONS = 2;
 
 type Collect = (options?: { type: "minor" }) => void;
