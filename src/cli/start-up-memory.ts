@@ -7,10 +7,11 @@ import type { Logger } from "../kernel/logger.js";
  * What a served catalog's start-up leaves behind, given back once the server is quiet. The load
  * grows V8's young generation to its largest (two semi-spaces of 16 MB on 64-bit Node) and leaves
  * its garbage in old-space pages; an idle server allocates next to nothing afterwards, so no
- * collection ever comes to shrink either: at 10,000 skills that was 31 MB of young generation
- * holding nothing and old-space pages a fifth empty. V8 shrinks the young generation after a
- * collection that finds the allocation rate of its last five seconds low, and gives back
- * old-space pages once a second full collection has compacted what the first left fragmented.
+ * collection may come to shrink either: at 10,000 skills on a busy machine, 45 s after the first
+ * answer, 31 MB of young generation held nothing (V8's memory reducer had not run). V8 shrinks
+ * the young generation after a collection that finds the allocation rate of its last five
+ * seconds low, gives back old-space pages once a second full collection has compacted what the
+ * first left fragmented, and its memory reducer, set off by those, does the rest when idle.
  *
  * So: a minor collection as soon as start-up is over (about a millisecond; it starts V8's
  * window), then, each time the event loop has been idle for QUIET_MS, the next of two full
