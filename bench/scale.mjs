@@ -2,8 +2,10 @@
 // over stdio and driven by the MCP SDK client, on catalogs written by bench/scale/make-catalog.mjs.
 // Per size it measures, with the candidates interleaved run by run:
 //   - spawn → first search answer (the kernel's search_skills, the anchors' search);
-//   - RSS and idle CPU of each server once it has answered, watching on (the kernel's default);
-//   - `skills-kernel list` against bench/anchors/read-all.mjs, which only reads every SKILL.md.
+//   - RSS and idle CPU of each server once it has answered, watching on (the kernel's default), in
+//     every run (the median is reported, with the range: V8 gives memory back on its own schedule);
+//   - `skills-kernel list` (each kernel build's) against bench/anchors/read-all.mjs, which only
+//     reads every SKILL.md (left out with --kernels-only).
 //
 //   SKILLS_CORPUS=../shared/corpus node bench/scale.mjs [--sizes 1566,10000] [--runs 3] [--idle 20]
 //   node bench/scale.mjs --sizes 100000 --runs 1 --settle 90 --kernels-only   # minutes: 100,000 skills, 1.5 GB under /tmp
@@ -24,13 +26,15 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "1566,10000" },
     runs: { type: "string", default: "3" },
     idle: { type: "string", default: "20" },
-    // Seconds between the first answer and the idle window: the kernel arms its watchers then.
-    settle: { type: "string", default: "5" },
+    // Seconds between the first answer and the idle window: the kernel arms its watchers then, and
+    // gives back what its start-up left in memory once it has been quiet for 6 s, twice (src/cli/start-up-memory.ts),
+    // which sets V8's own memory reducer off 8 s later: about 30 s in all on an idle machine.
+    settle: { type: "string", default: "40" },
     // Another build of skills-kernel to measure instead (e.g. one of an older commit).
     kernel: { type: "string", default: "dist/cli.js" },
     // A second build served beside it in the same runs (a before/after), e.g. an older commit's.
     baseline: { type: "string" },
-    // Only the kernel builds: at 100,000 the anchors and read-all.mjs open every file at once (EMFILE).
+    // Only the kernel builds (and their `list`): at 100,000 the anchors and read-all.mjs open every file at once (EMFILE).
     "kernels-only": { type: "boolean", default: false },
     query: { type: "string", default: "extract tables from pdf files" },
   },
@@ -44,8 +48,10 @@ const kernel = resolve(repo, values.kernel);
 const cwd = mkdtempSync(join(tmpdir(), "skills-kernel-scale-cwd-"));
 
 const candidates = (root) => [
-  { name: "skills-kernel", args: [kernel, "--skills-dir", root], tool: "search_skills" },
-  ...(values.baseline ? [{ name: `skills-kernel ${values.baseline}`, args: [resolve(repo, values.baseline), "--skills-dir", root], tool: "search_skills" }] : []),
+  { name: "skills-kernel", args: [kernel, "--skills-dir", root], tool: "search_skills", cli: kernel },
+  ...(values.baseline
+    ? [{ name: `skills-kernel ${values.baseline}`, args: [resolve(repo, values.baseline), "--skills-dir", root], tool: "search_skills", cli: resolve(repo, values.baseline) }]
+    : []),
   ...(values["kernels-only"]
     ? []
     : [
@@ -65,8 +71,8 @@ function rssMb(pid) {
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
-/** Spawns one server, times its first search answer; with `idle`, then measures RSS and idle CPU. */
-async function serve(candidate, idle) {
+/** Spawns one server, times its first search answer, then measures its RSS and idle CPU. */
+async function serve(candidate) {
   const transport = new StdioClientTransport({ command: node, args: candidate.args, cwd, stderr: "ignore" });
   const client = new Client({ name: "scale-bench", version: "0" });
   const started = performance.now();
@@ -78,14 +84,12 @@ async function serve(candidate, idle) {
   const pid = transport.pid;
   // CPU time is what a busy machine does not distort: wall time there is mostly waiting for a core.
   const result = { firstAnswer, firstAnswerCpu: cpuSeconds(pid) };
-  if (idle) {
-    // Background work after the first answer (the kernel's watchers being armed) is not idle time.
-    await sleep(Number(values.settle) * 1000);
-    const before = cpuSeconds(pid);
-    await sleep(idleSeconds * 1000);
-    result.idleCpu = ((cpuSeconds(pid) - before) / idleSeconds) * 100;
-    result.rss = rssMb(pid);
-  }
+  // Background work after the first answer (the kernel's watchers being armed) is not idle time.
+  await sleep(Number(values.settle) * 1000);
+  const before = cpuSeconds(pid);
+  await sleep(idleSeconds * 1000);
+  result.idleCpu = ((cpuSeconds(pid) - before) / idleSeconds) * 100;
+  result.rss = rssMb(pid);
   await client.close();
   return result;
 }
@@ -111,12 +115,12 @@ for (const size of values.sizes.split(",").map(Number)) {
   const root = await makeCatalog(size, join(tmpdir(), `skills-kernel-scale-${size}`));
   const servers = candidates(root);
   const samples = servers.map(() => []);
-  const lists = { kernel: [], readAll: [] };
+  const kernels = servers.filter((candidate) => candidate.cli);
+  const lists = { kernels: kernels.map(() => []), readAll: [] };
   for (let run = 0; run < runs; run++) {
-    for (const [index, candidate] of servers.entries()) samples[index].push(await serve(candidate, run === runs - 1));
-    if (values["kernels-only"]) continue;
-    lists.kernel.push(await time(node, [kernel, "list", "--skills-dir", root]));
-    lists.readAll.push(await time(node, [join(repo, "bench/anchors/read-all.mjs"), root]));
+    for (const [index, candidate] of servers.entries()) samples[index].push(await serve(candidate));
+    for (const [index, candidate] of kernels.entries()) lists.kernels[index].push(await time(node, [candidate.cli, "list", "--skills-dir", root]));
+    if (!values["kernels-only"]) lists.readAll.push(await time(node, [join(repo, "bench/anchors/read-all.mjs"), root]));
   }
   const fuseIndex = servers.findIndex((candidate) => candidate.name === "Fuse anchor");
   const fuse = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswer));
@@ -124,20 +128,25 @@ for (const size of values.sizes.split(",").map(Number)) {
   const fuseCpu = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswerCpu));
   // With --kernels-only there is no anchor to compare with.
   const versus = (value, anchor) => (Number.isNaN(anchor) ? "–" : `${(value / anchor).toFixed(2)}x`);
-  console.log("| server | spawn → first search answer, median ms | vs Fuse anchor | CPU s until then | vs Fuse anchor | RSS MB | idle CPU, % of a core |");
+  console.log("| server | spawn → first search answer, median ms | vs Fuse anchor | CPU s until then | vs Fuse anchor | RSS MB, median (range) | idle CPU, % of a core, median |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const [index, candidate] of servers.entries()) {
     const first = median(samples[index].map((s) => s.firstAnswer));
     const cpu = median(samples[index].map((s) => s.firstAnswerCpu));
-    const last = samples[index].at(-1);
+    const rss = samples[index].map((s) => s.rss);
+    const range = `${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)}`;
+    const idleCpu = median(samples[index].map((s) => s.idleCpu));
     console.log(
-      `| ${candidate.name} | ${ms(first)} | ${versus(first, fuse)} | ${cpu.toFixed(2)} | ${versus(cpu, fuseCpu)} | ${last.rss.toFixed(0)} | ${last.idleCpu.toFixed(2)} |`,
+      `| ${candidate.name} | ${ms(first)} | ${versus(first, fuse)} | ${cpu.toFixed(2)} | ${versus(cpu, fuseCpu)} | ${median(rss).toFixed(0)} (${range}) | ${idleCpu.toFixed(2)} |`,
     );
   }
-  if (values["kernels-only"]) continue;
-  const list = median(lists.kernel);
-  const readAll = median(lists.readAll);
+  const readAll = values["kernels-only"] ? NaN : median(lists.readAll);
+  const versusReadAll = (value) => (Number.isNaN(readAll) ? "–" : `${(value / readAll).toFixed(2)}x`);
   console.log(`\n| command | median ms | vs read-all |\n|---|---:|---:|`);
-  console.log(`| skills-kernel list | ${ms(list)} | ${(list / readAll).toFixed(2)}x |`);
-  console.log(`| read-all.mjs (every SKILL.md read, nothing else) | ${ms(readAll)} | 1.00x |\n`);
+  for (const [index, candidate] of kernels.entries()) {
+    const list = median(lists.kernels[index]);
+    console.log(`| ${candidate.name} list | ${ms(list)} | ${versusReadAll(list)} |`);
+  }
+  if (!Number.isNaN(readAll)) console.log(`| read-all.mjs (every SKILL.md read, nothing else) | ${ms(readAll)} | 1.00x |`);
+  console.log("");
 }

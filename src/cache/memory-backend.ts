@@ -17,10 +17,13 @@ class LruStore {
   /** Keyv assigns its namespace here; keys arrive complete, so it is unused. */
   namespace: string | undefined;
   readonly lru: LRUCache<string, string>;
+  readonly #maxEntries: number;
 
   constructor(options: MemoryBackendOptions) {
+    // The entry bound is kept here, not given to the LRU as `max`: with `max`, lru-cache allocates
+    // its lists for that many entries up front, 3.4 MB for the default 100,000 of an empty cache.
+    this.#maxEntries = options.maxEntries;
     this.lru = new LRUCache<string, string>({
-      max: options.maxEntries,
       maxSize: options.maxBytes,
       sizeCalculation: (value, key) => value.length + key.length,
     });
@@ -32,6 +35,8 @@ class LruStore {
 
   set(key: string, value: string, ttl?: number): boolean {
     this.lru.set(key, value, ttl ? { ttl } : undefined);
+    // The entry just set is the most recently used: pop() takes the least.
+    while (this.lru.size > this.#maxEntries) this.lru.pop();
     return true;
   }
 

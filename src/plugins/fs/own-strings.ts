@@ -2,17 +2,19 @@ import { Buffer } from "node:buffer";
 
 /**
  * A copy of plain data (null-prototype objects, arrays, scalars) whose strings hold their own
- * characters. V8 cuts a substring as a view into the string it came from, so a 2,000-character
- * excerpt, or a name the YAML parser sliced out of the frontmatter, would keep the whole text of
- * its SKILL.md alive for as long as the skill is served.
+ * characters, its objects with fast properties. V8 cuts a substring as a view into the string it
+ * came from, so a 2,000-character excerpt, or a name the YAML parser sliced out of the frontmatter,
+ * would keep the whole text of its SKILL.md alive for as long as the skill is served.
  */
 export function ownStrings<T>(value: T): T {
   if (typeof value === "string") return ownString(value) as T;
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(ownStrings) as T;
-  const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) as object | null);
-  for (const [key, item] of Object.entries(value)) copy[ownString(key)] = ownStrings(item);
-  return copy as T;
+  // Filled first, its prototype set after: V8 keeps an object made by Object.create(null) as a
+  // hash table (about four times the memory of a frontmatter object with fast properties), and
+  // fromEntries defines every key as its own, "__proto__" included.
+  const copy = Object.fromEntries(Object.entries(value).map(([key, item]) => [ownString(key), ownStrings(item)]));
+  return Object.setPrototypeOf(copy, Object.getPrototypeOf(value) as object | null) as T;
 }
 
 // Short strings are copied by V8 anyway. Otherwise prepending a character makes a rope, and
@@ -33,39 +35,42 @@ export function isLatin1(text: string): boolean {
   return Buffer.byteLength(text, "utf8") === text.length || LATIN1.test(text);
 }
 
-/**
- * `text` as UTF-8 in a buffer of its own: a slice of Buffer's shared pool would keep alive the
- * whole 8 KiB slab, with whatever else was cut from it.
- */
-export function utf8Copy(text: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  return bytes;
-}
-
 /** Where a skill keeps an excerpt as UTF-8 (see withUtf8Excerpt). */
 const UTF8 = Symbol("excerpt, UTF-8");
 
+/** An excerpt's UTF-8 bytes, one to a character of a one-byte string (see compactExcerpt). */
+export interface Utf8Bytes {
+  readonly bytes: string;
+}
+
 // One getter for every skill: a getter of its own per skill would give each its own hidden class.
-function decodeExcerpt(this: { readonly [UTF8]: Buffer }): string {
-  return this[UTF8].toString("utf8");
+function decodeExcerpt(this: { readonly [UTF8]: string }): string {
+  return Buffer.from(this[UTF8], "latin1").toString("utf8");
 }
 
 /**
  * An excerpt as compactly as V8 allows: a string holding one character past U+00FF takes two
  * bytes a character, and most excerpts that do are English with a dash, an arrow or an emoji in
  * them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 (see withUtf8Excerpt); the
- * others are one-byte strings already.
+ * others are one-byte strings already. The UTF-8 bytes are held as the characters of a one-byte
+ * string rather than in a Buffer: a Buffer costs two objects on the heap and a backing store with
+ * its bookkeeping outside it, about 300 bytes an excerpt more, and sits outside the heap that
+ * V8 compacts.
  */
-export function compactExcerpt(excerpt: string): string | Buffer {
-  return LATIN1.test(excerpt) ? ownString(excerpt) : utf8Copy(excerpt);
+export function compactExcerpt(excerpt: string): string | Utf8Bytes {
+  return LATIN1.test(excerpt) ? ownString(excerpt) : utf8Bytes(excerpt);
+}
+
+/** `text` as UTF-8 bytes: latin1 decodes each byte to one character, a one-byte string of its own, never a view. */
+export function utf8Bytes(text: string): Utf8Bytes {
+  return { bytes: Buffer.from(text, "utf8").toString("latin1") };
 }
 
 /**
  * A skill whose excerpt is kept as UTF-8 and decoded whenever read (the ranker reads it when it
  * indexes the skill): `excerpt` is an own enumerable property all the same, as a plain object's.
  */
-export function withUtf8Excerpt<T extends object>(skill: T, bytes: Buffer): T & { readonly excerpt: string } {
-  const kept = Object.assign(skill, { [UTF8]: bytes });
+export function withUtf8Excerpt<T extends object>(skill: T, utf8: Utf8Bytes): T & { readonly excerpt: string } {
+  const kept = Object.assign(skill, { [UTF8]: utf8.bytes });
   return Object.defineProperty(kept, "excerpt", { get: decodeExcerpt, enumerable: true }) as typeof kept & { readonly excerpt: string };
 }

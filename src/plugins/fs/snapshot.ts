@@ -1,7 +1,7 @@
 import type { JsonValue } from "../../kernel/cache.js";
 import type { SourceSkill } from "../../skills/types.js";
 import type { FolderIdentity, FolderListing } from "./folder-listings.js";
-import { isLatin1, utf8Copy, withUtf8Excerpt } from "./own-strings.js";
+import { isLatin1, utf8Bytes, withUtf8Excerpt } from "./own-strings.js";
 import type { FileIdentity } from "./read-skill-file.js";
 import type { SkillFileKind } from "./scan.js";
 import type { ReadRecord } from "./source.js";
@@ -138,7 +138,7 @@ function checkRead(record: unknown[], rank: number): ReadRecord | undefined {
     const excerpt: string = skill[3];
     recalled = isLatin1(excerpt)
       ? { name, description, path, frontmatter, excerpt, rank }
-      : withUtf8Excerpt({ name, description, path, frontmatter, rank }, utf8Copy(excerpt));
+      : withUtf8Excerpt({ name, description, path, frontmatter, rank }, utf8Bytes(excerpt));
   }
   return {
     identity: { dev, ino, size, mtimeMs, ctimeMs } as FileIdentity,
