@@ -362,20 +362,24 @@ export class InvertedIndex {
         if (weight * idf > wordRarity) wordRarity = weight * idf;
         // The bonus goes to rare terms: a name word most skills share ("data", "tools") says little.
         const rareness = (idf / unknownRarity) ** BONUS_POWER;
+        const weightedIdf = weight * idf;
         const { docs: ids, tfs } = postings;
         for (let i = postings.start, end = postings.start + postings.length; i < end; i++) {
           const doc = ids[i]!;
           let packed = tfs[i]!;
           let tf = 0;
           let bonus = 0;
-          for (let f = 0; packed !== 0; f++, packed >>>= TF_BITS) {
-            const count = packed & TF_MAX;
-            if (count !== 0) {
-              tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[doc * fieldCount + f]!);
-              bonus += bonuses[f]!;
-            }
+          const lengthsAt = doc * fieldCount;
+          // Field by field in order, jumping over the empty ones: most postings fill one or two.
+          while (packed !== 0) {
+            const f = ((31 - Math.clz32(packed & -packed)) / TF_BITS) | 0;
+            const shift = f * TF_BITS;
+            const count = (packed >>> shift) & TF_MAX;
+            packed &= ~(TF_MAX << shift);
+            tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[lengthsAt + f]!);
+            bonus += bonuses[f]!;
           }
-          let s = (weight * idf * tf * (k1 + 1)) / (tf + k1);
+          let s = (weightedIdf * tf * (k1 + 1)) / (tf + k1);
           if (bonus !== 0) s *= 1 + bonus * rareness;
           const previous = wordScores[doc]!;
           if (previous === 0) touched[touchedCount++] = doc;

@@ -236,6 +236,8 @@ export class Bm25Ranker implements Ranker {
    * as itself (nearly every key), several in an array. A Set per key was a fifth of the index's heap.
    */
   readonly #byName = new Map<string, string | string[]>();
+  /** Sort keys of the last search's matches (see #match); valid until the next search. */
+  #keys = new Float64Array(0);
   /** The match count of the last search, for `count`; cleared whenever the index changes. */
   #lastCount: { query: string; source: string | undefined; total: number } | undefined;
 
@@ -367,7 +369,10 @@ export class Bm25Ranker implements Ranker {
       // "knitting patterns") lower every score alike, so the order stays and the labels tell.
       const covered = result.rarity.reduce((sum, r, w) => sum + (result.bestPerWord[w]! > 0 ? r : 0), 0) / rarity;
       const scale = covered ** CATALOG_COVERAGE_POWER;
-      const keys = new Float64Array(result.docs.length);
+      // Reused from search to search: a query with common words matches most of a large catalog,
+      // and a fresh array of that size per query was allocated, zeroed and collected each time.
+      if (this.#keys.length < result.docs.length) this.#keys = new Float64Array(result.docs.length);
+      const keys = this.#keys;
       const { docs, scores, matchedRarity } = result;
       const checkNamed = named.size > 0;
       const coverageWeights = new Map<number, number>();
