@@ -395,10 +395,3 @@ export function appendIndexTerms(text: string, out: TermList): void {
     if (phrases >= 0) for (const phrase of SYNONYMS.phraseLists[phrases]!) if (continues(count, i, phrase)) out.push(phrase.concept);
   }
 }
-
-/** The numbered index terms of a document's text, in order, repeated as often as they occur. */
-export function indexTerms(text: string): number[] {
-  const out = new TermList();
-  appendIndexTerms(text, out);
-  return [...out.terms.subarray(0, out.length)];
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analyzeWords, indexTerms, termText } from "../../../src/plugins/ranker-bm25/analyze.js";
+import { analyzeWords, termText } from "../../../src/plugins/ranker-bm25/analyze.js";
+import { indexTerms } from "./index-terms.js";
 import { stem } from "../../../src/plugins/ranker-bm25/stem.js";
 import { foldPlural } from "../../../src/plugins/ranker-bm25/synonyms.js";
 import { HOSTILE_QUERIES } from "./skills.js";

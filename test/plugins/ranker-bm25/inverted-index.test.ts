@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { indexTerms, TermList, termText } from "../../../src/plugins/ranker-bm25/analyze.js";
+import { TermList, termText } from "../../../src/plugins/ranker-bm25/analyze.js";
+import { indexTerms } from "./index-terms.js";
 import { InvertedIndex, type FieldSpec } from "../../../src/plugins/ranker-bm25/inverted-index.js";
 
 const FIELDS: FieldSpec[] = [
