@@ -1,7 +1,7 @@
 // The cache through the shipped bundle, against redis-server processes of the tests' own: Redis
-// killed under load, down at start, shared by two servers, and the cache-stats command on every
-// runtime.
-import { cp, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
+// killed under load, down at start, shared by two servers, and, on every runtime, a restart that
+// reads only what changed and the cache-stats command.
+import { cp, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -157,6 +157,30 @@ describe("two servers on one Redis", () => {
     } finally {
       await first.client.close();
     }
+  });
+
+  it.each(Object.keys(RUNTIMES) as Runtime[])("a restart on %s reads only the SKILL.md changed since the last run's snapshot", async (runtime) => {
+    const dir = await mkdtemp(join(work, `restart-${runtime}-`));
+    await cp(skills, dir, { recursive: true });
+    await age(dir);
+    const list = async () => {
+      const run = await runCli(["list", "--format", "json", "--skills-dir", dir, "--cache", redis.url, "--log-level", "debug"], { cwd: work, runtime });
+      expect(run.code).toBe(0);
+      const filesRead = /: (\d+) of 3 SKILL\.md files read/.exec(run.stderr);
+      const listed = JSON.parse(run.stdout) as { skills: { name: string; description: string }[] };
+      return { filesRead: Number(filesRead?.[1]), descriptions: listed.skills.map((skill) => skill.description) };
+    };
+
+    expect((await list()).filesRead).toBe(3);
+    expect((await list()).filesRead).toBe(0);
+    const changed = join(dir, "readme-reviewer", "SKILL.md");
+    await writeFile(changed, (await readFile(changed, "utf8")).replace(/^description: .*$/m, "description: Edited while no server ran."));
+    // Aged alone: setting a file's times changes its ctime, so ageing the others would change them too.
+    const past = new Date(Date.now() - 60_000);
+    await utimes(changed, past, past);
+    const afterEdit = await list();
+    expect(afterEdit.filesRead).toBe(1);
+    expect(afterEdit.descriptions).toContain("Edited while no server ran.");
   });
 
   it.each(Object.keys(RUNTIMES) as Runtime[])("cache-stats answers on %s, for Redis and the default", async (runtime) => {
