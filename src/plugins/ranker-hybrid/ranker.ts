@@ -12,6 +12,11 @@ export interface HybridSettings {
   readonly candidates: number;
   /** Reciprocal rank fusion's constant: 60 in Cormack, Clarke and Büttcher (2009). */
   readonly rrfK: number;
+  /**
+   * The vector side's say in the fusion, the lexical side's being 1: a model weaker than the words
+   * on the requests they match should only break their ties and bring what they miss.
+   */
+  readonly vectorWeight: number;
   /** Texts per embeddings request while the catalog is embedded in the background. */
   readonly batchSize: number;
   /** How long a search waits for the background embedding to finish before it goes on with what is there. */
@@ -25,21 +30,21 @@ function embeddedText(skill: CatalogSkill): string {
 }
 
 /**
- * Lexical results fused with vector similarity by reciprocal rank fusion: each skill scores
- * 1 / (k + its lexical rank) + 1 / (k + its vector rank), so a skill both sides rank high wins,
- * and one that only the embeddings find (a request in other words) can still come up.
+ * Lexical results fused with vector similarity by weighted reciprocal rank fusion: each skill
+ * scores 1 / (k + its lexical rank) + w / (k + its vector rank), so a skill both sides rank high
+ * wins, and one that only the embeddings find (a request in other words) can still come up.
  *
  * The catalog is embedded in the background after each build or addition, in batches, and the
  * vectors are kept in a bounded cache keyed by the embedded text (an edited skill is embedded
  * anew), and in the kernel's shared cache when there is one, so a restart embeds nothing again. Until a skill's vector is there, the lexical side still finds it; if the endpoint fails,
  * searches answer with the lexical results alone and the failure is logged once until it recovers.
  *
- * Scores: a query naming a skill keeps 100; the others get the fused score as a share of the
- * best possible (first on both sides), times the best lexical score of the query, but never more
- * than their own lexical score nor than the result ranked above them, so the labels keep the
- * lexical side's calibration: a query the catalog does not cover is never strong, and a result the
- * vectors moved up is labelled by what its words matched (with a model weaker than the words, the
- * fused first result was otherwise strong and wrong half the time: docs/search.md).
+ * Scores: a query naming a skill keeps 100; the others keep their own lexical score, but never
+ * more than the result ranked above them, so the labels keep the lexical side's calibration: a
+ * query the catalog does not cover is never strong, and a result the vectors moved up is labelled
+ * by what its words matched. (A share of the best possible fused score, used before, drew the gap
+ * between the first two results in fused ranks, and with a weighted vector side a strong first
+ * result was wrong three times in ten among 5,000 distractors: docs/search.md.)
  */
 export class HybridRanker implements Ranker {
   readonly name = "hybrid";
@@ -101,7 +106,7 @@ export class HybridRanker implements Ranker {
   async search(query: string, options: RankerSearchOptions): Promise<RankedSkill[]> {
     const limit = Math.max(0, Math.floor(options.limit));
     if (limit === 0) return [];
-    const { candidates, rrfK } = this.settings;
+    const { candidates, rrfK, vectorWeight } = this.settings;
     const lexical = await this.lexical.search(query, { ...options, limit: Math.max(limit, candidates) });
     this.#lastVectorOnly = { query, source: options.source, count: 0 };
     await Promise.race([this.#warm, new Promise((resolve) => setTimeout(resolve, this.settings.warmupWaitMs).unref())]);
@@ -117,25 +122,23 @@ export class HybridRanker implements Ranker {
 
     const named = lexical.filter((r) => r.score >= 100);
     const fused = new Map<string, { skill: CatalogSkill; score: number }>();
-    const bump = (skill: CatalogSkill, rank: number) => {
+    const bump = (skill: CatalogSkill, rank: number, weight: number) => {
       const entry = fused.get(skill.qualifiedId) ?? { skill, score: 0 };
-      entry.score += 1 / (rrfK + rank);
+      entry.score += weight / (rrfK + rank);
       fused.set(skill.qualifiedId, entry);
     };
-    lexical.forEach(({ skill, score }, i) => score < 100 && bump(skill, i + 1));
+    lexical.forEach(({ skill, score }, i) => score < 100 && bump(skill, i + 1, 1));
     const fromLexical = fused.size;
-    this.#nearest(queryVector, options.source, candidates).forEach((skill, i) => bump(skill, i + 1));
+    this.#nearest(queryVector, options.source, candidates).forEach((skill, i) => bump(skill, i + 1, vectorWeight));
     for (const { skill } of named) fused.delete(skill.qualifiedId);
     this.#lastVectorOnly = { query, source: options.source, count: Math.max(0, fused.size - fromLexical) };
 
-    const bestLexical = lexical.find((r) => r.score < 100)?.score ?? 0;
     const lexicalScores = new Map(lexical.map(({ skill, score }) => [skill.qualifiedId, score]));
-    const ideal = 2 / (rrfK + 1);
     let ceiling = 99;
     const ranked = [...fused.values()]
       .sort((a, b) => b.score - a.score)
-      .map(({ skill, score }) => {
-        ceiling = Math.min(ceiling, (bestLexical * score) / ideal, lexicalScores.get(skill.qualifiedId) ?? 0);
+      .map(({ skill }) => {
+        ceiling = Math.min(ceiling, lexicalScores.get(skill.qualifiedId) ?? 0);
         return { skill, score: ceiling };
       });
     return [...named, ...ranked].slice(0, limit);

@@ -29,13 +29,13 @@ afterEach(() => {
   fixture.requests.length = 0;
 });
 
-function hybrid(options: { timeoutMs?: number; cache?: number; shared?: Cache } = {}) {
+function hybrid(options: { timeoutMs?: number; cache?: number; shared?: Cache; vectorWeight?: number } = {}) {
   const logs: string[] = [];
   const ranker = new HybridRanker(
     new Bm25Ranker(),
     new OpenAiEmbeddings({ url: fixture.url, model: "fixture-model", timeoutMs: options.timeoutMs ?? 5000 }),
     new LruCache(options.cache ?? 1000),
-    { candidates: 50, rrfK: 60, batchSize: 2, warmupWaitMs: 1000 },
+    { candidates: 50, rrfK: 60, vectorWeight: options.vectorWeight ?? 1, batchSize: 2, warmupWaitMs: 1000 },
     createLogger("debug", (line) => logs.push(line)),
     options.shared,
   );
@@ -86,6 +86,29 @@ describe("the hybrid ranker", () => {
       expect(await ranker.count(query, {})).toBe((await ranker.search(query, { limit: 50 })).length);
     }
     ranker.close();
+  });
+
+  it("lets a vector side weighted under the words bring what they miss, not overturn their clear lead", async () => {
+    const lexicalOnly = new Bm25Ranker();
+    lexicalOnly.build(SKILLS);
+    const [lexicalTop, lexicalSecond] = lexicalOnly.search("csv invoices pdf", { limit: 2 });
+    expect(lexicalTop?.skill.name).toBe("invoice-generator");
+    expect(lexicalTop!.score).toBeGreaterThan(1.5 * lexicalSecond!.score);
+    const tops: Record<number, { name: string; score: number }> = {};
+    for (const vectorWeight of [1, 0.25]) {
+      const { ranker } = hybrid({ vectorWeight });
+      ranker.build(SKILLS);
+      await warmed(SKILLS.length);
+      const [top] = await ranker.search("csv invoices pdf", { limit: 3 });
+      tops[vectorWeight] = { name: top!.skill.name, score: top!.score };
+      expect((await ranker.search("nightfall", { limit: 1 }))[0]?.skill.name).toBe("dusk-photo-editor");
+      ranker.close();
+      fixture.requests.length = 0;
+    }
+    // With equal say, the vectors' preference wins the fusion, scored by its own words; at a
+    // quarter, the words' lead holds, and so does their score.
+    expect(tops[1]).toEqual({ name: "csv-tools", score: lexicalSecond!.score });
+    expect(tops[0.25]).toEqual({ name: "invoice-generator", score: lexicalTop!.score });
   });
 
   it("embeds each text once: the catalog in batches, then only new queries", async () => {
@@ -248,6 +271,10 @@ describe("ranker-hybrid through the bundled CLI", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(bad.stderr).toMatch(/plugin "ranker-hybrid": option url/);
+    await writeFile(join(work, "weight.config.json"), config({ url: fixture.url, model: "m", vectorWeight: -1 }));
+    const weight = await runCli(["search", "x", "--config", "weight.config.json"], { cwd: work });
+    expect(weight.code).toBe(2);
+    expect(weight.stderr).toMatch(/plugin "ranker-hybrid": option vectorWeight/);
     await writeFile(join(work, "key.config.json"), config({ url: fixture.url, model: "m", apiKeyEnv: "SK_TEST_NO_SUCH_KEY" }));
     const key = await runCli(["search", "x", "--config", "key.config.json"], { cwd: work });
     expect(key.code).toBe(2);
