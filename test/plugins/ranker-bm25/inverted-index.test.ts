@@ -42,7 +42,7 @@ const QUERIES = [["alpha"], ["deploy", "kubernetes"], ["cluster"], ["number7", "
 function scores(index: InvertedIndex): unknown[] {
   return QUERIES.map((words) => {
     const result = index.score(words.map((word) => indexTerms(word).map((term) => ({ term: termText(term), weight: 1 }))));
-    const byDoc = [...result.docs].sort((a, b) => a - b).map((doc) => [doc, result.scores[doc], result.matchedRarity[doc]]);
+    const byDoc = [...result.docs].sort((a, b) => a - b).map((doc) => [doc, result.scores[doc], result.matchedWords[doc]]);
     const figures = { byDoc, best: result.bestPerWord, rarity: result.rarity };
     index.release(result);
     return figures;
