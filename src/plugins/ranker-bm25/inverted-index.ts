@@ -136,7 +136,13 @@ export class InvertedIndex {
   readonly #postings: (Postings | undefined)[] = [];
   /** The terms this index holds, for prefix and typo lookups. */
   readonly #vocabulary = new SearchableMap<true>();
+  /**
+   * Each document's length in each field, field after field: lengths[field * #stride + doc]. A
+   * term's postings are read in document order and most fall in one field, so the lengths they read
+   * lie close together; by document, each posting read a cache line of its own.
+   */
   #lengths = new Float32Array(0);
+  #stride = 0;
   readonly #lengthSums: Float64Array;
   #live = 0;
   #next = 0;
@@ -193,7 +199,7 @@ export class InvertedIndex {
         if (postings.length === 0 || postings.docs[last] !== doc) postings.push(doc, unit);
         else if (((postings.tfs[last]! / unit) & TF_MAX) < TF_MAX) postings.tfs[last]! += unit;
       }
-      this.#lengths[doc * this.#fields.length + field] = end - start;
+      this.#lengths[field * this.#stride + doc] = end - start;
       this.#lengthSums[field]! += end - start;
       start = end;
     }
@@ -240,7 +246,7 @@ export class InvertedIndex {
             packedByTerm[term] = unit;
           } else if (((packed / unit) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
         }
-        this.#lengths[doc * fieldCount + field] = end - start;
+        this.#lengths[field * this.#stride + doc] = end - start;
         this.#lengthSums[field]! += end - start;
         start = end;
       }
@@ -285,8 +291,8 @@ export class InvertedIndex {
     let start = 0;
     for (let field = 0; field < this.#fields.length; field++) {
       const end = fieldEnds[field]!;
-      this.#lengthSums[field]! -= this.#lengths[doc * this.#fields.length + field]!;
-      this.#lengths[doc * this.#fields.length + field] = 0;
+      this.#lengthSums[field]! -= this.#lengths[field * this.#stride + doc]!;
+      this.#lengths[field * this.#stride + doc] = 0;
       for (const term of new Set(terms.subarray(start, end))) {
         const postings = this.#postings[term];
         if (!postings) continue;
@@ -428,7 +434,7 @@ export class InvertedIndex {
   #postingScore(weighting: Weighting, weightedIdf: number, rareness: number, doc: number, packed: number): number {
     const { base, slope, weights, bonuses } = weighting;
     const lengths = this.#lengths;
-    const lengthsAt = doc * this.#fields.length;
+    const stride = this.#stride;
     let tf = 0;
     let bonus = 0;
     // Field by field in order, jumping over the empty ones: most postings fill one or two.
@@ -437,7 +443,7 @@ export class InvertedIndex {
       const shift = f * TF_BITS;
       const count = (packed >>> shift) & TF_MAX;
       packed &= ~(TF_MAX << shift);
-      tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[lengthsAt + f]!);
+      tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[f * stride + doc]!);
       bonus += bonuses[f]!;
     }
     const k1 = this.#k1;
@@ -455,10 +461,13 @@ export class InvertedIndex {
   }
 
   #grow(needed: number, capacity = Math.max(64, needed * 2)): void {
-    if (needed * this.#fields.length <= this.#lengths.length) return;
+    if (needed <= this.#stride) return;
     const lengths = new Float32Array(capacity * this.#fields.length);
-    lengths.set(this.#lengths);
+    for (let f = 0; f < this.#fields.length; f++) {
+      lengths.set(this.#lengths.subarray(f * this.#stride, (f + 1) * this.#stride), f * capacity);
+    }
     this.#lengths = lengths;
+    this.#stride = capacity;
     const scores = new Float64Array(capacity);
     this.#scores = scores;
     this.#wordScores = new Float64Array(capacity);
