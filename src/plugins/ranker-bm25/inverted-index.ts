@@ -35,6 +35,8 @@ const TF_BITS = 4;
  */
 const BONUS_POWER = 2;
 const TF_MAX = (1 << TF_BITS) - 1;
+/** A field length that does not fit in two bytes; see InvertedIndex.#lengths. */
+const LONG_FIELD = 0xffff;
 
 /**
  * One term's postings: documents and packed frequencies at [start, start + length) of two arrays.
@@ -139,10 +141,14 @@ export class InvertedIndex {
   /**
    * Each document's length in each field, field after field: lengths[field * #stride + doc]. A
    * term's postings are read in document order and most fall in one field, so the lengths they read
-   * lie close together; by document, each posting read a cache line of its own.
+   * lie close together; by document, each posting read a cache line of its own. Two bytes a length
+   * keep them closer still: a field of LONG_FIELD terms or more (a hostile description) holds
+   * LONG_FIELD there and its length in #longFields.
    */
-  #lengths = new Float32Array(0);
+  #lengths = new Uint16Array(0);
   #stride = 0;
+  /** Lengths of LONG_FIELD terms or more, by doc * fields + field. */
+  readonly #longFields = new Map<number, number>();
   readonly #lengthSums: Float64Array;
   #live = 0;
   #next = 0;
@@ -199,7 +205,7 @@ export class InvertedIndex {
         if (postings.length === 0 || postings.docs[last] !== doc) postings.push(doc, unit);
         else if (((postings.tfs[last]! / unit) & TF_MAX) < TF_MAX) postings.tfs[last]! += unit;
       }
-      this.#lengths[field * this.#stride + doc] = end - start;
+      this.#setLength(doc, field, end - start);
       this.#lengthSums[field]! += end - start;
       start = end;
     }
@@ -246,7 +252,7 @@ export class InvertedIndex {
             packedByTerm[term] = unit;
           } else if (((packed / unit) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
         }
-        this.#lengths[field * this.#stride + doc] = end - start;
+        this.#setLength(doc, field, end - start);
         this.#lengthSums[field]! += end - start;
         start = end;
       }
@@ -291,8 +297,8 @@ export class InvertedIndex {
     let start = 0;
     for (let field = 0; field < this.#fields.length; field++) {
       const end = fieldEnds[field]!;
-      this.#lengthSums[field]! -= this.#lengths[field * this.#stride + doc]!;
-      this.#lengths[field * this.#stride + doc] = 0;
+      this.#lengthSums[field]! -= this.#length(doc, field);
+      this.#setLength(doc, field, 0);
       for (const term of new Set(terms.subarray(start, end))) {
         const postings = this.#postings[term];
         if (!postings) continue;
@@ -443,7 +449,9 @@ export class InvertedIndex {
       const shift = f * TF_BITS;
       const count = (packed >>> shift) & TF_MAX;
       packed &= ~(TF_MAX << shift);
-      tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[f * stride + doc]!);
+      let length = lengths[f * stride + doc]!;
+      if (length === LONG_FIELD) length = this.#length(doc, f);
+      tf += (weights[f]! * count) / (base[f]! + slope[f]! * length);
       bonus += bonuses[f]!;
     }
     const k1 = this.#k1;
@@ -460,9 +468,21 @@ export class InvertedIndex {
     }
   }
 
+  #setLength(doc: number, field: number, length: number): void {
+    const key = doc * this.#fields.length + field;
+    if (length >= LONG_FIELD) this.#longFields.set(key, length);
+    else if (this.#lengths[field * this.#stride + doc] === LONG_FIELD) this.#longFields.delete(key);
+    this.#lengths[field * this.#stride + doc] = Math.min(length, LONG_FIELD);
+  }
+
+  #length(doc: number, field: number): number {
+    const length = this.#lengths[field * this.#stride + doc]!;
+    return length === LONG_FIELD ? this.#longFields.get(doc * this.#fields.length + field)! : length;
+  }
+
   #grow(needed: number, capacity = Math.max(64, needed * 2)): void {
     if (needed <= this.#stride) return;
-    const lengths = new Float32Array(capacity * this.#fields.length);
+    const lengths = new Uint16Array(capacity * this.#fields.length);
     for (let f = 0; f < this.#fields.length; f++) {
       lengths.set(this.#lengths.subarray(f * this.#stride, (f + 1) * this.#stride), f * capacity);
     }

@@ -105,6 +105,13 @@ describe("the inverted index", () => {
     // Past 64 documents and again past 128, the per-document arrays are laid out anew.
     for (let i = 0; i < 150; i++) add(oneByOne, randomDocument());
     expect(scoreAll(oneByOne, random)).toEqual(reference(fields, held, lastQueries));
+    // A field too long for a length's two bytes, then gone again.
+    const long = ["alpha", "pdf chart", LONG_TEXT];
+    const longDoc = addDocument(oneByOne, fields, long);
+    held.set(longDoc, long);
+    expect(scoreAll(oneByOne, random)).toEqual(reference(fields, held, lastQueries));
+    removeDocument(oneByOne, fields, longDoc, long);
+    held.delete(longDoc);
     for (const doc of [...held.keys()].filter(() => random() < 0.3)) {
       removeDocument(oneByOne, fields, doc, held.get(doc)!);
       held.delete(doc);
@@ -115,6 +122,7 @@ describe("the inverted index", () => {
 
     // Laid out at once, sized to the catalog, then grown by the first addition.
     const documents = Array.from({ length: 100 }, randomDocument);
+    documents[5] = ["beta", LONG_TEXT, "deploy"];
     const atOnce = new InvertedIndex(fields, 1.2);
     atOnce.addAll(documents.length, (i, terms, fieldEnds) => fillFields(documents[i]!, terms, fieldEnds));
     held.clear();
@@ -126,6 +134,9 @@ describe("the inverted index", () => {
     expect(scoreAll(atOnce, random)).toEqual(reference(fields, held, lastQueries));
   });
 });
+
+/** Longer than a field length's two bytes hold. */
+const LONG_TEXT = Array.from({ length: 70_000 }, (_, i) => ["report", "lint", "grafana", "table"][i % 4]).join(" ");
 
 const VOCABULARY = "deploy cluster kubernetes docker alpha beta gamma delta pdf invoice report chart python rust test lint build release notion sentry grafana metric alert page table form".split(" ");
 
