@@ -35,6 +35,8 @@ const TF_BITS = 4;
  */
 const BONUS_POWER = 2;
 const TF_MAX = (1 << TF_BITS) - 1;
+/** A field length that does not fit in two bytes; see InvertedIndex.#lengths. */
+const LONG_FIELD = 0xffff;
 
 /**
  * One term's postings: documents and packed frequencies at [start, start + length) of two arrays.
@@ -110,8 +112,8 @@ export interface ScoredDocs {
   /** Matching documents, in no order (a view of a buffer the next score() reuses), and their summed scores. */
   readonly docs: Int32Array;
   readonly scores: Float64Array;
-  /** The summed rarity (see `rarity`) of the query words each document matched, by document number. */
-  readonly matchedRarity: Float64Array;
+  /** By document number, the query words each document matched: bit w for the w-th word (at most 32 words). */
+  readonly matchedWords: Int32Array;
   /** For each query word, the best score any document got from it. */
   readonly bestPerWord: readonly number[];
   /**
@@ -122,6 +124,13 @@ export interface ScoredDocs {
   readonly rarity: readonly number[];
 }
 
+interface Weighting {
+  readonly base: Float64Array;
+  readonly slope: Float64Array;
+  readonly weights: Float64Array;
+  readonly bonuses: Float64Array;
+}
+
 export class InvertedIndex {
   readonly #fields: readonly FieldSpec[];
   readonly #k1: number;
@@ -129,13 +138,23 @@ export class InvertedIndex {
   readonly #postings: (Postings | undefined)[] = [];
   /** The terms this index holds, for prefix and typo lookups. */
   readonly #vocabulary = new SearchableMap<true>();
-  #lengths = new Float32Array(0);
+  /**
+   * Each document's length in each field, field after field: lengths[field * #stride + doc]. A
+   * term's postings are read in document order and most fall in one field, so the lengths they read
+   * lie close together; by document, each posting read a cache line of its own. Two bytes a length
+   * keep them closer still: a field of LONG_FIELD terms or more (a hostile description) holds
+   * LONG_FIELD there and its length in #longFields.
+   */
+  #lengths = new Uint16Array(0);
+  #stride = 0;
+  /** Lengths of LONG_FIELD terms or more, by doc * fields + field. */
+  readonly #longFields = new Map<number, number>();
   readonly #lengthSums: Float64Array;
   #live = 0;
   #next = 0;
   #scores = new Float64Array(0);
   #wordScores = new Float64Array(0);
-  #matchedRarity = new Float64Array(0);
+  #matchedWords = new Int32Array(0);
   /**
    * Scratch lists of document numbers for score(), sized to the index: a query that matches most
    * of a large catalog would otherwise grow two arrays element by element, and leave them to the
@@ -186,7 +205,7 @@ export class InvertedIndex {
         if (postings.length === 0 || postings.docs[last] !== doc) postings.push(doc, unit);
         else if (((postings.tfs[last]! / unit) & TF_MAX) < TF_MAX) postings.tfs[last]! += unit;
       }
-      this.#lengths[doc * this.#fields.length + field] = end - start;
+      this.#setLength(doc, field, end - start);
       this.#lengthSums[field]! += end - start;
       start = end;
     }
@@ -233,7 +252,7 @@ export class InvertedIndex {
             packedByTerm[term] = unit;
           } else if (((packed / unit) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
         }
-        this.#lengths[doc * fieldCount + field] = end - start;
+        this.#setLength(doc, field, end - start);
         this.#lengthSums[field]! += end - start;
         start = end;
       }
@@ -278,8 +297,8 @@ export class InvertedIndex {
     let start = 0;
     for (let field = 0; field < this.#fields.length; field++) {
       const end = fieldEnds[field]!;
-      this.#lengthSums[field]! -= this.#lengths[doc * this.#fields.length + field]!;
-      this.#lengths[doc * this.#fields.length + field] = 0;
+      this.#lengthSums[field]! -= this.#length(doc, field);
+      this.#setLength(doc, field, 0);
       for (const term of new Set(terms.subarray(start, end))) {
         const postings = this.#postings[term];
         if (!postings) continue;
@@ -332,95 +351,147 @@ export class InvertedIndex {
    * once however many of its forms a skill uses.
    */
   score(words: readonly (readonly Alternative[])[]): ScoredDocs {
-    const fieldCount = this.#fields.length;
+    if (words.length > 32) throw new Error("at most 32 query words fit in a document's matched-word bits");
     const n = this.#live;
-    const averages = this.#fields.map((_, f) => (n > 0 ? this.#lengthSums[f]! / n : 0) || 1);
-    // Per field: weight / (1 - b + b * length / average) = weight / (base + slope * length).
-    const base = this.#fields.map((spec) => 1 - spec.b);
-    const slope = this.#fields.map((spec, f) => spec.b / averages[f]!);
-    const weights = this.#fields.map((spec) => spec.weight);
-    const bonuses = this.#fields.map((spec) => spec.bonus ?? 0);
-    const k1 = this.#k1;
-    const lengths = this.#lengths;
+    const unknownRarity = this.idf(0);
     const scores = this.#scores;
     const wordScores = this.#wordScores;
-    const matchedRarity = this.#matchedRarity;
-    const unknownRarity = this.idf(0);
-
+    const matchedWords = this.#matchedWords;
     const matched = this.#matched;
+    const touched = this.#touched;
     let matchedCount = 0;
     const bestPerWord: number[] = [];
     const rarity: number[] = [];
-    const touched = this.#touched;
-    let touchedCount = 0;
-    for (const alternatives of words) {
+    const weighting = this.#weighting(n);
+    for (let w = 0; w < words.length; w++) {
+      const bit = 1 << w;
+      const found: { postings: Postings; weight: number; idf: number }[] = [];
       let wordRarity = 0;
-      for (const { term, weight } of alternatives) {
+      for (const { term, weight } of words[w]!) {
         const postings = this.#lookup(term);
         if (!postings) continue;
         const idf = this.idf(postings.length);
         if (weight * idf > wordRarity) wordRarity = weight * idf;
-        // The bonus goes to rare terms: a name word most skills share ("data", "tools") says little.
-        const rareness = (idf / unknownRarity) ** BONUS_POWER;
-        const weightedIdf = weight * idf;
-        const { docs: ids, tfs } = postings;
-        for (let i = postings.start, end = postings.start + postings.length; i < end; i++) {
-          const doc = ids[i]!;
-          let packed = tfs[i]!;
-          let tf = 0;
-          let bonus = 0;
-          const lengthsAt = doc * fieldCount;
-          // Field by field in order, jumping over the empty ones: most postings fill one or two.
-          while (packed !== 0) {
-            const f = ((31 - Math.clz32(packed & -packed)) / TF_BITS) | 0;
-            const shift = f * TF_BITS;
-            const count = (packed >>> shift) & TF_MAX;
-            packed &= ~(TF_MAX << shift);
-            tf += (weights[f]! * count) / (base[f]! + slope[f]! * lengths[lengthsAt + f]!);
-            bonus += bonuses[f]!;
-          }
-          let s = (weightedIdf * tf * (k1 + 1)) / (tf + k1);
-          if (bonus !== 0) s *= 1 + bonus * rareness;
-          const previous = wordScores[doc]!;
-          if (previous === 0) touched[touchedCount++] = doc;
-          if (s > previous) wordScores[doc] = s;
-        }
+        found.push({ postings, weight, idf });
       }
       if (wordRarity === 0) wordRarity = unknownRarity;
       let best = 0;
-      for (let t = 0; t < touchedCount; t++) {
-        const doc = touched[t]!;
-        const s = wordScores[doc]!;
-        wordScores[doc] = 0;
-        if (scores[doc] === 0) matched[matchedCount++] = doc;
-        matchedRarity[doc]! += wordRarity;
-        scores[doc]! += s;
-        if (s > best) best = s;
+      if (found.length === 1) {
+        // One way to match (most words): each document's score for the word is its one posting's,
+        // added straight to its sum.
+        const { postings, weight, idf } = found[0]!;
+        const weightedIdf = weight * idf;
+        const rareness = (idf / unknownRarity) ** BONUS_POWER;
+        const { docs: ids, tfs } = postings;
+        for (let i = postings.start, end = postings.start + postings.length; i < end; i++) {
+          const doc = ids[i]!;
+          const s = this.#postingScore(weighting, weightedIdf, rareness, doc, tfs[i]!);
+          const previous = scores[doc]!;
+          if (previous === 0) matched[matchedCount++] = doc;
+          scores[doc] = previous + s;
+          matchedWords[doc]! |= bit;
+          if (s > best) best = s;
+        }
+      } else if (found.length > 1) {
+        // Each document gets the best of the word's alternatives, gathered before they are added.
+        let touchedCount = 0;
+        for (const { postings, weight, idf } of found) {
+          const weightedIdf = weight * idf;
+          // The bonus goes to rare terms: a name word most skills share ("data", "tools") says little.
+          const rareness = (idf / unknownRarity) ** BONUS_POWER;
+          const { docs: ids, tfs } = postings;
+          for (let i = postings.start, end = postings.start + postings.length; i < end; i++) {
+            const doc = ids[i]!;
+            const s = this.#postingScore(weighting, weightedIdf, rareness, doc, tfs[i]!);
+            const previous = wordScores[doc]!;
+            if (previous === 0) touched[touchedCount++] = doc;
+            if (s > previous) wordScores[doc] = s;
+          }
+        }
+        for (let t = 0; t < touchedCount; t++) {
+          const doc = touched[t]!;
+          const s = wordScores[doc]!;
+          wordScores[doc] = 0;
+          if (scores[doc] === 0) matched[matchedCount++] = doc;
+          matchedWords[doc]! |= bit;
+          scores[doc]! += s;
+          if (s > best) best = s;
+        }
       }
-      touchedCount = 0;
       bestPerWord.push(best);
       rarity.push(wordRarity);
     }
-    return { docs: matched.subarray(0, matchedCount), scores, matchedRarity, bestPerWord, rarity };
+    return { docs: matched.subarray(0, matchedCount), scores, matchedWords, bestPerWord, rarity };
+  }
+
+  /** The per-field constants of BM25F for an index of `n` documents. */
+  #weighting(n: number): Weighting {
+    const averages = this.#fields.map((_, f) => (n > 0 ? this.#lengthSums[f]! / n : 0) || 1);
+    // Per field: weight / (1 - b + b * length / average) = weight / (base + slope * length).
+    return {
+      base: Float64Array.from(this.#fields, (spec) => 1 - spec.b),
+      slope: Float64Array.from(this.#fields, (spec, f) => spec.b / averages[f]!),
+      weights: Float64Array.from(this.#fields, (spec) => spec.weight),
+      bonuses: Float64Array.from(this.#fields, (spec) => spec.bonus ?? 0),
+    };
+  }
+
+  /** One posting's BM25F score: `packed` holds the document's frequency of the term in each field. */
+  #postingScore(weighting: Weighting, weightedIdf: number, rareness: number, doc: number, packed: number): number {
+    const { base, slope, weights, bonuses } = weighting;
+    const lengths = this.#lengths;
+    const stride = this.#stride;
+    let tf = 0;
+    let bonus = 0;
+    // Field by field in order, jumping over the empty ones: most postings fill one or two.
+    while (packed !== 0) {
+      const f = ((31 - Math.clz32(packed & -packed)) / TF_BITS) | 0;
+      const shift = f * TF_BITS;
+      const count = (packed >>> shift) & TF_MAX;
+      packed &= ~(TF_MAX << shift);
+      let length = lengths[f * stride + doc]!;
+      if (length === LONG_FIELD) length = this.#length(doc, f);
+      tf += (weights[f]! * count) / (base[f]! + slope[f]! * length);
+      bonus += bonuses[f]!;
+    }
+    const k1 = this.#k1;
+    let s = (weightedIdf * tf * (k1 + 1)) / (tf + k1);
+    if (bonus !== 0) s *= 1 + bonus * rareness;
+    return s;
   }
 
   /** Clear what score() left in its buffers; call once done reading its result. */
   release(result: ScoredDocs): void {
     for (const doc of result.docs) {
       this.#scores[doc] = 0;
-      this.#matchedRarity[doc] = 0;
+      this.#matchedWords[doc] = 0;
     }
   }
 
+  #setLength(doc: number, field: number, length: number): void {
+    const key = doc * this.#fields.length + field;
+    if (length >= LONG_FIELD) this.#longFields.set(key, length);
+    else if (this.#lengths[field * this.#stride + doc] === LONG_FIELD) this.#longFields.delete(key);
+    this.#lengths[field * this.#stride + doc] = Math.min(length, LONG_FIELD);
+  }
+
+  #length(doc: number, field: number): number {
+    const length = this.#lengths[field * this.#stride + doc]!;
+    return length === LONG_FIELD ? this.#longFields.get(doc * this.#fields.length + field)! : length;
+  }
+
   #grow(needed: number, capacity = Math.max(64, needed * 2)): void {
-    if (needed * this.#fields.length <= this.#lengths.length) return;
-    const lengths = new Float32Array(capacity * this.#fields.length);
-    lengths.set(this.#lengths);
+    if (needed <= this.#stride) return;
+    const lengths = new Uint16Array(capacity * this.#fields.length);
+    for (let f = 0; f < this.#fields.length; f++) {
+      lengths.set(this.#lengths.subarray(f * this.#stride, (f + 1) * this.#stride), f * capacity);
+    }
     this.#lengths = lengths;
+    this.#stride = capacity;
     const scores = new Float64Array(capacity);
     this.#scores = scores;
     this.#wordScores = new Float64Array(capacity);
-    this.#matchedRarity = new Float64Array(capacity);
+    this.#matchedWords = new Int32Array(capacity);
     this.#matched = new Int32Array(capacity);
     this.#touched = new Int32Array(capacity);
   }

@@ -373,7 +373,7 @@ export class Bm25Ranker implements Ranker {
       // and a fresh array of that size per query was allocated, zeroed and collected each time.
       if (this.#keys.length < result.docs.length) this.#keys = new Float64Array(result.docs.length);
       const keys = this.#keys;
-      const { docs, scores, matchedRarity } = result;
+      const { docs, scores, matchedWords } = result;
       const checkNamed = named.size > 0;
       const coverageWeights = new Map<number, number>();
       let count = 0;
@@ -386,12 +386,15 @@ export class Bm25Ranker implements Ranker {
         // most `raw` and no skill this skips could have passed.
         if (raw * 100 < MIN_SCORE) continue;
         // The power cost more than the rest of this loop: it is taken once per distinct set of
-        // matched words (one summed rarity each), of which a query has few.
-        const matchedSum = matchedRarity[doc]!;
-        let weight = coverageWeights.get(matchedSum);
+        // matched words, of which a query has few.
+        const words = matchedWords[doc]!;
+        let weight = coverageWeights.get(words);
         if (weight === undefined) {
+          // Summed in word order, as the share of the query's rarity always has been.
+          let matchedSum = 0;
+          for (let w = 0; w < result.rarity.length; w++) if ((words >>> w) & 1) matchedSum += result.rarity[w]!;
           weight = (matchedSum / rarity) ** COVERAGE_POWER;
-          coverageWeights.set(matchedSum, weight);
+          coverageWeights.set(words, weight);
         }
         const share = raw * weight;
         if (share * 100 < MIN_SCORE || (checkNamed && named.has(doc))) continue;

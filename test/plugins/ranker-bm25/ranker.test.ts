@@ -225,6 +225,16 @@ describe("the bm25 ranker", () => {
     expect(names(r, `kubernetes ${long}`)[0]).toBe("k8s-deployer");
   });
 
+  it("counts the last of the words it reads as it counts the first", () => {
+    const r = ranker();
+    const others = Array.from({ length: MAX_QUERY_WORDS - 1 }, (_, i) => `unknownword${i}`);
+    const first = r.search(["kubernetes", ...others].join(" "), { limit: 3 });
+    const last = r.search([...others, "kubernetes"].join(" "), { limit: 3 });
+    expect(first.length).toBeGreaterThan(0);
+    expect(last).toEqual(first);
+    expect(r.count([...others, "kubernetes"].join(" "))).toBe(r.count(["kubernetes", ...others].join(" ")));
+  });
+
   it("indexes Chinese, Japanese and Korean text by character pairs, and accented words without accents", () => {
     const r = ranker([
       ...SAMPLE,
