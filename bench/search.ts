@@ -1,11 +1,11 @@
 // Search speed over synthetic catalogs of 1,000, 10,000 and 100,000 skills derived from the corpus:
 // index build time, heap and typed arrays (whose contents live outside the heap), and search
 // latency (p50, p99) for the default ranker and for `fuse`, measured side by side in one run so
-// machine noise hits both alike (docs/benchmarks.md). With --baseline <git ref>, the bm25 ranker
-// as it was at that commit is built and searched alongside, so a change to the ranker is measured
-// against what it replaces in the same run.
+// machine noise hits both alike (docs/benchmarks.md). A change to the ranker is measured against
+// the ranker at a git commit with bench/search-baseline.ts, which alternates the two and nothing
+// else (the probes here run back to back and warm each other's caches).
 //
-//   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5] [--baseline HEAD~1]
+//   npm run bench:search [-- --sizes 1000,10000,100000] [--runs 5]
 import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -14,14 +14,12 @@ import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { Ranker } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
-import { baselineRanker } from "./baseline-ranker.js";
 import { loadSeedSkills, SHARED, syntheticCatalog } from "./synthetic-catalog.js";
 
 const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "1000,10000,100000" },
     runs: { type: "string", default: "5" },
-    baseline: { type: "string" },
   },
 });
 const sizes = values.sizes.split(",").map(Number);
@@ -63,8 +61,6 @@ interface Probe {
 }
 
 const rankers: Record<string, () => Ranker> = { bm25: () => new Bm25Ranker(), fuse: () => new FuseRanker() };
-const baseline = values.baseline === undefined ? undefined : await baselineRanker(values.baseline);
-if (baseline) rankers.baseline = baseline.create;
 
 const probes: Probe[] = [
   { label: "bm25 (default), top 5", ranker: "bm25", limit: () => 5 },
@@ -73,7 +69,6 @@ const probes: Probe[] = [
   // The baseline: search_skills before, which ranked every match to count them.
   { label: "bm25, every match ranked (before)", ranker: "bm25", limit: (n) => n },
   { label: "fuse", ranker: "fuse", limit: () => 5 },
-  ...(baseline ? [{ label: `bm25 at ${baseline.commit}, top 6 + count`, ranker: "baseline", limit: () => 6, count: true }] : []),
 ];
 
 /** Fuse takes about a quarter of a second per query at 10,000 skills: it is timed on a sample there. */
@@ -138,7 +133,6 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
   // An untimed pass warms the JIT and the analyzer's word cache for bm25; then rounds of every
   // query, each through every probe, in an order that rotates so none always goes first.
   for (const query of queries) built.bm25!.search(query, { limit: 5 });
-  if (built.baseline) for (const query of queries) built.baseline.search(query, { limit: 5 });
   for (const query of queries.slice(0, 3)) built.fuse!.search(query, { limit: 5 });
   const rounds = catalog.length >= 100_000 ? 1 : runs;
   for (let round = 0; round < rounds; round++) {
@@ -172,10 +166,6 @@ async function main(): Promise<void> {
     "| skills | fuse p50 / bm25 p50, top 5 | before / search_skills now, p50 | before / search_skills now, p99 | bm25 build / fuse build |",
     "|---:|---:|---:|---:|---:|",
   ];
-  const baselineRatios = [
-    `| skills | build CPU, ${baseline?.commit} / now | search CPU (mean), ${baseline?.commit} / now | search p50, ${baseline?.commit} / now | search p99, ${baseline?.commit} / now |`,
-    "|---:|---:|---:|---:|---:|",
-  ];
   for (const size of sizes) {
     const catalog = [...seed.skills.slice(0, size), ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length))];
     const { build, buildCpu, heap, arrays, search, searchCpu } = measure(catalog, queries);
@@ -197,7 +187,7 @@ async function main(): Promise<void> {
       lines.push(`| ${cells.join(" | ")} |`);
     }
     const at = (probe: Probe, q: number) => quantile(search.get(probe)!, q);
-    const [top5, tool, every, fuse, before] = probes as [Probe, Probe, Probe, Probe, Probe | undefined];
+    const [top5, tool, every, fuse] = probes as [Probe, Probe, Probe, Probe];
     const cells = [
       size.toLocaleString("en-US"),
       `${(at(fuse, 0.5) / at(top5, 0.5)).toFixed(0)}x`,
@@ -206,20 +196,9 @@ async function main(): Promise<void> {
       `${(quantile(build.bm25!, 0.5) / quantile(build.fuse!, 0.5)).toFixed(1)}x`,
     ];
     ratios.push(`| ${cells.join(" | ")} |`);
-    if (before) {
-      const cells = [
-        size.toLocaleString("en-US"),
-        `${(quantile(buildCpu.baseline!, 0.5) / quantile(buildCpu.bm25!, 0.5)).toFixed(2)}x`,
-        `${(meanCpu(before) / meanCpu(tool)).toFixed(2)}x`,
-        `${(at(before, 0.5) / at(tool, 0.5)).toFixed(2)}x`,
-        `${(at(before, 0.99) / at(tool, 0.99)).toFixed(2)}x`,
-      ];
-      baselineRatios.push(`| ${cells.join(" | ")} |`);
-    }
   }
   console.log(lines.join("\n"));
   console.log(`\nRatios of medians from this run (search: how many times faster bm25 is):\n\n${ratios.join("\n")}`);
-  if (baseline) console.log(`\nAgainst the bm25 ranker at ${baseline.commit}, search_skills' probe (above 1: faster now):\n\n${baselineRatios.join("\n")}`);
   console.log(`\nLoad average at the end: ${loadavg().map((l) => l.toFixed(1)).join(", ")}.`);
 }
 
