@@ -56,9 +56,11 @@ export interface SnapshotTuning {
 export const SNAPSHOT_FORMAT = 2;
 
 const DEFAULT_TUNING: SnapshotTuning = {
-  // Compressed to about 45% and written in base64, a chunk stays well under the cache's default
-  // largest entry (1 MiB).
-  chunkChars: 256 * 1024,
+  // Under V8's largest object of the regular heap (128 KiB): a larger string goes to the large
+  // object space, freed only by a full collection, and 100,000 skills' chunks piled up there
+  // while being written (peak RSS 1,162 MB with 256 KiB chunks). Compressed to about 45% and in
+  // base64, far under the cache's default largest entry (1 MiB).
+  chunkChars: 96 * 1024,
   // 100,000 real skills take about 120 million (271 million of JSON): a cache may forget, never hoard.
   maxStoredChars: 256 * 1024 * 1024,
   // Under the kernel's 5 s for a stop hook, leaving the head time to land.
@@ -70,12 +72,12 @@ const DEFAULT_TUNING: SnapshotTuning = {
  * ends after a record whose path hashes to a multiple of BOUNDARY_EVERY once it weighs
  * MIN_GROUP_WEIGHT, or at MAX_GROUP_WEIGHT. Where a group ends depends on the records around it,
  * not on everything before, so a skill changed, added or removed changes one chunk and a rewrite
- * keeps the others as they are. About 550 folders or 60 skills a group: 60 to 200 KB of JSON.
+ * keeps the others as they are. About 270 folders or 30 skills a group: 25 to 90 KB of JSON.
  */
-const BOUNDARY_EVERY = 32;
+const BOUNDARY_EVERY = 16;
 const SKILL_WEIGHT = 16;
-const MIN_GROUP_WEIGHT = 512;
-const MAX_GROUP_WEIGHT = 4096;
+const MIN_GROUP_WEIGHT = 256;
+const MAX_GROUP_WEIGHT = 2048;
 /** Set explicitly rather than the cache's default: chunk reuse (REUSE_MS) depends on it. */
 const SNAPSHOT_TTL_MS = 7 * 24 * 3_600_000;
 /** An unchanged chunk older than this is written again, so that it never expires under a head that names it. */
@@ -85,7 +87,7 @@ const SLICE_MS = 2;
 /** Chunks compressed or being written at once: a few, so a 100,000-skill snapshot never sits whole in memory. */
 const CHUNKS_IN_FLIGHT = 4;
 /**
- * Chunks asked for in one cache read (one MGET, about 1 MB): each read has its own deadline
+ * Chunks asked for in one cache read (one MGET, about 300 KB): each read has its own deadline
  * (operationTimeoutMs), which a 15 MB reply on a busy machine could overrun.
  */
 const CHUNKS_PER_READ = 8;
@@ -167,8 +169,10 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
       // A group the last write halved: its halves are tried without serializing the whole.
       const halved = group.length > 1 && known.has(groupHash(group.slice(0, half)));
       if (!halved) {
-        const text = JSON.stringify(group);
-        if (text.length <= tuning.chunkChars || group.length === 1) return store1(hash, text);
+        // Record by record, joined only when the whole fits: no string past chunkChars is made.
+        const parts = group.map((record) => JSON.stringify(record));
+        const chars = parts.reduce((sum, part) => sum + part.length + 1, 1);
+        if (chars <= tuning.chunkChars || group.length === 1) return store1(hash, `[${parts.join(",")}]`);
       }
       await send(group.slice(0, half));
       await send(group.slice(half));
