@@ -61,7 +61,7 @@ const DEFAULT_TUNING: SnapshotTuning = {
   // while being written (peak RSS 1,162 MB with 256 KiB chunks). Compressed to about 45% and in
   // base64, far under the cache's default largest entry (1 MiB).
   chunkChars: 96 * 1024,
-  // 100,000 real skills take about 120 million (271 million of JSON): a cache may forget, never hoard.
+  // The 100,000 skills of the scale benchmark take 125 million (271 million of JSON): a cache may forget, never hoard.
   maxStoredChars: 256 * 1024 * 1024,
   // Under the kernel's 5 s for a stop hook, leaving the head time to land.
   flushMs: 3_000,
