@@ -11,7 +11,7 @@ import { VERSION } from "../../../src/version.js";
 import { TestRedis, waitFor } from "../../helpers/redis.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
 
-const NAMESPACE = `fs/snapshot-v1@${VERSION}`;
+const NAMESPACE = `fs/snapshot-v2@${VERSION}`;
 
 /** Paths made older than the racy window (each path's own ctime changes: only age what changed anyway). */
 async function ageOnly(...paths: string[]) {

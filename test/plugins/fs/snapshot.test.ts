@@ -1,8 +1,8 @@
 import { mkdir, readdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { CacheEngine } from "../../../src/cache/engine.js";
-import type { JsonValue } from "../../../src/kernel/cache.js";
 import { createMemoryBackend } from "../../../src/cache/memory-backend.js";
 import { createLogger } from "../../../src/kernel/logger.js";
 import { createSnapshotStore } from "../../../src/plugins/fs/snapshot-store.js";
@@ -12,7 +12,7 @@ import { waitFor } from "../../helpers/redis.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
 
 const LIMITS = { maxFrontmatterBytes: 65_536, maxSkillFileBytes: 262_144 };
-const NAMESPACE = `fs/snapshot-v1@${VERSION}`;
+const NAMESPACE = `fs/snapshot-v2@${VERSION}`;
 
 function engine() {
   return new CacheEngine({
@@ -195,11 +195,11 @@ describe("the fs source's snapshots", () => {
     await age(root);
     const cache = engine();
     await firstRun(root, cache);
-    const store = cache.view("fs").scope(`snapshot-v1@${VERSION}`);
+    const store = cache.view("fs").scope(`snapshot-v2@${VERSION}`);
     const headKey = `${LIMITS.maxFrontmatterBytes}/${LIMITS.maxSkillFileBytes}:${root}`;
-    const head = (await store.get(headKey)) as { generation: string };
-    const chunkKey = `${headKey}#${head.generation}.0`;
-    const records = (await store.get(chunkKey)) as unknown[][];
+    const head = (await store.get(headKey)) as { chunks: [string, number, number][] };
+    const chunkKey = `${headKey}#${head.chunks[0]![0]}`;
+    const records = JSON.parse(brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString()) as unknown[][];
     const planted = records.map((record) => {
       if (record[0] !== "s") return record;
       const copy = [...record];
@@ -209,7 +209,8 @@ describe("the fs source's snapshots", () => {
           : JSON.parse(`[0, "Planted.", {"__proto__": {"polluted": true}, "name": "beta", "nested": [{"constructor": 1, "ok": 2}]}, ""]`);
       return copy;
     });
-    await store.set(chunkKey, [...planted, ["s"], ["d", "x", "not a number"], "junk", null] as JsonValue);
+    const replanted = JSON.stringify([...planted, ["s"], ["d", "x", "not a number"], "junk", null]);
+    await store.set(chunkKey, brotliCompressSync(replanted).toString("base64"));
 
     const restart = sourceOver(root, cache);
     const [alpha, beta] = (await restart.load()).skills;
