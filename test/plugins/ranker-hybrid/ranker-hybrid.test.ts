@@ -171,6 +171,25 @@ describe("the hybrid ranker", () => {
     expect(logs.some((line) => /did not answer within 200 ms/.test(line))).toBe(true);
     ranker.close();
   });
+
+  it("never scores a result above its own words' evidence, nor above the result ranked before it", async () => {
+    const { ranker } = hybrid();
+    ranker.build(SKILLS);
+    await warmed(SKILLS.length);
+    const lexicalOnly = new Bm25Ranker();
+    lexicalOnly.build(SKILLS);
+    for (const query of ["nightfall invoices", "billing for dusk photographs", "csv invoices", "twilight commit messages"]) {
+      const lexical = new Map(lexicalOnly.search(query, { limit: 10 }).map((r) => [r.skill.name, r.score]));
+      const results = await ranker.search(query, { limit: 10 });
+      // The vectors bring up a skill the words did not match ("nightfall" is near "dusk"): it is listed, at 0.
+      if (query === "nightfall invoices") expect(results.map((r) => r.skill.name)).toContain("dusk-photo-editor");
+      results.forEach((result, i) => {
+        expect(result.score, `${query}: ${result.skill.name}`).toBeLessThanOrEqual(lexical.get(result.skill.name) ?? 0);
+        if (i > 0) expect(result.score).toBeLessThanOrEqual(results[i - 1]!.score);
+      });
+    }
+    ranker.close();
+  });
 });
 
 describe("the embeddings client", () => {
@@ -220,25 +239,6 @@ describe("the LRU cache", () => {
 });
 
 describe("ranker-hybrid through the bundled CLI", () => {
-  it("never scores a result above its own words' evidence, nor above the result ranked before it", async () => {
-    const { ranker } = hybrid();
-    ranker.build(SKILLS);
-    await warmed(SKILLS.length);
-    const lexicalOnly = new Bm25Ranker();
-    lexicalOnly.build(SKILLS);
-    for (const query of ["nightfall invoices", "billing for dusk photographs", "csv invoices", "twilight commit messages"]) {
-      const lexical = new Map(lexicalOnly.search(query, { limit: 10 }).map((r) => [r.skill.name, r.score]));
-      const results = await ranker.search(query, { limit: 10 });
-      // The vectors bring up a skill the words did not match ("nightfall" is near "dusk"): it is listed, at 0.
-      if (query === "nightfall invoices") expect(results.map((r) => r.skill.name)).toContain("dusk-photo-editor");
-      results.forEach((result, i) => {
-        expect(result.score, `${query}: ${result.skill.name}`).toBeLessThanOrEqual(lexical.get(result.skill.name) ?? 0);
-        if (i > 0) expect(result.score).toBeLessThanOrEqual(results[i - 1]!.score);
-      });
-    }
-    ranker.close();
-  });
-
   let work: string;
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "sk-hybrid-"));
@@ -254,7 +254,7 @@ describe("ranker-hybrid through the bundled CLI", () => {
     JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["ranker-hybrid", options], "search-skills"] });
 
   it.each(Object.keys(RUNTIMES) as Runtime[])("ranks with the endpoint's vectors on %s", async (runtime) => {
-    await writeFile(join(work, "hybrid.config.json"), config({ url: fixture.url, model: "fixture-model" }));
+    await writeFile(join(work, "hybrid.config.json"), config({ url: fixture.url, model: "fixture-model", vectorWeight: 0.5 }));
     const result = await runCli(["search", "nightfall", "--json", "--config", "hybrid.config.json"], { cwd: work, runtime });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
