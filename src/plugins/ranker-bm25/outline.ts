@@ -15,7 +15,8 @@ const MAX_INITIALS = 6;
 /** Short words inside a name that an abbreviation may or may not spell: "Infrastructure as Code" is IaC or IC. */
 const CONNECTORS = new Set(["of", "and", "for", "the", "to", "in", "on", "as", "a", "an", "&"]);
 
-const HEADING = /^#{1,6}[ \t]+(.+?)[ \t#]*$/gm;
+/** A heading at `lastIndex`, which is where a line starts. */
+const HEADING_AT = /#{1,6}[ \t]+(.+?)[ \t#]*$/my;
 const WHEN_TO_USE = /^(?:when\s+to\s+(?:use|apply|invoke)|use\s+(?:this\s+skill\s+)?when|when\s+this\s+skill\s+applies|use\s+cases|triggers?)\b/i;
 
 export interface Outline {
@@ -29,7 +30,7 @@ export interface Outline {
 export function outline(markdown: string): Outline {
   const headings: string[] = [];
   const sections: string[] = [];
-  const matches = [...markdown.matchAll(HEADING)];
+  const matches = headingsOf(markdown);
   matches.forEach((match, i) => {
     const heading = match[1]!.replace(/[*_`]/g, "").trim();
     if (heading.length === 0 || heading.length > MAX_HEADING_CHARS) return;
@@ -41,6 +42,28 @@ export function outline(markdown: string): Outline {
     }
   });
   return { headings: headings.join("\n"), whenToUse: sections.join("\n") };
+}
+
+/**
+ * The matches of /^#{1,6}[ \t]+(.+?)[ \t#]*$/gm, found by looking only where a "#" starts a line:
+ * a multiline ^ makes the engine try every position of the text.
+ */
+function headingsOf(markdown: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
+  for (let at = markdown.indexOf("#"); at !== -1; at = markdown.indexOf("#", at + 1)) {
+    if (at > 0 && !isLineBreak(markdown.charCodeAt(at - 1))) continue;
+    HEADING_AT.lastIndex = at;
+    const match = HEADING_AT.exec(markdown);
+    if (!match) continue;
+    matches.push(match);
+    at = match.index + match[0].length - 1;
+  }
+  return matches;
+}
+
+/** What ends a line for a multiline ^ and $: \n, \r, U+2028 and U+2029. */
+function isLineBreak(code: number): boolean {
+  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
 }
 
 /** Whether a word is a connector: none is longer than three letters, so longer words need no lower-casing. */
