@@ -246,7 +246,9 @@ function readFields(
     };
   }
   const description = rawDescription.trimEnd();
-  const length = [...description].length;
+  // Characters are counted by code point, never more than code units: most descriptions are
+  // short enough to need no count.
+  const length = description.length > MAX_DESCRIPTION_CHARS ? [...description].length : 0;
   if (length > MAX_DESCRIPTION_CHARS) {
     warnings.push({
       code: "description-too-long",

@@ -23,7 +23,7 @@ function ownString(text: string): string {
   if (text.length < 13) return text;
   // Decoded from a file holding one character past U+00FF, every string cut from it takes two
   // bytes a character; re-encoded, one that needs no such character takes one.
-  if (LATIN1.test(text)) return Buffer.from(text, "latin1").toString("latin1");
+  if (isLatin1(text)) return Buffer.from(text, "latin1").toString("latin1");
   return ` ${text}`.slice(1);
 }
 
@@ -58,7 +58,7 @@ function decodeExcerpt(this: { readonly [UTF8]: string }): string {
  * V8 compacts.
  */
 export function compactExcerpt(excerpt: string): string | Utf8Bytes {
-  return LATIN1.test(excerpt) ? ownString(excerpt) : utf8Bytes(excerpt);
+  return isLatin1(excerpt) ? ownString(excerpt) : utf8Bytes(excerpt);
 }
 
 /** `text` as UTF-8 bytes: latin1 decodes each byte to one character, a one-byte string of its own, never a view. */

@@ -67,6 +67,8 @@ export interface HeadLimits {
   readonly maxBytes: number;
   /** Read first; more only when `isEnough` says this head is not. */
   readonly firstBytes: number;
+  /** Of a longer first read, decoded first; all of it only when `isEnough` says this head is not. */
+  readonly firstDecodedBytes: number;
   /** Whether the head read so far holds all that is needed of a longer file. */
   readonly isEnough: (head: string) => boolean;
 }
@@ -79,6 +81,12 @@ function readOpened(fd: number, folder: SkillFolder, limits: HeadLimits, scratch
     const wanted = Math.min(limits.maxBytes, stats.size);
     // Most of a SKILL.md is body nobody loads: decoding only its head saves most of the work.
     let filled = fill(fd, scratch, 0, Math.min(limits.firstBytes, wanted));
+    // A decoded head is garbage once parsed, of up to two bytes a character: a shorter one, when
+    // it holds all that is needed, is less to decode and to collect.
+    if (filled > limits.firstDecodedBytes) {
+      const head = scratch.toString("utf8", 0, limits.firstDecodedBytes);
+      if (limits.isEnough(head)) return { text: head, truncated: true, identity: identityOf(stats) };
+    }
     let text = scratch.toString("utf8", 0, filled);
     if (filled < wanted && filled === limits.firstBytes && !limits.isEnough(text)) {
       filled = fill(fd, scratch, filled, wanted);

@@ -38,6 +38,8 @@ export interface FsSourceSettings {
 
 /** Enough for the frontmatter and the excerpt of nearly every real SKILL.md. */
 const FIRST_READ_BYTES = 8 * 1024;
+/** Enough for most of them: of a longer first read, what is decoded first. */
+const FIRST_DECODED_BYTES = 4 * 1024;
 
 /**
  * A file or folder modified this recently may change again within the same timestamp tick,
@@ -307,6 +309,7 @@ function headLimits(settings: FsSourceSettings): HeadLimits {
   return {
     maxBytes: maxSkillFileBytes,
     firstBytes: Math.min(FIRST_READ_BYTES, maxSkillFileBytes),
+    firstDecodedBytes: Math.min(FIRST_DECODED_BYTES, maxSkillFileBytes),
     isEnough(head) {
       const block = extractFrontmatter(head, { maxFrontmatterBytes, truncated: true });
       // The last character of a cut head may be half of one: it must lie beyond the excerpt.

@@ -15,7 +15,8 @@ const MAX_INITIALS = 6;
 /** Short words inside a name that an abbreviation may or may not spell: "Infrastructure as Code" is IaC or IC. */
 const CONNECTORS = new Set(["of", "and", "for", "the", "to", "in", "on", "as", "a", "an", "&"]);
 
-const HEADING = /^#{1,6}[ \t]+(.+?)[ \t#]*$/gm;
+/** A heading at `lastIndex`, which is where a line starts. */
+const HEADING_AT = /#{1,6}[ \t]+(.+?)[ \t#]*$/my;
 const WHEN_TO_USE = /^(?:when\s+to\s+(?:use|apply|invoke)|use\s+(?:this\s+skill\s+)?when|when\s+this\s+skill\s+applies|use\s+cases|triggers?)\b/i;
 
 export interface Outline {
@@ -29,7 +30,7 @@ export interface Outline {
 export function outline(markdown: string): Outline {
   const headings: string[] = [];
   const sections: string[] = [];
-  const matches = [...markdown.matchAll(HEADING)];
+  const matches = headingsOf(markdown);
   matches.forEach((match, i) => {
     const heading = match[1]!.replace(/[*_`]/g, "").trim();
     if (heading.length === 0 || heading.length > MAX_HEADING_CHARS) return;
@@ -43,10 +44,46 @@ export function outline(markdown: string): Outline {
   return { headings: headings.join("\n"), whenToUse: sections.join("\n") };
 }
 
-/** The initials of `words`, with and without their connectors, when long enough to be an abbreviation. */
-function initialsOf(words: readonly string[], into: Set<string>): void {
-  const all = words.map((w) => w[0]!).join("");
-  const content = words.filter((w) => !CONNECTORS.has(w.toLowerCase())).map((w) => w[0]!).join("");
+/**
+ * The matches of /^#{1,6}[ \t]+(.+?)[ \t#]*$/gm, found by looking only where a "#" starts a line:
+ * a multiline ^ makes the engine try every position of the text.
+ */
+function headingsOf(markdown: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
+  for (let at = markdown.indexOf("#"); at !== -1; at = markdown.indexOf("#", at + 1)) {
+    if (at > 0 && !isLineBreak(markdown.charCodeAt(at - 1))) continue;
+    HEADING_AT.lastIndex = at;
+    const match = HEADING_AT.exec(markdown);
+    if (!match) continue;
+    matches.push(match);
+    at = match.index + match[0].length - 1;
+  }
+  return matches;
+}
+
+/** What ends a line for a multiline ^ and $: \n, \r, U+2028 and U+2029. */
+function isLineBreak(code: number): boolean {
+  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+}
+
+/** Whether a word is a connector: none is longer than three letters, so longer words need no lower-casing. */
+function isConnector(word: string): boolean {
+  return word.length <= 3 && CONNECTORS.has(word.toLowerCase());
+}
+
+/**
+ * The initials of words[from, to), with and without their connectors, when long enough to be an
+ * abbreviation. Fewer than MIN_INITIALS words have too few initials either way.
+ */
+function initialsOf(words: readonly string[], from: number, to: number, into: Set<string>): void {
+  if (to - from < MIN_INITIALS) return;
+  let all = "";
+  let content = "";
+  for (let i = from; i < to; i++) {
+    const word = words[i]!;
+    all += word[0]!;
+    if (!isConnector(word)) content += word[0]!;
+  }
   for (const initials of [all, content]) {
     if (initials.length >= MIN_INITIALS && initials.length <= MAX_INITIALS) into.add(initials.toLowerCase());
   }
@@ -55,10 +92,10 @@ function initialsOf(words: readonly string[], into: Set<string>): void {
 /** Every run of 3 to 6 consecutive words, ending and starting with a content word. */
 function windowsOf(words: readonly string[], into: Set<string>): void {
   for (let start = 0; start < words.length; start++) {
-    if (CONNECTORS.has(words[start]!.toLowerCase())) continue;
+    if (isConnector(words[start]!)) continue;
     for (let end = start + 2; end <= Math.min(words.length, start + MAX_INITIALS); end++) {
-      if (CONNECTORS.has(words[end - 1]!.toLowerCase())) continue;
-      initialsOf(words.slice(start, end), into);
+      if (isConnector(words[end - 1]!)) continue;
+      initialsOf(words, start, end, into);
     }
   }
 }
@@ -83,10 +120,23 @@ function capitalisedRuns(text: string): string[][] {
   for (const match of text.matchAll(CAPITALISED_RUN)) {
     // Part of a longer word ("macOS Ventura") is no name's start.
     const before = match.index > 0 ? text.charCodeAt(match.index - 1) : 32;
-    const words = match[0].split(/[ \t-]+/);
-    if (words.length >= 3 && !((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) runs.push(words);
+    if ((before >= 97 && before <= 122) || (before >= 48 && before <= 57) || wordCount(match[0]) < 3) continue;
+    runs.push(match[0].split(/[ \t-]+/));
   }
   return runs;
+}
+
+/** How many words split(/[ \t-]+/) cuts a run into, counted without cutting: most runs are two. */
+function wordCount(run: string): number {
+  let count = 0;
+  let inWord = false;
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    const separator = c === 32 || c === 9 || c === 45;
+    if (!separator && !inWord) count++;
+    inWord = !separator;
+  }
+  return count;
 }
 
 // A form defined in the text: "role-based access control (RBAC)"; the words before it are read separately.
@@ -100,10 +150,10 @@ export function textAbbreviations(text: string): string[] {
   for (const words of capitalisedRuns(text)) {
     // The whole run, and the run without its first word, which may only be capitalised because
     // it starts a sentence ("Use Google Search Console").
-    initialsOf(words, found);
+    initialsOf(words, 0, words.length, found);
     let rest = 1;
-    while (rest < words.length && CONNECTORS.has(words[rest]!.toLowerCase())) rest++;
-    initialsOf(words.slice(rest), found);
+    while (rest < words.length && isConnector(words[rest]!)) rest++;
+    initialsOf(words, rest, words.length, found);
   }
   if (text.includes("(")) {
     for (const match of text.matchAll(DEFINED)) {
@@ -116,7 +166,7 @@ export function textAbbreviations(text: string): string[] {
       for (let k = Math.min(words.length, 7); k >= 2; k--) {
         const tail = words.slice(-k);
         const initials = tail.map((w) => w[0]!.toLowerCase()).join("");
-        const content = tail.filter((w) => !CONNECTORS.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("");
+        const content = tail.filter((w) => !isConnector(w)).map((w) => w[0]!.toLowerCase()).join("");
         if (initials === acronym || content === acronym) {
           found.add(acronym);
           break;

@@ -65,3 +65,28 @@ describe("an excerpt with characters past U+00FF", () => {
     expect(updates()).toEqual([parsedExcerpt(skillText(edited))]);
   });
 });
+
+describe("a SKILL.md longer than the head decoded first", () => {
+  // The first read is 8 KiB, of which 4 KiB are decoded first (src/plugins/fs/source.ts).
+  const cases: Record<string, string> = {
+    // A four-byte character cut by the 4 KiB mark, well past the excerpt.
+    "a character across the first mark": `---\nname: wide\ndescription: Deploys things.\n---\n${"a".repeat(4040)}🚀${"b".repeat(5000)}`,
+    // The frontmatter closes between 4 and 8 KiB.
+    "a frontmatter past the first mark": `---\nname: wide\ndescription: Deploys things.\nnotes: ${"n".repeat(5000)}\n---\n${"Ω body. ".repeat(900)}`,
+    // Within 4 KiB the body is shorter than the excerpt.
+    "an excerpt past the first mark": `---\nname: wide\ndescription: Deploys things.\nnotes: ${"n".repeat(2500)}\n---\n${"→ body. ".repeat(900)}`,
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    it(`reads ${name} as the whole file parses`, async () => {
+      const root = await tempDir();
+      await writeSkillFile(root, "wide", text);
+      const { catalog } = await catalogOver(root);
+      const parsed = parseSkillMd(text, { folderName: "wide", maxFrontmatterBytes: 65_536, truncated: false });
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      const entry = catalog.get("wide")!;
+      expect(entry.excerpt).toBe(parsed.skill.excerpt);
+      expect(entry.excerpt.length).toBeGreaterThan(1_990);
+      expect({ ...entry.frontmatter }).toEqual({ ...parsed.skill.frontmatter });
+    });
+  }
+});

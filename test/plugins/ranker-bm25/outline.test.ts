@@ -22,6 +22,11 @@ describe("outline", () => {
     expect(whenToUse).toContain("a credential leaked");
     expect(whenToUse).not.toContain("Do this");
   });
+
+  it("finds a heading wherever a line starts with #, as a multiline ^ does, and nowhere else", () => {
+    const markdown = "# First ##\nSee issue #12 here\n#not a heading\n  # indented\r## After CR\u2028### After LS\u2029#### After PS #\t\n####### seven\n###### Six";
+    expect(outline(markdown).headings.split("\n")).toEqual(["First", "After CR", "After LS", "After PS", "Six"]);
+  });
 });
 
 describe("abbreviations", () => {
@@ -38,6 +43,15 @@ describe("abbreviations", () => {
     // A definition holds only when the letters are the initials of the words before it.
     expect(textAbbreviations("we render pages quickly (XYZ)")).toEqual([]);
     expect(textAbbreviations("a plain lower-case sentence without names")).toEqual([]);
+  });
+
+  it("needs three words for a capitalised run, connectors counted, and skips them in the initials", () => {
+    expect(textAbbreviations("Google Search is here")).toEqual([]);
+    expect(textAbbreviations("Bill of Materials is here")).toEqual(["bom"]);
+    expect(textAbbreviations("Quality Assurance Test-Plan here").sort()).toEqual(["atp", "qatp"]);
+    // "The" is a connector whatever its case; "There" is not.
+    expect(textAbbreviations("see The Big Data Lake")).toEqual(["tbdl", "bdl"]);
+    expect(textAbbreviations("There Big Data Lake")).toEqual(["tbdl", "bdl"]);
   });
 
   it("never throws on hostile text", () => {
