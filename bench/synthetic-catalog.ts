@@ -39,7 +39,7 @@ export async function loadSeedSkills(corpus = CORPUS): Promise<SeedSkills> {
 }
 
 /** mulberry32: a small, fast, seedable PRNG; Math.random cannot be seeded. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -1,29 +1,21 @@
 // A root whose snapshot spans many chunks, against a redis-server of the test's own: the store's
 // sizes are made small, so that 60 skills take the paths 100,000 real ones do (many chunks, a
 // rewrite that keeps the unchanged ones, the cap).
-import { utimes, readdir } from "node:fs/promises";
+import { utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CacheEngine } from "../../../src/cache/engine.js";
 import { createRedisBackend } from "../../../src/cache/redis-backend.js";
 import { parseRedisUrl } from "../../../src/cache/redis-url.js";
 import { createLogger } from "../../../src/kernel/logger.js";
-import { createSnapshotStore, SNAPSHOT_FORMAT, type SnapshotTuning } from "../../../src/plugins/fs/snapshot-store.js";
-import { createFsSource } from "../../../src/plugins/fs/source.js";
+import { SNAPSHOT_FORMAT, type SnapshotTuning } from "../../../src/plugins/fs/snapshot-store.js";
 import { VERSION } from "../../../src/version.js";
 import { TestRedis, waitFor } from "../../helpers/redis.js";
-import { skillMd, tempDir, writeSkillFile } from "./files.js";
+import { age, skillMd, snapshottedSource, tempDir, writeSkillFile } from "./files.js";
 
-const LIMITS = { maxFrontmatterBytes: 65_536, maxSkillFileBytes: 262_144 };
 const NAMESPACE = `fs/snapshot-v${SNAPSHOT_FORMAT}@${VERSION}`;
 /** About 20 skills' JSON a chunk at most: 60 skills and their folders make well over eight chunks. */
 const SMALL: SnapshotTuning = { chunkChars: 4_000, maxStoredChars: 1_000_000, flushMs: 3_000 };
-
-async function age(root: string) {
-  const past = new Date(Date.now() - 60_000);
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) await utimes(join(entry.parentPath, entry.name), past, past);
-  await utimes(root, past, past);
-}
 
 /** A process's fs source over `root`, with a cache engine on the test's Redis, and its debug lines. */
 async function processOver(root: string, url: string, tuning: SnapshotTuning, prefix = "large") {
@@ -39,20 +31,7 @@ async function processOver(root: string, url: string, tuning: SnapshotTuning, pr
     maxEntryBytes: 1_048_576,
   });
   await backend.connect();
-  const logs: string[] = [];
-  const logger = createLogger("debug", (line) => logs.push(line), "fs");
-  const source = createFsSource({
-    name: "test",
-    roots: [root],
-    maxDepth: 6,
-    maxDirectories: 1_000,
-    ...LIMITS,
-    watch: false,
-    maxWatchedDirectories: 0,
-    pollIntervalMs: 1_000,
-    logger,
-    snapshots: createSnapshotStore(cache.view("fs"), LIMITS, logger, tuning),
-  });
+  const { source, logs } = snapshottedSource(root, cache, tuning);
   return {
     load: () => source.load(new AbortController().signal),
     filesRead: () => Number(/: (\d+) of \d+ SKILL\.md files read/.exec(logs.findLast((line) => line.includes("SKILL.md files read"))!)![1]),

@@ -1,18 +1,16 @@
-import { mkdir, readdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { CacheEngine } from "../../../src/cache/engine.js";
 import { createMemoryBackend } from "../../../src/cache/memory-backend.js";
 import { createLogger } from "../../../src/kernel/logger.js";
-import { createSnapshotStore } from "../../../src/plugins/fs/snapshot-store.js";
-import { createFsSource } from "../../../src/plugins/fs/source.js";
+import { SNAPSHOT_FORMAT } from "../../../src/plugins/fs/snapshot-store.js";
 import { VERSION } from "../../../src/version.js";
 import { waitFor } from "../../helpers/redis.js";
-import { skillMd, tempDir, writeSkillFile } from "./files.js";
+import { age, skillMd, SNAPSHOT_LIMITS, snapshottedSource, tempDir, writeSkillFile } from "./files.js";
 
-const LIMITS = { maxFrontmatterBytes: 65_536, maxSkillFileBytes: 262_144 };
-const NAMESPACE = `fs/snapshot-v2@${VERSION}`;
+const NAMESPACE = `fs/snapshot-v${SNAPSHOT_FORMAT}@${VERSION}`;
 
 function engine() {
   return new CacheEngine({
@@ -29,20 +27,7 @@ function engine() {
 
 /** A source as one process would make it, with the debug lines it logs. */
 function sourceOver(root: string, cache: CacheEngine) {
-  const logs: string[] = [];
-  const logger = createLogger("debug", (line) => logs.push(line), "fs");
-  const source = createFsSource({
-    name: "test",
-    roots: [root],
-    maxDepth: 6,
-    maxDirectories: 1_000,
-    ...LIMITS,
-    watch: false,
-    maxWatchedDirectories: 0,
-    pollIntervalMs: 1_000,
-    logger,
-    snapshots: createSnapshotStore(cache.view("fs"), LIMITS, logger),
-  });
+  const { source, logs } = snapshottedSource(root, cache);
   return {
     load: () => source.load(new AbortController().signal),
     /** What the last load read and listed afresh, from its debug line. */
@@ -53,13 +38,6 @@ function sourceOver(root: string, cache: CacheEngine) {
     },
     kept: () => logs.filter((entry) => entry.includes("kept a snapshot")).length,
   };
-}
-
-/** Every file and folder under `root`, and the root, older than the racy window, as on a disk they usually are. */
-async function age(root: string) {
-  const past = new Date(Date.now() - 60_000);
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) await utimes(join(entry.parentPath, entry.name), past, past);
-  await utimes(root, past, past);
 }
 
 /**
@@ -196,7 +174,7 @@ describe("the fs source's snapshots", () => {
     const cache = engine();
     await firstRun(root, cache);
     const store = cache.view("fs").scope(`snapshot-v2@${VERSION}`);
-    const headKey = `${LIMITS.maxFrontmatterBytes}/${LIMITS.maxSkillFileBytes}:${root}`;
+    const headKey = `${SNAPSHOT_LIMITS.maxFrontmatterBytes}/${SNAPSHOT_LIMITS.maxSkillFileBytes}:${root}`;
     const head = (await store.get(headKey)) as { chunks: [string, number, number][] };
     const chunkKey = `${headKey}#${head.chunks[0]![0]}`;
     const records = JSON.parse(brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString()) as unknown[][];

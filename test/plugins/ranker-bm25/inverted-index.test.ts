@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TermList, termNumber, termText } from "../../../src/plugins/ranker-bm25/analyze.js";
 import { indexTerms } from "./index-terms.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "../../../src/plugins/ranker-bm25/inverted-index.js";
+import { prng } from "../../../bench/synthetic-catalog.js";
 
 const FIELDS: FieldSpec[] = [
   { weight: 3, b: 0.5, bonus: 1 },
@@ -139,18 +140,6 @@ describe("the inverted index", () => {
 const LONG_TEXT = Array.from({ length: 70_000 }, (_, i) => ["report", "lint", "grafana", "table"][i % 4]).join(" ");
 
 const VOCABULARY = "deploy cluster kubernetes docker alpha beta gamma delta pdf invoice report chart python rust test lint build release notion sentry grafana metric alert page table form".split(" ");
-
-/** mulberry32, seeded: the same documents and queries on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
