@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CatalogChange, SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/logger.js";
 import { TOKENS } from "../../tokens.js";
 import type { Ranker } from "../../skills/types.js";
 import { searchRemoteSources } from "../../remote/remote-search.js";
@@ -26,7 +27,10 @@ class SearchIndex {
   #ranker: Ranker | undefined;
   #built = false;
 
-  constructor(private readonly catalog: SkillCatalog) {}
+  constructor(
+    private readonly catalog: SkillCatalog,
+    private readonly logger: Logger,
+  ) {}
 
   /** Chosen at start: a ranker plugin's, else the default. */
   use(ranker: Ranker): void {
@@ -40,8 +44,12 @@ class SearchIndex {
   ranker(): Ranker {
     if (!this.#ranker) throw new Error("search_skills was called before its plugin started");
     if (!this.#built) {
-      this.#ranker.build(this.catalog.list());
+      const started = performance.now();
+      const skills = this.catalog.list();
+      this.#ranker.build(skills);
       this.#built = true;
+      // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
+      this.logger.debug(`indexed ${skills.length} skills in ${Math.round(performance.now() - started)} ms`);
     }
     return this.#ranker;
   }
@@ -57,7 +65,7 @@ export default definePlugin({
   consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const index = new SearchIndex(catalog);
+    const index = new SearchIndex(catalog, ctx.logger);
     const stopFollowing = catalog.onChange((change) => index.follow(change));
 
     ctx.addTool({
@@ -139,15 +147,12 @@ export default definePlugin({
         void catalog.ready().then(() =>
           setTimeout(() => {
             if (ctx.signal.aborted) return;
-            const started = performance.now();
             try {
               index.ranker();
             } catch (error) {
               // A third-party ranker that throws costs the warm-up only: the first search retries.
               ctx.logger.error(`building the search index failed: ${errorMessage(error)}`);
-              return;
             }
-            ctx.logger.debug(`indexed ${catalog.list().length} skills in ${Math.round(performance.now() - started)} ms`);
           }).unref(),
         );
       },
