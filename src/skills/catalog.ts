@@ -450,10 +450,11 @@ function buildState(
   sources: readonly { source: string; skills: readonly SourceSkill[] }[],
   diagnostics: readonly Diagnostic[],
 ): CatalogState {
+  // Each skill's depth taken once: in the comparator, it split two paths a comparison.
   const ordered = sources.flatMap(({ source, skills }) =>
-    [...skills]
-      .sort((a, b) => a.rank - b.rank || depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-      .map((skill) => ({ source, skill })),
+    skills
+      .map((skill) => ({ source, skill, depth: depth(skill.path) }))
+      .sort((a, b) => a.skill.rank - b.skill.rank || a.depth - b.depth || (a.skill.path < b.skill.path ? -1 : a.skill.path > b.skill.path ? 1 : 0)),
   );
 
   const namesPerSource = new Map<string, Map<string, number>>();
