@@ -2,6 +2,7 @@ import { distance } from "fastest-levenshtein";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay } from "./display-text.js";
+import { hasUtf8Excerpt } from "./utf8-excerpt.js";
 import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
@@ -354,7 +355,8 @@ function checkSnapshot(snapshot: SourceSnapshot): SourceSnapshot {
       skill.name !== "" &&
       typeof skill.description === "string" &&
       typeof skill.path === "string" &&
-      typeof skill.excerpt === "string" &&
+      // A UTF-8 excerpt is a string without being decoded: the ranker decodes it when it indexes.
+      (hasUtf8Excerpt(skill) || typeof skill.excerpt === "string") &&
       typeof skill.rank === "number" &&
       typeof skill.frontmatter === "object" &&
       skill.frontmatter !== null;

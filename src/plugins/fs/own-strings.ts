@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { utf8Bytes, type Utf8Bytes } from "../../skills/utf8-excerpt.js";
 
 /**
  * A copy of plain data (null-prototype objects, arrays, scalars) whose strings hold their own
@@ -35,19 +36,6 @@ export function isLatin1(text: string): boolean {
   return Buffer.byteLength(text, "utf8") === text.length || LATIN1.test(text);
 }
 
-/** Where a skill keeps an excerpt as UTF-8 (see withUtf8Excerpt). */
-const UTF8 = Symbol("excerpt, UTF-8");
-
-/** An excerpt's UTF-8 bytes, one to a character of a one-byte string (see compactExcerpt). */
-export interface Utf8Bytes {
-  readonly bytes: string;
-}
-
-// One getter for every skill: a getter of its own per skill would give each its own hidden class.
-function decodeExcerpt(this: { readonly [UTF8]: string }): string {
-  return Buffer.from(this[UTF8], "latin1").toString("utf8");
-}
-
 /**
  * An excerpt as compactly as V8 allows: a string holding one character past U+00FF takes two
  * bytes a character, and most excerpts that do are English with a dash, an arrow or an emoji in
@@ -59,18 +47,4 @@ function decodeExcerpt(this: { readonly [UTF8]: string }): string {
  */
 export function compactExcerpt(excerpt: string): string | Utf8Bytes {
   return isLatin1(excerpt) ? ownString(excerpt) : utf8Bytes(excerpt);
-}
-
-/** `text` as UTF-8 bytes: latin1 decodes each byte to one character, a one-byte string of its own, never a view. */
-export function utf8Bytes(text: string): Utf8Bytes {
-  return { bytes: Buffer.from(text, "utf8").toString("latin1") };
-}
-
-/**
- * A skill whose excerpt is kept as UTF-8 and decoded whenever read (the ranker reads it when it
- * indexes the skill): `excerpt` is an own enumerable property all the same, as a plain object's.
- */
-export function withUtf8Excerpt<T extends object>(skill: T, utf8: Utf8Bytes): T & { readonly excerpt: string } {
-  const kept = Object.assign(skill, { [UTF8]: utf8.bytes });
-  return Object.defineProperty(kept, "excerpt", { get: decodeExcerpt, enumerable: true }) as typeof kept & { readonly excerpt: string };
 }
