@@ -15,12 +15,26 @@ export interface Utf8Bytes {
 
 // One getter for every skill: a getter of its own per skill would give each its own hidden class.
 function decodeExcerpt(this: { readonly [UTF8]: string }): string {
-  return Buffer.from(this[UTF8], "latin1").toString("utf8");
+  return recode(this[UTF8], "latin1", "utf8");
 }
 
 /** `text` as UTF-8 bytes: latin1 decodes each byte to one character, a one-byte string of its own, never a view. */
 export function utf8Bytes(text: string): Utf8Bytes {
-  return { bytes: Buffer.from(text, "utf8").toString("latin1") };
+  return { bytes: recode(text, "utf8", "latin1") };
+}
+
+/** Enough for any excerpt in either encoding. */
+const SCRATCH = Buffer.allocUnsafe(8 * 1024);
+
+/**
+ * `text` encoded in one encoding and decoded from those bytes in another, through one buffer for
+ * every call: Buffer.from takes a slice of a pool for each, and a new 8 KiB pool every few
+ * excerpts.
+ */
+export function recode(text: string, from: "latin1" | "utf8", to: "latin1" | "utf8"): string {
+  // At most three bytes a UTF-16 unit in UTF-8 (a surrogate pair takes four), one in latin1.
+  if (text.length * 3 > SCRATCH.length) return Buffer.from(text, from).toString(to);
+  return SCRATCH.toString(to, 0, SCRATCH.write(text, 0, from));
 }
 
 /**

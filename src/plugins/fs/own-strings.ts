@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { utf8Bytes, type Utf8Bytes } from "../../skills/utf8-excerpt.js";
+import { recode, utf8Bytes, type Utf8Bytes } from "../../skills/utf8-excerpt.js";
 
 /**
  * A copy of plain data (null-prototype objects, arrays, scalars) whose strings hold their own
@@ -24,7 +24,7 @@ function ownString(text: string): string {
   if (text.length < 13) return text;
   // Decoded from a file holding one character past U+00FF, every string cut from it takes two
   // bytes a character; re-encoded, one that needs no such character takes one.
-  if (isLatin1(text)) return Buffer.from(text, "latin1").toString("latin1");
+  if (isLatin1(text)) return recode(text, "latin1", "latin1");
   return ` ${text}`.slice(1);
 }
 
