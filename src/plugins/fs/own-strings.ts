@@ -12,9 +12,15 @@ export function ownStrings<T>(value: T): T {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(ownStrings) as T;
   // Filled first, its prototype set after: V8 keeps an object made by Object.create(null) as a
-  // hash table (about four times the memory of a frontmatter object with fast properties), and
-  // fromEntries defines every key as its own, "__proto__" included.
-  const copy = Object.fromEntries(Object.entries(value).map(([key, item]) => [ownString(key), ownStrings(item)]));
+  // hash table (about four times the memory of a frontmatter object with fast properties).
+  const source = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    const item = ownStrings(source[key]);
+    // Assigned, "__proto__" would set the prototype: it is defined as an own key like any other.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[ownString(key)] = item;
+  }
   return Object.setPrototypeOf(copy, Object.getPrototypeOf(value) as object | null) as T;
 }
 
