@@ -2,6 +2,7 @@ import { distance } from "fastest-levenshtein";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay } from "./display-text.js";
+import { hasUtf8Excerpt } from "./utf8-excerpt.js";
 import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
@@ -354,7 +355,8 @@ function checkSnapshot(snapshot: SourceSnapshot): SourceSnapshot {
       skill.name !== "" &&
       typeof skill.description === "string" &&
       typeof skill.path === "string" &&
-      typeof skill.excerpt === "string" &&
+      // A UTF-8 excerpt is a string without being decoded: the ranker decodes it when it indexes.
+      (hasUtf8Excerpt(skill) || typeof skill.excerpt === "string") &&
       typeof skill.rank === "number" &&
       typeof skill.frontmatter === "object" &&
       skill.frontmatter !== null;
@@ -450,10 +452,11 @@ function buildState(
   sources: readonly { source: string; skills: readonly SourceSkill[] }[],
   diagnostics: readonly Diagnostic[],
 ): CatalogState {
+  // Each skill's depth taken once: in the comparator, it split two paths a comparison.
   const ordered = sources.flatMap(({ source, skills }) =>
-    [...skills]
-      .sort((a, b) => a.rank - b.rank || depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-      .map((skill) => ({ source, skill })),
+    skills
+      .map((skill) => ({ source, skill, depth: depth(skill.path) }))
+      .sort((a, b) => a.skill.rank - b.skill.rank || a.depth - b.depth || (a.skill.path < b.skill.path ? -1 : a.skill.path > b.skill.path ? 1 : 0)),
   );
 
   const namesPerSource = new Map<string, Map<string, number>>();

@@ -88,14 +88,18 @@ describe("SkillCatalog identity", () => {
     expect(catalog.diagnostics()).toEqual([]);
   });
 
-  it("fails a source that returns malformed skills, and serves the others", async () => {
+  it("fails a source that returns malformed skills (an excerpt getter giving no string among them), and serves the others", async () => {
     const malformed = metadataSource("odd", async () => ({ skills: [{ name: undefined }] as never, diagnostics: [] }));
     const nothing = metadataSource("void", async () => undefined as never);
-    const catalog = await catalogOf(malformed, nothing, source("ok", [skill("a", "a")]));
+    const { excerpt: _, ...rest } = skill("b", "b");
+    const numberExcerpt = Object.defineProperty(rest, "excerpt", { get: () => 1, enumerable: true }) as SourceSkill;
+    const getter = metadataSource("getter", async () => ({ skills: [numberExcerpt], diagnostics: [] }));
+    const catalog = await catalogOf(malformed, nothing, getter, source("ok", [skill("a", "a")]));
     expect(catalog.list().map((s) => s.id)).toEqual(["a"]);
     expect(catalog.diagnostics().map((d) => [d.source, d.code, d.message])).toEqual([
       ["odd", "source-failed", 'source "odd" failed to load: skills[0] is not a skill (name, description, path, excerpt, rank, frontmatter)'],
       ["void", "source-failed", 'source "void" failed to load: load() did not return { skills: [], diagnostics: [] }'],
+      ["getter", "source-failed", 'source "getter" failed to load: skills[0] is not a skill (name, description, path, excerpt, rank, frontmatter)'],
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { recode, utf8Bytes, type Utf8Bytes } from "../../skills/utf8-excerpt.js";
 
 /**
  * A copy of plain data (null-prototype objects, arrays, scalars) whose strings hold their own
@@ -11,9 +12,15 @@ export function ownStrings<T>(value: T): T {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(ownStrings) as T;
   // Filled first, its prototype set after: V8 keeps an object made by Object.create(null) as a
-  // hash table (about four times the memory of a frontmatter object with fast properties), and
-  // fromEntries defines every key as its own, "__proto__" included.
-  const copy = Object.fromEntries(Object.entries(value).map(([key, item]) => [ownString(key), ownStrings(item)]));
+  // hash table (about four times the memory of a frontmatter object with fast properties).
+  const source = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    const item = ownStrings(source[key]);
+    // Assigned, "__proto__" would set the prototype: it is defined as an own key like any other.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[ownString(key)] = item;
+  }
   return Object.setPrototypeOf(copy, Object.getPrototypeOf(value) as object | null) as T;
 }
 
@@ -23,7 +30,7 @@ function ownString(text: string): string {
   if (text.length < 13) return text;
   // Decoded from a file holding one character past U+00FF, every string cut from it takes two
   // bytes a character; re-encoded, one that needs no such character takes one.
-  if (isLatin1(text)) return Buffer.from(text, "latin1").toString("latin1");
+  if (isLatin1(text)) return recode(text, "latin1", "latin1");
   return ` ${text}`.slice(1);
 }
 
@@ -33,19 +40,6 @@ const LATIN1 = /^[\u0000-\u00ff]*$/;
 export function isLatin1(text: string): boolean {
   // ASCII, most text, is told by a native count, many times faster than the pattern.
   return Buffer.byteLength(text, "utf8") === text.length || LATIN1.test(text);
-}
-
-/** Where a skill keeps an excerpt as UTF-8 (see withUtf8Excerpt). */
-const UTF8 = Symbol("excerpt, UTF-8");
-
-/** An excerpt's UTF-8 bytes, one to a character of a one-byte string (see compactExcerpt). */
-export interface Utf8Bytes {
-  readonly bytes: string;
-}
-
-// One getter for every skill: a getter of its own per skill would give each its own hidden class.
-function decodeExcerpt(this: { readonly [UTF8]: string }): string {
-  return Buffer.from(this[UTF8], "latin1").toString("utf8");
 }
 
 /**
@@ -59,18 +53,4 @@ function decodeExcerpt(this: { readonly [UTF8]: string }): string {
  */
 export function compactExcerpt(excerpt: string): string | Utf8Bytes {
   return isLatin1(excerpt) ? ownString(excerpt) : utf8Bytes(excerpt);
-}
-
-/** `text` as UTF-8 bytes: latin1 decodes each byte to one character, a one-byte string of its own, never a view. */
-export function utf8Bytes(text: string): Utf8Bytes {
-  return { bytes: Buffer.from(text, "utf8").toString("latin1") };
-}
-
-/**
- * A skill whose excerpt is kept as UTF-8 and decoded whenever read (the ranker reads it when it
- * indexes the skill): `excerpt` is an own enumerable property all the same, as a plain object's.
- */
-export function withUtf8Excerpt<T extends object>(skill: T, utf8: Utf8Bytes): T & { readonly excerpt: string } {
-  const kept = Object.assign(skill, { [UTF8]: utf8.bytes });
-  return Object.defineProperty(kept, "excerpt", { get: decodeExcerpt, enumerable: true }) as typeof kept & { readonly excerpt: string };
 }

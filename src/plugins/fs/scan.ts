@@ -216,9 +216,14 @@ const NO_LINKS: readonly number[] = [];
 function listingOfEntries(entries: readonly Dirent[]): FolderListing {
   const skillFile = findSkillFile(entries);
   // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
-  const candidates = entries
-    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name))
-    .sort(byName);
+  const candidates = entries.filter(
+    (entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name),
+  );
+  // Most skill folders hold no sub-folder: nothing to sort, map or allocate for them.
+  if (candidates.length === 0) {
+    return skillFile ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) }, children: NONE, links: NO_LINKS } : { children: NONE, links: NO_LINKS };
+  }
+  candidates.sort(byName);
   const links = candidates.flatMap((entry, index) => (entry.isSymbolicLink() ? [index] : []));
   return {
     ...(skillFile ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) } } : {}),

@@ -1,7 +1,8 @@
 import type { JsonValue } from "../../kernel/cache.js";
 import type { SourceSkill } from "../../skills/types.js";
 import type { FolderIdentity, FolderListing } from "./folder-listings.js";
-import { isLatin1, utf8Bytes, withUtf8Excerpt } from "./own-strings.js";
+import { isLatin1 } from "./own-strings.js";
+import { utf8Bytes, withUtf8Excerpt } from "../../skills/utf8-excerpt.js";
 import type { FileIdentity } from "./read-skill-file.js";
 import type { SkillFileKind } from "./scan.js";
 import type { ReadRecord } from "./source.js";

@@ -7,7 +7,8 @@ import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../..
 import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
 import { inSlices } from "./in-slices.js";
-import { compactExcerpt, ownStrings, withUtf8Excerpt } from "./own-strings.js";
+import { compactExcerpt, ownStrings } from "./own-strings.js";
+import { withUtf8Excerpt } from "../../skills/utf8-excerpt.js";
 import { NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
 import { compare, scanRoot, type PathDiagnostic, type ScanResult, type SkillFolder } from "./scan.js";
