@@ -52,6 +52,16 @@ await build({
       },
     },
     {
+      name: "lazy-zod-v3",
+      setup(build) {
+        build.onResolve({ filter: /^(?:zod\/v3|zod-to-json-schema)$/ }, (args) =>
+          /[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]zod-(?:json-schema-)?compat\.js$/.test(args.importer)
+            ? { path: fileURLToPath(new URL("../src/kernel/lazy-zod-v3.ts", import.meta.url)) }
+            : undefined,
+        );
+      },
+    },
+    {
       name: "lazy-zod-locales",
       setup(build) {
         build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
