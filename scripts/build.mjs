@@ -77,7 +77,7 @@ await build({
 });
 
 /**
- * zod's `locales` namespace (`z.locales`, part of the `z` src/index.ts exports) holds 62 translations,
+ * zod's `locales` namespace (`z.locales`, part of the `z` src/index.ts exports) holds 63 translations,
  * ~330 KB of the bundle that every start parsed, and zod itself uses only `en`. This keeps `en` in the
  * bundle and makes every other locale a function that loads zod's own CommonJS locales from
  * node_modules (zod is a dependency) on first call: `z.config(z.locales.fr())` still works.
