@@ -2,8 +2,9 @@
 // One bundled file starts much faster than hundreds of node_modules files (docs/benchmarks.md).
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // `npm test` rebuilds only the bundle the end-to-end tests run; declarations are for publishing,
@@ -50,11 +51,49 @@ await build({
         );
       },
     },
+    {
+      name: "lazy-zod-v3",
+      setup(build) {
+        build.onResolve({ filter: /^(?:zod\/v3|zod-to-json-schema)$/ }, (args) =>
+          /[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]zod-(?:json-schema-)?compat\.js$/.test(args.importer)
+            ? { path: fileURLToPath(new URL("../src/kernel/lazy-zod-v3.ts", import.meta.url)) }
+            : undefined,
+        );
+      },
+    },
+    {
+      name: "lazy-zod-locales",
+      setup(build) {
+        build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+          /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL("../locales/index.js", `file://${args.importer}`)), namespace: "zod-locales" } : undefined,
+        );
+        build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: lazyZodLocales(args.path), resolveDir: dirname(args.path) }));
+      },
+    },
   ],
   // Bundled CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
   banner: { js: 'import { createRequire as __skCreateRequire } from "node:module"; const require = __skCreateRequire(import.meta.url);' },
   logLevel: "warning",
 });
+
+/**
+ * zod's `locales` namespace (`z.locales`, part of the `z` src/index.ts exports) holds 63 translations,
+ * ~330 KB of the bundle that every start parsed, and zod itself uses only `en`. This keeps `en` in the
+ * bundle and makes every other locale a function that loads zod's own CommonJS locales from
+ * node_modules (zod is a dependency) on first call: `z.config(z.locales.fr())` still works.
+ */
+function lazyZodLocales(indexPath) {
+  const lines = readFileSync(indexPath, "utf8").trim().split("\n");
+  const names = lines.map((line) => /^export \{ default as (\w+) \} from "\.\/[\w-]+\.js";$/.exec(line)?.[1]);
+  if (names.includes(undefined) || !names.includes("en")) throw new Error(`${indexPath} changed shape: update lazyZodLocales in scripts/build.mjs`);
+  return [
+    'export { default as en } from "./en.js";',
+    'import { createRequire } from "node:module";',
+    // Not require(): esbuild would bundle what a plain require() names.
+    'const zodLocales = () => createRequire(import.meta.url)("zod/v4/locales");',
+    ...names.filter((name) => name !== "en").map((name) => `export const ${name} = (...args) => zodLocales().${name}(...args);`),
+  ].join("\n");
+}
 
 if (bundleOnly) process.exit(0);
 

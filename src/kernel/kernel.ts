@@ -4,7 +4,7 @@ import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
-import { checkPluginContract } from "./plugin-contract.js";
+import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { orderPlugins, pluginNeeds } from "./plugin-order.js";
 import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
@@ -81,7 +81,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const core = (options.corePlugins ?? []).filter((plugin) => !listed.some((entry) => entry.plugin.name === plugin.name));
   let resolved: ResolvedPluginEntry[] = [...core.map((plugin) => ({ plugin, options: undefined, origin: "core" })), ...listed];
   if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
-  for (const { plugin } of resolved) checkPluginContract(plugin, source);
+  await checkPluginContracts(resolved.map(({ plugin }) => plugin), source);
   const validated = await Promise.all(
     resolved.map(async (entry) => ({ plugin: entry.plugin, options: await validatePluginOptions(entry.plugin, entry.options, source) })),
   );

@@ -1,16 +1,24 @@
-import semver from "semver";
 import { VERSION } from "../version.js";
 import { ConfigError, ERROR_CODES } from "./errors.js";
 import type { Plugin } from "./types.js";
 
 const HOOKS = ["setup", "start", "serve", "stop"] as const;
 
+type Semver = typeof import("semver");
+
 /**
- * Check a plugin object against the contract before anything of it runs, so a malformed plugin
+ * Check plugin objects against the contract before anything of them runs, so a malformed plugin
  * (a hook that is not a function, a token that is not a symbol) or one written for another kernel
  * is refused with a message naming the field, never failing later in a confusing place.
  */
-export function checkPluginContract(plugin: Plugin<any>, source: string): void {
+export async function checkPluginContracts(plugins: readonly Plugin<any>[], source: string): Promise<void> {
+  // Only a plugin that declares the kernels it supports needs semver, and no built-in one does:
+  // importing it on that path alone keeps it off every start (docs/benchmarks.md).
+  const semver = plugins.some((plugin) => plugin?.kernel !== undefined) ? (await import("semver")).default : undefined;
+  for (const plugin of plugins) checkPluginContract(plugin, source, semver);
+}
+
+function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver | undefined): void {
   const name = typeof plugin?.name === "string" && plugin.name !== "" ? plugin.name : undefined;
   const invalid = (problem: string) =>
     new ConfigError(`${source}: ${name ? `plugin "${name}"` : "a plugin"}: ${problem}`, ERROR_CODES.PLUGIN_INVALID);
@@ -38,7 +46,7 @@ export function checkPluginContract(plugin: Plugin<any>, source: string): void {
   if (plugin.options !== undefined && typeof (plugin.options as { "~standard"?: { validate?: unknown } })?.["~standard"]?.validate !== "function") {
     throw invalid("options must be a Standard Schema (zod, valibot, arktype...)");
   }
-  if (plugin.kernel !== undefined) {
+  if (plugin.kernel !== undefined && semver) {
     if (typeof plugin.kernel !== "string" || semver.validRange(plugin.kernel) === null) {
       throw invalid(`kernel must be a version range such as "^${VERSION}", not ${JSON.stringify(plugin.kernel)}`);
     }
