@@ -35,6 +35,13 @@ const TF_BITS = 4;
  */
 const BONUS_POWER = 2;
 const TF_MAX = (1 << TF_BITS) - 1;
+/**
+ * addAll sizes its lists of (term, document) pairs after this many documents, for the catalog's
+ * size with this much to spare; a catalog whose later documents have more distinct terms grows
+ * the lists by doubling from there.
+ */
+const PAIR_SAMPLE = 1024;
+const PAIR_HEADROOM = 1.25;
 /** A field length that does not fit in two bytes; see InvertedIndex.#lengths. */
 const LONG_FIELD = 0xffff;
 
@@ -263,6 +270,13 @@ export class InvertedIndex {
         documentFrequency[term]!++;
       }
       documentEnds[doc] = pairTerms.length;
+      if (doc === PAIR_SAMPLE - 1) {
+        // Doubling lists of tens of millions of pairs left each old half to a full collection:
+        // once a sample of documents shows how many pairs a document has, they are sized for all.
+        const expected = Math.ceil((pairTerms.length / PAIR_SAMPLE) * count * PAIR_HEADROOM);
+        pairTerms.reserve(expected);
+        pairTfs.reserve(expected);
+      }
     }
     this.#next = count;
     this.#live = count;
