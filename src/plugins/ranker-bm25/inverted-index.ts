@@ -245,7 +245,8 @@ export class InvertedIndex {
       let start = 0;
       for (let field = 0; field < fieldCount; field++) {
         const end = fieldEnds[field]!;
-        const unit = 1 << (field * TF_BITS);
+        const shift = field * TF_BITS;
+        const unit = 1 << shift;
         for (let t = start; t < end; t++) {
           const term = terms.terms[t]!;
           if (term >= packedByTerm.length) {
@@ -257,7 +258,7 @@ export class InvertedIndex {
           if (packed === 0) {
             pairTerms.push(term);
             packedByTerm[term] = unit;
-          } else if (((packed / unit) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
+          } else if (((packed >>> shift) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
         }
         this.#setLength(doc, field, end - start);
         this.#lengthSums[field]! += end - start;
