@@ -372,12 +372,16 @@ export class TermList {
   length = 0;
 
   push(term: number): void {
-    if (this.length === this.terms.length) {
-      const grown = new Int32Array(this.terms.length * 2);
-      grown.set(this.terms);
-      this.terms = grown;
-    }
+    if (this.length === this.terms.length) this.reserve(this.terms.length * 2);
     this.terms[this.length++] = term;
+  }
+
+  /** Room for `capacity` terms in all. */
+  reserve(capacity: number): void {
+    if (capacity <= this.terms.length) return;
+    const grown = new Int32Array(capacity);
+    grown.set(this.terms.subarray(0, this.length));
+    this.terms = grown;
   }
 }
 

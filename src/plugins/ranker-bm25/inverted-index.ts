@@ -35,6 +35,13 @@ const TF_BITS = 4;
  */
 const BONUS_POWER = 2;
 const TF_MAX = (1 << TF_BITS) - 1;
+/**
+ * addAll sizes its lists of (term, document) pairs after this many documents, for the catalog's
+ * size with this much to spare; a catalog whose later documents have more distinct terms grows
+ * the lists by doubling from there.
+ */
+const PAIR_SAMPLE = 1024;
+const PAIR_HEADROOM = 1.25;
 /** A field length that does not fit in two bytes; see InvertedIndex.#lengths. */
 const LONG_FIELD = 0xffff;
 
@@ -238,7 +245,8 @@ export class InvertedIndex {
       let start = 0;
       for (let field = 0; field < fieldCount; field++) {
         const end = fieldEnds[field]!;
-        const unit = 1 << (field * TF_BITS);
+        const shift = field * TF_BITS;
+        const unit = 1 << shift;
         for (let t = start; t < end; t++) {
           const term = terms.terms[t]!;
           if (term >= packedByTerm.length) {
@@ -250,7 +258,7 @@ export class InvertedIndex {
           if (packed === 0) {
             pairTerms.push(term);
             packedByTerm[term] = unit;
-          } else if (((packed / unit) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
+          } else if (((packed >>> shift) & TF_MAX) < TF_MAX) packedByTerm[term] = packed + unit;
         }
         this.#setLength(doc, field, end - start);
         this.#lengthSums[field]! += end - start;
@@ -263,6 +271,13 @@ export class InvertedIndex {
         documentFrequency[term]!++;
       }
       documentEnds[doc] = pairTerms.length;
+      if (doc === PAIR_SAMPLE - 1) {
+        // Doubling lists of tens of millions of pairs left each old half to a full collection:
+        // once a sample of documents shows how many pairs a document has, they are sized for all.
+        const expected = Math.ceil((pairTerms.length / PAIR_SAMPLE) * count * PAIR_HEADROOM);
+        pairTerms.reserve(expected);
+        pairTfs.reserve(expected);
+      }
     }
     this.#next = count;
     this.#live = count;
