@@ -27,8 +27,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     idle: { type: "string", default: "20" },
     // Seconds between the first answer and the idle window: the kernel arms its watchers then, and
-    // gives back what its start-up left in memory once it has been quiet for 6 s, twice (src/cli/start-up-memory.ts),
-    // which sets V8's own memory reducer off 8 s later: about 30 s in all on an idle machine.
+    // V8's memory reducer gives back what start-up left behind once the process is quiet.
     settle: { type: "string", default: "40" },
     // Another build of skills-kernel to measure instead (e.g. one of an older commit).
     kernel: { type: "string", default: "dist/cli.js" },

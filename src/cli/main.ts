@@ -13,7 +13,6 @@ import { parseAddTarget } from "./add-target.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
-import { giveBackStartUpMemory } from "./start-up-memory.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -194,8 +193,6 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
       // The banner tells how to start this server over stdio; an HTTP server has said where it listens.
       if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
       else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
-      // After the search index's warm-up, which the search-skills plugin starts on the same signal.
-      setTimeout(() => giveBackStartUpMemory(kernel.logger)).unref();
     })
     .catch((error: unknown) => kernel.logger.error(`cannot describe what is served: ${errorMessage(error)}`));
   await running.closed;
