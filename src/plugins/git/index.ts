@@ -42,6 +42,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: gitOptionsSchema,
+  needsTrust: { options: { repositories: "they are cloned over the network" } },
   setup(ctx, options) {
     const root = cacheRoot(options.cacheDir, ctx.baseDir);
     const cache = pluginCache(ctx, root);

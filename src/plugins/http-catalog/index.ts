@@ -46,6 +46,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: httpCatalogOptionsSchema,
+  needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
     const names = new Set<string>();
