@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Cache } from "../../kernel/cache.js";
 import { errorMessage } from "../../kernel/errors.js";
 import { GitError, runGit } from "./git.js";
-import { COMMIT } from "./spec.js";
+import { COMMIT, type Credentials } from "./spec.js";
 
 export interface CheckoutSettings {
   readonly url: string;
@@ -18,6 +18,8 @@ export interface CheckoutSettings {
   readonly protocols: readonly string[];
   /** Remembers which commit each ref was last seen at. */
   readonly cache: Cache;
+  /** For an HTTP(S) remote whose URL held them; `url` no longer does. */
+  readonly credentials?: Credentials;
 }
 
 export interface Checkout {
@@ -87,7 +89,7 @@ async function exists(path: string): Promise<boolean> {
 /** The commit a branch, a tag (peeled) or the default branch points at, asked of the remote. */
 async function resolveRef(settings: CheckoutSettings, signal: AbortSignal): Promise<string> {
   const { url, ref } = settings;
-  const git = { timeoutMs: settings.timeoutMs, protocols: settings.protocols, signal };
+  const git = { timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
   const output = await runGit(ref === undefined ? ["ls-remote", "--", url, "HEAD"] : ["ls-remote", "--", url, ref], git);
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {
@@ -112,7 +114,7 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
   if (await exists(dir)) return dir;
   const temporary = `${dir}.tmp-${randomUUID()}`;
   await mkdir(temporary, { recursive: true });
-  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, signal };
+  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
   try {
     await runGit(["init", "-q"], git);
     await runGit(["remote", "add", "origin", settings.url], git);
