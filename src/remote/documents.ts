@@ -49,7 +49,7 @@ export class RemoteDocuments {
    */
   async revalidated(url: string, ttlMs: number, request: DocumentRequest): Promise<FetchedDocument> {
     const key = `doc:${url}`;
-    const cached = await this.cache.get<Revalidated>(key);
+    const cached = asRevalidated(await this.cache.get(key));
     if (cached && Date.now() - cached.fetchedAt < ttlMs) return { body: decode(cached.body), stale: false };
     const conditional: Record<string, string> = { ...request.headers };
     if (cached?.etag) conditional["if-none-match"] = cached.etag;
@@ -77,13 +77,25 @@ export class RemoteDocuments {
 
   /** A document that never changes once published: fetched once under `key`, then always cached. */
   async immutable(key: string, url: string, request: DocumentRequest): Promise<Uint8Array> {
-    const cached = await this.cache.get<string>(`immutable:${key}`);
-    if (cached !== undefined) return decode(cached);
+    const cached = await this.cache.get(`immutable:${key}`);
+    if (typeof cached === "string" && BASE64.test(cached)) return decode(cached);
     const response = await this.http.get(url, request);
     if (response.status !== 200) throw statusError(url, response.status);
     await this.cache.set(`immutable:${key}`, Buffer.from(response.body).toString("base64"), KEEP_MS);
     return response.body;
   }
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A cache entry checked like an answer from the network: anyone with access to the cache could have written it. */
+function asRevalidated(value: unknown): Revalidated | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { etag, lastModified, body, fetchedAt } = value as Partial<Revalidated>;
+  const header = (text: unknown) => text === null || (typeof text === "string" && text.length <= 1024 && !/[\r\n\0]/.test(text));
+  if (!header(etag) || !header(lastModified) || typeof body !== "string" || !BASE64.test(body)) return undefined;
+  if (typeof fetchedAt !== "number" || !(fetchedAt <= Date.now())) return undefined;
+  return { etag: etag!, lastModified: lastModified!, body, fetchedAt };
 }
 
 function statusError(url: string, status: number): HttpError {

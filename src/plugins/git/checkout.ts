@@ -53,7 +53,7 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
     return { dir: await checkoutAt(settings, commit, signal), commit };
   }
   const key = `ref:${settings.url}#${ref ?? "HEAD"}`;
-  const known = await settings.cache.get<RefState>(key);
+  const known = asRefState(await settings.cache.get(key));
   if (known && Date.now() - known.checkedAt < settings.refTtlMs && (await exists(folderFor(settings, known.commit)))) {
     return { dir: folderFor(settings, known.commit), commit: known.commit };
   }
@@ -67,6 +67,17 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
   const dir = await checkoutAt(settings, commit, signal);
   await settings.cache.set(key, { commit, checkedAt: Date.now() }, REF_STATE_KEEP_MS);
   return { dir, commit };
+}
+
+/**
+ * A cache entry is checked like an answer from the network: its commit becomes a folder name, and
+ * one written by anyone else with access to the cache (`../../home/x`) would serve any folder.
+ */
+function asRefState(value: unknown): RefState | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { commit, checkedAt } = value as Partial<RefState>;
+  if (typeof commit !== "string" || !COMMIT.test(commit) || typeof checkedAt !== "number" || !(checkedAt <= Date.now())) return undefined;
+  return { commit: commit.toLowerCase(), checkedAt };
 }
 
 function hash(text: string): string {

@@ -20,8 +20,8 @@ export interface Credentials {
   readonly password: string;
 }
 
-/** A full commit id: content pinned to it never changes. */
-export const COMMIT = /^[0-9a-f]{40}$/i;
+/** A full commit id (SHA-1, or SHA-256 in a repository that uses it): content pinned to it never changes. */
+export const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
 const SHORTHAND = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/;
