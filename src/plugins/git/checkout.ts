@@ -3,6 +3,7 @@ import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Cache } from "../../kernel/cache.js";
 import { errorMessage } from "../../kernel/errors.js";
+import { OverByteCapError, withByteCap } from "./byte-cap.js";
 import { GitError, runGit } from "./git.js";
 import { COMMIT, type Credentials } from "./spec.js";
 
@@ -18,6 +19,8 @@ export interface CheckoutSettings {
   readonly protocols: readonly string[];
   /** Remembers which commit each ref was last seen at. */
   readonly cache: Cache;
+  /** The most a checkout may take on disk, its .git included; checked while git writes. */
+  readonly maxTotalBytes: number;
   /** For an HTTP(S) remote whose URL held them; `url` no longer does. */
   readonly credentials?: Credentials;
 }
@@ -125,22 +128,8 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
   if (await exists(dir)) return dir;
   const temporary = `${dir}.tmp-${randomUUID()}`;
   await mkdir(temporary, { recursive: true });
-  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
   try {
-    await runGit(["init", "-q"], git);
-    await runGit(["remote", "add", "origin", settings.url], git);
-    // Shallow, and blobs only for what the checkout needs: a sparse checkout of one folder of a
-    // large repository downloads that folder. A server without filter support sends everything.
-    const fetch = ["fetch", "-q", "--depth", "1", "--filter=blob:none", "--no-tags", "--no-recurse-submodules", "origin"];
-    try {
-      await runGit([...fetch, commit], git);
-    } catch (error) {
-      // Servers that refuse a commit by id still serve the ref it came from.
-      if (settings.ref === undefined || COMMIT.test(settings.ref)) throw error;
-      await runGit([...fetch, settings.ref], git);
-    }
-    if (settings.path !== undefined) await runGit(["sparse-checkout", "set", "--", settings.path], git);
-    await runGit(["checkout", "-q", "--detach", commit], git);
+    await withByteCap(temporary, settings.maxTotalBytes, signal, (capped) => fetchInto(temporary, settings, commit, capped));
     try {
       await rename(temporary, dir);
     } catch (error) {
@@ -150,7 +139,27 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
     }
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
+    if (error instanceof OverByteCapError) throw new GitError(`${settings.url} at ${commit.slice(0, 12)}: ${error.message}`);
     throw error;
   }
   return dir;
+}
+
+/** Fetches `commit` alone into the empty folder `temporary` and checks it out there. */
+async function fetchInto(temporary: string, settings: CheckoutSettings, commit: string, signal: AbortSignal): Promise<void> {
+  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
+  await runGit(["init", "-q"], git);
+  await runGit(["remote", "add", "origin", settings.url], git);
+  // Shallow, and blobs only for what the checkout needs: a sparse checkout of one folder of a
+  // large repository downloads that folder. A server without filter support sends everything.
+  const fetch = ["fetch", "-q", "--depth", "1", "--filter=blob:none", "--no-tags", "--no-recurse-submodules", "origin"];
+  try {
+    await runGit([...fetch, commit], git);
+  } catch (error) {
+    // Servers that refuse a commit by id still serve the ref it came from.
+    if (settings.ref === undefined || COMMIT.test(settings.ref)) throw error;
+    await runGit([...fetch, settings.ref], git);
+  }
+  if (settings.path !== undefined) await runGit(["sparse-checkout", "set", "--", settings.path], git);
+  await runGit(["checkout", "-q", "--detach", commit], git);
 }

@@ -19,6 +19,8 @@ export interface GitSourceSettings {
   readonly cache: Cache;
   readonly refTtlMs: number;
   readonly timeoutMs: number;
+  /** The most one checkout may take on disk. */
+  readonly maxTotalBytes: number;
   readonly protocols: readonly string[];
   readonly credentials?: Credentials;
   readonly maxDepth: number;
