@@ -190,16 +190,17 @@ function createReaders(name: (file: string) => string) {
   const yaml: Reader = async (file, content) => {
     // yaml is only needed by YAML configs: keep it off the path of the others. It is CommonJS, and
     // a bundle (like Node) gives imported CommonJS its module.exports as the default export only.
-    const { parse, YAMLParseError } = (await import("yaml")).default;
-    let value: unknown;
-    try {
-      value = parse(content);
-    } catch (error) {
-      if (!(error instanceof YAMLParseError)) throw error;
-      const reason = (error.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:$/, "");
-      const at = error.linePos?.[0];
+    const { parseDocument } = (await import("yaml")).default;
+    // logLevel "silent": the parser would print a warning (an unknown tag) as a multi-line Node
+    // warning; an error or a warning is one line here, and the config is refused.
+    const document = parseDocument(content, { logLevel: "silent" });
+    const problem = document.errors[0] ?? document.warnings[0];
+    if (problem) {
+      const reason = (problem.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:$/, "");
+      const at = problem.linePos?.[0];
       throw new ConfigError(`${name(file)}: invalid YAML${at ? ` at ${at.line}:${at.col}` : ""}: ${reason}`);
     }
+    const value: unknown = document.toJS({ logLevel: "silent" });
     // A document of nothing but comments parses to null.
     if (value === null) throw new ConfigError(`${name(file)}: is empty`);
     return expectObject(value, name(file), "the config");

@@ -26,6 +26,13 @@ beforeAll(async () => {
     "/skills/pdf/SKILL.md": { body: skill("pdf", "Fill PDF forms.") },
     "/skills/pdf/references/guide.md": { body: GUIDE },
     "/skills/pdf/notes.md": { body: "notes\n" },
+    "/names.json": {
+      body: JSON.stringify({
+        version: "1",
+        skills: ["../evilname", "a/b", ".hidden", "fine"].map((name, index) => ({ name, description: "A skill.", path: `s${index}`, files: ["SKILL.md"] })),
+      }),
+    },
+    "/skills/s3/SKILL.md": { body: skill("fine", "A skill.") },
   });
 });
 afterAll(async () => {
@@ -55,5 +62,13 @@ describe("install from an HTTP catalog", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("its files hold more bytes than maxBytes allows");
     expect(existsSync(join(to, "pdf"))).toBe(false);
+  });
+});
+
+describe("catalog entry names", () => {
+  it("lists no entry whose name is a path, and says why", async () => {
+    const result = await runCli(["list", "--catalog", `${server.url}/names.json`, "--log-level", "info"], { cwd: base, env });
+    expect(result.stdout).toBe("fine\n");
+    expect(result.stderr).toContain('"../evilname" is not a usable skill name');
   });
 });

@@ -95,6 +95,11 @@ describe("a config found by searching runs no code unless allowed", () => {
     expectOneLine(result, new RegExp(`${file.replace(/\./g, "\\.")} was found by searching and names plugin module ${named}, which runs code: .*--trust-config`));
   });
 
+  it("refuses a YAML config with an unknown tag in one line, not a multi-line warning", async () => {
+    const dir = await tree({ "package.json": "{}", ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n" });
+    expectOneLine(await runCli(["list"], { cwd: dir }), /^skills-kernel: \.skills-kernelrc\.yaml: invalid YAML at 2:11: Unresolved tag: !evil$/m);
+  });
+
   it("refuses a bad SKILLS_KERNEL_TRUST_CONFIG rather than guess", async () => {
     const dir = await tree({ "package.json": "{}" });
     expectOneLine(await runCli(["list"], { cwd: dir, env: { SKILLS_KERNEL_TRUST_CONFIG: "yes please" } }), /SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0/);
