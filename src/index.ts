@@ -20,6 +20,7 @@ export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, 
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog.js";
 export type {
   McpServerFactory,
+  NeedsTrust,
   Plugin,
   PluginContext,
   PluginHooks,

@@ -71,6 +71,7 @@ class EntryError extends Error {}
  * dead or hanging Redis costs requests nothing. Every method resolves, whatever happens.
  */
 export class CacheEngine {
+  readonly #readyListeners = new Set<() => void>();
   readonly #options: CacheEngineOptions;
   readonly #keyv: Keyv;
   readonly #breaker: CircuitBreaker;
@@ -119,7 +120,10 @@ export class CacheEngine {
       else this.#recovered();
     });
     options.backend.subscribe({
-      ready: () => this.#breaker.reset(),
+      ready: () => {
+        this.#breaker.reset();
+        for (const listener of this.#readyListeners) listener();
+      },
       failed: (error) => {
         this.#noteError(error);
         this.#breaker.failed();
@@ -129,6 +133,12 @@ export class CacheEngine {
 
   get persistent(): boolean {
     return this.#options.backend.persistent;
+  }
+
+  /** See CacheMonitor.onReady. */
+  onReady(listener: () => void): () => void {
+    this.#readyListeners.add(listener);
+    return () => this.#readyListeners.delete(listener);
   }
 
   get state(): CacheState {

@@ -9,6 +9,11 @@ export interface CacheMonitor {
   readonly state: CacheState;
   /** Everything get_cache_stats reports; for Redis this scans the keys, so it is not for polling. */
   stats(): Promise<CacheStats>;
+  /**
+   * Be told each time the backend is reachable again (Redis back after a restart, maybe empty);
+   * returns a function that stops it. A backend that cannot lose its connection never calls.
+   */
+  onReady?(listener: () => void): () => void;
 }
 
 export const CACHE_TOKENS = {

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ToolInputError } from "../kernel/errors.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
+import { redactCredentials } from "../plugins/git/spec.js";
 import { renderInstall } from "../plugins/install-skill/render.js";
 import type { InstallResult } from "../plugins/install-skill/install.js";
 import { expandHome } from "../skills/paths.js";
@@ -17,7 +18,7 @@ export async function runAdd(kernel: Kernel, target: AddTarget, options: Install
   await kernel.catalog.ready();
   const failure = kernel.catalog.status().find((status) => status.source === target.source && status.error !== undefined);
   if (failure) {
-    process.stderr.write(`skills-kernel: ${target.repository} cannot be read: ${failure.error}\n`);
+    process.stderr.write(`skills-kernel: ${redactCredentials(target.repository)} cannot be read: ${failure.error}\n`);
     return 1;
   }
   const offered = kernel.catalog.list().filter((skill) => skill.source === target.source);
@@ -25,7 +26,7 @@ export async function runAdd(kernel: Kernel, target: AddTarget, options: Install
   if (chosen.length === 0) {
     const has = offered.length > 0 ? `; it has: ${offered.map((s) => s.name).join(", ")}` : "";
     const what = target.skill === undefined ? "no skills" : `no skill named "${target.skill}"`;
-    process.stderr.write(`skills-kernel: ${target.repository} has ${what}${has}\n`);
+    process.stderr.write(`skills-kernel: ${redactCredentials(target.repository)} has ${what}${has}\n`);
     return 1;
   }
   const installer = installerOf(kernel);

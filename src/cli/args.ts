@@ -125,7 +125,8 @@ Options for every command:
                          Any of these three serves exactly the sources named, and
                          no config is searched for.
   --trust-config         let a config found by searching run code (a JS/TS config, or
-                         plugins that are not built-ins); also SKILLS_KERNEL_TRUST_CONFIG=1
+                         plugins that are not built-ins) and reach the network, the
+                         environment or a listener; also SKILLS_KERNEL_TRUST_CONFIG=1
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   --cache BACKEND        memory (the default) or redis://HOST:PORT[/DB]; replaces the
                          config's cache plugin

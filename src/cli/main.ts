@@ -115,7 +115,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /**
  * The trust model (docs/configuration.md#trust): a named config always loads; an explicit source
- * flag means no search at all; a found config runs no code unless the user allowed it.
+ * flag means no search at all; a found config runs no code, and reaches nothing a built-in marks
+ * as needing trust, unless the user allowed it.
  */
 async function findConfig(args: CliArgs, cwd: string, sourcesNamed: boolean) {
   if (args.configPath === undefined && sourcesNamed) return null;
@@ -123,7 +124,7 @@ async function findConfig(args: CliArgs, cwd: string, sourcesNamed: boolean) {
     cwd,
     configPath: args.configPath,
     trust: args.trustConfig || trustConfigFromEnv(process.env.SKILLS_KERNEL_TRUST_CONFIG),
-    builtinNames: Object.keys(builtinPlugins),
+    builtins: builtinPlugins,
     trustHint: (file) =>
       `to run it, name it with --config ${relative(cwd, file) || file}, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)`,
   });

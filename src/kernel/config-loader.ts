@@ -5,8 +5,10 @@ import { z } from "zod";
 import type { SkillsKernelConfig } from "./config.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import { LOG_LEVELS } from "./logger.js";
+import { refuseUntrusted } from "./config-trust.js";
 import { describeImportError, importModule, oneLine } from "./module-loader.js";
-import { describeValue, pluginModuleRefs } from "./plugin-resolver.js";
+import { describeValue } from "./plugin-resolver.js";
+import type { Plugin } from "./types.js";
 
 export interface LoadedConfig {
   readonly config: SkillsKernelConfig;
@@ -22,13 +24,19 @@ export interface LoadConfigOptions {
   readonly cwd: string;
   /** A file to load instead of searching. Naming a file is consent to run it, whatever it holds. */
   readonly configPath?: string;
-  /** Let a config found by searching run code: a JS/TS config, or plugins that are not built-ins. */
+  /**
+   * Let a config found by searching run code (a JS/TS config, plugins that are not built-ins) and
+   * use what needs trust (docs/configuration.md#trust).
+   */
   readonly trust?: boolean;
-  /** The plugin short names that run no code from the project (the built-ins). */
-  readonly builtinNames?: readonly string[];
+  /**
+   * The plugins that run no code from the project (the built-ins, as createKernel gets them): a
+   * found config may name them, and their `needsTrust` declarations are checked.
+   */
+  readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
   /** The search never climbs above this folder (default: the user's home folder). */
   readonly home?: string;
-  /** How the caller lets a found config run code, for the refusal message (e.g. the CLI's flags). */
+  /** How the caller lets a found config be trusted, for the refusal message (e.g. the CLI's flags). */
   readonly trustHint?: (file: string) => string;
 }
 
@@ -64,9 +72,10 @@ type Reader = (file: string, content: string) => Promise<Record<string, unknown>
 /**
  * Loads the config file at `configPath` (relative to `cwd`), or searches for one (see
  * searchFolders for where), trying SEARCH_PLACES in order in each folder. Returns null when the
- * search finds nothing. A found config that would run code is refused unless `trust` is set: a
- * config sitting in a cloned repository is not the user's choice the way a named file is. Every
- * problem is a one-line ConfigError naming the file.
+ * search finds nothing. A found config that would run code, reach the network, read a secret
+ * from the environment or open a listener is refused unless `trust` is set: a config sitting in a
+ * cloned repository is not the user's choice the way a named file is. Every problem is a one-line
+ * ConfigError naming the file.
  */
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig | null> {
   const name = (file: string) => displayPath(opts.cwd, file);
@@ -99,7 +108,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig 
       const config = await readConfig(file, readerFor(file, readers)!, name);
       // A package.json without our key is no config: keep looking.
       if (config === undefined) continue;
-      if (!opts.trust) refuseModules(config, file, name, opts.builtinNames ?? [], hint);
+      if (!opts.trust) await refuseUntrusted(config, name(file), opts.builtins ?? {}, hint(file));
       return { config, filepath: file, baseDir: folder, origin: "found" };
     }
   }
@@ -128,22 +137,6 @@ async function isProjectRoot(folder: string): Promise<boolean> {
     if (await stat(path.join(folder, marker)).then(() => true, () => false)) return true;
   }
   return false;
-}
-
-/** A data config may still name plugin modules, which run code when they load. */
-function refuseModules(
-  config: SkillsKernelConfig,
-  file: string,
-  name: (file: string) => string,
-  builtinNames: readonly string[],
-  hint: (file: string) => string,
-): void {
-  const modules = pluginModuleRefs(config.plugins ?? [], name(file)).filter((ref) => !builtinNames.includes(ref));
-  if (modules.length === 0) return;
-  const named = modules.map((ref) => JSON.stringify(ref)).join(", ");
-  throw new ConfigError(
-    `${name(file)} was found by searching and names plugin module${modules.length === 1 ? "" : "s"} ${named}, which run${modules.length === 1 ? "s" : ""} code: ${hint(file)}`,
-  );
 }
 
 /** The config a file holds, validated; undefined for a package.json without our key. */
@@ -197,16 +190,17 @@ function createReaders(name: (file: string) => string) {
   const yaml: Reader = async (file, content) => {
     // yaml is only needed by YAML configs: keep it off the path of the others. It is CommonJS, and
     // a bundle (like Node) gives imported CommonJS its module.exports as the default export only.
-    const { parse, YAMLParseError } = (await import("yaml")).default;
-    let value: unknown;
-    try {
-      value = parse(content);
-    } catch (error) {
-      if (!(error instanceof YAMLParseError)) throw error;
-      const reason = (error.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:$/, "");
-      const at = error.linePos?.[0];
+    const { parseDocument } = (await import("yaml")).default;
+    // logLevel "silent": the parser would print a warning (an unknown tag) as a multi-line Node
+    // warning; an error or a warning is one line here, and the config is refused.
+    const document = parseDocument(content, { logLevel: "silent" });
+    const problem = document.errors[0] ?? document.warnings[0];
+    if (problem) {
+      const reason = (problem.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:$/, "");
+      const at = problem.linePos?.[0];
       throw new ConfigError(`${name(file)}: invalid YAML${at ? ` at ${at.line}:${at.col}` : ""}: ${reason}`);
     }
+    const value: unknown = document.toJS({ logLevel: "silent" });
     // A document of nothing but comments parses to null.
     if (value === null) throw new ConfigError(`${name(file)}: is empty`);
     return expectObject(value, name(file), "the config");

@@ -46,6 +46,9 @@ function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver
   if (plugin.options !== undefined && typeof (plugin.options as { "~standard"?: { validate?: unknown } })?.["~standard"]?.validate !== "function") {
     throw invalid("options must be a Standard Schema (zod, valibot, arktype...)");
   }
+  if (plugin.needsTrust !== undefined && !isNeedsTrust(plugin.needsTrust)) {
+    throw invalid("needsTrust must be { plugin?: string, options?: { [option]: string } }");
+  }
   if (plugin.kernel !== undefined && semver) {
     if (typeof plugin.kernel !== "string" || semver.validRange(plugin.kernel) === null) {
       throw invalid(`kernel must be a version range such as "^${VERSION}", not ${JSON.stringify(plugin.kernel)}`);
@@ -59,6 +62,14 @@ function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver
       );
     }
   }
+}
+
+function isNeedsTrust(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { plugin, options } = value as { plugin?: unknown; options?: unknown };
+  if (plugin !== undefined && typeof plugin !== "string") return false;
+  if (options === undefined) return true;
+  return typeof options === "object" && options !== null && !Array.isArray(options) && Object.values(options).every((why) => typeof why === "string");
 }
 
 function kindOf(value: unknown): string {

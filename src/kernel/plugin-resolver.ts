@@ -71,13 +71,14 @@ export async function resolvePluginEntries(
 }
 
 /**
- * The strings among the entries, presets flattened: each names a built-in, a module path or an
- * npm package. The config loader checks them before anything is imported.
+ * The entries named by a string, presets flattened, with their raw options: each names a
+ * built-in, a module path or an npm package. The config loader checks them before anything is
+ * imported.
  */
-export function pluginModuleRefs(entries: readonly unknown[], source: string): string[] {
+export function namedPluginEntries(entries: readonly unknown[], source: string): { readonly ref: string; readonly options: unknown }[] {
   const flat: FlatEntry[] = [];
   flatten(entries, "plugins", 0, flat, source);
-  return flat.flatMap((entry) => (typeof entry.ref === "string" ? [entry.ref] : []));
+  return flat.flatMap((entry) => (typeof entry.ref === "string" ? [{ ref: entry.ref, options: entry.options }] : []));
 }
 
 function flatten(list: readonly unknown[], at: string, depth: number, out: FlatEntry[], source: string): void {

@@ -35,6 +35,12 @@ export interface Plugin<Options = unknown> {
   /** Any Standard Schema (zod, valibot, arktype...). Validated options, defaults applied, reach setup. */
   readonly options?: StandardSchemaV1<unknown, Options>;
   /**
+   * What a config found by searching may not use unless the user trusts it
+   * (docs/configuration.md#trust): whatever reaches the network, reads a secret from the
+   * environment or opens a listener. Checked before any plugin is set up.
+   */
+  readonly needsTrust?: NeedsTrust;
+  /**
    * Wire the plugin in. It may return its lifecycle hooks: closures over what setup made, which
    * replace the plugin object's own hooks for this kernel. A plugin object is shared by every
    * kernel in the process, so per-kernel state belongs in such closures, never on the object.
@@ -48,6 +54,14 @@ export interface Plugin<Options = unknown> {
    */
   serve?(ctx: PluginRuntimeContext): void | Promise<void>;
   stop?(ctx: PluginRuntimeContext): void | Promise<void>;
+}
+
+/** Why a plugin, or some of its options, need the user's trust; each reason a short clause. */
+export interface NeedsTrust {
+  /** Set when listing the plugin at all does it (its defaults reach out): "it opens an HTTP listener". */
+  readonly plugin?: string;
+  /** Top-level options that do it when set: `{ url: "skill texts and queries are sent there" }`. */
+  readonly options?: Readonly<Record<string, string>>;
 }
 
 /** A consumed service: required by default; `{ token, optional: true }` when the plugin copes without. */

@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { LRUCache } from "lru-cache";
 import type { Cache } from "../kernel/cache.js";
 import { HttpError, redact, type HttpClient } from "./http.js";
 
@@ -29,6 +30,10 @@ export interface DocumentRequest {
 const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 /** These say the document is gone: serving an old copy would hide that. */
 const GONE = new Set([404, 410]);
+/** How long a document known gone is not asked for again (a revalidated one: no longer than its TTL). */
+const GONE_MEMORY_MS = 5 * 60 * 1000;
+/** Gone documents remembered at once, per source. */
+const GONE_MEMORY_ENTRIES = 10_000;
 
 /**
  * Every byte a remote source fetches goes through here, and through the cache: documents that
@@ -37,19 +42,44 @@ const GONE = new Set([404, 410]);
  * hash are fetched once and kept.
  */
 export class RemoteDocuments {
+  /**
+   * URLs that answered 404 or 410, with that status: asked again only once remembered long
+   * enough, so a catalog listing thousands of missing SKILL.md files costs one request each per
+   * while, not one per tool call.
+   */
+  readonly #gone = new LRUCache<string, number>({ max: GONE_MEMORY_ENTRIES });
+
   constructor(
     private readonly http: HttpClient,
     private readonly cache: Cache,
   ) {}
+
+  /** The status `url` is remembered gone with, thrown again; else `fetch`, a gone answer remembered for `ms`. */
+  async #unlessGone<T>(url: string, ms: number, fetch: () => Promise<T>): Promise<T> {
+    const status = this.#gone.get(url);
+    if (status !== undefined) throw statusError(url, status);
+    try {
+      return await fetch();
+    } catch (error) {
+      if (ms > 0 && error instanceof HttpError && GONE.has(error.status ?? 0)) {
+        this.#gone.set(url, error.status!, { ttl: ms });
+      }
+      throw error;
+    }
+  }
 
   /**
    * `url`'s body: from the cache while younger than `ttlMs`, else asked for again with
    * If-None-Match / If-Modified-Since. If the server fails (unreachable, 5xx, rate-limited) and a
    * copy is cached, that copy, marked stale.
    */
-  async revalidated(url: string, ttlMs: number, request: DocumentRequest): Promise<FetchedDocument> {
+  revalidated(url: string, ttlMs: number, request: DocumentRequest): Promise<FetchedDocument> {
+    return this.#unlessGone(url, Math.min(ttlMs, GONE_MEMORY_MS), () => this.#revalidated(url, ttlMs, request));
+  }
+
+  async #revalidated(url: string, ttlMs: number, request: DocumentRequest): Promise<FetchedDocument> {
     const key = `doc:${url}`;
-    const cached = await this.cache.get<Revalidated>(key);
+    const cached = asRevalidated(await this.cache.get(key));
     if (cached && Date.now() - cached.fetchedAt < ttlMs) return { body: decode(cached.body), stale: false };
     const conditional: Record<string, string> = { ...request.headers };
     if (cached?.etag) conditional["if-none-match"] = cached.etag;
@@ -77,13 +107,29 @@ export class RemoteDocuments {
 
   /** A document that never changes once published: fetched once under `key`, then always cached. */
   async immutable(key: string, url: string, request: DocumentRequest): Promise<Uint8Array> {
-    const cached = await this.cache.get<string>(`immutable:${key}`);
-    if (cached !== undefined) return decode(cached);
+    return this.#unlessGone(url, GONE_MEMORY_MS, () => this.#immutable(key, url, request));
+  }
+
+  async #immutable(key: string, url: string, request: DocumentRequest): Promise<Uint8Array> {
+    const cached = await this.cache.get(`immutable:${key}`);
+    if (typeof cached === "string" && BASE64.test(cached)) return decode(cached);
     const response = await this.http.get(url, request);
     if (response.status !== 200) throw statusError(url, response.status);
     await this.cache.set(`immutable:${key}`, Buffer.from(response.body).toString("base64"), KEEP_MS);
     return response.body;
   }
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A cache entry checked like an answer from the network: anyone with access to the cache could have written it. */
+function asRevalidated(value: unknown): Revalidated | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { etag, lastModified, body, fetchedAt } = value as Partial<Revalidated>;
+  const header = (text: unknown) => text === null || (typeof text === "string" && text.length <= 1024 && !/[\r\n\0]/.test(text));
+  if (!header(etag) || !header(lastModified) || typeof body !== "string" || !BASE64.test(body)) return undefined;
+  if (typeof fetchedAt !== "number" || !(fetchedAt <= Date.now())) return undefined;
+  return { etag: etag!, lastModified: lastModified!, body, fetchedAt };
 }
 
 function statusError(url: string, status: number): HttpError {

@@ -1,4 +1,5 @@
 import { Limiter } from "./limiter.js";
+import { MAX_REDIRECTS, REDIRECT_STATUS, redirectRefusal } from "./redirects.js";
 
 /**
  * HTTP for remote skill sources: Node's, Bun's and Deno's built-in fetch, with what an unreliable
@@ -25,6 +26,8 @@ export interface HttpSettings {
   readonly guard?: (url: string) => void;
   /** Sees every answer's status and headers (rate-limit bookkeeping); throws to fail the request. */
   readonly observe?: (url: string, status: number, headers: Headers) => void;
+  /** Hosts a redirect may lead to besides the requested URL's own origin (see redirectRefusal). */
+  readonly redirectHosts?: readonly string[];
 }
 
 export interface HttpRequest {
@@ -105,12 +108,7 @@ export class HttpClient {
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     const where = `${this.settings.name}: GET ${redact(url)}`;
     this.settings.guard?.(url);
-    let response: Response;
-    try {
-      response = await fetch(url, { headers: { ...this.settings.headers, ...request.headers }, signal, redirect: "follow" });
-    } catch (error) {
-      throw new HttpError(`${where}: ${timeout.aborted ? `no answer within ${this.settings.timeoutMs} ms` : causeOf(error)}`, true);
-    }
+    const response = await this.#follow(url, request, signal, where, timeout);
     try {
       this.settings.observe?.(url, response.status, response.headers);
     } catch (error) {
@@ -124,6 +122,37 @@ export class HttpClient {
       if (error instanceof HttpError) throw error;
       const why = timeout.aborted ? `the body did not arrive within ${this.settings.timeoutMs} ms` : `the body was cut short (${causeOf(error)})`;
       throw new HttpError(`${where}: ${why}`, true);
+    }
+  }
+
+  /**
+   * The answer to `url`, redirects followed by hand: only where redirectRefusal allows, and the
+   * configured headers (tokens, API keys) only ever to `url`'s own origin.
+   */
+  async #follow(url: string, request: HttpRequest, signal: AbortSignal, where: string, timeout: AbortSignal): Promise<Response> {
+    const origin = new URL(url);
+    let current = origin;
+    for (let hops = 0; ; hops++) {
+      const headers = current.origin === origin.origin ? { ...this.settings.headers, ...request.headers } : {};
+      let response: Response;
+      try {
+        response = await fetch(current, { headers, signal, redirect: "manual" });
+      } catch (error) {
+        throw new HttpError(`${where}: ${timeout.aborted ? `no answer within ${this.settings.timeoutMs} ms` : causeOf(error)}`, true);
+      }
+      const location = REDIRECT_STATUS.has(response.status) ? response.headers.get("location") : null;
+      if (location === null) return response;
+      await response.body?.cancel();
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new HttpError(`${where}: redirected to an invalid URL`, false, response.status);
+      }
+      if (hops >= MAX_REDIRECTS) throw new HttpError(`${where}: more than ${MAX_REDIRECTS} redirects`, false, response.status);
+      const refusal = redirectRefusal(origin, next, this.settings.redirectHosts ?? []);
+      if (refusal) throw new HttpError(`${where}: redirected to ${redact(next.href)}, ${refusal}`, false, response.status);
+      current = next;
     }
   }
 

@@ -89,6 +89,9 @@ export class SkillCatalog {
   #next: Promise<void> | undefined;
   #running: Promise<void> | undefined;
   #loaded = false;
+  /** Set when serving: how long the first answers wait for the first load (see answerWithin). */
+  #firstAnswerWaitMs: number | undefined;
+  #firstLoadStarted: number | undefined;
   /** Diagnostics already logged: the same skipped skill is reported once per process, not per load. */
   readonly #reported = new Set<string>();
 
@@ -116,6 +119,7 @@ export class SkillCatalog {
   refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal): Promise<void> {
     const names = sources === undefined ? this.#sources.map((s) => s.name) : typeof sources === "string" ? [sources] : sources;
     for (const name of names) this.#queued.add(name);
+    this.#firstLoadStarted ??= performance.now();
     this.#next ??= (this.#running ?? Promise.resolve()).then(() => {
       const batch = this.#queued;
       this.#queued = new Set();
@@ -131,9 +135,29 @@ export class SkillCatalog {
     return this.#next;
   }
 
-  /** Resolves once the first load has finished (starting it if nobody has). */
+  /**
+   * Resolves once the first load has finished (starting it if nobody has), or, after
+   * answerWithin, once it has run that long: sources apply as each finishes, so what answers
+   * then is every source but the slow ones, which join later like any change.
+   */
   async ready(): Promise<void> {
-    if (!this.#loaded) await (this.#next ?? this.#running ?? this.refresh());
+    if (this.#loaded) return;
+    this.#firstLoadStarted ??= performance.now();
+    const load = this.#next ?? this.#running ?? this.refresh();
+    if (this.#firstAnswerWaitMs === undefined) return load;
+    const left = this.#firstAnswerWaitMs - (performance.now() - this.#firstLoadStarted);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([load, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, left))))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * A server answers within `ms` of its first load starting, whatever a slow source (a hanging
+   * catalog, retried) is doing; a one-shot command, which has no later answer to give, waits for
+   * every source.
+   */
+  answerWithin(ms: number): void {
+    this.#firstAnswerWaitMs = ms;
   }
 
   /** The sources that answers must warn about: stale (serving a last good snapshot) or failed (serving nothing). */
@@ -268,26 +292,32 @@ export class SkillCatalog {
     }
   }
 
+  /** Loads the sources at once; each applies as it finishes, so none waits for a slower one. */
   async #load(batch: ReadonlySet<string>, signal: AbortSignal): Promise<void> {
     const started = performance.now();
     const reloading = this.#sources.filter((source) => batch.has(source.name));
-    const outcomes = await Promise.all(
+    await Promise.all(
       reloading.map(async (source) => {
+        let outcome: { snapshot?: SourceSnapshot; failure?: string };
         try {
-          return { source, snapshot: checkSnapshot(await source.load(signal)) };
+          outcome = { snapshot: checkSnapshot(await source.load(signal)) };
         } catch (error) {
-          return { source, failure: errorMessage(error) };
+          outcome = { failure: errorMessage(error) };
         }
+        // A load cut short by shutdown is not a source failure: keep what was served and say nothing.
+        if (!signal.aborted) this.#apply(source.name, outcome);
       }),
     );
-    // A load cut short by shutdown is not a source failure: keep what was served and say nothing.
-    if (signal.aborted) return;
-    for (const outcome of outcomes) {
-      const name = outcome.source.name;
-      if (outcome.snapshot) {
-        this.#loads.set(name, { snapshot: outcome.snapshot, failure: undefined });
-        continue;
-      }
+    this.logger.debug(
+      `loaded ${reloading.length} of ${this.#sources.length} sources (${this.#state.skills.length} skills in all) in ${Math.round(performance.now() - started)} ms`,
+    );
+  }
+
+  /** One source's load outcome into the catalog, and the change it makes to listeners. */
+  #apply(name: string, outcome: { snapshot?: SourceSnapshot; failure?: string }): void {
+    if (outcome.snapshot) {
+      this.#loads.set(name, { snapshot: outcome.snapshot, failure: undefined });
+    } else {
       const previous = this.#loads.get(name)?.snapshot;
       this.#loads.set(name, { snapshot: previous, failure: outcome.failure });
       if (previous) this.logger.warn(`source "${name}" failed to reload (${outcome.failure}); serving its last good snapshot`);
@@ -300,9 +330,6 @@ export class SkillCatalog {
     );
     this.#report(this.#state.diagnostics);
     this.#announce(diff(previous.skills, this.#state.skills));
-    this.logger.debug(
-      `loaded ${reloading.length} of ${this.#sources.length} sources (${this.#state.skills.length} skills in all) in ${Math.round(performance.now() - started)} ms`,
-    );
   }
 
   #diagnosticsOf(source: string): Diagnostic[] {

@@ -129,6 +129,31 @@ describe("Redis down at start", () => {
   });
 });
 
+describe("Redis restarted empty", () => {
+  it("gets the running server's snapshot written again once it is back", async () => {
+    const redis = await TestRedis.start();
+    const dir = await mkdtemp(join(work, "emptied-"));
+    await cp(skills, dir, { recursive: true });
+    await age(dir);
+    const server = await connectCli(["--skills-dir", dir, "--cache", redis.url], { cwd: work });
+    const snapshotKept = async () => Object.values((await stats(server.client)).entries ?? {}).includes(2);
+    try {
+      await server.client.callTool({ name: "list_skills", arguments: {} });
+      // The snapshot's head and its one chunk.
+      await waitFor("the snapshot in Redis", snapshotKept);
+      await redis.kill();
+      await redis.start();
+      // Nothing changed on disk: only the lost snapshot makes the server write it again.
+      await waitFor("the snapshot written again", snapshotKept);
+      const listed = (await server.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
+      expect(listed.structuredContent).toMatchObject({ total: 3 });
+    } finally {
+      await server.client.close();
+      await redis.kill();
+    }
+  });
+});
+
 describe("two servers on one Redis", () => {
   let redis: TestRedis;
   beforeAll(async () => {

@@ -1,9 +1,12 @@
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { startHttpServer } from "../helpers/http-server.js";
+import { startEmbeddingsFixture } from "../plugins/ranker-hybrid/fixture-server.js";
 
 /**
  * The trust model (docs/configuration.md#trust) through the shipped bundle. An MCP host starts the
@@ -36,6 +39,19 @@ async function tree(files: Record<string, string>): Promise<string> {
 /** A module that leaves `marker` behind when it runs, and is a valid config. */
 function codeConfig(marker: string): string {
   return `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default ${LIST};\n`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A loopback port nothing listens on once this returns. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 function expectOneLine(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp) {
@@ -79,9 +95,100 @@ describe("a config found by searching runs no code unless allowed", () => {
     expectOneLine(result, new RegExp(`${file.replace(/\./g, "\\.")} was found by searching and names plugin module ${named}, which runs code: .*--trust-config`));
   });
 
+  it("refuses a YAML config with an unknown tag in one line, not a multi-line warning", async () => {
+    const dir = await tree({ "package.json": "{}", ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n" });
+    expectOneLine(await runCli(["list"], { cwd: dir }), /^skills-kernel: \.skills-kernelrc\.yaml: invalid YAML at 2:11: Unresolved tag: !evil$/m);
+  });
+
   it("refuses a bad SKILLS_KERNEL_TRUST_CONFIG rather than guess", async () => {
     const dir = await tree({ "package.json": "{}" });
     expectOneLine(await runCli(["list"], { cwd: dir, env: { SKILLS_KERNEL_TRUST_CONFIG: "yes please" } }), /SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0/);
+  });
+});
+
+describe("a config found by searching reaches the network, the environment or a listener only when trusted", () => {
+  const TRUST_HINT = "to run it, name it with --config .skills-kernelrc.yaml, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)";
+
+  it("never sends an environment variable or the skills to a ranker-hybrid URL it names", async () => {
+    const endpoint = await startEmbeddingsFixture();
+    try {
+      const config = `plugins:\n  - [fs, { roots: [./skills] }]\n  - search-skills\n  - [ranker-hybrid, { url: "${endpoint.url}", model: x, apiKeyEnv: SK_TEST_SECRET }]\n`;
+      const dir = await tree({ "package.json": "{}", ".skills-kernelrc.yaml": config, "skills/alpha/SKILL.md": SKILL });
+      const env = { SK_TEST_SECRET: "the-users-secret" };
+      for (const args of [[], ["search", "alpha"]]) {
+        expectOneLine(
+          await runCli(args, { cwd: dir, env }),
+          new RegExp(
+            `^skills-kernel: \\.skills-kernelrc\\.yaml was found by searching and sets plugin "ranker-hybrid" option url \\(skill texts and queries are sent there\\) and option apiKeyEnv \\(that environment variable's value is sent to url\\): ${escape(TRUST_HINT)}$`,
+            "m",
+          ),
+        );
+      }
+      expect(endpoint.requests).toEqual([]);
+
+      // Trusted, the same config searches through the endpoint, with the key.
+      const trusted = await runCli(["search", "alpha"], { cwd: dir, env: { ...env, SKILLS_KERNEL_TRUST_CONFIG: "1" } });
+      expect(trusted).toMatchObject({ code: 0 });
+      expect(trusted.stdout).toContain("alpha");
+      expect(endpoint.requests.length).toBeGreaterThan(0);
+      expect(endpoint.requests[0]!.headers.authorization).toBe("Bearer the-users-secret");
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it("never turns a stdio start into an HTTP listener", async () => {
+    const port = await freePort();
+    const http = `[http, { port: ${port}, allowedHosts: [evil.example] }]`;
+    const dir = await tree({
+      "package.json": "{}",
+      ".skills-kernelrc.yaml": `transport: http\nplugins: [[fs, { roots: [./skills] }], list-skills, ${http}]\n`,
+      "skills/alpha/SKILL.md": SKILL,
+    });
+    expectOneLine(
+      await runCli([], { cwd: dir }),
+      new RegExp(`was found by searching and sets transport "http" \\(a transport other than stdio opens a listener\\): ${escape(TRUST_HINT)}$`, "m"),
+    );
+    // Without the transport key, listing the http plugin (whose options would loosen the listener) is refused too.
+    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, ${http}]\n`);
+    for (const args of [[], ["serve", "--transport", "http", "--port", "0"]]) {
+      expectOneLine(await runCli(args, { cwd: dir }), /was found by searching and lists plugin "http" \(it opens an HTTP listener\): to run it/);
+    }
+    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, rest-api]\n`);
+    expectOneLine(await runCli(["serve", "--transport", "http", "--port", "0"], { cwd: dir }), /lists plugin "rest-api" \(it answers REST requests on the HTTP listener\)/);
+
+    // The user's own --transport http still serves a found config that names no listener.
+    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills]\n`);
+    const served = await startHttpServer([], { cwd: dir });
+    await served.stop();
+    // Trusted, the config's own listener settings apply.
+    await writeFile(join(dir, ".skills-kernelrc.yaml"), `transport: http\nplugins: [[fs, { roots: [./skills] }], list-skills, [http, { port: 0 }]]\n`);
+    const trusted = await startHttpServer(["--trust-config"], { cwd: dir });
+    await trusted.stop();
+  });
+
+  it("keeps a Redis URL for trusted configs, and lets the loopback default through", async () => {
+    const dir = await tree({
+      "package.json": "{}",
+      ".skills-kernelrc.yaml": `plugins: [[fs, { roots: [./skills] }], list-skills, [cache-redis, { url: "redis://127.0.0.1:9/0" }]]\n`,
+      "skills/alpha/SKILL.md": SKILL,
+    });
+    expectOneLine(await runCli(["list"], { cwd: dir }), /sets plugin "cache-redis" option url \(skill texts are cached there\)/);
+    expect(await runCli(["list", "--trust-config"], { cwd: dir })).toMatchObject({ code: 0, stdout: "alpha\n" });
+    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, [cache-redis, { prefix: trust-test }]]\n`);
+    expect(await runCli(["list"], { cwd: dir })).toMatchObject({ code: 0, stdout: "alpha\n" });
+  });
+
+  it.each([
+    ["git", `[git, { repositories: ["file:///nowhere/repo.git"] }]`, 'sets plugin "git" option repositories'],
+    ["github", `[github, { repositories: [a/b], apiBaseUrl: "http://127.0.0.1:9" }]`, 'sets plugin "github" option repositories (they are fetched over the network, with GITHUB_TOKEN when it is set) and option apiBaseUrl (GITHUB_TOKEN is sent there)'],
+    ["http-catalog", `[http-catalog, { catalogs: ["http://127.0.0.1:9/c.json"] }]`, 'sets plugin "http-catalog" option catalogs'],
+    ["registry", "registry", 'lists plugin "registry" (it sends queries to a search API and fetches from GitHub'],
+  ])("refuses a remote source (%s)", async (_name, entry, message) => {
+    const dir = await tree({ "package.json": "{}", ".skills-kernelrc.yaml": `plugins: [list-skills, ${entry}]\n` });
+    const result = await runCli(["list"], { cwd: dir });
+    expectOneLine(result, /was found by searching/);
+    expect(result.stderr).toContain(message);
   });
 });
 

@@ -58,13 +58,15 @@ export function runCli(
 }
 
 /** Start the real CLI as an MCP server and connect the official SDK client to it over stdio. */
-export async function connectCli(args: readonly string[], options: { cwd?: string; runtime?: Runtime } = {}) {
+export async function connectCli(args: readonly string[], options: { cwd?: string; runtime?: Runtime; env?: Record<string, string> } = {}) {
   const [command, ...prefix] = RUNTIMES[options.runtime ?? "node"];
   const transport = new StdioClientTransport({
     command,
     args: [...prefix, ...args],
     cwd: options.cwd ?? REPO_ROOT,
     stderr: "pipe",
+    // The SDK passes a few variables (HOME, PATH...) unless given the whole environment.
+    ...(options.env ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));

@@ -179,6 +179,15 @@ describe("plugin contract", () => {
     await expect(boot({ plugins: [odd] })).rejects.toThrow('cfg: plugin "odd": serve must be a function when present, not number 42');
   });
 
+  it("refuses a malformed needsTrust, which the config loader relies on", async () => {
+    for (const needsTrust of ["yes", { plugin: 1 }, { options: ["url"] }, { options: { url: true } }]) {
+      const odd = { name: "odd", setup: () => {}, needsTrust } as unknown as Plugin;
+      await expect(boot({ plugins: [odd] })).rejects.toThrow('cfg: plugin "odd": needsTrust must be { plugin?: string, options?: { [option]: string } }');
+    }
+    const fine = definePlugin({ name: "fine", needsTrust: { plugin: "it listens", options: { url: "sent there" } }, setup: () => {} });
+    await expect(boot({ plugins: [fine] })).resolves.toBeDefined();
+  });
+
   it("refuses a plugin made for another kernel, naming both versions", async () => {
     const future = definePlugin({ name: "future", version: "3.1.0", kernel: ">=9", setup: () => {} });
     const error = await boot({ plugins: [future] }).catch((caught: unknown) => caught);

@@ -42,6 +42,7 @@ export default definePlugin({
   name: "cache-redis",
   provides: CACHE_SERVICES,
   options: cacheRedisOptionsSchema,
+  needsTrust: { options: { url: "skill texts are cached there" } },
   setup(ctx, options) {
     const location = parseRedisUrl(options.url);
     const backend = createRedisBackend({ location, connectTimeoutMs: options.connectTimeoutMs });

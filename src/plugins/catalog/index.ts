@@ -2,6 +2,9 @@ import { definePlugin } from "../../kernel/config.js";
 import { SkillCatalog } from "../../skills/catalog.js";
 import { SKILL_TOKENS } from "../../skills/tokens.js";
 
+/** How long a server's first answers wait for a source's first load (a hanging catalog retries for about 45 s). */
+const FIRST_ANSWER_WAIT_MS = 5_000;
+
 /**
  * The skill catalog: every source's skills with identity resolved. Loaded at start, once every
  * source is set up; a served kernel also follows the sources' watchers.
@@ -20,6 +23,7 @@ export default definePlugin({
         void catalog.refresh(undefined, started.signal);
       },
       serve(serving) {
+        catalog.answerWithin(FIRST_ANSWER_WAIT_MS);
         stopWatching ??= catalog.watch(serving.signal);
       },
       stop() {

@@ -8,6 +8,7 @@ import {
   truncationNote,
   type FetchedFile,
 } from "../../skills/skill-files.js";
+import { ANSWER_CEILING_BYTES, fitAnswer } from "../../skills/answer-ceiling.js";
 import { TOKENS } from "../../tokens.js";
 
 /** Paths per call: enough for a step of a skill's instructions, small enough to keep a response readable. */
@@ -43,7 +44,8 @@ export default definePlugin({
         `references/guide.md); a path the SKILL.md names works too if it is among the folder's first ` +
         `${FETCHABLE_FILES_LIMIT} files. Each file comes back on its own: { path, content, encoding, size, truncated? }, ` +
         "text as utf8 and anything else as base64, or { path, error } for a path that is not one of the skill's " +
-        `files; one bad path never fails the others. Files over ${maxFileBytes} bytes are cut, and say so. ` +
+        `files; one bad path never fails the others. Files over ${maxFileBytes} bytes are cut, and say so; files past ` +
+        `a ${ANSWER_CEILING_BYTES}-byte answer are left out, saying to fetch them in a call of their own. ` +
         "Files named like credentials (.env, *.pem, *.key, .npmrc, id_rsa…) are not served.",
       inputSchema: {
         skill_name: z.string().min(1).max(1024).describe("the skill's id, as read_skill took it"),
@@ -61,7 +63,8 @@ export default definePlugin({
       async handler({ skill_name, file_paths }) {
         await catalog.ready();
         const skill = catalog.resolve(skill_name);
-        const fetched = await fetchSkillFiles(catalog, skill, file_paths, options, ctx.logger);
+        // Each file's content is in the answer twice: the text an agent reads and structuredContent.
+        const fetched = fitAnswer(await fetchSkillFiles(catalog, skill, file_paths, options, ctx.logger), 2);
         const files = fetched.map(toResult);
         return {
           content: fetched.map((entry, index) => ({ type: "text" as const, text: render(entry, files[index]!) })),

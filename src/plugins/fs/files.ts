@@ -2,11 +2,11 @@ import type { Dir } from "node:fs";
 import { lstat, opendir, realpath, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { SkillFileError } from "../../kernel/errors.js";
-import { isInside } from "../../skills/paths.js";
 import { checkRelativePath } from "../../skills/skill-files.js";
 import type { LeftOutFile, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../skills/types.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
 import { compare, SKIPPED_FOLDERS, type SkillFolder } from "./scan.js";
+import { isServedFrom } from "./served-path.js";
 
 /**
  * Directory entries one listing reads at most. A skill folder can hold 20,000 files (a dataset,
@@ -168,7 +168,7 @@ async function toEntry(dir: string, candidate: Candidate): Promise<SkillFileEntr
     let target = candidate.abs;
     if (candidate.link) {
       target = await realpath(candidate.abs);
-      if (!isInside(target, dir)) return undefined;
+      if (!isServedFrom(target, dir)) return undefined;
     }
     // lstat: a regular file that turned into a symlink since the walk is left out, not followed.
     const stats = await (candidate.link ? stat(target) : lstat(target));
@@ -205,7 +205,7 @@ async function readInside(dir: string, path: string, shown: string, maxBytes: nu
   } catch (error) {
     throw fileError(shown, error);
   }
-  if (!isInside(real, dir)) throw new SkillFileError(shown, "leads outside the skill folder");
+  if (!isServedFrom(real, dir)) throw new SkillFileError(shown, "leads outside the skill folder");
   try {
     const head = await readHead(real, maxBytes, dir);
     return { bytes: head.bytes, size: head.size, truncated: head.truncated, mtimeMs: head.mtimeMs };

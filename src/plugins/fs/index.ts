@@ -83,10 +83,16 @@ export default definePlugin({
     // between its own loads, as serialized copies: tens of megabytes at 10,000 skills and nothing
     // saved. Only a cache that outlives the process (Redis) is worth filling.
     const cache = ctx.resolveOptional(TOKENS.Cache);
-    const persistent = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor)?.persistent ?? true;
+    const monitor = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor);
+    const persistent = monitor?.persistent ?? true;
     const snapshots = cache && persistent ? createSnapshotStore(cache, limits, ctx.logger) : undefined;
+    // Redis back after a restart may have lost the snapshots: each source checks and writes its own again.
+    const onCacheReady = monitor?.onReady?.bind(monitor);
     for (const { name, roots, optionalRoots } of sources) {
-      ctx.contribute(TOKENS.SkillSource, createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots }));
+      ctx.contribute(
+        TOKENS.SkillSource,
+        createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, onCacheReady }),
+      );
     }
     // Stopped before the cache is (plugins stop in reverse order): a snapshot still being written
     // is handed over whole, and the cache's own stop lets it land.

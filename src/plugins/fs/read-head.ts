@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { constants, type Stats } from "node:fs";
 import { open, readlink, realpath, stat } from "node:fs/promises";
-import { isInside } from "../../skills/paths.js";
+import { isServedFrom } from "./served-path.js";
 
 /** The file is a FIFO, device, socket or folder: reading it could block forever or never end. */
 export class NotRegularFileError extends Error {
@@ -72,7 +72,7 @@ export async function readHead(path: string, maxBytes: number, within?: string):
  */
 async function assertOpenedWithin(fd: number, path: string, dir: string): Promise<void> {
   const opened = await readlink(`/proc/self/fd/${fd}`).catch(() => realpath(path));
-  if (!isInside(opened, dir)) throw new OutsideFolderError(path);
+  if (!isServedFrom(opened, dir)) throw new OutsideFolderError(path);
 }
 
 function assertRegular(path: string, stats: Stats): void {

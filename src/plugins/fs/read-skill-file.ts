@@ -1,8 +1,8 @@
 import { Buffer } from "node:buffer";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
-import { isInside } from "../../skills/paths.js";
 import { describeKind, NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import type { SkillFolder } from "./scan.js";
+import { isServedFrom } from "./served-path.js";
 
 /**
  * What identifies one version of a SKILL.md: the same file (device and inode), not written to
@@ -58,7 +58,7 @@ export function readSkillFileSync(folder: SkillFolder, limits: HeadLimits, scrat
   // A SKILL.md may be a symlink, but only to a file within its own skill folder: otherwise any
   // file the server can read (~/.ssh/config) could be served as a skill.
   const target = realpathSync(folder.file);
-  if (!isInside(target, folder.dir)) throw new OutsideFolderError(folder.file);
+  if (!isServedFrom(target, folder.dir)) throw new OutsideFolderError(folder.file);
   return readOpened(openSync(target, OPEN_FLAGS | NO_FOLLOW), folder, limits, scratch);
 }
 
@@ -122,7 +122,7 @@ function assertOpenedWithin(fd: number, folder: SkillFolder): void {
     opened = realpathSync(folder.file);
   }
   // The file listed, opened where it was listed (the usual case), lies inside its folder.
-  if (opened !== folder.file && !isInside(opened, folder.dir)) throw new OutsideFolderError(folder.file);
+  if (opened !== folder.file && !isServedFrom(opened, folder.dir)) throw new OutsideFolderError(folder.file);
 }
 
 /**

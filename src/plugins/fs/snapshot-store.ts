@@ -32,6 +32,11 @@ export interface SnapshotStore {
    * landed so far are kept, and the next start reads the rest from disk and adds them.
    */
   flush(): Promise<void>;
+  /**
+   * Whether the cache lost `root`'s snapshot since this store read or wrote it (Redis restarted
+   * empty); if so, the store forgets which chunks the cache held, so the next keep writes them all.
+   */
+  lost(root: string): Promise<boolean>;
 }
 
 export interface SnapshotLimits {
@@ -256,6 +261,12 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
     keep(root, records) {
       waiting.set(root, records);
       writing ??= drain();
+    },
+    async lost(root) {
+      if (!present.has(root) || tooLarge.has(root)) return false;
+      if (checkHead(await store.get(headKey(root)), tuning)) return false;
+      present.delete(root);
+      return true;
     },
     async flush() {
       deadline = performance.now() + tuning.flushMs;

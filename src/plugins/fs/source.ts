@@ -34,6 +34,8 @@ export interface FsSourceSettings {
   readonly logger: Logger;
   /** Where each root's snapshot is kept across restarts (the shared cache), when there is one. */
   readonly snapshots?: SnapshotStore;
+  /** Subscribes to the cache coming back (CacheMonitor.onReady): a snapshot it lost is written again. */
+  readonly onCacheReady?: (listener: () => void) => () => void;
 }
 
 
@@ -75,9 +77,15 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
   /** What the last finished load's walk found, per root ("absent": an optional root not there). */
   let scans: readonly (ScanResult | "absent")[] | undefined;
   let loading: Promise<unknown> | undefined;
+  /** Roots whose snapshot the cache lost: the next load keeps them whatever changed. */
+  const lost = new Set<number>();
 
   const load = async (signal: AbortSignal): Promise<SourceSnapshot> => {
-    const perRoot = await Promise.all(settings.roots.map((root, rank) => loadRoot(settings, root, rank, { records: records[rank]!, folders: folders[rank] }, signal)));
+    const rewrite = new Set(lost);
+    lost.clear();
+    const perRoot = await Promise.all(
+      settings.roots.map((root, rank) => loadRoot(settings, root, rank, { records: records[rank]!, folders: folders[rank], keep: rewrite.has(rank) }, signal)),
+    );
     records = perRoot.map((root) => root.records);
     folders = perRoot.map((root) => root.folders);
     scans = perRoot.map((root) => root.scan);
@@ -122,7 +130,20 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
     readDocument: files.readDocument,
     listFiles: files.listFiles,
     readFile: files.readFile,
-    watch: (onChange) => (settings.watch ? watchRoots({ ...settings, baseline }, onChange) : () => {}),
+    watch: (onChange) => {
+      const stopWatching = settings.watch ? watchRoots({ ...settings, baseline }, onChange) : () => {};
+      const { snapshots } = settings;
+      const stopChecking = snapshots && settings.onCacheReady?.(() => {
+        void (async () => {
+          for (const [rank, root] of settings.roots.entries()) if (await snapshots.lost(root)) lost.add(rank);
+          if (lost.size > 0) onChange();
+        })().catch((error: unknown) => settings.logger.debug(`could not check the cache's snapshots: ${errorMessage(error)}`));
+      });
+      return () => {
+        stopWatching();
+        stopChecking?.();
+      };
+    },
   };
 }
 
@@ -158,6 +179,8 @@ interface RootSnapshot {
 interface RootMemory {
   readonly records: ReadRecords;
   readonly folders?: ReadonlyMap<string, KnownFolder>;
+  /** Keep the root's snapshot even if nothing changed: the cache lost it. */
+  readonly keep?: boolean;
 }
 
 /**
@@ -234,7 +257,7 @@ async function loadRoot(
     // Reads a snapshot never keeps (a symlinked SKILL.md, a file that cannot be read, one still
     // racily clean) are made on every start, and are no reason to write it again.
     const known = recalled ? recalled.reads.size : previous.size;
-    if (readForSnapshot > 0 || reused < known || tracker.changed()) {
+    if (memory.keep || readForSnapshot > 0 || reused < known || tracker.changed()) {
       const kept = tracker.kept;
       snapshots.keep(root, snapshotRecords(kept, scan.folders, records, trustedBefore));
     }

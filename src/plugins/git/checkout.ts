@@ -3,8 +3,9 @@ import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Cache } from "../../kernel/cache.js";
 import { errorMessage } from "../../kernel/errors.js";
+import { OverByteCapError, withByteCap } from "./byte-cap.js";
 import { GitError, runGit } from "./git.js";
-import { COMMIT } from "./spec.js";
+import { COMMIT, type Credentials } from "./spec.js";
 
 export interface CheckoutSettings {
   readonly url: string;
@@ -18,6 +19,10 @@ export interface CheckoutSettings {
   readonly protocols: readonly string[];
   /** Remembers which commit each ref was last seen at. */
   readonly cache: Cache;
+  /** The most a checkout may take on disk, its .git included; checked while git writes. */
+  readonly maxTotalBytes: number;
+  /** For an HTTP(S) remote whose URL held them; `url` no longer does. */
+  readonly credentials?: Credentials;
 }
 
 export interface Checkout {
@@ -51,7 +56,7 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
     return { dir: await checkoutAt(settings, commit, signal), commit };
   }
   const key = `ref:${settings.url}#${ref ?? "HEAD"}`;
-  const known = await settings.cache.get<RefState>(key);
+  const known = asRefState(await settings.cache.get(key));
   if (known && Date.now() - known.checkedAt < settings.refTtlMs && (await exists(folderFor(settings, known.commit)))) {
     return { dir: folderFor(settings, known.commit), commit: known.commit };
   }
@@ -65,6 +70,17 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
   const dir = await checkoutAt(settings, commit, signal);
   await settings.cache.set(key, { commit, checkedAt: Date.now() }, REF_STATE_KEEP_MS);
   return { dir, commit };
+}
+
+/**
+ * A cache entry is checked like an answer from the network: its commit becomes a folder name, and
+ * one written by anyone else with access to the cache (`../../home/x`) would serve any folder.
+ */
+function asRefState(value: unknown): RefState | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { commit, checkedAt } = value as Partial<RefState>;
+  if (typeof commit !== "string" || !COMMIT.test(commit) || typeof checkedAt !== "number" || !(checkedAt <= Date.now())) return undefined;
+  return { commit: commit.toLowerCase(), checkedAt };
 }
 
 function hash(text: string): string {
@@ -87,7 +103,7 @@ async function exists(path: string): Promise<boolean> {
 /** The commit a branch, a tag (peeled) or the default branch points at, asked of the remote. */
 async function resolveRef(settings: CheckoutSettings, signal: AbortSignal): Promise<string> {
   const { url, ref } = settings;
-  const git = { timeoutMs: settings.timeoutMs, protocols: settings.protocols, signal };
+  const git = { timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
   const output = await runGit(ref === undefined ? ["ls-remote", "--", url, "HEAD"] : ["ls-remote", "--", url, ref], git);
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {
@@ -112,22 +128,8 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
   if (await exists(dir)) return dir;
   const temporary = `${dir}.tmp-${randomUUID()}`;
   await mkdir(temporary, { recursive: true });
-  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, signal };
   try {
-    await runGit(["init", "-q"], git);
-    await runGit(["remote", "add", "origin", settings.url], git);
-    // Shallow, and blobs only for what the checkout needs: a sparse checkout of one folder of a
-    // large repository downloads that folder. A server without filter support sends everything.
-    const fetch = ["fetch", "-q", "--depth", "1", "--filter=blob:none", "--no-tags", "--no-recurse-submodules", "origin"];
-    try {
-      await runGit([...fetch, commit], git);
-    } catch (error) {
-      // Servers that refuse a commit by id still serve the ref it came from.
-      if (settings.ref === undefined || COMMIT.test(settings.ref)) throw error;
-      await runGit([...fetch, settings.ref], git);
-    }
-    if (settings.path !== undefined) await runGit(["sparse-checkout", "set", "--", settings.path], git);
-    await runGit(["checkout", "-q", "--detach", commit], git);
+    await withByteCap(temporary, settings.maxTotalBytes, signal, (capped) => fetchInto(temporary, settings, commit, capped));
     try {
       await rename(temporary, dir);
     } catch (error) {
@@ -137,7 +139,27 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
     }
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
+    if (error instanceof OverByteCapError) throw new GitError(`${settings.url} at ${commit.slice(0, 12)}: ${error.message}`);
     throw error;
   }
   return dir;
+}
+
+/** Fetches `commit` alone into the empty folder `temporary` and checks it out there. */
+async function fetchInto(temporary: string, settings: CheckoutSettings, commit: string, signal: AbortSignal): Promise<void> {
+  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
+  await runGit(["init", "-q"], git);
+  await runGit(["remote", "add", "origin", settings.url], git);
+  // Shallow, and blobs only for what the checkout needs: a sparse checkout of one folder of a
+  // large repository downloads that folder. A server without filter support sends everything.
+  const fetch = ["fetch", "-q", "--depth", "1", "--filter=blob:none", "--no-tags", "--no-recurse-submodules", "origin"];
+  try {
+    await runGit([...fetch, commit], git);
+  } catch (error) {
+    // Servers that refuse a commit by id still serve the ref it came from.
+    if (settings.ref === undefined || COMMIT.test(settings.ref)) throw error;
+    await runGit([...fetch, settings.ref], git);
+  }
+  if (settings.path !== undefined) await runGit(["sparse-checkout", "set", "--", settings.path], git);
+  await runGit(["checkout", "-q", "--detach", commit], git);
 }

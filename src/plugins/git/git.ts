@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import type { Credentials } from "./spec.js";
 
 /** Transports a repository URL may use unless configured otherwise; ext:: and the like never. */
 export const DEFAULT_PROTOCOLS = ["https", "ssh", "file"] as const;
@@ -16,7 +17,12 @@ export interface GitRunOptions {
   readonly timeoutMs: number;
   readonly protocols: readonly string[];
   readonly signal?: AbortSignal;
+  /** Given to git by a credential helper for their origin only, never in a URL or an argument. */
+  readonly credentials?: Credentials;
 }
+
+// A helper that answers git's "get" from the environment it is run with (see credentialConfig).
+const CREDENTIAL_HELPER = `!f() { test "$1" = get && printf 'username=%s\\npassword=%s\\n' "$SKILLS_KERNEL_GIT_USERNAME" "$SKILLS_KERNEL_GIT_PASSWORD"; }; f`;
 
 /** The most of a command's output kept (ls-remote of a repository with many refs). */
 const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -46,8 +52,19 @@ function safetyConfig(protocols: readonly string[]): string[] {
   return settings.flatMap((setting) => ["-c", setting]);
 }
 
-function safetyEnv(protocols: readonly string[]): NodeJS.ProcessEnv {
+/**
+ * The credential helpers for `credentials.origin`: every one configured before is dropped (the
+ * empty value), then ours answers from the environment. Scoped to the origin, so a redirect to
+ * another host is given nothing.
+ */
+function credentialConfig(credentials: Credentials | undefined): string[] {
+  if (!credentials) return [];
+  return [`credential.${credentials.origin}.helper=`, `credential.${credentials.origin}.helper=${CREDENTIAL_HELPER}`].flatMap((setting) => ["-c", setting]);
+}
+
+function safetyEnv(protocols: readonly string[], credentials: Credentials | undefined): NodeJS.ProcessEnv {
   return {
+    ...(credentials ? { SKILLS_KERNEL_GIT_USERNAME: credentials.username, SKILLS_KERNEL_GIT_PASSWORD: credentials.password } : {}),
     ...process.env,
     // Never ask anyone for anything: a missing credential is a failure, not a prompt.
     GIT_TERMINAL_PROMPT: "0",
@@ -68,9 +85,9 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   return new Promise((resolve, reject) => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const child = spawn("git", [...safetyConfig(options.protocols), ...args], {
+    const child = spawn("git", [...safetyConfig(options.protocols), ...credentialConfig(options.credentials), ...args], {
       cwd: options.cwd,
-      env: safetyEnv(options.protocols),
+      env: safetyEnv(options.protocols, options.credentials),
       stdio: ["ignore", "pipe", "pipe"],
       signal,
       killSignal: "SIGKILL",

@@ -8,7 +8,7 @@ import { pluginCache } from "../../remote/plugin-cache.js";
 import { TOKENS } from "../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "./git.js";
 import { createGitSource } from "./source.js";
-import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, type RepositorySpec } from "./spec.js";
+import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, redactCredentials, type RepositorySpec } from "./spec.js";
 
 const repositorySchema = z.union([
   z.string().min(1),
@@ -42,6 +42,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: gitOptionsSchema,
+  needsTrust: { options: { repositories: "they are cloned over the network" } },
   setup(ctx, options) {
     const root = cacheRoot(options.cacheDir, ctx.baseDir);
     const cache = pluginCache(ctx, root);
@@ -67,9 +68,10 @@ export default definePlugin({
 /** `{ url, ref, path }`: the same rules as the short form; ref and path beat any in the URL. */
 function objectSpec(entry: { url: string; ref?: string; path?: string }): RepositorySpec {
   const spec = parseRepositorySpec(entry.url);
+  const shown = redactCredentials(entry.url);
   return {
     ...spec,
-    ref: entry.ref === undefined ? spec.ref : checkRef(entry.ref, entry.url),
-    path: entry.path === undefined ? spec.path : checkFolder(entry.path, entry.url),
+    ref: entry.ref === undefined ? spec.ref : checkRef(entry.ref, shown),
+    path: entry.path === undefined ? spec.path : checkFolder(entry.path, shown),
   };
 }

@@ -7,7 +7,7 @@ import { createFsSource } from "../fs/source.js";
 import { pollEvery } from "../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";
 import { GitError } from "./git.js";
-import { COMMIT } from "./spec.js";
+import { COMMIT, type Credentials } from "./spec.js";
 
 export interface GitSourceSettings {
   readonly name: string;
@@ -19,7 +19,10 @@ export interface GitSourceSettings {
   readonly cache: Cache;
   readonly refTtlMs: number;
   readonly timeoutMs: number;
+  /** The most one checkout may take on disk. */
+  readonly maxTotalBytes: number;
   readonly protocols: readonly string[];
+  readonly credentials?: Credentials;
   readonly maxDepth: number;
   readonly maxFrontmatterBytes: number;
   readonly maxSkillFileBytes: number;

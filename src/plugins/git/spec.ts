@@ -8,10 +8,20 @@ export interface RepositorySpec {
   readonly path?: string;
   /** `owner/repo` when the spec was GitHub shorthand. */
   readonly github?: { readonly owner: string; readonly repo: string };
+  /** What the URL held before `@` over HTTP(S), taken out of `url` (see splitCredentials). */
+  readonly credentials?: Credentials;
 }
 
-/** A full commit id: content pinned to it never changes. */
-export const COMMIT = /^[0-9a-f]{40}$/i;
+/** A user name and password (or token) for an HTTP(S) remote, given to git only when it asks. */
+export interface Credentials {
+  /** Where they are for: scheme://host[:port]. */
+  readonly origin: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+/** A full commit id (SHA-1, or SHA-256 in a repository that uses it): content pinned to it never changes. */
+export const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
 const SHORTHAND = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/;
@@ -43,8 +53,9 @@ export function parseRepositorySpec(spec: string): RepositorySpec {
       path = text.slice(colon + 1);
     }
   }
-  if (ref !== undefined) checkRef(ref, text);
-  if (path !== undefined) path = checkFolder(path, text);
+  const shown = redactCredentials(text);
+  if (ref !== undefined) checkRef(ref, shown);
+  if (path !== undefined) path = checkFolder(path, shown);
   const short = SHORTHAND.exec(repository);
   if (short) {
     const [, owner, repo] = short as unknown as [string, string, string];
@@ -52,9 +63,40 @@ export function parseRepositorySpec(spec: string): RepositorySpec {
     return { url: `https://github.com/${owner}/${name}.git`, ref, path, github: { owner, repo: name } };
   }
   if (!repository.includes("://") && !SCP_LIKE.test(repository)) {
-    throw new Error(`"${text}" is neither owner/repo nor a repository URL (https://, ssh://, file:// or user@host:path)`);
+    throw new Error(`"${shown}" is neither owner/repo nor a repository URL (https://, ssh://, file:// or user@host:path)`);
   }
-  return { url: repository, ref, path, github: githubOf(repository) };
+  const { url, credentials } = splitCredentials(repository);
+  return { url, ref, path, github: githubOf(url), ...(credentials ? { credentials } : {}) };
+}
+
+/** `https://***@host/x.git` for `https://deploy:TOKEN@host/x.git`: a URL fit for a message. */
+export function redactCredentials(text: string): string {
+  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, "$1***@");
+}
+
+/**
+ * Takes the user name and password out of an http(s) URL (`https://deploy:TOKEN@host/x.git`), and
+ * the password out of any other: git writes the URL it clones into the checkout's .git/config and
+ * names it in messages, and the URL goes into cache keys, logs and source descriptions.
+ */
+export function splitCredentials(url: string): { url: string; credentials?: Credentials } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url }; // scp-like (user@host:path): no password in that form
+  }
+  if (parsed.username === "" && parsed.password === "") return { url };
+  const username = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  const http = parsed.protocol === "https:" || parsed.protocol === "http:";
+  // Over ssh the user name picks the account and is no secret; a password there is never used.
+  const start = url.indexOf("://") + 3;
+  const end = url.slice(start).search(/[/?#]/);
+  const authority = end === -1 ? url.slice(start) : url.slice(start, start + end);
+  const rest = url.slice(start + authority.lastIndexOf("@") + 1);
+  const clean = `${parsed.protocol}//${http || parsed.username === "" ? "" : `${parsed.username}@`}${rest}`;
+  return http ? { url: clean, credentials: { origin: parsed.origin, username, password } } : { url: clean };
 }
 
 /** Where a URL's host part ends: a ":" before it belongs to the scheme, the port or scp syntax. */

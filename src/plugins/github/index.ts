@@ -44,6 +44,13 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: githubOptionsSchema,
+  needsTrust: {
+    options: {
+      repositories: "they are fetched over the network, with GITHUB_TOKEN when it is set",
+      apiBaseUrl: "GITHUB_TOKEN is sent there",
+      rawBaseUrl: "skill files are fetched from there",
+    },
+  },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
     const token = options.token ?? (process.env.GITHUB_TOKEN || undefined);

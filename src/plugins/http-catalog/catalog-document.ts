@@ -32,6 +32,9 @@ export interface ParsedCatalog {
  * (`{ skills: [{ name, description, files }] }`, files under `<index folder>/<name>/`). Every
  * entry is checked as untrusted input: a bad one is a diagnostic, never a crash.
  */
+/** A name that is no path: no separator, no control character, no leading dot ("..", ".hidden"). */
+const SAFE_NAME = /^[^./\\\u0000-\u001f\u007f][^/\\\u0000-\u001f\u007f]*$/;
+
 export function parseCatalog(text: string, format: CatalogFormat | "auto", source: string, maxSkills: number): ParsedCatalog {
   let data: unknown;
   try {
@@ -66,6 +69,11 @@ export function parseCatalog(text: string, format: CatalogFormat | "auto", sourc
     const { name, description } = entry;
     if (typeof name !== "string" || name === "" || name.length > 256) {
       problem(index, "", "has no usable name");
+      continue;
+    }
+    // Agents and installs use the name as an id and a folder name: never a path.
+    if (!SAFE_NAME.test(name)) {
+      problem(index, "", `${JSON.stringify(name.slice(0, 64))} is not a usable skill name (a path separator, a control character or a leading dot)`);
       continue;
     }
     const path = shape === "agent-skills" ? entry.path : name;

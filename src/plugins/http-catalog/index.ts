@@ -25,6 +25,8 @@ const catalogSchema = z.union([
     filesBaseUrl: z.string().min(1).optional(),
     /** Sent with every request to this catalog (an Authorization header). */
     headers: z.record(z.string(), z.string()).optional(),
+    /** Hosts (`cdn.example.com`, or `host:port`) a redirect may lead to besides the catalog's own origin; they get none of the headers. */
+    redirectHosts: z.array(z.string().min(1)).optional(),
   }),
 ]);
 
@@ -46,6 +48,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: httpCatalogOptionsSchema,
+  needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
     const names = new Set<string>();
@@ -62,6 +65,7 @@ export default definePlugin({
         concurrency: options.concurrency,
         maxTotalBytes: options.maxTotalBytes,
         headers: { "user-agent": `skills-kernel/${VERSION}`, ...settings.headers },
+        redirectHosts: settings.redirectHosts,
       });
       ctx.contribute(
         TOKENS.SkillSource,

@@ -19,6 +19,7 @@ export default definePlugin({
     { token: CACHE_TOKENS.CacheMonitor, optional: true },
   ],
   options: httpOptionsSchema,
+  needsTrust: { plugin: "it opens an HTTP listener" },
   setup(ctx, configured) {
     const fromEnv = process.env[AUTH_TOKEN_ENV];
     if (configured.authToken === undefined && fromEnv !== undefined && fromEnv !== "" && fromEnv.length < MIN_TOKEN_LENGTH) {

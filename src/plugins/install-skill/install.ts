@@ -178,8 +178,9 @@ export async function installSkill(
   } catch (error) {
     throw new ToolInputError(`cannot write into ${request.targetRoot}: ${errorMessage(error)}`);
   }
+  let copiedBytes: number;
   try {
-    await copyFiles(catalog, skill, copied, temp, write, signal);
+    copiedBytes = await copyFiles(catalog, skill, copied, temp, write, limits.maxBytes - document.size, signal);
     checkCancelled();
     // Last, so a scan that runs meanwhile never takes the half-copied folder for a skill.
     await write(join(temp, "SKILL.md"), document.bytes);
@@ -195,7 +196,8 @@ export async function installSkill(
   if (servedAs === null) warnings.push(notServed(request.targetRoot));
   else if (servedAs === undefined) warnings.push(`installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`);
   else if (servedAs !== name) warnings.push(`another skill named "${name}" takes precedence; this one is served as ${servedAs}`);
-  return { ...result, dry_run: false, ...(typeof servedAs === "string" ? { served_as: servedAs } : {}), warnings };
+  const copiedResult = { ...result, bytes: document.size + copiedBytes };
+  return { ...copiedResult, dry_run: false, ...(typeof servedAs === "string" ? { served_as: servedAs } : {}), warnings };
 }
 
 /**
@@ -215,24 +217,31 @@ export function unsafeNameReason(name: string): string | undefined {
   return undefined;
 }
 
-/** Copies every file, a few at a time; on a failure or a cancellation, waits for the writes in flight before reporting it. */
+/**
+ * Copies every file, a few at a time, and returns the bytes copied; on a failure or a
+ * cancellation, waits for the writes in flight before reporting it. Reads are capped by what is
+ * left of `budget`, not by the listed sizes: a source may not know them (a catalog lists 0).
+ */
 async function copyFiles(
   catalog: SkillCatalog,
   skill: CatalogSkill,
   files: readonly SkillFileEntry[],
   temp: string,
   write: WriteNewFile,
+  budget: number,
   signal: AbortSignal | undefined,
-): Promise<void> {
+): Promise<number> {
   let next = 0;
+  let copied = 0;
   let failure: { error: unknown } | undefined;
   const worker = async () => {
     while (!failure && next < files.length) {
       const file = files[next++]!;
       try {
         signal?.throwIfAborted();
-        const content = await catalog.readFile(skill, file.path, file.size, signal);
-        if (content.truncated) throw new Error(`${file.path} grew while it was being copied`);
+        const content = await catalog.readFile(skill, file.path, Math.max(1, budget - copied), signal);
+        copied += content.bytes.length;
+        if (content.truncated || copied > budget) throw new Error("its files hold more bytes than maxBytes allows");
         const target = join(temp, ...file.path.split("/"));
         await mkdir(dirname(target), { recursive: true });
         await write(target, content.bytes);
@@ -243,6 +252,7 @@ async function copyFiles(
   };
   await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, files.length) }, worker));
   if (failure) throw failure.error;
+  return copied;
 }
 
 /**

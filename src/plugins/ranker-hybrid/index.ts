@@ -39,6 +39,12 @@ export default definePlugin({
   provides: [TOKENS.Ranker],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: hybridOptionsSchema,
+  needsTrust: {
+    options: {
+      url: "skill texts and queries are sent there",
+      apiKeyEnv: "that environment variable's value is sent to url",
+    },
+  },
   setup(ctx, options) {
     let apiKey: string | undefined;
     if (options.apiKeyEnv !== undefined) {

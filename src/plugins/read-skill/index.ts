@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CatalogSkill } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../skills/skill-files.js";
+import { ANSWER_CEILING_BYTES, cutToFit } from "../../skills/answer-ceiling.js";
 import { TOKENS } from "../../tokens.js";
 import type { SkillFileContent, SkillFileListing } from "../../skills/types.js";
 
@@ -48,11 +49,13 @@ export default definePlugin({
       async handler({ skill_name, source }) {
         await catalog.ready();
         const skill = catalog.resolve(skill_name, source);
-        const [document, listed] = await Promise.all([
+        const [read, listed] = await Promise.all([
           catalog.readDocument(skill, maxFileBytes),
           catalog.listFiles(skill, SHOWN_FILES_LIMIT),
         ]);
         const listing = withoutSecrets(listed, includeSecretFiles);
+        // In the answer twice (text and structuredContent); the frontmatter and file list take the rest of it.
+        const document = cutToFit(read, 2, ANSWER_CEILING_BYTES - ANSWER_CEILING_BYTES / 8);
         const content = decodeText(document.bytes, document.truncated);
         return {
           content: [{ type: "text", text: render(skill, document, content, listing) }],

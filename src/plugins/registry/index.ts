@@ -40,6 +40,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: registryOptionsSchema,
+  needsTrust: { plugin: "it sends queries to a search API and fetches from GitHub, with GITHUB_TOKEN when it is set" },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir)).scope(options.name);
     const limits = {

@@ -16,6 +16,12 @@ const SEGMENT = /^[A-Za-z0-9._-]{1,100}$/;
  * skills.sh gives it). Entries that do not name a GitHub repository and a skill are left out: an
  * id becomes URL segments, so it must be plain.
  */
+/** `owner/repo/skill`, each part a plain name: it becomes GitHub URL segments and a skill path. */
+export function isRegistryId(id: string): boolean {
+  const parts = id.split("/");
+  return parts.length === 3 && parts.every((part) => SEGMENT.test(part) && part !== "." && part !== "..");
+}
+
 export function parseSearchAnswer(text: string): RegistryHit[] {
   let data: unknown;
   try {
@@ -30,9 +36,8 @@ export function parseSearchAnswer(text: string): RegistryHit[] {
     const source = typeof entry.source === "string" ? entry.source : undefined;
     const skillId = typeof entry.skillId === "string" ? entry.skillId : typeof entry.name === "string" ? entry.name : undefined;
     const id = typeof entry.id === "string" ? entry.id : source && skillId ? `${source}/${skillId}` : undefined;
-    const parts = id?.split("/");
-    if (!parts || parts.length !== 3 || !parts.every((part) => SEGMENT.test(part) && part !== "." && part !== "..")) continue;
-    const [owner, repo, skill] = parts as [string, string, string];
+    if (id === undefined || !isRegistryId(id)) continue;
+    const [owner, repo, skill] = id.split("/") as [string, string, string];
     hits.push({ id: id!, owner, repo, skill, installs: typeof entry.installs === "number" ? entry.installs : undefined });
   }
   return hits;

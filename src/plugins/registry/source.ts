@@ -11,7 +11,7 @@ import { mapLimit } from "../fs/map-limit.js";
 import { SKILL_FILES } from "../fs/scan.js";
 import type { GitHubApi, GitHubTreeEntry } from "../github/api.js";
 import { scanRepository } from "../github/repository.js";
-import { parseSearchAnswer, type RegistryHit } from "./search-api.js";
+import { isRegistryId, parseSearchAnswer, type RegistryHit } from "./search-api.js";
 
 export interface RegistrySourceSettings {
   readonly name: string;
@@ -169,7 +169,7 @@ function isSourceSkill(value: JsonValue): value is JsonValue & SourceSkill {
     typeof skill.name === "string" &&
     typeof skill.description === "string" &&
     typeof skill.path === "string" &&
-    skill.path.split("/").length === 3 &&
+    isRegistryId(skill.path) &&
     typeof skill.excerpt === "string" &&
     typeof skill.rank === "number" &&
     typeof skill.frontmatter === "object" &&

@@ -25,6 +25,7 @@ export default definePlugin({
   provides: [HTTP_TOKENS.Route],
   consumes: [TOKENS.SkillCatalog],
   options: optionsSchema,
+  needsTrust: { plugin: "it answers REST requests on the HTTP listener" },
   setup(ctx, { prefix }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     let tools: ReadonlyMap<string, ToolDefinition> = new Map();

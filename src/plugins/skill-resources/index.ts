@@ -11,6 +11,7 @@ import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
+import { ANSWER_CEILING_BYTES, cutToFit } from "../../skills/answer-ceiling.js";
 import { mimeTypeByName } from "../../skills/mime-types.js";
 import {
   encodeContent,
@@ -138,6 +139,8 @@ async function read(uri: URL, catalog: SkillCatalog, options: SkillFileOptions, 
     if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
     file = fetched.file;
   }
+  // A file larger than an answer may be is cut to what fits (and says so in _meta).
+  file = cutToFit(file, 1, ANSWER_CEILING_BYTES);
   // The bytes as they are (a BOM, CRLF, invalid UTF-8 as base64): a host checks them against a digest.
   const { content, encoding } = encodeContent(file.bytes, file.truncated);
   const mimeType = mimeTypeByName(path) ?? (encoding === "utf8" ? "text/plain" : "application/octet-stream");

@@ -5,7 +5,8 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { loadConfig } from "../../../src/kernel/config-loader.js";
 import { expectConfigError, tempProject } from "./helpers.js";
 
-const BUILTINS = ["fs", "list-skills"];
+const plain = { name: "plain", setup() {} };
+const BUILTINS = { fs: async () => plain, "list-skills": async () => plain };
 
 /** A folder tree without the package.json tempProject adds, so no project root is in it. */
 async function bareTree(files: Record<string, string>): Promise<string> {
@@ -24,7 +25,7 @@ describe("a config found by searching runs no code unless trusted", () => {
     async (file) => {
       // Importing it would throw: the refusal must come first.
       const dir = await tempProject({ [file]: `throw new Error("imported");` });
-      const error = await expectConfigError(loadConfig({ cwd: dir, builtinNames: BUILTINS }), `${file} was found by searching`);
+      const error = await expectConfigError(loadConfig({ cwd: dir, builtins: BUILTINS }), `${file} was found by searching`);
       expect(error.message).toContain("is a JS/TS config, which runs code");
     },
   );
@@ -35,12 +36,12 @@ describe("a config found by searching runs no code unless trusted", () => {
     ["package.json", JSON.stringify({ name: "p", "skills-kernel": { plugins: [["list-skills"], ["@acme/p"]] } })],
   ])("refuses a data config %s naming a plugin module", async (file, content) => {
     const dir = await tempProject({ [file]: content });
-    await expectConfigError(loadConfig({ cwd: dir, builtinNames: BUILTINS }), `${file} was found by searching and names plugin module`);
+    await expectConfigError(loadConfig({ cwd: dir, builtins: BUILTINS }), `${file} was found by searching and names plugin module`);
   });
 
   it("loads a data config naming only built-ins", async () => {
     const dir = await tempProject({ ".skills-kernelrc": "plugins: [fs, list-skills]\n" });
-    expect((await loadConfig({ cwd: dir, builtinNames: BUILTINS }))?.config).toEqual({ plugins: ["fs", "list-skills"] });
+    expect((await loadConfig({ cwd: dir, builtins: BUILTINS }))?.config).toEqual({ plugins: ["fs", "list-skills"] });
   });
 
   it("runs either kind when trusted, and any named config", async () => {
@@ -55,6 +56,58 @@ describe("a config found by searching runs no code unless trusted", () => {
       loadConfig({ cwd: dir, trustHint: (file) => `use --config ${path.basename(file)}` }),
       "which runs code: use --config plugins.config.mjs",
     );
+  });
+});
+
+describe("a config found by searching reaches out only when trusted", () => {
+  // A built-in that declares what needs trust, as ranker-hybrid and http do.
+  let loads = 0;
+  const declaring = {
+    name: "declaring",
+    needsTrust: { options: { url: "texts are sent there", keyEnv: "that variable is sent to url" } },
+    setup() {},
+  };
+  const builtins = {
+    ...BUILTINS,
+    declaring: async () => (loads++, declaring),
+    listener: async () => ({ name: "listener", needsTrust: { plugin: "it opens a listener" }, setup() {} }),
+  };
+
+  it("refuses an option the plugin marks, naming the file, the plugin, each option and why", async () => {
+    const dir = await tempProject({ ".skills-kernelrc.yaml": "plugins:\n  - fs\n  - [declaring, { keyEnv: HOME, url: 'http://x', other: 1 }]\n" });
+    await expectConfigError(
+      loadConfig({ cwd: dir, builtins, trustHint: () => "trust it" }),
+      '.skills-kernelrc.yaml was found by searching and sets plugin "declaring" option url (texts are sent there) and option keyEnv (that variable is sent to url): trust it',
+    );
+  });
+
+  it("lets the same plugin in without the marked options, and everything when trusted", async () => {
+    const dir = await tempProject({ ".skills-kernelrc": "plugins: [[declaring, { other: 1 }]]\n" });
+    expect((await loadConfig({ cwd: dir, builtins }))?.config.plugins).toEqual([["declaring", { other: 1 }]]);
+    await writeFile(path.join(dir, ".skills-kernelrc"), "plugins: [[declaring, { url: 'http://x' }], listener]\ntransport: http\n");
+    expect((await loadConfig({ cwd: dir, builtins, trust: true }))?.origin).toBe("found");
+    expect((await loadConfig({ cwd: dir, builtins, configPath: ".skills-kernelrc" }))?.origin).toBe("named");
+  });
+
+  it("refuses a plugin marked as a whole, and a transport other than stdio", async () => {
+    const dir = await tempProject({ "plugins.config.json": JSON.stringify({ plugins: [["fs", {}], ["listener"]] }) });
+    await expectConfigError(loadConfig({ cwd: dir, builtins }), 'lists plugin "listener" (it opens a listener)');
+    await writeFile(path.join(dir, "plugins.config.json"), JSON.stringify({ plugins: ["fs"], transport: "http" }));
+    await expectConfigError(loadConfig({ cwd: dir, builtins }), 'sets transport "http" (a transport other than stdio opens a listener)');
+    await writeFile(path.join(dir, "plugins.config.json"), JSON.stringify({ plugins: ["fs"], transport: "stdio" }));
+    expect((await loadConfig({ cwd: dir, builtins }))?.config.transport).toBe("stdio");
+  });
+
+  it("finds marked options inside presets", async () => {
+    const dir = await tempProject({ "plugins.config.json": JSON.stringify({ plugins: [["fs", [["declaring", { url: "http://x" }]]]] }) });
+    await expectConfigError(loadConfig({ cwd: dir, builtins }), 'plugin "declaring" option url');
+  });
+
+  it("refuses modules before loading any built-in's declaration", async () => {
+    loads = 0;
+    const dir = await tempProject({ "plugins.config.json": JSON.stringify({ plugins: ["declaring", "./evil.mjs"] }) });
+    await expectConfigError(loadConfig({ cwd: dir, builtins }), 'names plugin module "./evil.mjs"');
+    expect(loads).toBe(0);
   });
 });
 

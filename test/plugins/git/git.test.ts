@@ -171,6 +171,21 @@ describe("repository specs", () => {
     expect(parseRepositorySpec("file:///tmp/x.git")).toMatchObject({ url: "file:///tmp/x.git", path: undefined });
   });
 
+  it("takes credentials out of the URL, for git's credential helper only", () => {
+    expect(parseRepositorySpec("http://deploy:TOKEN@127.0.0.1:8080/o/r.git#main:sub")).toEqual({
+      url: "http://127.0.0.1:8080/o/r.git",
+      ref: "main",
+      path: "sub",
+      github: undefined,
+      credentials: { origin: "http://127.0.0.1:8080", username: "deploy", password: "TOKEN" },
+    });
+    expect(parseRepositorySpec("https://ghp_x@github.com/o/r.git")).toMatchObject({ url: "https://github.com/o/r.git", github: { owner: "o", repo: "r" }, credentials: { username: "ghp_x", password: "" } });
+    expect(parseRepositorySpec("https://a:b@c@host/r.git").credentials).toMatchObject({ password: "b@c" });
+    // Over ssh the user name stays (it picks the account); a password is dropped.
+    expect(parseRepositorySpec("ssh://git:pw@host/r.git")).toEqual({ url: "ssh://git@host/r.git", ref: undefined, path: undefined, github: undefined });
+    expect(() => parseRepositorySpec("https://u:SECRET@host/r.git:../x")).toThrow('"https://***@host/r.git:../x": the folder');
+  });
+
   it("refuses what could become an option, a traversal or another protocol", () => {
     expect(() => parseRepositorySpec("--upload-pack=touch /tmp/x")).toThrow(/starts with "-"/);
     expect(() => parseRepositorySpec("o/r:../../etc")).toThrow(/plain relative path/);

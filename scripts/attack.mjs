@@ -1,0 +1,215 @@
+// Re-runs the attack cases of issue 24 that need no network beyond loopback against the built
+// bundle (dist/cli.js): each case sets up a hostile folder, repository, cache or server, runs the
+// CLI as a user would, and checks that the attack is refused. Prints one line per case and exits
+// 1 if any attack got through. Needs git. Usage: npm run build && node scripts/attack.mjs
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+if (!existsSync(CLI)) {
+  process.stderr.write(`${CLI} is missing: run npm run build first\n`);
+  process.exit(2);
+}
+const base = await mkdtemp(join(tmpdir(), "skills-kernel-attack-"));
+const skill = (name) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`;
+
+/** Runs the CLI to completion: { code, stdout, stderr }. */
+function cli(args, { cwd = base, env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, XDG_CACHE_HOME: join(base, "cache"), HOME: base, SKILLS_KERNEL_TRUST_CONFIG: "", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end();
+  });
+}
+
+/** A loopback HTTP server answering `routes` (path -> { status, headers, body }); records every request. */
+async function server(routes) {
+  const requests = [];
+  const http = createServer((req, res) => {
+    requests.push({ path: req.url, headers: req.headers });
+    const route = routes[req.url];
+    if (!route) return void res.writeHead(404).end();
+    res.writeHead(route.status ?? 200, route.headers ?? {}).end(route.body ?? "");
+  });
+  await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${http.address().port}`;
+  return { url, requests, close: () => new Promise((resolve) => (http.closeAllConnections(), http.close(resolve))) };
+}
+
+function git(cwd, ...args) {
+  return execFileSync("git", ["-c", "user.name=a", "-c", "user.email=a@b", "-c", "init.defaultBranch=main", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+  });
+}
+
+/** A bare repository holding `files` (and `links`: path -> target), committed once; its file:// URL. */
+async function repository(name, files, links = {}) {
+  const work = join(base, `${name}-work`);
+  const bare = join(base, `${name}.git`);
+  await mkdir(work, { recursive: true });
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(work, path, ".."), { recursive: true });
+    await writeFile(join(work, path), content);
+  }
+  for (const [path, target] of Object.entries(links)) await symlink(target, join(work, path));
+  git(base, "init", "-q", "--bare", bare);
+  git(work, "init", "-q");
+  git(work, "add", "-A");
+  git(work, "commit", "-q", "-m", "x");
+  git(work, "push", "-q", bare, "HEAD:refs/heads/main");
+  git(bare, "symbolic-ref", "HEAD", "refs/heads/main");
+  return pathToFileURL(bare).href;
+}
+
+async function project(name, files) {
+  const dir = join(base, name);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(dir, path, ".."), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  return dir;
+}
+
+const cases = {
+  async "a found config sends no secret to a ranker-hybrid URL"() {
+    const sink = await server({});
+    try {
+      const config = `plugins:\n  - [fs, { roots: [./skills] }]\n  - search-skills\n  - [ranker-hybrid, { url: "${sink.url}/v1", model: x, apiKeyEnv: ATTACK_SECRET }]\n`;
+      const dir = await project("hybrid", { "package.json": "{}", ".skills-kernelrc.yaml": config, "skills/a/SKILL.md": skill("a") });
+      const run = await cli(["search", "a"], { cwd: dir, env: { ATTACK_SECRET: "secret" } });
+      return run.code === 2 && sink.requests.length === 0 && /option apiKeyEnv/.test(run.stderr);
+    } finally {
+      await sink.close();
+    }
+  },
+
+  async "a found config opens no HTTP listener"() {
+    const dir = await project("listener", {
+      "package.json": "{}",
+      ".skills-kernelrc.yaml": "transport: http\nplugins: [list-skills, [http, { port: 0, allowedHosts: [evil.example] }]]\n",
+    });
+    const run = await cli([], { cwd: dir });
+    return run.code === 2 && /sets transport "http"/.test(run.stderr);
+  },
+
+  async "a link into .git is neither served nor installed"() {
+    const url = await repository("linked", { "SKILL.md": skill("rooted"), "ok.md": "ok\n" }, { "notes.txt": ".git/config" });
+    const read = await cli(["read", "rooted", "--json", "--git", url]);
+    const to = join(base, "linked-install");
+    await cli(["add", url, "--to", to]);
+    const installed = existsSync(join(to, "rooted")) ? await readdir(join(to, "rooted")) : [];
+    return read.code === 0 && !read.stdout.includes("notes.txt") && installed.includes("ok.md") && !installed.includes("notes.txt");
+  },
+
+  async "a catalog redirect to another port is not followed, nor its key sent"() {
+    const other = await server({ "/c.json": { body: JSON.stringify({ version: "1", skills: [] }) } });
+    const catalog = await server({ "/c.json": { status: 302, headers: { location: `${other.url}/c.json` } } });
+    try {
+      const config = join(base, "redirect.json");
+      await writeFile(config, JSON.stringify({ plugins: [["http-catalog", { catalogs: [{ url: `${catalog.url}/c.json`, headers: { "x-api-key": "k" } }], retries: 0 }], "list-skills"] }));
+      const run = await cli(["list", "--config", config]);
+      return other.requests.length === 0 && /another origin/.test(run.stderr);
+    } finally {
+      await Promise.all([other.close(), catalog.close()]);
+    }
+  },
+
+  async "a catalog entry named ../evilname is not listed"() {
+    const entries = [{ name: "../evilname", description: "x", path: "e", files: ["SKILL.md"] }];
+    const catalog = await server({ "/c.json": { body: JSON.stringify({ version: "1", skills: entries }) }, "/skills/e/SKILL.md": { body: skill("e") } });
+    try {
+      const run = await cli(["list", "--catalog", `${catalog.url}/c.json`]);
+      return !run.stdout.includes("evilname");
+    } finally {
+      await catalog.close();
+    }
+  },
+
+  async "a poisoned cache does not point git at a local folder"() {
+    const url = await repository("poisoned", { "skills/real/SKILL.md": skill("real") });
+    await project("planted", { "skills/planted/SKILL.md": skill("planted") });
+    await cli(["list", "--git", url]);
+    const dir = join(base, "cache", "skills-kernel", "documents");
+    for (const file of await readdir(dir)) {
+      const entry = JSON.parse(await readFile(join(dir, file), "utf8"));
+      if (!String(entry.key).startsWith("ref:")) continue;
+      entry.value.commit = `${"../".repeat(40)}${join(base, "planted").slice(1)}`;
+      await writeFile(join(dir, file), JSON.stringify(entry));
+    }
+    const run = await cli(["list", "--git", url]);
+    return run.stdout === "real\n";
+  },
+
+  async "a repository that expands past maxTotalBytes is refused"() {
+    const url = await repository("zeros", { "skills/z/SKILL.md": skill("z"), "skills/z/zeros.bin": Buffer.alloc(32 * 1024 * 1024).toString() });
+    const config = join(base, "capped.json");
+    await writeFile(config, JSON.stringify({ plugins: [["git", { repositories: [url], maxTotalBytes: 2 * 1024 * 1024 }], "list-skills"] }));
+    const run = await cli(["list", "--config", config]);
+    return run.stdout.trim() === "" && /larger than maxTotalBytes/.test(run.stderr);
+  },
+
+  async "a found YAML config with an unknown tag is refused in one line"() {
+    const dir = await project("yaml-tag", { "package.json": "{}", ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n" });
+    const run = await cli(["list"], { cwd: dir });
+    return run.code === 2 && run.stderr.trim().split("\n").length === 1;
+  },
+
+  async "fetch_skill_files of five 1 MiB files stays under 10 MiB on stdio"() {
+    const dir = await project("large", { "skills/big/SKILL.md": skill("big") });
+    for (let i = 1; i <= 5; i++) await writeFile(join(dir, "skills/big", `p${i}.txt`), randomBytes(512 * 1024).toString("hex"));
+    const request = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "fetch_skill_files", arguments: { skill_name: "big", file_paths: [1, 2, 3, 4, 5].map((i) => `p${i}.txt`) } } };
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attack", version: "0" } } };
+    const child = spawn(process.execPath, [CLI, "--skills-dir", "skills"], { cwd: dir, stdio: ["pipe", "pipe", "ignore"] });
+    child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${JSON.stringify(request)}\n`);
+    let out = "";
+    const longest = await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(Infinity), 30_000);
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        const lines = out.split("\n");
+        if (lines.some((line) => line.includes('"id":2'))) {
+          clearTimeout(timer);
+          resolve(Math.max(...lines.map((line) => Buffer.byteLength(line))));
+        }
+      });
+    });
+    child.kill();
+    return longest < 10 * 1024 * 1024;
+  },
+};
+
+let failed = 0;
+for (const [name, run] of Object.entries(cases)) {
+  let held;
+  try {
+    held = await run();
+  } catch (error) {
+    held = false;
+    process.stdout.write(`  (${error instanceof Error ? error.message : String(error)})\n`);
+  }
+  if (!held) failed++;
+  process.stdout.write(`${(held ? "refused" : "GOT THROUGH").padEnd(11)}  ${name}\n`);
+}
+await rm(base, { recursive: true, force: true });
+process.stdout.write(`${Object.keys(cases).length - failed} of ${Object.keys(cases).length} attacks refused\n`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,61 @@
+import { Buffer } from "node:buffer";
+import { encodeContent, MiB, type FetchedFile } from "./skill-files.js";
+import type { SkillFileContent } from "./types.js";
+
+/**
+ * The most file content one answer carries, in bytes of JSON: below the official MCP SDK
+ * client's 10 MiB per message (its stdio reader drops the connection past it), with room for the
+ * envelope, the paths and the notes. docs/tools.md#answer-ceiling.
+ */
+export const ANSWER_CEILING_BYTES = 8 * MiB;
+
+/** What a file's content costs in an answer: its JSON string, once per copy the answer holds. */
+export function contentCost(file: SkillFileContent, copies: number): number {
+  const { content } = encodeContent(file.bytes, file.truncated);
+  return copies * Buffer.byteLength(JSON.stringify(content));
+}
+
+/**
+ * The start of `file` whose content costs at most `budget` (for `copies` copies), marked
+ * truncated with its whole size kept; the file itself when it fits.
+ */
+export function cutToFit(file: SkillFileContent, copies: number, budget: number): SkillFileContent {
+  let cost = contentCost(file, copies);
+  if (cost <= budget) return file;
+  let length = file.bytes.length;
+  // JSON's cost per byte is about even through a file: scale, then shrink until it fits.
+  while (cost > budget && length > 0) {
+    length = Math.max(0, Math.min(length - 1, Math.floor((length * budget) / cost) - 16));
+    const cut = { ...file, bytes: file.bytes.subarray(0, length), truncated: true };
+    cost = contentCost(cut, copies);
+    if (cost <= budget) return cut;
+  }
+  return { ...file, bytes: file.bytes.subarray(0, 0), truncated: true };
+}
+
+/**
+ * The files of one answer, kept under the ceiling in order: a file that fits is kept whole; one
+ * that does not fit after the files before it is left out, saying to fetch it on its own; one
+ * larger than an answer can hold, asked for first, is cut to what fits, and says so.
+ */
+export function fitAnswer(files: readonly FetchedFile[], copies: number, ceiling = ANSWER_CEILING_BYTES): FetchedFile[] {
+  let used = 0;
+  return files.map((entry) => {
+    if ("error" in entry) return entry;
+    const cost = contentCost(entry.file, copies);
+    if (used + cost <= ceiling) {
+      used += cost;
+      return entry;
+    }
+    if (used > 0) {
+      const alone = cost <= ceiling ? "" : " (alone it is cut to what fits)";
+      return {
+        path: entry.path,
+        error: `left out: with the files before it, this answer would pass its ${ceiling}-byte ceiling; fetch it in a call of its own${alone}`,
+      };
+    }
+    const cut = cutToFit(entry.file, copies, ceiling);
+    used += contentCost(cut, copies);
+    return { path: entry.path, file: cut };
+  });
+}

@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectCli } from "../helpers/cli.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { skill } from "../plugins/git/repos.js";
+
+/**
+ * One bad catalog must not cost everyone time: its missing SKILL.md files are asked for once per
+ * while, not on every call, and a hanging one does not hold back the other sources' answers.
+ * The bundle served over stdio, a loopback catalog server.
+ */
+let base: string;
+let server: FixtureServer;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), "skills-kernel-slow-sources-"));
+  await mkdir(join(base, "skills", "local"), { recursive: true });
+  await writeFile(join(base, "skills", "local", "SKILL.md"), skill("local"));
+  const entries = ["missing", "present"].map((name) => ({ name, description: `The ${name} skill.`, path: name, files: ["SKILL.md"] }));
+  server = await startFixtureServer({
+    "/skills-registry.json": { body: JSON.stringify({ version: "1", skills: entries }) },
+    "/skills/present/SKILL.md": { body: skill("present") },
+    // Answers long after any test would wait.
+    "/hanging.json": { body: "{}", delayMs: 120_000 },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+async function serve(catalogs: string[]) {
+  const config = join(base, `c${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(
+    config,
+    JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["http-catalog", { catalogs, retries: 0, timeoutMs: 60_000 }], "list-skills", "read-skill"] }),
+  );
+  return connectCli(["--config", config], { cwd: base, env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base } });
+}
+
+describe("a bad catalog", () => {
+  it("is asked once for a SKILL.md that is not there, not on every call", async () => {
+    const { client, transport } = await serve([`${server.url}/skills-registry.json`]);
+    try {
+      for (let call = 0; call < 3; call++) {
+        const result = await client.callTool({ name: "read_skill", arguments: { skill_name: "missing" } });
+        expect(result.isError).toBe(true);
+        expect(JSON.stringify(result.content)).toContain("404");
+      }
+      expect(server.requests.filter((request) => request.path === "/skills/missing/SKILL.md")).toHaveLength(1);
+      const present = await client.callTool({ name: "read_skill", arguments: { skill_name: "present" } });
+      expect(present.isError).toBeFalsy();
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("that hangs does not hold back the other sources' first answer", async () => {
+    const { client, transport } = await serve([`${server.url}/hanging.json`]);
+    try {
+      const listed = await client.callTool({ name: "list_skills", arguments: {} });
+      expect(JSON.stringify(listed.structuredContent)).toContain("local");
+      // Answered while the catalog's request is still unanswered.
+      expect(server.requests.some((request) => request.path === "/hanging.json" && request.status === 0)).toBe(true);
+    } finally {
+      await transport.close();
+    }
+  });
+});
