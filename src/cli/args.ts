@@ -35,6 +35,7 @@ const COMMAND_SPECS = {
   search: { options: { limit: { type: "string" }, json: { type: "boolean" } }, positionals: [1, Infinity], usage: "QUERY" },
   read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
+  audit: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "PATH" },
   "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
   install: {
     options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, strict: { type: "boolean" }, json: { type: "boolean" } },
@@ -106,6 +107,8 @@ Usage:
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
   skills-kernel validate PATH...               check skill folders against the Agent Skills
                                                spec; exits 1 if any is invalid
+  skills-kernel audit PATH                     audit a skill, or the skills under a folder, for
+                                               risky content; exits 1 if any finding is high
   skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run] [--strict]
                                                copy a served skill into a skills folder
   skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
@@ -141,7 +144,7 @@ Command options:
                          or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, install, add, cache-stats: print JSON
+  --json                 search, read, validate, audit, install, add, cache-stats: print JSON
   --to TARGET            install, add: project (default), user, or a folder
   --force                install, add: replace a skill already there
   --dry-run              install, add: say what would be written, write nothing

@@ -49,6 +49,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       const { runValidate } = await import("./validate.js");
       return await runValidate([...args.positionals], { json: args.json });
     }
+    if (args.command === "audit") {
+      // Like validate: folders on disk, no config, no kernel.
+      const { runAudit } = await import("./audit.js");
+      return await runAudit(args.positionals[0]!, { json: args.json });
+    }
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);
     // `add` serves the repository it installs from, and the local folders it may install into.
