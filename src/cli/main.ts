@@ -13,7 +13,7 @@ import { parseAddTarget } from "./add-target.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
-import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
+import { applyPolicyFlags, auditOnInstall, policyFlags } from "./policy-flags.js";
 import { giveBackStartUpMemory } from "./start-up-memory.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
@@ -80,6 +80,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
       ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
+      ...(adding ? [auditOnInstall(adding.source)] : []),
       ...(args.allowedSigners !== undefined
         ? [(plugins: ResolvedPluginEntry[]) => applyPolicyFlags(plugins, policyFlags(args.allowedSigners!, args.requireSigned, cwd))]
         : []),
