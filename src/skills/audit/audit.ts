@@ -1,4 +1,4 @@
-import { SEVERITIES, type AuditFinding, type AuditSeverity } from "./types.js";
+import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity } from "./types.js";
 import { unitsOf } from "./file-units.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
 
@@ -7,10 +7,16 @@ const SNIFF_BYTES = 8_000;
 
 const decoder = new TextDecoder();
 
-/** Each rule's keywords as one pattern: a file none of them is in is not read by the rule. */
-const GATES = new Map(
-  TEXT_RULES.map((rule) => [rule, new RegExp(rule.keywords.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i")]),
-);
+/**
+ * Each rule's trigger, case-insensitive. One alternation of them all is slower in V8 than each
+ * alone, and a test stops at the first match, so a common trigger costs little.
+ */
+const TRIGGERS = new Map(TEXT_RULES.map((rule) => [rule, new RegExp(rule.trigger.source, "im")]));
+
+/** The rules whose trigger matches somewhere in `text`. */
+function triggered(text: string): AuditRule[] {
+  return TEXT_RULES.filter((rule) => TRIGGERS.get(rule)!.test(text));
+}
 
 function lower(a: AuditSeverity, b: AuditSeverity | undefined): AuditSeverity {
   return b !== undefined && SEVERITIES.indexOf(b) > SEVERITIES.indexOf(a) ? b : a;
@@ -33,7 +39,7 @@ export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = fal
     });
   }
   const text = decoder.decode(bytes);
-  const rules = TEXT_RULES.filter((rule) => GATES.get(rule)!.test(text));
+  const rules = triggered(text);
   if (rules.length === 0) return [];
   const findings: AuditFinding[] = [];
   for (const unit of unitsOf(path, text, isSkillDocument)) {

@@ -61,10 +61,10 @@ export interface AuditRule {
   /** The contexts the rule reads, each with the severity it reports there. */
   readonly severityIn: Partial<Readonly<Record<LineContext, AuditSeverity>>>;
   /**
-   * Lowercase strings at least one of which is in any text the rule can match: a file holding
-   * none is skipped by a substring search, far cheaper than the rule's patterns.
+   * A cheap pattern that matches, case-insensitively and with `^`/`$` at lines, somewhere in any
+   * file the rule can report on: a rule whose trigger does not match skips the file.
    */
-  readonly keywords: readonly string[];
+  readonly trigger: RegExp;
   check(unit: TextUnit): readonly RuleHit[];
 }
 

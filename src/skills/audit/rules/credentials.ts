@@ -10,8 +10,6 @@ import { codeSeverity, quoteLine } from "./line-rule.js";
 /** SSH keys, cloud credentials, .netrc and friends, browser stores, the macOS keychain. */
 const CREDENTIAL = /\.ssh[/\\](?:id_\w+|identity)\b|\.aws[/\\]credentials\b|\.config[/\\]gcloud\b|application_default_credentials\.json|\.azure[/\\](?:accessTokens|msal_token_cache)|\.netrc\b|\.git-credentials\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|\.pypirc\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b/i;
 
-const CREDENTIAL_KEYWORDS = [".ssh", ".aws", "gcloud", "application_default_credentials", ".azure", ".netrc", ".git-credentials", ".docker", ".kube", ".pypirc", "login data", "key3.db", "key4.db", "logins.json", "cookies.sqlite", "find-generic-password", "find-internet-password"];
-
 /** The whole environment, not one variable of it. */
 const ENVIRONMENT = /(?:^|[;&|(]\s*|\$\(\s*)(?:printenv|env)\s*(?:$|[|>)])|\bJSON\.stringify\(\s*process\.env\s*[,)]|\bObject\.(?:entries|keys|values)\(\s*process\.env\s*\)|\b(?:json\.dumps|str|repr)\(\s*(?:dict\(\s*)?os\.environ\s*\)?[,)]|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.items\(\)|\b(?:Get-ChildItem|gci|dir|ls)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 
@@ -37,7 +35,7 @@ export const credentialExfil: AuditRule = {
   severity: "high",
   reason: "reads SSH keys, cloud credentials, .netrc or a browser's store, and sends data over the network",
   severityIn: codeSeverity("high", "medium"),
-  keywords: CREDENTIAL_KEYWORDS,
+  trigger: CREDENTIAL,
   check: (unit) => readAndSend(unit, CREDENTIAL, "reads a credential file"),
 };
 
@@ -46,7 +44,7 @@ export const environmentExfil: AuditRule = {
   severity: "high",
   reason: "dumps the whole environment (where API keys live) and sends data over the network",
   severityIn: codeSeverity("high", "medium"),
-  keywords: ["env"],
+  trigger: ENVIRONMENT,
   check: (unit) => readAndSend(unit, ENVIRONMENT, "dumps the environment"),
 };
 
@@ -55,7 +53,7 @@ export const credentialAccess: AuditRule = {
   severity: "medium",
   reason: "a script reads SSH keys, cloud credentials, .netrc or a browser's store",
   severityIn: { script: "medium", frontmatter: "medium" },
-  keywords: CREDENTIAL_KEYWORDS,
+  trigger: CREDENTIAL,
   check(unit): RuleHit[] {
     const text = unit.text;
     if (!CREDENTIAL.test(text) || SEND.test(text)) return [];

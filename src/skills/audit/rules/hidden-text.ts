@@ -43,7 +43,7 @@ export const hiddenComment: AuditRule = {
   severity: "high",
   reason: "an HTML comment, invisible when rendered, gives the agent instructions",
   severityIn: { prose: "high", frontmatter: "high" },
-  keywords: ["<!--"],
+  trigger: /<!--/,
   check(unit): RuleHit[] {
     const text = unit.text;
     if (!text.includes("<!--")) return [];
@@ -75,7 +75,7 @@ export const hiddenLinkText: AuditRule = {
   severity: "high",
   reason: "a link title or an image's alt text, which readers rarely see, gives the agent instructions",
   severityIn: { prose: "high" },
-  keywords: ["](", "]:", "![", "alt", "title"],
+  trigger: /\]\(\s*<?[^\s)>]*>?\s+["']|!\[[^\]\n]{16}|\b(?:alt|title)\s*=|\]:\s*\S+\s+["']/,
   check(unit): RuleHit[] {
     const hits = new Map<number, RuleHit>();
     for (const pattern of HIDDEN_TEXT) {
@@ -96,9 +96,9 @@ export const unicodeTags: AuditRule = lineRule({
   reason: "Unicode tag characters (U+E0000-E007F) spell text no one sees but a model reads",
   severityIn: EVERYWHERE,
   // A flag emoji (a black flag, then tags) is the one honest use.
-  keywords: ["\udb40"],
   patterns: [/(?<!\u{1F3F4}[\u{E0020}-\u{E007F}]*)[\u{E0000}-\u{E007F}]/u],
   says: "holds invisible Unicode tag characters",
+  trigger: /\uDB40[\uDC00-\uDC7F]/,
 });
 
 export const bidiControl: AuditRule = lineRule({
@@ -106,9 +106,9 @@ export const bidiControl: AuditRule = lineRule({
   severity: "high",
   reason: "bidirectional overrides make text read differently from what it is (Trojan Source)",
   severityIn: EVERYWHERE,
-  keywords: ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"],
   patterns: [/[\u202A-\u202E\u2066-\u2069]/],
   says: "holds a bidirectional override or isolate",
+  trigger: /[\u202A-\u202E\u2066-\u2069]/,
 });
 
 export const zeroWidthInWord: AuditRule = lineRule({
@@ -117,7 +117,7 @@ export const zeroWidthInWord: AuditRule = lineRule({
   reason: "a zero-width character inside a word hides it from a reader's search and a reviewer's eye",
   severityIn: { prose: "medium", frontmatter: "medium", script: "medium", "doc-code": "medium", data: "medium" },
   // Latin letters and digits only: ZWJ and ZWNJ belong inside words of Persian, Indic scripts, emoji.
-  keywords: ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"],
   patterns: [/[A-Za-z0-9][\u200B-\u200D\u2060\uFEFF]+[A-Za-z0-9]/],
   says: "hides a zero-width character inside a word",
+  trigger: /[\u200B-\u200D\u2060\uFEFF]/,
 });

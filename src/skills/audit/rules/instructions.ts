@@ -10,7 +10,7 @@ import { lineRule } from "./line-rule.js";
 /** "Ignore all previous instructions" and its kin. */
 export const OVERRIDE_PATTERNS: readonly RegExp[] = [
   /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:previous|prior|above|earlier|preceding|system|original|user'?s?|safety)\s+(?:instructions|prompts?|rules|guidelines|directives|messages|guardrails)\b/i,
-  /\byou\s+are\s+(?:now\s+)?(?:no\s+longer\s+bound\s+by|free\s+(?:of|from)\s+(?:all|any|your))\b/i,
+  /\byou\s+are\s+(?:now\s+)?no\s+longer\s+bound\s+by\b/i,
   /\b(?:this\s+skill|these\s+instructions)\s+(?:take|takes)\s+precedence\s+over\s+(?:the\s+)?(?:user|system|any\s+other|all\s+other)/i,
 ];
 
@@ -28,10 +28,10 @@ export const overrideInstructions: AuditRule = lineRule({
   severity: "high",
   reason: "tells the agent to set aside its own, the system's or the user's instructions",
   severityIn: { prose: "high", frontmatter: "high" },
-  keywords: ["ignore", "disregard", "forget", "override", "bypass", "bound", "free", "precedence"],
   quoted: "medium",
   patterns: OVERRIDE_PATTERNS,
   says: "asks the agent to override its instructions",
+  trigger: /ignore|disregard|forget|override|bypass|longer\s+bound|precedence/,
 });
 
 export const concealFromUser: AuditRule = lineRule({
@@ -39,10 +39,10 @@ export const concealFromUser: AuditRule = lineRule({
   severity: "high",
   reason: "tells the agent to act without the user knowing, or to hide what it does",
   severityIn: { prose: "high", frontmatter: "high" },
-  keywords: ["user", "silently", "secretly", "covertly"],
   quoted: "medium",
   patterns: CONCEAL_PATTERNS,
   says: "asks the agent to keep something from the user",
+  trigger: /(?:tell|inform|notify|alert|warn)\s+(?:the\s+)?user|to\s+the\s+user|from\s+the\s+user|without\s+(?:the\s+user|telling|informing|notifying|alerting)|silently|secretly|covertly/,
 });
 
 export const actWithoutAsking: AuditRule = lineRule({
@@ -50,11 +50,11 @@ export const actWithoutAsking: AuditRule = lineRule({
   severity: "medium",
   reason: "tells the agent to act without asking the user for confirmation",
   severityIn: { prose: "medium", frontmatter: "medium" },
-  keywords: ["without", "confirmation", "permission", "approval", "consent"],
   patterns: [
     /\bwithout\s+(?:first\s+)?(?:asking|consulting|checking\s+with)\s+(?:the\s+)?user\b/i,
     /\bwithout\s+(?:the\s+user'?s?\s+)?(?:permission|consent|approval)\b/i,
     /\b(?:do\s+not|don't|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval|consent)\b/i,
   ],
   says: "asks the agent to act without the user's say",
+  trigger: /without\s+(?:first\s+)?(?:asking|consulting|checking|the\s+user|permission|consent|approval)|for\s+(?:confirmation|permission|approval|consent)/,
 });

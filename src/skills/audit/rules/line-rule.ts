@@ -28,7 +28,7 @@ export function multiline(pattern: RegExp): RegExp {
   return pattern.flags.includes("m") ? pattern : new RegExp(pattern.source, `${pattern.flags}m`);
 }
 
-export interface LineRuleSpec extends Omit<AuditRule, "check"> {
+export interface LineRuleSpec extends Omit<AuditRule, "check" | "trigger"> {
   /** Any of these on a line is a hit. Neither global nor sticky: they are reused. */
   readonly patterns: readonly RegExp[];
   /** What a hit says, before the quoted line. */
@@ -40,6 +40,8 @@ export interface LineRuleSpec extends Omit<AuditRule, "check"> {
    * talked about (a scanner's list of attacks), not said, though an agent still reads it.
    */
   readonly quoted?: AuditSeverity;
+  /** See AuditRule: literals each match of the patterns holds, so one fast pass finds them. */
+  readonly trigger: RegExp;
 }
 
 /** Whether the text before a match leaves a quotation or a code span open. */
@@ -56,7 +58,7 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
     severity: spec.severity,
     reason: spec.reason,
     severityIn: spec.severityIn,
-    keywords: spec.keywords,
+    trigger: spec.trigger,
     check(unit): RuleHit[] {
       return linesMatching(unit, spec.patterns, whole)
         .filter((index) => !spec.unless?.test(unit.lines[index]!))

@@ -14,7 +14,6 @@ export const pipeToShell: AuditRule = lineRule({
   severity: "high",
   reason: "runs code fetched from the network without keeping or checking it",
   severityIn: codeSeverity("high", "low"),
-  keywords: ["curl", "wget", "fetch", "iwr", "irm", "invoke-", "iex", "urlopen", "requests.get", "httpx.get"],
   patterns: [
     new RegExp(String.raw`\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:${SHELL})\b`, "i"),
     /\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b/,
@@ -24,6 +23,7 @@ export const pipeToShell: AuditRule = lineRule({
     /\b(?:eval|new\s+Function)\s*\([^\n]*\bfetch\s*\(/,
   ],
   says: "pipes downloaded code into an interpreter",
+  trigger: /curl|wget|fetch|\biwr\b|\birm\b|invoke-|\biex\b|urlopen|requests\.get|httpx\.get/,
 });
 
 export const decodeExec: AuditRule = lineRule({
@@ -31,7 +31,6 @@ export const decodeExec: AuditRule = lineRule({
   severity: "high",
   reason: "decodes a blob and runs it, so what runs cannot be read in the skill",
   severityIn: codeSeverity("high", "medium"),
-  keywords: ["base64", "base32", "xxd", "openssl", "b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "decompress", "marshal.loads", "codecs.decode", "atob", "buffer.from", "frombase64string"],
   patterns: [
     /\b(?:base64|base32|xxd|openssl\s+(?:base64|enc))\b[^\n|]*\s(?:-d|--decode|-D|-r)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b/,
     /\beval\b[^\n]*\$\([^\n]*\bbase64\s+(?:-d|--decode|-D)\b/,
@@ -41,6 +40,7 @@ export const decodeExec: AuditRule = lineRule({
     /FromBase64String[^\n]*\|\s*(?:iex|Invoke-Expression)\b/i,
   ],
   says: "decodes something and runs it",
+  trigger: /base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|atob|buffer\.from|frombase64string/,
 });
 
 export const encodedPowershell: AuditRule = lineRule({
@@ -48,9 +48,9 @@ export const encodedPowershell: AuditRule = lineRule({
   severity: "high",
   reason: "an encoded PowerShell command hides what it runs",
   severityIn: codeSeverity("high", "medium"),
-  keywords: ["powershell", "pwsh"],
   patterns: [/\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encodedcommand)\s+["']?[A-Za-z0-9+/]{24,}={0,2}/i],
   says: "runs an encoded PowerShell command",
+  trigger: /powershell|pwsh/,
 });
 
 export const cryptoMiner: AuditRule = lineRule({
@@ -58,7 +58,7 @@ export const cryptoMiner: AuditRule = lineRule({
   severity: "high",
   reason: "fetches or runs a cryptocurrency miner",
   severityIn: codeSeverity("high", "medium"),
-  keywords: ["xmrig", "minerd", "cpuminer", "cgminer", "bfgminer", "ethminer", "nbminer", "lolminer", "phoenixminer", "nanominer", "stratum+", "--donate-level"],
   patterns: [/\b(?:xmrig|minerd|cpuminer|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|nanominer)\b|stratum\+(?:tcp|ssl|tls):\/\/|--donate-level\b/i],
   says: "mentions a crypto miner",
+  trigger: /xmrig|minerd|cpuminer|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|nanominer|stratum\+|--donate-level/,
 });

@@ -11,7 +11,6 @@ const ONE_LINERS = lineRule({
   severity: "high",
   reason: "opens a shell for a remote machine (a reverse or bind shell)",
   severityIn: codeSeverity("high", "medium"),
-  keywords: ["/dev/tcp/", "/dev/udp/", "-e", "-c", "mkfifo", "socat", "pty.spawn", "dup2", "net.socket", "net.connect", "net.createconnection"],
   patterns: [
     /\/dev\/(?:tcp|udp)\/[^\s/]+\/\d+/,
     /\b(?:nc|ncat|netcat)\b[^\n]*\s-(?:e|c)\s+["']?(?:\/bin\/)?(?:ba|z)?sh\b/,
@@ -21,6 +20,7 @@ const ONE_LINERS = lineRule({
     /\bos\.dup2\(\s*\w+\.fileno\(\)\s*,\s*[012]\s*\)/,
   ],
   says: "opens a shell over the network",
+  trigger: /\/dev\/(?:tcp|udp)\/|-[ec]\s+["']?(?:\/bin\/)?(?:ba|z)?sh\b|mkfifo|socat|pty\.spawn|dup2/,
 });
 
 /** A socket, and a shell whose input and output go through it. */
@@ -31,6 +31,7 @@ const SCRIPTED: readonly { socket: RegExp; shell: RegExp; what: string }[] = [
 
 export const reverseShell: AuditRule = {
   ...ONE_LINERS,
+  trigger: new RegExp([ONE_LINERS.trigger.source, ...SCRIPTED.map(({ socket }) => socket.source)].join("|")),
   check(unit): RuleHit[] {
     const hits = [...ONE_LINERS.check(unit)];
     const text = unit.text;

@@ -14,7 +14,6 @@ export const startupFileWrite: AuditRule = lineRule({
   severity: "high",
   reason: "writes to a shell start-up file, a PowerShell profile or a cron table, so code runs at every login",
   severityIn: codeSeverity("high", "low"),
-  keywords: [".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", "config.fish", "/etc/profile", "/etc/environment", "bash.bashrc", "zsh/zshrc", "$profile", "crontab"],
   patterns: [
     new RegExp(String.raw`(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?${HOME}/${RC_FILE}`),
     /(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?\/etc\/(?:profile|bash\.bashrc|zsh\/zshrc|environment)\b/,
@@ -24,6 +23,7 @@ export const startupFileWrite: AuditRule = lineRule({
     /\|\s*crontab\s+-(?:\s|$)/,
   ],
   says: "writes to a start-up file",
+  trigger: /\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\/fish|\/etc\/profile|\/etc\/environment|bash\.bashrc|zsh\/zshrc|\$profile|crontab/,
 });
 
 const SYSTEM_DIRS = String.raw`/(?:etc|usr|bin|sbin|lib|lib64|boot|var|opt|System|Library|Users|home)?/?\*?`;
@@ -33,7 +33,6 @@ export const destructiveDelete: AuditRule = lineRule({
   severity: "high",
   reason: "deletes the home folder, the root or a system folder, or wipes a disk",
   severityIn: codeSeverity("high", "medium"),
-  keywords: ["rm", "rimraf", "remove-item", "rd", "del", "mkfs", "/dev/", ":("],
   patterns: [
     new RegExp(String.raw`\brm\s+(?:-[-a-zA-Z]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[-a-zA-Z]+\s+)*["']?(?:${HOME}/?\*?|${SYSTEM_DIRS})["']?(?=\s|$|;|&|\|)`),
     /\bshutil\.rmtree\(\s*(?:os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[["']HOME["']\]|["']\/["']|["']~\/?["'])\s*[,)]/,
@@ -45,6 +44,7 @@ export const destructiveDelete: AuditRule = lineRule({
     /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/,
   ],
   says: "deletes something the task does not own",
+  trigger: /rm\s+-|rmtree|rimraf|rmsync|rmdirsync|\brm\s*\(|\brmdir\s*\(|remove-item|(?:rd|rmdir|del)\s+\/|mkfs|of=\/dev\/|:\(\)/,
 });
 
 export const sudoersWrite: AuditRule = lineRule({
@@ -52,9 +52,9 @@ export const sudoersWrite: AuditRule = lineRule({
   severity: "high",
   reason: "grants passwordless root or edits the sudoers file",
   severityIn: codeSeverity("high", "medium"),
-  keywords: ["sudoers", "nopasswd", "chmod"],
   patterns: [/(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?\/etc\/sudoers\b/, /\bNOPASSWD\s*:/, /\bchmod\s+(?:[ugoa]*\+s|[0-7]?[4-7][0-7]{3})\s/],
   says: "raises privileges for good",
+  trigger: /sudoers|nopasswd|chmod/,
 });
 
 export const sudo: AuditRule = lineRule({
@@ -62,8 +62,8 @@ export const sudo: AuditRule = lineRule({
   severity: "medium",
   reason: "a script runs a command as root (sudo, doas, RunAs)",
   severityIn: { script: "medium", frontmatter: "medium" },
-  keywords: ["sudo", "doas", "runas"],
   patterns: [/(?:^|[;&|`(]\s*|\b(?:then|do|else)\s+)(?:sudo|doas)\s+\S/, /\bStart-Process\b[^\n]*-Verb\s+["']?RunAs\b/i],
   unless: /^\s*(?:#|\/\/)/,
   says: "runs a command as root",
+  trigger: /sudo|doas|runas/,
 });
