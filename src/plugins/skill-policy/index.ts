@@ -7,7 +7,7 @@ import { AUDIT_MODES, defaultAuditMode, type SkillPolicy } from "../../skills/po
 import { SKILL_TOKENS } from "../../skills/tokens.js";
 
 export const skillPolicyOptionsSchema = z.strictObject({
-  /** Audit mode by source name; a source not named gets the default (warn for local folders, block for remote ones). */
+  /** Audit mode by source name, "*" for every source not named; else warn for local folders, block for remote ones. */
   audit: z.record(z.string(), z.enum(AUDIT_MODES as [string, ...string[]])).default({}),
   /** ssh-keygen's allowed signers file: read_skill reports signers against it; requireSigned enforces it. */
   allowedSigners: z.string().min(1).optional(),
@@ -30,7 +30,7 @@ export default definePlugin({
     }
     const audit = new Map(Object.entries(options.audit)) as Map<string, (typeof AUDIT_MODES)[number]>;
     const policy: SkillPolicy = {
-      auditMode: (source) => audit.get(source.name) ?? defaultAuditMode(source),
+      auditMode: (source) => audit.get(source.name) ?? audit.get("*") ?? defaultAuditMode(source),
       requiredSigners: (source) =>
         options.requireSigned === true || (Array.isArray(options.requireSigned) && options.requireSigned.includes(source.name)) ? allowedSigners : undefined,
       ...(allowedSigners && { allowedSigners }),

@@ -1,3 +1,4 @@
+import { errorMessage } from "../../kernel/errors.js";
 import { MiB } from "../skill-files.js";
 import { isSecretPath } from "../secret-files.js";
 import type { CatalogSkill, SkillCatalog } from "../catalog.js";
@@ -49,7 +50,15 @@ export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Pro
       const index = next++;
       const file = files[index]!;
       signal?.throwIfAborted();
-      const content = await reader.readFile(file.path, MAX_AUDITED_BYTES, signal);
+      // A file the source cannot read is not served either: say so, and audit the rest.
+      const content = await reader.readFile(file.path, MAX_AUDITED_BYTES, signal).catch((error: unknown) => {
+        if (signal?.aborted) throw error;
+        return errorMessage(error);
+      });
+      if (typeof content === "string") {
+        perFile[index] = [incomplete(file.path, `could not be read: ${content}`)];
+        continue;
+      }
       const found = auditFile(file.path, content.bytes);
       if (content.truncated) found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
       perFile[index] = found;
