@@ -7,7 +7,7 @@ import { renderInstall } from "../plugins/install-skill/render.js";
 import type { InstallResult } from "../plugins/install-skill/install.js";
 import { expandHome } from "../skills/paths.js";
 import type { AddTarget } from "./add-target.js";
-import { installerOf, type InstallCliOptions } from "./install.js";
+import { installerOf, reportRefusal, type InstallCliOptions } from "./install.js";
 
 /**
  * `skills-kernel add`: installs skills straight from a repository, through the same checked, atomic
@@ -36,10 +36,12 @@ export async function runAdd(kernel: Kernel, target: AddTarget, options: Install
   let code = 0;
   for (const skill of chosen) {
     try {
-      results.push(await installer.install({ skill: skill.qualifiedId, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict }));
+      results.push(
+        await installer.install({ skill: skill.qualifiedId, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, allowRisky: options.allowRisky }),
+      );
     } catch (error) {
       if (!(error instanceof ToolInputError)) throw error;
-      process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+      reportRefusal(error);
       code = 1;
     }
   }

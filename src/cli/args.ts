@@ -14,6 +14,8 @@ const COMMON = {
   catalog: { type: "string", multiple: true },
   "log-level": { type: "string" },
   cache: { type: "string" },
+  "allowed-signers": { type: "string" },
+  "require-signed": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const satisfies ParseArgsConfig["options"];
@@ -35,9 +37,19 @@ const COMMAND_SPECS = {
   search: { options: { limit: { type: "string" }, json: { type: "boolean" } }, positionals: [1, Infinity], usage: "QUERY" },
   read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
+  audit: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "PATH" },
+  sign: { options: { key: { type: "string" } }, positionals: [1, 1], usage: "SKILL_DIR --key PRIVATE_KEY" },
+  verify: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "SKILL_DIR --allowed-signers FILE" },
   "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
   install: {
-    options: { to: { type: "string" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, strict: { type: "boolean" }, json: { type: "boolean" } },
+    options: {
+      to: { type: "string" },
+      force: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      strict: { type: "boolean" },
+      json: { type: "boolean" },
+      "allow-risky": { type: "boolean" },
+    },
     positionals: [1, 1],
     usage: "NAME",
   },
@@ -49,6 +61,7 @@ const COMMAND_SPECS = {
       "dry-run": { type: "boolean" },
       strict: { type: "boolean" },
       json: { type: "boolean" },
+      "allow-risky": { type: "boolean" },
     },
     positionals: [1, 1],
     usage: "owner/repo[/skill]",
@@ -84,8 +97,16 @@ export interface CliArgs {
   readonly dryRun: boolean;
   /** install, add: refuse a skill whose SKILL.md breaks the spec. */
   readonly strict: boolean;
+  /** install, add: install a skill the audit finds high-severity problems in. */
+  readonly allowRisky: boolean;
   /** add: the one skill of the repository to install. */
   readonly skill?: string;
+  /** sign: the private key. */
+  readonly key?: string;
+  /** verify, and every command that serves: the allowed signers file (ssh-keygen's format). */
+  readonly allowedSigners?: string;
+  /** Serve and install only skills signed by an allowed signer. */
+  readonly requireSigned: boolean;
 }
 
 export interface HttpFlags {
@@ -106,6 +127,12 @@ Usage:
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
   skills-kernel validate PATH...               check skill folders against the Agent Skills
                                                spec; exits 1 if any is invalid
+  skills-kernel audit PATH                     audit a skill, or the skills under a folder, for
+                                               risky content; exits 1 if any finding is high
+  skills-kernel sign SKILL_DIR --key KEY       sign a skill with an SSH key (writes SKILL.sig)
+  skills-kernel verify SKILL_DIR --allowed-signers FILE
+                                               check a skill's signature; exits 1 if unsigned,
+                                               changed since signing, or signed by someone else
   skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run] [--strict]
                                                copy a served skill into a skills folder
   skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
@@ -127,6 +154,10 @@ Options for every command:
   --trust-config         let a config found by searching run code (a JS/TS config, or
                          plugins that are not built-ins) and reach the network, the
                          environment or a listener; also SKILLS_KERNEL_TRUST_CONFIG=1
+  --allowed-signers FILE ssh-keygen's allowed signers file: read_skill says who signed a
+                         skill; verify checks against it
+  --require-signed       serve and install only skills whose SKILL.sig verifies against
+                         --allowed-signers
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   --cache BACKEND        memory (the default) or redis://HOST:PORT[/DB]; replaces the
                          config's cache plugin
@@ -142,11 +173,13 @@ Command options:
                          or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, install, add, cache-stats: print JSON
+  --json                 search, read, validate, audit, install, add, cache-stats: print JSON
   --to TARGET            install, add: project (default), user, or a folder
   --force                install, add: replace a skill already there
   --dry-run              install, add: say what would be written, write nothing
   --strict               install, add: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
+  --allow-risky          install, add: install a skill the audit finds high-severity
+                         problems in (refused otherwise, with the findings)
   --skill NAME           add: only this skill of the repository
 
 Without a config, the server serves .claude/skills and .agents/skills under the
@@ -209,7 +242,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
-  for (const name of ["config", "transport", "to", "skill", "host", "auth-token", "cache"]) {
+  if (command === "sign" && !values.help && values.key === undefined) throw new ConfigError("sign needs --key PRIVATE_KEY; see --help");
+  if (values["require-signed"] === true && values["allowed-signers"] === undefined) {
+    throw new ConfigError("--require-signed needs --allowed-signers FILE; see --help");
+  }
+  if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
+    throw new ConfigError("verify needs --allowed-signers FILE; see --help");
+  }
+  for (const name of ["config", "transport", "to", "skill", "host", "auth-token", "cache", "key", "allowed-signers"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   const http = httpFlags(values);
@@ -240,7 +280,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     force: values.force === true,
     dryRun: values["dry-run"] === true,
     strict: values.strict === true,
+    allowRisky: values["allow-risky"] === true,
     skill: values.skill as string | undefined,
+    key: values.key as string | undefined,
+    allowedSigners: values["allowed-signers"] as string | undefined,
+    requireSigned: values["require-signed"] === true,
   };
 }
 

@@ -5,6 +5,8 @@ import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { createInstaller, installOptionsSchema, SKILL_INSTALLER, type SkillInstaller } from "../plugins/install-skill/index.js";
 import { renderInstall } from "../plugins/install-skill/render.js";
 import { expandHome } from "../skills/paths.js";
+import { RiskySkillError } from "../skills/audit/install-check.js";
+import { renderFindings } from "../skills/audit/render.js";
 
 export interface InstallCliOptions {
   /** "project", "user", or a folder (relative to the working directory, `~` to home). */
@@ -13,6 +15,8 @@ export interface InstallCliOptions {
   readonly dryRun: boolean;
   readonly strict: boolean;
   readonly json: boolean;
+  /** Install despite the audit's high findings. */
+  readonly allowRisky?: boolean;
 }
 
 /**
@@ -27,14 +31,26 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
       ? installer.targets[options.to]
       : resolve(process.cwd(), expandHome(options.to, homedir()));
   try {
-    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict });
+    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, allowRisky: options.allowRisky });
     process.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : renderInstall(result)}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof ToolInputError)) throw error;
-    process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+    reportRefusal(error);
     return 1;
   }
+}
+
+/** A refused install in one line; an audit's refusal then lists its findings, one a line. */
+export function reportRefusal(error: ToolInputError): void {
+  if (error instanceof RiskySkillError) {
+    const name = /^refusing to install ("[^"]*")/.exec(error.message)?.[1] ?? "the skill";
+    const lines = [`skills-kernel: refusing to install ${name}: the audit found high-severity problems:`, ...renderFindings(error.findings)];
+    lines.push("Read them, then install with --allow-risky if you trust it.");
+    process.stderr.write(`${lines.join("\n")}\n`);
+    return;
+  }
+  process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
 }
 
 /** The install-skill plugin's installer (its configured targets and limits), else one with its defaults. */

@@ -13,6 +13,7 @@ import { parseAddTarget } from "./add-target.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
+import { applyPolicyFlags, auditOnInstall, policyFlags } from "./policy-flags.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -48,6 +49,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       const { runValidate } = await import("./validate.js");
       return await runValidate([...args.positionals], { json: args.json });
     }
+    if (args.command === "audit") {
+      // Like validate: folders on disk, no config, no kernel.
+      const { runAudit } = await import("./audit.js");
+      return await runAudit(args.positionals[0]!, { json: args.json });
+    }
+    if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!);
+    if (args.command === "verify") return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);
     // `add` serves the repository it installs from, and the local folders it may install into.
@@ -71,6 +79,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
       ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
+      ...(adding ? [auditOnInstall(adding.source)] : []),
+      ...(args.allowedSigners !== undefined
+        ? [(plugins: ResolvedPluginEntry[]) => applyPolicyFlags(plugins, policyFlags(args.allowedSigners!, args.requireSigned, cwd))]
+        : []),
     ];
     const kernel = await createKernel({
       config,
@@ -82,7 +94,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (args.command !== "serve") {
       try {
         if (adding) {
-          const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json };
+          const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json, allowRisky: args.allowRisky };
           return await (await import("./add.js")).runAdd(kernel, adding, options);
         }
         return await runCommand(kernel, args);
@@ -213,7 +225,7 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return cacheStatsCommand(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
-      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json });
+      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json, allowRisky: args.allowRisky });
     }
     default:
       throw new Error(`no handler for the ${args.command} command`);

@@ -196,6 +196,11 @@ export class SkillCatalog {
     if (source !== undefined && !this.#sources.some((s) => s.name === source)) {
       throw new ToolInputError(`no source named ${quote(source)}; sources: ${this.#sources.map((s) => s.name).join(", ")}`);
     }
+    // A skill the policy refused (an audit finding, a missing signature) is named with the reason.
+    const refused = this.#state.diagnostics.find(
+      (d) => d.code === "policy-refused" && (source === undefined || d.source === source) && d.message.startsWith(`${idOrName}: `),
+    );
+    if (refused) throw new ToolInputError(`skill ${quote(idOrName)} of source ${quote(refused.source)} is ${refused.message.slice(idOrName.length + 2)}`);
     const inScope = this.#state.skills.filter((skill) => source === undefined || skill.source === source);
     // Within a source, the name is what was asked for; across sources, the id an agent can use.
     const ids = inScope.flatMap((skill) =>

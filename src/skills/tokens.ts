@@ -1,5 +1,6 @@
 import { defineToken } from "../kernel/tokens.js";
 import type { SkillCatalog } from "./catalog.js";
+import type { SkillPolicy } from "./policy.js";
 import type { Ranker, SkillSource } from "./types.js";
 
 /** The skill domain's services. */
@@ -10,4 +11,6 @@ export const SKILL_TOKENS = {
   SkillSource: defineToken<SkillSource>("skill-source"),
   /** The ranker search uses: provided by a ranker plugin, else search uses the default. */
   Ranker: defineToken<Ranker>("ranker"),
+  /** What may be served and installed (audit mode, signatures): the skill-policy plugin's, else the default. */
+  SkillPolicy: defineToken<SkillPolicy>("skill-policy"),
 } as const;

@@ -1,25 +1,33 @@
 import { definePlugin } from "../../kernel/config.js";
 import { SkillCatalog } from "../../skills/catalog.js";
+import { DEFAULT_POLICY } from "../../skills/policy.js";
 import { SKILL_TOKENS } from "../../skills/tokens.js";
+import { servingChecks } from "./serving-checks.js";
 
 /** How long a server's first answers wait for a source's first load (a hanging catalog retries for about 45 s). */
 const FIRST_ANSWER_WAIT_MS = 5_000;
 
 /**
  * The skill catalog: every source's skills with identity resolved. Loaded at start, once every
- * source is set up; a served kernel also follows the sources' watchers.
+ * source is set up; a served kernel also follows the sources' watchers. Each source is held to
+ * the skill policy (the skill-policy plugin's, else the default: remote sources blocked on a high
+ * audit finding), so a skill it refuses is never in the catalog.
  */
 export default definePlugin({
   name: "catalog",
   provides: [SKILL_TOKENS.SkillCatalog],
-  consumes: [{ token: SKILL_TOKENS.SkillSource, optional: true }],
+  consumes: [
+    { token: SKILL_TOKENS.SkillSource, optional: true },
+    { token: SKILL_TOKENS.SkillPolicy, optional: true },
+  ],
   setup(ctx) {
     const catalog = new SkillCatalog(ctx.logger);
     ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);
     let stopWatching: (() => void) | undefined;
     return {
-      start(started) {
-        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(source);
+      async start(started) {
+        const policy = started.resolveOptional(SKILL_TOKENS.SkillPolicy) ?? DEFAULT_POLICY;
+        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(await servingChecks(source, policy, started.logger));
         void catalog.refresh(undefined, started.signal);
       },
       serve(serving) {

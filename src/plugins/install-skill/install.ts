@@ -8,6 +8,7 @@ import { stagingName } from "../../skills/install-staging.js";
 import { isSecretPath, SECRET_REASON } from "../../skills/secret-files.js";
 import { checkRelativePath } from "../../skills/skill-files.js";
 import { validateSkillDocument } from "../../skills/skill-spec.js";
+import { auditBeforeInstall } from "../../skills/audit/install-check.js";
 import type { SkillFileEntry } from "../../skills/types.js";
 import { isWithin } from "../../skills/paths.js";
 import { servedRoots } from "../validate-skill/folder.js";
@@ -34,6 +35,8 @@ export interface InstallRequest {
   readonly strict?: boolean;
   /** Aborting stops the install before its copy is moved into place; the target is left as it was. */
   readonly signal?: AbortSignal;
+  /** Install a skill the audit finds high-severity problems in (they become warnings); refused otherwise. */
+  readonly allowRisky?: boolean;
 }
 
 export interface InstallResult {
@@ -158,6 +161,10 @@ export async function installSkill(
   if (bytes > limits.maxBytes) {
     throw new ToolInputError(`refusing to install "${name}": it holds ${bytes} bytes, over maxBytes (${limits.maxBytes})`);
   }
+
+  // Before anything is written: a refused skill leaves nothing behind.
+  checkCancelled();
+  warnings.push(...(await auditBeforeInstall(catalog, skill, { allowRisky: request.allowRisky, signal })));
 
   const files = ["SKILL.md", ...copied.map((file) => file.path)];
   const result = { name, from: skill.qualifiedId, path: destination, replaced: existing, files, bytes, left_out: leftOut };

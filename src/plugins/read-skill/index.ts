@@ -4,15 +4,20 @@ import { definePlugin } from "../../kernel/config.js";
 import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../skills/skill-files.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "../../skills/answer-ceiling.js";
 import { TOKENS } from "../../tokens.js";
+import { SKILL_TOKENS } from "../../skills/tokens.js";
+import { catalogReader } from "../../skills/audit/audit-skill.js";
+import { SIGNATURE_FILE } from "../../skills/signing/manifest.js";
+import { describeSignature, signatureStatus } from "../../skills/signing/status.js";
 import type { SkillFileContent, SkillFileListing } from "../../skills/types.js";
 
 /** The `read_skill` tool: step 2 of 3, a skill's SKILL.md and the list of its other files. */
 export default definePlugin({
   name: "read-skill",
-  consumes: [TOKENS.SkillCatalog],
+  consumes: [TOKENS.SkillCatalog, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
   options: skillFileOptionsSchema,
   setup(ctx, { maxFileBytes, includeSecretFiles }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const policy = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy);
     ctx.addTool({
       name: "read_skill",
       title: "Read a skill",
@@ -44,6 +49,9 @@ export default definePlugin({
         truncated: z.boolean(),
         files: z.array(z.string()).describe("what fetch_skill_files accepts: paths relative to the skill folder"),
         omitted_files: z.number().int().describe("how many more files the folder holds beyond `files`"),
+        signature: z
+          .object({ signed: z.boolean(), verified: z.boolean().optional(), signer: z.string().optional(), key: z.string().optional(), reason: z.string().optional() })
+          .describe("whether the skill is signed (SKILL.sig), and by whom when the server has allowed signers"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ skill_name, source }) {
@@ -57,8 +65,11 @@ export default definePlugin({
         // In the answer twice (text and structuredContent); the frontmatter and file list take the rest of it.
         const document = cutToFit(read, 2, ANSWER_CEILING_BYTES - ANSWER_CEILING_BYTES / 8);
         const content = decodeText(document.bytes, document.truncated);
+        const hasSignature = listed.files.some((file) => file.path === SIGNATURE_FILE);
+        const signature = await signatureStatus(catalogReader(catalog, skill), hasSignature, policy?.allowedSigners);
         return {
-          content: [{ type: "text", text: render(skill, document, content, listing) }],
+          // An unsigned skill, the usual case, adds nothing to the text an agent reads.
+          content: [{ type: "text", text: signature.signed ? `${render(skill, document, content, listing)}\n${describeSignature(signature)}` : render(skill, document, content, listing) }],
           structuredContent: {
             id: skill.id,
             qualified_id: skill.qualifiedId,
@@ -71,6 +82,7 @@ export default definePlugin({
             truncated: document.truncated,
             files: listing.files.map((file) => file.path),
             omitted_files: listing.omitted,
+            signature: { ...signature },
           },
         };
       },

@@ -13,7 +13,10 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const TOOLS: PluginEntry[] = ["list-skills", "read-skill", "fetch-skill-files"];
+const TOOLS: PluginEntry[] = ["list-skills", "read-skill", "fetch-skill-files",
+  // What is downloaded when is the subject here; a remote source's default audit (block) reads every file at load (test/e2e/trust.test.ts).
+  ["skill-policy", { audit: { "*": "off" } }],
+];
 const COMMIT = "a".repeat(40);
 const md = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`;
 

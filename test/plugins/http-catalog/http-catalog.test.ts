@@ -13,7 +13,10 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const TOOLS: PluginEntry[] = ["list-skills", "read-skill", "fetch-skill-files", "search-skills"];
+const TOOLS: PluginEntry[] = ["list-skills", "read-skill", "fetch-skill-files", "search-skills",
+  // What is downloaded when is the subject here; a remote source's default audit (block) reads every file at load (test/e2e/trust.test.ts).
+  ["skill-policy", { audit: { "*": "off" } }],
+];
 const PDF_MD = "---\nname: pdf\ndescription: Fill PDF forms.\n---\n# PDF\nRead references/guide.md.\n";
 
 /** The agent-skills MCP server's registry shape, files under skills/<path>/ beside it. */

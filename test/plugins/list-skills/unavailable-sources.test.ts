@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
-import { definePlugin } from "../../../src/kernel/config.js";
+import { definePlugin, type PluginEntry } from "../../../src/kernel/config.js";
 import type { SkillSource } from "../../../src/skills/types.js";
 import { TOKENS } from "../../../src/tokens.js";
 import { startSkillServer, type SkillServer } from "../../helpers/skill-server.js";
@@ -29,10 +29,13 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A failing source's state is the subject: the audit a remote source gets by default would read its files too. */
+const OFF: PluginEntry = ["skill-policy", { audit: { "*": "off" } }];
+
 it("says which source is stale or failed in list_skills, and still lists the others", async () => {
   const state = { down: false };
   const remote = definePlugin({ name: "remote", provides: [TOKENS.SkillSource], setup: (ctx) => ctx.contribute(TOKENS.SkillSource, flakySource(state)) });
-  server = await startSkillServer([FIXTURES], ["list-skills", remote]);
+  server = await startSkillServer([FIXTURES], ["list-skills", remote, OFF]);
   const list = async () => (await server!.call("list_skills", { format: "json" })).structuredContent as { skills: { id: string }[]; unavailable_sources?: unknown };
 
   expect((await list()).unavailable_sources).toBeUndefined();
@@ -47,7 +50,7 @@ it("says which source is stale or failed in list_skills, and still lists the oth
 
 it("reports a source that never loaded as failed", async () => {
   const remote = definePlugin({ name: "remote", provides: [TOKENS.SkillSource], setup: (ctx) => ctx.contribute(TOKENS.SkillSource, flakySource({ down: true })) });
-  server = await startSkillServer([FIXTURES], ["list-skills", remote]);
+  server = await startSkillServer([FIXTURES], ["list-skills", remote, OFF]);
   const result = (await server.call("list_skills", { format: "json" })).structuredContent as { skills: { id: string }[]; unavailable_sources?: unknown };
   expect(result.skills.length).toBeGreaterThan(0);
   expect(result.unavailable_sources).toEqual([{ source: "remote", state: "failed", error: "connect ECONNREFUSED 127.0.0.1:9" }]);

@@ -61,6 +61,7 @@ describe("read_skill", () => {
       truncated: false,
       files: ["references/forms.md", "scripts/fill.py"],
       omitted_files: 0,
+      signature: { signed: false },
     });
     const text = textOf(result);
     expect(text).toContain(PDF_MD.trimEnd());

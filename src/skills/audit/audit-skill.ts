@@ -1,0 +1,73 @@
+import { errorMessage } from "../../kernel/errors.js";
+import { MiB } from "../skill-files.js";
+import { isSecretPath } from "../secret-files.js";
+import type { CatalogSkill, SkillCatalog } from "../catalog.js";
+import type { SkillFileContent, SkillFileListing } from "../types.js";
+import { auditFile } from "./audit.js";
+import type { AuditFinding } from "./types.js";
+
+/** One skill's files, however they are reached (a source, the catalog, a folder on disk). */
+export interface SkillReader {
+  readDocument(maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
+  listFiles(limit: number, signal?: AbortSignal): Promise<SkillFileListing>;
+  readFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
+}
+
+/** Bytes of one file the audit reads; the rest is reported as not audited. */
+export const MAX_AUDITED_BYTES = 2 * MiB;
+/** Files of one skill the audit reads. */
+export const MAX_AUDITED_FILES = 5_000;
+const CONCURRENCY = 8;
+
+/** A reader over one skill of a catalog. */
+export function catalogReader(catalog: SkillCatalog, skill: CatalogSkill): SkillReader {
+  return {
+    readDocument: (maxBytes, signal) => catalog.readDocument(skill, maxBytes, signal),
+    listFiles: (limit, signal) => catalog.listFiles(skill, limit, signal),
+    readFile: (path, maxBytes, signal) => catalog.readFile(skill, path, maxBytes, signal),
+  };
+}
+
+function incomplete(file: string, message: string): AuditFinding {
+  return { rule: "audit-incomplete", severity: "low", file, line: 0, message };
+}
+
+/**
+ * Every finding in a skill: its SKILL.md, then each file it would serve (files named like
+ * credentials are never served, so never read). Findings come sorted by file, SKILL.md first.
+ * A file too large, or a folder too large to list, is audited as far as read and says so.
+ */
+export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Promise<AuditFinding[]> {
+  const document = await reader.readDocument(MAX_AUDITED_BYTES, signal);
+  const findings = auditFile("SKILL.md", document.bytes, true);
+  if (document.truncated) findings.push(incomplete("SKILL.md", `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
+  const listing = await reader.listFiles(MAX_AUDITED_FILES, signal);
+  const files = listing.files.filter((file) => !isSecretPath(file.path) && file.path.toLowerCase() !== "skill.md");
+  const perFile: AuditFinding[][] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const index = next++;
+      const file = files[index]!;
+      signal?.throwIfAborted();
+      // A file the source cannot read is not served either: say so, and audit the rest.
+      const content = await reader.readFile(file.path, MAX_AUDITED_BYTES, signal).catch((error: unknown) => {
+        if (signal?.aborted) throw error;
+        return errorMessage(error);
+      });
+      if (typeof content === "string") {
+        perFile[index] = [incomplete(file.path, `could not be read: ${content}`)];
+        continue;
+      }
+      const found = auditFile(file.path, content.bytes);
+      if (content.truncated) found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
+      perFile[index] = found;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+  findings.push(...perFile.flat());
+  if (listing.omitted > 0 || !listing.complete) {
+    findings.push(incomplete("", `the folder holds more files than an audit reads (${MAX_AUDITED_FILES}); the rest were not audited`));
+  }
+  return findings;
+}

@@ -1,0 +1,60 @@
+import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity } from "./types.js";
+import { unitsOf } from "./file-units.js";
+import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
+
+/** Bytes of a file looked at to tell text from binary, as git does: a NUL means binary. */
+const SNIFF_BYTES = 8_000;
+
+const decoder = new TextDecoder();
+
+/**
+ * Each rule's trigger, case-insensitive. One alternation of them all is slower in V8 than each
+ * alone, and a test stops at the first match, so a common trigger costs little.
+ */
+const TRIGGERS = new Map(TEXT_RULES.map((rule) => [rule, new RegExp(rule.trigger.source, "im")]));
+
+/** The rules whose trigger matches somewhere in `text`. */
+function triggered(text: string): AuditRule[] {
+  return TEXT_RULES.filter((rule) => TRIGGERS.get(rule)!.test(text));
+}
+
+function lower(a: AuditSeverity, b: AuditSeverity | undefined): AuditSeverity {
+  return b !== undefined && SEVERITIES.indexOf(b) > SEVERITIES.indexOf(a) ? b : a;
+}
+
+/** Whether bytes look binary (a NUL in the first few kilobytes). */
+export function isBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, SNIFF_BYTES).includes(0);
+}
+
+/**
+ * The findings of every rule in one file. `path` is relative to the skill folder; the skill's
+ * SKILL.md is read with its frontmatter. Pure: it reads only the bytes given.
+ */
+export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = false): AuditFinding[] {
+  if (isBinary(bytes)) {
+    return BINARY_RULES.flatMap((rule) => {
+      const message = rule.check(bytes);
+      return message === undefined ? [] : [{ rule: rule.id, severity: rule.severity, file: path, line: 0, message }];
+    });
+  }
+  const text = decoder.decode(bytes);
+  const rules = triggered(text);
+  if (rules.length === 0) return [];
+  const findings: AuditFinding[] = [];
+  for (const unit of unitsOf(path, text, isSkillDocument)) {
+    for (const rule of rules) {
+      const severity = rule.severityIn[unit.context];
+      if (severity === undefined) continue;
+      for (const hit of rule.check(unit)) {
+        findings.push({ rule: rule.id, severity: lower(severity, hit.severity), file: path, line: unit.firstLine + hit.index, message: hit.message });
+      }
+    }
+  }
+  return findings.sort((a, b) => a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+}
+
+/** Whether any finding is high: what refuses an install and blocks serving. */
+export function hasHighFinding(findings: readonly AuditFinding[]): boolean {
+  return findings.some((finding) => finding.severity === "high");
+}

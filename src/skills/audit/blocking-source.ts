@@ -1,0 +1,84 @@
+import type { Logger } from "../../kernel/logger.js";
+import { errorMessage } from "../../kernel/errors.js";
+import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../types.js";
+import { auditSkill, type SkillReader } from "./audit-skill.js";
+import { findingPlace } from "./render.js";
+import type { AuditFinding } from "./types.js";
+
+/** Skills of one source audited at once while it loads. */
+const CONCURRENCY = 4;
+
+/** Why a skill may not be served ("blocked by the audit: …"), or undefined when it may. */
+export type ServeCheck = (skill: SourceSkill, reader: SkillReader, signal: AbortSignal) => Promise<string | undefined>;
+
+/** A skill with a high finding is not served: the check the `block` audit mode makes. */
+export const refuseHighFindings: ServeCheck = async (_skill, reader, signal) => {
+  const high = (await auditSkill(reader, signal)).filter((finding) => finding.severity === "high");
+  return high.length === 0 ? undefined : `blocked by the audit: ${describeFindings(high)}`;
+};
+
+/** Findings in one line: rule, place and message of each, for a diagnostic or an error. */
+export function describeFindings(findings: readonly AuditFinding[]): string {
+  return findings.map((f) => `${f.rule} at ${findingPlace(f)} (${f.message})`).join("; ");
+}
+
+/** A reader over one skill of a source, by its path. */
+export function sourceReader(source: SkillSource, path: string): SkillReader {
+  return {
+    readDocument: (maxBytes, signal) => source.readDocument(path, maxBytes, signal),
+    listFiles: (limit, signal) => source.listFiles(path, limit, signal),
+    readFile: (file, maxBytes, signal) => source.readFile(path, file, maxBytes, signal),
+  };
+}
+
+/**
+ * `source` with every skill that fails a check left out of its snapshots, each replaced by an
+ * error diagnostic saying why (the rule and where): nothing in the catalog then serves it, by
+ * any tool, resource or extension method. A skill the check cannot read is left out too.
+ */
+export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger): SkillSource {
+  // Each refusal is logged once, not at every reload.
+  const logged = new Set<string>();
+  const load = async (signal: AbortSignal): Promise<SourceSnapshot> => {
+    const snapshot = await source.load(signal);
+    const verdicts: (string | undefined)[] = new Array(snapshot.skills.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < snapshot.skills.length) {
+        const index = next++;
+        const skill = snapshot.skills[index]!;
+        const reader = sourceReader(source, skill.path);
+        for (const check of checks) {
+          verdicts[index] = await check(skill, reader, signal).catch((error: unknown) => {
+            if (signal.aborted) throw error;
+            return `not served: it could not be checked (${errorMessage(error)})`;
+          });
+          if (verdicts[index] !== undefined) break;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, snapshot.skills.length) }, worker));
+    const refused: Diagnostic[] = [];
+    const skills = snapshot.skills.filter((skill, index) => {
+      const why = verdicts[index];
+      if (why === undefined) return true;
+      refused.push({ severity: "error", source: source.name, path: skill.path, code: "policy-refused", message: `${skill.name}: ${why}` });
+      const line = `source "${source.name}": ${skill.name} (${skill.path || "."}) ${why}`;
+      if (!logged.has(line)) logger.warn(line);
+      logged.add(line);
+      return false;
+    });
+    return { skills, diagnostics: [...snapshot.diagnostics, ...refused] };
+  };
+  return {
+    name: source.name,
+    description: source.description,
+    ...(source.capabilities && { capabilities: source.capabilities }),
+    load,
+    readDocument: (path, maxBytes, signal) => source.readDocument(path, maxBytes, signal),
+    listFiles: (path, limit, signal) => source.listFiles(path, limit, signal),
+    readFile: (path, file, maxBytes, signal) => source.readFile(path, file, maxBytes, signal),
+    ...(source.search && { search: source.search.bind(source) }),
+    ...(source.watch && { watch: source.watch.bind(source) }),
+  };
+}

@@ -1,0 +1,85 @@
+import type { LineContext, TextUnit } from "./types.js";
+
+/*
+ * How a file is read: which of its lines are frontmatter, prose, example code or a script. The
+ * same command weighs differently in each (docs/security.md, "Audit"). Units are slices of the
+ * file's text; their lines are split only when a rule needs them.
+ */
+
+const MARKDOWN = /\.(?:md|markdown|mdx|txt|rst|adoc|html?)$/i;
+const SCRIPT = /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|ps1|psm1|psd1|rb|pl|php|lua|bat|cmd|vbs)$/i;
+const FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/gm;
+const FRONTMATTER_END = /^(?:---|\.\.\.)[ \t]*\r?$/gm;
+
+/** A file's kind by its name and first line: an agent runs a script, reads markdown, and looks data up. */
+export function contextOf(path: string, text: string): "markdown" | "script" | "data" {
+  if (MARKDOWN.test(path)) return "markdown";
+  if (SCRIPT.test(path) || text.startsWith("#!")) return "script";
+  return "data";
+}
+
+function unit(context: LineContext, text: string, firstLine: number, language = ""): TextUnit {
+  let lines: string[] | undefined;
+  return {
+    context,
+    text,
+    firstLine,
+    language,
+    get lines() {
+      return (lines ??= text.split(/\r?\n/));
+    },
+  };
+}
+
+/** Line breaks in text[from, to). */
+function breaks(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n", from); at !== -1 && at < to; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
+/** A markdown file split at its frontmatter (SKILL.md only) and fenced code blocks. */
+function markdownUnits(text: string, isSkillDocument: boolean): TextUnit[] {
+  const units: TextUnit[] = [];
+  let offset = 0;
+  let line = 1;
+  /** Adds text[offset, end) as a unit and moves past it and the line break after it. */
+  const take = (context: LineContext, end: number, language = "") => {
+    if (end > offset) units.push(unit(context, text.slice(offset, end), line, language));
+    const next = text.indexOf("\n", end);
+    line += breaks(text, offset, end) + (next === -1 ? 0 : 1);
+    offset = next === -1 ? text.length : next + 1;
+  };
+  /** Skips the line at `offset` (a fence) without making it a unit. */
+  const skipLine = () => take("prose", offset);
+  if (isSkillDocument && /^---[ \t]*\r?\n/.test(text)) {
+    FRONTMATTER_END.lastIndex = text.indexOf("\n") + 1;
+    const end = FRONTMATTER_END.exec(text);
+    if (end) take("frontmatter", end.index + end[0].length);
+  }
+  FENCE.lastIndex = offset;
+  for (let open = FENCE.exec(text); open; open = FENCE.exec(text)) {
+    const marker = open[1]!;
+    if (open.index > offset) take("prose", open.index - 1);
+    skipLine();
+    const close = new RegExp(`^ {0,3}${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*\\r?$`, "gm");
+    close.lastIndex = offset;
+    const found = close.exec(text);
+    if (!found) {
+      take("doc-code", text.length, open[2]!.toLowerCase());
+      break;
+    }
+    if (found.index > offset) take("doc-code", found.index - 1, open[2]!.toLowerCase());
+    skipLine();
+    FENCE.lastIndex = offset;
+  }
+  take("prose", text.length);
+  return units;
+}
+
+/** The units a file is read as. */
+export function unitsOf(path: string, text: string, isSkillDocument: boolean): TextUnit[] {
+  const kind = isSkillDocument ? "markdown" : contextOf(path, text);
+  if (kind === "markdown") return markdownUnits(text, isSkillDocument);
+  return [unit(kind, text, 1)];
+}

@@ -1,0 +1,34 @@
+import type { AuditRule, BinaryRule } from "../types.js";
+import { executableBinary } from "./binary.js";
+import { credentialAccess, credentialExfil, environmentExfil } from "./credentials.js";
+import { bidiControl, hiddenComment, hiddenLinkText, unicodeTags, zeroWidthInWord } from "./hidden-text.js";
+import { actWithoutAsking, concealFromUser, overrideInstructions } from "./instructions.js";
+import { cryptoMiner, decodeExec, encodedPowershell, pipeToShell } from "./remote-code.js";
+import { reverseShell } from "./reverse-shell.js";
+import { destructiveDelete, startupFileWrite, sudo, sudoersWrite } from "./system-changes.js";
+
+/** Every text rule, in the order docs/security.md lists them. */
+export const TEXT_RULES: readonly AuditRule[] = [
+  overrideInstructions,
+  concealFromUser,
+  actWithoutAsking,
+  hiddenComment,
+  hiddenLinkText,
+  unicodeTags,
+  bidiControl,
+  zeroWidthInWord,
+  pipeToShell,
+  decodeExec,
+  encodedPowershell,
+  reverseShell,
+  credentialExfil,
+  environmentExfil,
+  credentialAccess,
+  startupFileWrite,
+  destructiveDelete,
+  sudoersWrite,
+  sudo,
+  cryptoMiner,
+];
+
+export const BINARY_RULES: readonly BinaryRule[] = [executableBinary];

@@ -1,0 +1,79 @@
+import { escapeForDisplay } from "../../display-text.js";
+import type { AuditRule, AuditSeverity, RuleHit, TextUnit } from "../types.js";
+
+/** Characters of the offending line a message quotes at most. */
+const QUOTED_CHARS = 100;
+
+/** The line as a message quotes it: trimmed, invisible characters escaped, cut short. */
+export function quoteLine(line: string): string {
+  const shown = escapeForDisplay(line.trim());
+  return JSON.stringify(shown.length > QUOTED_CHARS ? `${shown.slice(0, QUOTED_CHARS - 1)}…` : shown);
+}
+
+/** Each pattern tried over the whole unit first (one regex pass), and line by line only when it matches. */
+export function linesMatching(unit: TextUnit, patterns: readonly RegExp[], whole: readonly RegExp[]): number[] {
+  const text = unit.text;
+  const found = new Set<number>();
+  patterns.forEach((pattern, p) => {
+    if (!whole[p]!.test(text)) return;
+    unit.lines.forEach((line, index) => {
+      if (pattern.test(line)) found.add(index);
+    });
+  });
+  return [...found].sort((a, b) => a - b);
+}
+
+/** A pattern as tested against a whole unit: `^` and `$` at every line. */
+export function multiline(pattern: RegExp): RegExp {
+  return pattern.flags.includes("m") ? pattern : new RegExp(pattern.source, `${pattern.flags}m`);
+}
+
+export interface LineRuleSpec extends Omit<AuditRule, "check" | "trigger"> {
+  /** Any of these on a line is a hit. Neither global nor sticky: they are reused. */
+  readonly patterns: readonly RegExp[];
+  /** What a hit says, before the quoted line. */
+  readonly says: string;
+  /** Lines that match but are known to be harmless (a comment, a placeholder). */
+  readonly unless?: RegExp;
+  /**
+   * The severity of a match inside quotation marks or backticks on its line: a phrase quoted is
+   * talked about (a scanner's list of attacks), not said, though an agent still reads it.
+   */
+  readonly quoted?: AuditSeverity;
+  /** See AuditRule: literals each match of the patterns holds, so one fast pass finds them. */
+  readonly trigger: RegExp;
+}
+
+/** Whether the text before a match leaves a quotation or a code span open. */
+function insideQuotes(before: string): boolean {
+  const count = (mark: string) => before.split(mark).length - 1;
+  return count('"') % 2 === 1 || count("`") % 2 === 1 || count("\u201c") > count("\u201d") || count("\u2018") > count("\u2019");
+}
+
+/** A rule that is one or more patterns, each matched within a line. */
+export function lineRule(spec: LineRuleSpec): AuditRule {
+  const whole = spec.patterns.map(multiline);
+  return {
+    id: spec.id,
+    severity: spec.severity,
+    reason: spec.reason,
+    severityIn: spec.severityIn,
+    trigger: spec.trigger,
+    check(unit): RuleHit[] {
+      return linesMatching(unit, spec.patterns, whole)
+        .filter((index) => !spec.unless?.test(unit.lines[index]!))
+        .map((index) => {
+          const line = unit.lines[index]!;
+          const message = `${spec.says}: ${quoteLine(line)}`;
+          if (spec.quoted === undefined) return { index, message };
+          const at = Math.min(...spec.patterns.map((pattern) => pattern.exec(line)?.index ?? Infinity));
+          return insideQuotes(line.slice(0, at)) ? { index, message: `quotes a phrase that ${spec.says.replace(/^asks/, "would ask")}: ${quoteLine(line)}`, severity: spec.quoted } : { index, message };
+        });
+    },
+  };
+}
+
+/** Severity by context for rules about code: full in scripts and frontmatter, `docs` in markdown. */
+export function codeSeverity(full: AuditRule["severity"], docs?: AuditRule["severity"]): AuditRule["severityIn"] {
+  return docs === undefined ? { script: full, frontmatter: full } : { script: full, frontmatter: full, "doc-code": docs, prose: docs };
+}

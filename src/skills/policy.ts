@@ -1,0 +1,34 @@
+import type { SkillSource } from "./types.js";
+
+/*
+ * What a server may serve and install, by source: the audit's verdict and, when asked for, a
+ * signature by an allowed signer. The skill-policy plugin provides one; without it the catalog
+ * applies DEFAULT_POLICY.
+ */
+
+/** off: never audited at load; warn: served, findings reported where skills are read and installed; block: a skill with a high finding is not served. */
+export type AuditMode = "off" | "warn" | "block";
+
+export const AUDIT_MODES: readonly AuditMode[] = ["off", "warn", "block"];
+
+export interface SkillPolicy {
+  /** The audit mode for a source. */
+  auditMode(source: SkillSource): AuditMode;
+  /**
+   * The allowed signers file (ssh-keygen's format) a source's skills must be signed by, or
+   * undefined when the source's skills need no signature.
+   */
+  requiredSigners(source: SkillSource): string | undefined;
+  /** The allowed signers file that read_skill and installs check signatures against, if any. */
+  readonly allowedSigners?: string;
+}
+
+/** A source with local folders is the user's own: warn. Anything fetched is blocked on a high finding. */
+export function defaultAuditMode(source: SkillSource): AuditMode {
+  return (source.capabilities?.localFolders?.length ?? 0) > 0 ? "warn" : "block";
+}
+
+export const DEFAULT_POLICY: SkillPolicy = {
+  auditMode: defaultAuditMode,
+  requiredSigners: () => undefined,
+};
