@@ -52,7 +52,21 @@ export async function listCommand(kernel: Kernel, args: CliArgs): Promise<number
   // The whole catalog in one answer: the tool's pages are for agents, who pay for every token.
   // names-only stays one id per line for scripts; an unavailable source is on stderr already.
   const result = await callTool(kernel, "list_skills", "list-skills", { format: args.format, limit: MAX_PAGE_SIZE });
-  return print(result, false, args.format === "names-only" ? (list: SkillList) => list.skills.map((s) => s.id).join("\n") : undefined);
+  const failed = everySourceFailed(kernel);
+  if (!result.isError && failed) {
+    // Nothing loaded is a failure, not an empty catalog: a script must not read it as "no skills".
+    process.stderr.write(`skills-kernel: no skill source could be loaded, so nothing is listed; looked in ${failed}\n`);
+    return 1;
+  }
+  // An empty catalog keeps the tool's own "No skills found in …" text, which says where it looked.
+  return print(result, false, args.format === "names-only" ? (list: SkillList) => (list.total === 0 ? textOf(result) : list.skills.map((s) => s.id).join("\n")) : undefined);
+}
+
+/** "name (where); …" of the sources when there is at least one and none of them loaded, else undefined. */
+function everySourceFailed(kernel: Kernel): string | undefined {
+  const status = kernel.catalog.status();
+  if (status.length === 0 || status.some((s) => s.state !== "failed")) return undefined;
+  return kernel.catalog.sources.map((s) => `${s.name} (${s.description})`).join("; ");
 }
 
 interface SearchAnswer {
