@@ -103,12 +103,14 @@ export async function installSkill(
   await checkTargetRoot(request.targetRoot);
   const destination = join(request.targetRoot, name);
   const place = await servedPlace(catalog, destination);
-  if (place && place.source === skill.source && place.path === skill.path) {
+  const existing = await checkDestination(destination);
+  // A source with several roots (user: ~/.claude/skills and ~/.agents/skills) names a skill the
+  // same in each: only a folder that is there can be the copy being installed.
+  if (existing && place && place.source === skill.source && place.path === skill.path) {
     const others = catalog.list().filter((other) => other.name === name && other !== skill).map((other) => other.qualifiedId);
     const from = others.length > 0 ? `: install from ${others.join(" or ")}` : "";
     throw new ToolInputError(`"${clip(request.skill)}" is the copy installed at ${destination} already${from}`);
   }
-  const existing = await checkDestination(destination);
   if (existing && !request.overwrite) {
     throw new ToolInputError(`${destination} already exists; ask to overwrite it (overwrite: true, or --force) to replace it`);
   }
