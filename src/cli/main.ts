@@ -80,6 +80,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       logger,
       adjustPlugins: adjustments.length > 0 ? chain(adjustments) : undefined,
     });
+    if (args.refresh) {
+      // A one-shot command answers from the revalidated catalog; a server announces what changed.
+      const revalidated = kernel.catalog.refresh(undefined, undefined, { revalidate: true });
+      if (args.command !== "serve") await revalidated;
+    }
     if (args.command !== "serve") {
       try {
         if (adding) {

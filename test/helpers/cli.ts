@@ -57,12 +57,13 @@ export function runCli(
 }
 
 /** Start the real CLI as an MCP server and connect the official SDK client to it over stdio. */
-export async function connectCli(args: readonly string[], options: { cwd?: string; runtime?: Runtime } = {}) {
+export async function connectCli(args: readonly string[], options: { cwd?: string; runtime?: Runtime; env?: Record<string, string> } = {}) {
   const [command, ...prefix] = RUNTIMES[options.runtime ?? "node"];
   const transport = new StdioClientTransport({
     command,
     args: [...prefix, ...args],
     cwd: options.cwd ?? REPO_ROOT,
+    ...(options.env && { env: { ...(process.env as Record<string, string>), ...options.env } }),
     stderr: "pipe",
   });
   let stderr = "";
