@@ -13,6 +13,8 @@ export interface InstallCliOptions {
   readonly dryRun: boolean;
   readonly strict: boolean;
   readonly json: boolean;
+  /** Folders a plain `skills-kernel` serves though this kernel does not (absolute). */
+  readonly servedElsewhere?: readonly string[];
 }
 
 /**
@@ -27,7 +29,8 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
       ? installer.targets[options.to]
       : resolve(process.cwd(), expandHome(options.to, homedir()));
   try {
-    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict });
+    const servedElsewhere = options.servedElsewhere?.includes(targetRoot) ?? false;
+    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, servedElsewhere });
     process.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : renderInstall(result)}\n`);
     return 0;
   } catch (error) {

@@ -333,9 +333,9 @@ export class SkillCatalog {
   }
 
   /**
-   * Skipped skills are the catalog's business, not the terminal's: each is logged once per
-   * process, at info (a server's log shows it, a one-shot command below --log-level info does
-   * not). Source failures are logged as warnings where they happen.
+   * Each skipped skill and each warning is logged once per process, at warn: `--log-level warn`
+   * (a one-shot command's default) shows them, `error` hides them. Source failures are logged as
+   * warnings where they happen.
    */
   #report(diagnostics: readonly Diagnostic[]): void {
     for (const d of diagnostics) {
@@ -344,8 +344,8 @@ export class SkillCatalog {
       const key = `${where}\0${d.code}\0${d.message}`;
       if (this.#reported.has(key)) continue;
       this.#reported.add(key);
-      if (d.severity === "error") this.logger.info(`skipped ${where}: ${d.message}`);
-      else this.logger.debug(`${where}: ${d.message}`);
+      if (d.severity === "error") this.logger.warn(`skipped ${where}: ${d.message}`);
+      else this.logger.warn(`${where}: ${d.message}`);
     }
   }
 }

@@ -34,6 +34,11 @@ export interface InstallRequest {
   readonly strict?: boolean;
   /** Aborting stops the install before its copy is moved into place; the target is left as it was. */
   readonly signal?: AbortSignal;
+  /**
+   * The target is served by the server the user normally runs, though not by this kernel (the CLI
+   * serving only `--skills-dir` folders): no "not served" warning.
+   */
+  readonly servedElsewhere?: boolean;
 }
 
 export interface InstallResult {
@@ -164,7 +169,7 @@ export async function installSkill(
   const files = ["SKILL.md", ...copied.map((file) => file.path)];
   const result = { name, from: skill.qualifiedId, path: destination, replaced: existing, files, bytes, left_out: leftOut };
   if (request.dryRun) {
-    if (!place) warnings.push(notServed(request.targetRoot));
+    if (!place && !request.servedElsewhere) warnings.push(notServed(request.targetRoot));
     return { ...result, dry_run: true, warnings };
   }
 
@@ -194,8 +199,9 @@ export async function installSkill(
   await moveIntoPlace(temp, join(root, name), existing, warnings);
 
   const servedAs = place ? await refreshUntilServed(catalog, place) : null;
-  if (servedAs === null) warnings.push(notServed(request.targetRoot));
-  else if (servedAs === undefined) warnings.push(`installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`);
+  if (servedAs === null) {
+    if (!request.servedElsewhere) warnings.push(notServed(request.targetRoot));
+  } else if (servedAs === undefined) warnings.push(`installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`);
   else if (servedAs !== name) warnings.push(`another skill named "${name}" takes precedence; this one is served as ${servedAs}`);
   return { ...result, dry_run: false, ...(typeof servedAs === "string" ? { served_as: servedAs } : {}), warnings };
 }
