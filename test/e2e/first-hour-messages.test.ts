@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { RUNTIMES, runCli } from "../helpers/cli.js";
 
 /**
  * What a newcomer reads when something is off, through dist/cli.js: a config that imports
@@ -64,6 +65,29 @@ describe("warnings", () => {
     expect(warn.stderr).toMatch(/warn: skills:old-folder: .*renamed.*old-folder/);
     const quiet = await runCli(["list", "--skills-dir", "skills", "--log-level", "error"], { cwd: work, env });
     expect(quiet).toMatchObject({ code: 0, stdout: "pdf\nrenamed\n", stderr: "" });
+  });
+
+  // script(1) gives the server a terminal, so it prints its banner.
+  it.skipIf(spawnSync("script", ["--version"]).status !== 0)("the banner counts the warnings and says where they are (skipped without script(1))", async () => {
+    const banner = async (level: string) => {
+      const line = [...RUNTIMES.node, "--skills-dir", "skills", "--log-level", level].map((w) => `'${w}'`).join(" ");
+      const child = spawn("script", ["-qec", line, "/dev/null"], { cwd: work, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk) => (output += chunk));
+      await new Promise<void>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no banner; got: ${output}`)), 20_000);
+        const check = () => (output.includes("Ctrl-C") ? (clearTimeout(deadline), resolve()) : setTimeout(check, 20));
+        check();
+      });
+      child.kill("SIGTERM");
+      return output;
+    };
+    const shown = await banner("info");
+    expect(shown).toMatch(/warn: skills:old-folder: /);
+    expect(shown).toContain("0 skipped, 1 warning: each is logged above");
+    const hidden = await banner("error");
+    expect(hidden).not.toMatch(/skills:old-folder/);
+    expect(hidden).toContain("0 skipped, 1 warning: run with --log-level warn to see them");
   });
 
   it("install --skills-dir into .claude/skills does not warn it is not served; into another folder it does", async () => {
