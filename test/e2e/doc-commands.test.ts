@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -181,6 +181,14 @@ describe("the commands of README.md and docs/getting-started.md, run as written"
     expect(commands.filter((c) => c.doc === "docs/getting-started.md").length).toBeGreaterThan(10);
     const shown = new Set(commands.map((c) => c.text));
     for (const skipped of Object.keys(NOT_RUN)) expect(shown, skipped).toContain(skipped);
+  });
+
+  it("plain `npx skills-kernel` in the checkout exits 2 naming --config plugins.config.ts, as the guide says", async () => {
+    const guide = await readFile(join(REPO_ROOT, "docs/getting-started.md"), "utf8");
+    expect(guide).toContain("Plain `npx skills-kernel` here would find the checkout's own `plugins.config.ts` and refuse it\n(exit 2)");
+    const result = await run(["npx", "skills-kernel"], REPO_ROOT, envFor(base));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("plugins.config.ts was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.ts");
   });
 
   it.each(commands.filter((c) => !(c.text in NOT_RUN)).map((c) => [`${c.doc}:${c.line} ${c.text}`, c] as const))(
