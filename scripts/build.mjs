@@ -3,6 +3,7 @@
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,6 +69,20 @@ await build({
           /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL("../locales/index.js", `file://${args.importer}`)), namespace: "zod-locales" } : undefined,
         );
         build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: lazyZodLocales(args.path), resolveDir: dirname(args.path) }));
+      },
+    },
+    {
+      // A dependency's own source map can name files its package does not ship (the MCP SDK's
+      // src/*.ts): chained through it, dist/*.map would point at sources no install has, and tools
+      // that read the maps (vitest in a plugin package) warn about each. Reading the dependency
+      // without its map puts the code that was bundled into sourcesContent instead.
+      name: "dependency-sources",
+      setup(build) {
+        build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/, namespace: "file" }, async (args) => {
+          const contents = await readFile(args.path, "utf8");
+          if (!/^\/\/# sourceMappingURL=/m.test(contents)) return undefined;
+          return { contents: contents.replace(/^\/\/# sourceMappingURL=.*$/gm, ""), loader: "js", resolveDir: dirname(args.path) };
+        });
       },
     },
   ],

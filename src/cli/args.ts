@@ -10,6 +10,7 @@ const COMMON = {
   config: { type: "string" },
   "skills-dir": { type: "string", multiple: true },
   "trust-config": { type: "boolean" },
+  refresh: { type: "boolean" },
   git: { type: "string", multiple: true },
   catalog: { type: "string", multiple: true },
   "log-level": { type: "string" },
@@ -84,6 +85,8 @@ export interface CliArgs {
   readonly git: readonly string[];
   /** `--catalog URL`, repeatable. */
   readonly catalogs: readonly string[];
+  /** Ask remote sources now instead of trusting what they fetched within their TTL. */
+  readonly refresh: boolean;
   readonly logLevel?: LogLevel;
   readonly cache?: CacheChoice;
   readonly transport?: string;
@@ -151,6 +154,8 @@ Options for every command:
                          /.well-known/skills/index.json (repeatable)
                          Any of these three serves exactly the sources named, and
                          no config is searched for.
+  --refresh              ask git repositories and catalogs for changes now, instead of
+                         using what was fetched within their TTL (10 minutes by default)
   --trust-config         let a config found by searching run code (a JS/TS config, or
                          plugins that are not built-ins) and reach the network, the
                          environment or a listener; also SKILLS_KERNEL_TRUST_CONFIG=1
@@ -269,6 +274,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     trustConfig: values["trust-config"] === true,
     git,
     catalogs,
+    refresh: values.refresh === true,
     logLevel,
     cache: typeof values.cache === "string" ? parseCacheFlag(values.cache) : undefined,
     transport: values.transport as string | undefined,

@@ -1,4 +1,14 @@
+import { resolve } from "node:path";
 import type { SkillsKernelConfig } from "../kernel/config.js";
+import { expandHome } from "../skills/paths.js";
+
+/** The folders Claude Code and other agents already use, project before user. */
+const DEFAULT_ROOTS = [
+  { path: ".claude/skills", source: "project", optional: true },
+  { path: ".agents/skills", source: "project", optional: true },
+  { path: "~/.claude/skills", source: "user", optional: true },
+  { path: "~/.agents/skills", source: "user", optional: true },
+];
 
 /**
  * What the CLI serves with no config file: the folders Claude Code and other agents already use,
@@ -6,17 +16,7 @@ import type { SkillsKernelConfig } from "../kernel/config.js";
  */
 export const EMBEDDED_DEFAULT_CONFIG: SkillsKernelConfig = {
   plugins: [
-    [
-      "fs",
-      {
-        roots: [
-          { path: ".claude/skills", source: "project", optional: true },
-          { path: ".agents/skills", source: "project", optional: true },
-          { path: "~/.claude/skills", source: "user", optional: true },
-          { path: "~/.agents/skills", source: "user", optional: true },
-        ],
-      },
-    ],
+    ["fs", { roots: DEFAULT_ROOTS }],
     "list-skills",
     "search-skills",
     "read-skill",
@@ -28,3 +28,8 @@ export const EMBEDDED_DEFAULT_CONFIG: SkillsKernelConfig = {
     "cache-stats",
   ],
 };
+
+/** The folders the embedded default serves, absolute: where `skills-kernel` with no flags looks. */
+export function embeddedDefaultRoots(cwd: string, home: string): string[] {
+  return DEFAULT_ROOTS.map((root) => resolve(cwd, expandHome(root.path, home)));
+}

@@ -17,6 +17,8 @@ export interface InstallCliOptions {
   readonly json: boolean;
   /** Install despite the audit's high findings. */
   readonly allowRisky?: boolean;
+  /** Folders a plain `skills-kernel` serves though this kernel does not (absolute). */
+  readonly servedElsewhere?: readonly string[];
 }
 
 /**
@@ -31,7 +33,8 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
       ? installer.targets[options.to]
       : resolve(process.cwd(), expandHome(options.to, homedir()));
   try {
-    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, allowRisky: options.allowRisky });
+    const servedElsewhere = options.servedElsewhere?.includes(targetRoot) ?? false;
+    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, servedElsewhere, allowRisky: options.allowRisky });
     process.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : renderInstall(result)}\n`);
     return 0;
   } catch (error) {

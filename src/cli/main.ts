@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { relative, resolve } from "node:path";
 import { loadConfig } from "../kernel/config-loader.js";
 import { ConfigError, PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
@@ -8,7 +9,7 @@ import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
-import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
+import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.js";
 import { parseAddTarget } from "./add-target.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
@@ -91,6 +92,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       logger,
       adjustPlugins: adjustments.length > 0 ? chain(adjustments) : undefined,
     });
+    if (args.refresh) {
+      // A one-shot command answers from the revalidated catalog; a server announces what changed.
+      const revalidated = kernel.catalog.refresh(undefined, undefined, { revalidate: true });
+      if (args.command !== "serve") await revalidated;
+    }
     if (args.command !== "serve") {
       try {
         if (adding) {
@@ -225,7 +231,11 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return cacheStatsCommand(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
-      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json, allowRisky: args.allowRisky });
+      // Serving only the folders named, this kernel does not serve .claude/skills; a plain
+      // `skills-kernel` there does, so installing into it is not worth a warning.
+      const servedByDefault = args.configPath === undefined && hasExplicitSources({ skillsDirs: args.skillsDirs, git: args.git, catalogs: args.catalogs });
+      const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json, allowRisky: args.allowRisky };
+      return runInstall(kernel, args.positionals[0]!, { ...options, servedElsewhere: servedByDefault ? embeddedDefaultRoots(process.cwd(), homedir()) : [] });
     }
     default:
       throw new Error(`no handler for the ${args.command} command`);

@@ -3,7 +3,7 @@ import { UserError } from "../kernel/errors.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
-import { MAX_PAGE_SIZE, type SkillList } from "../plugins/list-skills/format.js";
+import { describeUnavailable, MAX_PAGE_SIZE, type SkillList } from "../plugins/list-skills/format.js";
 import { renderAnswer } from "../plugins/cache-stats/format.js";
 
 /**
@@ -52,7 +52,24 @@ export async function listCommand(kernel: Kernel, args: CliArgs): Promise<number
   // The whole catalog in one answer: the tool's pages are for agents, who pay for every token.
   // names-only stays one id per line for scripts; an unavailable source is on stderr already.
   const result = await callTool(kernel, "list_skills", "list-skills", { format: args.format, limit: MAX_PAGE_SIZE });
-  return print(result, false, args.format === "names-only" ? (list: SkillList) => list.skills.map((s) => s.id).join("\n") : undefined);
+  const failed = everySourceFailed(kernel);
+  if (!result.isError && failed) {
+    // Nothing loaded is a failure, not an empty catalog: a script must not read it as "no skills".
+    process.stderr.write(`skills-kernel: no skill source could be loaded, so nothing is listed; looked in ${failed}\n`);
+    return 1;
+  }
+  // names-only prints ids only: an old copy served (a remote that could not be asked) is said here.
+  const stale = ((result.structuredContent as SkillList | undefined)?.unavailable_sources ?? []).filter((u) => u.state === "stale");
+  if (args.format === "names-only") for (const u of stale) process.stderr.write(`skills-kernel: ${describeUnavailable(u)}\n`);
+  // An empty catalog keeps the tool's own "No skills found in …" text, which says where it looked.
+  return print(result, false, args.format === "names-only" ? (list: SkillList) => (list.total === 0 ? textOf(result) : list.skills.map((s) => s.id).join("\n")) : undefined);
+}
+
+/** "name (where); …" of the sources when there is at least one and none of them loaded, else undefined. */
+function everySourceFailed(kernel: Kernel): string | undefined {
+  const status = kernel.catalog.status();
+  if (status.length === 0 || status.some((s) => s.state !== "failed")) return undefined;
+  return kernel.catalog.sources.map((s) => `${s.name} (${s.description})`).join("; ");
 }
 
 interface SearchAnswer {

@@ -211,7 +211,7 @@ function createReaders(name: (file: string) => string) {
     try {
       namespace = await importModule(file);
     } catch (error) {
-      throw new ConfigError(`${name(file)}: cannot load: ${describeImportError(error, file)}`);
+      throw new ConfigError(`${name(file)}: cannot load: ${describeImportError(error, file)}${ownPackageMissing(error)}`);
     }
     if (!("default" in namespace)) {
       throw new ConfigError(`${name(file)}: has no default export (export default defineConfig({ ... }))`);
@@ -312,4 +312,16 @@ async function isFile(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Node, Bun and Deno's words for an import of skills-kernel that nothing installed resolves. */
+const OWN_PACKAGE_NOT_FOUND = /(?:module|package) ['"]skills-kernel['"]|Import "skills-kernel" not a dependency/;
+
+/**
+ * A config run by `npx skills-kernel` (or a checkout's dist/cli.js) cannot import the package by
+ * name unless it is installed beside the config: say the two ways out.
+ */
+function ownPackageMissing(error: unknown): string {
+  if (!(error instanceof Error) || !OWN_PACKAGE_NOT_FOUND.test(error.message)) return "";
+  return ` (skills-kernel is not installed beside the config: install it there, npm install skills-kernel or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })`;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { PluginEntry } from "./config.js";
 import { ConfigError } from "./errors.js";
 import { describeImportError, importModule, type ModuleNamespace } from "./module-loader.js";
+import { pluginNotFound } from "./plugin-not-found.js";
 import type { Plugin } from "./types.js";
 
 export interface ResolvedPluginEntry {
@@ -179,10 +180,7 @@ async function resolvePackage(ref: string, opts: ResolvePluginOptions): Promise<
   }
   // Node's own modules ("path", "node:fs") resolve too, but to node: URLs.
   if (url === undefined || !url.startsWith("file:")) {
-    const builtins = Object.keys(opts.builtins).join(", ");
-    throw new ConfigError(
-      `${opts.source}: plugin "${ref}" is not a built-in (${builtins}), a module path or an installed npm package`,
-    );
+    throw new ConfigError(`${opts.source}: ${pluginNotFound(ref, Object.keys(opts.builtins), opts.baseDir)}`);
   }
   return fileURLToPath(url);
 }

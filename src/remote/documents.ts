@@ -18,6 +18,8 @@ export interface FetchedDocument {
   readonly stale: boolean;
   /** Why it is stale. */
   readonly error?: string;
+  /** When the server last gave or confirmed this copy (ms since the epoch), for a stale one. */
+  readonly fetchedAt?: number;
 }
 
 export interface DocumentRequest {
@@ -101,7 +103,7 @@ export class RemoteDocuments {
       return { body: response.body, stale: false };
     } catch (error) {
       if (request.signal?.aborted || !cached || (error instanceof HttpError && GONE.has(error.status ?? 0))) throw error;
-      return { body: decode(cached.body), stale: true, error: error instanceof Error ? error.message : String(error) };
+      return { body: decode(cached.body), stale: true, error: error instanceof Error ? error.message : String(error), fetchedAt: cached.fetchedAt };
     }
   }
 

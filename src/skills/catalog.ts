@@ -3,7 +3,7 @@ import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay } from "./display-text.js";
 import { hasUtf8Excerpt } from "./utf8-excerpt.js";
-import type { Diagnostic, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
+import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
 export interface CatalogSkill extends Omit<SourceSkill, "rank"> {
@@ -85,6 +85,8 @@ export class SkillCatalog {
   readonly #listeners = new Set<CatalogListener>();
   /** Sources asked for by refresh calls that no load has started on yet. */
   #queued = new Set<string>();
+  /** Those of them to be revalidated with their remotes, whatever their TTL. */
+  #revalidating = new Set<string>();
   /** The load the queued sources will go into; callers join it until it starts. */
   #next: Promise<void> | undefined;
   #running: Promise<void> | undefined;
@@ -114,17 +116,23 @@ export class SkillCatalog {
    * before that load starts share it. A source that fails keeps its last good snapshot, marked
    * stale, so one network error never empties it; one that never loaded serves nothing and is
    * reported by name (`status()`). Never rejects: callers fire and forget it (boot, the watcher),
-   * and a bug here must cost a reload, not the process.
+   * and a bug here must cost a reload, not the process. `revalidate` asks remote sources now,
+   * whatever their TTL (a branch pushed to a minute ago).
    */
-  refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal): Promise<void> {
+  refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal, options: LoadOptions = {}): Promise<void> {
     const names = sources === undefined ? this.#sources.map((s) => s.name) : typeof sources === "string" ? [sources] : sources;
-    for (const name of names) this.#queued.add(name);
+    for (const name of names) {
+      this.#queued.add(name);
+      if (options.revalidate) this.#revalidating.add(name);
+    }
     this.#firstLoadStarted ??= performance.now();
     this.#next ??= (this.#running ?? Promise.resolve()).then(() => {
       const batch = this.#queued;
+      const revalidate = this.#revalidating;
       this.#queued = new Set();
+      this.#revalidating = new Set();
       this.#next = undefined;
-      this.#running = this.#load(batch, signal)
+      this.#running = this.#load(batch, revalidate, signal)
         .catch((error: unknown) => this.logger.error(`reloading the catalog failed: ${errorMessage(error)}`))
         .finally(() => {
           this.#running = undefined;
@@ -298,14 +306,15 @@ export class SkillCatalog {
   }
 
   /** Loads the sources at once; each applies as it finishes, so none waits for a slower one. */
-  async #load(batch: ReadonlySet<string>, signal: AbortSignal): Promise<void> {
+  async #load(batch: ReadonlySet<string>, revalidate: ReadonlySet<string>, signal: AbortSignal): Promise<void> {
     const started = performance.now();
     const reloading = this.#sources.filter((source) => batch.has(source.name));
     await Promise.all(
       reloading.map(async (source) => {
         let outcome: { snapshot?: SourceSnapshot; failure?: string };
         try {
-          outcome = { snapshot: checkSnapshot(await source.load(signal)) };
+          const options = revalidate.has(source.name) ? { revalidate: true } : undefined;
+          outcome = { snapshot: checkSnapshot(await (options ? source.load(signal, options) : source.load(signal))) };
         } catch (error) {
           outcome = { failure: errorMessage(error) };
         }
@@ -356,9 +365,9 @@ export class SkillCatalog {
   }
 
   /**
-   * Skipped skills are the catalog's business, not the terminal's: each is logged once per
-   * process, at info (a server's log shows it, a one-shot command below --log-level info does
-   * not). Source failures are logged as warnings where they happen.
+   * Each skipped skill and each warning is logged once per process, at warn: `--log-level warn`
+   * (a one-shot command's default) shows them, `error` hides them. Source failures are logged as
+   * warnings where they happen.
    */
   #report(diagnostics: readonly Diagnostic[]): void {
     for (const d of diagnostics) {
@@ -367,8 +376,8 @@ export class SkillCatalog {
       const key = `${where}\0${d.code}\0${d.message}`;
       if (this.#reported.has(key)) continue;
       this.#reported.add(key);
-      if (d.severity === "error") this.logger.info(`skipped ${where}: ${d.message}`);
-      else this.logger.debug(`${where}: ${d.message}`);
+      if (d.severity === "error") this.logger.warn(`skipped ${where}: ${d.message}`);
+      else this.logger.warn(`${where}: ${d.message}`);
     }
   }
 }

@@ -37,6 +37,12 @@ export interface SourceSkill {
   readonly rank: number;
 }
 
+/** How a load should treat what a remote source remembers. */
+export interface LoadOptions {
+  /** Ask the remote now, as if every TTL had passed (`--refresh`, list_skills' `refresh`). */
+  readonly revalidate?: boolean;
+}
+
 export interface SourceSnapshot {
   readonly skills: readonly SourceSkill[];
   readonly diagnostics: readonly Diagnostic[];
@@ -108,7 +114,7 @@ export interface SkillSource {
   readonly description: string;
   /** What the source can do beyond loading skills and serving their files. */
   readonly capabilities?: SourceCapabilities;
-  load(signal: AbortSignal): Promise<SourceSnapshot>;
+  load(signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot>;
   /** The skill's SKILL.md, at most maxBytes of it. */
   readDocument(skillPath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
   /** The skill folder's files other than its SKILL.md, at most `limit` of them. */

@@ -188,7 +188,7 @@ describe("list", () => {
     ]);
   });
 
-  it("lists a hostile root: good skills served, each bad one reported at info and only there", async () => {
+  it("lists a hostile root: good skills served, each bad one reported once, at warn", async () => {
     const root = join(work, "hostile");
     await mkdir(root);
     const { goodSkills, badPaths } = await createHostileRoot(root);
@@ -200,8 +200,11 @@ describe("list", () => {
     expect(result.stdout.trim().split("\n").sort()).toEqual([...goodSkills].sort());
     for (const bad of badPaths) expect(result.stderr).toContain(bad);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    // A one-shot command below --log-level info says nothing of skipped skills.
-    const quiet = await runCli(["list", "--skills-dir", root], { cwd: work, timeoutMs: 30_000 });
+    // The default level (warn) reports them too; --log-level error says nothing of skipped skills.
+    const warned = await runCli(["list", "--skills-dir", root], { cwd: work, timeoutMs: 30_000 });
+    expect(warned.stdout).toBe(result.stdout);
+    for (const bad of badPaths) expect(warned.stderr).toContain(bad);
+    const quiet = await runCli(["list", "--skills-dir", root, "--log-level", "error"], { cwd: work, timeoutMs: 30_000 });
     expect(quiet.stdout).toBe(result.stdout);
     expect(quiet.stderr).toBe("");
   }, 120_000);

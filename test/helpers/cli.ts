@@ -64,6 +64,7 @@ export async function connectCli(args: readonly string[], options: { cwd?: strin
     command,
     args: [...prefix, ...args],
     cwd: options.cwd ?? REPO_ROOT,
+    ...(options.env && { env: { ...(process.env as Record<string, string>), ...options.env } }),
     stderr: "pipe",
     // The SDK passes a few variables (HOME, PATH...) unless given the whole environment.
     ...(options.env ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),

@@ -392,14 +392,14 @@ describe("SkillCatalog snapshots per source", () => {
     expect(loads).toEqual({ quiet: 1, noisy: 2 });
   });
 
-  it("logs a skipped skill once per process, at info, however often it reloads", async () => {
+  it("logs a skipped skill once per process, at warn, however often it reloads", async () => {
     const lines: string[] = [];
     const catalog = new SkillCatalog(createLogger("debug", (line) => lines.push(line)));
     const bad = { severity: "error" as const, source: "s", path: "broken", code: "yaml-parse", message: "bad YAML" };
     catalog.addSource(metadataSource("s", async () => ({ skills: [], diagnostics: [bad] })));
     await catalog.refresh();
     await catalog.refresh();
-    expect(lines.filter((l) => l.includes("skipped s:broken"))).toEqual(["[skills-kernel] info: skipped s:broken: bad YAML"]);
+    expect(lines.filter((l) => l.includes("skipped s:broken"))).toEqual(["[skills-kernel] warn: skipped s:broken: bad YAML"]);
   });
 
   it("suggests ids by typo or leading words, never by the first letters of an unrelated id", async () => {

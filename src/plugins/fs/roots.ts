@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { expandHome } from "../../skills/paths.js";
+import { uniqueName } from "../../skills/source-names.js";
 
 export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean };
 
@@ -38,11 +39,4 @@ export function groupRoots(roots: readonly RootOption[], baseDir: string, home: 
     groups.set(source, group);
   }
   return [...groups].map(([source, roots]) => ({ source, roots }));
-}
-
-function uniqueName(base: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(base)) return base;
-  let suffix = 2;
-  while (taken.has(`${base}-${suffix}`)) suffix++;
-  return `${base}-${suffix}`;
 }

@@ -31,6 +31,8 @@ export interface Checkout {
   readonly commit: string;
   /** Set when the remote could not be asked and an earlier checkout is served: why. */
   readonly stale?: string;
+  /** When the remote last confirmed this commit (ms since the epoch), for a stale checkout. */
+  readonly checkedAt?: number;
 }
 
 interface RefState {
@@ -65,7 +67,7 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
     commit = await resolveRef(settings, signal);
   } catch (error) {
     if (signal.aborted || !known || !(await exists(folderFor(settings, known.commit)))) throw error;
-    return { dir: folderFor(settings, known.commit), commit: known.commit, stale: errorMessage(error) };
+    return { dir: folderFor(settings, known.commit), commit: known.commit, stale: errorMessage(error), checkedAt: known.checkedAt };
   }
   const dir = await checkoutAt(settings, commit, signal);
   await settings.cache.set(key, { commit, checkedAt: Date.now() }, REF_STATE_KEEP_MS);

@@ -5,6 +5,7 @@ import { PluginError } from "../../kernel/errors.js";
 import { cacheRoot } from "../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../remote/options.js";
 import { pluginCache } from "../../remote/plugin-cache.js";
+import { sourceNames } from "../../skills/source-names.js";
 import { TOKENS } from "../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "./git.js";
 import { createGitSource } from "./source.js";
@@ -46,16 +47,21 @@ export default definePlugin({
   setup(ctx, options) {
     const root = cacheRoot(options.cacheDir, ctx.baseDir);
     const cache = pluginCache(ctx, root);
-    const names = new Set<string>();
-    for (const entry of options.repositories) {
-      let spec: RepositorySpec;
+    const specs = options.repositories.map((entry) => {
       try {
-        spec = typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
+        return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
       } catch (error) {
         throw new PluginError("git", (error as Error).message, 2);
       }
-      const name = (typeof entry === "object" && entry.name) || defaultSourceName(spec);
-      if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one a name`, 2);
+    });
+    // Two branches of one repository (`--git o/r#main --git o/r#dev`) get -2, -3…, as fs does for folders.
+    const named = sourceNames(
+      options.repositories.map((entry, index) => ({ explicit: typeof entry === "object" ? entry.name : undefined, fallback: defaultSourceName(specs[index]!) })),
+    );
+    const names = new Set<string>();
+    for (const [index, spec] of specs.entries()) {
+      const name = named[index]!;
+      if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, 2);
       names.add(name);
       ctx.contribute(
         TOKENS.SkillSource,

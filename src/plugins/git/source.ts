@@ -4,6 +4,7 @@ import type { Cache } from "../../kernel/cache.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { SkillSource, SourceSnapshot } from "../../skills/types.js";
 import { createFsSource } from "../fs/source.js";
+import { ageOf } from "../../remote/age.js";
 import { pollEvery } from "../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";
 import { GitError } from "./git.js";
@@ -46,8 +47,9 @@ export function createGitSource(settings: GitSourceSettings): SkillSource {
   return {
     name: settings.name,
     description: at,
-    async load(signal): Promise<SourceSnapshot> {
-      const checkout = await ensureCheckout({ ...settings, dir: settings.checkouts }, signal);
+    async load(signal, options): Promise<SourceSnapshot> {
+      const refTtlMs = options?.revalidate ? 0 : settings.refTtlMs;
+      const checkout = await ensureCheckout({ ...settings, refTtlMs, dir: settings.checkouts }, signal);
       const root = settings.path === undefined ? checkout.dir : join(checkout.dir, settings.path);
       if (!(await isFolder(root))) throw new GitError(`${settings.url} has no folder "${settings.path}" at ${checkout.commit.slice(0, 12)}`);
       const source = createFsSource({
@@ -72,7 +74,7 @@ export function createGitSource(settings: GitSourceSettings): SkillSource {
         source: settings.name,
         path: "",
         code: "stale",
-        message: `serving commit ${checkout.commit.slice(0, 12)}: the remote could not be asked for a newer one (${checkout.stale})`,
+        message: `serving commit ${checkout.commit.slice(0, 12)}, checked ${ageOf(checkout.checkedAt)}: the remote could not be asked for a newer one (${checkout.stale})`,
       };
       return { skills: snapshot.skills, diagnostics: [stale, ...snapshot.diagnostics] };
     },

@@ -87,10 +87,10 @@ export class GitHubApi {
   }
 
   /** The commit `ref` names now (the default branch's when absent): a full commit id is taken as is. */
-  async commit(owner: string, repo: string, ref: string | undefined, signal?: AbortSignal): Promise<FetchedDocument & { commit: string }> {
+  async commit(owner: string, repo: string, ref: string | undefined, signal?: AbortSignal, ttlMs = this.settings.refTtlMs): Promise<FetchedDocument & { commit: string }> {
     if (ref !== undefined && COMMIT.test(ref)) return { commit: ref.toLowerCase(), body: new Uint8Array(), stale: false };
     const url = `${this.#repoUrl(owner, repo)}/commits/${encodeURIComponent(ref ?? "HEAD")}`;
-    const fetched = await this.settings.documents.revalidated(url, this.settings.refTtlMs, {
+    const fetched = await this.settings.documents.revalidated(url, ttlMs, {
       maxBytes: 1024,
       headers: { accept: "application/vnd.github.sha" },
       signal,

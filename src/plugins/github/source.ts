@@ -1,5 +1,6 @@
 import type { Logger } from "../../kernel/logger.js";
 import type { HttpClient } from "../../remote/http.js";
+import { ageOf } from "../../remote/age.js";
 import { pollEvery } from "../../remote/poll.js";
 import { createRemoteFiles } from "../../remote/remote-files.js";
 import type { Diagnostic, SkillSource, SourceSnapshot } from "../../skills/types.js";
@@ -43,9 +44,9 @@ export function createGitHubSource(settings: GitHubSourceSettings): SkillSource 
   return {
     name: settings.name,
     description: `github:${at}`,
-    async load(signal): Promise<SourceSnapshot> {
+    async load(signal, options): Promise<SourceSnapshot> {
       settings.http.resetBudget();
-      const head = await api.commit(owner, repo, settings.ref, signal);
+      const head = await api.commit(owner, repo, settings.ref, signal, options?.revalidate ? 0 : undefined);
       const tree = await api.tree(owner, repo, head.commit, signal);
       if (settings.path && !tree.entries.some((entry) => entry.type === "tree" && entry.path === settings.path)) {
         throw new Error(`${owner}/${repo} has no folder "${settings.path}" at ${head.commit.slice(0, 12)}`);
@@ -56,7 +57,7 @@ export function createGitHubSource(settings: GitHubSourceSettings): SkillSource 
       files.remember(scan.folders);
       const notes: Diagnostic[] = [];
       const note = (code: string, message: string) => notes.push({ severity: "warning", source: settings.name, path: "", code, message });
-      if (head.stale) note("stale", `serving commit ${commit.slice(0, 12)}: GitHub could not be asked for a newer one (${head.error})`);
+      if (head.stale) note("stale", `serving commit ${commit.slice(0, 12)}, checked ${ageOf(head.fetchedAt)}: GitHub could not be asked for a newer one (${head.error})`);
       if (tree.truncated) note("tree-truncated", `GitHub listed only part of ${owner}/${repo}'s tree; name a folder (path) to see all of it`);
       const rate = api.rateLimit;
       if (rate) settings.logger.debug(`${settings.name}: ${at} at ${commit.slice(0, 12)}; API requests left: ${rate.remaining}/${rate.limit}`);

@@ -8,6 +8,7 @@ import { HttpClient } from "../../remote/http.js";
 import { remoteLimitsSchema } from "../../remote/options.js";
 import { pluginCache } from "../../remote/plugin-cache.js";
 import { MiB } from "../../skills/skill-files.js";
+import { sourceNames } from "../../skills/source-names.js";
 import { TOKENS } from "../../tokens.js";
 import { VERSION } from "../../version.js";
 import { createCatalogSource } from "./source.js";
@@ -51,12 +52,16 @@ export default definePlugin({
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
-    const names = new Set<string>();
-    for (const entry of options.catalogs) {
+    const entries = options.catalogs.map((entry) => {
       const settings: CatalogOptions = typeof entry === "string" ? { url: entry, format: "auto" } : entry;
-      const url = catalogUrl(settings.url);
-      const name = settings.name ?? new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-");
-      if (names.has(name)) throw new PluginError("http-catalog", `two catalogs are both named "${name}"; give one a name`, 2);
+      return { settings, url: catalogUrl(settings.url) };
+    });
+    // Catalogs named after their host get -2, -3… when one host serves several (as fs does for folders).
+    const named = sourceNames(entries.map(({ settings, url }) => ({ explicit: settings.name, fallback: new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-") })));
+    const names = new Set<string>();
+    for (const [index, { settings, url }] of entries.entries()) {
+      const name = named[index]!;
+      if (names.has(name)) throw new PluginError("http-catalog", `two catalogs are both named "${name}"; give one another name`, 2);
       names.add(name);
       const http = new HttpClient({
         name,

@@ -3,6 +3,7 @@ import { decodeText } from "../../skills/skill-files.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
 import type { RemoteDocuments } from "../../remote/documents.js";
 import type { HttpClient } from "../../remote/http.js";
+import { ageOf } from "../../remote/age.js";
 import { pollEvery } from "../../remote/poll.js";
 import { createRemoteFiles, toListing, type RemoteSkillFolder } from "../../remote/remote-files.js";
 import { parseCatalog, type CatalogEntry, type CatalogFormat } from "./catalog-document.js";
@@ -41,9 +42,9 @@ export function createCatalogSource(settings: CatalogSourceSettings): SkillSourc
   return {
     name: settings.name,
     description: settings.url,
-    async load(signal): Promise<SourceSnapshot> {
+    async load(signal, options): Promise<SourceSnapshot> {
       settings.http.resetBudget();
-      const fetched = await settings.documents.revalidated(settings.url, settings.ttlMs, {
+      const fetched = await settings.documents.revalidated(settings.url, options?.revalidate ? 0 : settings.ttlMs, {
         maxBytes: settings.maxCatalogBytes,
         headers: { accept: "application/json" },
         signal,
@@ -63,7 +64,7 @@ export function createCatalogSource(settings: CatalogSourceSettings): SkillSourc
       files.remember(folders);
       const diagnostics: Diagnostic[] = [...parsed.diagnostics];
       if (fetched.stale) {
-        diagnostics.unshift({ severity: "warning", source: settings.name, path: "", code: "stale", message: `serving the cached catalog: ${fetched.error}` });
+        diagnostics.unshift({ severity: "warning", source: settings.name, path: "", code: "stale", message: `serving the catalog as fetched ${ageOf(fetched.fetchedAt)}: ${fetched.error}` });
       }
       return { skills: parsed.entries.map(toSkill), diagnostics };
     },

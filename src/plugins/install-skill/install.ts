@@ -37,6 +37,11 @@ export interface InstallRequest {
   readonly signal?: AbortSignal;
   /** Install a skill the audit finds high-severity problems in (they become warnings); refused otherwise. */
   readonly allowRisky?: boolean;
+  /**
+   * The target is served by the server the user normally runs, though not by this kernel (the CLI
+   * serving only `--skills-dir` folders): no "not served" warning.
+   */
+  readonly servedElsewhere?: boolean;
 }
 
 export interface InstallResult {
@@ -106,12 +111,14 @@ export async function installSkill(
   await checkTargetRoot(request.targetRoot);
   const destination = join(request.targetRoot, name);
   const place = await servedPlace(catalog, destination);
-  if (place && place.source === skill.source && place.path === skill.path) {
+  const existing = await checkDestination(destination);
+  // A source with several roots (user: ~/.claude/skills and ~/.agents/skills) names a skill the
+  // same in each: only a folder that is there can be the copy being installed.
+  if (existing && place && place.source === skill.source && place.path === skill.path) {
     const others = catalog.list().filter((other) => other.name === name && other !== skill).map((other) => other.qualifiedId);
     const from = others.length > 0 ? `: install from ${others.join(" or ")}` : "";
     throw new ToolInputError(`"${clip(request.skill)}" is the copy installed at ${destination} already${from}`);
   }
-  const existing = await checkDestination(destination);
   if (existing && !request.overwrite) {
     throw new ToolInputError(`${destination} already exists; ask to overwrite it (overwrite: true, or --force) to replace it`);
   }
@@ -169,7 +176,7 @@ export async function installSkill(
   const files = ["SKILL.md", ...copied.map((file) => file.path)];
   const result = { name, from: skill.qualifiedId, path: destination, replaced: existing, files, bytes, left_out: leftOut };
   if (request.dryRun) {
-    if (!place) warnings.push(notServed(request.targetRoot));
+    if (!place && !request.servedElsewhere) warnings.push(notServed(request.targetRoot));
     return { ...result, dry_run: true, warnings };
   }
 
@@ -200,8 +207,9 @@ export async function installSkill(
   await moveIntoPlace(temp, join(root, name), existing, warnings);
 
   const servedAs = place ? await refreshUntilServed(catalog, place) : null;
-  if (servedAs === null) warnings.push(notServed(request.targetRoot));
-  else if (servedAs === undefined) warnings.push(`installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`);
+  if (servedAs === null) {
+    if (!request.servedElsewhere) warnings.push(notServed(request.targetRoot));
+  } else if (servedAs === undefined) warnings.push(`installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`);
   else if (servedAs !== name) warnings.push(`another skill named "${name}" takes precedence; this one is served as ${servedAs}`);
   const copiedResult = { ...result, bytes: document.size + copiedBytes };
   return { ...copiedResult, dry_run: false, ...(typeof servedAs === "string" ? { served_as: servedAs } : {}), warnings };

@@ -130,12 +130,26 @@ describe("resolvePluginEntries", () => {
 });
 
 describe("resolvePluginEntries reports each problem as one line", () => {
-  it.each(["nope", "@acme/nope", "Not A Name", "path", "node:fs"])("a name that is nothing: %s", async (name) => {
+  it.each(["nope", "@acme/nope", "path"])("a package name that is not installed: %s", async (name) => {
     const dir = await tempProject({});
     await expectConfigError(
       resolvePluginEntries([name], options(dir)),
-      `${SOURCE}: plugin "${name}" is not a built-in (fs, list-skills), a module path or an installed npm package`,
+      `${SOURCE}: plugin "${name}" is not a built-in, and no package of that name is installed (looked in node_modules in ${dir} and every folder above it): ` +
+        `run npm install ${name} in ${dir}; a module path starts with "./"; built-ins: fs, list-skills`,
     );
+  });
+
+  it.each(["Not A Name", "node:fs"])("a name no package could have: %s", async (name) => {
+    const dir = await tempProject({});
+    await expectConfigError(
+      resolvePluginEntries([name], options(dir)),
+      `${SOURCE}: plugin "${name}" is not a built-in (built-ins: fs, list-skills), a module path or an npm package name`,
+    );
+  });
+
+  it.each([["lst-skills", "list-skills"], ["List-Skils", "list-skills"]])("a slip of a built-in's name: %s", async (name, meant) => {
+    const dir = await tempProject({});
+    await expectConfigError(resolvePluginEntries([name], options(dir)), `${SOURCE}: plugin "${name}" is not a built-in; did you mean "${meant}"?`);
   });
 
   it("a module path that does not exist", async () => {

@@ -1,0 +1,105 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, runCli } from "../helpers/cli.js";
+
+/**
+ * Error messages the docs quote, each produced by dist/cli.js as a user would meet it and compared
+ * with the doc's line: `…` stands for any text, `/abs/project` for the folder the command ran in.
+ * A case names its doc and line text, so changing either the message or the doc without the
+ * other fails here.
+ */
+interface Case {
+  readonly doc: string;
+  /** The message as the doc quotes it. */
+  readonly quoted: string;
+  readonly argv: readonly string[];
+  /** Files written into the project folder first. */
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+const CASES: readonly Case[] = [
+  { doc: "docs/configuration.md", quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, cache-stats, install, …`, argv: ["frobnicate"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--to <value>' argument missing; see --help`, argv: ["install", "pdf", "--to"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--config <value>' argument missing; see --help`, argv: ["--config"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: read needs NAME; see --help`, argv: ["read"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugins.config.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"?`,
+    argv: ["list", "--config", "plugins.config.yaml"],
+    files: { "plugins.config.yaml": "plugins: [serach-skills]\n" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted:
+      `skills-kernel: plugins.config.yaml: plugin "skills-kernel-plugin-x" is not a built-in, and no package of that name is installed (looked in node_modules in /abs/project and every folder above it): ` +
+      `run npm install skills-kernel-plugin-x in /abs/project; a module path starts with "./"; built-ins: fs, git, …`,
+    argv: ["list", "--config", "plugins.config.yaml"],
+    files: { "plugins.config.yaml": "plugins: [skills-kernel-plugin-x]\n" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted:
+      "skills-kernel: plugins.config.ts: cannot load: Cannot find module 'skills-kernel' (skills-kernel is not installed beside the config: install it there, npm install skills-kernel or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })",
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: { "plugins.config.ts": `import { defineConfig } from "skills-kernel";\nexport default defineConfig({ plugins: ["list-skills"] });\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `plugin "ranker-fuse": service "ranker" is already provided by plugin "ranker-bm25"`,
+    argv: ["list", "--config", "plugins.config.yaml"],
+    files: { "plugins.config.yaml": "plugins: [[fs, { roots: [./skills] }], ranker-bm25, ranker-fuse, list-skills]\n", "skills/.keep": "" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: the list_skills tool is not enabled: add "list-skills" to plugins`,
+    argv: ["list", "--config", "plugins.config.yaml"],
+    files: { "plugins.config.yaml": "plugins: [[fs, { roots: [./skills] }]]\n", "skills/.keep": "" },
+  },
+  {
+    doc: "docs/tools.md",
+    quoted: "skills-kernel: no skill source could be loaded, so nothing is listed; looked in <source> (<where>)",
+    argv: ["list", "--git", "file:///nonexistent.git"],
+  },
+];
+
+let base: string;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "sk-doc-errors-")));
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** The doc's words as a pattern: `…` and `<placeholders>` match any text, /abs/project the project. */
+function pattern(quoted: string, project: string): RegExp {
+  const escaped = quoted
+    .split(/(…|<[a-z]+>|\/abs\/project)/)
+    .map((part) => (part === "…" || /^<[a-z]+>$/.test(part) ? ".+" : part === "/abs/project" ? escape(project) : escape(part)))
+    .join("");
+  return new RegExp(`^(?:skills-kernel: )?${escaped}$`);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+describe("error messages quoted in the docs", () => {
+  it.each(CASES.map((c) => [c.quoted, c] as const))("%s", async (_quoted, c) => {
+    const doc = (await readFile(join(REPO_ROOT, c.doc), "utf8")).replace(/\s*\n\s*/g, " ");
+    expect(doc, `${c.doc} no longer quotes this message`).toContain(c.quoted);
+    const project = await mkdtemp(join(base, "project-"));
+    await writeFile(join(project, "package.json"), "{}");
+    for (const [file, text] of Object.entries(c.files ?? {})) {
+      await mkdir(join(project, file, ".."), { recursive: true });
+      await writeFile(join(project, file), text);
+    }
+    const result = await runCli(c.argv, { cwd: project, env: { HOME: project, XDG_CACHE_HOME: join(project, ".cache") } });
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.split("\n").filter((line) => line.startsWith("skills-kernel: "));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(pattern(c.quoted, project));
+  });
+});
