@@ -9,7 +9,6 @@ import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG } from "./default-config.js";
-import { parseAddTarget } from "./add-target.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
@@ -49,19 +48,21 @@ export async function main(argv: readonly string[]): Promise<number> {
       const { runValidate } = await import("./validate.js");
       return await runValidate([...args.positionals], { json: args.json });
     }
+    const { LIFECYCLE_COMMANDS, runLifecycle } = await import("./lifecycle/index.js");
+    if (LIFECYCLE_COMMANDS.has(args.command)) {
+      // Installed skills come from the sources each command names or the lock records: no config, no server.
+      logger = createLogger(args.logLevel ?? "warn");
+      return await runLifecycle(args, logger);
+    }
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);
-    // `add` serves the repository it installs from, and the local folders it may install into.
-    const adding = args.command === "add" ? parseAddTarget(args.positionals[0]!, args.skill) : undefined;
-    const sources = adding
-      ? { skillsDirs: [], git: [adding.repository], catalogs: [], keepLocal: true }
-      : { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
+    const sources = { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
     // A source named on the command line means no config search at all (docs/configuration.md#trust).
-    const loaded = await findConfig(args, cwd, !adding && hasExplicitSources(sources));
+    const loaded = await findConfig(args, cwd, hasExplicitSources(sources));
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
     if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
-    else logger.debug(!adding && hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
+    else logger.debug(hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
 
     const transport = args.transport ?? config.transport ?? "stdio";
     const httpFlagsGiven = Object.keys(args.http).length > 0;
@@ -82,10 +83,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     if (args.command !== "serve") {
       try {
-        if (adding) {
-          const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json };
-          return await (await import("./add.js")).runAdd(kernel, adding, options);
-        }
         return await runCommand(kernel, args);
       } finally {
         await kernel.close();
@@ -215,7 +212,16 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return cacheStatsCommand(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
-      return runInstall(kernel, args.positionals[0]!, { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json });
+      return runInstall(kernel, args.positionals[0]!, {
+        to: args.to ?? "project",
+        agents: args.agents,
+        allAgents: args.allAgents,
+        global: args.global,
+        force: args.force,
+        dryRun: args.dryRun,
+        strict: args.strict,
+        json: args.json,
+      });
     }
     default:
       throw new Error(`no handler for the ${args.command} command`);

@@ -10,6 +10,7 @@ import { checkRelativePath } from "../../skills/skill-files.js";
 import { validateSkillDocument } from "../../skills/skill-spec.js";
 import type { SkillFileEntry } from "../../skills/types.js";
 import { isWithin } from "../../skills/paths.js";
+import { installFolderName } from "../../skills/folder-name.js";
 import { servedRoots } from "../validate-skill/folder.js";
 import { checkDestination, checkTargetRoot, recoverLeftovers } from "./target.js";
 
@@ -97,11 +98,13 @@ export async function installSkill(
   // Unknown ids are refused here, naming the closest ones.
   const skill = catalog.resolve(request.skill, request.source);
   const { name } = skill;
-  const unsafe = unsafeNameReason(name);
+  // "Ahrefs Automation" installs as ahrefs-automation (or its source folder's name), never as is.
+  const folder = installFolderName(name, skill.path);
+  const unsafe = unsafeNameReason(folder);
   if (unsafe) throw new ToolInputError(`refusing to install "${clip(name)}": ${unsafe}`);
 
   await checkTargetRoot(request.targetRoot);
-  const destination = join(request.targetRoot, name);
+  const destination = join(request.targetRoot, folder);
   const place = await servedPlace(catalog, destination);
   if (place && place.source === skill.source && place.path === skill.path) {
     const others = catalog.list().filter((other) => other.name === name && other !== skill).map((other) => other.qualifiedId);
@@ -118,7 +121,7 @@ export async function installSkill(
     throw new ToolInputError(`refusing to install "${name}": its SKILL.md is ${document.size} bytes, over maxBytes (${limits.maxBytes})`);
   }
   // Checked as it will be installed: in a folder named after the skill.
-  const validation = validateSkillDocument(new TextDecoder().decode(document.bytes), name);
+  const validation = validateSkillDocument(new TextDecoder().decode(document.bytes), folder);
   const specErrors = validation.errors.map((issue) => `${issue.field}: ${issue.message}`);
   if (!validation.valid && request.strict) {
     throw new ToolInputError(`refusing to install "${name}" (strict): its SKILL.md breaks the Agent Skills spec: ${specErrors.join("; ")}`);
@@ -173,7 +176,7 @@ export async function installSkill(
     await mkdir(request.targetRoot, { recursive: true });
     root = await realpath(request.targetRoot);
     warnings.push(...(await recoverLeftovers(root)));
-    temp = join(root, stagingName("installing", name, randomBytes(6).toString("hex")));
+    temp = join(root, stagingName("installing", folder, randomBytes(6).toString("hex")));
     await mkdir(temp);
   } catch (error) {
     throw new ToolInputError(`cannot write into ${request.targetRoot}: ${errorMessage(error)}`);
@@ -189,7 +192,7 @@ export async function installSkill(
     if (signal?.aborted) throw new ToolInputError("the install was cancelled; nothing was changed");
     throw new ToolInputError(`installing "${name}" failed; nothing was changed: ${errorMessage(error)}`);
   }
-  await moveIntoPlace(temp, join(root, name), existing, warnings);
+  await moveIntoPlace(temp, join(root, folder), existing, warnings);
 
   const servedAs = place ? await refreshUntilServed(catalog, place) : null;
   if (servedAs === null) warnings.push(notServed(request.targetRoot));

@@ -1,0 +1,91 @@
+import { tmpdir } from "node:os";
+import { ConfigError, UserError } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/logger.js";
+import { AGENTS, agentById, DEFAULT_AGENT, detectAgents, type AgentRow, type Scope } from "../../lifecycle/agents.js";
+import { openSource, type OfferedSkill, type OpenedSource } from "../../lifecycle/fetch.js";
+import type { LockEntry } from "../../lifecycle/lock-file.js";
+import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
+import { parseSource, type SourceSpec } from "../../lifecycle/source-spec.js";
+import { GitError } from "../../plugins/git/index.js";
+
+/** What every lifecycle command runs with. */
+export interface LifecycleContext {
+  readonly cwd: string;
+  readonly scope: Scope;
+  readonly logger: Logger;
+}
+
+/** `--agent` ids, `--all-agents`, or the agents detected in the scope, or claude-code. */
+export function chooseAgents(ids: readonly string[], all: boolean, scope: Scope): AgentRow[] {
+  if (all) return [...AGENTS];
+  if (ids.length > 0) {
+    return [...new Set(ids)].map((id) => {
+      const agent = agentById(id);
+      if (!agent) throw new ConfigError(`unknown agent "${id}"; agents: ${AGENTS.map((row) => row.id).join(", ")} (docs/agents.md)`);
+      return agent;
+    });
+  }
+  const detected = detectAgents(scope);
+  return detected.length > 0 ? detected : [agentById(DEFAULT_AGENT)!];
+}
+
+/**
+ * A progress line on a terminal (never when CI is set or stderr is a pipe), cleared once `work`
+ * settles; the commands never ask anything, so they run the same with no terminal at all.
+ */
+export async function withProgress<T>(text: string, work: Promise<T>): Promise<T> {
+  const shown = process.stderr.isTTY === true && !process.env.CI;
+  if (shown) process.stderr.write(`\r\x1b[K${text}…`);
+  try {
+    return await work;
+  } finally {
+    if (shown) process.stderr.write("\r\x1b[K");
+  }
+}
+
+/** Where a git source's ref points now; a git failure is the user's to see in one line. */
+export async function resolveGit(spec: SourceSpec): Promise<ResolvedRef | undefined> {
+  if (spec.kind !== "git") return undefined;
+  try {
+    return await withProgress(`asking ${spec.repository.url}`, resolveRef(spec.repository.url, spec.repository.ref));
+  } catch (error) {
+    if (error instanceof GitError) throw new UserError(`${spec.written}: ${error.message}`, 1);
+    throw error;
+  }
+}
+
+/** Opens a source (at `commit` for git), with a progress line. */
+export function open(context: LifecycleContext, spec: SourceSpec, commit?: string): Promise<OpenedSource> {
+  const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
+  return withProgress(`fetching ${spec.written}`, openSource(spec, { logger: context.logger, cwd: context.cwd, commit, catalogToken }));
+}
+
+/** The source a lock entry came from, as it was written (a local folder by its absolute path). */
+export function entrySpec(name: string, entry: LockEntry, context: LifecycleContext): SourceSpec {
+  if (entry.sourceType === "local" && entry.url) return { kind: "local", written: entry.source, folder: entry.url };
+  if (entry.sourceType === "catalog" && entry.url) return { kind: "catalog", written: entry.source, url: entry.url };
+  if (entry.sourceType === "git") return parseSource(entry.source, context.cwd).spec;
+  throw new UserError(`"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`, 1);
+}
+
+/** The lock entry's skill among a source's skills: by its path, else by name. */
+export function findLocked(source: OpenedSource, name: string, entry: LockEntry): OfferedSkill {
+  const found =
+    source.skills.find((skill) => entry.path !== undefined && skill.path === entry.path) ??
+    source.skills.find((skill) => skill.name === (entry.name ?? name));
+  if (!found) throw new UserError(`"${name}" is no longer in ${entry.source}${entry.path ? ` at ${entry.path}` : ""}`, 1);
+  return found;
+}
+
+/** Where dry runs and comparisons stage skills: never a folder an agent reads. */
+export const SCRATCH = tmpdir();
+
+/** One line on stderr for a failure, whatever it holds. */
+export function reportFailure(error: unknown): void {
+  if (!(error instanceof UserError)) throw error;
+  process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+}
+
+export function short(commit: string | undefined): string {
+  return commit ? commit.slice(0, 12) : "-";
+}
