@@ -20,6 +20,7 @@ export function installFolderName(name: string, sourceFolder: string): string {
   for (const candidate of [name, folder]) {
     const derived = candidate
       .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-+|-+$/g, "")

@@ -3,6 +3,7 @@ import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
 import { commitSkill } from "../../lifecycle/commit.js";
 import type { OfferedSkill, OpenedSource, StagedSkill } from "../../lifecycle/fetch.js";
+import { lockPath, readLock } from "../../lifecycle/lock-file.js";
 import { storeFolder } from "../../lifecycle/place.js";
 import { parseSource, sourceType } from "../../lifecycle/source-spec.js";
 import type { CliArgs } from "../args.js";
@@ -18,6 +19,8 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
   const wanted = [...new Set([...args.skills, ...(skill ? [skill] : [])])];
   const agents = chooseAgents(args.agents, args.allAgents, context.scope);
   const mode = args.copy ? "copy" : "link";
+  // A lock that cannot be read stops the add before anything is fetched, and is said once.
+  await readLock(lockPath(context.scope));
   const resolved = await resolveGit(spec);
   const source = await open(context, spec, resolved?.commit);
   const results: object[] = [];
