@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { connectCli, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createRepository, git, skill, type TestRepository } from "../plugins/git/repos.js";
 
@@ -139,6 +139,25 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(await readFile(join(project, "skills-lock.json"), "utf8")).toBe(before);
     const states = JSON.parse((await run(["installed", "--json"])).stdout).map((row: { state: string }) => row.state);
     expect(states).toEqual(["ok", "ok"]);
+  });
+
+  it("answers list_installed_skills and check_outdated_skills over MCP", async () => {
+    const { client, transport } = await connectCli([], { cwd: project });
+    try {
+      const installed = await client.callTool({ name: "list_installed_skills", arguments: {} });
+      expect(installed.isError).toBeFalsy();
+      expect((installed.structuredContent as { skills: unknown[] }).skills).toMatchObject([
+        { name: "deploy", state: "ok", agents: ["claude-code", "codex"] },
+        { name: "review", state: "ok", pinned: true, ref: "v1" },
+      ]);
+      const outdated = await client.callTool({ name: "check_outdated_skills", arguments: {} });
+      expect((outdated.structuredContent as { skills: unknown[] }).skills).toMatchObject([
+        { name: "deploy", status: "outdated" },
+        { name: "review", status: "pinned" },
+      ]);
+    } finally {
+      await transport.close();
+    }
   });
 
   it("refuses to restore a skill whose digest was tampered with, writing nothing for it", async () => {

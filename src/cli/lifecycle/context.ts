@@ -2,10 +2,9 @@ import { tmpdir } from "node:os";
 import { ConfigError, UserError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import { AGENTS, agentById, DEFAULT_AGENT, detectAgents, type AgentRow, type Scope } from "../../lifecycle/agents.js";
-import { openSource, type OfferedSkill, type OpenedSource } from "../../lifecycle/fetch.js";
-import type { LockEntry } from "../../lifecycle/lock-file.js";
+import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
 import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
-import { parseSource, type SourceSpec } from "../../lifecycle/source-spec.js";
+import type { SourceSpec } from "../../lifecycle/source-spec.js";
 import { GitError } from "../../plugins/git/index.js";
 
 /** What every lifecycle command runs with. */
@@ -58,23 +57,6 @@ export async function resolveGit(spec: SourceSpec): Promise<ResolvedRef | undefi
 export function open(context: LifecycleContext, spec: SourceSpec, commit?: string): Promise<OpenedSource> {
   const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
   return withProgress(`fetching ${spec.written}`, openSource(spec, { logger: context.logger, cwd: context.cwd, commit, catalogToken }));
-}
-
-/** The source a lock entry came from, as it was written (a local folder by its absolute path). */
-export function entrySpec(name: string, entry: LockEntry, context: LifecycleContext): SourceSpec {
-  if (entry.sourceType === "local" && entry.url) return { kind: "local", written: entry.source, folder: entry.url };
-  if (entry.sourceType === "catalog" && entry.url) return { kind: "catalog", written: entry.source, url: entry.url };
-  if (entry.sourceType === "git") return parseSource(entry.source, context.cwd).spec;
-  throw new UserError(`"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`, 1);
-}
-
-/** The lock entry's skill among a source's skills: by its path, else by name. */
-export function findLocked(source: OpenedSource, name: string, entry: LockEntry): OfferedSkill {
-  const found =
-    source.skills.find((skill) => entry.path !== undefined && skill.path === entry.path) ??
-    source.skills.find((skill) => skill.name === (entry.name ?? name));
-  if (!found) throw new UserError(`"${name}" is no longer in ${entry.source}${entry.path ? ` at ${entry.path}` : ""}`, 1);
-  return found;
 }
 
 /** Where dry runs and comparisons stage skills: never a folder an agent reads. */

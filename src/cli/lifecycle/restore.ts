@@ -5,7 +5,8 @@ import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js
 import { storeFolder } from "../../lifecycle/place.js";
 import { inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
-import { entrySpec, findLocked, open, reportFailure, type LifecycleContext } from "./context.js";
+import { entrySpec, findLocked } from "../../lifecycle/report.js";
+import { open, reportFailure, type LifecycleContext } from "./context.js";
 
 /**
  * `skills-kernel restore`: from the lock alone, exactly the locked commits into the locked agents,
@@ -39,7 +40,7 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
     throw new UserError(`${name} has local edits (${state.differing.join(", ")}); left as it is (--force replaces them)`, 1);
   }
   if (entry.sourceType === "git" && entry.commit === undefined) throw new UserError(`${name}: the lock records no commit`, 1);
-  const source = await open(context, entrySpec(name, entry, context), entry.commit);
+  const source = await open(context, entrySpec(name, entry, context.cwd), entry.commit);
   try {
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false);
     try {

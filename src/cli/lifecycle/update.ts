@@ -5,8 +5,9 @@ import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js
 import { storeFolder } from "../../lifecycle/place.js";
 import { inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
-import { entrySpec, findLocked, open, reportFailure, short, type LifecycleContext } from "./context.js";
-import { checkFreshness } from "./outdated.js";
+import { entrySpec, findLocked } from "../../lifecycle/report.js";
+import { open, reportFailure, short, type LifecycleContext } from "./context.js";
+import { checkFreshness } from "../../lifecycle/report.js";
 
 /**
  * `skills-kernel update [NAME]...`: brings tracked skills to their source's latest in every agent
@@ -44,14 +45,14 @@ interface UpdateOutcome {
 }
 
 async function updateOne(name: string, entry: LockEntry, args: CliArgs, context: LifecycleContext): Promise<UpdateOutcome> {
-  const fresh = await checkFreshness(name, entry, context);
+  const fresh = await checkFreshness(name, entry, context.cwd, (spec, commit) => open(context, spec, commit));
   if (fresh.status === "pinned" || fresh.status === "unknown") return { status: fresh.status, note: fresh.note };
   const state = await inspectSkill(name, entry, context.scope);
   if (fresh.status === "current" && state.state === "ok") return { status: "current", from: fresh.current };
   if (state.state === "modified" && !args.force) return { status: "kept", differing: state.differing, from: fresh.current, to: fresh.latest };
   if (args.dryRun) return { status: "updated", from: fresh.current, to: fresh.latest, note: "dry run: nothing written" };
   const commit = entry.sourceType === "git" ? (fresh.latest ?? undefined) : undefined;
-  const source = await open(context, entrySpec(name, entry, context), commit);
+  const source = await open(context, entrySpec(name, entry, context.cwd), commit);
   try {
     const offered = findLocked(source, name, entry);
     const staged = await source.stage(offered, storeFolder(context.scope), false);
