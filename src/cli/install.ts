@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ConfigError, ToolInputError } from "../kernel/errors.js";
-import { agentFolder } from "../lifecycle/agents.js";
+import { agentFolder, chooseAgents } from "../lifecycle/agents.js";
 import { scopeFor } from "../lifecycle/project.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { createInstaller, installOptionsSchema, SKILL_INSTALLER, type SkillInstaller } from "../plugins/install-skill/index.js";
@@ -50,7 +50,6 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
 async function targetRoots(installer: SkillInstaller, options: InstallCliOptions): Promise<string[]> {
   if (options.agents.length > 0 || options.allAgents) {
     if (options.to !== "project") throw new ConfigError("--to and --agent name the folder twice; give one");
-    const { chooseAgents } = await import("./lifecycle/context.js");
     const scope = scopeFor(options.global, process.cwd());
     return [...new Set(chooseAgents(options.agents, options.allAgents, scope).map((agent) => agentFolder(agent, scope)))];
   }

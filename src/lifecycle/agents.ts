@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
+import { ConfigError } from "../kernel/errors.js";
 import { dirname, join } from "node:path";
 
 /**
@@ -152,11 +152,6 @@ export function agentFolder(agent: AgentRow, scope: Scope): string {
   return join(scope.home, agent.global);
 }
 
-/** Every folder an agent reads skills from in this scope (a copilot project reads two). */
-export function agentFolders(agent: AgentRow, scope: Scope): string[] {
-  return scope.global ? [agentFolder(agent, scope)] : agent.project.map((folder) => join(scope.root, folder));
-}
-
 /** Where installs happen: a project's root, or (global) the user's home folder. */
 export interface Scope {
   readonly global: boolean;
@@ -165,9 +160,6 @@ export interface Scope {
   readonly home: string;
 }
 
-export function projectScope(root: string): Scope {
-  return { global: false, root, home: homedir() };
-}
 
 /**
  * The agents used in this scope: in a project, those whose own install folder or marker exists
@@ -181,3 +173,18 @@ export function detectAgents(scope: Scope): AgentRow[] {
     return [...own, ...agent.detect].some((path) => existsSync(join(scope.root, path)));
   });
 }
+
+/** `--agent` ids, `--all-agents`, or the agents detected in the scope, or claude-code. */
+export function chooseAgents(ids: readonly string[], all: boolean, scope: Scope): AgentRow[] {
+  if (all) return [...AGENTS];
+  if (ids.length > 0) {
+    return [...new Set(ids)].map((id) => {
+      const agent = agentById(id);
+      if (!agent) throw new ConfigError(`unknown agent "${id}"; agents: ${AGENTS.map((row) => row.id).join(", ")} (docs/agents.md)`);
+      return agent;
+    });
+  }
+  const detected = detectAgents(scope);
+  return detected.length > 0 ? detected : [agentById(DEFAULT_AGENT)!];
+}
+

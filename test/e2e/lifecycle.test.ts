@@ -217,6 +217,24 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(await readFile(join(catalogProject, ".cursor", "skills", "site-help", "SKILL.md"), "utf8")).toBe(body);
   });
 
+  it("add_skill adds from a catalog over MCP, and leaves file:// repositories to the CLI", async () => {
+    const toolProject = join(base, "tool-project");
+    await mkdir(join(toolProject, ".git"), { recursive: true });
+    const { client, transport } = await connectCli([], { cwd: toolProject });
+    try {
+      const added = await client.callTool({ name: "add_skill", arguments: { source: `${server.url}/.well-known/skills/index.json`, agents: ["cursor"] } });
+      expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
+      expect(added.structuredContent).toMatchObject({ added: [{ folder: "site-help", agents: ["cursor"] }], failures: [] });
+      expect(existsSync(join(toolProject, ".cursor", "skills", "site-help", "SKILL.md"))).toBe(true);
+      expect((await lock(toolProject)).skills["site-help"].sourceType).toBe("catalog");
+      const local = await client.callTool({ name: "add_skill", arguments: { source: repo.url } });
+      expect(local.isError).toBe(true);
+      expect(JSON.stringify(local.content)).toContain("add a local folder or file:// repository with the CLI");
+    } finally {
+      await transport.close();
+    }
+  });
+
   it("reads a project set up by npx skills, and add of the same skill replaces its entry instead of duplicating it", async () => {
     const npx = join(base, "npx-project");
     const content = skill("review", "Review a change.");
@@ -240,7 +258,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(lstatSync(join(npx, ".claude", "skills", "review")).isSymbolicLink()).toBe(true);
   });
 
-  it("names an install folder after a valid skill name, never 'Ahrefs Automation'", async () => {
+  it("names an install folder after a valid skill name, never 'Ahrefs Automation'; install takes --agent", async () => {
     const odd = await createRepository({ "skills/Ahrefs Automation/SKILL.md": skill("Ahrefs Automation", "Automate Ahrefs.") }, base);
     const target = join(base, "odd-project");
     await mkdir(join(target, ".git"), { recursive: true });
@@ -252,6 +270,10 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     const installed = await runCli(["install", "Ahrefs Automation", "--skills-dir", join(odd.work, "skills"), "--to", "./vendor"], { cwd: target, env });
     expect(installed.code, installed.stderr).toBe(0);
     expect(existsSync(join(target, "vendor", "ahrefs-automation", "SKILL.md"))).toBe(true);
+    const agents = await runCli(["install", "Ahrefs Automation", "--skills-dir", join(odd.work, "skills"), "--agent", "cursor", "--agent", "gemini-cli"], { cwd: target, env });
+    expect(agents.code, agents.stderr).toBe(0);
+    expect(existsSync(join(target, ".cursor", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(target, ".gemini", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
   });
 
   it("says once which skill a source lacks, and what it has", async () => {

@@ -1,7 +1,6 @@
-import { tmpdir } from "node:os";
-import { ConfigError, UserError } from "../../kernel/errors.js";
+import { UserError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import { AGENTS, agentById, DEFAULT_AGENT, detectAgents, type AgentRow, type Scope } from "../../lifecycle/agents.js";
+import type { Scope } from "../../lifecycle/agents.js";
 import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
 import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
 import type { SourceSpec } from "../../lifecycle/source-spec.js";
@@ -12,20 +11,6 @@ export interface LifecycleContext {
   readonly cwd: string;
   readonly scope: Scope;
   readonly logger: Logger;
-}
-
-/** `--agent` ids, `--all-agents`, or the agents detected in the scope, or claude-code. */
-export function chooseAgents(ids: readonly string[], all: boolean, scope: Scope): AgentRow[] {
-  if (all) return [...AGENTS];
-  if (ids.length > 0) {
-    return [...new Set(ids)].map((id) => {
-      const agent = agentById(id);
-      if (!agent) throw new ConfigError(`unknown agent "${id}"; agents: ${AGENTS.map((row) => row.id).join(", ")} (docs/agents.md)`);
-      return agent;
-    });
-  }
-  const detected = detectAgents(scope);
-  return detected.length > 0 ? detected : [agentById(DEFAULT_AGENT)!];
 }
 
 /**
@@ -58,9 +43,6 @@ export function open(context: LifecycleContext, spec: SourceSpec, commit?: strin
   const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
   return withProgress(`fetching ${spec.written}`, openSource(spec, { logger: context.logger, cwd: context.cwd, commit, catalogToken }));
 }
-
-/** Where dry runs and comparisons stage skills: never a folder an agent reads. */
-export const SCRATCH = tmpdir();
 
 /** One line on stderr for a failure, whatever it holds. */
 export function reportFailure(error: unknown): void {
