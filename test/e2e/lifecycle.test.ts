@@ -189,14 +189,32 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(newer.stderr).toContain(`${file} has format version 2, newer than this skills-kernel reads (1); upgrade skills-kernel`);
   });
 
-  it("two adds racing on one project both land in a valid lock", async () => {
+  it("adds racing on one project all land in a valid lock", async () => {
+    const names = ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"];
+    const many = await createRepository(Object.fromEntries(names.map((name) => [`${name}/SKILL.md`, skill(name)])), base);
     const racing = join(base, "racing");
     await mkdir(join(racing, ".git"), { recursive: true });
-    const [a, b] = await Promise.all([run(["add", `${repo.url}:skills@deploy`], racing), run(["add", `${repo.url}:skills@review`], racing)]);
-    expect(a.code, a.stderr).toBe(0);
-    expect(b.code, b.stderr).toBe(0);
-    expect(Object.keys((await lock(racing)).skills)).toEqual(["deploy", "review"]);
+    const results = await Promise.all(names.map((name) => run(["add", `${many.url}@${name}`], racing)));
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    expect(Object.keys((await lock(racing)).skills)).toEqual(names);
     expect(existsSync(join(racing, "skills-lock.json.lock"))).toBe(false);
+  });
+
+  it("--copy gives each agent its own copy, each checked for edits", async () => {
+    const copies = join(base, "copies");
+    await mkdir(join(copies, ".git"), { recursive: true });
+    const added = await run(["add", `${repo.url}:skills@review`, "--copy", "--agent", "claude-code", "--agent", "cursor"], copies);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain("for claude-code, cursor (copy, 1 file)");
+    for (const agent of [".claude", ".cursor"]) expect(lstatSync(join(copies, agent, "skills", "review")).isDirectory()).toBe(true);
+    expect(existsSync(join(copies, ".agents", "skills", "review"))).toBe(false);
+    await writeFile(join(copies, ".cursor", "skills", "review", "notes.md"), "mine\n");
+    expect(JSON.parse((await run(["installed", "--json"], copies)).stdout)).toMatchObject([{ name: "review", state: "modified", mode: "copy", differing: ["notes.md"] }]);
+    const removed = await run(["remove", "review"], copies);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(existsSync(join(copies, ".claude", "skills", "review"))).toBe(false);
+    expect(existsSync(join(copies, ".cursor", "skills", "review"))).toBe(false);
+    expect((await lock(copies)).skills).toEqual({});
   });
 
   it("adds from a local HTTP catalog, sees it change, and updates it", async () => {
