@@ -45,6 +45,9 @@ const COMMAND_SPECS = {
   install: {
     options: {
       to: { type: "string" },
+      agent: { type: "string", multiple: true },
+      "all-agents": { type: "boolean" },
+      global: { type: "boolean" },
       force: { type: "boolean" },
       "dry-run": { type: "boolean" },
       strict: { type: "boolean" },
@@ -56,16 +59,40 @@ const COMMAND_SPECS = {
   },
   add: {
     options: {
-      to: { type: "string" },
-      skill: { type: "string" },
+      skill: { type: "string", multiple: true },
+      agent: { type: "string", multiple: true },
+      "all-agents": { type: "boolean" },
+      global: { type: "boolean" },
+      copy: { type: "boolean" },
       force: { type: "boolean" },
       "dry-run": { type: "boolean" },
       strict: { type: "boolean" },
       json: { type: "boolean" },
+      verbose: { type: "boolean" },
       "allow-risky": { type: "boolean" },
     },
     positionals: [1, 1],
-    usage: "owner/repo[/skill]",
+    usage: "SOURCE",
+  },
+  installed: { options: { global: { type: "boolean" }, json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  outdated: { options: { global: { type: "boolean" }, json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  update: {
+    options: {
+      global: { type: "boolean" },
+      force: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      json: { type: "boolean" },
+      verbose: { type: "boolean" },
+      "allow-risky": { type: "boolean" },
+    },
+    positionals: [0, Infinity],
+    usage: "[NAME]...",
+  },
+  remove: { options: { global: { type: "boolean" }, agent: { type: "string", multiple: true } }, positionals: [1, Infinity], usage: "NAME" },
+  restore: {
+    options: { global: { type: "boolean" }, frozen: { type: "boolean" }, force: { type: "boolean" } },
+    positionals: [0, 0],
+    usage: "",
   },
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
@@ -102,14 +129,24 @@ export interface CliArgs {
   readonly strict: boolean;
   /** install, add: install a skill the audit finds high-severity problems in. */
   readonly allowRisky: boolean;
-  /** add: the one skill of the repository to install. */
-  readonly skill?: string;
   /** sign: the private key. */
   readonly key?: string;
   /** verify, and every command that serves: the allowed signers file (ssh-keygen's format). */
   readonly allowedSigners?: string;
   /** Serve and install only skills signed by an allowed signer. */
   readonly requireSigned: boolean;
+  /** add: the skills of the source to install (all when empty). */
+  readonly skills: readonly string[];
+  /** add, install, remove: `--agent ID`, repeatable. */
+  readonly agents: readonly string[];
+  readonly allAgents: boolean;
+  /** The user's folders and lock instead of the project's. */
+  readonly global: boolean;
+  /** add: a copy in each agent's folder instead of one copy linked. */
+  readonly copy: boolean;
+  readonly verbose: boolean;
+  /** restore: fail instead of repairing what does not match the lock. */
+  readonly frozen: boolean;
 }
 
 export interface HttpFlags {
@@ -136,12 +173,21 @@ Usage:
   skills-kernel verify SKILL_DIR --allowed-signers FILE
                                                check a skill's signature; exits 1 if unsigned,
                                                changed since signing, or signed by someone else
-  skills-kernel install NAME [--to project|user|DIR] [--force] [--dry-run] [--strict]
+  skills-kernel install NAME [--to project|user|DIR | --agent ID...] [--force] [--dry-run]
                                                copy a served skill into a skills folder
   skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
-  skills-kernel add owner/repo[/skill] [--to project|user|DIR] [--skill NAME] [--strict]
-                                               install skills straight from a repository
-                                               (owner/repo on GitHub, or any --git REPO)
+
+Installed skills (docs/lifecycle.md; agents: docs/agents.md):
+  skills-kernel add SOURCE [--skill NAME]... [--agent ID]... [--all-agents] [--copy]
+                                               install skills from a repository (owner/repo,
+                                               any git URL, #REF, :PATH), a catalog URL or a
+                                               folder, recorded in skills-lock.json
+  skills-kernel installed [--json]             installed skills and their state
+  skills-kernel outdated [--json]              tracked skills whose source moved on
+  skills-kernel update [NAME]... [--force] [--dry-run]
+                                               bring tracked skills to their source's latest
+  skills-kernel remove NAME... [--agent ID]... remove skills (from some agents only)
+  skills-kernel restore [--frozen]             install exactly what skills-lock.json records
 
 Options for every command:
   --config FILE          config file (default: plugins.config.*, .skills-kernelrc,
@@ -178,14 +224,23 @@ Command options:
                          or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, audit, install, add, cache-stats: print JSON
-  --to TARGET            install, add: project (default), user, or a folder
-  --force                install, add: replace a skill already there
-  --dry-run              install, add: say what would be written, write nothing
+  --json                 search, read, validate, audit, install, add, installed, outdated,
+                         update, cache-stats: print JSON
+  --to TARGET            install: project (default), user, or a folder
+  --agent ID             install, add, remove: this agent's folder (repeatable; see docs/agents.md)
+  --all-agents           install, add: every agent's folder
+  --global               add, installed, outdated, update, remove, restore, install --agent:
+                         the user's folders and lock instead of the project's
+  --copy                 add: a copy for each agent instead of one copy linked
+  --force                install, add: replace a skill already there; update, restore:
+                         replace local edits
+  --dry-run              install, add, update: say what would be written, write nothing
   --strict               install, add: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
-  --allow-risky          install, add: install a skill the audit finds high-severity
-                         problems in (refused otherwise, with the findings)
-  --skill NAME           add: only this skill of the repository
+  --skill NAME           add: only this skill of the source (repeatable; or SOURCE@NAME)
+  --allow-risky          install, add, update: install a skill the audit finds
+                         high-severity problems in (refused otherwise, with the findings)
+  --verbose              add, update: list each skill's files and warnings
+  --frozen               restore: change nothing that does not match the lock; exit 1 instead
 
 Without a config, the server serves .claude/skills and .agents/skills under the
 working directory (project) and under your home folder (user); a project skill
@@ -254,8 +309,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
     throw new ConfigError("verify needs --allowed-signers FILE; see --help");
   }
-  for (const name of ["config", "transport", "to", "skill", "host", "auth-token", "cache", "key", "allowed-signers"]) {
+  for (const name of ["config", "transport", "to", "host", "auth-token", "cache", "key", "allowed-signers"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
+  }
+  for (const name of ["skill", "agent"]) {
+    if ((values[name] as string[] | undefined)?.includes("")) throw new ConfigError(`--${name} needs a value`);
   }
   const http = httpFlags(values);
   const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
@@ -287,10 +345,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     dryRun: values["dry-run"] === true,
     strict: values.strict === true,
     allowRisky: values["allow-risky"] === true,
-    skill: values.skill as string | undefined,
     key: values.key as string | undefined,
     allowedSigners: values["allowed-signers"] as string | undefined,
     requireSigned: values["require-signed"] === true,
+    skills: (values.skill as string[] | undefined) ?? [],
+    agents: (values.agent as string[] | undefined) ?? [],
+    allAgents: values["all-agents"] === true,
+    global: values.global === true,
+    copy: values.copy === true,
+    verbose: values.verbose === true,
+    frozen: values.frozen === true,
   };
 }
 

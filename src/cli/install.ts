@@ -1,6 +1,8 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { ToolInputError } from "../kernel/errors.js";
+import { ConfigError, ToolInputError } from "../kernel/errors.js";
+import { agentFolder, chooseAgents } from "../lifecycle/agents.js";
+import { scopeFor } from "../lifecycle/project.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { createInstaller, installOptionsSchema, SKILL_INSTALLER, type SkillInstaller } from "../plugins/install-skill/index.js";
 import { renderInstall } from "../plugins/install-skill/render.js";
@@ -11,6 +13,10 @@ import { renderFindings } from "../skills/audit/render.js";
 export interface InstallCliOptions {
   /** "project", "user", or a folder (relative to the working directory, `~` to home). */
   readonly to: string;
+  /** --agent / --all-agents: these agents' folders instead of `to` (docs/agents.md). */
+  readonly agents: readonly string[];
+  readonly allAgents: boolean;
+  readonly global: boolean;
   readonly force: boolean;
   readonly dryRun: boolean;
   readonly strict: boolean;
@@ -28,20 +34,33 @@ export interface InstallCliOptions {
  */
 export async function runInstall(kernel: Kernel, name: string, options: InstallCliOptions): Promise<number> {
   const installer = installerOf(kernel);
-  const targetRoot =
-    options.to === "project" || options.to === "user"
-      ? installer.targets[options.to]
-      : resolve(process.cwd(), expandHome(options.to, homedir()));
-  try {
-    const servedElsewhere = options.servedElsewhere?.includes(targetRoot) ?? false;
-    const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, servedElsewhere, allowRisky: options.allowRisky });
-    process.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : renderInstall(result)}\n`);
-    return 0;
-  } catch (error) {
-    if (!(error instanceof ToolInputError)) throw error;
-    reportRefusal(error);
-    return 1;
+  let code = 0;
+  const results = [];
+  for (const targetRoot of await targetRoots(installer, options)) {
+    try {
+      const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, servedElsewhere: options.servedElsewhere?.includes(targetRoot) ?? false, allowRisky: options.allowRisky });
+      results.push(result);
+      if (!options.json) process.stdout.write(`${renderInstall(result)}\n`);
+    } catch (error) {
+      if (!(error instanceof ToolInputError)) throw error;
+      reportRefusal(error);
+      code = 1;
+    }
   }
+  // One agent (or --to) prints the result itself, as before; several print a list.
+  if (options.json && results.length > 0) process.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
+  return code;
+}
+
+/** The folders to install into: each chosen agent's, else --to's. */
+async function targetRoots(installer: SkillInstaller, options: InstallCliOptions): Promise<string[]> {
+  if (options.agents.length > 0 || options.allAgents) {
+    if (options.to !== "project") throw new ConfigError("--to and --agent name the folder twice; give one");
+    const scope = scopeFor(options.global, process.cwd());
+    return [...new Set(chooseAgents(options.agents, options.allAgents, scope).map((agent) => agentFolder(agent, scope)))];
+  }
+  if (options.global) throw new ConfigError("--global goes with --agent or --all-agents; otherwise use --to user");
+  return [options.to === "project" || options.to === "user" ? installer.targets[options.to] : resolve(process.cwd(), expandHome(options.to, homedir()))];
 }
 
 /** A refused install in one line; an audit's refusal then lists its findings, one a line. */

@@ -10,11 +10,10 @@ import { VERSION } from "../version.js";
 import { HELP, parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.js";
-import { parseAddTarget } from "./add-target.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
-import { applyPolicyFlags, auditOnInstall, policyFlags } from "./policy-flags.js";
+import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -57,19 +56,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!);
     if (args.command === "verify") return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);
+    const { LIFECYCLE_COMMANDS, runLifecycle } = await import("./lifecycle/index.js");
+    if (LIFECYCLE_COMMANDS.has(args.command)) {
+      // Installed skills come from the sources each command names or the lock records: no config, no server.
+      logger = createLogger(args.logLevel ?? "warn");
+      return await runLifecycle(args, logger);
+    }
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);
-    // `add` serves the repository it installs from, and the local folders it may install into.
-    const adding = args.command === "add" ? parseAddTarget(args.positionals[0]!, args.skill) : undefined;
-    const sources = adding
-      ? { skillsDirs: [], git: [adding.repository], catalogs: [], keepLocal: true }
-      : { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
+    const sources = { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
     // A source named on the command line means no config search at all (docs/configuration.md#trust).
-    const loaded = await findConfig(args, cwd, !adding && hasExplicitSources(sources));
+    const loaded = await findConfig(args, cwd, hasExplicitSources(sources));
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
     if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
-    else logger.debug(!adding && hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
+    else logger.debug(hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
 
     const transport = args.transport ?? config.transport ?? "stdio";
     const httpFlagsGiven = Object.keys(args.http).length > 0;
@@ -80,7 +81,6 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
       ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
-      ...(adding ? [auditOnInstall(adding.source)] : []),
       ...(args.allowedSigners !== undefined
         ? [(plugins: ResolvedPluginEntry[]) => applyPolicyFlags(plugins, policyFlags(args.allowedSigners!, args.requireSigned, cwd))]
         : []),
@@ -99,10 +99,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command !== "serve") {
       try {
-        if (adding) {
-          const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json, allowRisky: args.allowRisky };
-          return await (await import("./add.js")).runAdd(kernel, adding, options);
-        }
         return await runCommand(kernel, args);
       } finally {
         await kernel.close();
@@ -234,8 +230,18 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain
       // `skills-kernel` there does, so installing into it is not worth a warning.
       const servedByDefault = args.configPath === undefined && hasExplicitSources({ skillsDirs: args.skillsDirs, git: args.git, catalogs: args.catalogs });
-      const options = { to: args.to ?? "project", force: args.force, dryRun: args.dryRun, strict: args.strict, json: args.json, allowRisky: args.allowRisky };
-      return runInstall(kernel, args.positionals[0]!, { ...options, servedElsewhere: servedByDefault ? embeddedDefaultRoots(process.cwd(), homedir()) : [] });
+      return runInstall(kernel, args.positionals[0]!, {
+        to: args.to ?? "project",
+        agents: args.agents,
+        allAgents: args.allAgents,
+        global: args.global,
+        force: args.force,
+        dryRun: args.dryRun,
+        strict: args.strict,
+        json: args.json,
+        allowRisky: args.allowRisky,
+        servedElsewhere: servedByDefault ? embeddedDefaultRoots(process.cwd(), homedir()) : [],
+      });
     }
     default:
       throw new Error(`no handler for the ${args.command} command`);

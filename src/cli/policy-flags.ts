@@ -25,18 +25,6 @@ export function applyPolicyFlags(plugins: ResolvedPluginEntry[], flags: PolicyFl
   }));
 }
 
-/**
- * `add` audits what it installs (refusing high findings unless --allow-risky), so the repository
- * it reads is served with audit "warn": a skill blocked at load could not be shown or allowed.
- */
-export function auditOnInstall(source: string): (plugins: ResolvedPluginEntry[]) => Promise<ResolvedPluginEntry[]> {
-  return (plugins) =>
-    withPolicyOptions(plugins, "add", (base) => {
-      const audit = typeof base.audit === "object" && base.audit !== null ? base.audit : {};
-      return { ...base, audit: { ...audit, [source]: "warn" } };
-    });
-}
-
 async function withPolicyOptions(
   plugins: ResolvedPluginEntry[],
   origin: string,

@@ -9,8 +9,6 @@ export interface ExplicitSources {
   readonly skillsDirs: readonly string[];
   readonly git: readonly string[];
   readonly catalogs: readonly string[];
-  /** Keep the config's local folders too (`add`: so the installer sees what is installed already). */
-  readonly keepLocal?: boolean;
 }
 
 /**
@@ -38,10 +36,7 @@ export function serveExactly(sources: ExplicitSources, cwd: string) {
     if (sources.git.length > 0) wanted.push(["git", "repositories", [...sources.git]]);
     if (sources.catalogs.length > 0) wanted.push(["http-catalog", "catalogs", [...sources.catalogs]]);
     const kept = plugins.filter(
-      (entry) =>
-        !entry.plugin.provides?.includes(TOKENS.SkillSource) ||
-        wanted.some(([name]) => name === entry.plugin.name) ||
-        (sources.keepLocal === true && entry.plugin.name === "fs"),
+      (entry) => !entry.plugin.provides?.includes(TOKENS.SkillSource) || wanted.some(([name]) => name === entry.plugin.name),
     );
     const added: ResolvedPluginEntry[] = [];
     for (const [name, key, value] of wanted) {

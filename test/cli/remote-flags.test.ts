@@ -54,25 +54,13 @@ describe("--git, --catalog and add through dist/cli.js", () => {
     expect(result.stderr).toMatch(/plain relative path/);
   });
 
-  it("add installs one skill of a repository through the installer, atomically and checked", async () => {
-    const to = join(base, "installed");
-    const result = await runCli(["add", `${repo.url}#main:skills`, "--skill", "deploy", "--to", to], { cwd: base, env });
+  it("add installs one skill of a repository through the installer's checks, and --json lists what it added", async () => {
+    const project = join(base, "adding");
+    await mkdir(join(project, ".git"), { recursive: true });
+    const result = await runCli(["add", `${repo.url}#main:skills`, "--skill", "deploy", "--agent", "claude-code", "--json"], { cwd: project, env });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/Installed "deploy"/);
-    expect(await readFile(join(to, "deploy", "scripts", "run.sh"), "utf8")).toBe("#!/bin/sh\necho deploy\n");
-    expect(existsSync(join(to, "review"))).toBe(false);
-    const again = await runCli(["add", `${repo.url}#main:skills`, "--skill", "deploy", "--to", to], { cwd: base, env });
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already exists/);
-  });
-
-  it("add without a skill installs them all; an unknown one is named with what there is", async () => {
-    const to = join(base, "all");
-    const all = await runCli(["add", `${repo.url}:skills`, "--to", to, "--json"], { cwd: base, env });
-    expect(all.code, all.stderr).toBe(0);
-    expect(JSON.parse(all.stdout).map((r: { name: string }) => r.name).sort()).toEqual(["deploy", "review"]);
-    const missing = await runCli(["add", `${repo.url}:skills`, "--skill", "nope", "--to", to], { cwd: base, env });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/no skill named "nope"; it has: deploy, review/);
+    expect(JSON.parse(result.stdout)).toMatchObject([{ folder: "deploy", agents: ["claude-code"], files: ["SKILL.md", "scripts/run.sh"] }]);
+    expect(await readFile(join(project, ".claude", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe("#!/bin/sh\necho deploy\n");
+    expect(existsSync(join(project, ".claude", "skills", "review"))).toBe(false);
   });
 });

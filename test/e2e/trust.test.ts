@@ -60,15 +60,19 @@ describe("install and add refuse a risky skill unless --allow-risky (bundle)", (
     expect(await readFile(join(to, "risky", "scripts", "setup.sh"), "utf8")).toBe(RISKY["scripts/setup.sh"]);
   });
 
-  it("add from a repository refuses the risky skill (nothing written), installs the clean one, and --allow-risky both", async () => {
-    const to = join(base, "add-target");
-    const result = await runCli(["add", `${repo.url}:skills`, "--to", to], { cwd: base, env });
+  it("add from a repository refuses the risky skill (nothing written for it), adds the clean one, and --allow-risky adds it", async () => {
+    const project = join(base, "add-project");
+    await mkdir(project, { recursive: true });
+    const result = await runCli(["add", `${repo.url}:skills`, "--agent", "claude-code"], { cwd: project, env });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("scripts/setup.sh:3");
-    expect(await readdir(to)).toEqual(["clean"]);
-    const allowed = await runCli(["add", `${repo.url}:skills`, "--skill", "risky", "--to", to, "--allow-risky"], { cwd: base, env });
+    expect(result.stderr).toContain("--allow-risky");
+    expect(await readdir(join(project, ".claude", "skills"))).toEqual(["clean"]);
+    const lock = JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8")) as { skills: Record<string, unknown> };
+    expect(Object.keys(lock.skills)).toEqual(["clean"]);
+    const allowed = await runCli(["add", `${repo.url}:skills`, "--skill", "risky", "--agent", "claude-code", "--allow-risky"], { cwd: project, env });
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect((await readdir(to)).sort()).toEqual(["clean", "risky"]);
+    expect((await readdir(join(project, ".claude", "skills"))).sort()).toEqual(["clean", "risky"]);
   });
 });
 

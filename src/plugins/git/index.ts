@@ -81,3 +81,7 @@ function objectSpec(entry: { url: string; ref?: string; path?: string }): Reposi
     path: entry.path === undefined ? spec.path : checkFolder(entry.path, shown),
   };
 }
+
+// What the CLI's skill lifecycle (src/lifecycle) uses to pin and check repositories.
+export { runGit, GitError, DEFAULT_PROTOCOLS } from "./git.js";
+export { COMMIT, parseRepositorySpec, type RepositorySpec } from "./spec.js";

@@ -8,6 +8,7 @@ import { TOKENS } from "../../tokens.js";
 import { expandHome } from "../../skills/paths.js";
 import { MiB } from "../../skills/skill-files.js";
 import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
+import { addLifecycleTools } from "./lifecycle-tools.js";
 import { renderInstall } from "./render.js";
 
 
@@ -111,5 +112,6 @@ export default definePlugin({
         return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
       },
     });
+    addLifecycleTools(ctx);
   },
 });

@@ -11,6 +11,7 @@ import { validateSkillDocument } from "../../skills/skill-spec.js";
 import { auditBeforeInstall } from "../../skills/audit/install-check.js";
 import type { SkillFileEntry } from "../../skills/types.js";
 import { isWithin } from "../../skills/paths.js";
+import { installFolderName } from "../../skills/folder-name.js";
 import { servedRoots } from "../validate-skill/folder.js";
 import { checkDestination, checkTargetRoot, recoverLeftovers } from "./target.js";
 
@@ -105,11 +106,13 @@ export async function installSkill(
   // Unknown ids are refused here, naming the closest ones.
   const skill = catalog.resolve(request.skill, request.source);
   const { name } = skill;
-  const unsafe = unsafeNameReason(name);
+  // "Ahrefs Automation" installs as ahrefs-automation (or its source folder's name), never as is.
+  const folder = installFolderName(name, skill.path);
+  const unsafe = unsafeNameReason(folder);
   if (unsafe) throw new ToolInputError(`refusing to install "${clip(name)}": ${unsafe}`);
 
   await checkTargetRoot(request.targetRoot);
-  const destination = join(request.targetRoot, name);
+  const destination = join(request.targetRoot, folder);
   const place = await servedPlace(catalog, destination);
   const existing = await checkDestination(destination);
   // A source with several roots (user: ~/.claude/skills and ~/.agents/skills) names a skill the
@@ -128,7 +131,7 @@ export async function installSkill(
     throw new ToolInputError(`refusing to install "${name}": its SKILL.md is ${document.size} bytes, over maxBytes (${limits.maxBytes})`);
   }
   // Checked as it will be installed: in a folder named after the skill.
-  const validation = validateSkillDocument(new TextDecoder().decode(document.bytes), name);
+  const validation = validateSkillDocument(new TextDecoder().decode(document.bytes), folder);
   const specErrors = validation.errors.map((issue) => `${issue.field}: ${issue.message}`);
   if (!validation.valid && request.strict) {
     throw new ToolInputError(`refusing to install "${name}" (strict): its SKILL.md breaks the Agent Skills spec: ${specErrors.join("; ")}`);
@@ -187,7 +190,7 @@ export async function installSkill(
     await mkdir(request.targetRoot, { recursive: true });
     root = await realpath(request.targetRoot);
     warnings.push(...(await recoverLeftovers(root)));
-    temp = join(root, stagingName("installing", name, randomBytes(6).toString("hex")));
+    temp = join(root, stagingName("installing", folder, randomBytes(6).toString("hex")));
     await mkdir(temp);
   } catch (error) {
     throw new ToolInputError(`cannot write into ${request.targetRoot}: ${errorMessage(error)}`);
@@ -204,7 +207,7 @@ export async function installSkill(
     if (signal?.aborted) throw new ToolInputError("the install was cancelled; nothing was changed");
     throw new ToolInputError(`installing "${name}" failed; nothing was changed: ${errorMessage(error)}`);
   }
-  await moveIntoPlace(temp, join(root, name), existing, warnings);
+  await moveIntoPlace(temp, join(root, folder), existing, warnings);
 
   const servedAs = place ? await refreshUntilServed(catalog, place) : null;
   if (servedAs === null) {

@@ -156,16 +156,23 @@ describe("install_skill", () => {
     expect(await readdir(base)).not.toContain("project");
   });
 
-  it.each([
-    ["../sneaky", "the name holds a path separator"],
-    [".hidden", "the name starts with a dot"],
-    ["con", "the name is a device name on Windows"],
-  ])("refuses the unsafe name %s before writing anything", async (name, reason) => {
+  it("refuses a name unsafe as a folder before writing anything", async () => {
     const { install, base } = await setup();
-    const answer = await install({ skill_name: name, target: "project" });
+    const answer = await install({ skill_name: "con", target: "project" });
     expect(answer.isError).toBe(true);
-    expect(answer.text).toBe(`install_skill: refusing to install "${name}": ${reason}`);
+    expect(answer.text).toBe(`install_skill: refusing to install "con": the name is a device name on Windows`);
     expect(await readdir(base)).not.toContain("project");
+  });
+
+  it.each([
+    ["../sneaky", "sneaky"],
+    [".hidden", "hidden"],
+  ])("installs a skill named %s as its source folder's name, %s, never as its name", async (name, folder) => {
+    const { install, project } = await setup();
+    const answer = await install({ skill_name: name, target: "project" });
+    expect(answer.isError, answer.text).toBe(false);
+    expect(answer.structured.path).toBe(join(project, folder));
+    expect(await readdir(project)).toEqual([folder]);
   });
 
   it("installs a skill that breaks the spec with warnings; strict refuses it", async () => {
@@ -182,11 +189,11 @@ describe("install_skill", () => {
       `spec: metadata: "count" is a number: quote it; the spec wants string values (installed anyway; strict refuses it)`,
     ]);
     expect(await tree(join(project, "broken"))).toEqual(["SKILL.md"]);
-    // A name with capitals breaks the spec but is safe as a folder name: it installs under it.
+    // A name that is not a valid skill name installs under its source folder's name.
     const shouty = await install({ skill_name: "Shouty_Name", target: "project" });
     expect(shouty.isError).toBe(false);
     expect(shouty.structured.warnings[0]).toMatch(/^spec: name: /);
-    expect(await tree(join(project, "Shouty_Name"))).toEqual(["SKILL.md"]);
+    expect(await tree(join(project, "shouty"))).toEqual(["SKILL.md"]);
     expect((await install({ skill_name: "Shouty_Name", target: "user", strict: true })).isError).toBe(true);
     const versioned = await install({ skill_name: "versioned", target: "project" });
     expect(versioned.structured.warnings).toEqual([expect.stringMatching(/^version: is not a spec field/)]);

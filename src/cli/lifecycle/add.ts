@@ -1,0 +1,48 @@
+import { addSkills, type AddedSkill } from "../../lifecycle/add.js";
+import { parseSource } from "../../lifecycle/source-spec.js";
+import type { CliArgs } from "../args.js";
+import { chooseAgents } from "../../lifecycle/agents.js";
+import { open, resolveGit, short, type LifecycleContext } from "./context.js";
+
+/**
+ * `skills-kernel add SOURCE`: one line per skill added (files and warnings with --verbose); each
+ * failure is said once, and the exit code is 1 if any skill failed.
+ */
+export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<number> {
+  const { spec, skill } = parseSource(args.positionals[0]!, context.cwd);
+  const outcome = await addSkills(
+    {
+      spec,
+      wanted: [...new Set([...args.skills, ...(skill ? [skill] : [])])],
+      agents: chooseAgents(args.agents, args.allAgents, context.scope),
+      mode: args.copy ? "copy" : "link",
+      scope: context.scope,
+      force: args.force,
+      strict: args.strict,
+      dryRun: args.dryRun,
+      allowRisky: args.allowRisky,
+      resolved: await resolveGit(spec),
+    },
+    (opened, commit) => open(context, opened, commit),
+  );
+  if (args.json) process.stdout.write(`${JSON.stringify(outcome.added, null, 2)}\n`);
+  else for (const added of outcome.added) printSummary(added, args.verbose);
+  for (const failure of outcome.failures) process.stderr.write(`skills-kernel: ${failure}\n`);
+  return outcome.failures.length > 0 ? 1 : 0;
+}
+
+function printSummary(added: AddedSkill, verbose: boolean): void {
+  const at = added.commit
+    ? ` at ${short(added.commit)} (${added.pinned ? `pinned${added.ref ? ` to ${added.ref}` : ""}` : `tracking ${added.ref ?? "the default branch"}`})`
+    : added.version
+      ? ` version ${added.version}`
+      : "";
+  const count = added.warnings.length;
+  const warnings = count > 0 && !verbose ? `; ${count} warning${count === 1 ? "" : "s"} (--verbose shows them)` : "";
+  const copied = added.copies.length > 0 ? `; copied where a link could not be made: ${added.copies.join(", ")}` : "";
+  const files = `${added.files.length} file${added.files.length === 1 ? "" : "s"}`;
+  process.stdout.write(`${added.dry_run ? "would add" : "added"} ${added.folder}${at} for ${added.agents.join(", ")} (${added.mode}, ${files})${warnings}${copied}\n`);
+  if (!verbose) return;
+  for (const file of added.files) process.stdout.write(`  ${file}\n`);
+  for (const warning of added.warnings) process.stdout.write(`  warning: ${warning}\n`);
+}

@@ -1,0 +1,55 @@
+import { UserError } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/logger.js";
+import type { Scope } from "../../lifecycle/agents.js";
+import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
+import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
+import type { SourceSpec } from "../../lifecycle/source-spec.js";
+import { GitError } from "../../plugins/git/index.js";
+
+/** What every lifecycle command runs with. */
+export interface LifecycleContext {
+  readonly cwd: string;
+  readonly scope: Scope;
+  readonly logger: Logger;
+}
+
+/**
+ * A progress line on a terminal (never when CI is set or stderr is a pipe), cleared once `work`
+ * settles; the commands never ask anything, so they run the same with no terminal at all.
+ */
+export async function withProgress<T>(text: string, work: Promise<T>): Promise<T> {
+  const shown = process.stderr.isTTY === true && !process.env.CI;
+  if (shown) process.stderr.write(`\r\x1b[K${text}…`);
+  try {
+    return await work;
+  } finally {
+    if (shown) process.stderr.write("\r\x1b[K");
+  }
+}
+
+/** Where a git source's ref points now; a git failure is the user's to see in one line. */
+export async function resolveGit(spec: SourceSpec): Promise<ResolvedRef | undefined> {
+  if (spec.kind !== "git") return undefined;
+  try {
+    return await withProgress(`asking ${spec.repository.url}`, resolveRef(spec.repository.url, spec.repository.ref));
+  } catch (error) {
+    if (error instanceof GitError) throw new UserError(`${spec.written}: ${error.message}`, 1);
+    throw error;
+  }
+}
+
+/** Opens a source (at `commit` for git), with a progress line. */
+export function open(context: LifecycleContext, spec: SourceSpec, commit?: string): Promise<OpenedSource> {
+  const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
+  return withProgress(`fetching ${spec.written}`, openSource(spec, { logger: context.logger, cwd: context.cwd, commit, catalogToken }));
+}
+
+/** One line on stderr for a failure, whatever it holds. */
+export function reportFailure(error: unknown): void {
+  if (!(error instanceof UserError)) throw error;
+  process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+}
+
+export function short(commit: string | undefined): string {
+  return commit ? commit.slice(0, 12) : "-";
+}

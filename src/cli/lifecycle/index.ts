@@ -1,0 +1,27 @@
+import type { Logger } from "../../kernel/logger.js";
+import { scopeFor } from "../../lifecycle/project.js";
+import type { CliArgs, Command } from "../args.js";
+import type { LifecycleContext } from "./context.js";
+
+/** The commands that manage installed skills and skills-lock.json (docs/lifecycle.md). */
+export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set(["add", "installed", "outdated", "update", "remove", "restore"]);
+
+/** Runs one lifecycle command; each opens the sources it needs itself, so no server kernel is built. */
+export async function runLifecycle(args: CliArgs, logger: Logger): Promise<number> {
+  const cwd = process.cwd();
+  const context: LifecycleContext = { cwd, scope: scopeFor(args.global, cwd), logger };
+  switch (args.command) {
+    case "add":
+      return (await import("./add.js")).runAdd(args, context);
+    case "installed":
+      return (await import("./installed.js")).runInstalled(args, context);
+    case "outdated":
+      return (await import("./outdated.js")).runOutdated(args, context);
+    case "update":
+      return (await import("./update.js")).runUpdate(args, context);
+    case "remove":
+      return (await import("./remove.js")).runRemove(args, context);
+    default:
+      return (await import("./restore.js")).runRestore(args, context);
+  }
+}

@@ -1,0 +1,59 @@
+import { UserError } from "../../kernel/errors.js";
+import { refuseStaged } from "../../lifecycle/checks.js";
+import { commitSkill } from "../../lifecycle/commit.js";
+import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
+import { storeFolder } from "../../lifecycle/place.js";
+import { inspectSkill } from "../../lifecycle/state.js";
+import type { CliArgs } from "../args.js";
+import { entrySpec, findLocked } from "../../lifecycle/report.js";
+import { open, reportFailure, type LifecycleContext } from "./context.js";
+
+/**
+ * `skills-kernel restore`: from the lock alone, exactly the locked commits into the locked agents,
+ * every file's digest checked before anything is written. What is installed and matches is left
+ * alone; local edits are kept (exit 1) unless --force. --frozen changes nothing the lock cannot
+ * vouch for: an entry without per-file digests is an error, as are local edits.
+ */
+export async function runRestore(args: CliArgs, context: LifecycleContext): Promise<number> {
+  if (args.frozen && args.force) throw new UserError("--frozen and --force do not go together", 2);
+  const lock = await readLock(lockPath(context.scope));
+  let code = 0;
+  for (const [name, entry] of Object.entries(lock.skills)) {
+    try {
+      const line = await restoreOne(name, entry, args, context);
+      process.stdout.write(`${line}\n`);
+    } catch (error) {
+      reportFailure(error);
+      code = 1;
+    }
+  }
+  return code;
+}
+
+async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context: LifecycleContext): Promise<string> {
+  if (entry.files === undefined) {
+    throw new UserError(`${name} was installed by npx skills and the lock holds no per-file digests to check a restore against; add it again with skills-kernel add`, 1);
+  }
+  const state = await inspectSkill(name, entry, context.scope);
+  if (state.state === "ok") return `${name} is installed as locked`;
+  if (state.state === "modified" && !args.force) {
+    throw new UserError(`${name} has local edits (${state.differing.join(", ")}); left as it is (--force replaces them)`, 1);
+  }
+  if (entry.sourceType === "git" && entry.commit === undefined) throw new UserError(`${name}: the lock records no commit`, 1);
+  const source = await open(context, entrySpec(name, entry, context.cwd), entry.commit);
+  try {
+    // The lock's digests name exactly what the project reviewed and committed: restore does not audit again.
+    const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false, true);
+    try {
+      const refused = refuseStaged(staged, entry);
+      if (refused) throw new UserError(`refusing to restore "${name}": ${refused}`, 1);
+      const { files: _files, computedHash: _hash, agents: _agents, mode, ...fields } = entry;
+      await commitSkill(staged, { folder: name, agents: state.agents, mode: mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });
+    } finally {
+      await staged.discard();
+    }
+  } finally {
+    await source.close();
+  }
+  return `restored ${name} for ${state.agents.map((agent) => agent.id).join(", ")}`;
+}

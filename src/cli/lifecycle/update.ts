@@ -1,0 +1,97 @@
+import { UserError } from "../../kernel/errors.js";
+import { refuseStaged } from "../../lifecycle/checks.js";
+import { commitSkill } from "../../lifecycle/commit.js";
+import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
+import { storeFolder } from "../../lifecycle/place.js";
+import { inspectSkill } from "../../lifecycle/state.js";
+import type { CliArgs } from "../args.js";
+import { entrySpec, findLocked } from "../../lifecycle/report.js";
+import { open, reportFailure, short, type LifecycleContext } from "./context.js";
+import { checkFreshness } from "../../lifecycle/report.js";
+
+/**
+ * `skills-kernel update [NAME]...`: brings tracked skills to their source's latest in every agent
+ * they are installed for. A skill edited locally is left alone and its differing files listed
+ * (exit 1) unless --force; pinned skills stay where they are.
+ */
+export async function runUpdate(args: CliArgs, context: LifecycleContext): Promise<number> {
+  const lock = await readLock(lockPath(context.scope));
+  const names = args.positionals.length > 0 ? args.positionals : Object.keys(lock.skills);
+  const results: object[] = [];
+  let code = 0;
+  for (const name of names) {
+    const entry = lock.skills[name];
+    try {
+      if (!entry) throw new UserError(`"${name}" is not in ${lockPath(context.scope)}; see: skills-kernel installed`, 1);
+      const outcome = await updateOne(name, entry, args, context);
+      results.push({ name, ...outcome });
+      if (outcome.status === "kept") code = 1;
+      if (!args.json) say(name, outcome, args.dryRun);
+    } catch (error) {
+      reportFailure(error);
+      code = 1;
+    }
+  }
+  if (args.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  return code;
+}
+
+interface UpdateOutcome {
+  readonly status: "pinned" | "current" | "kept" | "updated" | "unknown";
+  readonly from?: string | null;
+  readonly to?: string | null;
+  readonly differing?: readonly string[];
+  readonly note?: string;
+}
+
+async function updateOne(name: string, entry: LockEntry, args: CliArgs, context: LifecycleContext): Promise<UpdateOutcome> {
+  const fresh = await checkFreshness(name, entry, context.cwd, (spec, commit) => open(context, spec, commit));
+  if (fresh.status === "pinned" || fresh.status === "unknown") return { status: fresh.status, note: fresh.note };
+  const state = await inspectSkill(name, entry, context.scope);
+  if (fresh.status === "current" && state.state === "ok") return { status: "current", from: fresh.current };
+  if (state.state === "modified" && !args.force) return { status: "kept", differing: state.differing, from: fresh.current, to: fresh.latest };
+  if (args.dryRun) return { status: "updated", from: fresh.current, to: fresh.latest, note: "dry run: nothing written" };
+  const commit = entry.sourceType === "git" ? (fresh.latest ?? undefined) : undefined;
+  const source = await open(context, entrySpec(name, entry, context.cwd), commit);
+  try {
+    const offered = findLocked(source, name, entry);
+    const staged = await source.stage(offered, storeFolder(context.scope), false, args.allowRisky);
+    try {
+      const refused = refuseStaged(staged);
+      if (refused) throw new UserError(`refusing to update "${name}": ${refused}`, 1);
+      const { files: _files, computedHash: _hash, agents: _agents, mode, ...fields } = entry;
+      await commitSkill(staged, {
+        folder: name,
+        agents: state.agents,
+        mode: mode ?? "link",
+        scope: context.scope,
+        force: true,
+        addAgents: false,
+        source: { ...fields, commit, version: offered.version, path: offered.path },
+      });
+    } finally {
+      await staged.discard();
+    }
+  } finally {
+    await source.close();
+  }
+  return { status: "updated", from: fresh.current, to: fresh.latest };
+}
+
+function say(name: string, outcome: UpdateOutcome, dryRun: boolean): void {
+  switch (outcome.status) {
+    case "kept":
+      process.stderr.write(
+        `skills-kernel: ${name} has local edits (${outcome.differing!.join(", ")}); left as it is (--force replaces them)\n`,
+      );
+      return;
+    case "updated":
+      process.stdout.write(`${dryRun ? "would update" : "updated"} ${name}: ${short(outcome.from ?? undefined)} -> ${short(outcome.to ?? undefined)}\n`);
+      return;
+    case "current":
+      process.stdout.write(`${name} is up to date\n`);
+      return;
+    default:
+      process.stdout.write(`${name}: ${outcome.status}${outcome.note ? ` (${outcome.note})` : ""}\n`);
+  }
+}

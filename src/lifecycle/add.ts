@@ -1,0 +1,120 @@
+import { basename } from "node:path";
+import { tmpdir } from "node:os";
+import { errorMessage, UserError } from "../kernel/errors.js";
+import type { AgentRow, Scope } from "./agents.js";
+import { refuseStaged } from "./checks.js";
+import { commitSkill, type SourceFields } from "./commit.js";
+import type { OfferedSkill, OpenedSource } from "./fetch.js";
+import { lockPath, readLock } from "./lock-file.js";
+import type { InstallMode } from "./place.js";
+import { storeFolder } from "./place.js";
+import type { SourceOpener } from "./report.js";
+import type { ResolvedRef } from "./resolve-git.js";
+import { sourceType, type SourceSpec } from "./source-spec.js";
+
+export interface AddRequest {
+  readonly spec: SourceSpec;
+  /** Skill names (or folder names) to add; all of the source's when empty. */
+  readonly wanted: readonly string[];
+  readonly agents: readonly AgentRow[];
+  readonly mode: InstallMode;
+  readonly scope: Scope;
+  readonly force: boolean;
+  readonly strict: boolean;
+  readonly dryRun: boolean;
+  /** Add a skill the audit finds high-severity problems in (refused otherwise). */
+  readonly allowRisky?: boolean;
+  /** Where a git source's ref points (resolved before opening it). */
+  readonly resolved?: ResolvedRef;
+}
+
+/** One skill added (or, on a dry run, that would be). */
+export interface AddedSkill extends SourceFields {
+  readonly folder: string;
+  readonly agents: readonly string[];
+  readonly mode: InstallMode;
+  readonly files: readonly string[];
+  readonly warnings: readonly string[];
+  /** Agent folders that got a copy because a link could not be made. */
+  readonly copies: readonly string[];
+  readonly dry_run: boolean;
+}
+
+export interface AddOutcome {
+  readonly added: AddedSkill[];
+  /** One message per skill that failed; the others were added. */
+  readonly failures: string[];
+}
+
+/**
+ * Adds skills of a source: each is copied through the install's checks into a staging folder,
+ * passed to refuseStaged (the one place a skill is refused before anything is written), then
+ * placed for the agents and recorded in the lock. A failure of one skill leaves the others.
+ */
+export async function addSkills(request: AddRequest, open: SourceOpener): Promise<AddOutcome> {
+  // A lock that cannot be read stops the add before anything is fetched, and is said once.
+  await readLock(lockPath(request.scope));
+  const source = await open(request.spec, request.resolved?.commit);
+  const outcome: AddOutcome = { added: [], failures: [] };
+  try {
+    for (const offered of choose(source, request.wanted, request.spec.written)) {
+      try {
+        outcome.added.push(await addOne(source, offered, request));
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        outcome.failures.push(errorMessage(error).replace(/\s*\n\s*/g, " "));
+      }
+    }
+  } finally {
+    await source.close();
+  }
+  return outcome;
+}
+
+async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddRequest): Promise<AddedSkill> {
+  const { spec, resolved } = request;
+  const staged = await source.stage(offered, request.dryRun ? tmpdir() : storeFolder(request.scope), request.strict, request.allowRisky ?? false);
+  try {
+    const refused = refuseStaged(staged);
+    if (refused) throw new UserError(`refusing to add "${offered.name}": ${refused}`, 1);
+    const folder = basename(staged.folder);
+    const fields: SourceFields = {
+      source: spec.written,
+      sourceType: sourceType(spec),
+      url: spec.kind === "git" ? spec.repository.url : spec.kind === "catalog" ? spec.url : spec.folder,
+      ref: spec.kind === "git" ? spec.repository.ref : undefined,
+      pinned: resolved?.pinned ?? false,
+      commit: resolved?.commit,
+      version: offered.version,
+      path: offered.path,
+      name: offered.name === folder ? undefined : offered.name,
+    };
+    const committed = request.dryRun
+      ? { agents: request.agents.map((agent) => agent.id), copies: [] }
+      : await commitSkill(staged, { folder, agents: request.agents, mode: request.mode, scope: request.scope, force: request.force, addAgents: true, source: fields });
+    return {
+      ...fields,
+      folder,
+      agents: committed.agents,
+      mode: request.mode,
+      files: Object.keys(staged.digest.files).sort(),
+      warnings: staged.warnings,
+      copies: committed.copies,
+      dry_run: request.dryRun,
+    };
+  } finally {
+    await staged.discard();
+  }
+}
+
+/** The skills asked for (by name or by folder name), or all of them; an unknown one is an error naming what there is. */
+function choose(source: OpenedSource, wanted: readonly string[], written: string): OfferedSkill[] {
+  if (source.skills.length === 0) throw new UserError(`${written} has no skills`, 1);
+  if (wanted.length === 0) return [...source.skills];
+  const has = source.skills.map((skill) => skill.name).join(", ");
+  return wanted.map((name) => {
+    const found = source.skills.find((skill) => skill.name === name) ?? source.skills.find((skill) => basename(skill.path) === name);
+    if (!found) throw new UserError(`${written} has no skill named "${name}"; it has: ${has}`, 1);
+    return found;
+  });
+}

@@ -1,0 +1,74 @@
+import { UserError } from "../kernel/errors.js";
+import type { AgentRow, Scope } from "./agents.js";
+import type { StagedSkill } from "./fetch.js";
+import { readLock, writeLock, lockPath, type LockEntry } from "./lock-file.js";
+import { withLockFile } from "./lock-guard.js";
+import { entryKind, placementPaths, placeSkill, type InstallMode } from "./place.js";
+import { entryAgents } from "./state.js";
+
+/** Where a staged skill goes and what the lock says of it. */
+export interface SkillPlan {
+  readonly folder: string;
+  readonly agents: readonly AgentRow[];
+  readonly mode: InstallMode;
+  readonly scope: Scope;
+  /** Replace a folder the lock does not record. */
+  readonly force: boolean;
+  /** add: the agents the lock lists already keep the skill (it is added for more); update, restore: exactly `agents`. */
+  readonly addAgents: boolean;
+  /** The lock entry's fields about the source. */
+  readonly source: SourceFields;
+  /** restore: the lock already says all this, and is left untouched. */
+  readonly leaveLock?: boolean;
+}
+
+/** The lock entry's fields that say where a skill came from. */
+export interface SourceFields {
+  readonly source: string;
+  readonly sourceType: string;
+  readonly url?: string;
+  readonly ref?: string;
+  readonly pinned?: boolean;
+  readonly commit?: string;
+  readonly version?: string;
+  readonly path?: string;
+  readonly name?: string;
+}
+
+export interface Committed {
+  readonly agents: readonly string[];
+  /** Agent folders that got a copy because a link could not be made. */
+  readonly copies: readonly string[];
+}
+
+/**
+ * Moves a staged skill into the agents' folders and records it in the lock, holding the lock's
+ * guard throughout, so a concurrent command never sees one without the other or loses an entry.
+ * A folder the lock does not record is never replaced without `force`.
+ */
+export async function commitSkill(staged: StagedSkill, plan: SkillPlan): Promise<Committed> {
+  const file = lockPath(plan.scope);
+  return withLockFile(file, async () => {
+    const lock = await readLock(file);
+    const existing = lock.skills[plan.folder];
+    const previous = existing && plan.addAgents ? await entryAgents(existing, plan.scope, plan.folder) : [];
+    const agents = [...new Map([...previous, ...plan.agents].map((agent) => [agent.id, agent])).values()];
+    for (const path of placementPaths(agents, plan.scope, plan.folder, plan.mode)) {
+      const kind = await entryKind(path);
+      if (kind === "file") throw new UserError(`${path} is a file, not a skill; remove it first`, 1);
+      if (kind !== "none" && !existing && !plan.force) {
+        throw new UserError(`${path} exists and ${file} does not record it; --force replaces it`, 1);
+      }
+    }
+    const copies = await placeSkill(staged.folder, agents, plan.scope, plan.folder, plan.mode);
+    const entry: LockEntry = {
+      ...plan.source,
+      agents: agents.map((agent) => agent.id),
+      mode: plan.mode,
+      computedHash: staged.digest.computedHash,
+      files: staged.digest.files,
+    };
+    if (!plan.leaveLock) await writeLock(file, { ...lock, skills: { ...lock.skills, [plan.folder]: entry } });
+    return { agents: entry.agents!, copies };
+  });
+}

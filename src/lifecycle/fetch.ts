@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { createKernel, type SkillsKernel } from "../create-kernel.js";
+import type { PluginEntry, SkillsKernelConfig } from "../kernel/config.js";
+import { errorMessage, ToolInputError, UserError } from "../kernel/errors.js";
+import type { Logger } from "../kernel/logger.js";
+import type { CatalogSkill } from "../skills/catalog.js";
+import { stagingName } from "../skills/install-staging.js";
+import { createInstaller, installOptionsSchema } from "../plugins/install-skill/index.js";
+import { digestFolder, type FolderDigest } from "./digest.js";
+import type { SourceSpec } from "./source-spec.js";
+
+/** The source's name inside the kernel that reads it. */
+const SOURCE = "source";
+
+/** A skill of an opened source, at the commit (or catalog state) the source was opened at. */
+export interface OfferedSkill {
+  readonly name: string;
+  /** Its folder inside the source, POSIX separators; "" for the source's root. */
+  readonly path: string;
+  readonly version?: string;
+  readonly skill: CatalogSkill;
+}
+
+/** A skill copied into a staging folder, not yet where any agent reads it. */
+export interface StagedSkill {
+  readonly offered: OfferedSkill;
+  /** The staged skill folder. */
+  readonly folder: string;
+  readonly digest: FolderDigest;
+  /** Spec problems and other warnings the install found. */
+  readonly warnings: readonly string[];
+  /** Removes the staging folder (after the skill was moved out of it, or when it is refused). */
+  discard(): Promise<void>;
+}
+
+export interface OpenedSource {
+  readonly skills: readonly OfferedSkill[];
+  /**
+   * Copies one skill into `<stageIn>/.installing-…/`, through the install's checks (limits, secrets,
+   * unsafe paths, the audit: a high finding refuses it unless `allowRisky`).
+   */
+  stage(skill: OfferedSkill, stageIn: string, strict: boolean, allowRisky: boolean): Promise<StagedSkill>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  readonly logger: Logger;
+  readonly cwd: string;
+  /** Git: the commit to read (the ref was resolved before). */
+  readonly commit?: string;
+  /** Catalogs: sent as `Authorization: Bearer …` (from SKILLS_KERNEL_CATALOG_TOKEN). */
+  readonly catalogToken?: string;
+}
+
+/**
+ * Opens a source the way the server would serve it (a kernel with that one source), so that
+ * what add copies passes the same checks as what install_skill copies.
+ */
+export async function openSource(spec: SourceSpec, options: OpenOptions): Promise<OpenedSource> {
+  const kernel = await createKernel({
+    config: sourceConfig(spec, options),
+    baseDir: options.cwd,
+    configSource: "add",
+    logger: options.logger,
+  });
+  try {
+    await kernel.catalog.ready();
+    const failure = kernel.catalog.status().find((status) => status.error !== undefined);
+    if (failure) throw new UserError(`${spec.written} cannot be read: ${failure.error}`, 1);
+  } catch (error) {
+    await kernel.close();
+    throw error;
+  }
+  const prefix = spec.kind === "git" ? spec.repository.path : undefined;
+  const skills = kernel.catalog
+    .list()
+    .filter((skill) => skill.source === SOURCE)
+    .map((skill) => ({
+      name: skill.name,
+      path: [prefix, skill.path].filter((part) => part !== undefined && part !== "").join("/"),
+      version: catalogVersion(spec, skill),
+      skill,
+    }));
+  return { skills, stage: (offered, stageIn, strict, allowRisky) => stage(kernel, offered, stageIn, strict, allowRisky), close: () => kernel.close() };
+}
+
+/**
+ * The one source's kernel serves every skill it holds, whatever the audit finds: staging audits
+ * each skill it copies (refused unless --allow-risky), which a skill blocked at load could not be.
+ */
+const AUDIT_AT_STAGE = ["skill-policy", { audit: { [SOURCE]: "off" } }] as const;
+
+function sourceConfig(spec: SourceSpec, options: OpenOptions): SkillsKernelConfig {
+  return { plugins: [AUDIT_AT_STAGE, ...sourcePlugins(spec, options)] };
+}
+
+function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
+  switch (spec.kind) {
+    case "git": {
+      const { url, path } = spec.repository;
+      return [["git", { repositories: [{ url, ref: options.commit ?? spec.repository.ref, path, name: SOURCE }] }]];
+    }
+    case "catalog": {
+      const headers = options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};
+      return [["http-catalog", { catalogs: [{ url: spec.url, name: SOURCE, ...headers }], ttlMs: 0 }]];
+    }
+    case "local":
+      return [["fs", { roots: [{ path: spec.folder, source: SOURCE }], watch: false }]];
+  }
+}
+
+/** A catalog's version of a skill: its frontmatter's `version` or `metadata.version`. */
+function catalogVersion(spec: SourceSpec, skill: CatalogSkill): string | undefined {
+  if (spec.kind !== "catalog") return undefined;
+  const { version, metadata } = skill.frontmatter as { version?: unknown; metadata?: { version?: unknown } };
+  const found = version ?? metadata?.version;
+  return typeof found === "string" || typeof found === "number" ? String(found) : undefined;
+}
+
+async function stage(kernel: SkillsKernel, offered: OfferedSkill, stageIn: string, strict: boolean, allowRisky: boolean): Promise<StagedSkill> {
+  const defaults = installOptionsSchema.parse({});
+  const installer = createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());
+  const root = join(stageIn, stagingName("installing", offered.name.replace(/[^A-Za-z0-9._-]/g, "-"), randomBytes(6).toString("hex")));
+  const discard = () => rm(root, { recursive: true, force: true });
+  try {
+    await mkdir(root, { recursive: true });
+    const result = await installer.install({ skill: offered.skill.qualifiedId, targetRoot: root, overwrite: false, dryRun: false, strict, allowRisky });
+    const warnings = result.warnings.filter((warning) => !warning.startsWith("target "));
+    return { offered, folder: result.path, digest: await digestFolder(result.path), warnings, discard };
+  } catch (error) {
+    await discard();
+    if (error instanceof ToolInputError || error instanceof UserError) throw new UserError(error.message.replace(/\s*\n\s*/g, " "), 1);
+    throw new UserError(`copying "${offered.name}" failed: ${errorMessage(error)}`, 1);
+  }
+}

@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { errorMessage, UserError } from "../kernel/errors.js";
+import { checkRelativePath } from "../skills/skill-files.js";
+import { AGENTS } from "./agents.js";
+
+/** The lock's file name: the one `npx skills` writes at a project's root, so both read each other's. */
+export const LOCK_FILE = "skills-lock.json";
+
+/** The newest format this build reads and writes (`npx skills` writes the same number). */
+export const LOCK_VERSION = 1;
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * One skill of the lock. `source`, `ref`, `sourceType` and `computedHash` are the fields `npx
+ * skills` writes too (its entries have nothing else); the rest are skills-kernel's.
+ */
+const entrySchema = z
+  .object({
+    /** The source as the user wrote it. */
+    source: z.string().min(1),
+    /** git, catalog or local (npx skills: github, local, node_modules…). */
+    sourceType: z.string().min(1),
+    /** The resolved URL: a git remote, a catalog document, or an absolute folder. */
+    url: z.string().min(1).optional(),
+    /** The branch, tag or commit asked for; absent when none was. */
+    ref: z.string().min(1).optional(),
+    /** A tag or a commit was asked for: update leaves the skill where it is. */
+    pinned: z.boolean().optional(),
+    /** The commit installed (git sources). */
+    commit: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+    /** The version the catalog gave, when it gave one. */
+    version: z.string().min(1).optional(),
+    /** The skill's folder inside the source, POSIX separators; "" for the source's root. */
+    path: z.string().optional(),
+    /** The skill's name when its folder is named otherwise. */
+    name: z.string().min(1).optional(),
+    agents: z.array(z.string()).optional(),
+    mode: z.enum(["link", "copy"]).optional(),
+    /** SHA-256 of every installed file, as the Skills extension's manifest gives it. */
+    files: z.record(z.string(), z.string().regex(DIGEST)).optional(),
+    /** npx skills' digest of the whole folder, kept equal so that it sees the skill as current. */
+    computedHash: z.string().min(1),
+  })
+  .catchall(z.unknown());
+
+export type LockEntry = z.infer<typeof entrySchema>;
+
+const lockSchema = z.object({ version: z.number().int().min(1), skills: z.record(z.string(), entrySchema) }).catchall(z.unknown());
+
+export interface Lock {
+  readonly version: number;
+  /** By install folder name. */
+  readonly skills: Record<string, LockEntry>;
+}
+
+/** Where the lock lives: a project's root, or the user's state folder for --global installs. */
+export function lockPath(scope: { readonly global: boolean; readonly root: string }): string {
+  if (!scope.global) return join(scope.root, LOCK_FILE);
+  const state = process.env.XDG_STATE_HOME;
+  // The XDG spec says a relative value is invalid and is to be ignored.
+  return join(state?.startsWith("/") ? state : join(homedir(), ".local", "state"), "skills-kernel", LOCK_FILE);
+}
+
+/**
+ * Reads the lock; a missing file is an empty lock. A file that cannot be read, is not a lock, or
+ * is of a newer format is an error naming it: it is never reset, since it is the project's record.
+ */
+export async function readLock(file: string): Promise<Lock> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: LOCK_VERSION, skills: {} };
+    throw new UserError(`cannot read ${file}: ${errorMessage(error)}`, 1);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`${file} is not valid JSON (${errorMessage(error)}); fix it or restore it from version control`, 1);
+  }
+  const version = (data as { version?: unknown } | null)?.version;
+  if (typeof version === "number" && version > LOCK_VERSION) {
+    throw new UserError(`${file} has format version ${version}, newer than this skills-kernel reads (${LOCK_VERSION}); upgrade skills-kernel`, 1);
+  }
+  const parsed = lockSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`${file} is not a skills lock: ${issue.path.join(".") || "the document"}: ${issue.message}`, 1);
+  }
+  for (const [name, entry] of Object.entries(parsed.data.skills)) checkEntry(file, name, entry);
+  return { version: LOCK_VERSION, skills: parsed.data.skills };
+}
+
+/** What JSON Schema cannot say: names and paths that could step out of a folder, unknown agents. */
+function checkEntry(file: string, name: string, entry: LockEntry): void {
+  const bad = (why: string) => new UserError(`${file}: skill "${name}": ${why}`, 1);
+  if (checkRelativePath(name) !== undefined || name.includes("/")) throw bad("the name is not a plain folder name");
+  for (const path of Object.keys(entry.files ?? {})) {
+    const problem = checkRelativePath(path);
+    if (problem) throw bad(`file "${path}": ${problem}`);
+  }
+  for (const agent of entry.agents ?? []) {
+    if (!AGENTS.some((row) => row.id === agent)) throw bad(`unknown agent "${agent}"`);
+  }
+}
+
+const ENTRY_KEYS = ["source", "sourceType", "url", "ref", "pinned", "commit", "version", "path", "name", "agents", "mode", "computedHash", "files"];
+
+/** The lock as written: skills, files and unknown keys sorted, each entry's own keys in a fixed order, two-space indent, final newline. */
+export function formatLock(lock: Lock): string {
+  const sortedKeys = (object: Record<string, unknown>) => Object.keys(object).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const skills: Record<string, unknown> = {};
+  for (const name of sortedKeys(lock.skills)) {
+    const entry = lock.skills[name]! as Record<string, unknown>;
+    const ordered: Record<string, unknown> = {};
+    for (const key of [...ENTRY_KEYS, ...sortedKeys(entry).filter((key) => !ENTRY_KEYS.includes(key))]) {
+      const value = entry[key];
+      if (value === undefined) continue;
+      if (key === "files") {
+        const files = value as Record<string, string>;
+        ordered.files = Object.fromEntries(sortedKeys(files).map((path) => [path, files[path]]));
+      } else ordered[key] = key === "agents" ? [...(value as string[])].sort() : value;
+    }
+    skills[name] = ordered;
+  }
+  return `${JSON.stringify({ version: lock.version, skills }, null, 2)}\n`;
+}
+
+/** Writes the lock atomically: a temporary file beside it, renamed over it. */
+export async function writeLock(file: string, lock: Lock): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await writeFile(temporary, formatLock(lock), { flag: "wx" });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new UserError(`cannot write ${file}: ${errorMessage(error)}`, 1);
+  }
+}

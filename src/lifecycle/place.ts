@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { cp, lstat, mkdir, rename, rm, symlink, unlink } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { errorMessage, UserError } from "../kernel/errors.js";
+import { stagingName } from "../skills/install-staging.js";
+import { agentFolder, SHARED_FOLDER, type AgentRow, type Scope } from "./agents.js";
+
+export type InstallMode = "link" | "copy";
+
+/** The folder holding the one stored copy of each linked skill: the shared `.agents/skills`. */
+export function storeFolder(scope: Scope): string {
+  return join(scope.global ? scope.home : scope.root, SHARED_FOLDER);
+}
+
+/** Where a skill is for one agent. */
+export function agentSkillPath(agent: AgentRow, scope: Scope, folder: string): string {
+  return join(agentFolder(agent, scope), folder);
+}
+
+/** Every path a placement writes: the stored copy (link mode) and each agent's entry. */
+export function placementPaths(agents: readonly AgentRow[], scope: Scope, folder: string, mode: InstallMode): string[] {
+  const paths = agents.map((agent) => agentSkillPath(agent, scope, folder));
+  if (mode === "link") paths.unshift(join(storeFolder(scope), folder));
+  return [...new Set(paths)];
+}
+
+/**
+ * Moves a staged skill to where the agents read it. Link mode: the one copy goes into the shared
+ * folder and every other agent's folder gets a relative link to it (a copy where a link cannot be
+ * made, as on Windows without the right to make links). Copy mode: each agent gets its own copy.
+ * Whatever was at those paths is replaced (the caller decided it may be). Returns the paths that
+ * got a copy instead of a link.
+ */
+export async function placeSkill(staged: string, agents: readonly AgentRow[], scope: Scope, folder: string, mode: InstallMode): Promise<string[]> {
+  const copies: string[] = [];
+  const targets = [...new Set(agents.map((agent) => agentSkillPath(agent, scope, folder)))];
+  if (mode === "link") {
+    const stored = join(storeFolder(scope), folder);
+    await replaceWith(staged, stored, async (temp) => rename(staged, temp));
+    for (const target of targets.filter((path) => path !== stored)) {
+      await mkdir(dirname(target), { recursive: true });
+      await removeEntry(target);
+      try {
+        await symlink(relative(dirname(target), stored), target, process.platform === "win32" ? "junction" : "dir");
+      } catch {
+        await replaceWith(stored, target, (temp) => cp(stored, temp, { recursive: true }));
+        copies.push(target);
+      }
+    }
+    return copies;
+  }
+  for (const target of targets) await replaceWith(staged, target, (temp) => cp(staged, temp, { recursive: true }));
+  await rm(staged, { recursive: true, force: true });
+  return copies;
+}
+
+/** Fills a temporary folder beside `target` with `fill`, then swaps it in for whatever is at `target`. */
+async function replaceWith(source: string, target: string, fill: (temp: string) => Promise<void>): Promise<void> {
+  const parent = dirname(target);
+  const name = target.slice(parent.length + 1);
+  const temp = join(parent, stagingName("installing", name, randomBytes(6).toString("hex")));
+  try {
+    await mkdir(parent, { recursive: true });
+    await fill(temp);
+    await removeEntry(target);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw new UserError(`cannot install into ${target}: ${errorMessage(error)} (from ${source})`, 1);
+  }
+}
+
+/** Removes a skill's entry: a link is unlinked (never followed), a folder removed. */
+export async function removeEntry(path: string): Promise<boolean> {
+  let stats;
+  try {
+    stats = await lstat(path);
+  } catch {
+    return false;
+  }
+  if (stats.isSymbolicLink() || !stats.isDirectory()) await unlink(path);
+  else await rm(path, { recursive: true, force: true });
+  return true;
+}
+
+/** What is at a path a placement would write: nothing, a link, or a folder. */
+export async function entryKind(path: string): Promise<"none" | "link" | "folder" | "file"> {
+  try {
+    const stats = await lstat(path);
+    return stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "folder" : "file";
+  } catch {
+    return "none";
+  }
+}

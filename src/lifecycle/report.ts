@@ -1,0 +1,111 @@
+import { differingFiles } from "./digest.js";
+import type { OpenedSource } from "./fetch.js";
+import { lockPath, readLock, type LockEntry } from "./lock-file.js";
+import { resolveRef } from "./resolve-git.js";
+import { inspectSkill } from "./state.js";
+import type { Scope } from "./agents.js";
+import type { SourceSpec } from "./source-spec.js";
+import { errorMessage, UserError } from "../kernel/errors.js";
+import { parseSource } from "./source-spec.js";
+import { tmpdir } from "node:os";
+
+/** One installed skill as `installed --json` and the list_installed_skills tool give it. */
+export interface InstalledRow {
+  readonly name: string;
+  readonly state: "ok" | "modified" | "missing";
+  readonly agents: string[];
+  readonly source: string;
+  readonly source_type: string;
+  readonly ref: string | null;
+  readonly pinned: boolean;
+  readonly commit: string | null;
+  readonly version: string | null;
+  readonly mode: string | null;
+  readonly missing_for: string[];
+  readonly differing: string[];
+  readonly installed_by: "skills-kernel" | "npx skills";
+}
+
+/** Every skill of the scope's lock, compared with what is on disk. */
+export async function installedRows(scope: Scope): Promise<InstalledRow[]> {
+  const lock = await readLock(lockPath(scope));
+  const skills = await Promise.all(Object.entries(lock.skills).map(([folder, entry]) => inspectSkill(folder, entry, scope)));
+  return skills.map((skill) => ({
+    name: skill.folder,
+    state: skill.state,
+    agents: skill.agents.map((agent) => agent.id),
+    source: skill.entry.source,
+    source_type: skill.entry.sourceType,
+    ref: skill.entry.ref ?? null,
+    pinned: skill.entry.pinned ?? false,
+    commit: skill.entry.commit ?? null,
+    version: skill.entry.version ?? null,
+    mode: skill.entry.mode ?? null,
+    missing_for: [...skill.missingFor],
+    differing: [...skill.differing],
+    installed_by: skill.foreign ? "npx skills" : "skills-kernel",
+  }));
+}
+
+export type Freshness = "current" | "outdated" | "pinned" | "unknown";
+
+/** One skill as `outdated --json` and the check_outdated_skills tool give it. */
+export interface OutdatedRow {
+  readonly name: string;
+  readonly status: Freshness;
+  readonly current: string | null;
+  readonly latest: string | null;
+  readonly note?: string;
+}
+
+/** Opens a source (the CLI's shows a progress line). */
+export type SourceOpener = (spec: SourceSpec, commit?: string) => Promise<OpenedSource>;
+
+/** The source a lock entry came from, as it was written (a local folder by its absolute path). */
+export function entrySpec(name: string, entry: LockEntry, cwd: string): SourceSpec {
+  if (entry.sourceType === "local" && entry.url) return { kind: "local", written: entry.source, folder: entry.url };
+  if (entry.sourceType === "catalog" && entry.url) return { kind: "catalog", written: entry.source, url: entry.url };
+  if (entry.sourceType === "git") return parseSource(entry.source, cwd).spec;
+  throw new UserError(`"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`, 1);
+}
+
+/** The lock entry's skill among a source's skills: by its path, else by name. */
+export function findLocked(source: OpenedSource, name: string, entry: LockEntry) {
+  const found =
+    source.skills.find((skill) => entry.path !== undefined && skill.path === entry.path) ??
+    source.skills.find((skill) => skill.name === (entry.name ?? name));
+  if (!found) throw new UserError(`"${name}" is no longer in ${entry.source}${entry.path ? ` at ${entry.path}` : ""}`, 1);
+  return found;
+}
+
+/** Whether a locked skill's source has moved on: a branch's new commit, or a catalog's or folder's new content. */
+export async function checkFreshness(name: string, entry: LockEntry, cwd: string, open: SourceOpener): Promise<OutdatedRow> {
+  const current = entry.commit ?? entry.version ?? null;
+  if (entry.pinned) return { name, status: "pinned", current, latest: null, ...(entry.ref ? { note: `pinned to ${entry.ref}` } : {}) };
+  try {
+    if (entry.files === undefined) return { name, status: "unknown", current, latest: null, note: "installed by npx skills: add it here to track it" };
+    if (entry.sourceType === "git" && entry.url) {
+      const latest = await resolveRef(entry.url, entry.ref);
+      return { name, status: latest.commit === entry.commit ? "current" : "outdated", current, latest: latest.commit };
+    }
+    const source = await open(entrySpec(name, entry, cwd));
+    try {
+      const staged = await source.stage(findLocked(source, name, entry), tmpdir(), false, true);
+      await staged.discard();
+      const changed = differingFiles(entry.files, staged.digest.files).length > 0;
+      return { name, status: changed ? "outdated" : "current", current, latest: staged.offered.version ?? (changed ? "changed" : current) };
+    } finally {
+      await source.close();
+    }
+  } catch (error) {
+    return { name, status: "unknown", current, latest: null, note: errorMessage(error) };
+  }
+}
+
+/** Every skill of the scope's lock and whether its source moved on. */
+export async function outdatedRows(scope: Scope, cwd: string, open: SourceOpener): Promise<OutdatedRow[]> {
+  const lock = await readLock(lockPath(scope));
+  const rows: OutdatedRow[] = [];
+  for (const [name, entry] of Object.entries(lock.skills)) rows.push(await checkFreshness(name, entry, cwd, open));
+  return rows;
+}

@@ -1,0 +1,74 @@
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { ConfigError } from "../kernel/errors.js";
+import { expandHome } from "../skills/paths.js";
+import { parseRepositorySpec, type RepositorySpec } from "../plugins/git/index.js";
+
+/** Where skills are added from, as `add SOURCE` names it. */
+export type SourceSpec =
+  | { readonly kind: "git"; readonly written: string; readonly repository: RepositorySpec }
+  | { readonly kind: "catalog"; readonly written: string; readonly url: string }
+  | { readonly kind: "local"; readonly written: string; readonly folder: string };
+
+/** SOURCE plus the skills named with it (`SOURCE@skill`, `owner/repo/skill`). */
+export interface ParsedSource {
+  readonly spec: SourceSpec;
+  readonly skill?: string;
+}
+
+const SKILL_NAME = /^[A-Za-z0-9._-]+$/;
+const OWNER_REPO_SKILL = /^([A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)((?:#[^:]*)?(?::.*)?)$/;
+
+/**
+ * Parses SOURCE: a local folder (a path that starts with `/`, `.` or `~`, or names a folder here),
+ * a catalog (an http(s) URL ending in `.json` or holding `/.well-known/skills`), or a repository as
+ * `--git` takes it (owner/repo, any git URL including file://, with #REF and :PATH). Any of them may
+ * end in `@skill` to add that skill alone; `owner/repo/skill` is the same for GitHub shorthand.
+ */
+export function parseSource(text: string, cwd: string): ParsedSource {
+  let rest = text.trim();
+  let skill: string | undefined;
+  const at = rest.lastIndexOf("@");
+  if (at > 0 && SKILL_NAME.test(rest.slice(at + 1))) {
+    skill = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+  } else {
+    const shorthand = OWNER_REPO_SKILL.exec(rest);
+    if (shorthand) {
+      skill = shorthand[2];
+      rest = `${shorthand[1]}${shorthand[3]}`;
+    }
+  }
+  return { spec: parseSpec(rest, text, cwd), skill };
+}
+
+function parseSpec(text: string, written: string, cwd: string): SourceSpec {
+  if (text === "") throw new ConfigError(`"${written}" names no source`);
+  if (/^(?:\/|\.|~)/.test(text) || (!text.includes("://") && isFolder(resolve(cwd, text)))) {
+    const folder = resolve(cwd, expandHome(text, homedir()));
+    if (!isFolder(folder)) throw new ConfigError(`${folder} is not a folder`);
+    return { kind: "local", written, folder };
+  }
+  if (/^https?:\/\//i.test(text) && (/\.json(?:[?#].*)?$/i.test(text) || text.includes("/.well-known/skills"))) {
+    return { kind: "catalog", written, url: text };
+  }
+  try {
+    return { kind: "git", written, repository: parseRepositorySpec(text) };
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}; a source is a repository, a catalog URL (…json) or a local folder`);
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The lock's `sourceType` for a source. */
+export function sourceType(spec: SourceSpec): string {
+  return spec.kind;
+}
