@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { connectCli, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { skill } from "../plugins/git/repos.js";
 
@@ -33,6 +33,9 @@ beforeAll(async () => {
       }),
     },
     "/skills/s3/SKILL.md": { body: skill("fine", "A skill.") },
+    "/private.json?token=catalog-token-never-shown": {
+      body: JSON.stringify({ version: "1", skills: [{ name: "pdf", description: "Fill PDF forms.", path: "pdf", files: ["SKILL.md"] }] }),
+    },
   });
 });
 afterAll(async () => {
@@ -72,3 +75,17 @@ describe("catalog entry names", () => {
     expect(result.stderr).toContain('"../evilname" is not a usable skill name');
   });
 });
+
+describe("a catalog URL with a token in it", () => {
+  it("is never shown to the agent", async () => {
+    const { client, transport } = await connectCli(["--catalog", `${server.url}/private.json?token=catalog-token-never-shown`], { cwd: base, env: env as Record<string, string> });
+    try {
+      const listed = await client.callTool({ name: "list_skills", arguments: {} });
+      expect(JSON.stringify(listed)).toContain("pdf");
+      expect(JSON.stringify(listed)).not.toContain("catalog-token-never-shown");
+    } finally {
+      await transport.close();
+    }
+  });
+});
+

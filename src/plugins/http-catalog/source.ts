@@ -2,7 +2,7 @@ import type { Logger } from "../../kernel/logger.js";
 import { decodeText } from "../../skills/skill-files.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
 import type { RemoteDocuments } from "../../remote/documents.js";
-import type { HttpClient } from "../../remote/http.js";
+import { redact, type HttpClient } from "../../remote/http.js";
 import { ageOf } from "../../remote/age.js";
 import { pollEvery } from "../../remote/poll.js";
 import { createRemoteFiles, toListing, type RemoteSkillFolder } from "../../remote/remote-files.js";
@@ -41,7 +41,8 @@ export function createCatalogSource(settings: CatalogSourceSettings): SkillSourc
   });
   return {
     name: settings.name,
-    description: settings.url,
+    // Shown to agents (list_skills names each source): never a token in the query or credentials.
+    description: redact(settings.url),
     async load(signal, options): Promise<SourceSnapshot> {
       settings.http.resetBudget();
       const fetched = await settings.documents.revalidated(settings.url, options?.revalidate ? 0 : settings.ttlMs, {
