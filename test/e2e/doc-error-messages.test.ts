@@ -82,6 +82,39 @@ const CASES: readonly Case[] = [
     argv: ["--config", "plugins.config.yaml"],
     files: { "plugins.config.yaml": "transport: pigeon\nplugins: [list-skills]\n" },
   },
+  { doc: "docs/configuration.md", quoted: "skills-kernel: plugins.config.json: is empty", argv: ["list", "--config", "plugins.config.json"], files: { "plugins.config.json": "" } },
+  ...(
+    [
+      ["has no default export (export default defineConfig({ ... }))", "export const x = 1;\n"],
+      ["the default export must be an object, got a function", "export default function () {}\n"],
+      ['unknown key "plugin" (expected plugins, transport, logLevel, startup)', "export default { plugin: [] };\n"],
+    ] as const
+  ).map(([message, module]) => ({
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugins.config.mjs: ${message}`,
+    argv: ["list", "--config", "plugins.config.mjs"],
+    files: { "plugins.config.mjs": module },
+  })),
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugins.config.ts: plugin "fs" is listed twice (plugins[0] and plugins[1][1])`,
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: { "plugins.config.ts": `export default { plugins: ["fs", ["list-skills", "fs"]] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: deps.config.mjs: plugin "needs-db" depends on "db", which is not in the config; add it to plugins`,
+    argv: ["list", "--config", "deps.config.mjs"],
+    files: { "deps.config.mjs": `export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.ts: plugins depend on each other in a cycle: a -> b -> c -> a",
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: {
+      "plugins.config.ts": `const p = (name: string, on: string) => ({ name, dependsOn: [on], setup() {} });\nexport default { plugins: [p("a", "b"), p("b", "c"), p("c", "a")] };\n`,
+    },
+  },
   {
     doc: "docs/tools.md",
     quoted: "skills-kernel: no skill source could be loaded, so nothing is listed; looked in <source> (<where>)",
