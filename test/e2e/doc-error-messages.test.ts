@@ -57,6 +57,64 @@ const CASES: readonly Case[] = [
     argv: ["list", "--config", "plugins.config.yaml"],
     files: { "plugins.config.yaml": "plugins: [[fs, { roots: [./skills] }]]\n", "skills/.keep": "" },
   },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: unexpected argument "b"; see --help`, argv: ["list", "b"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: --log-level must be one of silent, error, warn, info, debug, not "loud"`, argv: ["--log-level", "loud"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: --format must be one of names-only, json, full, not "xml"`, argv: ["list", "--format", "xml"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: --limit must be a whole number from 1 to 50, not "99"`, argv: ["search", "x", "--limit", "99"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: config file nope.config.ts not found`, argv: ["list", "--config", "nope.config.ts"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: config.toml: unsupported config file type ".toml" (expected .ts, .mts, .cts, .mjs, .js, .cjs, .json, .yaml, .yml)`,
+    argv: ["list", "--config", "config.toml"],
+    files: { "config.toml": "x = 1\n" },
+  },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: package.json: no "skills-kernel" key`, argv: ["list", "--config", "package.json"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: c.json: plugin "list-skills" takes no options`,
+    argv: ["list", "--config", "c.json"],
+    files: { "c.json": JSON.stringify({ plugins: [["list-skills", { a: 1 }]] }) },
+  },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: plugin "fs": root /abs/no/such/dir does not exist`, argv: ["list", "--skills-dir", "/abs/no/such/dir"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugins.config.yaml: unknown transport "pigeon"; available: …`,
+    argv: ["--config", "plugins.config.yaml"],
+    files: { "plugins.config.yaml": "transport: pigeon\nplugins: [list-skills]\n" },
+  },
+  { doc: "docs/configuration.md", quoted: "skills-kernel: plugins.config.json: is empty", argv: ["list", "--config", "plugins.config.json"], files: { "plugins.config.json": "" } },
+  ...(
+    [
+      ["has no default export (export default defineConfig({ ... }))", "export const x = 1;\n"],
+      ["the default export must be an object, got a function", "export default function () {}\n"],
+      ['unknown key "plugin" (expected plugins, transport, logLevel, startup)', "export default { plugin: [] };\n"],
+    ] as const
+  ).map(([message, module]) => ({
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugins.config.mjs: ${message}`,
+    argv: ["list", "--config", "plugins.config.mjs"],
+    files: { "plugins.config.mjs": module },
+  })),
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugins.config.ts: plugin "fs" is listed twice (plugins[0] and plugins[1][1])`,
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: { "plugins.config.ts": `export default { plugins: ["fs", ["list-skills", "fs"]] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: deps.config.mjs: plugin "needs-db" depends on "db", which is not in the config; add it to plugins`,
+    argv: ["list", "--config", "deps.config.mjs"],
+    files: { "deps.config.mjs": `export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.ts: plugins depend on each other in a cycle: a -> b -> c -> a",
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: {
+      "plugins.config.ts": `const p = (name: string, on: string) => ({ name, dependsOn: [on], setup() {} });\nexport default { plugins: [p("a", "b"), p("b", "c"), p("c", "a")] };\n`,
+    },
+  },
   {
     doc: "docs/tools.md",
     quoted: "skills-kernel: no skill source could be loaded, so nothing is listed; looked in <source> (<where>)",

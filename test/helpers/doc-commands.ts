@@ -60,6 +60,13 @@ export function docCommands(root: string, doc: string): DocCommand[] {
       if (RUNNABLE_IN_TABLES.test(span[1]!)) commands.push({ doc, line: index + 1, text: span[1]!, words: shellWords(span[1]!), inCheckout: false });
     }
   });
+  // Commands in running text (a span may wrap a line): `claude mcp add …`, `npx skills-kernel …`.
+  const prose = text.replace(FENCE, (block) => block.replace(/[^\n]/g, " "));
+  for (const span of prose.matchAll(/`([^`]+)`/g)) {
+    const command = span[1]!.replace(/\s*\n\s*/g, " ");
+    if (!/^(?:claude mcp add \S+ -- |npx skills-kernel -)/.test(command) || /[[…]/.test(command)) continue;
+    commands.push({ doc, line: lineOf(span.index!), text: command, words: shellWords(command), inCheckout: command.startsWith("npx ") });
+  }
   return commands;
 }
 
