@@ -76,6 +76,23 @@ describe("install and add refuse a risky skill unless --allow-risky (bundle)", (
   });
 });
 
+describe("install_skill refuses a risky skill, with no override for the agent (bundle)", () => {
+  it("answers an error naming the finding and writes nothing into the project", async () => {
+    const project = await mkdtemp(join(base, "project-"));
+    const { client } = await connectCli(["--skills-dir", skills], { cwd: project });
+    try {
+      const result = await client.callTool({ name: "install_skill", arguments: { skill_name: "risky", target: "project" } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain("pipe-to-shell at scripts/setup.sh:3");
+      expect(existsSync(join(project, ".claude"))).toBe(false);
+      const clean = await client.callTool({ name: "install_skill", arguments: { skill_name: "clean", target: "project" } });
+      expect(clean.isError, JSON.stringify(clean.content)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("a blocked skill is not served by any tool or method (bundle)", () => {
   it("audit: block leaves it out of list_skills, read_skill, fetch_skill_files, resources and skills/list, naming the rule", async () => {
     const config = join(base, "block.json");

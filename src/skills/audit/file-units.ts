@@ -78,7 +78,9 @@ function markdownUnits(text: string, isSkillDocument: boolean): TextUnit[] {
 }
 
 /** The units a file is read as. */
-export function unitsOf(path: string, text: string, isSkillDocument: boolean): TextUnit[] {
+export function unitsOf(path: string, withBom: string, isSkillDocument: boolean): TextUnit[] {
+  // A BOM is the editor's, not the author's: it would hide the frontmatter's opening line.
+  const text = withBom.charCodeAt(0) === 0xfeff ? withBom.slice(1) : withBom;
   const kind = isSkillDocument ? "markdown" : contextOf(path, text);
   if (kind === "markdown") return markdownUnits(text, isSkillDocument);
   return [unit(kind, text, 1)];
