@@ -44,7 +44,7 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
   try {
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false);
     try {
-      const refused = refuseStaged(staged, entry);
+      const refused = await refuseStaged(staged, entry);
       if (refused) throw new UserError(`refusing to restore "${name}": ${refused}`, 1);
       const { files: _files, computedHash: _hash, agents: _agents, mode, ...fields } = entry;
       await commitSkill(staged, { folder: name, agents: state.agents, mode: mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });
