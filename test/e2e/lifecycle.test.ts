@@ -313,6 +313,21 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(existsSync(join(target, ".gemini", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
   });
 
+  it.each(["node24", "bun", "deno"] as const)("adds, removes and restores on %s (proper-lockfile and links in the bundle)", async (runtime) => {
+    const dir = join(base, `runtime-${runtime}`);
+    await mkdir(join(dir, ".git"), { recursive: true });
+    const cli = (args: string[]) => runCli(args, { cwd: dir, env, runtime, timeoutMs: 60_000 });
+    const added = await cli(["add", `${repo.url}:skills`, "--agent", "cursor"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect((await cli(["remove", "review"])).code).toBe(0);
+    await rm(join(dir, ".agents"), { recursive: true, force: true });
+    const restored = await cli(["restore"]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(lstatSync(join(dir, ".cursor", "skills", "deploy")).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(dir, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
+    expect(Object.keys((await lock(dir)).skills)).toEqual(["deploy"]);
+  });
+
   it("says once which skill a source lacks, and what it has", async () => {
     const result = await run(["add", `${repo.url}:skills`, "--skill", "nope"], join(base, "racing"));
     expect(result.code).toBe(1);
