@@ -75,7 +75,7 @@ async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddR
   const { spec, resolved } = request;
   const staged = await source.stage(offered, request.dryRun ? tmpdir() : storeFolder(request.scope), request.strict, request.allowRisky ?? false);
   try {
-    const refused = refuseStaged(staged);
+    const refused = await refuseStaged(staged);
     if (refused) throw new UserError(`refusing to add "${offered.name}": ${refused}`, 1);
     const folder = basename(staged.folder);
     const fields: SourceFields = {

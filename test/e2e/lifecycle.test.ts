@@ -200,6 +200,25 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(existsSync(join(racing, "skills-lock.json.lock"))).toBe(false);
   });
 
+  it("says when a tracked branch was deleted, and installs into the user's folders and lock with --global", async () => {
+    const branchy = await createRepository({ "skills/topic/SKILL.md": skill("topic") }, base);
+    git(branchy.work, "push", "-q", branchy.bare, "HEAD:refs/heads/feature");
+    const cwd = join(base, "global-cwd");
+    await mkdir(cwd, { recursive: true });
+    const added = await run(["add", `${branchy.url}#feature:skills`, "--global", "--agent", "cursor"], cwd);
+    expect(added.code, added.stderr).toBe(0);
+    expect(existsSync(join(env.HOME!, ".cursor", "skills", "topic", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(env.XDG_STATE_HOME!, "skills-kernel", "skills-lock.json"))).toBe(true);
+    expect(existsSync(join(cwd, "skills-lock.json"))).toBe(false);
+    git(branchy.bare, "branch", "-D", "feature");
+    const outdated = JSON.parse((await run(["outdated", "--global", "--json"], cwd)).stdout);
+    expect(outdated).toMatchObject([{ name: "topic", status: "unknown", note: expect.stringContaining('has no branch or tag named "feature"') }]);
+    const update = await run(["update", "--global"], cwd);
+    expect(update.code).toBe(1);
+    expect(update.stdout).toContain('topic: unknown');
+    expect(JSON.parse((await run(["installed", "--global", "--json"], cwd)).stdout)).toMatchObject([{ name: "topic", state: "ok" }]);
+  });
+
   it("--copy gives each agent its own copy, each checked for edits", async () => {
     const copies = join(base, "copies");
     await mkdir(join(copies, ".git"), { recursive: true });
@@ -292,6 +311,21 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(agents.code, agents.stderr).toBe(0);
     expect(existsSync(join(target, ".cursor", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
     expect(existsSync(join(target, ".gemini", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
+  });
+
+  it.each(["node24", "bun", "deno"] as const)("adds, removes and restores on %s (proper-lockfile and links in the bundle)", async (runtime) => {
+    const dir = join(base, `runtime-${runtime}`);
+    await mkdir(join(dir, ".git"), { recursive: true });
+    const cli = (args: string[]) => runCli(args, { cwd: dir, env, runtime, timeoutMs: 60_000 });
+    const added = await cli(["add", `${repo.url}:skills`, "--agent", "cursor"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect((await cli(["remove", "review"])).code).toBe(0);
+    await rm(join(dir, ".agents"), { recursive: true, force: true });
+    const restored = await cli(["restore"]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(lstatSync(join(dir, ".cursor", "skills", "deploy")).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(dir, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
+    expect(Object.keys((await lock(dir)).skills)).toEqual(["deploy"]);
   });
 
   it("says once which skill a source lacks, and what it has", async () => {

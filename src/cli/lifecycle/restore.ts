@@ -45,7 +45,7 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
     // The lock's digests name exactly what the project reviewed and committed: restore does not audit again.
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false, true);
     try {
-      const refused = refuseStaged(staged, entry);
+      const refused = await refuseStaged(staged, entry);
       if (refused) throw new UserError(`refusing to restore "${name}": ${refused}`, 1);
       const { files: _files, computedHash: _hash, agents: _agents, mode, ...fields } = entry;
       await commitSkill(staged, { folder: name, agents: state.agents, mode: mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });

@@ -25,7 +25,8 @@ export async function runUpdate(args: CliArgs, context: LifecycleContext): Promi
       if (!entry) throw new UserError(`"${name}" is not in ${lockPath(context.scope)}; see: skills-kernel installed`, 1);
       const outcome = await updateOne(name, entry, args, context);
       results.push({ name, ...outcome });
-      if (outcome.status === "kept") code = 1;
+      // Kept edits, and a source that could not be asked (a deleted branch), fail the run; npx skills' entries do not.
+      if (outcome.status === "kept" || (outcome.status === "unknown" && entry.files !== undefined)) code = 1;
       if (!args.json) say(name, outcome, args.dryRun);
     } catch (error) {
       reportFailure(error);
@@ -57,7 +58,7 @@ async function updateOne(name: string, entry: LockEntry, args: CliArgs, context:
     const offered = findLocked(source, name, entry);
     const staged = await source.stage(offered, storeFolder(context.scope), false, args.allowRisky);
     try {
-      const refused = refuseStaged(staged);
+      const refused = await refuseStaged(staged);
       if (refused) throw new UserError(`refusing to update "${name}": ${refused}`, 1);
       const { files: _files, computedHash: _hash, agents: _agents, mode, ...fields } = entry;
       await commitSkill(staged, {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolInputError } from "../../kernel/errors.js";
+import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { PluginContext } from "../../kernel/types.js";
 
 const scopeInput = {
@@ -105,7 +105,13 @@ export function addLifecycleTools(ctx: PluginContext): void {
         throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, or a catalog URL; add a local folder or file:// repository with the CLI");
       }
       const scope = await scopeOf(global);
-      const resolved = spec.kind === "git" ? await resolveRef(spec.repository.url, spec.repository.ref) : undefined;
+      // A remote that cannot be asked is the caller's to see, not an internal error.
+      const resolved =
+        spec.kind === "git"
+          ? await resolveRef(spec.repository.url, spec.repository.ref).catch((error: unknown) => {
+              throw new ToolInputError(`${source}: ${errorMessage(error)}`);
+            })
+          : undefined;
       const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
       const outcome = await addSkills(
         {
