@@ -10,6 +10,7 @@ import { stagingName } from "../skills/install-staging.js";
 import { createInstaller, installOptionsSchema } from "../plugins/install-skill/index.js";
 import { digestFolder, type FolderDigest } from "./digest.js";
 import type { SourceSpec } from "./source-spec.js";
+import type { Credentials } from "../plugins/git/index.js";
 
 /** The source's name inside the kernel that reads it. */
 const SOURCE = "source";
@@ -99,8 +100,9 @@ function sourceConfig(spec: SourceSpec, options: OpenOptions): SkillsKernelConfi
 function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
   switch (spec.kind) {
     case "git": {
-      const { url, path } = spec.repository;
-      return [["git", { repositories: [{ url, ref: options.commit ?? spec.repository.ref, path, name: SOURCE }] }]];
+      const { url, path, credentials } = spec.repository;
+      // The git plugin takes the credentials out of the URL again and hands them to git alone.
+      return [["git", { repositories: [{ url: withCredentials(url, credentials), ref: options.commit ?? spec.repository.ref, path, name: SOURCE }] }]];
     }
     case "catalog": {
       const headers = options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};
@@ -109,6 +111,14 @@ function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
     case "local":
       return [["fs", { roots: [{ path: spec.folder, source: SOURCE }], watch: false }]];
   }
+}
+
+function withCredentials(url: string, credentials: Credentials | undefined): string {
+  if (!credentials) return url;
+  const parsed = new URL(url);
+  parsed.username = encodeURIComponent(credentials.username);
+  parsed.password = encodeURIComponent(credentials.password);
+  return parsed.href;
 }
 
 /** A catalog's version of a skill: its frontmatter's `version` or `metadata.version`. */

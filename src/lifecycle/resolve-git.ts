@@ -1,4 +1,4 @@
-import { COMMIT, DEFAULT_PROTOCOLS, GitError, runGit } from "../plugins/git/index.js";
+import { COMMIT, DEFAULT_PROTOCOLS, GitError, runGit, type Credentials } from "../plugins/git/index.js";
 
 /** Where a repository's ref points now, and whether asking for it pins (a tag or a commit). */
 export interface ResolvedRef {
@@ -12,11 +12,12 @@ const GIT_TIMEOUT_MS = 120_000;
  * Asks the remote where `ref` points (ls-remote, no clone). A full commit id pins without asking;
  * a tag pins; a branch, or no ref (the default branch), tracks.
  */
-export async function resolveRef(url: string, ref: string | undefined): Promise<ResolvedRef> {
+export async function resolveRef(url: string, ref: string | undefined, credentials?: Credentials): Promise<ResolvedRef> {
   if (ref !== undefined && COMMIT.test(ref)) return { commit: ref.toLowerCase(), pinned: true };
   const output = await runGit(["ls-remote", "--", url, ...(ref === undefined ? ["HEAD"] : [ref])], {
     timeoutMs: GIT_TIMEOUT_MS,
     protocols: DEFAULT_PROTOCOLS,
+    credentials,
   });
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ConfigError } from "../kernel/errors.js";
 import { expandHome } from "../skills/paths.js";
-import { parseRepositorySpec, type RepositorySpec } from "../plugins/git/index.js";
+import { parseRepositorySpec, redactCredentials, type RepositorySpec } from "../plugins/git/index.js";
 
 /** Where skills are added from, as `add SOURCE` names it. */
 export type SourceSpec =
@@ -54,7 +54,8 @@ function parseSpec(text: string, written: string, cwd: string): SourceSpec {
     return { kind: "catalog", written, url: text };
   }
   try {
-    return { kind: "git", written, repository: parseRepositorySpec(text) };
+    // A user name and password in the URL go to git alone: never to the lock, a message or a log.
+    return { kind: "git", written: redactCredentials(written), repository: parseRepositorySpec(text) };
   } catch (error) {
     throw new ConfigError(`${(error as Error).message}; a source is a repository, a catalog URL (…json) or a local folder`);
   }

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, REPO_ROOT } from "../helpers/cli.js";
+import { BUN, DENO } from "../helpers/runtimes.js";
 import { docCommands, docFiles, type DocCommand } from "../helpers/doc-commands.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { TestRedis } from "../helpers/redis.js";
@@ -31,7 +32,12 @@ const NOT_RUN: Record<string, string> = {
 };
 
 const BIN = join(REPO_ROOT, "node_modules", ".bin");
-const SUBCOMMANDS = new Set(["list", "search", "read", "validate", "install", "add", "cache-stats"]);
+const SUBCOMMANDS = new Set([
+  ...["list", "search", "read", "validate", "audit", "sign", "verify", "install", "cache-stats"],
+  ...["add", "installed", "outdated", "update", "remove", "restore"],
+]);
+/** Commands about installed skills: run in a project where the README's own `add` has run first. */
+const AFTER_ADD = new Set(["installed", "outdated", "update", "remove", "restore"]);
 
 let base: string;
 let catalog: FixtureServer;
@@ -83,12 +89,17 @@ async function sandbox(): Promise<{ project: string; home: string; workspace: st
   await skillsFolder(join(project, "skills"));
   await skillsFolder(join(home, ".agents", "skills"));
   await skillsFolder(join(workspace, ".claude", "skills"));
+  // The key the README's `sign` names.
+  await mkdir(join(home, ".ssh"), { recursive: true });
+  await run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "reader@example.com", "-f", join(home, ".ssh", "id_ed25519")], root, {});
   return { project, home, workspace };
 }
 
 /** The placeholders' stand-ins, applied to each word. */
-function substitute(word: string, places: { project: string; workspace: string }): string {
+function substitute(word: string, places: { project: string; workspace: string; home: string }): string {
   if (word === "dist/cli.js") return CLI;
+  // What the reader's shell does with a leading ~.
+  if (word.startsWith("~/")) return join(places.home, word.slice(2));
   return word
     .replaceAll("/abs/skills-kernel", REPO_ROOT.replace(/\/$/, ""))
     .replaceAll("/abs/my-skills", join(places.project, "my-skills"))
@@ -113,8 +124,9 @@ function executable(words: readonly string[]): string[] {
     case "node":
       return [process.execPath, ...rest];
     case "bun":
+      return [BUN, ...rest];
     case "deno":
-      return [join(BIN, program), ...(program === "deno" ? ["run", "-A", "--quiet", ...rest.slice(2)] : rest)];
+      return [DENO, "run", "-A", "--quiet", ...rest.slice(2)];
     case "npx":
       return ["npx", ...rest];
     default:
@@ -207,6 +219,10 @@ describe("the commands of README.md and docs/getting-started.md, run as written"
       if (isServer(words)) {
         expect(await serveAndList(argv, cwd, env)).toBeGreaterThan(0);
         return;
+      }
+      if (words[0] === "skills-kernel" && AFTER_ADD.has(words[1]!)) {
+        const added = await run(executable(["skills-kernel", "add", "anthropics/skills@pdf", "--agent", "cursor"]), cwd, env);
+        expect(added.code, added.stderr).toBe(0);
       }
       const result = await run(argv, cwd, env);
       expect(result.code, `${result.stderr}${result.stdout}`).toBe(0);

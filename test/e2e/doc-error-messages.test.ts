@@ -20,7 +20,7 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { doc: "docs/configuration.md", quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, cache-stats, install, …`, argv: ["frobnicate"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, sign, verify, cache-stats, install, …`, argv: ["frobnicate"] },
   { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--to <value>' argument missing; see --help`, argv: ["install", "pdf", "--to"] },
   { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--config <value>' argument missing; see --help`, argv: ["--config"] },
   { doc: "docs/configuration.md", quoted: `skills-kernel: read needs NAME; see --help`, argv: ["read"] },

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,10 +68,11 @@ describe("links into a checkout's .git", () => {
   });
 
   it("are not installed by add", async () => {
-    const to = join(base, "installed");
-    const result = await runCli(["add", repo.url, "--to", to], { cwd: base, env });
+    const project = join(base, "installed");
+    await mkdir(project, { recursive: true });
+    const result = await runCli(["add", repo.url, "--agent", "claude-code", "--copy"], { cwd: project, env });
     expect(result.code, result.stderr).toBe(0);
-    expect((await readdir(join(to, "rooted"))).sort()).toEqual(["SKILL.md", "ok.md"]);
+    expect((await readdir(join(project, ".claude", "skills", "rooted"))).sort()).toEqual(["SKILL.md", "ok.md"]);
   });
 });
 
@@ -110,10 +111,12 @@ describe("a token in a repository URL", () => {
     const result = await runCli(["list", "--config", config, "--log-level", "debug"], { cwd: base, env });
     expect(result.stderr).toContain("no-such-branch");
     expect(result.stderr).not.toContain(TOKEN);
-    const added = await runCli(["add", `http://deploy:${TOKEN}@127.0.0.1:9/x.git`, "--to", join(base, "nowhere")], { cwd: base, env });
-    expect(added.code).not.toBe(0);
+    const nowhere = join(base, "nowhere");
+    await mkdir(nowhere, { recursive: true });
+    const added = await runCli(["add", `http://deploy:${TOKEN}@127.0.0.1:9/x.git`, "--agent", "claude-code"], { cwd: nowhere, env });
+    expect(added.code).toBe(1);
     expect(added.stderr).not.toContain(TOKEN);
-    expect(existsSync(join(base, "nowhere"))).toBe(false);
+    expect(existsSync(join(nowhere, ".claude"))).toBe(false);
   });
 
   it("without it, the private repository is not served", async () => {

@@ -31,7 +31,7 @@ export async function withProgress<T>(text: string, work: Promise<T>): Promise<T
 export async function resolveGit(spec: SourceSpec): Promise<ResolvedRef | undefined> {
   if (spec.kind !== "git") return undefined;
   try {
-    return await withProgress(`asking ${spec.repository.url}`, resolveRef(spec.repository.url, spec.repository.ref));
+    return await withProgress(`asking ${spec.repository.url}`, resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials));
   } catch (error) {
     if (error instanceof GitError) throw new UserError(`${spec.written}: ${error.message}`, 1);
     throw error;

@@ -108,7 +108,7 @@ export function addLifecycleTools(ctx: PluginContext): void {
       // A remote that cannot be asked is the caller's to see, not an internal error.
       const resolved =
         spec.kind === "git"
-          ? await resolveRef(spec.repository.url, spec.repository.ref).catch((error: unknown) => {
+          ? await resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials).catch((error: unknown) => {
               throw new ToolInputError(`${source}: ${errorMessage(error)}`);
             })
           : undefined;
