@@ -267,6 +267,10 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
       const local = await client.callTool({ name: "add_skill", arguments: { source: repo.url } });
       expect(local.isError).toBe(true);
       expect(JSON.stringify(local.content)).toContain("add a local folder or file:// repository with the CLI");
+      // Nothing listens on port 1: the failed ls-remote is the caller's error, in one line, not an internal one.
+      const unreachable = await client.callTool({ name: "add_skill", arguments: { source: "https://127.0.0.1:1/none.git" } });
+      expect(unreachable.isError).toBe(true);
+      expect(JSON.stringify(unreachable.content)).toMatch(/https:\/\/127\.0\.0\.1:1\/none\.git: git ls-remote failed/);
     } finally {
       await transport.close();
     }
