@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectCli, runCli } from "../helpers/cli.js";
+import { CLI, connectCli, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createRepository, git, skill, type TestRepository } from "../plugins/git/repos.js";
 
@@ -330,6 +331,29 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(lstatSync(join(dir, ".cursor", "skills", "deploy")).isSymbolicLink()).toBe(true);
     expect(existsSync(join(dir, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
     expect(Object.keys((await lock(dir)).skills)).toEqual(["deploy"]);
+  });
+
+  // script(1) gives the CLI a terminal; without it this test cannot run here.
+  const hasScript = existsSync("/usr/bin/script");
+  if (!hasScript) console.warn("skipping the progress-line test: /usr/bin/script (util-linux) is missing");
+  it.skipIf(!hasScript)("shows a progress line on a terminal, and none when CI is set", async () => {
+    const dir = join(base, "terminal");
+    await mkdir(join(dir, ".git"), { recursive: true });
+    const inTerminal = (ci: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} add ${JSON.stringify(`${repo.url}:skills@deploy`)} --force`;
+        const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], { cwd: dir, env: { ...process.env, ...env, CI: "", ...ci } });
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
+        child.on("error", reject);
+        child.on("close", () => resolve(out));
+      });
+    const shown = await inTerminal({});
+    expect(shown).toContain(`\r\x1b[Kfetching ${repo.url}:skills@deploy…`);
+    expect(shown).toMatch(/added deploy at/);
+    const quiet = await inTerminal({ CI: "1" });
+    expect(quiet).not.toContain("fetching");
+    expect(quiet).toMatch(/added deploy at/);
   });
 
   it("says once which skill a source lacks, and what it has", async () => {
