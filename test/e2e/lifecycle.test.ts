@@ -220,6 +220,20 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(JSON.parse((await run(["installed", "--global", "--json"], cwd)).stdout)).toMatchObject([{ name: "topic", state: "ok" }]);
   });
 
+  it("keeps the stored copy when an agent's folder is a link to .agents/skills", async () => {
+    const linked = join(base, "linked");
+    await mkdir(join(linked, ".git"), { recursive: true });
+    await mkdir(join(linked, ".agents", "skills"), { recursive: true });
+    await mkdir(join(linked, ".claude"));
+    await symlink(join("..", ".agents", "skills"), join(linked, ".claude", "skills"));
+    const added = await run(["add", `${repo.url}:skills@deploy`, "--agent", "claude-code", "--agent", "cursor"], linked);
+    expect(added.code, added.stderr).toBe(0);
+    expect(lstatSync(join(linked, ".agents", "skills", "deploy")).isDirectory()).toBe(true);
+    expect(JSON.parse((await run(["installed", "--json"], linked)).stdout)).toMatchObject([{ name: "deploy", state: "ok" }]);
+    expect((await run(["remove", "deploy", "--agent", "claude-code"], linked)).code).toBe(0);
+    expect(existsSync(join(linked, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
+  });
+
   it("--copy gives each agent its own copy, each checked for edits", async () => {
     const copies = join(base, "copies");
     await mkdir(join(copies, ".git"), { recursive: true });
