@@ -220,6 +220,19 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(JSON.parse((await run(["installed", "--global", "--json"], cwd)).stdout)).toMatchObject([{ name: "topic", state: "ok" }]);
   });
 
+  it("never replaces a skill of the same name from another source without --force", async () => {
+    const other = await createRepository({ "a1/SKILL.md": skill("a1", "Someone else's a1.") }, base);
+    const racing = join(base, "racing");
+    const before = await readFile(join(racing, "skills-lock.json"), "utf8");
+    const refused = await run(["add", `${other.url}@a1`], racing);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^skills-kernel: a1 is installed from file://\\S+@a1; --force replaces it with ${other.url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}@a1\n$`));
+    expect(await readFile(join(racing, "skills-lock.json"), "utf8")).toBe(before);
+    const forced = await run(["add", `${other.url}@a1`, "--force"], racing);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await lock(racing)).skills.a1.url).toBe(other.url);
+  });
+
   it("keeps the stored copy when an agent's folder is a link to .agents/skills", async () => {
     const linked = join(base, "linked");
     await mkdir(join(linked, ".git"), { recursive: true });
