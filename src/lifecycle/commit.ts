@@ -51,6 +51,10 @@ export async function commitSkill(staged: StagedSkill, plan: SkillPlan): Promise
   return withLockFile(file, async () => {
     const lock = await readLock(file);
     const existing = lock.skills[plan.folder];
+    // Another source's skill of the same name is not replaced by accident (npx skills' entries name no URL to compare).
+    if (existing?.url !== undefined && existing.url !== plan.source.url && !plan.force) {
+      throw new UserError(`${plan.folder} is installed from ${existing.source}; --force replaces it with ${plan.source.source}`, 1);
+    }
     const previous = existing && plan.addAgents ? await entryAgents(existing, plan.scope, plan.folder) : [];
     const agents = [...new Map([...previous, ...plan.agents].map((agent) => [agent.id, agent])).values()];
     for (const path of placementPaths(agents, plan.scope, plan.folder, plan.mode)) {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { cp, lstat, mkdir, rename, rm, symlink, unlink } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { cp, lstat, mkdir, realpath, rename, rm, symlink, unlink } from "node:fs/promises";
+import { basename, dirname, join, relative } from "node:path";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { stagingName } from "../skills/install-staging.js";
 import { agentFolder, SHARED_FOLDER, type AgentRow, type Scope } from "./agents.js";
@@ -37,8 +37,10 @@ export async function placeSkill(staged: string, agents: readonly AgentRow[], sc
   if (mode === "link") {
     const stored = join(storeFolder(scope), folder);
     await replaceWith(staged, stored, async (temp) => rename(staged, temp));
-    for (const target of targets.filter((path) => path !== stored)) {
+    for (const target of targets) {
       await mkdir(dirname(target), { recursive: true });
+      // `.claude/skills -> .agents/skills` (some users link them): the target is the stored copy itself.
+      if (await samePlace(target, stored)) continue;
       await removeEntry(target);
       try {
         await symlink(relative(dirname(target), stored), target, process.platform === "win32" ? "junction" : "dir");
@@ -68,6 +70,13 @@ async function replaceWith(source: string, target: string, fill: (temp: string) 
     await rm(temp, { recursive: true, force: true });
     throw new UserError(`cannot install into ${target}: ${errorMessage(error)} (from ${source})`, 1);
   }
+}
+
+/** Whether two skill paths are one folder, through links in their parents (`~/.claude/skills -> ~/.agents/skills`). */
+export async function samePlace(a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const real = (path: string) => realpath(dirname(path)).then((parent) => join(parent, basename(path)), () => path);
+  return (await real(a)) === (await real(b));
 }
 
 /** Removes a skill's entry: a link is unlinked (never followed), a folder removed. */

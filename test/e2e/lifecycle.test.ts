@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectCli, runCli } from "../helpers/cli.js";
+import { CLI, connectCli, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createRepository, git, skill, type TestRepository } from "../plugins/git/repos.js";
 
@@ -219,6 +220,33 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(JSON.parse((await run(["installed", "--global", "--json"], cwd)).stdout)).toMatchObject([{ name: "topic", state: "ok" }]);
   });
 
+  it("never replaces a skill of the same name from another source without --force", async () => {
+    const other = await createRepository({ "a1/SKILL.md": skill("a1", "Someone else's a1.") }, base);
+    const racing = join(base, "racing");
+    const before = await readFile(join(racing, "skills-lock.json"), "utf8");
+    const refused = await run(["add", `${other.url}@a1`], racing);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^skills-kernel: a1 is installed from file://\\S+@a1; --force replaces it with ${other.url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}@a1\n$`));
+    expect(await readFile(join(racing, "skills-lock.json"), "utf8")).toBe(before);
+    const forced = await run(["add", `${other.url}@a1`, "--force"], racing);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await lock(racing)).skills.a1.url).toBe(other.url);
+  });
+
+  it("keeps the stored copy when an agent's folder is a link to .agents/skills", async () => {
+    const linked = join(base, "linked");
+    await mkdir(join(linked, ".git"), { recursive: true });
+    await mkdir(join(linked, ".agents", "skills"), { recursive: true });
+    await mkdir(join(linked, ".claude"));
+    await symlink(join("..", ".agents", "skills"), join(linked, ".claude", "skills"));
+    const added = await run(["add", `${repo.url}:skills@deploy`, "--agent", "claude-code", "--agent", "cursor"], linked);
+    expect(added.code, added.stderr).toBe(0);
+    expect(lstatSync(join(linked, ".agents", "skills", "deploy")).isDirectory()).toBe(true);
+    expect(JSON.parse((await run(["installed", "--json"], linked)).stdout)).toMatchObject([{ name: "deploy", state: "ok" }]);
+    expect((await run(["remove", "deploy", "--agent", "claude-code"], linked)).code).toBe(0);
+    expect(existsSync(join(linked, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
+  });
+
   it("--copy gives each agent its own copy, each checked for edits", async () => {
     const copies = join(base, "copies");
     await mkdir(join(copies, ".git"), { recursive: true });
@@ -267,6 +295,10 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
       const local = await client.callTool({ name: "add_skill", arguments: { source: repo.url } });
       expect(local.isError).toBe(true);
       expect(JSON.stringify(local.content)).toContain("add a local folder or file:// repository with the CLI");
+      // Nothing listens on port 1: the failed ls-remote is the caller's error, in one line, not an internal one.
+      const unreachable = await client.callTool({ name: "add_skill", arguments: { source: "https://127.0.0.1:1/none.git" } });
+      expect(unreachable.isError).toBe(true);
+      expect(JSON.stringify(unreachable.content)).toMatch(/https:\/\/127\.0\.0\.1:1\/none\.git: git ls-remote failed/);
     } finally {
       await transport.close();
     }
@@ -326,6 +358,29 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(lstatSync(join(dir, ".cursor", "skills", "deploy")).isSymbolicLink()).toBe(true);
     expect(existsSync(join(dir, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
     expect(Object.keys((await lock(dir)).skills)).toEqual(["deploy"]);
+  });
+
+  // script(1) gives the CLI a terminal; without it this test cannot run here.
+  const hasScript = existsSync("/usr/bin/script");
+  if (!hasScript) console.warn("skipping the progress-line test: /usr/bin/script (util-linux) is missing");
+  it.skipIf(!hasScript)("shows a progress line on a terminal, and none when CI is set", async () => {
+    const dir = join(base, "terminal");
+    await mkdir(join(dir, ".git"), { recursive: true });
+    const inTerminal = (ci: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} add ${JSON.stringify(`${repo.url}:skills@deploy`)} --force`;
+        const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], { cwd: dir, env: { ...process.env, ...env, CI: "", ...ci } });
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
+        child.on("error", reject);
+        child.on("close", () => resolve(out));
+      });
+    const shown = await inTerminal({});
+    expect(shown).toContain(`\r\x1b[Kfetching ${repo.url}:skills@deploy…`);
+    expect(shown).toMatch(/added deploy at/);
+    const quiet = await inTerminal({ CI: "1" });
+    expect(quiet).not.toContain("fetching");
+    expect(quiet).toMatch(/added deploy at/);
   });
 
   it("says once which skill a source lacks, and what it has", async () => {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { ConfigError, UserError } from "../../kernel/errors.js";
 import { lockPath, readLock, writeLock } from "../../lifecycle/lock-file.js";
 import { withLockFile } from "../../lifecycle/lock-guard.js";
-import { agentSkillPath, removeEntry, storeFolder } from "../../lifecycle/place.js";
+import { agentSkillPath, removeEntry, samePlace, storeFolder } from "../../lifecycle/place.js";
 import { entryAgents } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import type { LifecycleContext } from "./context.js";
@@ -30,7 +30,9 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
       if (left.length > 0 && entry.mode !== "copy") keep.add(stored);
       for (const agent of removing) {
         const path = agentSkillPath(agent, context.scope, name);
-        if (!keep.has(path)) await removeEntry(path);
+        let kept = false;
+        for (const other of keep) kept ||= await samePlace(path, other);
+        if (!kept) await removeEntry(path);
       }
       if (left.length === 0) {
         if (entry.mode !== "copy") await removeEntry(stored);
