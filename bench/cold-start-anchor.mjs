@@ -5,10 +5,13 @@
 // every SKILL.md read at start) on the same catalog. Other skills-kernel builds (main before a
 // change) are compared with --cli. Runs interleave, reversed every other round, so machine noise
 // hits all alike; prints medians, each build's median against the anchor's, and the load average.
+// On a loaded machine wall-clock times mostly measure the wait for a core, so the server's CPU time
+// up to the search answer (all its threads, from /proc/PID/task/*/schedstat; Linux only) is
+// printed beside them.
 //
 //   node bench/cold-start-anchor.mjs [--runs 20] [--root CATALOG] [--revision 2025-11-25|2026-07-28] [--cli OTHER/dist/cli.js ...]
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,7 +43,10 @@ const envelope = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-/** [ms to the tools/list answer, ms to the search answer], both from spawn. */
+const cpuMs = (pid) =>
+  readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
+
+/** [ms to the tools/list answer, ms to the search answer, both from spawn; CPU ms up to the search answer]. */
 function once({ args, tool }) {
   return new Promise((done, reject) => {
     const start = performance.now();
@@ -66,7 +72,7 @@ function once({ args, tool }) {
           times.push(performance.now() - start);
           send({ id: 3, method: "tools/call", params: params({ name: tool, arguments: { query: QUERY } }) });
         } else if (id === 3) {
-          times.push(performance.now() - start);
+          times.push(performance.now() - start, cpuMs(child.pid));
           clearTimeout(timer);
           // Let it stop before the next spawn, so that two servers never overlap.
           child.on("exit", () => done(times));
@@ -92,12 +98,14 @@ for (let round = 0; round < Number(values.runs); round++) {
   for (const index of round % 2 ? order.reverse() : order) results[index].push(await once(candidates[index]));
 }
 const loadAfter = loadavg()[0];
-const anchor = [median(results[0].map((r) => r[0])), median(results[0].map((r) => r[1]))];
+const anchor = [0, 1, 2].map((column) => median(results[0].map((r) => r[column])));
 console.log(`${root}, ${values.revision}, ${values.runs} interleaved runs each, node ${process.version}, load average ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)}\n`);
-console.log("| server | tools/list ms | vs anchor | first search ms | vs anchor |");
-console.log("|---|---:|---:|---:|---:|");
+console.log("| server | tools/list ms | vs anchor | first search ms | vs anchor | CPU ms to the search answer | vs anchor |");
+console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const [index, candidate] of candidates.entries()) {
-  const list = median(results[index].map((r) => r[0]));
-  const search = median(results[index].map((r) => r[1]));
-  console.log(`| ${candidate.name} | ${list.toFixed(0)} | ${(list / anchor[0]).toFixed(2)}x | ${search.toFixed(0)} | ${(search / anchor[1]).toFixed(2)}x |`);
+  const cells = [0, 1, 2].map((column) => {
+    const value = median(results[index].map((r) => r[column]));
+    return `${value.toFixed(0)} | ${(value / anchor[column]).toFixed(2)}x`;
+  });
+  console.log(`| ${candidate.name} | ${cells.join(" | ")} |`);
 }
