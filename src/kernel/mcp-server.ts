@@ -1,30 +1,45 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { ServerExtension, ToolDefinition } from "./types.js";
+import type { KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
   "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
   "Use its tools to find the skill that fits the task at hand and load only what you need.";
 
+/** The results 2026-07-28 makes cacheable; each carries the same hint (ServerBuild.cacheHint). */
+const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
+
 /**
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
  * so transports call this once per connection (stdio: once; HTTP: per session or request).
  */
-export function createMcpServer({
-  tools,
-  extensions,
-  logger,
-}: {
-  tools: readonly ToolDefinition[];
-  extensions: readonly ServerExtension[];
-  logger: Logger;
-}): McpServer {
-  // logging: clients may set a level (logging/setLevel); the SDK answers it for every server.
-  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
-  const cleanups = extensions.flatMap((extend) => extend(server) ?? []);
+export function createMcpServer(
+  {
+    tools,
+    extensions,
+    listingTtl,
+    logger,
+  }: {
+    tools: readonly KernelTool[];
+    extensions: readonly ServerExtension[];
+    listingTtl: ListingTtl | undefined;
+    logger: Logger;
+  },
+  options: ServerBuildOptions = {},
+): McpServer {
+  const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: options.authenticated ? "private" : "public" } as const;
+  const server = new McpServer(
+    { name: "skills-kernel", version: VERSION },
+    {
+      instructions: INSTRUCTIONS,
+      // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
+      capabilities: { logging: {} },
+      cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
+    },
+  );
+  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;
     server.server.onclose = () => {
@@ -33,7 +48,9 @@ export function createMcpServer({
     };
   }
   for (const tool of tools) {
-    const handler = tool.handler as (...args: unknown[]) => CallToolResult | Promise<CallToolResult>;
+    const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => CallToolResult | Promise<CallToolResult>;
+    // The SDK calls (args, ctx) when the tool has an input schema, (ctx) when it has none.
+    const takesArgs = tool.inputSchema !== undefined;
     server.registerTool(
       tool.name,
       {
@@ -43,9 +60,11 @@ export function createMcpServer({
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },
-      (async (...args: unknown[]) => {
+      (async (...params: unknown[]) => {
+        const args = takesArgs ? params[0] : {};
+        const context = (takesArgs ? params[1] : params[0]) as ServerContext;
         try {
-          return await handler(...args);
+          return await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context });
         } catch (error) {
           // A ToolInputError is the agent's to fix, and its message is written for the agent.
           // Anything else is a bug: its message may hold paths or internals, so it goes to the

@@ -13,4 +13,9 @@ export const SKILL_TOKENS = {
   Ranker: defineToken<Ranker>("ranker"),
   /** What may be served and installed (audit mode, signatures): the skill-policy plugin's, else the default. */
   SkillPolicy: defineToken<SkillPolicy>("skill-policy"),
+  /**
+   * Provided by skills-extension, which serves `skill://` files through the SDK's SkillsExtension:
+   * skill-resources then adds no resource template of its own.
+   */
+  SkillFilesServed: defineToken<true>("skill-files-served"),
 } as const;

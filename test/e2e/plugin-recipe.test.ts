@@ -12,7 +12,7 @@ import { REPO_ROOT } from "../helpers/cli.js";
  * missing source files" from the bundle's maps). npm's registry is not used: the dev dependencies
  * are this checkout's own.
  */
-const DEV_DEPENDENCIES = ["@modelcontextprotocol/sdk", "@types/node", "typescript", "vitest"];
+const DEV_DEPENDENCIES = ["@modelcontextprotocol/client", "@types/node", "typescript", "vitest"];
 
 let dir: string;
 

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { BUN, DENO, NODE_24 } from "./runtimes.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -58,7 +58,10 @@ export function runCli(
 }
 
 /** Start the real CLI as an MCP server and connect the official SDK client to it over stdio. */
-export async function connectCli(args: readonly string[], options: { cwd?: string; runtime?: Runtime; env?: Record<string, string> } = {}) {
+export async function connectCli(
+  args: readonly string[],
+  options: { cwd?: string; runtime?: Runtime; env?: Record<string, string>; client?: ConstructorParameters<typeof Client>[1] } = {},
+) {
   const [command, ...prefix] = RUNTIMES[options.runtime ?? "node"];
   const transport = new StdioClientTransport({
     command,
@@ -71,7 +74,8 @@ export async function connectCli(args: readonly string[], options: { cwd?: strin
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const client = new Client({ name: "skills-kernel-e2e", version: "0" });
+  // The client's default is the 2025-11-25 handshake; `client.versionNegotiation` pins 2026-07-28.
+  const client = new Client({ name: "skills-kernel-e2e", version: "0" }, options.client);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }

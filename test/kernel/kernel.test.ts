@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
 import { ConfigError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
 import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
@@ -322,6 +322,88 @@ describe("tools over MCP", () => {
     expect(lines.some((l) => l.includes("tool explode failed: kaboom"))).toBe(true);
     expect(lines.some((l) => l.includes("picky failed"))).toBe(false);
     await client.close();
+    await kernel.close();
+  });
+
+  it("takes a whole schema or a record of zod fields, and gives the handler the call's signal and context", async () => {
+    const seen: { signal?: AbortSignal; method?: string } = {};
+    const { kernel } = await boot({
+      plugins: [
+        definePlugin({
+          name: "tools",
+          setup(ctx) {
+            ctx.addTool({
+              name: "whole",
+              description: "a z.object schema",
+              inputSchema: z.object({ n: z.number().int() }),
+              outputSchema: z.object({ twice: z.number() }),
+              handler: ({ n }, extra) => {
+                seen.signal = extra.signal;
+                seen.method = extra.context?.mcpReq.method;
+                return { content: [{ type: "text", text: String(n * 2) }], structuredContent: { twice: n * 2 } };
+              },
+            });
+            ctx.addTool({ name: "bare", description: "no input schema", handler: (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }) });
+          },
+        }),
+      ],
+    });
+    const client = await connect(kernel);
+    const listed = (await client.listTools()).tools;
+    expect(listed[0]).toMatchObject({ inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } });
+    expect(await client.callTool({ name: "whole", arguments: { n: 4 } })).toMatchObject({ structuredContent: { twice: 8 } });
+    expect(seen.signal).toBeInstanceOf(AbortSignal);
+    expect(seen.method).toBe("tools/call");
+    expect(await client.callTool({ name: "bare", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "{}" }] });
+    // Arguments that do not fit the schema never reach the handler.
+    expect(await client.callTool({ name: "whole", arguments: { n: "four" } })).toMatchObject({ isError: true });
+    await client.close();
+    await kernel.close();
+  });
+
+  it("refuses a tool schema that cannot give its JSON Schema (zod 3), naming the plugin and the field", async () => {
+    const { z: z3 } = await import("zod/v3");
+    const failure = boot({
+      plugins: [
+        definePlugin({
+          name: "old-zod",
+          setup: (ctx) => ctx.addTool({ name: "legacy", description: "zod 3", inputSchema: { q: z3.string() } as never, handler: () => ({ content: [] }) }),
+        }),
+      ],
+    });
+    await expect(failure).rejects.toThrow(PluginError);
+    await expect(failure).rejects.toThrow(/old-zod.*tool legacy: inputSchema\.q is not a zod 4 schema/);
+    const whole = boot({
+      plugins: [
+        definePlugin({
+          name: "old-zod",
+          setup: (ctx) => ctx.addTool({ name: "legacy", description: "zod 3", inputSchema: z3.object({ q: z3.string() }) as never, handler: () => ({ content: [] }) }),
+        }),
+      ],
+    });
+    await expect(whole).rejects.toThrow(/tool legacy: inputSchema must be a Standard Schema with JSON Schema/);
+  });
+
+  it("puts the listing TTL and the caller's scope on every cacheable 2026-07-28 result", async () => {
+    const { kernel } = await boot({
+      plugins: [
+        definePlugin({ name: "ttl", provides: [TOKENS.ListingTtl], setup: (ctx) => ctx.provide(TOKENS.ListingTtl, () => 42_000) }),
+        definePlugin({ name: "tools", setup: (ctx) => ctx.addTool({ name: "t", description: "t", handler: () => ({ content: [] }) }) }),
+      ],
+    });
+    for (const [authenticated, cacheScope] of [
+      [false, "public"],
+      [true, "private"],
+    ] as const) {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      // serveStdio's era decision over any transport: a bare connect() serves 2025-11-25 only.
+      const served = serveStdio(() => kernel.createMcpServer({ authenticated }), { transport: serverSide });
+      const client = new Client({ name: "test", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(clientSide);
+      expect(await client.listTools()).toMatchObject({ ttlMs: 42_000, cacheScope });
+      await client.close();
+      await served.close();
+    }
     await kernel.close();
   });
 

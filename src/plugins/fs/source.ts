@@ -144,6 +144,7 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
         stopChecking?.();
       };
     },
+    ...(settings.watch ? { freshness: "announced" as const } : {}),
   };
 }
 

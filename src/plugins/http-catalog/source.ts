@@ -4,7 +4,7 @@ import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../..
 import type { RemoteDocuments } from "../../remote/documents.js";
 import { redact, type HttpClient } from "../../remote/http.js";
 import { ageOf } from "../../remote/age.js";
-import { pollEvery } from "../../remote/poll.js";
+import { pollEvery, pollFreshness } from "../../remote/poll.js";
 import { createRemoteFiles, toListing, type RemoteSkillFolder } from "../../remote/remote-files.js";
 import { parseCatalog, type CatalogEntry, type CatalogFormat } from "./catalog-document.js";
 
@@ -73,6 +73,7 @@ export function createCatalogSource(settings: CatalogSourceSettings): SkillSourc
     listFiles: files.listFiles,
     readFile: files.readFile,
     watch: pollEvery(settings.ttlMs),
+    freshness: pollFreshness(settings.ttlMs),
   };
 }
 

@@ -1,30 +1,13 @@
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  McpError,
-  type ListResourcesResult,
-  type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import { ANSWER_CEILING_BYTES, cutToFit } from "../../skills/answer-ceiling.js";
-import { mimeTypeByName } from "../../skills/mime-types.js";
-import {
-  encodeContent,
-  fetchSkillFiles,
-  MAX_PATH_CHARS,
-  MiB,
-  skillFileOptionsSchema,
-  type SkillFileOptions,
-} from "../../skills/skill-files.js";
-import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "../../skills/skill-uri.js";
+import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../skills/skill-files.js";
+import { readSkillResource, skillDocuments } from "../../skills/skill-resource.js";
 import { decodeCursor, page } from "../../skills/page-cursor.js";
 import { TOKENS } from "../../tokens.js";
-import type { SkillFileContent } from "../../skills/types.js";
 
 /** Resources per resources/list page: about 360 bytes each, so a page is about 70 KB. */
 export const RESOURCES_PAGE_SIZE = 200;
@@ -38,45 +21,32 @@ const optionsSchema = skillFileOptionsSchema.extend({
   maxFileBytes: z.number().int().min(1).max(16 * MiB).default(16 * MiB),
 });
 
-/** The same skills as the tools, as MCP resources: one template covers every skill, however the catalog changes. */
+/**
+ * The same skills as the tools, as MCP resources: one template covers every skill, however the
+ * catalog changes, and resources/list lists each SKILL.md in pages. With skills-extension in the
+ * config, the SDK's SkillsExtension serves the files instead, and this plugin only lists them.
+ */
 export default definePlugin({
   name: "skill-resources",
-  consumes: [TOKENS.SkillCatalog],
+  // Set up after skills-extension when there is one, so that its template is registered first.
+  consumes: [TOKENS.SkillCatalog, { token: TOKENS.SkillFilesServed, optional: true }],
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    ctx.extendServer((server) => {
-      register(server, catalog, options, ctx.logger);
-      paginateResourceList(server);
-      // The list of SKILL.md resources follows the catalog: tell the client when it changes.
-      return catalog.onChange(() => {
-        // Before the client's initialize there is nothing to tell: it will list the resources
-        // afresh, and MCP servers must not send notifications that early.
-        if (!server.isConnected() || !server.server.getClientCapabilities()) return;
-        server.server.sendResourceListChanged().catch((error: unknown) => {
-          ctx.logger.debug(`could not announce a resource list change: ${errorMessage(error)}`);
-        });
-      });
-    });
+    const servedByExtension = ctx.resolveOptional(TOKENS.SkillFilesServed) === true;
+    // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
+    const skillResources = (server: McpServer) => {
+      if (!servedByExtension) registerTemplate(server, catalog, options, ctx.logger);
+      registerPagedList(server, catalog);
+    };
+    ctx.extendServer(skillResources);
   },
 });
 
-function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
-  const template = new ResourceTemplate("skill://{skill}/{+path}", {
-    async list() {
-      await catalog.ready();
-      return {
-        // The skills extension asks for the frontmatter's name; the URI tells same-named skills apart.
-        resources: mapSkillUris(catalog.list()).mapped.map(({ skill, uri }) => ({
-          uri,
-          name: skill.name,
-          title: skill.id,
-          description: skill.description,
-          mimeType: "text/markdown",
-        })),
-      };
-    },
-  });
+function registerTemplate(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
+  // Listed by the paged resources/list below, not through the template's list callback: the
+  // SDK's own handler answers every resource at once and ignores cursors.
+  const template = new ResourceTemplate("skill://{skill}/{+path}", { list: undefined });
   server.registerResource(
     "skill",
     template,
@@ -89,69 +59,33 @@ function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOp
     },
     async (uri) => {
       try {
-        return await read(uri, catalog, options, logger);
+        const read = await readSkillResource(catalog, uri.href, options, logger);
+        if ("miss" in read) {
+          if (read.miss === "missing") throw new ResourceNotFoundError(uri.href, read.message);
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, read.message, { uri: uri.href });
+        }
+        // A cut file says so where a client can see it without parsing the content.
+        const meta = read.file.truncated ? { _meta: { truncated: true, size: read.file.size } } : {};
+        const body = read.encoding === "utf8" ? { text: read.content } : { blob: read.content };
+        return { contents: [{ uri: uri.href, mimeType: read.mimeType, ...body, ...meta }] };
       } catch (error) {
-        if (error instanceof McpError) throw error;
-        if (error instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, error.message);
+        if (error instanceof ProtocolError) throw error;
+        if (error instanceof ToolInputError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri: uri.href });
         logger.error(`reading resource ${uri.href.slice(0, MAX_PATH_CHARS)} failed: ${errorMessage(error)}`);
-        throw new McpError(ErrorCode.InternalError, "the resource could not be read");
+        throw new ProtocolError(ProtocolErrorCode.InternalError, "the resource could not be read");
       }
     },
   );
 }
 
-type ListHandler = (request: unknown, extra: unknown) => Promise<ListResourcesResult>;
-
-/**
- * The SDK's resources/list answers every resource at once and ignores cursors: 562 KB at 1,566
- * skills. Its handler is kept (so resources other plugins register are listed too) and its answer
- * cut into pages of RESOURCES_PAGE_SIZE, with MCP's opaque nextCursor. The SDK keeps handlers in
- * a field it does not export; a test fails if that changes.
- */
-function paginateResourceList(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, ListHandler> })._requestHandlers;
-  const listAll = handlers.get("resources/list");
-  if (!listAll) throw new Error("the MCP SDK registered no resources/list handler to paginate");
-  server.server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+/** resources/list in pages of RESOURCES_PAGE_SIZE with MCP's opaque nextCursor: the SDK's lists all at once. */
+function registerPagedList(server: McpServer, catalog: SkillCatalog): void {
+  server.server.setRequestHandler("resources/list", async (request) => {
     const cursor = request.params?.cursor;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-    if (offset === undefined) throw new McpError(ErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
-    const all = await listAll(request, extra);
-    const { items, nextCursor } = page(all.resources, offset, RESOURCES_PAGE_SIZE);
-    return { ...all, resources: items, ...(nextCursor ? { nextCursor } : {}) };
+    if (offset === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
+    await catalog.ready();
+    const { items, nextCursor } = page(skillDocuments(catalog), offset, RESOURCES_PAGE_SIZE);
+    return { resources: items, ...(nextCursor ? { nextCursor } : {}) };
   });
-}
-
-async function read(uri: URL, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): Promise<ReadResourceResult> {
-  const parsed = parseSkillUri(uri.href);
-  if ("problem" in parsed) throw new McpError(ErrorCode.InvalidParams, `${uri.href.slice(0, 300)}: ${parsed.problem}`);
-  await catalog.ready();
-  const map = mapSkillUris(catalog.list());
-  const found = map.locate(parsed.segments);
-  if (!found) throw new McpError(ErrorCode.InvalidParams, noSkillAt(map, uri.href, parsed.segments));
-  const { mapped, path } = found;
-  if (path === "") throw new McpError(ErrorCode.InvalidParams, `${uri.href} is a skill folder, not a file`);
-  let file: SkillFileContent;
-  if (path === SKILL_DOCUMENT) {
-    file = await catalog.readDocument(mapped.skill, options.maxFileBytes);
-  } else {
-    const fetched = (await fetchSkillFiles(catalog, mapped.skill, [path], options, logger))[0]!;
-    if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
-    file = fetched.file;
-  }
-  // A file larger than an answer may be is cut to what fits (and says so in _meta).
-  file = cutToFit(file, 1, ANSWER_CEILING_BYTES);
-  // The bytes as they are (a BOM, CRLF, invalid UTF-8 as base64): a host checks them against a digest.
-  const { content, encoding } = encodeContent(file.bytes, file.truncated);
-  const mimeType = mimeTypeByName(path) ?? (encoding === "utf8" ? "text/plain" : "application/octet-stream");
-  const contents =
-    encoding === "utf8"
-      ? { uri: uri.href, mimeType, text: content, ...meta(file) }
-      : { uri: uri.href, mimeType, blob: content, ...meta(file) };
-  return { contents: [contents] };
-}
-
-/** A cut file says so where a client can see it without parsing the content. */
-function meta(file: SkillFileContent): { _meta?: { truncated: true; size: number } } {
-  return file.truncated ? { _meta: { truncated: true, size: file.size } } : {};
 }
