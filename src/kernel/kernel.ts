@@ -192,7 +192,8 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
 
   const tools = registry.contributions(TOKENS.Tool);
   const extensions = registry.contributions(TOKENS.ServerExtension);
-  const buildServer = () => createMcpServer({ tools, extensions, logger });
+  const instructions = registry.contributions(TOKENS.Instructions);
+  const buildServer = () => createMcpServer({ tools, extensions, instructions, logger });
   const transports = registry.contributions(TOKENS.Transport);
   const kernelContainer = registry.containerFor("kernel", new Map());
 
@@ -303,6 +304,9 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
     },
     extendServer(extend) {
       ctx.contribute(TOKENS.ServerExtension, extend);
+    },
+    addInstructions(section) {
+      ctx.contribute(TOKENS.Instructions, section);
     },
   };
   return ctx;

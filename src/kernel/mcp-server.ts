@@ -2,12 +2,28 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { ServerExtension, ToolDefinition } from "./types.js";
+import type { InstructionsSection, ServerExtension, ToolDefinition } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
   "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
   "Use its tools to find the skill that fits the task at hand and load only what you need.";
+
+const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
+
+/** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
+function composeInstructions(sections: readonly InstructionsSection[], logger: Logger): string {
+  const parts = [INSTRUCTIONS];
+  for (const section of sections) {
+    try {
+      const text = section();
+      if (text) parts.push(text);
+    } catch (error) {
+      logger.error(`an instructions section failed, and is left out: ${errorMessage(error)}`);
+    }
+  }
+  return parts.join("\n\n");
+}
 
 /**
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
@@ -16,14 +32,24 @@ const INSTRUCTIONS =
 export function createMcpServer({
   tools,
   extensions,
+  instructions,
   logger,
 }: {
   tools: readonly ToolDefinition[];
   extensions: readonly ServerExtension[];
+  instructions: readonly InstructionsSection[];
   logger: Logger;
 }): McpServer {
   // logging: clients may set a level (logging/setLevel); the SDK answers it for every server.
-  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+  const server = new McpServer(
+    { name: "skills-kernel", version: VERSION },
+    {
+      instructions: composeInstructions(instructions, logger),
+      capabilities: { logging: {} },
+      // A catalog change adds, removes or updates many prompts at once: one list_changed per tick.
+      debouncedNotificationMethods: LIST_CHANGED,
+    },
+  );
   const cleanups = extensions.flatMap((extend) => extend(server) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;
