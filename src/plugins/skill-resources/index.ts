@@ -11,6 +11,7 @@ import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
+import { completeUriPath, completeUriSkill } from "../../skills/completion.js";
 import { mimeTypeByName } from "../../skills/mime-types.js";
 import {
   encodeContent,
@@ -62,6 +63,17 @@ export default definePlugin({
 
 function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
   const template = new ResourceTemplate("skill://{skill}/{+path}", {
+    // completion/complete: skill names by prefix, then the paths inside the skill (src/skills/completion.ts).
+    complete: {
+      skill: async (value) => {
+        await catalog.ready();
+        return completeUriSkill(catalog.list(), value);
+      },
+      path: async (value, context) => {
+        await catalog.ready();
+        return completeUriPath(catalog, context?.arguments?.skill ?? "", value, options.includeSecretFiles);
+      },
+    },
     async list() {
       await catalog.ready();
       return {
