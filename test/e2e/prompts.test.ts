@@ -172,4 +172,14 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("prompts, completions and the 
     const { prompts } = await server.client.listPrompts();
     expect(prompts.find((prompt) => prompt.name === "xlsx")?.description).toBe("Work with spreadsheets.");
   });
+
+  it("announces an edited description, the prompt keeping its place", async () => {
+    const before = await server.client.listPrompts();
+    const changes = promptListChanges;
+    await writeSkill(root, "docx", "docx", "Create, edit and compare Word documents.");
+    await until(() => promptListChanges > changes, "prompts list_changed");
+    const { prompts } = await server.client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(before.prompts.map((prompt) => prompt.name));
+    expect(prompts.find((prompt) => prompt.name === "docx")?.description).toBe("Create, edit and compare Word documents.");
+  });
 });
