@@ -1,7 +1,7 @@
 // The fixtures the official MCP conformance suite calls by name (test_simple_text,
 // test://static-text...), added through the plugin API as any third-party plugin would. The suite
 // checks the protocol and the transport; these give its scenarios something to call.
-import { ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ResourceTemplate } from "@modelcontextprotocol/server";
 
 // A 1x1 PNG and a tiny WAV header: the scenarios check the shape, not the picture or the sound.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -27,18 +27,18 @@ export default {
         ],
       }),
       test_error_handling: () => ({ isError: true, content: [{ type: "text", text: "This tool intentionally returns an error for testing" }] }),
-      test_tool_with_logging: async (extra) => {
+      test_tool_with_logging: async (_args, { context }) => {
         for (const [i, data] of ["Tool execution started", "Tool processing data", "Tool execution completed"].entries()) {
           if (i > 0) await sleep(50);
-          await extra.sendNotification({ method: "notifications/message", params: { level: "info", data } });
+          await context.mcpReq.log("info", data);
         }
         return text("Tool with logging executed successfully");
       },
-      test_tool_with_progress: async (extra) => {
-        const progressToken = extra._meta?.progressToken;
+      test_tool_with_progress: async (_args, { context }) => {
+        const progressToken = context.mcpReq._meta?.progressToken;
         for (const [i, progress] of [0, 50, 100].entries()) {
           if (i > 0) await sleep(50);
-          if (progressToken !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, total: 100 } });
+          if (progressToken !== undefined) await context.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total: 100 } });
         }
         return text("Tool with progress executed successfully");
       },

@@ -2,7 +2,6 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES, runCli, type Runtime } from "../helpers/cli.js";
 import { connectHttp, MCP_HEADERS, rawInitialize, rawRequest, resultText } from "../helpers/http-client.js";
@@ -41,7 +40,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
 
     it("announces list_changed over the GET stream when a skill is added", async () => {
       const { client } = await connectHttp(server.mcpUrl);
-      const changed = new Promise<void>((resolve) => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+      const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/resources/list_changed", () => resolve()));
       // The notification has no request to ride on: it can only come over the session's GET stream.
       await sleep(300);
       mkdirSync(join(skills, "added-skill"));

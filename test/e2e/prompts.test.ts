@@ -1,11 +1,27 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PromptListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectCli, RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { RUNTIMES, type Runtime } from "../helpers/cli.js";
 
-type Connected = Awaited<ReturnType<typeof connectCli>>;
+/** The two protocol revisions a client may open with: 2025-11-25 (initialize) or 2026-07-28 (per request). */
+const ERAS = { "2025-11-25": "legacy", "2026-07-28": { pin: "2026-07-28" } } as const;
+type Era = keyof typeof ERAS;
+
+/** The bundle as an MCP server over stdio, and the official v2 client speaking `era` to it. */
+async function connect(runtime: Runtime, era: Era, config: string, cwd: string) {
+  const [command, ...prefix] = RUNTIMES[runtime];
+  const transport = new StdioClientTransport({ command, args: [...prefix, "--config", config], cwd, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const client = new Client({ name: "skills-kernel-e2e", version: "0" }, { versionNegotiation: { mode: ERAS[era] } });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+type Connected = Awaited<ReturnType<typeof connect>>;
 
 /** Skills named bulk-000 ... bulk-119: more than the 100 values one completion answer holds. */
 const BULK = 120;
@@ -31,7 +47,9 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
 }
 
 // Prompts, completions and the instructions' catalog summary, as a client meets them in the bundle.
-describe.each(Object.keys(RUNTIMES) as Runtime[])("prompts, completions and the catalog summary over stdio on %s", (runtime) => {
+const CASES = (Object.keys(RUNTIMES) as Runtime[]).flatMap((runtime) => (Object.keys(ERAS) as Era[]).map((era) => [runtime, era] as const));
+
+describe.each(CASES)("prompts, completions and the catalog summary over stdio on %s at %s", (runtime, era) => {
   let work: string;
   let root: string;
   let server: Connected;
@@ -63,8 +81,11 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("prompts, completions and the 
       startup: { plugins: { "catalog-summary": { setupTimeoutMs: 60_000 } } },
     };
     await writeFile(join(work, "skills.json"), JSON.stringify(config));
-    server = await connectCli(["--config", join(work, "skills.json")], { runtime, cwd: work });
-    server.client.setNotificationHandler(PromptListChangedNotificationSchema, () => void promptListChanges++);
+    server = await connect(runtime, era, join(work, "skills.json"), work);
+    expect(server.client.getNegotiatedProtocolVersion()).toBe(era);
+    server.client.setNotificationHandler("notifications/prompts/list_changed", () => void promptListChanges++);
+    // At 2026-07-28 changes come over a subscriptions/listen stream; at 2025-11-25 unasked.
+    if (server.client.getProtocolEra() === "modern") await server.client.listen({ promptsListChanged: true });
   });
   afterAll(async () => {
     await server?.client.close();

@@ -1,7 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 
 /** Connect the official SDK client over Streamable HTTP. */
 export async function connectHttp(url: URL, options: { token?: string; sessionId?: string } = {}) {

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../../kernel/logger.js";
 import type { McpServerFactory } from "../../kernel/types.js";
 import { jsonRpcError, mcpError, onSettled, TextAnswer, type Answer } from "./respond.js";

@@ -1,17 +1,28 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { MAX_BATCH_SIZE, readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
-import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   isInitializeRequest,
-  JSONRPCMessageSchema,
+  isJsonContentType,
+  parseJSONRPCMessage,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type McpServer,
   type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { jsonRpcError, TextAnswer } from "./respond.js";
+
+// Stop-gap while this plugin moves to SDK v2's createMcpHandler (issue 22): v1 exported these.
+const MAX_BATCH_SIZE = 100;
+const requestBodyTooLargeMessage = (limit: number) => `Payload too large: request body exceeds ${limit} bytes`;
+
+function parsedMessage(message: unknown): { success: true; data: JSONRPCMessage } | { success: false; data?: undefined } {
+  try {
+    return { success: true, data: parseJSONRPCMessage(message) };
+  } catch {
+    return { success: false };
+  }
+}
 
 interface Pending {
   readonly clientId: RequestId;
@@ -98,7 +109,7 @@ export class StatelessMcp implements Transport {
     if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
       return jsonRpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     }
-    const parsed = (Array.isArray(raw) ? raw : [raw]).map((message) => JSONRPCMessageSchema.safeParse(message));
+    const parsed = (Array.isArray(raw) ? raw : [raw]).map((message) => parsedMessage(message));
     if (parsed.some((result) => !result.success)) return jsonRpcError(400, -32700, "Parse error: Invalid JSON-RPC message");
     const messages = parsed.map((result) => result.data!);
     if (messages.some((message) => "method" in message && message.method === "initialize" && isInitializeRequest(message))) {
@@ -115,7 +126,7 @@ export class StatelessMcp implements Transport {
     }
     if (this.#closed) return jsonRpcError(503, -32000, "the server is shutting down");
 
-    const extra = { requestInfo: { headers: Object.fromEntries(request.headers.entries()), url } };
+    const extra = { request };
     const answers: Promise<JSONRPCResponse>[] = [];
     for (const message of messages) {
       // Validated above: a request has a method and an id, a notification a method alone.
@@ -142,7 +153,7 @@ export class StatelessMcp implements Transport {
     // and text() lets node:http's adapter read it without building a web stream; a chunked body
     // is read through a stream that stops at the limit.
     if (request.headers.get("content-length") !== null) return request.text();
-    const body = await readRequestBody(request, this.maxBodyBytes);
-    return body.tooLarge ? undefined : body.text;
+    const text = await request.text();
+    return Buffer.byteLength(text) > this.maxBodyBytes ? undefined : text;
   }
 }

@@ -1,5 +1,4 @@
-import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
-import { McpError as ProtocolError, ErrorCode as ProtocolErrorCode, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import { completable, ProtocolError, ProtocolErrorCode, type GetPromptResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
@@ -13,7 +12,7 @@ import { LISTING_PROMPT, planSkillPrompts } from "./names.js";
 /** A prompt as McpServer.registerPrompt takes it. */
 export interface PromptDefinition {
   readonly name: string;
-  readonly config: { readonly title?: string; readonly description: string; readonly argsSchema: z.ZodRawShape };
+  readonly config: { readonly title?: string; readonly description: string; readonly argsSchema: z.ZodObject };
   readonly callback: (args: { skill?: string; file?: string }) => Promise<GetPromptResult>;
 }
 
@@ -39,17 +38,17 @@ export function createPromptBook(
     config: {
       title: "Skills",
       description: "Every skill this server serves, one line each; with a skill id, that skill's instructions instead.",
-      argsSchema: {
-        skill: completable(z.string().optional().describe("A skill's id, as listed: its instructions instead of the list"), async (value) => {
+      argsSchema: z.object({
+        skill: completable(z.string().describe("A skill's id, as listed: its instructions instead of the list"), async (value) => {
           await catalog.ready();
-          return completeSkillIds(catalog.list(), value ?? "");
-        }),
-        file: completable(z.string().optional().describe(`With skill: ${FILE_DESCRIPTION.toLowerCase()}`), async (value, context) => {
+          return completeSkillIds(catalog.list(), value);
+        }).optional(),
+        file: completable(z.string().describe(`With skill: ${FILE_DESCRIPTION.toLowerCase()}`), async (value, context) => {
           await catalog.ready();
           const skill = catalog.get(context?.arguments?.skill ?? "");
-          return skill ? completeSkillFiles(catalog, skill, value ?? "", options.includeSecretFiles) : [];
-        }),
-      },
+          return skill ? completeSkillFiles(catalog, skill, value, options.includeSecretFiles) : [];
+        }).optional(),
+      }),
     },
     callback: ({ skill, file }) =>
       answer(LISTING_PROMPT, logger, async () => {
@@ -66,13 +65,13 @@ export function createPromptBook(
     name,
     config: {
       description,
-      argsSchema: {
-        file: completable(z.string().optional().describe(FILE_DESCRIPTION), async (value) => {
+      argsSchema: z.object({
+        file: completable(z.string().describe(FILE_DESCRIPTION), async (value) => {
           await catalog.ready();
           const skill = catalog.get(name);
-          return skill ? completeSkillFiles(catalog, skill, value ?? "", options.includeSecretFiles) : [];
-        }),
-      },
+          return skill ? completeSkillFiles(catalog, skill, value, options.includeSecretFiles) : [];
+        }).optional(),
+      }),
     },
     callback: ({ file }) =>
       answer(name, logger, async () => {

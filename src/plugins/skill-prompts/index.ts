@@ -1,4 +1,4 @@
-import type { McpServer, RegisteredPrompt } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredPrompt } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage } from "../../kernel/errors.js";

@@ -1,4 +1,4 @@
-import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/server";
 import { ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { CatalogSkill, SkillCatalog } from "../../skills/catalog.js";
