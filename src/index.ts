@@ -19,6 +19,7 @@ export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } fr
 export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode } from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog.js";
 export type {
+  InstructionsSection,
   McpServerFactory,
   Plugin,
   PluginContext,
