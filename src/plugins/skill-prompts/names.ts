@@ -30,7 +30,8 @@ export interface SkippedSkill {
 export function planSkillPrompts(skills: readonly CatalogSkill[]): { prompts: SkillPrompt[]; skipped: SkippedSkill[] } {
   const prompts: SkillPrompt[] = [];
   const skipped: SkippedSkill[] = [];
-  const folded = new Map<string, string>();
+  // The listing prompt's name is taken first, in every letter case.
+  const folded = new Map<string, string>([[LISTING_PROMPT, LISTING_PROMPT]]);
   for (const skill of skills) {
     if (skill.shadowed) continue;
     const name = skill.id;

@@ -45,10 +45,13 @@ describe("which skills get a prompt of their own", () => {
     expect(skipped[0]![1]).toBe("its name cannot be a prompt name (letters, digits, '_', '-' and '.', at most 64)");
   });
 
-  it("not a skill named like the listing prompt", async () => {
-    expect(await plan(source("project", [skill("skills"), skill("Skills", "b")]))).toEqual({
-      prompts: ["Skills"],
-      skipped: [["project:skills", '"skills" is the prompt that lists every skill']],
+  it("not a skill named like the listing prompt, in any letter case", async () => {
+    expect(await plan(source("project", [skill("skills"), skill("Skills", "b"), skill("ok", "c")]))).toEqual({
+      prompts: ["ok"],
+      skipped: [
+        ["project:Skills", 'its prompt would differ only in letter case from that of "skills"'],
+        ["project:skills", '"skills" is the prompt that lists every skill'],
+      ],
     });
   });
 
