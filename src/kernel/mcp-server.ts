@@ -1,12 +1,15 @@
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { InstructionsSection, KernelTool, ServerExtension, ToolCallExtra } from "./types.js";
+import type { InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
   "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
   "Use its tools to find the skill that fits the task at hand and load only what you need.";
+
+/** The results 2026-07-28 makes cacheable; each carries the same hint (ServerBuild.cacheHint). */
+const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
 
 const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
 
@@ -28,28 +31,35 @@ function composeInstructions(sections: readonly InstructionsSection[], logger: L
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
  * so transports call this once per connection (stdio: once; HTTP: per session or request).
  */
-export function createMcpServer({
-  tools,
-  extensions,
-  instructions,
-  logger,
-}: {
-  tools: readonly KernelTool[];
-  extensions: readonly ServerExtension[];
-  instructions: readonly InstructionsSection[];
-  logger: Logger;
-}): McpServer {
-  // logging: clients may set a level (logging/setLevel); the SDK answers it for every server.
+export function createMcpServer(
+  {
+    tools,
+    extensions,
+    instructions,
+    listingTtl,
+    logger,
+  }: {
+    tools: readonly KernelTool[];
+    extensions: readonly ServerExtension[];
+    instructions: readonly InstructionsSection[];
+    listingTtl: ListingTtl | undefined;
+    logger: Logger;
+  },
+  options: ServerBuildOptions = {},
+): McpServer {
+  const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: options.authenticated ? "private" : "public" } as const;
   const server = new McpServer(
     { name: "skills-kernel", version: VERSION },
     {
       instructions: composeInstructions(instructions, logger),
+      // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
       capabilities: { logging: {} },
+      cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
       // A catalog change adds, removes or updates many prompts at once: one list_changed per tick.
       debouncedNotificationMethods: LIST_CHANGED,
     },
   );
-  const cleanups = extensions.flatMap((extend) => extend(server) ?? []);
+  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;
     server.server.onclose = () => {
