@@ -204,3 +204,31 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     expect(prompts.find((prompt) => prompt.name === "docx")?.description).toBe("Create, edit and compare Word documents.");
   });
 });
+
+// The embedded default config (no config file) serves the prompts and the summary too.
+describe.each(Object.keys(RUNTIMES) as Runtime[])("the embedded default config on %s", (runtime) => {
+  let work: string;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "skills-kernel-prompts-default-"));
+    await writeSkill(join(work, "project", ".claude", "skills"), "pdf", "pdf", "Extract text and tables from PDF files.");
+    await mkdir(join(work, "home"));
+    const [command, ...prefix] = RUNTIMES[runtime];
+    // HOME: the default's user roots (~/.claude/skills) must not reach this machine's own skills.
+    const env = { ...process.env, HOME: join(work, "home"), USERPROFILE: join(work, "home") } as Record<string, string>;
+    const transport = new StdioClientTransport({ command, args: prefix, cwd: join(work, "project"), env, stderr: "pipe" });
+    client = new Client({ name: "skills-kernel-e2e", version: "0" });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("offers the skill's prompt and names it in the instructions", async () => {
+    expect(client!.getInstructions()).toContain("This server serves 1 skill.");
+    expect(client!.getInstructions()).toContain("- pdf: Extract text and tables from PDF files.");
+    const { prompts } = await client!.listPrompts();
+    expect(prompts.map((prompt) => prompt.name).sort()).toEqual(["pdf", "skills"]);
+  });
+});
