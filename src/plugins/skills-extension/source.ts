@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type ServerContext } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ServerContext } from "@modelcontextprotocol/server";
 import type { SkillReadResult, SkillSource } from "@modelcontextprotocol/server/ext/skills";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
@@ -47,9 +47,11 @@ export class CatalogSkillSource implements SkillSource {
     try {
       // Whole files up to the extension's limit: a host checks them against the entry's digest.
       const read = await readSkillResource(this.catalog, uri, { maxFileBytes: MAX_SKILL_BYTES, includeSecretFiles: this.includeSecretFiles }, this.logger);
-      if ("miss" in read) return undefined;
+      // -32602 with the uri in data either way; the message says why (a typo's likely skill).
+      if ("miss" in read) throw read.miss === "missing" ? new ResourceNotFoundError(uri, read.message) : invalid(uri, read.message);
       return read.encoding === "utf8" ? { text: read.content, mimeType: read.mimeType } : { bytes: read.file.bytes, mimeType: read.mimeType };
     } catch (error) {
+      if (error instanceof ProtocolError) throw error;
       if (error instanceof ToolInputError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri });
       this.logger.error(`reading ${uri.slice(0, 300)} failed: ${errorMessage(error)}`);
       throw new ProtocolError(ProtocolErrorCode.InternalError, "the resource could not be read");
