@@ -2,7 +2,6 @@ import type { McpServer, RegisteredPrompt } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage } from "../../kernel/errors.js";
-import type { Logger } from "../../kernel/logger.js";
 import { skillFileOptionsSchema } from "../../skills/skill-files.js";
 import { TOKENS } from "../../tokens.js";
 import { createPromptBook, type PromptBook, type PromptDefinition } from "./definitions.js";
@@ -23,9 +22,16 @@ export default definePlugin({
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     const book = createPromptBook(catalog, options, ctx.logger);
+    // Said once per plugin, not per server: HTTP builds a server per request.
+    const warned = new Set<string>();
+    const warnOnce = (line: string) => {
+      if (warned.has(line)) return;
+      warned.add(line);
+      ctx.logger.warn(line);
+    };
     ctx.extendServer((server) => {
       register(server, book.listing);
-      const sync = keepInStep(server, book, ctx.logger);
+      const sync = keepInStep(server, book, warnOnce);
       sync();
       // Each prompt added, removed or changed notifies prompts list_changed (the SDK does, once a tick).
       return catalog.onChange(sync);
@@ -37,10 +43,10 @@ function register(server: McpServer, definition: PromptDefinition): RegisteredPr
   return server.registerPrompt(definition.name, definition.config, definition.callback as never);
 }
 
-/** Keeps one server's skill prompts those the book has for the catalog as it is now. */
-function keepInStep(server: McpServer, book: PromptBook, logger: Logger): () => void {
+/** Keeps one server's skill prompts in step with what the book has for the catalog as it is now. */
+function keepInStep(server: McpServer, book: PromptBook, warnOnce: (line: string) => void): () => void {
   const registered = new Map<string, { prompt: RegisteredPrompt; definition: PromptDefinition }>();
-  /** Names another plugin's prompt holds, said once per server. */
+  /** Names another plugin's prompt holds on this server. */
   const taken = new Set<string>();
   return () => {
     const current = book.current();
@@ -58,11 +64,12 @@ function keepInStep(server: McpServer, book: PromptBook, logger: Logger): () => 
         had.definition = definition;
         continue;
       }
+      if (taken.has(definition.name)) continue;
       try {
         registered.set(definition.name, { prompt: register(server, definition), definition });
       } catch (error) {
         // Another plugin's prompt has this name: the first registered keeps it.
-        if (!taken.has(definition.name)) logger.warn(`no prompt for skill ${definition.name}: ${errorMessage(error)}`);
+        warnOnce(`no prompt for skill ${definition.name}: ${errorMessage(error)}`);
         taken.add(definition.name);
       }
     }
