@@ -21,6 +21,7 @@ export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/cata
 export type {
   KernelTool,
   ListingTtl,
+  InstructionsSection,
   McpServerFactory,
   NeedsTrust,
   Plugin,

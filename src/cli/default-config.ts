@@ -25,6 +25,8 @@ export const EMBEDDED_DEFAULT_CONFIG: SkillsKernelConfig = {
     "install-skill",
     "skill-resources",
     "skills-extension",
+    "skill-prompts",
+    "catalog-summary",
     "cache-stats",
   ],
 };

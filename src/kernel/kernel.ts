@@ -193,10 +193,11 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
 
   const tools = registry.contributions(TOKENS.Tool);
   const extensions = registry.contributions(TOKENS.ServerExtension);
+  const instructions = registry.contributions(TOKENS.Instructions);
   const transports = registry.contributions(TOKENS.Transport);
   const kernelContainer = registry.containerFor("kernel", new Map());
   const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
-  const buildServer = (options?: ServerBuildOptions) => createMcpServer({ tools, extensions, listingTtl, logger }, options);
+  const buildServer = (options?: ServerBuildOptions) => createMcpServer({ tools, extensions, instructions, listingTtl, logger }, options);
 
   let state: KernelState = "started";
   let closing: Promise<void> | undefined;
@@ -312,6 +313,9 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
     },
     extendServer(extend) {
       ctx.contribute(TOKENS.ServerExtension, extend);
+    },
+    addInstructions(section) {
+      ctx.contribute(TOKENS.Instructions, section);
     },
   };
   return ctx;

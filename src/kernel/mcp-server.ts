@@ -1,7 +1,7 @@
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
+import type { InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
@@ -11,6 +11,22 @@ const INSTRUCTIONS =
 /** The results 2026-07-28 makes cacheable; each carries the same hint (ServerBuild.cacheHint). */
 const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
 
+const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
+
+/** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
+function composeInstructions(sections: readonly InstructionsSection[], logger: Logger): string {
+  const parts = [INSTRUCTIONS];
+  for (const section of sections) {
+    try {
+      const text = section();
+      if (text) parts.push(text);
+    } catch (error) {
+      logger.error(`an instructions section failed, and is left out: ${errorMessage(error)}`);
+    }
+  }
+  return parts.join("\n\n");
+}
+
 /**
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
  * so transports call this once per connection (stdio: once; HTTP: per session or request).
@@ -19,11 +35,13 @@ export function createMcpServer(
   {
     tools,
     extensions,
+    instructions,
     listingTtl,
     logger,
   }: {
     tools: readonly KernelTool[];
     extensions: readonly ServerExtension[];
+    instructions: readonly InstructionsSection[];
     listingTtl: ListingTtl | undefined;
     logger: Logger;
   },
@@ -33,10 +51,12 @@ export function createMcpServer(
   const server = new McpServer(
     { name: "skills-kernel", version: VERSION },
     {
-      instructions: INSTRUCTIONS,
+      instructions: composeInstructions(instructions, logger),
       // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
       capabilities: { logging: {} },
       cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
+      // A catalog change adds, removes or updates many prompts at once: one list_changed per tick.
+      debouncedNotificationMethods: LIST_CHANGED,
     },
   );
   const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);

@@ -1,6 +1,6 @@
 import type { Cache } from "./cache.js";
 import type { Logger } from "./logger.js";
-import type { KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
+import type { InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
 
@@ -29,6 +29,8 @@ export const KERNEL_TOKENS = {
   Tool: defineToken<KernelTool>("tool"),
   /** Multi-registration: hooks run on every McpServer built (resources, prompts). */
   ServerExtension: defineToken<ServerExtension>("server-extension"),
+  /** Multi-registration: sections of the server's instructions, in boot order. */
+  Instructions: defineToken<InstructionsSection>("instructions"),
   /**
    * The shared cache, scoped to the resolving plugin's namespace. Provided by a cache backend
    * plugin (cache-memory, cache-redis); consume it as optional where caching only saves work.

@@ -112,7 +112,15 @@ export interface PluginContext extends PluginRuntimeContext {
    * no kernel contract of its own yet: resources, resource templates, prompts.
    */
   extendServer(extend: ServerExtension): void;
+  /**
+   * Add a section to the server's `instructions`, after the kernel's own: `section` runs each
+   * time a server is built (one per connection), so what it says may follow the catalog.
+   */
+  addInstructions(section: InstructionsSection): void;
 }
+
+/** A part of the server's instructions; undefined or "" adds nothing. */
+export type InstructionsSection = () => string | undefined;
 
 /** Registers resources or prompts on one McpServer; the returned function runs when it closes. */
 export type ServerExtension = (server: McpServer, build: ServerBuild) => void | (() => void);

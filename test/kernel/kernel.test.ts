@@ -482,3 +482,52 @@ describe("tools over MCP", () => {
     );
   });
 });
+
+describe("the server's instructions", () => {
+  it("are the kernel's, then each plugin's section in boot order, asked afresh for each server", async () => {
+    let calls = 0;
+    const { kernel, lines } = await boot({
+      plugins: [
+        definePlugin({ name: "first", setup: (ctx) => ctx.addInstructions(() => `First section, call ${++calls}.`) }),
+        definePlugin({ name: "silent", setup: (ctx) => ctx.addInstructions(() => undefined) }),
+        definePlugin({
+          name: "broken",
+          setup: (ctx) =>
+            ctx.addInstructions(() => {
+              throw new Error("no summary today");
+            }),
+        }),
+        definePlugin({ name: "last", dependsOn: ["first"], setup: (ctx) => ctx.addInstructions(() => "Last section.") }),
+      ],
+    });
+    const client = await connect(kernel);
+    const instructions = client.getInstructions() ?? "";
+    expect(instructions.split("\n\n")).toEqual([expect.stringMatching(/^This server serves Agent Skills/), "First section, call 1.", "Last section."]);
+    expect(lines.some((line) => line.includes("an instructions section failed, and is left out: no summary today"))).toBe(true);
+    expect((await connect(kernel)).getInstructions()).toContain("First section, call 2.");
+    await kernel.close();
+  });
+
+  it("take no section from a plugin after its setup", async () => {
+    let late: unknown;
+    const { kernel } = await boot({
+      plugins: [
+        definePlugin({
+          name: "late",
+          setup: () => ({
+            start: (ctx: any) => {
+              try {
+                ctx.addInstructions(() => "too late");
+              } catch (error) {
+                late = error;
+              }
+            },
+          }),
+        }),
+      ],
+    });
+    expect(late).toMatchObject({ message: 'plugin "late": contribute() was called after setup; register services, tools and sources in setup' });
+    expect((await connect(kernel)).getInstructions()).not.toContain("too late");
+    await kernel.close();
+  });
+});

@@ -4,6 +4,7 @@ import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
+import { completeUriPath, completeUriSkill } from "../../skills/completion.js";
 import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../skills/skill-files.js";
 import { readSkillResource, skillDocuments } from "../../skills/skill-resource.js";
 import { decodeCursor, page } from "../../skills/page-cursor.js";
@@ -46,7 +47,20 @@ export default definePlugin({
 function registerTemplate(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
   // Listed by the paged resources/list below, not through the template's list callback: the
   // SDK's own handler answers every resource at once and ignores cursors.
-  const template = new ResourceTemplate("skill://{skill}/{+path}", { list: undefined });
+  const template = new ResourceTemplate("skill://{skill}/{+path}", {
+    list: undefined,
+    // completion/complete: skill names by prefix, then the paths inside the skill (src/skills/completion.ts).
+    complete: {
+      skill: async (value) => {
+        await catalog.ready();
+        return completeUriSkill(catalog.list(), value);
+      },
+      path: async (value, context) => {
+        await catalog.ready();
+        return completeUriPath(catalog, context?.arguments?.skill ?? "", value, options.includeSecretFiles);
+      },
+    },
+  });
   server.registerResource(
     "skill",
     template,

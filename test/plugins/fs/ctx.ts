@@ -35,6 +35,7 @@ export function createFakeContext(baseDir: string): FakeContext {
     resolveAll: unexpected("resolveAll"),
     addTool: unexpected("addTool"),
     extendServer: unexpected("extendServer"),
+    addInstructions: unexpected("addInstructions"),
   };
   return { ctx, sources, logs };
 }
