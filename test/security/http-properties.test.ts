@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_HEADERS, rawInitialize, rawRequest, type RawResponse } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
@@ -64,7 +64,8 @@ function checkAnswer(response: RawResponse, path: string): void {
     if (path === "/mcp" || type.startsWith("text/event-stream")) {
       // A refusal of the whole HTTP request answers no request, so its id is null, as the SDK's transport does.
       const transportError = record.jsonrpc === "2.0" && record.id === null && record.error !== undefined && Number.isInteger(record.error.code);
-      expect(transportError || JSONRPCMessageSchema.safeParse(message).success, response.body).toBe(true);
+      const wellFormed = [isJSONRPCRequest, isJSONRPCNotification, isJSONRPCResultResponse, isJSONRPCErrorResponse].some((is) => is(message));
+      expect(transportError || wellFormed, response.body).toBe(true);
     }
     if (record.error) {
       expect(typeof record.error.message).toBe("string");
@@ -269,8 +270,8 @@ describe("cancellations on the stateless bundle", () => {
   it("never reach another client's request, whatever id they name", async () => {
     const call = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow_tool", arguments: {} } });
     const slow = rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: call(1) });
-    // Every id a request could be travelling under on a server this fresh, the client's own among them.
-    const cancels = Array.from({ length: 100 }, (_, requestId) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "hostile" } }));
+    // Ids a request could be travelling under, the client's own among them (a batch holds 20 at most).
+    const cancels = Array.from({ length: 20 }, (_, requestId) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "hostile" } }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const cancel = await rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(cancels) });
     expect(cancel.status).toBe(202);
