@@ -1,4 +1,4 @@
-// Reading one large message on stdio: the SDK's StdioServerTransport (the baseline named by #14,
+// Reading one large message on stdio: SDK v2's StdioServerTransport (the baseline named by #14,
 // item 6) beside skills-kernel's LineTransport. Each run pushes one 9.5 MB JSON-RPC line through a
 // stream in 64 KiB chunks, as a pipe delivers it, and times until the transport hands the parsed
 // message over. Runs alternate between the two so machine noise hits both alike.
@@ -6,8 +6,8 @@
 //   npx tsx bench/stdio-framing.ts [--runs 7] [--mb 9.5]
 import { PassThrough } from "node:stream";
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type { Transport } from "@modelcontextprotocol/server";
 import { createLogger } from "../src/kernel/logger.js";
 import { LineTransport } from "../src/plugins/stdio/line-transport.js";
 

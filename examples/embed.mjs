@@ -3,8 +3,7 @@
 // hand kernel.createMcpServer() to a transport per connection instead.
 //
 //   node examples/embed.mjs "write a commit message"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { createKernel, createLogger } from "skills-kernel";
 
 const kernel = await createKernel({

@@ -40,27 +40,7 @@ await build({
   // jiti is large and needed only to load TypeScript configs on Node < 22.6: keep it out of the
   // bundle and import it on demand.
   external: ["jiti"],
-  // The SDK server imports Ajv only to validate elicitation answers; a lazy stand-in keeps Ajv
-  // off every start (src/kernel/lazy-ajv-provider.ts).
   plugins: [
-    {
-      name: "lazy-ajv",
-      setup(build) {
-        build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
-          args.importer.includes("@modelcontextprotocol") ? { path: fileURLToPath(new URL("../src/kernel/lazy-ajv-provider.ts", import.meta.url)) } : undefined,
-        );
-      },
-    },
-    {
-      name: "lazy-zod-v3",
-      setup(build) {
-        build.onResolve({ filter: /^(?:zod\/v3|zod-to-json-schema)$/ }, (args) =>
-          /[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]zod-(?:json-schema-)?compat\.js$/.test(args.importer)
-            ? { path: fileURLToPath(new URL("../src/kernel/lazy-zod-v3.ts", import.meta.url)) }
-            : undefined,
-        );
-      },
-    },
     {
       name: "lazy-zod-locales",
       setup(build) {

@@ -33,16 +33,18 @@ export async function loadSkills(root) {
 
 /** The MCP server both anchors run: one `search` tool over stdio, served once the skills are in. */
 export async function serveSearch(name, search) {
-  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { McpServer } = await import("@modelcontextprotocol/server");
+  const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
   const { z } = await import("zod");
-  const server = new McpServer({ name, version: "0.0.0" });
-  server.registerTool(
-    "search",
-    { description: "Search skills", inputSchema: { query: z.string(), limit: z.number().int().optional() } },
-    async ({ query, limit = 5 }) => ({
-      content: [{ type: "text", text: JSON.stringify(search(query, limit).map(({ name, description, path }) => ({ name, description, path }))) }],
-    }),
-  );
-  await server.connect(new StdioServerTransport());
+  serveStdio(() => {
+    const server = new McpServer({ name, version: "0.0.0" });
+    server.registerTool(
+      "search",
+      { description: "Search skills", inputSchema: z.object({ query: z.string(), limit: z.number().int().optional() }) },
+      async ({ query, limit = 5 }) => ({
+        content: [{ type: "text", text: JSON.stringify(search(query, limit).map(({ name, description, path }) => ({ name, description, path }))) }],
+      }),
+    );
+    return server;
+  });
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { UserError } from "../kernel/errors.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
@@ -14,10 +14,7 @@ export async function callTool(kernel: Kernel, tool: string, plugin: string, arg
   if (!kernel.tools.some((t) => t.name === tool)) {
     throw new UserError(`the ${tool} tool is not enabled: add "${plugin}" to plugins`, 2);
   }
-  const [{ Client }, { InMemoryTransport }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/client/index.js"),
-    import("@modelcontextprotocol/sdk/inMemory.js"),
-  ]);
+  const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client");
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "skills-kernel-cli", version: VERSION });
   await kernel.createMcpServer().connect(serverSide);

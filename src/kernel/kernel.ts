@@ -1,9 +1,10 @@
 import "reflect-metadata";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
+import { checkedTool } from "./tool-schema.js";
 import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { orderPlugins, pluginNeeds } from "./plugin-order.js";
@@ -11,7 +12,7 @@ import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolve
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
 import { KERNEL_TOKENS as TOKENS, type Token } from "./tokens.js";
-import type { Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ToolDefinition } from "./types.js";
+import type { Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ToolDefinition, KernelTool } from "./types.js";
 
 export interface KernelOptions {
   readonly config?: SkillsKernelConfig;
@@ -39,7 +40,7 @@ export interface Kernel {
   readonly logger: Logger;
   /** Names of the plugins that booted, in boot order. */
   readonly plugins: readonly string[];
-  readonly tools: readonly ToolDefinition[];
+  readonly tools: readonly KernelTool[];
   /** A service a plugin provides (or the kernel's logger); throws when none does. */
   resolve<T>(token: Token<T>): T;
   /** Like resolve, but undefined when no plugin provides the service. */
@@ -299,7 +300,14 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
       registry.contribute(staged, token, value);
     },
     addTool(tool) {
-      ctx.contribute(TOKENS.Tool, tool as unknown as ToolDefinition);
+      register("addTool");
+      let checked: KernelTool;
+      try {
+        checked = checkedTool(tool as unknown as ToolDefinition);
+      } catch (error) {
+        throw new PluginError(plugin.name, errorMessage(error), { code: ERROR_CODES.PLUGIN_INVALID });
+      }
+      ctx.contribute(TOKENS.Tool, checked);
     },
     extendServer(extend) {
       ctx.contribute(TOKENS.ServerExtension, extend);

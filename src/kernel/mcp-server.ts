@@ -1,8 +1,7 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { ServerExtension, ToolDefinition } from "./types.js";
+import type { KernelTool, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
@@ -18,7 +17,7 @@ export function createMcpServer({
   extensions,
   logger,
 }: {
-  tools: readonly ToolDefinition[];
+  tools: readonly KernelTool[];
   extensions: readonly ServerExtension[];
   logger: Logger;
 }): McpServer {
@@ -33,7 +32,9 @@ export function createMcpServer({
     };
   }
   for (const tool of tools) {
-    const handler = tool.handler as (...args: unknown[]) => CallToolResult | Promise<CallToolResult>;
+    const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => CallToolResult | Promise<CallToolResult>;
+    // The SDK calls (args, ctx) when the tool has an input schema, (ctx) when it has none.
+    const takesArgs = tool.inputSchema !== undefined;
     server.registerTool(
       tool.name,
       {
@@ -43,9 +44,11 @@ export function createMcpServer({
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },
-      (async (...args: unknown[]) => {
+      (async (...params: unknown[]) => {
+        const args = takesArgs ? params[0] : {};
+        const context = (takesArgs ? params[1] : params[0]) as ServerContext;
         try {
-          return await handler(...args);
+          return await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context });
         } catch (error) {
           // A ToolInputError is the agent's to fix, and its message is written for the agent.
           // Anything else is a bug: its message may hold paths or internals, so it goes to the

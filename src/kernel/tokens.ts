@@ -1,6 +1,6 @@
 import type { Cache } from "./cache.js";
 import type { Logger } from "./logger.js";
-import type { ServerExtension, ToolDefinition, TransportDefinition } from "./types.js";
+import type { KernelTool, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
 
@@ -26,7 +26,7 @@ export const KERNEL_TOKENS = {
   /** The plugin's own logger (stderr only), prefixed with its name. */
   Logger: defineToken<Logger>("logger"),
   /** Multi-registration: each MCP tool a plugin contributes. */
-  Tool: defineToken<ToolDefinition>("tool"),
+  Tool: defineToken<KernelTool>("tool"),
   /** Multi-registration: hooks run on every McpServer built (resources, prompts). */
   ServerExtension: defineToken<ServerExtension>("server-extension"),
   /**

@@ -1,8 +1,7 @@
 import type { Token } from "./tokens.js";
-import type { McpServer, ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ZodRawShapeCompat, AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { AuthInfo, CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { z } from "zod";
 import type { Logger } from "./logger.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -89,9 +88,11 @@ export interface PluginContext extends PluginRuntimeContext {
   provideScoped<T>(token: Token<T>, factory: (consumer: { readonly name: string }) => T): void;
   /** Add one contribution to a multi-registration token (skill sources, tools, transports...). */
   contribute<T>(token: Token<T>, value: T): void;
-  addTool<Input extends ZodRawShapeCompat | AnySchema, Output extends ZodRawShapeCompat | AnySchema>(
-    tool: ToolDefinition<Input, Output>,
-  ): void;
+  /**
+   * Add an MCP tool. Its schemas must describe themselves as JSON Schema (zod 4, valibot through
+   * `toStandardJsonSchema`, arktype); anything else is refused here, naming the tool.
+   */
+  addTool<Input extends ToolSchema = ToolSchema, Output extends ToolSchema = ToolSchema>(tool: ToolDefinition<Input, Output>): void;
   /**
    * Run `extend` on every McpServer the kernel builds (one per connection), to register what has
    * no kernel contract of its own yet: resources, resource templates, prompts.
@@ -106,22 +107,47 @@ export type ServerExtension = (server: McpServer) => void | (() => void);
 // MCP tools and transports
 // ---------------------------------------------------------------------------------------------
 
-/** An MCP tool, in the shape of the SDK's `registerTool` config plus its handler. */
-export interface ToolDefinition<
-  Input extends ZodRawShapeCompat | AnySchema = ZodRawShapeCompat | AnySchema,
-  Output extends ZodRawShapeCompat | AnySchema = ZodRawShapeCompat | AnySchema,
-> {
+/**
+ * A tool's input or output schema: any Standard Schema that also gives its JSON Schema
+ * (`~standard.jsonSchema`: zod 4, valibot through `toStandardJsonSchema`, arktype), or a plain
+ * record of zod 4 fields, which the kernel wraps in `z.object`.
+ */
+export type ToolSchema = StandardSchemaWithJSON | z.ZodRawShape;
+
+/** The arguments a handler gets once its input schema has checked them. */
+export type ToolArgs<Input extends ToolSchema> = Input extends StandardSchemaWithJSON
+  ? StandardSchemaWithJSON.InferOutput<Input>
+  : Input extends z.ZodRawShape
+    ? z.output<z.ZodObject<Input>>
+    : Record<string, never>;
+
+/** What a tool handler gets besides its arguments. */
+export interface ToolCallExtra {
+  /** Aborted when the client cancels the call or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The validated access token's details, when the call came over HTTP with auth on. */
+  readonly authInfo?: AuthInfo;
+  /** The SDK's full request context, for what the fields above do not cover; absent outside MCP (REST, CLI tests). */
+  readonly context?: ServerContext;
+}
+
+/** An MCP tool: the SDK's `registerTool` config plus its handler. */
+export interface ToolDefinition<Input extends ToolSchema = ToolSchema, Output extends ToolSchema = ToolSchema> {
   readonly name: string;
   readonly title?: string;
   readonly description: string;
   readonly inputSchema?: Input;
   readonly outputSchema?: Output;
   readonly annotations?: ToolAnnotations;
-  readonly handler: ToolCallback<Input>;
+  /** Gets the checked arguments (`{}` for a tool without an input schema) and the call's extra. */
+  readonly handler: (args: ToolArgs<Input>, extra: ToolCallExtra) => CallToolResult | Promise<CallToolResult>;
 }
 
 /** Builds a fresh McpServer from the kernel's registry; the SDK allows one transport per server. */
 export type McpServerFactory = () => McpServer;
+
+/** A tool as the kernel keeps it once added: both schemas in the form the SDK takes. */
+export type KernelTool = ToolDefinition<StandardSchemaWithJSON, StandardSchemaWithJSON>;
 
 export interface RunningTransport {
   /** Resolves when the transport ends by itself (stdin closed, listener closed). */

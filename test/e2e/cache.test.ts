@@ -4,8 +4,7 @@
 import { cp, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, RUNTIMES, connectCli, runCli, type Runtime } from "../helpers/cli.js";
 import { freePort, TestRedis, waitFor } from "../helpers/redis.js";

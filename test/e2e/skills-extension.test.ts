@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeExtensionSkills, LISTED_URIS } from "../fixtures/extension-skills.js";
 import { connectCli, CORPUS, HAS_CORPUS, RUNTIMES, type Runtime } from "../helpers/cli.js";
@@ -163,7 +162,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("the MCP Skills extension over
 
   it("reflects a file added under a watched skill, and a new skill with list_changed", async () => {
     let notified = 0;
-    server.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void notified++);
+    server.client.setNotificationHandler("notifications/resources/list_changed", () => void notified++);
     await writeFile(join(project, "pdf", "references", "NEW.md"), "# New\n");
     const entry = await server.client.request({ method: "skills/get", params: { uri: "skill://pdf/SKILL.md" } }, GetSkillResultSchema);
     expect(entry.skill.resources.map((resource) => resource.uri)).toContain("skill://pdf/references/NEW.md");

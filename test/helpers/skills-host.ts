@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { parse } from "yaml";
 import { expect } from "vitest";
 import { z } from "zod";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
 import { ConfigError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
 import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
@@ -323,6 +322,65 @@ describe("tools over MCP", () => {
     expect(lines.some((l) => l.includes("picky failed"))).toBe(false);
     await client.close();
     await kernel.close();
+  });
+
+  it("takes a whole schema or a record of zod fields, and gives the handler the call's signal and context", async () => {
+    const seen: { signal?: AbortSignal; method?: string } = {};
+    const { kernel } = await boot({
+      plugins: [
+        definePlugin({
+          name: "tools",
+          setup(ctx) {
+            ctx.addTool({
+              name: "whole",
+              description: "a z.object schema",
+              inputSchema: z.object({ n: z.number().int() }),
+              outputSchema: z.object({ twice: z.number() }),
+              handler: ({ n }, extra) => {
+                seen.signal = extra.signal;
+                seen.method = extra.context?.mcpReq.method;
+                return { content: [{ type: "text", text: String(n * 2) }], structuredContent: { twice: n * 2 } };
+              },
+            });
+            ctx.addTool({ name: "bare", description: "no input schema", handler: (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }) });
+          },
+        }),
+      ],
+    });
+    const client = await connect(kernel);
+    const listed = (await client.listTools()).tools;
+    expect(listed[0]).toMatchObject({ inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } });
+    expect(await client.callTool({ name: "whole", arguments: { n: 4 } })).toMatchObject({ structuredContent: { twice: 8 } });
+    expect(seen.signal).toBeInstanceOf(AbortSignal);
+    expect(seen.method).toBe("tools/call");
+    expect(await client.callTool({ name: "bare", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "{}" }] });
+    // Arguments that do not fit the schema never reach the handler.
+    expect(await client.callTool({ name: "whole", arguments: { n: "four" } })).toMatchObject({ isError: true });
+    await client.close();
+    await kernel.close();
+  });
+
+  it("refuses a tool schema that cannot give its JSON Schema (zod 3), naming the plugin and the field", async () => {
+    const { z: z3 } = await import("zod/v3");
+    const failure = boot({
+      plugins: [
+        definePlugin({
+          name: "old-zod",
+          setup: (ctx) => ctx.addTool({ name: "legacy", description: "zod 3", inputSchema: { q: z3.string() } as never, handler: () => ({ content: [] }) }),
+        }),
+      ],
+    });
+    await expect(failure).rejects.toThrow(PluginError);
+    await expect(failure).rejects.toThrow(/old-zod.*tool legacy: inputSchema\.q is not a zod 4 schema/);
+    const whole = boot({
+      plugins: [
+        definePlugin({
+          name: "old-zod",
+          setup: (ctx) => ctx.addTool({ name: "legacy", description: "zod 3", inputSchema: z3.object({ q: z3.string() }) as never, handler: () => ({ content: [] }) }),
+        }),
+      ],
+    });
+    await expect(whole).rejects.toThrow(/tool legacy: inputSchema must be a Standard Schema with JSON Schema/);
   });
 
   it("refuses two tools with one name", async () => {

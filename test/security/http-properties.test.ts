@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/client";
+import { isJSONRPCMessage } from "../helpers/json-rpc.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_HEADERS, rawInitialize, rawRequest, type RawResponse } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
@@ -64,8 +64,7 @@ function checkAnswer(response: RawResponse, path: string): void {
     if (path === "/mcp" || type.startsWith("text/event-stream")) {
       // A refusal of the whole HTTP request answers no request, so its id is null, as the SDK's transport does.
       const transportError = record.jsonrpc === "2.0" && record.id === null && record.error !== undefined && Number.isInteger(record.error.code);
-      const wellFormed = [isJSONRPCRequest, isJSONRPCNotification, isJSONRPCResultResponse, isJSONRPCErrorResponse].some((is) => is(message));
-      expect(transportError || wellFormed, response.body).toBe(true);
+      expect(transportError || isJSONRPCMessage(message), response.body).toBe(true);
     }
     if (record.error) {
       expect(typeof record.error.message).toBe("string");

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { JSONRPCMessageSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { Client, ProtocolError } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { isJSONRPCMessage } from "../helpers/json-rpc.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES } from "../helpers/cli.js";
 import { EXAMPLE_SKILLS, RawStdioServer, type Frame } from "../helpers/raw-stdio.js";
@@ -94,8 +94,8 @@ describe("every tool, with generated arguments, over stdio against the bundle", 
             }
           } catch (error) {
             // Protocol-level refusals are fine; they must be JSON-RPC errors in one line.
-            expect(error).toBeInstanceOf(McpError);
-            expect((error as McpError).message).not.toContain("\n");
+            expect(error).toBeInstanceOf(ProtocolError);
+            expect((error as ProtocolError).message).not.toContain("\n");
           }
         }),
         { numRuns: RUNS },
@@ -147,14 +147,14 @@ function isBroken(line: string | Buffer): boolean {
   } catch {
     return true;
   }
-  if (JSONRPCMessageSchema.safeParse(value).success) return false;
+  if (isJSONRPCMessage(value)) return false;
   const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   return !(record && ("result" in record || "error" in record) && !("method" in record));
 }
 
 /** What the server writes must be an MCP JSON-RPC message, as the SDK client parses it. */
 function checkFrame(reply: Frame): void {
-  expect(JSONRPCMessageSchema.safeParse(reply).success).toBe(true);
+  expect(isJSONRPCMessage(reply)).toBe(true);
   if ("error" in reply) {
     expect(Number.isInteger(reply.error.code)).toBe(true);
     expect(reply.error.message).not.toContain("\n");

@@ -253,10 +253,12 @@ describe("read_skill refuses skills that lead outside", () => {
 });
 
 describe("skill:// resources refuse every traversal", () => {
+  const REFUSED = "refused:";
   async function readOrError(uri: string): Promise<string> {
     return server.client.readResource({ uri }).then(
       (result) => record(result),
-      (error: unknown) => record(error instanceof Error ? error.message : error),
+      // A refusal is marked: SDK v2 sends the message without an "MCP error" prefix.
+      (error: unknown) => `${REFUSED} ${record(error instanceof Error ? error.message : error)}`,
     );
   }
 
@@ -269,7 +271,7 @@ describe("skill:// resources refuse every traversal", () => {
         expect(answer).not.toContain(SECRET);
         // Only the skill's own files may come back: when a URI normalises to the good file, or
         // names the SKILL.md.
-        if (!answer.includes("MCP error")) {
+        if (!answer.startsWith(REFUSED)) {
           expect([GOOD_TEXT, "# victim\n"].some((text) => answer.includes(JSON.stringify(text).slice(1, -1)))).toBe(true);
         }
       }
@@ -289,7 +291,7 @@ describe("skill:// resources refuse every traversal", () => {
     "skill://victim/outdir/canary.txt",
   ])("refuses %s", async (uri) => {
     const answer = await readOrError(uri);
-    expect(answer).toContain("MCP error");
+    expect(answer.startsWith(REFUSED)).toBe(true);
     expect(answer).not.toContain(SECRET);
   });
 

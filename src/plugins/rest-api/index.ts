@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../kernel/config.js";
-import type { ToolDefinition } from "../../kernel/types.js";
+import type { KernelTool } from "../../kernel/types.js";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { TOKENS } from "../../tokens.js";
 import { json, restError } from "../http/respond.js";
@@ -27,7 +27,7 @@ export default definePlugin({
   options: optionsSchema,
   setup(ctx, { prefix }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    let tools: ReadonlyMap<string, ToolDefinition> = new Map();
+    let tools: ReadonlyMap<string, KernelTool> = new Map();
     let bearer = false;
     let openApi: string | undefined;
     ctx.contribute(HTTP_TOKENS.Route, {
@@ -53,7 +53,7 @@ async function route(
   path: string,
   query: URLSearchParams,
   signal: AbortSignal,
-  tools: ReadonlyMap<string, ToolDefinition>,
+  tools: ReadonlyMap<string, KernelTool>,
   catalog: SkillCatalog,
 ): Promise<Response> {
   let segments: string[];

@@ -1,11 +1,10 @@
-import { z } from "zod";
-import type { ToolDefinition } from "../../kernel/types.js";
+import type { KernelTool } from "../../kernel/types.js";
 import { VERSION } from "../../version.js";
 
 /** The JSON Schema of a tool's structured answer, so the document follows the tools as they change. */
-function outputOf(tools: ReadonlyMap<string, ToolDefinition>, name: string): Record<string, unknown> {
-  const shape = tools.get(name)?.outputSchema as z.ZodRawShape | undefined;
-  return shape ? (z.toJSONSchema(z.object(shape), { io: "output", unrepresentable: "any" }) as Record<string, unknown>) : {};
+function outputOf(tools: ReadonlyMap<string, KernelTool>, name: string): Record<string, unknown> {
+  const schema = tools.get(name)?.outputSchema;
+  return schema ? schema["~standard"].jsonSchema.output({ target: "draft-2020-12" }) : {};
 }
 
 const error = {
@@ -25,7 +24,7 @@ const idParameter = {
  * OpenAPI 3.1 for the REST API mounted at `prefix`; each operation answers as the tool it names.
  * `bearer`: the server requires its bearer token (`authToken`), so every operation does.
  */
-export function openApiDocument(prefix: string, tools: ReadonlyMap<string, ToolDefinition>, bearer: boolean): Record<string, unknown> {
+export function openApiDocument(prefix: string, tools: ReadonlyMap<string, KernelTool>, bearer: boolean): Record<string, unknown> {
   // Without the token every operation answers 401, with a WWW-Authenticate challenge.
   const denied = bearer ? { 401: error } : {};
   const ok = (tool: string, description: string) => ({

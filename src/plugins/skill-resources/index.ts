@@ -1,11 +1,12 @@
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  McpError,
-  type ListResourcesResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type McpServer,
   type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Resource,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { definePlugin } from "../../kernel/config.js";
@@ -46,7 +47,6 @@ export default definePlugin({
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.extendServer((server) => {
       register(server, catalog, options, ctx.logger);
-      paginateResourceList(server);
       // The list of SKILL.md resources follows the catalog: tell the client when it changes.
       return catalog.onChange(() => {
         // Before the client's initialize there is nothing to tell: it will list the resources
@@ -61,21 +61,9 @@ export default definePlugin({
 });
 
 function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
-  const template = new ResourceTemplate("skill://{skill}/{+path}", {
-    async list() {
-      await catalog.ready();
-      return {
-        // The skills extension asks for the frontmatter's name; the URI tells same-named skills apart.
-        resources: mapSkillUris(catalog.list()).mapped.map(({ skill, uri }) => ({
-          uri,
-          name: skill.name,
-          title: skill.id,
-          description: skill.description,
-          mimeType: "text/markdown",
-        })),
-      };
-    },
-  });
+  // Listed by the paged resources/list below, not through the template's list callback: the
+  // SDK's own handler answers every resource at once and ignores cursors.
+  const template = new ResourceTemplate("skill://{skill}/{+path}", { list: undefined });
   server.registerResource(
     "skill",
     template,
@@ -90,52 +78,47 @@ function register(server: McpServer, catalog: SkillCatalog, options: SkillFileOp
       try {
         return await read(uri, catalog, options, logger);
       } catch (error) {
-        if (error instanceof McpError) throw error;
-        if (error instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, error.message);
+        if (error instanceof ProtocolError) throw error;
+        if (error instanceof ToolInputError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri: uri.href });
         logger.error(`reading resource ${uri.href.slice(0, MAX_PATH_CHARS)} failed: ${errorMessage(error)}`);
-        throw new McpError(ErrorCode.InternalError, "the resource could not be read");
+        throw new ProtocolError(ProtocolErrorCode.InternalError, "the resource could not be read");
       }
     },
   );
-}
-
-type ListHandler = (request: unknown, extra: unknown) => Promise<ListResourcesResult>;
-
-/**
- * The SDK's resources/list answers every resource at once and ignores cursors: 562 KB at 1,566
- * skills. Its handler is kept (so resources other plugins register are listed too) and its answer
- * cut into pages of RESOURCES_PAGE_SIZE, with MCP's opaque nextCursor. The SDK keeps handlers in
- * a field it does not export; a test fails if that changes.
- */
-function paginateResourceList(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, ListHandler> })._requestHandlers;
-  const listAll = handlers.get("resources/list");
-  if (!listAll) throw new Error("the MCP SDK registered no resources/list handler to paginate");
-  server.server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+  // Registering the template made the SDK set its resource handlers; this replaces its list.
+  server.server.setRequestHandler("resources/list", async (request) => {
     const cursor = request.params?.cursor;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-    if (offset === undefined) throw new McpError(ErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
-    const all = await listAll(request, extra);
-    const { items, nextCursor } = page(all.resources, offset, RESOURCES_PAGE_SIZE);
-    return { ...all, resources: items, ...(nextCursor ? { nextCursor } : {}) };
+    if (offset === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
+    await catalog.ready();
+    // The skills extension asks for the frontmatter's name; the URI tells same-named skills apart.
+    const all: Resource[] = mapSkillUris(catalog.list()).mapped.map(({ skill, uri }) => ({
+      uri,
+      name: skill.name,
+      title: skill.id,
+      description: skill.description,
+      mimeType: "text/markdown",
+    }));
+    const { items, nextCursor } = page(all, offset, RESOURCES_PAGE_SIZE);
+    return { resources: items, ...(nextCursor ? { nextCursor } : {}) };
   });
 }
 
 async function read(uri: URL, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): Promise<ReadResourceResult> {
   const parsed = parseSkillUri(uri.href);
-  if ("problem" in parsed) throw new McpError(ErrorCode.InvalidParams, `${uri.href.slice(0, 300)}: ${parsed.problem}`);
+  if ("problem" in parsed) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri.href.slice(0, 300)}: ${parsed.problem}`, { uri: uri.href });
   await catalog.ready();
   const map = mapSkillUris(catalog.list());
   const found = map.locate(parsed.segments);
-  if (!found) throw new McpError(ErrorCode.InvalidParams, noSkillAt(map, uri.href, parsed.segments));
+  if (!found) throw new ResourceNotFoundError(uri.href, noSkillAt(map, uri.href, parsed.segments));
   const { mapped, path } = found;
-  if (path === "") throw new McpError(ErrorCode.InvalidParams, `${uri.href} is a skill folder, not a file`);
+  if (path === "") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri.href} is a skill folder, not a file`, { uri: uri.href });
   let file: SkillFileContent;
   if (path === SKILL_DOCUMENT) {
     file = await catalog.readDocument(mapped.skill, options.maxFileBytes);
   } else {
     const fetched = (await fetchSkillFiles(catalog, mapped.skill, [path], options, logger))[0]!;
-    if ("error" in fetched) throw new McpError(ErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`);
+    if ("error" in fetched) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${fetched.path}: ${fetched.error}`, { uri: uri.href });
     file = fetched.file;
   }
   // The bytes as they are (a BOM, CRLF, invalid UTF-8 as base64): a host checks them against a digest.

@@ -1,6 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { definePlugin } from "../../kernel/config.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
@@ -33,9 +32,7 @@ const optionsSchema = z.strictObject({
 type Options = z.output<typeof optionsSchema>;
 
 // Params are checked here, not by the SDK's schema parse, whose failure would not be -32602.
-const listRequest = z.object({ method: z.literal("skills/list"), params: z.unknown() });
-const getRequest = z.object({ method: z.literal("skills/get"), params: z.unknown() });
-const directoryRequest = z.object({ method: z.literal("resources/directory/read"), params: z.unknown() });
+const anyParams = { params: z.unknown() };
 
 /**
  * The MCP Skills extension (SEP-2640): skills/list, skills/get and resources/directory/read
@@ -68,18 +65,18 @@ function register(server: McpServer, catalog: SkillCatalog, listing: SkillListin
   server.server.registerCapabilities({ extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } });
   const cacheable = { ttlMs: options.ttlMs, cacheScope: options.cacheScope };
 
-  server.server.setRequestHandler(listRequest, (request, extra) =>
+  server.server.setRequestHandler("skills/list", anyParams, (params, extra) =>
     guard("skills/list", logger, async () => {
-      const { cursor } = paramsOf(request.params, false);
+      const { cursor } = paramsOf(params, false);
       await catalog.ready();
-      const page = await listing.page(mapSkillUris(catalog.list()), cursor, extra.signal);
+      const page = await listing.page(mapSkillUris(catalog.list()), cursor, extra.mcpReq.signal);
       return { resultType: "complete", ...page, ...cacheable };
     }),
   );
 
-  server.server.setRequestHandler(getRequest, (request, extra) =>
+  server.server.setRequestHandler("skills/get", anyParams, (params, extra) =>
     guard("skills/get", logger, async () => {
-      const uri = uriOf(request.params);
+      const uri = uriOf(params);
       const segments = segmentsOf(uri);
       if (segments.length < 2 || segments.at(-1) !== SKILL_DOCUMENT) {
         throw new InvalidParams(`${uri} is not the URI of a skill's SKILL.md (skill://<skill-path>/SKILL.md)`);
@@ -89,7 +86,7 @@ function register(server: McpServer, catalog: SkillCatalog, listing: SkillListin
       const found = map.locate(segments.slice(0, -1));
       if (!found) throw new InvalidParams(noSkillAt(map, uri, segments));
       if (found.path !== "") throw new InvalidParams(`no skill is served at ${uri}; it is a file of ${found.mapped.uri}`);
-      const result = await listing.entry(found.mapped, extra.signal);
+      const result = await listing.entry(found.mapped, extra.mcpReq.signal);
       if (!("entry" in result)) {
         throw new InvalidParams(`${uri} is not served through the skills extension: ${result.problem}`);
       }
@@ -97,16 +94,16 @@ function register(server: McpServer, catalog: SkillCatalog, listing: SkillListin
     }),
   );
 
-  server.server.setRequestHandler(directoryRequest, (request, extra) =>
+  server.server.setRequestHandler("resources/directory/read", anyParams, (params, extra) =>
     guard("resources/directory/read", logger, async () => {
-      const uri = uriOf(request.params);
+      const uri = uriOf(params);
       const segments = segmentsOf(uri);
       await catalog.ready();
       const map = mapSkillUris(catalog.list());
       const found = map.locate(segments);
       if (!found) throw new InvalidParams(`no directory is served at ${uri}: ${noSkillAt(map, uri, segments)}`);
-      const cursor = paramsOf(request.params, true).cursor;
-      return { ...(await readDirectory(catalog, found, uri, cursor, options.includeSecretFiles, extra.signal)) };
+      const cursor = paramsOf(params, true).cursor;
+      return { ...(await readDirectory(catalog, found, uri, cursor, options.includeSecretFiles, extra.mcpReq.signal)) };
     }),
   );
 }
@@ -116,9 +113,9 @@ async function guard<T>(method: string, logger: Logger, handle: () => Promise<T>
   try {
     return await handle();
   } catch (error) {
-    if (error instanceof InvalidParams || error instanceof McpError) throw error;
+    if (error instanceof InvalidParams || error instanceof ProtocolError) throw error;
     logger.error(`${method} failed: ${errorMessage(error)}`);
-    throw new McpError(ErrorCode.InternalError, `${method} failed; the server's log has the details`);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `${method} failed; the server's log has the details`);
   }
 }
 

@@ -1,5 +1,5 @@
-import { ClientNotificationSchema, ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { specTypeSchemas, type JSONRPCMessage } from "@modelcontextprotocol/server";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 
 // What JSON-RPC 2.0 asks of a server that gets a broken message: an error reply. When the id
 // cannot be read, JSON-RPC says id null and MCP's schema says no id; the reply leaves it out, so
@@ -22,14 +22,31 @@ export interface Refusal {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-type MethodSchema = z.ZodType<unknown>;
-
-/** Each MCP method a client may call or notify, with the schema of its message. */
-const METHOD_SCHEMAS: ReadonlyMap<string, MethodSchema> = new Map(
-  [...ClientRequestSchema.options, ...ClientNotificationSchema.options].map((schema) => [
-    (schema.shape.method as { value: string }).value,
-    schema as unknown as MethodSchema,
-  ]),
+/** Each MCP method a client may call or notify, with the SDK's schema of its message. */
+const METHOD_SCHEMAS: ReadonlyMap<string, StandardSchemaV1> = new Map(
+  (
+    [
+      ["initialize", "InitializeRequest"],
+      ["ping", "PingRequest"],
+      ["server/discover", "DiscoverRequest"],
+      ["subscriptions/listen", "SubscriptionsListenRequest"],
+      ["tools/list", "ListToolsRequest"],
+      ["tools/call", "CallToolRequest"],
+      ["resources/list", "ListResourcesRequest"],
+      ["resources/templates/list", "ListResourceTemplatesRequest"],
+      ["resources/read", "ReadResourceRequest"],
+      ["resources/subscribe", "SubscribeRequest"],
+      ["resources/unsubscribe", "UnsubscribeRequest"],
+      ["prompts/list", "ListPromptsRequest"],
+      ["prompts/get", "GetPromptRequest"],
+      ["completion/complete", "CompleteRequest"],
+      ["logging/setLevel", "SetLevelRequest"],
+      ["notifications/cancelled", "CancelledNotification"],
+      ["notifications/initialized", "InitializedNotification"],
+      ["notifications/progress", "ProgressNotification"],
+      ["notifications/roots/list_changed", "RootsListChangedNotification"],
+    ] as const
+  ).map(([method, type]) => [method, specTypeSchemas[type]]),
 );
 
 /**
@@ -54,29 +71,28 @@ export function checkMessage(line: Buffer): { message: JSONRPCMessage } | { refu
     return { refusal: { code: INVALID_REQUEST, id: null, message: "Invalid Request: batches are not part of MCP; send one message per line" } };
   }
   const id = idOf(value);
-  const envelope = JSONRPCMessageSchema.safeParse(value);
-  if (!envelope.success) {
+  const envelope = specTypeSchemas.JSONRPCMessage["~standard"].validate(value);
+  if (envelope.issues) {
     const answerable = !isRecord(value) || !("result" in value || "error" in value) || "method" in value;
     return {
       refusal: {
         code: INVALID_REQUEST,
         id,
-        message: `Invalid Request: ${describeIssue(envelope.error)}`,
+        message: `Invalid Request: ${describeIssue(envelope.issues)}`,
         ...(answerable ? {} : { reply: false as const }),
       },
     };
   }
-  const message = envelope.data;
+  const message = value as JSONRPCMessage;
   if ("method" in message) {
-    const schema = METHOD_SCHEMAS.get(message.method);
-    const checked = schema?.safeParse(message);
-    if (checked && !checked.success) {
+    const checked = METHOD_SCHEMAS.get(message.method)?.["~standard"].validate(message);
+    if (checked && !(checked instanceof Promise) && checked.issues) {
       const isRequest = "id" in message;
       return {
         refusal: {
           code: INVALID_PARAMS,
           id: isRequest ? (message as { id: string | number }).id : null,
-          message: `Invalid params for ${oneLine(message.method).slice(0, 64)}: ${describeIssue(checked.error)}`,
+          message: `Invalid params for ${oneLine(message.method).slice(0, 64)}: ${describeIssue(checked.issues)}`,
           ...(isRequest ? {} : { reply: false as const }),
         },
       };
@@ -98,21 +114,15 @@ function idOf(value: unknown): string | number | null {
   return null;
 }
 
-/** The first issue of a zod error, as "params.name: expected string". */
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "the message does not fit the JSON-RPC 2.0 envelope";
+/** The first issue, as "params.name: expected string". */
+function describeIssue(issues: readonly StandardSchemaV1.Issue[]): string {
   // A union (request, notification, response…) says little at its root: its closest branch says more.
-  const inner = issue.code === "invalid_union" ? closestBranch(issue) : undefined;
-  const chosen = inner ?? issue;
-  const path = chosen.path.length > 0 ? `${chosen.path.map(String).join(".")}: ` : "";
-  return oneLine(`${path}${chosen.message}`).slice(0, 300);
-}
-
-function closestBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue | undefined {
-  const errors = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
-  const shortest = [...errors].sort((a, b) => a.length - b.length)[0];
-  return shortest?.[0];
+  const first = issues[0] as (StandardSchemaV1.Issue & { errors?: StandardSchemaV1.Issue[][] }) | undefined;
+  const closest = [...(first?.errors ?? [])].sort((a, b) => a.length - b.length)[0]?.[0];
+  const issue = closest ? { ...closest, path: [...(first!.path ?? []), ...(closest.path ?? [])] } : first;
+  if (!issue) return "the message does not fit the JSON-RPC 2.0 envelope";
+  const path = (issue.path ?? []).map((part) => String(typeof part === "object" ? part.key : part));
+  return oneLine(`${path.length > 0 ? `${path.join(".")}: ` : ""}${issue.message}`).slice(0, 300);
 }
 
 function oneLine(text: string): string {

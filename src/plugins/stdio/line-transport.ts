@@ -1,6 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import { checkMessage, errorReply, type Refusal } from "./check-message.js";
@@ -14,10 +13,10 @@ export interface LineTransportOptions {
 }
 
 /**
- * MCP's stdio framing (one JSON-RPC message per line) over any pair of streams, in place of the
- * SDK's StdioServerTransport, which re-copies its whole buffer on every chunk (quadratic in a
- * message's size), ends the session on a message over 10 MB without a word, and drops malformed
- * messages without the reply JSON-RPC asks for.
+ * MCP's stdio framing (one JSON-RPC message per line) over any pair of streams, handed to the
+ * SDK's serveStdio in place of its StdioServerTransport, which re-copies its whole buffer on every
+ * chunk (quadratic in a message's size), ends the session on a message over 10 MB, and drops
+ * malformed messages without the reply JSON-RPC asks for (docs/dependencies.md).
  *
  * Here a line is kept as the list of chunks that hold it and joined once, when its newline
  * arrives, so reading is linear in its size. Every broken message gets its JSON-RPC error reply
@@ -42,6 +41,9 @@ export class LineTransport implements Transport {
   #drained: Promise<void> | undefined;
   #resolveDrained: (() => void) | undefined;
   #closed = false;
+  #resolveClosed!: () => void;
+  /** Settles once the transport has closed, whoever closed it (stdin's end, EPIPE, the SDK). */
+  readonly closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
 
   constructor(input: Readable, output: Writable, options: LineTransportOptions) {
     this.#input = input;
@@ -74,6 +76,7 @@ export class LineTransport implements Transport {
     this.#pending = [];
     this.#onDrain();
     this.onclose?.();
+    this.#resolveClosed();
   }
 
   async #write(text: string): Promise<void> {

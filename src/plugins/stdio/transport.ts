@@ -1,3 +1,5 @@
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { errorMessage } from "../../kernel/errors.js";
 import type { TransportDefinition } from "../../kernel/types.js";
 import { MiB } from "../../skills/skill-files.js";
 import { LineTransport } from "./line-transport.js";
@@ -9,23 +11,25 @@ import { LineTransport } from "./line-transport.js";
 export const MAX_MESSAGE_BYTES = 16 * MiB;
 
 /**
- * One server over the process's stdin/stdout. The session ends when the client closes stdin or
- * stdout (EPIPE), or when the kernel closes.
+ * One connection over the process's stdin/stdout, served by the SDK's serveStdio: a 2025
+ * `initialize` pins a 2025-11-25 server, a 2026-07-28 request a modern one (with
+ * subscriptions/listen). It ends when the client closes stdin or stdout (EPIPE), or when the
+ * kernel closes.
  */
 export const stdioTransport: TransportDefinition = {
   name: "stdio",
   async start({ createServer, logger }) {
-    const server = createServer();
     const transport = new LineTransport(process.stdin, process.stdout, { maxMessageBytes: MAX_MESSAGE_BYTES, logger });
-    let resolveClosed!: () => void;
-    const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-    transport.onclose = () => resolveClosed();
-    await server.connect(transport);
+    const handle = serveStdio(() => createServer(), {
+      transport,
+      // What the SDK refused or dropped on its own (a malformed envelope, an unsupported revision).
+      onerror: (error) => logger.warn(`stdio: ${errorMessage(error)}`),
+    });
     return {
-      closed,
+      closed: transport.closed,
       async close() {
-        await server.close();
-        await closed;
+        await handle.close();
+        await transport.closed;
       },
     };
   },

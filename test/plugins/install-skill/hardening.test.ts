@@ -183,7 +183,7 @@ describe("install_skill cancellation (#14 item 7)", () => {
     // Enough files that the copy is still running when the cancellation arrives.
     await Promise.all(Array.from({ length: 3000 }, (_, i) => writeFile(join(catalogRoot, "outer", `f${i}.md`), `file ${i}`)));
     const controller = new AbortController();
-    const call = client.callTool({ name: "install_skill", arguments: { skill_name: "outer", target: "project" } }, undefined, {
+    const call = client.callTool({ name: "install_skill", arguments: { skill_name: "outer", target: "project" } }, {
       signal: controller.signal,
     });
     // Cancel once the copy has started.

@@ -1,8 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillCatalog } from "../../../src/skills/catalog.js";
 import { createLogger } from "../../../src/kernel/logger.js";
@@ -103,7 +102,7 @@ describe("skill resources", () => {
 
   it("tells the client when the list changes", async () => {
     let notified = 0;
-    server.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    server.client.setNotificationHandler("notifications/resources/list_changed", () => {
       notified++;
     });
     await writeSkillFile(project, "fresh", skillMd("fresh"));
@@ -160,8 +159,6 @@ describe("skill resources options and lifetime", () => {
       server: {
         sendResourceListChanged: async () => void announced++,
         getClientCapabilities: () => (initialized ? {} : undefined),
-        // What the resources/list pagination wraps.
-        _requestHandlers: new Map([["resources/list", async () => ({ resources: [] })]]),
         setRequestHandler: () => undefined,
       },
     } as unknown as McpServer;

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import fc from "fast-check";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/kernel/logger.js";
 import { LineTransport } from "../../../src/plugins/stdio/line-transport.js";

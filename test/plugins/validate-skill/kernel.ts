@@ -1,6 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { afterEach } from "vitest";
 import type { PluginEntry } from "../../../src/kernel/config.js";
 import { createKernel, type SkillsKernel as Kernel } from "../../../src/create-kernel.js";
