@@ -22,7 +22,9 @@ export function createMcpServer({
   logger: Logger;
 }): McpServer {
   // logging: clients may set a level (logging/setLevel); the SDK answers it for every server.
-  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+  // tools: fixed once the kernel has booted, so it never announces a change to them.
+  const capabilities = { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) };
+  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS, capabilities });
   const cleanups = extensions.flatMap((extend) => extend(server) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;

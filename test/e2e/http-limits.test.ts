@@ -77,7 +77,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP limits on %s", (runtime)
     const outcome = await dripping(server.mcpUrl);
     expect([408, "closed"]).toContain(outcome);
     // And keeps serving.
-    expect((await rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: INITIALIZE })).status).toBe(200);
+    expect((await rawRequest(new URL("/healthz", server.origin))).status).toBe(200);
   });
 
   it("counts sessions per client: a third from one address is refused, another address still gets one; unfinished bodies count for nothing", async () => {

@@ -42,7 +42,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       const read = await client.readResource({ uri: readme.uri });
       expect(JSON.stringify(read.contents)).toContain("name: readme-reviewer");
       const listing = await new SkillsClient(client).list();
-      expect(listing.skills.map((skill) => skill.name).sort()).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer"]);
+      expect(listing.skills.map((skill) => skill.frontmatter.name).sort()).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer"]);
       await client.close();
     });
 

@@ -100,7 +100,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
   // Made on the first MCP request, not at start, so a server that is never asked builds nothing.
   let relay: Promise<ListChangedRelay | undefined> | undefined;
   const startRelay = () =>
-    (relay ??= (async () => ListChangedRelay.connect(await createServer("modern"), modern.notify))().catch((error: unknown) => {
+    (relay ??= (async () => ListChangedRelay.connect(await createServer("legacy"), modern.notify))().catch((error: unknown) => {
       logger.error(`list_changed will not reach subscriptions/listen streams: ${errorMessage(error)}`);
       return undefined;
     }));
