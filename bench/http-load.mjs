@@ -182,7 +182,7 @@ const baseline =
     ? { name: "bare node:http JSON server", command: [process.execPath], args: ["bench/fixtures/bare-json-server.mjs"], protocol }
     : { name: "plain SDK v2 server (2026-07-28)", command: [process.execPath], args: ["bench/fixtures/plain-v2-http-server.mjs", skillsDir], protocol: MODERN };
 const kernelArgs = ["serve", "--transport", "http", ...(stateful || protocol === MODERN ? [] : ["--stateless"]), "--port", "0", "--skills-dir", skillsDir];
-const kernelName = `skills-kernel ${kernelArgs.slice(0, 4).join(" ")} (${values.runtime}, ${protocol})`;
+const kernelName = `skills-kernel serve --transport http${kernelArgs.includes("--stateless") ? " --stateless" : ""} (${values.runtime}, ${protocol})`;
 
 const rows = [];
 for (let round = 1; round <= rounds; round++) {

@@ -12,7 +12,7 @@ import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolve
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
 import { KERNEL_TOKENS as TOKENS, type Token } from "./tokens.js";
-import type { Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ToolDefinition, KernelTool } from "./types.js";
+import type { Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ToolDefinition, KernelTool } from "./types.js";
 
 export interface KernelOptions {
   readonly config?: SkillsKernelConfig;
@@ -48,7 +48,7 @@ export interface Kernel {
   /** Every contribution under a multi-registration token. */
   resolveAll<T>(token: Token<T>): T[];
   /** A new McpServer with every contributed tool; call once per transport connection. */
-  createMcpServer(): McpServer;
+  createMcpServer(options?: ServerBuildOptions): McpServer;
   /** Start a transport by name (default: the config's transport, else "stdio"). Once per kernel. */
   serve(transport?: string): Promise<RunningTransport>;
   /** Stop plugins in reverse boot order. Safe to call more than once. */
@@ -193,9 +193,10 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
 
   const tools = registry.contributions(TOKENS.Tool);
   const extensions = registry.contributions(TOKENS.ServerExtension);
-  const buildServer = () => createMcpServer({ tools, extensions, logger });
   const transports = registry.contributions(TOKENS.Transport);
   const kernelContainer = registry.containerFor("kernel", new Map());
+  const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
+  const buildServer = (options?: ServerBuildOptions) => createMcpServer({ tools, extensions, listingTtl, logger }, options);
 
   let state: KernelState = "started";
   let closing: Promise<void> | undefined;

@@ -1,31 +1,46 @@
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { KernelTool, ServerExtension, ToolCallExtra } from "./types.js";
+import type { KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
   "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
   "Use its tools to find the skill that fits the task at hand and load only what you need.";
 
+/** The results 2026-07-28 makes cacheable; each carries the same hint (ServerBuild.cacheHint). */
+const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
+
 /**
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
  * so transports call this once per connection (stdio: once; HTTP: per session or request).
  */
-export function createMcpServer({
-  tools,
-  extensions,
-  logger,
-}: {
-  tools: readonly KernelTool[];
-  extensions: readonly ServerExtension[];
-  logger: Logger;
-}): McpServer {
-  // logging: clients may set a level (logging/setLevel); the SDK answers it for every server.
-  // tools: fixed once the kernel has booted, so it never announces a change to them.
-  const capabilities = { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) };
-  const server = new McpServer({ name: "skills-kernel", version: VERSION }, { instructions: INSTRUCTIONS, capabilities });
-  const cleanups = extensions.flatMap((extend) => extend(server) ?? []);
+export function createMcpServer(
+  {
+    tools,
+    extensions,
+    listingTtl,
+    logger,
+  }: {
+    tools: readonly KernelTool[];
+    extensions: readonly ServerExtension[];
+    listingTtl: ListingTtl | undefined;
+    logger: Logger;
+  },
+  options: ServerBuildOptions = {},
+): McpServer {
+  const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: options.authenticated ? "private" : "public" } as const;
+  const server = new McpServer(
+    { name: "skills-kernel", version: VERSION },
+    {
+      instructions: INSTRUCTIONS,
+      // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
+      // tools: fixed once the kernel has booted, so it never announces a change to them.
+      capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },
+      cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
+    },
+  );
+  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;
     server.server.onclose = () => {

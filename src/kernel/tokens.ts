@@ -1,6 +1,6 @@
 import type { Cache } from "./cache.js";
 import type { Logger } from "./logger.js";
-import type { KernelTool, ServerExtension, TransportDefinition } from "./types.js";
+import type { KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
 
@@ -34,6 +34,11 @@ export const KERNEL_TOKENS = {
    * plugin (cache-memory, cache-redis); consume it as optional where caching only saves work.
    */
   Cache: defineToken<Cache>("cache"),
+  /**
+   * How long what the server lists stays as it is, for the caching hints of 2026-07-28 results:
+   * provided by the catalog, from what its sources say of their changes. Absent: 0 (no caching).
+   */
+  ListingTtl: defineToken<ListingTtl>("listing-ttl"),
   /** Multi-registration: each transport a plugin contributes (stdio, http). */
   Transport: defineToken<TransportDefinition>("transport"),
 } as const;

@@ -1,5 +1,5 @@
 import type { Token } from "./tokens.js";
-import type { AuthInfo, CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { AuthInfo, CacheHint, CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { z } from "zod";
 import type { Logger } from "./logger.js";
@@ -101,7 +101,23 @@ export interface PluginContext extends PluginRuntimeContext {
 }
 
 /** Registers resources or prompts on one McpServer; the returned function runs when it closes. */
-export type ServerExtension = (server: McpServer) => void | (() => void);
+export type ServerExtension = (server: McpServer, build: ServerBuild) => void | (() => void);
+
+/** What the kernel decided for one server it builds, for the extensions that register on it. */
+export interface ServerBuild {
+  /**
+   * The `ttlMs` and `cacheScope` every cacheable 2026-07-28 result of this server carries (lists,
+   * reads, server/discover): how long what it lists stays as it is, `private` when the caller is
+   * authenticated (answers may then differ per caller).
+   */
+  readonly cacheHint: Required<CacheHint>;
+}
+
+/** What a transport says of the connection it builds a server for. */
+export interface ServerBuildOptions {
+  /** The caller proved who it is (HTTP with auth on): results are cached as private. */
+  readonly authenticated?: boolean;
+}
 
 // ---------------------------------------------------------------------------------------------
 // MCP tools and transports
@@ -144,7 +160,10 @@ export interface ToolDefinition<Input extends ToolSchema = ToolSchema, Output ex
 }
 
 /** Builds a fresh McpServer from the kernel's registry; the SDK allows one transport per server. */
-export type McpServerFactory = () => McpServer;
+export type McpServerFactory = (options?: ServerBuildOptions) => McpServer;
+
+/** How long what the server lists stays as it is, in ms: provided by the catalog (KERNEL_TOKENS.ListingTtl). */
+export type ListingTtl = () => number;
 
 /** A tool as the kernel keeps it once added: both schemas in the form the SDK takes. */
 export type KernelTool = ToolDefinition<StandardSchemaWithJSON, StandardSchemaWithJSON>;

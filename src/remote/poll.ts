@@ -1,3 +1,5 @@
+import type { SourceFreshness } from "../skills/types.js";
+
 /**
  * A remote source cannot be told when it changes, so a served kernel asks again once what it
  * fetched is due for revalidation: `watch` for a source whose content expires after `ttlMs`.
@@ -12,4 +14,12 @@ export function pollEvery(ttlMs: number | undefined): ((onChange: () => void) =>
     timer.unref?.();
     return () => clearInterval(timer);
   };
+}
+
+/**
+ * The freshness of a source whose content expires after `ttlMs` (SkillSource.freshness): it may
+ * change that often; undefined for content that never expires (a pinned commit).
+ */
+export function pollFreshness(ttlMs: number | undefined): SourceFreshness | undefined {
+  return ttlMs === undefined ? undefined : { refreshMs: ttlMs };
 }

@@ -49,6 +49,11 @@ export interface SourceStatus {
 /** Sources report bursts (an editor's save, a git checkout): reload once the burst is over. */
 const WATCH_DEBOUNCE_MS = 200;
 
+/** listingTtlMs for sources that announce their changes: a client that does not listen sees one within a minute. */
+export const ANNOUNCED_TTL_MS = 60_000;
+/** listingTtlMs when no source changes until a restart: an hour, so a restarted server is re-listed soon enough. */
+export const STATIC_TTL_MS = 60 * 60_000;
+
 interface CatalogState {
   readonly skills: readonly CatalogSkill[];
   readonly byName: ReadonlyMap<string, CatalogSkill>;
@@ -103,6 +108,21 @@ export class SkillCatalog {
 
   get sources(): readonly SkillSource[] {
     return this.#sources;
+  }
+
+  /**
+   * How long a client may reuse what the server lists (its `ttlMs`): the shortest any source
+   * allows. A change a source announces reaches listening clients at once (list_changed), so
+   * those allow ANNOUNCED_TTL_MS for clients that do not listen; sources that never change until
+   * a restart allow STATIC_TTL_MS.
+   */
+  listingTtlMs(): number {
+    let ttl = STATIC_TTL_MS;
+    for (const { freshness } of this.#sources) {
+      if (freshness === "announced") ttl = Math.min(ttl, ANNOUNCED_TTL_MS);
+      else if (freshness !== undefined) ttl = Math.min(ttl, Math.max(0, Math.floor(freshness.refreshMs)));
+    }
+    return ttl;
   }
 
   /**

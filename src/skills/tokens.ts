@@ -10,4 +10,9 @@ export const SKILL_TOKENS = {
   SkillSource: defineToken<SkillSource>("skill-source"),
   /** The ranker search uses: provided by a ranker plugin, else search uses the default. */
   Ranker: defineToken<Ranker>("ranker"),
+  /**
+   * Provided by skills-extension, which serves `skill://` files through the SDK's SkillsExtension:
+   * skill-resources then adds no resource template of its own.
+   */
+  SkillFilesServed: defineToken<true>("skill-files-served"),
 } as const;

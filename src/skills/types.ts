@@ -127,7 +127,16 @@ export interface SkillSource {
    * and reloads). Returns a function that stops watching. Sources that cannot watch omit it.
    */
   watch?(onChange: () => void): () => void;
+  /**
+   * How soon what the source serves may change, for the caching hints MCP results carry:
+   * `announced` when changes reach `watch` as they happen (a watched folder, a registry that
+   * grows with searches), `{ refreshMs }` when the source looks for them that often (a remote
+   * catalog, a branch), absent when nothing changes until the server restarts.
+   */
+  readonly freshness?: SourceFreshness;
 }
+
+export type SourceFreshness = "announced" | { readonly refreshMs: number };
 
 // ---------------------------------------------------------------------------------------------
 // Ranking

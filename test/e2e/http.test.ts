@@ -181,6 +181,17 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       expect((await fetch(new URL("/healthz", server.origin))).status).toBe(200);
     });
 
+    it("marks 2026-07-28 answers private: with a token, answers may differ per caller", async () => {
+      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+      const response = await rawRequest(server.mcpUrl, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }),
+      });
+      expect(response.status).toBe(200);
+      expect(JSON.parse(response.body).result.cacheScope).toBe("private");
+    });
+
     it("never writes the token to its log", () => {
       expect(server.stderr()).toContain("debug");
       expect(server.stderr()).not.toContain(TOKEN);

@@ -57,7 +57,10 @@ export function runCli(
 }
 
 /** Start the real CLI as an MCP server and connect the official SDK client to it over stdio. */
-export async function connectCli(args: readonly string[], options: { cwd?: string; runtime?: Runtime } = {}) {
+export async function connectCli(
+  args: readonly string[],
+  options: { cwd?: string; runtime?: Runtime; client?: ConstructorParameters<typeof Client>[1] } = {},
+) {
   const [command, ...prefix] = RUNTIMES[options.runtime ?? "node"];
   const transport = new StdioClientTransport({
     command,
@@ -67,7 +70,8 @@ export async function connectCli(args: readonly string[], options: { cwd?: strin
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const client = new Client({ name: "skills-kernel-e2e", version: "0" });
+  // The client's default is the 2025-11-25 handshake; `client.versionNegotiation` pins 2026-07-28.
+  const client = new Client({ name: "skills-kernel-e2e", version: "0" }, options.client);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }

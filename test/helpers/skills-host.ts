@@ -20,23 +20,26 @@ export const SkillSchema = z.strictObject({
 });
 export type Skill = z.infer<typeof SkillSchema>;
 
+// resultType and the caching hints are 2026-07-28 wire fields: a 2025-11-25 answer has none.
+const complete = {
+  resultType: z.literal("complete").optional(),
+  ttlMs: z.number().int().min(0).optional(),
+  cacheScope: z.enum(["public", "private"]).optional(),
+};
+
 export const ListSkillsResultSchema = z.looseObject({
-  resultType: z.literal("complete"),
+  ...complete,
   skills: z.array(SkillSchema),
   nextCursor: z.string().optional(),
-  ttlMs: z.number().int().min(0),
-  cacheScope: z.enum(["public", "private"]),
 });
 
 export const GetSkillResultSchema = z.looseObject({
-  resultType: z.literal("complete"),
+  ...complete,
   skill: SkillSchema,
-  ttlMs: z.number().int().min(0),
-  cacheScope: z.enum(["public", "private"]),
 });
 
 export const DirectoryResultSchema = z.looseObject({
-  resultType: z.literal("complete"),
+  ...complete,
   resources: z.array(z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional(), size: z.number().optional() })),
   nextCursor: z.string().optional(),
 });

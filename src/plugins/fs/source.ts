@@ -123,6 +123,7 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
     listFiles: files.listFiles,
     readFile: files.readFile,
     watch: (onChange) => (settings.watch ? watchRoots({ ...settings, baseline }, onChange) : () => {}),
+    ...(settings.watch ? { freshness: "announced" as const } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Cache } from "../../kernel/cache.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { SkillSource, SourceSnapshot } from "../../skills/types.js";
 import { createFsSource } from "../fs/source.js";
-import { pollEvery } from "../../remote/poll.js";
+import { pollEvery, pollFreshness } from "../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";
 import { GitError } from "./git.js";
 import { COMMIT } from "./spec.js";
@@ -78,6 +78,7 @@ export function createGitSource(settings: GitSourceSettings): SkillSource {
     readFile: (skillPath, filePath, maxBytes, signal) => current().readFile(skillPath, filePath, maxBytes, signal),
     // A branch is asked for again once its TTL has passed; a commit never changes.
     watch: pollEvery(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
+    freshness: pollFreshness(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
   };
 }
 

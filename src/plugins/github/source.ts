@@ -1,6 +1,6 @@
 import type { Logger } from "../../kernel/logger.js";
 import type { HttpClient } from "../../remote/http.js";
-import { pollEvery } from "../../remote/poll.js";
+import { pollEvery, pollFreshness } from "../../remote/poll.js";
 import { createRemoteFiles } from "../../remote/remote-files.js";
 import type { Diagnostic, SkillSource, SourceSnapshot } from "../../skills/types.js";
 import type { GitHubApi, GitHubTreeEntry } from "./api.js";
@@ -66,5 +66,6 @@ export function createGitHubSource(settings: GitHubSourceSettings): SkillSource 
     listFiles: files.listFiles,
     readFile: files.readFile,
     watch: pollEvery(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
+    freshness: pollFreshness(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
   };
 }

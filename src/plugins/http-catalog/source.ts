@@ -3,7 +3,7 @@ import { decodeText } from "../../skills/skill-files.js";
 import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../skills/types.js";
 import type { RemoteDocuments } from "../../remote/documents.js";
 import type { HttpClient } from "../../remote/http.js";
-import { pollEvery } from "../../remote/poll.js";
+import { pollEvery, pollFreshness } from "../../remote/poll.js";
 import { createRemoteFiles, toListing, type RemoteSkillFolder } from "../../remote/remote-files.js";
 import { parseCatalog, type CatalogEntry, type CatalogFormat } from "./catalog-document.js";
 
@@ -71,6 +71,7 @@ export function createCatalogSource(settings: CatalogSourceSettings): SkillSourc
     listFiles: files.listFiles,
     readFile: files.readFile,
     watch: pollEvery(settings.ttlMs),
+    freshness: pollFreshness(settings.ttlMs),
   };
 }
 

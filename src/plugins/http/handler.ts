@@ -50,7 +50,7 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
   const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
   const options = { ...configured, ...definedOnly(overrides) };
   const app = createHttpApp({
-    createServer: () => kernel.createMcpServer(),
+    createServer: () => kernel.createMcpServer({ authenticated: options.authToken !== undefined }),
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),

@@ -34,7 +34,8 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
         logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
       }
       const app = createHttpApp({
-        createServer: () => createServer(),
+        // With a token every caller is authenticated: answers are cached as private.
+        createServer: () => createServer({ authenticated: options.authToken !== undefined }),
         logger,
         options: { ...options, allowedHosts },
         routes: routes(),

@@ -159,6 +159,8 @@ export function createRegistrySource(settings: RegistrySourceSettings): SkillSou
       watchers.add(onChange);
       return () => watchers.delete(onChange);
     },
+    // What searches find joins the listing, and the watchers hear of it at once.
+    freshness: "announced",
   };
 }
 

@@ -1,4 +1,4 @@
-import { InvalidParams } from "./invalid-params.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /**
  * Opaque cursors: the sort key of the last item a page examined, so the next page starts after
@@ -22,7 +22,7 @@ export function decodeCursor(cursor: unknown): string | undefined {
       // Not one of ours: the error below.
     }
   }
-  throw new InvalidParams("the cursor is not one this server gave; start again without a cursor");
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, "the cursor is not one this server gave; start again without a cursor");
 }
 
 /** The index of the first of `sorted` (ascending) that comes after `key`. */

@@ -1,4 +1,5 @@
-import { InvalidParams } from "./invalid-params.js";
+import { ProtocolError, ProtocolErrorCode, type Resource } from "@modelcontextprotocol/server";
+import { DIRECTORY_MIME_TYPE } from "@modelcontextprotocol/server/ext/skills";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { mimeTypeByName } from "../../skills/mime-types.js";
 import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../skills/skill-files.js";
@@ -8,16 +9,8 @@ import { decodeCursor, encodeCursor, indexAfter } from "./cursor.js";
 /** Children per page of a directory read. */
 export const DIRECTORY_PAGE_SIZE = 200;
 
-export interface DirectoryChild {
-  readonly uri: string;
-  readonly name: string;
-  readonly mimeType?: string;
-  readonly size?: number;
-}
-
 export interface DirectoryPage {
-  readonly resultType: "complete";
-  readonly resources: readonly DirectoryChild[];
+  readonly resources: Resource[];
   readonly nextCursor?: string;
 }
 
@@ -25,7 +18,8 @@ export interface DirectoryPage {
  * The direct children of a skill folder or one of its sub-folders: the files resources/read
  * serves there (the first FETCHABLE_FILES_LIMIT of the skill's, as for any read, less those named
  * like credentials unless they are served too) and the
- * folders holding any of them. A folder holding no served file is no directory resource.
+ * folders holding any of them (mimeType inode/directory). A file, or a folder holding no served
+ * file, is no directory resource: -32602.
  */
 export async function readDirectory(
   catalog: SkillCatalog,
@@ -40,11 +34,11 @@ export async function readDirectory(
   const files = [...listing.files];
   if (path === "") files.push({ path: SKILL_DOCUMENT, size: (await catalog.readDocument(mapped.skill, 0)).size });
   if (path === SKILL_DOCUMENT || files.some((file) => file.path === path)) {
-    throw new InvalidParams(`${uri} is not a directory resource`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri} is not a directory resource`, { uri });
   }
 
   const prefix = path === "" ? "" : `${path}/`;
-  const children = new Map<string, DirectoryChild>();
+  const children = new Map<string, Resource>();
   for (const file of files) {
     if (!file.path.startsWith(prefix)) continue;
     const rest = file.path.slice(prefix.length);
@@ -52,7 +46,7 @@ export async function readDirectory(
     const name = slash === -1 ? rest : rest.slice(0, slash);
     if (children.has(name)) continue;
     const childUri = skillFileUri(mapped, prefix + name);
-    const mimeType = slash === -1 ? mimeTypeByName(name) : "inode/directory";
+    const mimeType = slash === -1 ? mimeTypeByName(name) : DIRECTORY_MIME_TYPE;
     children.set(name, {
       uri: childUri,
       name,
@@ -60,11 +54,11 @@ export async function readDirectory(
       ...(slash === -1 ? { size: file.size } : {}),
     });
   }
-  if (children.size === 0 && path !== "") throw new InvalidParams(`no directory is served at ${uri}`);
+  if (children.size === 0 && path !== "") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no directory is served at ${uri}`, { uri });
 
   const sorted = [...children.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const start = indexAfter(sorted, (child) => child.name, after);
   const page = sorted.slice(start, start + DIRECTORY_PAGE_SIZE);
   const more = start + page.length < sorted.length;
-  return { resultType: "complete", resources: page, ...(more ? { nextCursor: encodeCursor(page.at(-1)!.name) } : {}) };
+  return { resources: page, ...(more ? { nextCursor: encodeCursor(page.at(-1)!.name) } : {}) };
 }

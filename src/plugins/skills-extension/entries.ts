@@ -1,34 +1,25 @@
+import { SKILL_LIMITS, type Skill } from "@modelcontextprotocol/server/ext/skills";
 import type { SkillCatalog } from "../../skills/catalog.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../../kernel/errors.js";
 import type { JsonValue } from "../../kernel/cache.js";
 import type { Logger } from "../../kernel/logger.js";
 import { MAX_NAME_CHARS, NAME_PATTERN } from "../../skills/skill-md.js";
-import { FETCHABLE_FILES_LIMIT, MiB, withoutSecrets } from "../../skills/skill-files.js";
+import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../skills/skill-files.js";
 import { SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../skills/skill-uri.js";
 import type { SkillFileContent } from "../../skills/types.js";
 import { mapLimit } from "../fs/map-limit.js";
 import { sha256Digest, type FileFacts, type FileVersion } from "./file-facts.js";
 import { verbatimFrontmatter } from "./frontmatter.js";
 
-/** The extension's per-skill limits: every conforming host loads skills up to them. */
-export const MAX_RESOURCES = 512;
-export const MAX_SKILL_BYTES = 16 * MiB;
+/** The extension's per-skill limits (512 files, 16 MiB): every conforming host loads skills up to them. */
+export const MAX_RESOURCES = SKILL_LIMITS.files;
+export const MAX_SKILL_BYTES = SKILL_LIMITS.bytes;
 
 /** Files of one skill read at once when their digests are not known yet. */
 const READ_CONCURRENCY = 8;
 
-export interface SkillResource {
-  readonly uri: string;
-  readonly digest: string;
-  readonly size: number;
-}
-
 /** A `Skill` entry of the extension (skills/list, skills/get). */
-export interface SkillEntry {
-  readonly uri: string;
-  readonly frontmatter: Record<string, unknown>;
-  readonly resources: readonly SkillResource[];
-}
+export type SkillEntry = Skill;
 
 /** An entry, or why the skill is not served through the extension (a diagnostic's code and message). */
 export type EntryResult = { readonly entry: SkillEntry } | { readonly code: string; readonly problem: string };
@@ -108,7 +99,7 @@ export class EntryBuilder {
     return {
       entry: {
         uri: mapped.uri,
-        frontmatter: document.frontmatter!,
+        frontmatter: document.frontmatter as Skill["frontmatter"],
         resources: [
           { uri: mapped.uri, digest: document.digest, size: document.size },
           ...files.map((file) => ({ uri: skillFileUri(mapped, file.path), digest: file.digest, size: file.size })),

@@ -8,7 +8,7 @@ import type { EntryBuilder, EntryResult, SkillEntry } from "./entries.js";
 const BUILD_CONCURRENCY = 4;
 
 export interface SkillsPage {
-  readonly skills: readonly SkillEntry[];
+  readonly skills: SkillEntry[];
   readonly nextCursor?: string;
 }
 

@@ -1,13 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SkillCatalog } from "../../../src/skills/catalog.js";
-import { createLogger } from "../../../src/kernel/logger.js";
-import { TOKENS } from "../../../src/tokens.js";
-import type { PluginContext, ServerExtension } from "../../../src/kernel/types.js";
-import type { SkillSource, SourceSkill } from "../../../src/skills/types.js";
 import { builtinPlugins } from "../../../src/plugins/index.js";
 import skillResources from "../../../src/plugins/skill-resources/index.js";
 import { startSkillServer, type SkillServer } from "../../helpers/skill-server.js";
@@ -125,57 +119,6 @@ describe("skill resources options and lifetime", () => {
     } finally {
       await server.close();
     }
-  });
-
-  it("stops announcing changes to a server once it closes", async () => {
-    let skills: SourceSkill[] = [];
-    const noFiles = () => Promise.reject(new Error("not in this test"));
-    const source: SkillSource = {
-      name: "s",
-      description: "s",
-      load: async () => ({ skills, diagnostics: [] }),
-      readDocument: noFiles,
-      listFiles: noFiles,
-      readFile: noFiles,
-    };
-    const catalog = new SkillCatalog(createLogger("silent"));
-    catalog.addSource(source);
-    const extensions: ServerExtension[] = [];
-    const ctx = {
-      logger: createLogger("silent"),
-      resolve: (token: unknown) => {
-        expect(token).toBe(TOKENS.SkillCatalog);
-        return catalog;
-      },
-      extendServer: (extend: ServerExtension) => void extensions.push(extend),
-    } as unknown as PluginContext;
-    await skillResources.setup(ctx, { maxFileBytes: 1024, includeSecretFiles: false });
-
-    let announced = 0;
-    let initialized = false;
-    const fakeServer = {
-      registerResource: () => undefined,
-      isConnected: () => true,
-      server: {
-        sendResourceListChanged: async () => void announced++,
-        getClientCapabilities: () => (initialized ? {} : undefined),
-        setRequestHandler: () => undefined,
-      },
-    } as unknown as McpServer;
-    const cleanup = extensions[0]!(fakeServer);
-    const add = async (name: string) => {
-      skills = [...skills, { name, description: name, path: name, frontmatter: {}, excerpt: "", rank: 0 }];
-      await catalog.refresh();
-    };
-    // Nothing is sent before the client has initialized.
-    await add("early");
-    expect(announced).toBe(0);
-    initialized = true;
-    await add("one");
-    expect(announced).toBe(1);
-    (cleanup as () => void)();
-    await add("two");
-    expect(announced).toBe(1);
   });
 
   it("is the built-in plugin named skill-resources", async () => {

@@ -1,11 +1,9 @@
 import { rm, truncate, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createKernel } from "../../../src/create-kernel.js";
 import type { Cache, JsonValue } from "../../../src/kernel/cache.js";
 import { definePlugin } from "../../../src/kernel/config.js";
 import { TOKENS } from "../../../src/tokens.js";
-import { createLogger } from "../../../src/kernel/logger.js";
 import { builtinPlugins } from "../../../src/plugins/index.js";
 import skillsExtension from "../../../src/plugins/skills-extension/index.js";
 import { startSkillServer, type SkillServer } from "../../helpers/skill-server.js";
@@ -108,19 +106,31 @@ describe("skills-extension entries", () => {
       const { skills } = await listAllSkills(server.client);
       expect(skills.map((skill) => skill.uri)).toEqual(["skill://at-limit/SKILL.md"]);
       expect(skills[0]!.resources.reduce((sum, resource) => sum + resource.size, 0)).toBe(16 * 1024 * 1024);
-      for (const [uri, reason] of [
+      for (const [uri, reason] of <[string, string][]>[
         ["skill://huge/SKILL.md", `its files total ${16 * 1024 * 1024 + skillMd("huge").length} bytes, over the extension's limit of 16777216 (16 MiB)`],
         ["skill://inf/SKILL.md", "its frontmatter holds a value JSON cannot carry"],
         ["skill://dup/SKILL.md", 'its frontmatter would not parse the same for a host: key "description" appears more than once'],
         ["skill://latin/SKILL.md", "its SKILL.md is not valid UTF-8"],
       ]) {
-        expect((await requestError(server.client, "skills/get", { uri })).message).toContain(
-          `${uri} is not served through the skills extension: ${reason}`,
-        );
+        // The SDK answers -32602 for what the source does not serve; the log says why.
+        expect(await requestError(server.client, "skills/get", { uri })).toMatchObject({ code: -32602, message: expect.stringContaining(uri) });
+        expect(server.logs.join("\n")).toContain(`${uri} is left out of the skills extension (`);
+        expect(server.logs.join("\n")).toContain(reason);
       }
       // Said once in the log per skill and reason, however often it is listed.
       await listAllSkills(server.client);
       expect(server.logs.filter((line) => line.includes("skill://huge/SKILL.md is left out"))).toHaveLength(1);
+    });
+  });
+
+  it("lets the SDK drop an entry it finds invalid (metadata that is not strings), saying so in the log", async () => {
+    const root = await tempDir();
+    await writeSkillFile(root, "good", skillMd("good"));
+    await writeSkillFile(root, "tagged", "---\nname: tagged\ndescription: d\nmetadata:\n  tags: [a, b]\n---\n");
+    await withServer(root, async (server) => {
+      const { skills } = await listAllSkills(server.client);
+      expect(skills.map((skill) => skill.uri)).toEqual(["skill://good/SKILL.md"]);
+      expect(server.logs.join("\n")).toMatch(/skill:\/\/tagged\/SKILL\.md.*invalid skill entry from the source: frontmatter metadata must map strings to strings/);
     });
   });
 
@@ -133,9 +143,10 @@ describe("skills-extension entries", () => {
       expect(skills.map((skill) => skill.uri)).toEqual(["skill://tools/SKILL.md"]);
       expect(skills[0]!.resources.map((resource) => resource.uri)).toContain("skill://tools/converter/SKILL.md");
       expect(server.logs.join("\n")).toMatch(/:convert has no skill:\/\/ URI \(nested-name-mismatch\): it is nested in skill:\/\/tools\/SKILL.md/);
-      expect((await requestError(server.client, "skills/get", { uri: "skill://tools/converter/SKILL.md" })).message).toContain(
-        "no skill is served at skill://tools/converter/SKILL.md; it is a file of skill://tools/SKILL.md",
-      );
+      expect(await requestError(server.client, "skills/get", { uri: "skill://tools/converter/SKILL.md" })).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("skill://tools/converter/SKILL.md"),
+      });
     });
   });
 
@@ -161,10 +172,7 @@ describe("skills-extension entries", () => {
     const root = await tempDir();
     await writeSkillFile(root, "s", skillMd("s"));
     await withServer(root, async (server) => {
-      expect(await requestError(server.client, "skills/list", { cursor: 7 })).toMatchObject({
-        code: -32602,
-        message: expect.stringContaining("params.cursor must be a string"),
-      });
+      expect(await requestError(server.client, "skills/list", { cursor: 7 })).toMatchObject({ code: -32602, message: expect.stringContaining("cursor") });
       expect(await requestError(server.client, "skills/list", { cursor: "x".repeat(10_000) })).toMatchObject({ code: -32602 });
       expect(await requestError(server.client, "resources/directory/read", { uri: "skill://s", cursor: "e30" })).toMatchObject({
         code: -32602,
@@ -175,14 +183,27 @@ describe("skills-extension entries", () => {
 });
 
 describe("skills-extension configuration", () => {
-  it("needs skill-resources, which serves the files its entries name", async () => {
+  it("serves the files its entries name by itself, and with skill-resources lists one skill:// template", async () => {
     const root = await tempDir();
-    const booting = createKernel({
-      config: { plugins: [["fs", { roots: [root] }], "skills-extension"] },
-      logger: createLogger("silent"),
-      configSource: "test-config",
-    });
-    await expect(booting).rejects.toThrow('plugin "skills-extension" depends on "skill-resources", which is not in the config');
+    await writeSkillFile(root, "s", skillMd("s"));
+    await writeSkillFile(root, "s/references", "guide", "guide.md");
+    const alone = await startSkillServer([root], ["skills-extension"]);
+    try {
+      const { skills } = await listAllSkills(alone.client);
+      expect(skills.map((skill) => skill.uri)).toEqual(["skill://s/SKILL.md"]);
+      await verifySkill(alone.client, skills[0]!);
+      expect((await alone.client.listResources()).resources.map((resource) => resource.uri)).toEqual(["skill://s/SKILL.md"]);
+    } finally {
+      await alone.close();
+    }
+    const both = await startSkillServer([root], ["skill-resources", "skills-extension"]);
+    try {
+      const { resourceTemplates } = await both.client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["skill://{+path}"]);
+      await verifySkill(both.client, (await listAllSkills(both.client)).skills[0]!);
+    } finally {
+      await both.close();
+    }
   });
 
   it("refuses an option it does not know", async () => {
