@@ -199,7 +199,10 @@ function describeServer(mode: "stateful" | "stateless") {
       expect([malformed.status, errorOf(malformed).code]).toEqual([400, -32700]);
 
       const notJsonRpc = await post(JSON.stringify({ hello: "world" }), session);
-      expect([notJsonRpc.status, errorOf(notJsonRpc).code]).toEqual([400, -32700]);
+      expect([notJsonRpc.status, errorOf(notJsonRpc).code]).toEqual([400, -32600]);
+
+      const badId = await post(JSON.stringify({ jsonrpc: "2.0", id: 0.5, method: "ping" }), session);
+      expect([badId.status, JSON.parse(badId.body)]).toEqual([400, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: an id is a string or an integer" } }]);
 
       const wrongType = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), { ...session, "content-type": "text/plain" });
       expect([wrongType.status, errorOf(wrongType).message]).toEqual([415, "Unsupported Media Type: Content-Type must be application/json"]);

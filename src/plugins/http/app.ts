@@ -139,6 +139,11 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
       if (Array.isArray(parsed) && parsed.length > options.maxBatchSize) {
         return jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${options.maxBatchSize} messages`);
       }
+      // An answer echoes the id it answers: one that is neither a string nor an integer is refused
+      // here, so that no answer carries it back.
+      if ((Array.isArray(parsed) ? parsed : [parsed]).some((message) => isRecord(message) && !isRequestId(message.id))) {
+        return jsonRpcError(400, -32600, "Invalid Request: an id is a string or an integer");
+      }
     }
     if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
       if (!sessions) return serveLegacyOnce(legacyServer, request, parsed, options.maxAnswerBytes);
@@ -230,4 +235,9 @@ async function withParamsError(response: Response, problem: string): Promise<Res
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** JSON-RPC's id: absent (a notification), null (an error about no request), a string or an integer. */
+function isRequestId(id: unknown): boolean {
+  return id === undefined || id === null || typeof id === "string" || Number.isSafeInteger(id);
 }
