@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
 import { ConfigError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
 import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
@@ -381,6 +382,29 @@ describe("tools over MCP", () => {
       ],
     });
     await expect(whole).rejects.toThrow(/tool legacy: inputSchema must be a Standard Schema with JSON Schema/);
+  });
+
+  it("puts the listing TTL and the caller's scope on every cacheable 2026-07-28 result", async () => {
+    const { kernel } = await boot({
+      plugins: [
+        definePlugin({ name: "ttl", provides: [TOKENS.ListingTtl], setup: (ctx) => ctx.provide(TOKENS.ListingTtl, () => 42_000) }),
+        definePlugin({ name: "tools", setup: (ctx) => ctx.addTool({ name: "t", description: "t", handler: () => ({ content: [] }) }) }),
+      ],
+    });
+    for (const [authenticated, cacheScope] of [
+      [false, "public"],
+      [true, "private"],
+    ] as const) {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      // serveStdio's era decision over any transport: a bare connect() serves 2025-11-25 only.
+      const served = serveStdio(() => kernel.createMcpServer({ authenticated }), { transport: serverSide });
+      const client = new Client({ name: "test", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(clientSide);
+      expect(await client.listTools()).toMatchObject({ ttlMs: 42_000, cacheScope });
+      await client.close();
+      await served.close();
+    }
+    await kernel.close();
   });
 
   it("refuses two tools with one name", async () => {
