@@ -1,11 +1,16 @@
-// HTTP load: 100 concurrent clients calling search_skills on `serve --transport http --stateless`
-// for 30 s (autocannon), beside a bare node:http JSON server measured in the same run as the
-// ceiling. Loopback only. Reports p50, p99, throughput, errors, the server's CPU time (user+sys)
-// per request, which other work on the machine disturbs less than throughput does, and its RSS
-// sampled every second (docs/benchmarks.md). `--mode stateful` opens one session per connection
-// first and calls the tool through it.
+// HTTP load: concurrent clients calling search_skills on `skills-kernel serve --transport http`
+// (autocannon), beside a plain MCP server on the official SDK v2 doing the same job
+// (bench/fixtures/plain-v2-http-server.mjs: McpServer + createMcpHandler, one search tool over
+// MiniSearch on the same catalog), in rounds that alternate the two so that load from other work
+// falls on both alike. Loopback only. Reports per run and as medians over the rounds: throughput,
+// p50, p99, errors, the server's CPU time (user+sys) per request and its RSS sampled every second
+// (docs/benchmarks.md). Requests speak 2026-07-28 (stateless by the protocol) unless
+// `--protocol 2025-11-25`, which runs the kernel with --stateless (what a v1-SDK build can serve);
+// `--baseline bare` measures against a bare node:http JSON server instead; `--mode stateful` opens
+// one 2025-11-25 session per connection first. `--kernel` runs another build's CLI (main's dist).
 //
-//   npm run build && npm run bench:http-load -- [--duration 30] [--connections 100] [--runtime node|bun|deno] [--mode stateless|stateful] [--skills-dir DIR]
+//   npm run build && npm run bench:http-load -- [--duration 20] [--connections 50] [--rounds 3] [--runtime node|bun|deno]
+//     [--protocol 2026-07-28|2025-11-25] [--baseline plain-v2|bare] [--mode stateless|stateful] [--skills-dir DIR] [--kernel PATH/cli.js]
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -15,8 +20,12 @@ import autocannon from "autocannon";
 
 const { values } = parseArgs({
   options: {
-    duration: { type: "string", default: "30" },
-    connections: { type: "string", default: "100" },
+    duration: { type: "string", default: "20" },
+    connections: { type: "string", default: "50" },
+    rounds: { type: "string", default: "3" },
+    protocol: { type: "string", default: "2026-07-28" },
+    baseline: { type: "string", default: "plain-v2" },
+    kernel: { type: "string", default: "dist/cli.js" },
     runtime: { type: "string", default: "node" },
     mode: { type: "string", default: "stateless" },
     "skills-dir": { type: "string" },
@@ -69,6 +78,18 @@ function rssMiB(pid) {
 }
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const MODERN = "2026-07-28";
+
+/** A tools/call of search_skills as the protocol revision asks: 2026-07-28 with its envelope and headers. */
+function searchRequest(protocol, query) {
+  const params = { name: "search_skills", arguments: { query } };
+  if (protocol !== MODERN) return { headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }) };
+  const _meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+  return {
+    headers: { ...HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "search_skills" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta } }),
+  };
+}
 
 /** A session's headers: initialize, then the initialized notification, as a client does. */
 async function openSession(url) {
@@ -79,21 +100,19 @@ async function openSession(url) {
       jsonrpc: "2.0",
       id: 0,
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "http-load", version: "1" } },
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "http-load", version: "1" } },
     }),
   });
   await initialize.text();
-  const headers = { ...HEADERS, "mcp-session-id": initialize.headers.get("mcp-session-id"), "mcp-protocol-version": "2025-06-18" };
+  const headers = { ...HEADERS, "mcp-session-id": initialize.headers.get("mcp-session-id"), "mcp-protocol-version": "2025-11-25" };
   const initialized = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
   await initialized.text();
   return headers;
 }
 
-async function load(name, url, pid, sessions) {
+async function load(name, url, pid, protocol, sessions) {
   let next = 0;
   let connection = 0;
-  const body = () =>
-    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_skills", arguments: { query: QUERIES[next++ % QUERIES.length] } } });
   const rss = [];
   const sampler = setInterval(() => rss.push(rssMiB(pid)), 1000);
   const cpuBefore = cpuMs(pid);
@@ -102,13 +121,14 @@ async function load(name, url, pid, sessions) {
     connections,
     duration,
     method: "POST",
-    headers: HEADERS,
+    headers: searchRequest(protocol, "q").headers,
     requests: [
       {
         // autocannon keeps one context per connection: each connection is one client, with its own session.
         setupRequest: (request, context) => {
           if (sessions) context.headers ??= sessions[connection++ % sessions.length];
-          return { ...request, ...(sessions ? { headers: context.headers } : {}), body: body() };
+          const { headers, body } = searchRequest(protocol, QUERIES[next++ % QUERIES.length]);
+          return { ...request, headers: sessions ? context.headers : headers, body };
         },
       },
     ],
@@ -116,7 +136,6 @@ async function load(name, url, pid, sessions) {
   const cpu = cpuMs(pid) - cpuBefore;
   clearInterval(sampler);
   const half = Math.floor(rss.length / 2);
-  console.log(`${name}: RSS MiB each second: ${rss.map((x) => x.toFixed(0)).join(" ")}`);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     name,
@@ -124,13 +143,15 @@ async function load(name, url, pid, sessions) {
     throughput: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: `${result.errors + result.non2xx} (${result.timeouts} timeouts, ${result.non2xx} non-2xx)`,
+    errors: result.errors + result.non2xx,
+    timeouts: result.timeouts,
     cpuPerRequest: cpu / result.requests.total,
     rss: { first: rss[0], max: Math.max(...rss), firstHalf: mean(rss.slice(0, half)), secondHalf: mean(rss.slice(half)) },
+    rssSeries: rss.map((x) => x.toFixed(0)).join(" "),
   };
 }
 
-async function measure(name, command, args, stateful = false) {
+async function measure(name, command, args, protocol, stateful = false) {
   const { child, url } = await start(command, args);
   try {
     // Warm up, unmeasured: after /readyz the server still builds its search index and starts
@@ -138,38 +159,61 @@ async function measure(name, command, args, stateful = false) {
     if (args.includes("http")) {
       for (let i = 0; i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     }
-    await autocannon({
-      url,
-      connections: 10,
-      duration: 5,
-      method: "POST",
-      headers: stateful ? (await openSession(url)) : HEADERS,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_skills", arguments: { query: "warm up" } } }),
-    });
+    const warm = searchRequest(protocol, "warm up");
+    await autocannon({ url, connections: 10, duration: 5, method: "POST", headers: stateful ? await openSession(url) : warm.headers, body: warm.body });
     const sessions = stateful ? await Promise.all(Array.from({ length: connections }, () => openSession(url))) : undefined;
-    return await load(name, url, child.pid, sessions);
+    return await load(name, url, child.pid, protocol, sessions);
   } finally {
     child.kill("SIGTERM");
   }
 }
 
 const stateful = values.mode === "stateful";
+const protocol = stateful ? "2025-11-25" : values.protocol;
+const rounds = Number(values.rounds);
 const load1 = () => loadavg()[0].toFixed(2);
-console.log(`${connections} connections, ${duration} s each, skills from ${skillsDir}, server on ${values.runtime}, ${values.mode}; load average ${load1()}`);
-const ceiling = await measure("bare node:http JSON server (ceiling)", [process.execPath], ["bench/fixtures/bare-json-server.mjs"]);
-const kernel = await measure(
-  `skills-kernel serve --transport http${stateful ? "" : " --stateless"} (${values.runtime})`,
-  runtimes[values.runtime],
-  ["dist/cli.js", "serve", "--transport", "http", ...(stateful ? [] : ["--stateless"]), "--port", "0", "--skills-dir", skillsDir],
-  stateful,
+const kernelCli = fileURLToPath(new URL(values.kernel, new URL("..", import.meta.url)));
+console.log(
+  `${connections} connections, ${duration} s a run, ${rounds} rounds, skills from ${skillsDir}, kernel ${kernelCli} on ${values.runtime}, ` +
+    `${stateful ? "2025-11-25 sessions" : `${protocol} requests`}; load average ${load1()}`,
 );
+const baseline =
+  values.baseline === "bare"
+    ? { name: "bare node:http JSON server", command: [process.execPath], args: ["bench/fixtures/bare-json-server.mjs"], protocol }
+    : { name: "plain SDK v2 server (2026-07-28)", command: [process.execPath], args: ["bench/fixtures/plain-v2-http-server.mjs", skillsDir], protocol: MODERN };
+const kernelArgs = ["serve", "--transport", "http", ...(stateful || protocol === MODERN ? [] : ["--stateless"]), "--port", "0", "--skills-dir", skillsDir];
+const kernelName = `skills-kernel serve --transport http${kernelArgs.includes("--stateless") ? " --stateless" : ""} (${values.runtime}, ${protocol})`;
 
-console.log(`load average after: ${load1()}`);
-console.log("| server | requests | req/s (mean) | p50 ms | p99 ms | errors | server CPU ms/request | RSS MiB: start / max / 1st-half mean / 2nd-half mean |");
-console.log("|---|---|---|---|---|---|---|---|");
-for (const r of [ceiling, kernel]) {
-  const rss = [r.rss.first, r.rss.max, r.rss.firstHalf, r.rss.secondHalf].map((x) => x.toFixed(0)).join(" / ");
-  console.log(`| ${r.name} | ${r.requests} | ${r.throughput.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cpuPerRequest.toFixed(3)} | ${rss} |`);
+const rows = [];
+for (let round = 1; round <= rounds; round++) {
+  // Alternate which goes first, so neither always runs on the warmer (or busier) machine.
+  const order = round % 2 === 1 ? ["baseline", "kernel"] : ["kernel", "baseline"];
+  for (const which of order) {
+    const before = load1();
+    const r =
+      which === "baseline"
+        ? await measure(baseline.name, baseline.command, baseline.args, baseline.protocol)
+        : await measure(kernelName, runtimes[values.runtime], [kernelCli, ...kernelArgs], protocol, stateful);
+    rows.push({ round, which, load: `${before} → ${load1()}`, ...r });
+    console.log(`round ${round}, ${r.name}: ${r.throughput.toFixed(0)} req/s, ${r.errors} errors; RSS MiB each second: ${r.rssSeries}`);
+  }
 }
-console.log(`throughput ratio (kernel / ceiling): ${(kernel.throughput / ceiling.throughput).toFixed(2)}`);
-console.log(`CPU per request ratio (ceiling / kernel): ${(ceiling.cpuPerRequest / kernel.cpuPerRequest).toFixed(2)}`);
+
+console.log("| round (load average) | server | requests | req/s (mean) | p50 ms | p99 ms | errors | server CPU ms/request | RSS MiB: start / max / 1st-half mean / 2nd-half mean |");
+console.log("|---|---|---:|---:|---:|---:|---|---:|---|");
+for (const r of rows) {
+  const rss = [r.rss.first, r.rss.max, r.rss.firstHalf, r.rss.secondHalf].map((x) => x.toFixed(0)).join(" / ");
+  const errors = `${r.errors}${r.timeouts ? ` (${r.timeouts} timeouts)` : ""}`;
+  console.log(`| ${r.round} (${r.load}) | ${r.name} | ${r.requests} | ${r.throughput.toFixed(0)} | ${r.p50} | ${r.p99} | ${errors} | ${r.cpuPerRequest.toFixed(3)} | ${rss} |`);
+}
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const of = (which, key) => median(rows.filter((r) => r.which === which).map((r) => r[key]));
+const ratios = rows.filter((r) => r.which === "kernel").map((k) => k.throughput / rows.find((b) => b.which === "baseline" && b.round === k.round).throughput);
+console.log(`medians: baseline ${of("baseline", "throughput").toFixed(0)} req/s, ${of("baseline", "cpuPerRequest").toFixed(3)} CPU ms/request; ` +
+  `kernel ${of("kernel", "throughput").toFixed(0)} req/s, ${of("kernel", "cpuPerRequest").toFixed(3)} CPU ms/request`);
+console.log(`throughput ratio (kernel / baseline), per round: ${ratios.map((x) => x.toFixed(2)).join(", ")}; median ${median(ratios).toFixed(2)}`);
+console.log(`errors: kernel ${rows.filter((r) => r.which === "kernel").reduce((a, r) => a + r.errors, 0)}, baseline ${rows.filter((r) => r.which === "baseline").reduce((a, r) => a + r.errors, 0)}; load average after: ${load1()}`);

@@ -219,7 +219,7 @@ Command options:
   --transport NAME       serve: stdio (default) or http
   --host HOST            serve http: address to listen on (default 127.0.0.1)
   --port N               serve http: port (default 3000; 0 picks a free one)
-  --stateless            serve http: no sessions, so any replica can answer any request
+  --stateless            serve http: no 2025-11-25 sessions either, so any replica answers any request
   --auth-token TOKEN     serve http: require Authorization: Bearer TOKEN (16+ characters;
                          or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
   --format FORMAT        list: names-only (default), json or full

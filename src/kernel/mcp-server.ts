@@ -53,7 +53,8 @@ export function createMcpServer(
     {
       instructions: composeInstructions(instructions, logger),
       // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
-      capabilities: { logging: {} },
+      // tools: fixed once the kernel has booted, so it never announces a change to them.
+      capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },
       cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
       // A catalog change adds, removes or updates many prompts at once: one list_changed per tick.
       debouncedNotificationMethods: LIST_CHANGED,

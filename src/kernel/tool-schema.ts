@@ -26,12 +26,31 @@ export function toolSchema(tool: string, which: "inputSchema" | "outputSchema", 
   );
 }
 
+/**
+ * The same schema, its JSON Schema made once per target and direction: the SDK converts a tool's
+ * schemas on each McpServer it is registered on, and over HTTP every 2026-07-28 request gets a
+ * server of its own. The SDK copies what it is given, never changes it.
+ */
+function withJsonSchemaOnce(schema: StandardSchemaWithJSON): StandardSchemaWithJSON {
+  const standard = schema["~standard"];
+  const made = new Map<string, Record<string, unknown>>();
+  const once =
+    (io: "input" | "output") =>
+    (options: Parameters<typeof standard.jsonSchema.input>[0]): Record<string, unknown> => {
+      const key = `${io} ${options.target}`;
+      let json = made.get(key);
+      if (!json) made.set(key, (json = standard.jsonSchema[io](options)));
+      return json;
+    };
+  return { "~standard": { ...standard, jsonSchema: { input: once("input"), output: once("output") } } };
+}
+
 /** The tool as the kernel keeps it: both schemas in the form the SDK takes. */
 export function checkedTool(tool: ToolDefinition): KernelTool {
   if (typeof tool?.name !== "string" || typeof tool.handler !== "function") throw new TypeError("a tool needs a name and a handler function");
-  return {
-    ...tool,
-    inputSchema: tool.inputSchema === undefined ? undefined : toolSchema(tool.name, "inputSchema", tool.inputSchema),
-    outputSchema: tool.outputSchema === undefined ? undefined : toolSchema(tool.name, "outputSchema", tool.outputSchema),
-  } as KernelTool;
+  const schema = (which: "inputSchema" | "outputSchema") => {
+    const given = tool[which];
+    return given === undefined ? undefined : withJsonSchemaOnce(toolSchema(tool.name, which, given));
+  };
+  return { ...tool, inputSchema: schema("inputSchema"), outputSchema: schema("outputSchema") } as KernelTool;
 }

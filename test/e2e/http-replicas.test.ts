@@ -3,33 +3,36 @@ import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectHttp, MCP_HEADERS } from "../helpers/http-client.js";
+import { connectHttp, INITIALIZE, MCP_HEADERS } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { NGINX, PROXY, startNginx, type Nginx } from "../helpers/nginx.js";
 import { TestRedis, waitFor } from "../helpers/redis.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/skills", import.meta.url));
 
-/** One stateless tools/call through the balancer: the result and the replica that answered. */
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** One 2026-07-28 tools/call through the balancer: the result and the replica that answered. */
 async function callThrough(origin: string, name: string, args: Record<string, unknown>) {
   const response = await fetch(`${origin}/mcp`, {
     method: "POST",
-    headers: MCP_HEADERS,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+    headers: { ...MCP_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: META } }),
   });
   expect(response.status).toBe(200);
-  // Stateless answers are plain JSON-RPC responses, not event streams.
-  expect(response.headers.get("content-type")).toBe("application/json");
+  // A 2026-07-28 answer with nothing to stream is a plain JSON-RPC response.
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   const { result } = (await response.json()) as { result: unknown };
   return { upstream: response.headers.get("x-upstream"), result };
 }
 
 describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not installed; .ci/run installs it)", () => {
-  describe("two stateless replicas, round robin", () => {
+  describe("two replicas, round robin with no sticky routing, at 2026-07-28", () => {
     let replicas: HttpServerProcess[];
     let nginx: Nginx;
     beforeAll(async () => {
-      replicas = await Promise.all([0, 1].map(() => startHttpServer(["--skills-dir", EXAMPLES, "--stateless"])));
+      // Started as a user would, with no flag for replicas: 2026-07-28 needs no session.
+      replicas = await Promise.all([0, 1].map(() => startHttpServer(["--skills-dir", EXAMPLES])));
       nginx = await startNginx(
         (listen) => `
   upstream replicas { ${replicas.map((r) => `server 127.0.0.1:${r.port};`).join(" ")} keepalive 16; }
@@ -60,17 +63,33 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not instal
       expect([...upstreams].sort()).toEqual(replicas.map((r) => `127.0.0.1:${r.port}`).sort());
     });
 
-    it("serves the SDK client through the balancer", async () => {
-      const { client } = await connectHttp(new URL("/mcp", nginx.origin));
+    it("serves the v2 client at 2026-07-28 through the balancer, whichever replica each request reaches", async () => {
+      const { client, transport } = await connectHttp(new URL("/mcp", nginx.origin), { revision: "2026-07-28" });
+      expect(transport.sessionId).toBeUndefined();
       for (let i = 0; i < 4; i++) {
         const found = await client.callTool({ name: "search_skills", arguments: { query: "readme" } });
         expect(found.structuredContent).toMatchObject({ results: [{ id: "readme-reviewer" }] });
+        expect((await client.listResources()).resources.map((r) => r.name)).toContain("readme-reviewer");
       }
       await client.close();
     });
+
+    it("loses a 2025-11-25 session without sticky routing: sessions need it (below)", async () => {
+      const statuses = new Set<number>();
+      const opened = await fetch(`${nginx.origin}/mcp`, { method: "POST", headers: MCP_HEADERS, body: INITIALIZE });
+      await opened.text();
+      const session = { ...MCP_HEADERS, "mcp-session-id": opened.headers.get("mcp-session-id")! };
+      for (let i = 0; i < 4; i++) {
+        const ping = await fetch(`${nginx.origin}/mcp`, { method: "POST", headers: session, body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }) });
+        await ping.text();
+        statuses.add(ping.status);
+      }
+      // Round robin sends every other request to the replica that never saw the session.
+      expect([...statuses].sort()).toEqual([200, 404]);
+    });
   });
 
-  describe("two stateless replicas sharing one Redis", () => {
+  describe("two replicas sharing one Redis", () => {
     let redis: TestRedis;
     let replicas: HttpServerProcess[] = [];
     let nginx: Nginx | undefined;
@@ -89,7 +108,7 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not instal
       }).structuredContent;
 
     it("what one replica cached is a hit for the other, and the balancer gets the same answers from both", async () => {
-      const args = ["--skills-dir", EXAMPLES, "--stateless", "--cache", redis.url];
+      const args = ["--skills-dir", EXAMPLES, "--cache", redis.url];
       const first = await startHttpServer(args);
       replicas.push(first);
       await callThrough(first.origin, "list_skills", {});
@@ -113,7 +132,7 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not instal
     });
   });
 
-  describe("two stateful replicas, each session routed to the replica that holds it", () => {
+  describe("two replicas with 2025-11-25 sessions, each session routed to the replica that holds it", () => {
     let configs: string;
     let replicas: HttpServerProcess[];
     let nginx: Nginx;

@@ -76,5 +76,9 @@ describe("REST API (rest-api plugin) through the bundle", () => {
     expect(body.openapi).toBe("3.1.0");
     expect(Object.keys(body.paths)).toEqual(["/skills", "/skills/search", "/skills/{id}", "/skills/{id}/files/{path}"]);
     expect(body.paths["/skills/search"].get.responses[200].content["application/json"].schema.properties.results).toBeDefined();
+    // The server has a token, so the document says every operation needs it, and how to send it.
+    expect(body.components.securitySchemes).toEqual({ bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }) });
+    expect(body.security).toEqual([{ bearerAuth: [] }]);
+    expect(body.paths["/skills"].get.responses[401]).toBeDefined();
   });
 });

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES, runCli, type Runtime } from "../helpers/cli.js";
 import { connectHttp, MCP_HEADERS, rawInitialize, rawRequest, resultText } from "../helpers/http-client.js";
@@ -15,7 +16,52 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The same walk on every runtime: the bundle serves HTTP with node:http, Bun.serve or Deno.serve.
 describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime) => {
-  describe("stateful (the default)", () => {
+  describe("2026-07-28 (the v2 client pinned to it): no session, any request stands alone", () => {
+    let skills: string;
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      skills = mkdtempSync(join(tmpdir(), "sk-http-"));
+      cpSync(EXAMPLES, skills, { recursive: true });
+      server = await startHttpServer(["--skills-dir", skills], { runtime });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(skills, { recursive: true, force: true });
+    });
+
+    it("serves tools, resources and the Skills extension with no session", async () => {
+      const { client, transport } = await connectHttp(server.mcpUrl, { revision: "2026-07-28" });
+      expect(transport.sessionId).toBeUndefined();
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("search_skills");
+      const found = await client.callTool({ name: "search_skills", arguments: { query: "release notes" } });
+      expect(found.structuredContent).toMatchObject({ results: [{ id: "changelog-curator" }] });
+      const { resources } = await client.listResources();
+      const readme = resources.find((r) => r.name === "readme-reviewer")!;
+      const read = await client.readResource({ uri: readme.uri });
+      expect(JSON.stringify(read.contents)).toContain("name: readme-reviewer");
+      const listing = await new SkillsClient(client).list();
+      expect(listing.skills.map((skill) => skill.frontmatter.name).sort()).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer"]);
+      await client.close();
+    });
+
+    it("announces list_changed through subscriptions/listen when a skill is added", async () => {
+      const { client } = await connectHttp(server.mcpUrl, { revision: "2026-07-28" });
+      const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/resources/list_changed", () => resolve()));
+      const subscription = await client.listen({ resourcesListChanged: true });
+      expect(subscription.honoredFilter).toMatchObject({ resourcesListChanged: true });
+      mkdirSync(join(skills, "added-modern"));
+      writeFileSync(join(skills, "added-modern", "SKILL.md"), "---\nname: added-modern\ndescription: Added while listening.\n---\n\nBody.\n");
+      await changed;
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.name)).toContain("added-modern");
+      await subscription.close();
+      await client.close();
+    });
+  });
+
+  describe("2025-11-25 sessions (the default for clients that speak it)", () => {
     let skills: string;
     let server: HttpServerProcess;
     beforeAll(async () => {
@@ -73,7 +119,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       expect(badHost.headers["mcp-session-id"]).toBeUndefined();
       const badOrigin = await rawInitialize(server.mcpUrl, { origin: "http://evil.example.com" });
       expect(badOrigin.status).toBe(403);
-      expect(JSON.parse(badOrigin.body)).toMatchObject({ error: { message: "Origin not allowed: evil.example.com" } });
+      expect(JSON.parse(badOrigin.body)).toMatchObject({ error: { message: "Invalid Origin: evil.example.com" } });
       const good = await rawInitialize(server.mcpUrl, { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}` });
       expect(good.status).toBe(200);
     });
@@ -133,6 +179,17 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
       await client.close();
       expect((await fetch(new URL("/healthz", server.origin))).status).toBe(200);
+    });
+
+    it("marks 2026-07-28 answers private: with a token, answers may differ per caller", async () => {
+      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+      const response = await rawRequest(server.mcpUrl, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }),
+      });
+      expect(response.status).toBe(200);
+      expect(JSON.parse(response.body).result.cacheScope).toBe("private");
     });
 
     it("never writes the token to its log", () => {

@@ -1,13 +1,17 @@
 import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 
-/** Connect the official SDK client over Streamable HTTP. */
-export async function connectHttp(url: URL, options: { token?: string; sessionId?: string } = {}) {
+/** The revision the v2 client speaks: 2026-07-28 (no session), or 2025-11-25 (initialize, a session). */
+export type Revision = "2026-07-28" | "2025-11-25";
+
+/** Connect the official SDK client over Streamable HTTP, at 2025-11-25 unless told otherwise. */
+export async function connectHttp(url: URL, options: { token?: string; sessionId?: string; revision?: Revision } = {}) {
   const transport = new StreamableHTTPClientTransport(url, {
     sessionId: options.sessionId,
     requestInit: options.token === undefined ? undefined : { headers: { authorization: `Bearer ${options.token}` } },
   });
-  const client = new Client({ name: "skills-kernel-e2e-http", version: "0" });
+  const modern = options.revision === "2026-07-28";
+  const client = new Client({ name: "skills-kernel-e2e-http", version: "0" }, modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
   await client.connect(transport);
   return { client, transport };
 }

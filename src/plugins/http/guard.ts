@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import { isLoopback, isWildcard } from "./options.js";
 
 /** Why a request is refused before it reaches any route. */
@@ -8,7 +9,7 @@ export interface Refusal {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+const LOOPBACK_NAMES = localhostAllowedHostnames();
 
 /**
  * The host names requests may name: the configured ones, else the loopback names plus the bound
@@ -18,35 +19,33 @@ const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 export function defaultAllowedHosts(host: string, configured?: readonly string[]): readonly string[] | undefined {
   if (configured) return configured.map(normalizeHostname);
   if (isWildcard(host)) return undefined;
-  const bound = normalizeHostname(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
+  const bound = normalizeHostname(host);
   return isLoopback(host) || LOOPBACK_NAMES.includes(bound) ? LOOPBACK_NAMES : [...LOOPBACK_NAMES, bound];
 }
 
+/** Lower case, and an IPv6 address in brackets, as URL parsing gives a Host's or Origin's name. */
 function normalizeHostname(name: string): string {
-  return name.toLowerCase();
+  const lower = name.toLowerCase();
+  return lower.includes(":") && !lower.startsWith("[") ? `[${lower}]` : lower;
 }
 
 /**
  * DNS-rebinding protection: a page on evil.example whose name resolves to 127.0.0.1 makes the
  * browser send `Host: evil.example` and `Origin: http://evil.example`. Both must name an allowed
- * host (any port, as the SDK's hostHeaderValidation compares them); an Origin may also be listed
- * whole in `allowedOrigins`.
+ * host (any port), checked by the SDK's own validators; an Origin may also be listed whole in
+ * `allowedOrigins`.
  */
 export function createHostGuard(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] = []) {
   if (!allowedHosts) return (): Refusal | undefined => undefined;
-  const hosts = new Set(allowedHosts);
+  const hosts = [...allowedHosts];
   const origins = new Set(allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, "")));
-  return (request: Request, url: URL): Refusal | undefined => {
-    if (!hosts.has(url.hostname.toLowerCase())) return { status: 403, message: `Host not allowed: ${url.hostname}` };
+  return (request: Request): Refusal | undefined => {
+    const host = validateHostHeader(request.headers.get("host"), hosts);
+    if (!host.ok) return { status: 403, message: host.message };
     const origin = request.headers.get("origin");
-    if (origin === null || origins.has(origin.toLowerCase())) return undefined;
-    let originHost: string;
-    try {
-      originHost = new URL(origin).hostname.toLowerCase();
-    } catch {
-      return { status: 403, message: "Origin not allowed" };
-    }
-    return hosts.has(originHost) ? undefined : { status: 403, message: `Origin not allowed: ${originHost}` };
+    if (origin !== null && origins.has(origin.toLowerCase())) return undefined;
+    const checked = validateOriginHeader(origin, hosts);
+    return checked.ok ? undefined : { status: 403, message: checked.message };
   };
 }
 

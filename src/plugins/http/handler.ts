@@ -11,7 +11,21 @@ import { HTTP_TOKENS } from "./routes.js";
 
 /** What an app embedding the kernel may set; anything unset comes from the http plugin's config, else its default. */
 export type HttpHandlerOptions = Partial<
-  Pick<HttpOptions, "path" | "stateless" | "authToken" | "allowedHosts" | "allowedOrigins" | "maxBodyBytes" | "maxSessions" | "sessionIdleMs">
+  Pick<
+    HttpOptions,
+    | "path"
+    | "stateless"
+    | "authToken"
+    | "allowedHosts"
+    | "allowedOrigins"
+    | "maxBodyBytes"
+    | "bodyTimeoutMs"
+    | "maxBatchSize"
+    | "maxAnswerBytes"
+    | "maxSessions"
+    | "maxSessionsPerClient"
+    | "sessionIdleMs"
+  >
 > & {
   /** The prefix the app mounts the handler under (`/skills`), when the app does not strip it itself. */
   readonly basePath?: string;
@@ -36,15 +50,15 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
   const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
   const options = { ...configured, ...definedOnly(overrides) };
   const app = createHttpApp({
-    createServer: () => kernel.createMcpServer(),
+    createServer: () => kernel.createMcpServer({ authenticated: options.authToken !== undefined }),
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),
     readiness: skillsReadiness(kernel.resolveOptional(SKILL_TOKENS.SkillCatalog), kernel.resolveOptional(CACHE_TOKENS.CacheMonitor)),
   });
-  const nodeHandler = toNodeHandler(app);
+  const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);
   return {
-    fetch: app.fetch,
+    fetch: (request) => app.fetch(request),
     handleNodeRequest(request, response) {
       void nodeHandler(request, response);
     },

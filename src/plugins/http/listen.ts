@@ -1,9 +1,7 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getRequestListener, type HttpBindings, type Http2Bindings } from "@hono/node-server";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { toNodeHandler as sdkNodeHandler } from "@modelcontextprotocol/node";
 import type { HttpApp } from "./app.js";
-import { TextAnswer } from "./respond.js";
 
 /** A listening socket serving a fetch handler, whatever the runtime. */
 export interface Listener {
@@ -17,15 +15,21 @@ export interface Listener {
   readonly closed: Promise<void>;
 }
 
-type FetchHandler = (request: Request) => Promise<Response>;
-type NodeApp = Pick<HttpApp, "fetch" | "answer">;
+type AppFetch = HttpApp["fetch"];
 
 interface BunServer {
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void>;
+  requestIP(request: Request): { address: string } | null;
 }
 interface BunGlobal {
-  serve(options: { hostname: string; port: number; fetch: FetchHandler; idleTimeout: number; maxRequestBodySize: number }): BunServer;
+  serve(options: {
+    hostname: string;
+    port: number;
+    fetch: (request: Request, server: BunServer) => Promise<Response>;
+    idleTimeout: number;
+    maxRequestBodySize: number;
+  }): BunServer;
 }
 interface DenoServer {
   readonly addr: { readonly port: number };
@@ -33,45 +37,43 @@ interface DenoServer {
   shutdown(): Promise<void>;
 }
 interface DenoGlobal {
-  serve(options: { hostname: string; port: number; onListen: () => void }, handler: FetchHandler): DenoServer;
+  serve(
+    options: { hostname: string; port: number; onListen: () => void },
+    handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
+  ): DenoServer;
+}
+
+export interface ListenLimits {
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
 }
 
 /**
  * Listen with the runtime's own server: Bun.serve on Bun, Deno.serve on Deno, node:http (through
- * the adapter the MCP SDK itself uses) on Node. All three serve the same app.
+ * the MCP SDK's Node adapter) on Node. All three serve the same app, telling it the peer's address.
  */
-export async function listen(app: NodeApp, host: string, port: number, maxBodyBytes: number): Promise<Listener> {
+export async function listen(fetch: AppFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
-  if (bun) return listenBun(bun, app.fetch, host, port, maxBodyBytes);
+  if (bun) return listenBun(bun, fetch, host, port, limits);
   const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
-  if (deno) return listenDeno(deno, app.fetch, host, port);
-  return listenNode(app, host, port);
+  if (deno) return listenDeno(deno, fetch, host, port);
+  return listenNode(fetch, host, port, limits);
 }
 
-/**
- * A node:http request handler for the app, leaving the app's global Request and Response alone.
- * An answer built whole as text is written with one writeHead and end, as a bare node:http
- * server would: a web Response would be read back through a stream by the adapter, which cost
- * more than the rest of a stateless request's HTTP handling.
- */
-export function toNodeHandler(app: NodeApp) {
-  return getRequestListener(
-    async (request: Request, { outgoing }: HttpBindings | Http2Bindings) => {
-      const answer = await app.answer(request);
-      if (!(answer instanceof TextAnswer)) return answer;
-      if (answer.body === null) outgoing.writeHead(answer.status, answer.headers).end();
-      else outgoing.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) }).end(answer.body);
-      return RESPONSE_ALREADY_SENT;
-    },
-    { overrideGlobalObjects: false },
-  );
+/** A node:http request handler for the app (the SDK's adapter), leaving the app's globals alone. */
+export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const client = request.socket.remoteAddress ?? "unknown";
+    return sdkNodeHandler({ fetch: (webRequest) => fetch(webRequest, client) }, { maxRequestBodySize: maxBodyBytes })(request, response);
+  };
 }
 
-async function listenNode(app: NodeApp, host: string, port: number): Promise<Listener> {
-  const server: Server = createServer(toNodeHandler(app));
-  // Event streams stay open for as long as a client listens; node's default request timeout
-  // (5 minutes) would cut them.
-  server.requestTimeout = 0;
+async function listenNode(fetch: AppFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {
+  // A request (headers and body) must arrive whole within bodyTimeoutMs, checked every second;
+  // answers are not timed, so event streams stay open for as long as their client listens.
+  const server: Server = createServer({ requestTimeout: limits.bodyTimeoutMs, headersTimeout: limits.bodyTimeoutMs, connectionsCheckingInterval: 1000 });
+  const handler = toNodeHandler(fetch, limits.maxBodyBytes);
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => void handler(request, response));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -95,9 +97,15 @@ async function listenNode(app: NodeApp, host: string, port: number): Promise<Lis
   };
 }
 
-function listenBun(bun: BunGlobal, fetch: FetchHandler, host: string, port: number, maxBodyBytes: number): Listener {
-  // idleTimeout (seconds) outlasts the SDK's 15 s keep-alive on event streams.
-  const server = bun.serve({ hostname: host, port, fetch, idleTimeout: 60, maxRequestBodySize: maxBodyBytes });
+function listenBun(bun: BunGlobal, fetch: AppFetch, host: string, port: number, limits: ListenLimits): Listener {
+  // idleTimeout (seconds) outlasts the SDK's 15 s keep-alive on event streams; the app times bodies.
+  const server = bun.serve({
+    hostname: host,
+    port,
+    fetch: (request, self) => fetch(request, self.requestIP(request)?.address ?? "unknown"),
+    idleTimeout: 60,
+    maxRequestBodySize: limits.maxBodyBytes,
+  });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let stopping: Promise<void> | undefined;
@@ -114,10 +122,10 @@ function listenBun(bun: BunGlobal, fetch: FetchHandler, host: string, port: numb
   };
 }
 
-async function listenDeno(deno: DenoGlobal, fetch: FetchHandler, host: string, port: number): Promise<Listener> {
+async function listenDeno(deno: DenoGlobal, fetch: AppFetch, host: string, port: number): Promise<Listener> {
   let listening!: () => void;
   const started = new Promise<void>((resolve) => (listening = resolve));
-  const server = deno.serve({ hostname: host, port, onListen: () => listening() }, fetch);
+  const server = deno.serve({ hostname: host, port, onListen: () => listening() }, (request, info) => fetch(request, info.remoteAddr.hostname));
   await started;
   let stopping: Promise<void> | undefined;
   return {

@@ -44,8 +44,16 @@ export const httpOptionsSchema = z
       .optional(),
     /** Largest request body accepted, in bytes; a larger one gets 413. */
     maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+    /** How long a request body may take to arrive in full; a slower one is cut with 408. */
+    bodyTimeoutMs: z.number().int().positive().default(30_000),
+    /** JSON-RPC messages in one batch (2025-11-25 only; 2026-07-28 has no batches of requests). */
+    maxBatchSize: z.number().int().positive().max(100).default(20),
+    /** Bytes of all the answers to one HTTP request; an answer past it is replaced by an error. */
+    maxAnswerBytes: z.number().int().positive().default(16 * 1024 * 1024),
     /** Sessions open at once; an initialize beyond that gets 503. */
     maxSessions: z.number().int().positive().default(1000),
+    /** Sessions open at once from one client address, so one client cannot take them all. */
+    maxSessionsPerClient: z.number().int().positive().default(100),
     /** A session with no request in flight and no open stream for this long is closed. */
     sessionIdleMs: z.number().int().positive().default(30 * 60 * 1000),
     /** How long shutdown waits for requests in flight before closing what is left. */

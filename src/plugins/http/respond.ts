@@ -13,35 +13,9 @@ export function restError(status: number, message: string, headers: Readonly<Rec
   return json(status, { error: { status, message } }, headers);
 }
 
-/**
- * An answer built whole as text. node:http writes it straight to the socket (listen.ts), skipping
- * the web Response and the stream the adapter would read it back through; elsewhere it becomes a
- * Response.
- */
-export class TextAnswer {
-  constructor(
-    readonly status: number,
-    readonly headers: Readonly<Record<string, string>>,
-    /** null for an answer with no body (202). */
-    readonly body: string | null,
-  ) {}
-
-  toResponse(): Response {
-    return new Response(this.body, { status: this.status, headers: this.headers });
-  }
-}
-
-/** What the app answers: a web Response (streams, contributed routes) or a TextAnswer. */
-export type Answer = Response | TextAnswer;
-
-/** A JSON-RPC error with no id, as the SDK's transport refuses a whole HTTP request. */
-export function jsonRpcError(status: number, code: number, message: string): TextAnswer {
-  return new TextAnswer(status, { "content-type": "application/json" }, JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
-}
-
-/** A web Response for any answer, for runtimes and apps that take nothing else. */
-export function toResponse(answer: Answer): Response {
-  return answer instanceof TextAnswer ? answer.toResponse() : answer;
+/** A JSON-RPC error answering a whole HTTP request: `id` null unless it answers one request. */
+export function jsonRpcError(status: number, code: number, message: string, id: string | number | null = null): Response {
+  return json(status, { jsonrpc: "2.0", error: { code, message }, id });
 }
 
 /**
@@ -49,8 +23,8 @@ export function toResponse(answer: Answer): Response {
  * reader went away (it is relayed chunk by chunk to see that), anything else at once, since every
  * other answer here is built whole before it is returned.
  */
-export function onSettled<T extends Answer>(response: T, done: () => void): T | Response {
-  if (response instanceof TextAnswer || response.body === null || response.headers.get("content-type") !== "text/event-stream") {
+export function onSettled(response: Response, done: () => void): Response {
+  if (response.body === null || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
     done();
     return response;
   }

@@ -34,13 +34,14 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
         logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
       }
       const app = createHttpApp({
-        createServer,
+        // With a token every caller is authenticated: answers are cached as private.
+        createServer: () => createServer({ authenticated: options.authToken !== undefined }),
         logger,
         options: { ...options, allowedHosts },
         routes: routes(),
         readiness: skillsReadiness(catalog, cache),
       });
-      const listener = await listen(app, options.host, options.port, options.maxBodyBytes);
+      const listener = await listen(app.fetch, options.host, options.port, options);
       const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
       logger.info(`listening on http://${shown}:${listener.port}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
 

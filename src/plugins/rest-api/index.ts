@@ -29,19 +29,22 @@ export default definePlugin({
   setup(ctx, { prefix }) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     let tools: ReadonlyMap<string, KernelTool> = new Map();
+    let bearer = false;
     let openApi: string | undefined;
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix,
       async handle(request, path) {
         if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "the REST API is read-only: use GET", { allow: "GET, HEAD" });
         const rest = path.slice(prefix.length);
-        if (rest === "/openapi.json") return json(200, JSON.parse((openApi ??= JSON.stringify(openApiDocument(prefix, tools)))));
+        if (rest === "/openapi.json") return json(200, JSON.parse((openApi ??= JSON.stringify(openApiDocument(prefix, tools, bearer)))));
         return route(rest, new URL(request.url).searchParams, request.signal, tools, catalog);
       },
     });
     return {
       start(started) {
         tools = new Map(started.resolveAll(TOKENS.Tool).map((tool) => [tool.name, tool]));
+        // The http plugin's token, once every plugin is set up: the document says whether it is required.
+        bearer = started.resolveOptional(HTTP_TOKENS.Options)?.authToken !== undefined;
       },
     };
   },

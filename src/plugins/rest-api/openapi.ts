@@ -20,8 +20,13 @@ const idParameter = {
   schema: { type: "string" },
 };
 
-/** OpenAPI 3.1 for the REST API mounted at `prefix`; each operation answers as the tool it names. */
-export function openApiDocument(prefix: string, tools: ReadonlyMap<string, KernelTool>): Record<string, unknown> {
+/**
+ * OpenAPI 3.1 for the REST API mounted at `prefix`; each operation answers as the tool it names.
+ * `bearer`: the server requires its bearer token (`authToken`), so every operation does.
+ */
+export function openApiDocument(prefix: string, tools: ReadonlyMap<string, KernelTool>, bearer: boolean): Record<string, unknown> {
+  // Without the token every operation answers 401, with a WWW-Authenticate challenge.
+  const denied = bearer ? { 401: error } : {};
   const ok = (tool: string, description: string) => ({
     description,
     content: { "application/json": { schema: outputOf(tools, tool) } },
@@ -37,12 +42,13 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
         "server's config leaves out answers 404.",
     },
     servers: [{ url: prefix }],
+    security: bearer ? [{ bearerAuth: [] }] : [],
     paths: {
       "/skills": {
         get: {
           operationId: "listSkills",
           summary: "Every skill (the list_skills tool, json format)",
-          responses: { 200: ok("list_skills", "The skills"), 404: error },
+          responses: { 200: ok("list_skills", "The skills"), 404: error, ...denied },
         },
       },
       "/skills/search": {
@@ -54,7 +60,7 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
             { name: "limit", in: "query", description: "How many results, 1 to 50 (default 5)", schema: { type: "integer", minimum: 1, maximum: 50 } },
             { name: "source", in: "query", description: "Only skills of this source", schema: { type: "string" } },
           ],
-          responses: { 200: ok("search_skills", "The best matches"), 400: error, 404: error },
+          responses: { 200: ok("search_skills", "The best matches"), 400: error, 404: error, ...denied },
         },
       },
       "/skills/{id}": {
@@ -62,7 +68,7 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
           operationId: "readSkill",
           summary: "A skill's SKILL.md, frontmatter and file list (the read_skill tool)",
           parameters: [idParameter],
-          responses: { 200: ok("read_skill", "The skill"), 400: error, 404: error },
+          responses: { 200: ok("read_skill", "The skill"), 400: error, 404: error, ...denied },
         },
       },
       "/skills/{id}/files/{path}": {
@@ -94,11 +100,15 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
             },
             400: error,
             404: error,
+            ...denied,
           },
         },
       },
     },
     components: {
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "The server's auth token (--auth-token or SKILLS_KERNEL_AUTH_TOKEN), when it has one" },
+      },
       schemas: {
         Error: {
           type: "object",
