@@ -49,14 +49,30 @@ describe("the answer ceiling", () => {
     }
   });
 
-  it("cuts a resources/read of an 8 MiB binary to fit, saying so, and the session goes on", async () => {
+  it("cuts a resources/read of an 8 MiB binary to fit, and the session goes on", async () => {
+    // The embedded default serves skill:// files through the SDK's Skills extension, whose read
+    // result has no _meta: the cut shows against the manifest's size and digest.
     const { client, transport } = await connectCli(["--skills-dir", "skills"], { cwd: base });
+    try {
+      const read = await client.readResource({ uri: "skill://big/blob.bin" });
+      expect(Buffer.byteLength(JSON.stringify(read))).toBeLessThan(CEILING + 64 * 1024);
+      const [contents] = read.contents as { blob: string }[];
+      expect(Buffer.from(contents!.blob, "base64").length).toBeGreaterThan(5 * MiB);
+      await client.ping();
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("says in _meta that skill-resources' own read was cut, and by how much", async () => {
+    const config = join(base, "resources-only.json");
+    await writeFile(config, JSON.stringify({ plugins: [["fs", { roots: ["skills"] }], "skill-resources"] }));
+    const { client, transport } = await connectCli(["--config", config], { cwd: base });
     try {
       const read = await client.readResource({ uri: "skill://big/blob.bin" });
       expect(Buffer.byteLength(JSON.stringify(read))).toBeLessThan(CEILING + 64 * 1024);
       const [contents] = read.contents as { blob: string; _meta?: { truncated: boolean; size: number } }[];
       expect(contents!._meta).toEqual({ truncated: true, size: 8 * MiB });
-      expect(Buffer.from(contents!.blob, "base64").length).toBeGreaterThan(5 * MiB);
       await client.ping();
     } finally {
       await transport.close();

@@ -1,6 +1,6 @@
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
-import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../types.js";
+import type { LoadOptions, Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../types.js";
 import { auditSkill, type SkillReader } from "./audit-skill.js";
 import { findingPlace } from "./render.js";
 import type { AuditFinding } from "./types.js";
@@ -39,8 +39,8 @@ export function sourceReader(source: SkillSource, path: string): SkillReader {
 export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger): SkillSource {
   // Each refusal is logged once, not at every reload.
   const logged = new Set<string>();
-  const load = async (signal: AbortSignal): Promise<SourceSnapshot> => {
-    const snapshot = await source.load(signal);
+  const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
+    const snapshot = await (options ? source.load(signal, options) : source.load(signal));
     const verdicts: (string | undefined)[] = new Array(snapshot.skills.length);
     let next = 0;
     const worker = async () => {
@@ -80,5 +80,6 @@ export function withServeChecks(source: SkillSource, checks: readonly ServeCheck
     readFile: (path, file, maxBytes, signal) => source.readFile(path, file, maxBytes, signal),
     ...(source.search && { search: source.search.bind(source) }),
     ...(source.watch && { watch: source.watch.bind(source) }),
+    ...(source.freshness && { freshness: source.freshness }),
   };
 }

@@ -42,8 +42,13 @@ async function instructionsOf(kernel: SkillsKernel): Promise<string> {
   return instructions;
 }
 
+// The gated source reads no files, so the audit a source without local folders gets by default is off.
 const boot = (plugins: unknown[]) =>
-  createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent"), configSource: "test-config" });
+  createKernel({
+    config: { plugins: [["skill-policy", { audit: { "*": "off" } }], ...plugins] as never },
+    logger: createLogger("silent"),
+    configSource: "test-config",
+  });
 
 describe("the catalog-summary plugin", () => {
   it("is a built-in", async () => {

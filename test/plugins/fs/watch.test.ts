@@ -10,6 +10,7 @@ import { createLogger } from "../../../src/kernel/logger.js";
 import type { SkillSource } from "../../../src/skills/types.js";
 import { setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
+import { BUN, DENO } from "../../helpers/runtimes.js";
 import { HAS_INOTIFY_INFO, inotifyWatches, waitFor } from "./watching.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -242,13 +243,12 @@ describe("through the catalog", () => {
 });
 
 const run = promisify(execFile);
-const BIN = join(REPO_ROOT, "node_modules/.bin");
 const RUNTIMES = {
   // Node 20 does not run TypeScript by itself.
   node: [process.execPath, "--import", "tsx"],
-  bun: [join(BIN, "bun")],
+  bun: [BUN],
   // The sources import each other as ./x.js, which Deno maps to ./x.ts only with --sloppy-imports.
-  deno: [join(BIN, "deno"), "run", "-A", "--quiet", "--sloppy-imports"],
+  deno: [DENO, "run", "-A", "--quiet", "--sloppy-imports"],
 } as const;
 
 describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])("under %s", (runtime) => {
