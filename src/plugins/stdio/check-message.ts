@@ -22,31 +22,32 @@ export interface Refusal {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Each MCP method a client may call or notify, with the SDK's schema of its message. */
-const METHOD_SCHEMAS: ReadonlyMap<string, StandardSchemaV1> = new Map(
-  (
-    [
-      ["initialize", "InitializeRequest"],
-      ["ping", "PingRequest"],
-      ["server/discover", "DiscoverRequest"],
-      ["subscriptions/listen", "SubscriptionsListenRequest"],
-      ["tools/list", "ListToolsRequest"],
-      ["tools/call", "CallToolRequest"],
-      ["resources/list", "ListResourcesRequest"],
-      ["resources/templates/list", "ListResourceTemplatesRequest"],
-      ["resources/read", "ReadResourceRequest"],
-      ["resources/subscribe", "SubscribeRequest"],
-      ["resources/unsubscribe", "UnsubscribeRequest"],
-      ["prompts/list", "ListPromptsRequest"],
-      ["prompts/get", "GetPromptRequest"],
-      ["completion/complete", "CompleteRequest"],
-      ["logging/setLevel", "SetLevelRequest"],
-      ["notifications/cancelled", "CancelledNotification"],
-      ["notifications/initialized", "InitializedNotification"],
-      ["notifications/progress", "ProgressNotification"],
+/**
+ * Each MCP method a client may call or notify, with the name of the SDK's schema of its message.
+ * Looked up by name when a message comes: the SDK builds its schemas on first use.
+ */
+const METHOD_SCHEMAS: ReadonlyMap<string, keyof typeof specTypeSchemas> = new Map(
+  [
+    ["initialize", "InitializeRequest"],
+    ["ping", "PingRequest"],
+    ["server/discover", "DiscoverRequest"],
+    ["subscriptions/listen", "SubscriptionsListenRequest"],
+    ["tools/list", "ListToolsRequest"],
+    ["tools/call", "CallToolRequest"],
+    ["resources/list", "ListResourcesRequest"],
+    ["resources/templates/list", "ListResourceTemplatesRequest"],
+    ["resources/read", "ReadResourceRequest"],
+    ["resources/subscribe", "SubscribeRequest"],
+    ["resources/unsubscribe", "UnsubscribeRequest"],
+    ["prompts/list", "ListPromptsRequest"],
+    ["prompts/get", "GetPromptRequest"],
+    ["completion/complete", "CompleteRequest"],
+    ["logging/setLevel", "SetLevelRequest"],
+    ["notifications/cancelled", "CancelledNotification"],
+    ["notifications/initialized", "InitializedNotification"],
+    ["notifications/progress", "ProgressNotification"],
       ["notifications/roots/list_changed", "RootsListChangedNotification"],
-    ] as const
-  ).map(([method, type]) => [method, specTypeSchemas[type]]),
+  ] as const,
 );
 
 /**
@@ -85,7 +86,8 @@ export function checkMessage(line: Buffer): { message: JSONRPCMessage } | { refu
   }
   const message = value as JSONRPCMessage;
   if ("method" in message) {
-    const checked = METHOD_SCHEMAS.get(message.method)?.["~standard"].validate(message);
+    const type = METHOD_SCHEMAS.get(message.method);
+    const checked = type === undefined ? undefined : (specTypeSchemas[type] as StandardSchemaV1)["~standard"].validate(message);
     if (checked && !(checked instanceof Promise) && checked.issues) {
       const isRequest = "id" in message;
       return {
