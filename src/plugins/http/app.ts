@@ -18,7 +18,7 @@ export interface Readiness {
 }
 
 /** Builds the McpServer for one 2026-07-28 request, or one 2025-11-25 session or request. */
-export type ServerFactory = (era: "modern" | "legacy") => McpServer | Promise<McpServer>;
+export type ServerFactory = () => McpServer | Promise<McpServer>;
 
 export interface HttpAppParts {
   readonly createServer: ServerFactory;
@@ -77,11 +77,10 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
   const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
-  const legacyServer = () => createServer("legacy");
   const sessions = options.stateless
     ? undefined
     : new SessionTable(
-        legacyServer,
+        createServer,
         {
           replicaId: options.replicaId,
           maxSessions: options.maxSessions,
@@ -91,7 +90,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
         },
         logger,
       );
-  const modern = createMcpHandler(() => createServer("modern"), {
+  const modern = createMcpHandler(() => createServer(), {
     legacy: "reject",
     maxRequestBodySize: options.maxBodyBytes,
     // Refusals are the client's to read in the answer; the log keeps them at debug.
@@ -100,7 +99,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
   // Made on the first MCP request, not at start, so a server that is never asked builds nothing.
   let relay: Promise<ListChangedRelay | undefined> | undefined;
   const startRelay = () =>
-    (relay ??= (async () => ListChangedRelay.connect(await createServer("legacy"), modern.notify))().catch((error: unknown) => {
+    (relay ??= (async () => ListChangedRelay.connect(await createServer(), modern.notify))().catch((error: unknown) => {
       logger.error(`list_changed will not reach subscriptions/listen streams: ${errorMessage(error)}`);
       return undefined;
     }));
@@ -146,7 +145,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
       }
     }
     if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
-      if (!sessions) return serveLegacyOnce(legacyServer, request, parsed, options.maxAnswerBytes);
+      if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes);
       return sessions.handle(request, parsed, client);
     }
     // A subscription stream stays open for as long as its client listens: not work shutdown waits for.

@@ -13,9 +13,9 @@ export function restError(status: number, message: string, headers: Readonly<Rec
   return json(status, { error: { status, message } }, headers);
 }
 
-/** A JSON-RPC error answering a whole HTTP request: `id` null unless it answers one request. */
-export function jsonRpcError(status: number, code: number, message: string, id: string | number | null = null): Response {
-  return json(status, { jsonrpc: "2.0", error: { code, message }, id });
+/** A JSON-RPC error answering a whole HTTP request, so with no id, as the SDK's transport refuses one. */
+export function jsonRpcError(status: number, code: number, message: string): Response {
+  return json(status, { jsonrpc: "2.0", error: { code, message }, id: null });
 }
 
 /**
