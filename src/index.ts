@@ -19,9 +19,9 @@ export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } fr
 export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode } from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog.js";
 export type {
+  InstructionsSection,
   KernelTool,
   ListingTtl,
-  InstructionsSection,
   McpServerFactory,
   NeedsTrust,
   Plugin,
