@@ -244,3 +244,44 @@ describe("sign and verify with SSH keys (bundle, ssh-keygen)", () => {
     }
   });
 });
+
+describe.each(["node24", "bun", "deno"] as const)("audit, policy and signatures on %s (bundle)", (runtime) => {
+  let keys: string;
+  let allowed: string;
+
+  beforeAll(async () => {
+    keys = await mkdtemp(join(base, `keys-${runtime}-`));
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "alice@example.com", "-f", join(keys, "alice")]);
+    const alicePub = (await readFile(join(keys, "alice.pub"), "utf8")).split(" ").slice(0, 2).join(" ");
+    allowed = join(keys, "allowed_signers");
+    await writeFile(allowed, `alice@example.com ${alicePub}\n`);
+  });
+
+  it("audit --json exits 1 on the risky skill and lists the clean one with no finding", async () => {
+    const result = await runCli(["audit", skills, "--json"], { cwd: base, env, runtime });
+    expect(result.code, result.stderr).toBe(1);
+    const { skills: audited } = JSON.parse(result.stdout) as { skills: { name: string; findings: { rule: string; line: number }[] }[] };
+    expect(audited.find((s) => s.name === "clean")?.findings).toEqual([]);
+    expect(audited.find((s) => s.name === "risky")?.findings).toContainEqual(expect.objectContaining({ rule: "pipe-to-shell", line: 3 }));
+  });
+
+  it("install refuses the risky skill and --allow-risky installs it", async () => {
+    const to = join(base, `installed-${runtime}`);
+    const refused = await runCli(["install", "risky", "--skills-dir", skills, "--to", to], { cwd: base, env, runtime });
+    expect(refused.code).toBe(1);
+    expect(existsSync(to)).toBe(false);
+    const allowedInstall = await runCli(["install", "risky", "--skills-dir", skills, "--to", to, "--allow-risky"], { cwd: base, env, runtime });
+    expect(allowedInstall.code, allowedInstall.stderr).toBe(0);
+  });
+
+  it("sign, verify and --require-signed", async () => {
+    const root = join(base, `signed-${runtime}`);
+    await writeSkill(root, "clean", CLEAN);
+    await writeSkill(root, "other", { "SKILL.md": skill("other", "Another skill.") });
+    expect((await runCli(["sign", join(root, "clean"), "--key", join(keys, "alice")], { runtime })).code).toBe(0);
+    const verified = await runCli(["verify", join(root, "clean"), "--allowed-signers", allowed], { runtime });
+    expect(verified.code, verified.stderr).toBe(0);
+    const listed = await runCli(["list", "--skills-dir", root, "--allowed-signers", allowed, "--require-signed"], { cwd: base, runtime });
+    expect(listed.stdout.split("\n").filter(Boolean)).toEqual(["clean"]);
+  });
+});
