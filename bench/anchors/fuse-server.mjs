@@ -5,7 +5,7 @@
 import Fuse from "fuse.js";
 import { loadSkills, serveSearch } from "./load-skills.mjs";
 
-const skills = await loadSkills(process.argv[2]);
+const skills = loadSkills(process.argv[2]);
 const fuse = new Fuse(skills, {
   keys: [
     { name: "name", weight: 0.6 },

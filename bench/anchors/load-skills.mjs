@@ -1,33 +1,33 @@
-// What both anchor servers do at start: walk a root and read every SKILL.md, parsing its
-// frontmatter with the same yaml package skills-kernel uses. Kept plain on purpose: this is how
-// a small skills server is usually written.
-import { readdir, readFile } from "node:fs/promises";
+// What the anchor servers do at start: walk a root and read every SKILL.md, parsing its
+// frontmatter with the same yaml package skills-kernel uses. Kept plain on purpose: this is how a
+// small skills server is usually written, and a synchronous loop is the fastest plain way here
+// (an unbounded asynchronous walk costs more CPU and runs out of file descriptors on large roots).
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
 
-export async function loadSkills(root) {
+export function loadSkills(root) {
   const skills = [];
-  async function walk(dir) {
-    const entries = await readdir(dir, { withFileTypes: true });
-    await Promise.all(
-      entries.map(async (entry) => {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) return walk(path);
-        if (entry.name !== "SKILL.md") return;
-        const text = await readFile(path, "utf8");
-        const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-        if (!match) return;
-        try {
-          const data = parse(match[1]);
-          if (typeof data?.name !== "string" || typeof data.description !== "string") return;
-          skills.push({ name: data.name, description: data.description, path: relative(root, dir) });
-        } catch {
-          // An unparseable frontmatter: skipped, as every server does.
-        }
-      }),
-    );
-  }
-  await walk(root);
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+        continue;
+      }
+      if (entry.name !== "SKILL.md") continue;
+      const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(path, "utf8"));
+      if (!match) continue;
+      try {
+        const data = parse(match[1]);
+        if (typeof data?.name === "string" && typeof data.description === "string") skills.push({ name: data.name, description: data.description, path: relative(root, dir) });
+      } catch {
+        // An unparseable frontmatter: skipped, as every server does.
+      }
+    }
+  };
+  walk(root);
   return skills;
 }
 

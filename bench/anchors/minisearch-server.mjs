@@ -5,7 +5,7 @@
 import MiniSearch from "minisearch";
 import { loadSkills, serveSearch } from "./load-skills.mjs";
 
-const skills = await loadSkills(process.argv[2]);
+const skills = loadSkills(process.argv[2]);
 const index = new MiniSearch({
   idField: "path",
   fields: ["name", "description"],
