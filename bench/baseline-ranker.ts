@@ -19,7 +19,7 @@ export async function baselineRanker(ref: string): Promise<{ commit: string; cre
     process.exit(2);
   }
   const dir = fileURLToPath(new URL(`../node_modules/.cache/bench-search-baseline/${commit}/`, import.meta.url));
-  const entry = join(dir, "src/plugins/ranker-bm25/ranker.ts");
+  const entry = join(dir, "src/plugins/rankers/ranker-bm25/ranker.ts");
   if (!existsSync(entry)) {
     // Extracted aside and moved into place whole, so an interrupted run leaves no half copy behind.
     const partial = `${dir.replace(/\/$/, "")}.partial`;

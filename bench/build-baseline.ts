@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Ranker } from "../src/skills/types.js";
-import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
+import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { baselineRanker } from "./baseline-ranker.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
 

@@ -10,7 +10,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Ranker } from "../src/skills/types.js";
-import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
+import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { baselineRanker } from "./baseline-ranker.js";
 import { loadSeedSkills, SHARED, syntheticCatalog } from "./synthetic-catalog.js";
 

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { Ranker } from "../src/skills/types.js";
-import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
-import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
+import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
+import { FuseRanker } from "../src/plugins/rankers/ranker-fuse/ranker.js";
 import { loadSeedSkills, SHARED, syntheticCatalog } from "./synthetic-catalog.js";
 
 const { values } = parseArgs({

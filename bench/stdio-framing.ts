@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Transport } from "@modelcontextprotocol/server";
 import { createLogger } from "../src/kernel/logger.js";
-import { LineTransport } from "../src/plugins/stdio/line-transport.js";
+import { LineTransport } from "../src/plugins/transports/stdio/line-transport.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "7" }, mb: { type: "string", default: "9.5" } } });
 const runs = Number(values.runs);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { Ranker } from "../src/skills/types.js";
-import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
+import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { baselineRanker } from "../bench/baseline-ranker.js";
 import { CORPUS, loadSeedSkills, SHARED, syntheticCatalog } from "../bench/synthetic-catalog.js";
 import { generateDevQueries, NEGATIVE_QUERIES } from "./dev-queries.js";

@@ -7,7 +7,7 @@
 //   npx tsx scripts/distractor-losses.ts [--distractors 5000]
 import { parseArgs } from "node:util";
 import { CORPUS, loadSeedSkills, syntheticCatalog } from "../bench/synthetic-catalog.js";
-import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
+import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { generateDevQueries } from "./dev-queries.js";
 
 const { values } = parseArgs({ options: { distractors: { type: "string", default: "5000" } } });

@@ -12,13 +12,13 @@ import MiniSearch from "minisearch";
 import { CORPUS, loadSeedSkills, SHARED, syntheticCatalog } from "../bench/synthetic-catalog.js";
 import type { CatalogSkill } from "../src/skills/catalog.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../src/skills/types.js";
-import { Bm25Ranker } from "../src/plugins/ranker-bm25/ranker.js";
-import { FuseRanker } from "../src/plugins/ranker-fuse/ranker.js";
-import { OpenAiEmbeddings } from "../src/plugins/ranker-hybrid/embeddings.js";
-import { LruCache } from "../src/plugins/ranker-hybrid/lru.js";
-import { HybridRanker } from "../src/plugins/ranker-hybrid/ranker.js";
+import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
+import { FuseRanker } from "../src/plugins/rankers/ranker-fuse/ranker.js";
+import { OpenAiEmbeddings } from "../src/plugins/rankers/ranker-hybrid/embeddings.js";
+import { LruCache } from "../src/plugins/rankers/ranker-hybrid/lru.js";
+import { HybridRanker } from "../src/plugins/rankers/ranker-hybrid/ranker.js";
 import { createLogger } from "../src/kernel/logger.js";
-import { MATCH_QUALITIES, matchQuality, type MatchQuality } from "../src/plugins/search-skills/answer.js";
+import { MATCH_QUALITIES, matchQuality, type MatchQuality } from "../src/plugins/tools/search-skills/answer.js";
 import { type DevQuery, generateDevQueries, NEGATIVE_QUERIES } from "./dev-queries.js";
 
 const { values } = parseArgs({

@@ -47,6 +47,6 @@ export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillM
 // dependency on the kernel's world is skills-kernel itself (a peer dependency).
 export { z } from "zod";
 export { VERSION } from "./version.js";
-export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./plugins/http/handler.js";
-export { HTTP_TOKENS, type HttpRoute } from "./plugins/http/routes.js";
-export type { HttpOptions } from "./plugins/http/options.js";
+export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./plugins/transports/http/handler.js";
+export { HTTP_TOKENS, type HttpRoute } from "./plugins/transports/http/routes.js";
+export type { HttpOptions } from "./plugins/transports/http/options.js";

@@ -2,11 +2,11 @@ import { lstat, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { createLogger } from "../kernel/logger.js";
 import type { SkillValidation } from "../skills/skill-spec.js";
-import { mapLimit } from "../plugins/fs/map-limit.js";
-import { fsOptionsSchema } from "../plugins/fs/index.js";
-import { scanRoot, SKILL_FILES } from "../plugins/fs/scan.js";
-import { validateSkillFolder } from "../plugins/validate-skill/folder.js";
-import { plural, renderValidation } from "../plugins/validate-skill/render.js";
+import { mapLimit } from "../plugins/sources/fs/map-limit.js";
+import { fsOptionsSchema } from "../plugins/sources/fs/index.js";
+import { scanRoot, SKILL_FILES } from "../plugins/sources/fs/scan.js";
+import { validateSkillFolder } from "../plugins/tools/validate-skill/folder.js";
+import { plural, renderValidation } from "../plugins/tools/validate-skill/render.js";
 
 export interface ValidateCliOptions {
   readonly json: boolean;

@@ -7,10 +7,10 @@ import { errorMessage, ToolInputError, UserError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
 import type { CatalogSkill } from "../skills/catalog.js";
 import { stagingName } from "../skills/install-staging.js";
-import { createInstaller, installOptionsSchema } from "../plugins/install-skill/index.js";
+import { createInstaller, installOptionsSchema } from "../plugins/tools/install-skill/index.js";
 import { digestFolder, type FolderDigest } from "./digest.js";
 import type { SourceSpec } from "./source-spec.js";
-import type { Credentials } from "../plugins/git/index.js";
+import type { Credentials } from "../plugins/sources/git/index.js";
 
 /** The source's name inside the kernel that reads it. */
 const SOURCE = "source";

@@ -1,4 +1,4 @@
-import { COMMIT, DEFAULT_PROTOCOLS, GitError, runGit, type Credentials } from "../plugins/git/index.js";
+import { COMMIT, DEFAULT_PROTOCOLS, GitError, runGit, type Credentials } from "../plugins/sources/git/index.js";
 
 /** Where a repository's ref points now, and whether asking for it pins (a tag or a commit). */
 export interface ResolvedRef {

@@ -5,7 +5,7 @@ import { runInstall, type InstallCliOptions } from "../../src/cli/install.js";
 import type { PluginEntry } from "../../src/kernel/config.js";
 import { createKernel, type SkillsKernel as Kernel } from "../../src/create-kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
-import { skillMd, tempDir, writeSkillFile } from "../plugins/fs/files.js";
+import { skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 
 const kernels: Kernel[] = [];
 

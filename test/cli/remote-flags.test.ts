@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { createRepository, skill, type TestRepository } from "../plugins/git/repos.js";
+import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
 
 describe("--git, --catalog and add through dist/cli.js", () => {
   let base: string;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runValidate } from "../../src/cli/validate.js";
-import { skillMd, tempDir, writeSkillFile } from "../plugins/fs/files.js";
+import { skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 
 const CORPUS = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
 const HAS_CORPUS = existsSync(join(CORPUS, "MANIFEST.tsv"));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli } from "../helpers/cli.js";
-import { skill } from "../plugins/git/repos.js";
+import { skill } from "../plugins/sources/git/repos.js";
 
 /**
  * The official SDK client drops a stdio connection at a 10 MiB message. Answers stay under an

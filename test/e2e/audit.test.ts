@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CORPUS, HAS_CORPUS, runCli } from "../helpers/cli.js";
-import { tempDir } from "../plugins/fs/files.js";
+import { tempDir } from "../plugins/sources/fs/files.js";
 
 interface AuditReport {
   skills: { name: string; path: string; findings: { rule: string; severity: string; file: string; line: number; message: string }[] }[];

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { skill } from "../plugins/git/repos.js";
+import { skill } from "../plugins/sources/git/repos.js";
 
 /**
  * A catalog lists a skill's files without sizes (the source says 0): install copies them whole,

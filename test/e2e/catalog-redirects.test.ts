@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { skill } from "../plugins/git/repos.js";
+import { skill } from "../plugins/sources/git/repos.js";
 
 /**
  * A catalog's redirects, through the bundle: followed within its own origin, refused to another

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { startHttpServer } from "../helpers/http-server.js";
-import { startEmbeddingsFixture } from "../plugins/ranker-hybrid/fixture-server.js";
+import { startEmbeddingsFixture } from "../plugins/rankers/ranker-hybrid/fixture-server.js";
 
 /**
  * The trust model (docs/configuration.md#trust) through the shipped bundle. An MCP host starts the

@@ -11,7 +11,7 @@ import { BUN, DENO } from "../helpers/runtimes.js";
 import { docCommands, docFiles, type DocCommand } from "../helpers/doc-commands.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { TestRedis } from "../helpers/redis.js";
-import { git, skill } from "../plugins/git/repos.js";
+import { git, skill } from "../plugins/sources/git/repos.js";
 import { spawn } from "node:child_process";
 
 /**

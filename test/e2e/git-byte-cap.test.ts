@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { createRepository, skill, type TestRepository } from "../plugins/git/repos.js";
+import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
 
 /**
  * A small repository that expands to far more on disk (64 MiB of zeros compress to a few

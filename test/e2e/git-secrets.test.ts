@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, runCli } from "../helpers/cli.js";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
-import { createRepository, git, skill, type TestRepository } from "../plugins/git/repos.js";
+import { createRepository, git, skill, type TestRepository } from "../plugins/sources/git/repos.js";
 
 /**
  * A checkout's .git holds the remote URL (and, before this, the token in it): nothing of it may be

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { createRepository, git, skill } from "../plugins/git/repos.js";
+import { createRepository, git, skill } from "../plugins/sources/git/repos.js";
 
 /**
  * What `list` says when it has nothing to show, through the bundle: a source that failed is a

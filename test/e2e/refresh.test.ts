@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, runCli } from "../helpers/cli.js";
-import { createRepository, skill, type TestRepository } from "../plugins/git/repos.js";
+import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
 
 /**
  * A branch pushed to after it was served: without --refresh the commit seen within the ref TTL

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, RUNTIMES, runCli, type Runtime } from "../helpers/cli.js";
 import { githubRoutes, startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { createRepository, skill } from "../plugins/git/repos.js";
+import { createRepository, skill } from "../plugins/sources/git/repos.js";
 
 const md = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\nSee references/guide.md.\n`;
 

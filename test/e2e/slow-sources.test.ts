@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { skill } from "../plugins/git/repos.js";
+import { skill } from "../plugins/sources/git/repos.js";
 
 /**
  * One bad catalog must not cost everyone time: its missing SKILL.md files are asked for once per

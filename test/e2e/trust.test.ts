@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, runCli } from "../helpers/cli.js";
 import { listAllSkills } from "../helpers/skills-host.js";
-import { createRepository, skill, type TestRepository } from "../plugins/git/repos.js";
+import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
 
 /** A skill whose script pipes a download into a shell: a high finding. */
 const RISKY = {

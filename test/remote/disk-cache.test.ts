@@ -2,7 +2,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDiskCache } from "../../src/remote/disk-cache.js";
-import { tempDir } from "../plugins/fs/files.js";
+import { tempDir } from "../plugins/sources/fs/files.js";
 
 describe("the disk cache remote sources fall back to", () => {
   it("keeps JSON values across instances until their TTL, per namespace and scope", async () => {

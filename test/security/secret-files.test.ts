@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isSecretPath } from "../../src/skills/secret-files.js";
-import { skillMd, tempDir, writeSkillFile } from "../plugins/fs/files.js";
+import { skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 import { SKILL_PLUGINS, startSkillServer, textOf } from "../helpers/skill-server.js";
 
 // #14 item 8: a .env beside a skill came back through fetch_skill_files.

@@ -4,7 +4,7 @@ import type { Scope } from "../../lifecycle/agents.js";
 import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
 import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
 import type { SourceSpec } from "../../lifecycle/source-spec.js";
-import { GitError } from "../../plugins/git/index.js";
+import { GitError } from "../../plugins/sources/git/index.js";
 
 /** What every lifecycle command runs with. */
 export interface LifecycleContext {

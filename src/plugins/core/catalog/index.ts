@@ -1,0 +1,50 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { definePlugin } from "../../../kernel/config.js";
+import { SkillCatalog } from "../../../skills/catalog.js";
+import { DEFAULT_POLICY } from "../../../skills/policy.js";
+import { KERNEL_TOKENS } from "../../../kernel/tokens.js";
+import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { announceSkillChanges } from "./announce.js";
+import { servingChecks } from "./serving-checks.js";
+
+/** How long a server's first answers wait for a source's first load (a hanging catalog retries for about 45 s). */
+const FIRST_ANSWER_WAIT_MS = 5_000;
+
+/**
+ * The skill catalog: every source's skills with identity resolved. Loaded at start, once every
+ * source is set up; a served kernel also follows the sources' watchers, and tells each client
+ * when what it lists changed with the skills. Each source is held to the skill policy (the
+ * skill-policy plugin's, else the default: remote sources blocked on a high audit finding), so a
+ * skill it refuses is never in the catalog.
+ */
+export default definePlugin({
+  name: "catalog",
+  provides: [SKILL_TOKENS.SkillCatalog, KERNEL_TOKENS.ListingTtl],
+  consumes: [
+    { token: SKILL_TOKENS.SkillSource, optional: true },
+    { token: SKILL_TOKENS.SkillPolicy, optional: true },
+  ],
+  setup(ctx) {
+    const catalog = new SkillCatalog(ctx.logger);
+    ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);
+    ctx.provide(KERNEL_TOKENS.ListingTtl, () => catalog.listingTtlMs());
+    // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
+    const skillChanges = (server: McpServer) => announceSkillChanges(server, catalog, ctx.logger);
+    ctx.extendServer(skillChanges);
+    let stopWatching: (() => void) | undefined;
+    return {
+      async start(started) {
+        const policy = started.resolveOptional(SKILL_TOKENS.SkillPolicy) ?? DEFAULT_POLICY;
+        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(await servingChecks(source, policy, started.logger));
+        void catalog.refresh(undefined, started.signal);
+      },
+      serve(serving) {
+        catalog.answerWithin(FIRST_ANSWER_WAIT_MS);
+        stopWatching ??= catalog.watch(serving.signal);
+      },
+      stop() {
+        stopWatching?.();
+      },
+    };
+  },
+});

@@ -1,0 +1,16 @@
+import { definePlugin } from "../../../kernel/config.js";
+import { TOKENS } from "../../../tokens.js";
+import { Bm25Ranker } from "./ranker.js";
+
+/**
+ * Provides the default ranker: field-weighted BM25 over analysed skill text, with prefix matching
+ * and typo tolerance (docs/search.md). search_skills creates one itself when no ranker plugin is
+ * configured, so listing this plugin is only needed to make the choice explicit.
+ */
+export default definePlugin({
+  name: "ranker-bm25",
+  provides: [TOKENS.Ranker],
+  setup(ctx) {
+    ctx.provide(TOKENS.Ranker, new Bm25Ranker());
+  },
+});

@@ -1,0 +1,126 @@
+import { TOKENS } from "../../../tokens.js";
+import { CACHE_TOKENS } from "../../../cache/tokens.js";
+import { stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { z } from "zod";
+import { definePlugin } from "../../../kernel/config.js";
+import { errorMessage, PluginError } from "../../../kernel/errors.js";
+import type { Logger } from "../../../kernel/logger.js";
+import { groupRoots, type ResolvedRoot } from "./roots.js";
+import { createSnapshotStore } from "./snapshot-store.js";
+import { createFsSource } from "./source.js";
+import { defaultWatchLimit } from "./watch-limit.js";
+
+const KiB = 1024;
+
+// Strict objects: a misspelt option (`maxdepth`) is a config error, not a silently ignored key.
+const rootSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    path: z.string().min(1),
+    /** Roots with the same source form one source, in the order given. */
+    source: z.string().min(1).optional(),
+    /**
+     * A missing optional root does not fail the boot (e.g. ~/.claude/skills): it stays in its
+     * source and is scanned once it exists.
+     */
+    optional: z.boolean().optional(),
+  }),
+]);
+
+export const fsOptionsSchema = z.strictObject({
+  /** Folders to scan; relative paths resolve against the config file's folder, `~` to home. */
+  roots: z.array(rootSchema).min(1),
+  /** Folder levels below each root to scan; 0 looks at the root folder alone. */
+  maxDepth: z.number().int().min(0).default(6),
+  /**
+   * Folders listed per root at most. A root with more is not served at all, with an error that
+   * names this option: serving part of a catalog would hide which part is missing.
+   */
+  maxDirectories: z.number().int().min(1).default(1_000_000),
+  /** Larger frontmatter is refused before parsing: YAML parsing time grows faster than size. */
+  maxFrontmatterBytes: z.number().int().min(1).default(64 * KiB),
+  /** The head of each SKILL.md that is read; the frontmatter must close within it. */
+  maxSkillFileBytes: z.number().int().min(1).default(256 * KiB),
+  /** Follow the roots while serving: skills added, changed or removed are picked up live. */
+  watch: z.boolean().default(true),
+  /**
+   * Each watched folder takes one inotify watch, from a per-user limit shared with every editor
+   * and tool the user runs: past this many, the remaining folders are polled instead. Default:
+   * three quarters of that limit on Linux (defaultWatchLimit), 2000 elsewhere.
+   */
+  maxWatchedDirectories: z.number().int().min(0).optional(),
+  /** How often polled folders and skill files are checked, at the least (many are checked less often). */
+  pollIntervalMs: z.number().int().min(100).default(2000),
+});
+
+/** Serves the skills found in folders on disk, one skill source per `source` name. */
+export default definePlugin({
+  name: "fs",
+  provides: [TOKENS.SkillSource],
+  consumes: [
+    { token: TOKENS.Cache, optional: true },
+    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+  ],
+  options: fsOptionsSchema,
+  async setup(ctx, options) {
+    const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), ...limits } = options;
+    // Every root is checked, in the order configured, before any source is added: a bad root
+    // fails the boot cleanly, and the error always names the first bad one.
+    const sources: { name: string; roots: string[]; optionalRoots: string[] }[] = [];
+    for (const group of groupRoots(configured, ctx.baseDir, homedir())) {
+      const roots: string[] = [];
+      const optionalRoots: string[] = [];
+      for (const root of group.roots) {
+        const state = await checkRoot(root, ctx.logger);
+        if (state === "skip") continue;
+        roots.push(root.path);
+        if (state === "absent") optionalRoots.push(root.path);
+      }
+      if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
+    }
+    // Snapshots kept in a cache that dies with the process would duplicate what each source keeps
+    // between its own loads, as serialized copies: tens of megabytes at 10,000 skills and nothing
+    // saved. Only a cache that outlives the process (Redis) is worth filling.
+    const cache = ctx.resolveOptional(TOKENS.Cache);
+    const monitor = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor);
+    const persistent = monitor?.persistent ?? true;
+    const snapshots = cache && persistent ? createSnapshotStore(cache, limits, ctx.logger) : undefined;
+    // Redis back after a restart may have lost the snapshots: each source checks and writes its own again.
+    const onCacheReady = monitor?.onReady?.bind(monitor);
+    for (const { name, roots, optionalRoots } of sources) {
+      ctx.contribute(
+        TOKENS.SkillSource,
+        createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, onCacheReady }),
+      );
+    }
+    // Stopped before the cache is (plugins stop in reverse order): a snapshot still being written
+    // is handed over whole, and the cache's own stop lets it land.
+    return snapshots ? { stop: () => snapshots.flush() } : undefined;
+  },
+});
+
+/**
+ * "ok" for a folder. An optional root that does not exist yet is "absent": it is kept, so that a
+ * later mkdir or install is picked up; one that exists but is no folder is skipped. A required
+ * root that is not a folder throws.
+ */
+async function checkRoot(root: ResolvedRoot, logger: Logger): Promise<"ok" | "absent" | "skip"> {
+  let problem: string;
+  let missing = false;
+  try {
+    if ((await stat(root.path)).isDirectory()) return "ok";
+    problem = "is not a directory";
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    missing = code === "ENOENT" || code === "ENOTDIR";
+    problem = missing ? "does not exist" : `cannot be read: ${errorMessage(error)}`;
+  }
+  if (!root.optional) throw new PluginError("fs", `root ${root.path} ${problem}`, 2);
+  if (missing) {
+    logger.debug(`optional root ${root.path} does not exist yet; it is scanned once it does`);
+    return "absent";
+  }
+  logger.debug(`skipping optional root ${root.path}: it ${problem}`);
+  return "skip";
+}

@@ -1,0 +1,331 @@
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join, sep } from "node:path";
+import { errorMessage } from "../../../kernel/errors.js";
+import type { Logger } from "../../../kernel/logger.js";
+import type { Diagnostic } from "../../../skills/types.js";
+import { isInstallStaging } from "../../../skills/install-staging.js";
+import { folderIdentity, type FolderListing, type KnownFolders } from "./folder-listings.js";
+import { inSlices } from "./in-slices.js";
+import { mapLimit } from "./map-limit.js";
+import { describeKind } from "./read-head.js";
+
+/** A folder holding a SKILL.md, not yet read. */
+export interface SkillFolder {
+  /** Relative to the root, POSIX separators; "" when the root itself is the skill. */
+  readonly path: string;
+  /** The folder's real absolute path (a symlinked skill's target). */
+  readonly dir: string;
+  /** SKILL.md or skill.md inside `dir`, as listed: it may itself be a symlink. */
+  readonly file: string;
+  /** What the directory entry of `file` was: a regular file, a symlink, or something not to open. */
+  readonly fileKind: SkillFileKind;
+  /** Reached through a symlinked folder. */
+  readonly linked: boolean;
+}
+
+export type SkillFileKind = "file" | "link" | { readonly notFile: string };
+
+/** A diagnostic about a path under one root, before the source stamps its name on it. */
+export type PathDiagnostic = Omit<Diagnostic, "source">;
+
+export interface ScanOptions {
+  /** How many folders below the root to descend; 0 looks at the root alone. */
+  readonly maxDepth: number;
+  /** The most folders to list; past it the scan stops with a "scan-limit" diagnostic. */
+  readonly maxDirectories: number;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  /**
+   * Called with each folder's real path just before it is listed, so that a watcher armed there
+   * sees every change the listing does not show. The scan waits for it.
+   */
+  readonly onDirectory?: (dir: string) => void | Promise<void>;
+  /**
+   * Listings of an earlier scan: a folder that still has the identity it was listed with (one
+   * lstat) is not listed again. Only for the load's scan (without onDirectory).
+   */
+  readonly known?: KnownFolders;
+}
+
+export interface ScanResult {
+  /** Sorted by path. */
+  readonly folders: readonly SkillFolder[];
+  readonly diagnostics: readonly PathDiagnostic[];
+}
+
+// Dependency trees and git internals never hold skills to serve, and can be huge. Other hidden
+// folders are scanned: real collections keep skills in `.curated` and `.system`.
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".git"]);
+
+// The spec's spelling wins when a case-sensitive filesystem holds both.
+export const SKILL_FILES: readonly string[] = ["SKILL.md", "skill.md"];
+
+const CONCURRENCY = 16;
+
+interface Folder {
+  readonly abs: string;
+  readonly rel: string;
+  readonly linked: boolean;
+}
+
+interface Visit {
+  readonly skill?: SkillFolder;
+  readonly children: readonly Folder[];
+  readonly diagnostics: readonly PathDiagnostic[];
+}
+
+/** Shared by every visit that has none: ten thousand folders, ten thousand empty arrays fewer. */
+const NONE: readonly never[] = [];
+const NOTHING: Visit = { children: NONE, diagnostics: NONE };
+
+/**
+ * Finds the skill folders under `root`, breadth first, one depth level at a time: a level's folders
+ * are listed concurrently, yet which folders fall under maxDirectories never depends on timing.
+ *
+ * The walk keeps going inside skill folders, because real skills nest inside other skills'
+ * references/ and assets/. It never descends through a symlink, so link cycles cannot loop; a
+ * symlinked folder holding a SKILL.md (`ln -s ~/src/my-skill ~/.claude/skills/`) is taken as one
+ * skill, its target's own sub-folders left alone. Only sub-folders and the skill file are looked
+ * at, so a skill with 20,000 files costs one readdir.
+ */
+export async function scanRoot(root: string, options: ScanOptions): Promise<ScanResult> {
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch (error) {
+    return { folders: [], diagnostics: [scanError("", `cannot read root ${root}: ${errorMessage(error)}`)] };
+  }
+
+  const found: SkillFolder[] = [];
+  const diagnostics: PathDiagnostic[] = [];
+  let level: Folder[] = [{ abs: realRoot, rel: "", linked: false }];
+  let visited = 0;
+  for (let depth = 0; level.length > 0; depth++) {
+    const room = options.maxDirectories - visited;
+    const overLimit = level.length > room;
+    if (overLimit) {
+      level = level.slice(0, room);
+      diagnostics.push({
+        severity: "error",
+        path: "",
+        code: "scan-limit",
+        message: `stopped after ${options.maxDirectories} folders under ${root} (maxDirectories); skills beyond were not listed`,
+      });
+    }
+    visited += level.length;
+    const descend = depth < options.maxDepth;
+    const visit = (folder: Folder) => visitFolder(folder, descend, options);
+    const visits = options.onDirectory
+      ? await mapLimit(level, CONCURRENCY, async (folder) => visit(folder), options.signal)
+      : await inSlices(level, visit, options.signal);
+    level = [];
+    for (const visit of visits) {
+      if (visit.skill) found.push(visit.skill);
+      for (const child of visit.children) level.push(child);
+      diagnostics.push(...visit.diagnostics);
+    }
+    if (overLimit) break;
+  }
+  return { folders: dropDuplicateFolders(found, options.logger), diagnostics };
+}
+
+/**
+ * A folder's skill and the folders to walk on. The load's scan lists synchronously and visits a
+ * folder without a symlink in it synchronously too: no promise per folder.
+ */
+function visitFolder(folder: Folder, descend: boolean, options: ScanOptions): Visit | Promise<Visit> {
+  const { logger, onDirectory } = options;
+  if (folder.linked) return visitLinkedFolder(folder, logger, onDirectory);
+  // The load lists folders one after another, synchronously, in slices (in-slices.ts); the
+  // watcher's scans keep the concurrent asynchronous listing: each folder's watch is armed
+  // before it is listed.
+  if (onDirectory) return visitListedAsync(folder, descend, options);
+  let listing: FolderListing;
+  try {
+    listing = options.known ? listKnown(folder, options.known) : listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
+  } catch (error) {
+    return unlisted(folder, error, logger);
+  }
+  return visitOf(folder, listing, descend, logger);
+}
+
+async function visitListedAsync(folder: Folder, descend: boolean, options: ScanOptions): Promise<Visit> {
+  let listing: FolderListing;
+  try {
+    await options.onDirectory!(folder.abs);
+    listing = listingOfEntries(await readdir(folder.abs, { withFileTypes: true }));
+  } catch (error) {
+    return unlisted(folder, error, options.logger);
+  }
+  return visitOf(folder, listing, descend, options.logger);
+}
+
+function unlisted(folder: Folder, error: unknown, logger: Logger): Visit {
+  if (isGone(error)) {
+    logger.debug(`${folder.abs} vanished during the scan`);
+    return NOTHING;
+  }
+  return { children: [], diagnostics: [scanError(folder.rel, `cannot list ${folder.abs}: ${errorMessage(error)}`)] };
+}
+
+function visitOf(folder: Folder, listing: FolderListing, descend: boolean, logger: Logger): Visit | Promise<Visit> {
+  const { skillFile } = listing;
+  const skill =
+    skillFile === undefined
+      ? undefined
+      : { path: folder.rel, dir: folder.abs, file: inFolder(folder.abs, skillFile.name), fileKind: skillFile.kind, linked: false };
+  if (!descend || listing.children.length === 0) return { skill, children: NONE, diagnostics: NONE };
+  if (listing.links.length > 0) return visitWithLinks(folder, listing, skill, logger);
+  const children = listing.children.map((name): Folder => ({ abs: inFolder(folder.abs, name), rel: childPath(folder.rel, name), linked: false }));
+  return { skill, children, diagnostics: NONE };
+}
+
+/** A symlink among the children is followed only if it leads to a folder, which takes a stat. */
+async function visitWithLinks(folder: Folder, listing: FolderListing, skill: SkillFolder | undefined, logger: Logger): Promise<Visit> {
+  const children: Folder[] = [];
+  let nextLink = 0;
+  for (const [index, name] of listing.children.entries()) {
+    const abs = inFolder(folder.abs, name);
+    const rel = childPath(folder.rel, name);
+    if (listing.links[nextLink] !== index) children.push({ abs, rel, linked: false });
+    else {
+      nextLink++;
+      if (await isLinkToFolder(abs, rel, logger)) children.push({ abs, rel, linked: true });
+    }
+  }
+  return { skill, children, diagnostics: NONE };
+}
+
+/**
+ * The folder's earlier listing when its identity (taken before any listing, so that a change
+ * during one is never missed) says nothing was added, removed or renamed in it since; else a
+ * listing afresh. Either way `known` is told, for the next scan.
+ */
+function listKnown(folder: Folder, known: KnownFolders): FolderListing {
+  const stats = lstatSync(folder.abs);
+  const identity = folderIdentity(stats);
+  const listing = (stats.isDirectory() && known.listingOf(folder.rel, identity)) || listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
+  known.listed(folder.rel, identity, listing);
+  return listing;
+}
+
+const NO_LINKS: readonly number[] = [];
+
+/** What the scan takes from a folder's directory entries. */
+function listingOfEntries(entries: readonly Dirent[]): FolderListing {
+  const skillFile = findSkillFile(entries);
+  // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
+  const candidates = entries.filter(
+    (entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name),
+  );
+  // Most skill folders hold no sub-folder: nothing to sort, map or allocate for them.
+  if (candidates.length === 0) {
+    return skillFile ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) }, children: NONE, links: NO_LINKS } : { children: NONE, links: NO_LINKS };
+  }
+  candidates.sort(byName);
+  const links = candidates.flatMap((entry, index) => (entry.isSymbolicLink() ? [index] : []));
+  return {
+    ...(skillFile ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) } } : {}),
+    children: candidates.map((entry) => entry.name),
+    links: links.length === 0 ? NO_LINKS : links,
+  };
+}
+
+/** Whether a symlink leads to a folder; a broken link or a link to a file is ignored. */
+async function isLinkToFolder(abs: string, rel: string, logger: Logger): Promise<boolean> {
+  try {
+    if ((await stat(abs)).isDirectory()) return true;
+    logger.debug(`ignoring symlink ${rel}: it does not lead to a folder`);
+  } catch (error) {
+    logger.debug(`ignoring symlink ${rel}: ${errorMessage(error)}`);
+  }
+  return false;
+}
+
+async function visitLinkedFolder(folder: Folder, logger: Logger, onDirectory: ScanOptions["onDirectory"]): Promise<Visit> {
+  let dir: string;
+  let entries: Dirent[];
+  try {
+    dir = await realpath(folder.abs);
+    await onDirectory?.(dir);
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    logger.debug(`ignoring symlink ${folder.rel}: ${errorMessage(error)}`);
+    return NOTHING;
+  }
+  const skillFile = findSkillFile(entries);
+  if (skillFile === undefined) {
+    logger.debug(`not following symlink ${folder.rel}: ${dir} holds no SKILL.md`);
+    return NOTHING;
+  }
+  return {
+    skill: { path: folder.rel, dir, file: join(dir, skillFile.name), fileKind: kindOf(skillFile), linked: true },
+    children: [],
+    diagnostics: [],
+  };
+}
+
+/**
+ * A symlink to a folder already listed (a link to a sibling, or a loop such as `refs/up -> ..`)
+ * would serve one skill twice under two paths: the folder's own path wins, else the first link.
+ */
+function dropDuplicateFolders(found: readonly SkillFolder[], logger: Logger): SkillFolder[] {
+  if (!found.some((folder) => folder.linked)) return [...found].sort((a, b) => compare(a.path, b.path));
+  const seen = new Set(found.filter((folder) => !folder.linked).map((folder) => folder.dir));
+  const kept: SkillFolder[] = [];
+  for (const folder of [...found].sort((a, b) => compare(a.path, b.path))) {
+    if (!folder.linked) kept.push(folder);
+    else if (seen.has(folder.dir)) logger.debug(`ignoring symlink ${folder.path}: ${folder.dir} is listed already`);
+    else {
+      seen.add(folder.dir);
+      kept.push(folder);
+    }
+  }
+  return kept;
+}
+
+function findSkillFile(entries: readonly Dirent[]): Dirent | undefined {
+  for (const name of SKILL_FILES) {
+    const entry = entries.find((candidate) => candidate.name === name);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+function kindOf(entry: Dirent): SkillFileKind {
+  if (entry.isFile()) return "file";
+  if (entry.isSymbolicLink()) return "link";
+  return { notFile: describeKind(entry) };
+}
+
+/**
+ * An entry's path in a folder: the folder's path is absolute and normalized (a real path, or one
+ * built here) and an entry's name holds no separator, so path.join's normalizing pass (a tenth of
+ * a warm scan's time in profiles) has nothing to do.
+ */
+function inFolder(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+function childPath(parent: string, name: string): string {
+  return parent === "" ? name : `${parent}/${name}`;
+}
+
+function scanError(path: string, message: string): PathDiagnostic {
+  return { severity: "error", path, code: "scan-error", message };
+}
+
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  return compare(a.name, b.name);
+}
+
+/** Code-unit order: the same on every machine, whatever its locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,12 @@
+import { relative, sep } from "node:path";
+import { isInside } from "../../../skills/paths.js";
+import { SKIPPED_FOLDERS } from "./scan.js";
+
+/**
+ * Whether a real path (every symlink resolved) is one a skill folder `dir` may serve: inside it,
+ * and not in (or being) a .git or node_modules of it. A skill at a repository's root holds the
+ * checkout's .git, and a link to .git/config would serve the remote URL with its token.
+ */
+export function isServedFrom(real: string, dir: string): boolean {
+  return isInside(real, dir) && !relative(dir, real).split(sep).some((segment) => SKIPPED_FOLDERS.has(segment));
+}

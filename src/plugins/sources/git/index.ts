@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { definePlugin } from "../../../kernel/config.js";
+import { PluginError } from "../../../kernel/errors.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import { remoteLimitsSchema } from "../../../remote/options.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
+import { sourceNames } from "../../../skills/source-names.js";
+import { TOKENS } from "../../../tokens.js";
+import { DEFAULT_PROTOCOLS } from "./git.js";
+import { createGitSource } from "./source.js";
+import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, redactCredentials, type RepositorySpec } from "./spec.js";
+
+const repositorySchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    /** https://, ssh://, file:// or user@host:path; or owner/repo for GitHub. */
+    url: z.string().min(1),
+    /** A branch, tag or full commit id; the remote's default branch when absent. */
+    ref: z.string().min(1).optional(),
+    /** The folder of the repository that holds the skills. */
+    path: z.string().min(1).optional(),
+    /** The source's name (the prefix of qualified ids); owner-repo by default. */
+    name: z.string().min(1).optional(),
+  }),
+]);
+
+export const gitOptionsSchema = z.strictObject({
+  /** Each repository is one source: `URL|owner/repo[#REF][:PATH]`, or an object. */
+  repositories: z.array(repositorySchema).min(1),
+  /** How long a branch's commit is trusted before the remote is asked again (a commit never is). */
+  refTtlMs: z.number().int().min(0).default(10 * 60 * 1000),
+  /** Transports a URL may use; never ext:: or other command-running ones. */
+  protocols: z.array(z.enum(["https", "ssh", "file", "http", "git"])).min(1).default([...DEFAULT_PROTOCOLS]),
+  /** Folder levels below the repository folder scanned for skills. */
+  maxDepth: z.number().int().min(0).default(6),
+  ...remoteLimitsSchema,
+});
+
+/** Serves skills from git repositories, checked out shallow and sparse into the user's cache folder. */
+export default definePlugin({
+  name: "git",
+  provides: [TOKENS.SkillSource],
+  consumes: [{ token: TOKENS.Cache, optional: true }],
+  options: gitOptionsSchema,
+  needsTrust: { options: { repositories: "they are cloned over the network" } },
+  setup(ctx, options) {
+    const root = cacheRoot(options.cacheDir, ctx.baseDir);
+    const cache = pluginCache(ctx, root);
+    const specs = options.repositories.map((entry) => {
+      try {
+        return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
+      } catch (error) {
+        throw new PluginError("git", (error as Error).message, 2);
+      }
+    });
+    // Two branches of one repository (`--git o/r#main --git o/r#dev`) get -2, -3…, as fs does for folders.
+    const named = sourceNames(
+      options.repositories.map((entry, index) => ({ explicit: typeof entry === "object" ? entry.name : undefined, fallback: defaultSourceName(specs[index]!) })),
+    );
+    const names = new Set<string>();
+    for (const [index, spec] of specs.entries()) {
+      const name = named[index]!;
+      if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, 2);
+      names.add(name);
+      ctx.contribute(
+        TOKENS.SkillSource,
+        createGitSource({ ...options, ...spec, name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),
+      );
+    }
+  },
+});
+
+/** `{ url, ref, path }`: the same rules as the short form; ref and path beat any in the URL. */
+function objectSpec(entry: { url: string; ref?: string; path?: string }): RepositorySpec {
+  const spec = parseRepositorySpec(entry.url);
+  const shown = redactCredentials(entry.url);
+  return {
+    ...spec,
+    ref: entry.ref === undefined ? spec.ref : checkRef(entry.ref, shown),
+    path: entry.path === undefined ? spec.path : checkFolder(entry.path, shown),
+  };
+}
+
+// What the CLI's skill lifecycle (src/lifecycle) uses to pin and check repositories.
+export { runGit, GitError, DEFAULT_PROTOCOLS } from "./git.js";
+export { COMMIT, parseRepositorySpec, redactCredentials, type Credentials, type RepositorySpec } from "./spec.js";

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { definePlugin } from "../../../kernel/config.js";
+import { PluginError } from "../../../kernel/errors.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import type { Cache } from "../../../kernel/cache.js";
+import type { Logger } from "../../../kernel/logger.js";
+import { remoteLimitsSchema } from "../../../remote/options.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
+import { TOKENS } from "../../../tokens.js";
+import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../git/spec.js";
+import { createGitHubClient } from "./client.js";
+import { createGitHubSource } from "./source.js";
+
+const repositorySchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    /** owner/repo */
+    repo: z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, "owner/repo"),
+    ref: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    name: z.string().min(1).optional(),
+  }),
+]);
+
+export const githubOptionsSchema = z.strictObject({
+  /** Each repository is one source: `owner/repo[#REF][:PATH]`, or an object. */
+  repositories: z.array(repositorySchema).min(1),
+  /** A token for private repositories and the higher rate limit; $GITHUB_TOKEN by default. */
+  token: z.string().min(1).optional(),
+  /** The REST API's base URL (GitHub Enterprise: https://HOST/api/v3). */
+  apiBaseUrl: z.string().url().default("https://api.github.com"),
+  /** Where raw file contents come from (GitHub Enterprise: https://HOST/raw). */
+  rawBaseUrl: z.string().url().default("https://raw.githubusercontent.com"),
+  /** How long a branch's commit is trusted before GitHub is asked again (with its ETag: a 304 is free). */
+  refTtlMs: z.number().int().min(0).default(5 * 60 * 1000),
+  /** Folder levels below the repository folder searched for skills. */
+  maxDepth: z.number().int().min(0).default(6),
+  ...remoteLimitsSchema,
+});
+
+/** Serves skills from GitHub repositories through the REST API, for users without git. */
+export default definePlugin({
+  name: "github",
+  provides: [TOKENS.SkillSource],
+  consumes: [{ token: TOKENS.Cache, optional: true }],
+  options: githubOptionsSchema,
+  needsTrust: {
+    options: {
+      repositories: "they are fetched over the network, with GITHUB_TOKEN when it is set",
+      apiBaseUrl: "GITHUB_TOKEN is sent there",
+      rawBaseUrl: "skill files are fetched from there",
+    },
+  },
+  setup(ctx, options) {
+    const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
+    const token = options.token ?? (process.env.GITHUB_TOKEN || undefined);
+    const names = new Set<string>();
+    for (const entry of options.repositories) {
+      const spec = githubSpec(entry);
+      const name = (typeof entry === "object" && entry.name) || defaultSourceName(spec);
+      if (names.has(name)) throw new PluginError("github", `two repositories are both named "${name}"; give one a name`, 2);
+      names.add(name);
+      ctx.contribute(TOKENS.SkillSource, createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }));
+    }
+  },
+});
+
+type GitHubOptions = z.infer<typeof githubOptionsSchema>;
+type GitHubSpec = RepositorySpec & { github: NonNullable<RepositorySpec["github"]> };
+
+function githubSpec(entry: string | { repo: string; ref?: string; path?: string }): GitHubSpec {
+  const text = typeof entry === "string" ? entry : `${entry.repo}${entry.ref ? `#${entry.ref}` : ""}${entry.path ? `:${entry.path}` : ""}`;
+  let spec: RepositorySpec;
+  try {
+    spec = parseRepositorySpec(text);
+  } catch (error) {
+    throw new PluginError("github", (error as Error).message, 2);
+  }
+  if (!spec.github) throw new PluginError("github", `"${text}" is not a GitHub repository (owner/repo)`, 2);
+  return spec as GitHubSpec;
+}
+
+/** One repository's source with its own HTTP client and API state (its budget, its rate limit). */
+function createGitHubClientSource(
+  settings: GitHubOptions & { readonly name: string; readonly spec: GitHubSpec; readonly cache: Cache; readonly logger: Logger },
+) {
+  const { api, http } = createGitHubClient(settings);
+  return createGitHubSource({
+    ...settings,
+    owner: settings.spec.github.owner,
+    repo: settings.spec.github.repo,
+    ref: settings.spec.ref,
+    path: settings.spec.path,
+    api,
+    http,
+  });
+}

@@ -1,0 +1,108 @@
+import { posix } from "node:path";
+import { z } from "zod";
+import { definePlugin } from "../../../kernel/config.js";
+import { PluginError } from "../../../kernel/errors.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import { RemoteDocuments } from "../../../remote/documents.js";
+import { HttpClient } from "../../../remote/http.js";
+import { remoteLimitsSchema } from "../../../remote/options.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
+import { MiB } from "../../../skills/skill-files.js";
+import { sourceNames } from "../../../skills/source-names.js";
+import { TOKENS } from "../../../tokens.js";
+import { VERSION } from "../../../version.js";
+import { createCatalogSource } from "./source.js";
+
+const catalogSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    /** The catalog JSON, or a site whose /.well-known/skills/index.json is read. */
+    url: z.string().min(1),
+    /** The source's name; the catalog's host by default. */
+    name: z.string().min(1).optional(),
+    /** Which shape the document has; told apart by whether entries have a `path` when "auto". */
+    format: z.enum(["auto", "agent-skills", "well-known"]).default("auto"),
+    /** agent-skills shape: the URL skill folders (`path`) are relative to; `skills/` beside the catalog by default. */
+    filesBaseUrl: z.string().min(1).optional(),
+    /** Sent with every request to this catalog (an Authorization header). */
+    headers: z.record(z.string(), z.string()).optional(),
+    /** Hosts (`cdn.example.com`, or `host:port`) a redirect may lead to besides the catalog's own origin; they get none of the headers. */
+    redirectHosts: z.array(z.string().min(1)).optional(),
+  }),
+]);
+
+type CatalogOptions = Exclude<z.infer<typeof catalogSchema>, string>;
+
+export const httpCatalogOptionsSchema = z.strictObject({
+  /** Each catalog is one source. */
+  catalogs: z.array(catalogSchema).min(1),
+  /** How long a fetched catalog (and each file without a content hash) is used before it is revalidated. */
+  ttlMs: z.number().int().min(0).default(10 * 60 * 1000),
+  /** The largest catalog document read. */
+  maxCatalogBytes: z.number().int().min(1).default(16 * MiB),
+  ...remoteLimitsSchema,
+});
+
+/** Serves skills listed by JSON catalogs over HTTP: the agent-skills registry shape and the RFC 8615 well-known index. */
+export default definePlugin({
+  name: "http-catalog",
+  provides: [TOKENS.SkillSource],
+  consumes: [{ token: TOKENS.Cache, optional: true }],
+  options: httpCatalogOptionsSchema,
+  needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
+  setup(ctx, options) {
+    const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
+    const entries = options.catalogs.map((entry) => {
+      const settings: CatalogOptions = typeof entry === "string" ? { url: entry, format: "auto" } : entry;
+      return { settings, url: catalogUrl(settings.url) };
+    });
+    // Catalogs named after their host get -2, -3… when one host serves several (as fs does for folders).
+    const named = sourceNames(entries.map(({ settings, url }) => ({ explicit: settings.name, fallback: new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-") })));
+    const names = new Set<string>();
+    for (const [index, { settings, url }] of entries.entries()) {
+      const name = named[index]!;
+      if (names.has(name)) throw new PluginError("http-catalog", `two catalogs are both named "${name}"; give one another name`, 2);
+      names.add(name);
+      const http = new HttpClient({
+        name,
+        timeoutMs: options.timeoutMs,
+        retries: options.retries,
+        concurrency: options.concurrency,
+        maxTotalBytes: options.maxTotalBytes,
+        headers: { "user-agent": `skills-kernel/${VERSION}`, ...settings.headers },
+        redirectHosts: settings.redirectHosts,
+      });
+      ctx.contribute(
+        TOKENS.SkillSource,
+        createCatalogSource({
+          ...options,
+          name,
+          url,
+          format: settings.format,
+          filesBaseUrl: settings.filesBaseUrl,
+          http,
+          documents: new RemoteDocuments(http, cache.scope(name)),
+          logger: ctx.logger,
+        }),
+      );
+    }
+  },
+});
+
+/**
+ * The document to fetch: a URL ending in .json as given; any other URL is a site (or a folder of
+ * one) whose well-known index is read, as the skills CLI does.
+ */
+export function catalogUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new PluginError("http-catalog", `"${text.slice(0, 200)}" is not a URL`, 2);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new PluginError("http-catalog", `"${text.slice(0, 200)}" is not an http(s) URL`, 2);
+  }
+  if (url.pathname.endsWith(".json")) return url.href;
+  return new URL(posix.join(url.pathname, ".well-known/skills/index.json"), url).href;
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { definePlugin } from "../../../kernel/config.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import { RemoteDocuments } from "../../../remote/documents.js";
+import { HttpClient } from "../../../remote/http.js";
+import { remoteLimitsSchema } from "../../../remote/options.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
+import { TOKENS } from "../../../tokens.js";
+import { VERSION } from "../../../version.js";
+import { createGitHubClient } from "../github/client.js";
+import { createRegistrySource } from "./source.js";
+
+export const registryOptionsSchema = z.strictObject({
+  /** The source's name. */
+  name: z.string().min(1).default("registry"),
+  /** The registry's search endpoint: GET ?q=QUERY&limit=N answers { skills: [{ id: "owner/repo/skill" }] }. */
+  searchUrl: z.string().url().default("https://skills.sh/api/search"),
+  /** How long one query's answer is reused. */
+  searchTtlMs: z.number().int().min(0).default(60 * 60 * 1000),
+  /** Where the skills' content comes from. */
+  github: z
+    .strictObject({
+      token: z.string().min(1).optional(),
+      apiBaseUrl: z.string().url().default("https://api.github.com"),
+      rawBaseUrl: z.string().url().default("https://raw.githubusercontent.com"),
+      refTtlMs: z.number().int().min(0).default(60 * 60 * 1000),
+    })
+    .prefault({}),
+  ...remoteLimitsSchema,
+  /** Skills found through searches that stay listed; the oldest go first. */
+  maxSkills: z.number().int().min(1).default(500),
+});
+
+/**
+ * Serves skills found by a skills registry's search (skills.sh by default), read from GitHub.
+ * search_skills asks the registry and merges its answers with the local ranking.
+ */
+export default definePlugin({
+  name: "registry",
+  provides: [TOKENS.SkillSource],
+  consumes: [{ token: TOKENS.Cache, optional: true }],
+  options: registryOptionsSchema,
+  needsTrust: { plugin: "it sends queries to a search API and fetches from GitHub, with GITHUB_TOKEN when it is set" },
+  setup(ctx, options) {
+    const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir)).scope(options.name);
+    const limits = {
+      timeoutMs: options.timeoutMs,
+      retries: options.retries,
+      concurrency: options.concurrency,
+      maxTotalBytes: options.maxTotalBytes,
+    };
+    const http = new HttpClient({ name: options.name, ...limits, headers: { "user-agent": `skills-kernel/${VERSION}`, accept: "application/json" } });
+    const { api } = createGitHubClient({
+      ...limits,
+      ...options.github,
+      token: options.github.token ?? (process.env.GITHUB_TOKEN || undefined),
+      name: `${options.name} (GitHub)`,
+      maxFileBytes: options.maxFileBytes,
+      cache: cache.scope("github"),
+      logger: ctx.logger,
+    });
+    ctx.contribute(
+      TOKENS.SkillSource,
+      createRegistrySource({
+        ...options,
+        http,
+        documents: new RemoteDocuments(http, cache.scope("search")),
+        github: api,
+        cache,
+        logger: ctx.logger,
+      }),
+    );
+  },
+});

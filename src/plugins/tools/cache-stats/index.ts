@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { CACHE_TOKENS } from "../../../cache/tokens.js";
+import { definePlugin } from "../../../kernel/config.js";
+import { renderAnswer, toAnswer } from "./format.js";
+
+/** The `get_cache_stats` tool: how the shared cache is doing, for operators more than agents. */
+export default definePlugin({
+  name: "cache-stats",
+  consumes: [CACHE_TOKENS.CacheMonitor],
+  setup(ctx) {
+    const monitor = ctx.resolve(CACHE_TOKENS.CacheMonitor);
+    ctx.addTool({
+      name: "get_cache_stats",
+      title: "Cache statistics",
+      description:
+        "How the server's cache is doing: backend (memory or redis), state (connected, degraded: skipping the cache " +
+        "until the backend is back, reconnecting), hits, misses, hit ratio, errors, entries per namespace, the last " +
+        "error and uptime. For diagnosing a slow or misconfigured server; agents rarely need it.",
+      inputSchema: {},
+      outputSchema: {
+        backend: z.string(),
+        target: z.string(),
+        state: z.enum(["connected", "degraded", "reconnecting"]),
+        hits: z.number().int(),
+        misses: z.number().int(),
+        hit_ratio: z.number().nullable(),
+        errors: z.number().int(),
+        bypassed: z.number().int(),
+        entries: z.record(z.string(), z.number().int()).nullable(),
+        entries_complete: z.boolean(),
+        last_error: z.object({ message: z.string(), at: z.string() }).nullable(),
+        uptime_seconds: z.number(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      async handler() {
+        const answer = toAnswer(await monitor.stats());
+        return { content: [{ type: "text", text: renderAnswer(answer) }], structuredContent: answer };
+      },
+    });
+  },
+});

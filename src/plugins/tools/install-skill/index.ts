@@ -1,0 +1,117 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { defineToken } from "../../../kernel/tokens.js";
+import { z } from "zod";
+import type { SkillCatalog } from "../../../skills/catalog.js";
+import { definePlugin } from "../../../kernel/config.js";
+import { TOKENS } from "../../../tokens.js";
+import { expandHome } from "../../../skills/paths.js";
+import { MiB } from "../../../skills/skill-files.js";
+import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
+import { addLifecycleTools } from "./lifecycle-tools.js";
+import { renderInstall } from "./render.js";
+
+
+const DEFAULT_TARGETS = { project: ".claude/skills", user: "~/.claude/skills" } as const;
+
+// Strict objects, as in the fs plugin: a misspelt option is a config error, not an ignored key.
+export const installOptionsSchema = z.strictObject({
+  /** Where each target installs; relative paths resolve against the config file's folder, `~` to home. */
+  targets: z
+    .strictObject({
+      project: z.string().min(1).default(DEFAULT_TARGETS.project),
+      user: z.string().min(1).default(DEFAULT_TARGETS.user),
+    })
+    .prefault({}),
+  /** Files per skill, SKILL.md not counted; a larger skill is refused. */
+  maxFiles: z.number().int().min(1).default(5_000),
+  /** Bytes per skill, SKILL.md included; a larger skill is refused. */
+  maxBytes: z.number().int().min(1).default(100 * MiB),
+  /** Copy files named like credentials (.env, *.pem…) too; they are left out, and listed in left_out, otherwise. */
+  includeSecretFiles: z.boolean().default(false),
+});
+
+export type InstallTarget = "project" | "user";
+
+/** Installs skills; the CLI's `install` resolves it to reach folders the tool may not (--to DIR). */
+export interface SkillInstaller {
+  /** Absolute folders. */
+  readonly targets: Readonly<Record<InstallTarget, string>>;
+  install(request: InstallRequest): Promise<InstallResult>;
+}
+
+export const SKILL_INSTALLER = defineToken<SkillInstaller>("skill-installer");
+
+export function createInstaller(
+  catalog: SkillCatalog,
+  targets: Readonly<Record<InstallTarget, string>>,
+  limits: InstallLimits,
+  baseDir: string,
+): SkillInstaller {
+  const home = homedir();
+  const resolved = {
+    project: resolve(baseDir, expandHome(targets.project, home)),
+    user: resolve(baseDir, expandHome(targets.user, home)),
+  };
+  return { targets: resolved, install: (request) => installSkill(catalog, limits, request) };
+}
+
+const resultSchema = {
+  name: z.string(),
+  from: z.string(),
+  path: z.string(),
+  dry_run: z.boolean(),
+  replaced: z.boolean(),
+  files: z.array(z.string()),
+  bytes: z.number().int(),
+  served_as: z.string().optional(),
+  left_out: z.array(z.object({ path: z.string(), reason: z.string() })).describe("files of the skill folder not copied, and why"),
+  warnings: z.array(z.string()),
+};
+
+/** The `install_skill` tool: copies a served skill into the project's or the user's skills folder. */
+export default definePlugin({
+  name: "install-skill",
+  provides: [SKILL_INSTALLER],
+  consumes: [TOKENS.SkillCatalog],
+  options: installOptionsSchema,
+  setup(ctx, options) {
+    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const installer = createInstaller(catalog, options.targets, options, ctx.baseDir);
+    ctx.provide(SKILL_INSTALLER, installer);
+    ctx.addTool({
+      name: "install_skill",
+      title: "Install a skill",
+      description:
+        `Copy a served skill into the project's skills folder (${installer.targets.project}) or the user's ` +
+        `(${installer.targets.user}), under its name, so it is there for every agent. The skill is validated ` +
+        "first: spec problems are warnings (strict: true refuses them), and only what is unsafe is refused; nothing in it " +
+        "is run, and files named like credentials (.env, *.pem) are left out. Every file left out is listed in left_out. Refuses to replace an installed skill unless overwrite is true; dry_run " +
+        "says what would be written without writing. The installed skill is served at once.",
+      inputSchema: {
+        skill_name: z.string().min(1).max(1024).describe("a served skill's id, as list_skills gives it"),
+        source: z.string().min(1).max(255).optional().describe("take the skill of this name from this source"),
+        target: z.enum(["project", "user"]).describe("project or user"),
+        overwrite: z.boolean().optional().describe("replace a skill already installed under that name (default false)"),
+        dry_run: z.boolean().optional().describe("only say what would be written (default false)"),
+        strict: z.boolean().optional().describe("refuse a skill whose SKILL.md breaks the Agent Skills spec (default false: warn)"),
+      },
+      outputSchema: resultSchema,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      async handler({ skill_name, source, target, overwrite = false, dry_run = false, strict = false }, extra) {
+        const result = await installer.install({
+          skill: skill_name,
+          source,
+          targetRoot: installer.targets[target],
+          overwrite,
+          dryRun: dry_run,
+          strict,
+          // notifications/cancelled aborts it: the install stops before its copy is moved into place.
+          signal: extra.signal,
+        });
+        return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
+      },
+    });
+    addLifecycleTools(ctx);
+  },
+});

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
+import type { PluginContext } from "../../../kernel/types.js";
+
+const scopeInput = {
+  global: z.boolean().optional().describe("the user's skills and lock instead of the project's (default false)"),
+};
+
+const installedRow = z.object({
+  name: z.string(),
+  state: z.enum(["ok", "modified", "missing"]),
+  agents: z.array(z.string()),
+  source: z.string(),
+  source_type: z.string(),
+  ref: z.string().nullable(),
+  pinned: z.boolean(),
+  commit: z.string().nullable(),
+  version: z.string().nullable(),
+  mode: z.string().nullable(),
+  missing_for: z.array(z.string()).describe("agents whose folder lacks the skill"),
+  differing: z.array(z.string()).describe("files that differ from the lock, for a modified skill"),
+  installed_by: z.enum(["skills-kernel", "npx skills"]),
+});
+
+const outdatedRow = z.object({
+  name: z.string(),
+  status: z.enum(["current", "outdated", "pinned", "unknown"]),
+  current: z.string().nullable(),
+  latest: z.string().nullable(),
+  note: z.string().optional(),
+});
+
+const addedSkill = z.object({
+  folder: z.string(),
+  source: z.string(),
+  sourceType: z.string(),
+  url: z.string().optional(),
+  ref: z.string().optional(),
+  pinned: z.boolean().optional(),
+  commit: z.string().optional(),
+  version: z.string().optional(),
+  path: z.string().optional(),
+  name: z.string().optional(),
+  agents: z.array(z.string()),
+  mode: z.enum(["link", "copy"]),
+  files: z.array(z.string()),
+  warnings: z.array(z.string()),
+  copies: z.array(z.string()),
+  dry_run: z.boolean(),
+});
+
+/**
+ * list_installed_skills, check_outdated_skills and add_skill: what `skills-kernel installed` and `outdated`
+ * say, for an agent deciding whether to suggest an update. The lifecycle code loads on first call.
+ */
+export function addLifecycleTools(ctx: PluginContext): void {
+  const scopeOf = async (global: boolean) => (await import("../../../lifecycle/project.js")).scopeFor(global, ctx.baseDir);
+  ctx.addTool({
+    name: "list_installed_skills",
+    title: "List installed skills",
+    description:
+      "The skills recorded in the project's skills-lock.json (or the user's, global: true): for each, the agents it is " +
+      "installed for, its source, ref and commit, and its state: ok, modified (with the files edited locally) or missing.",
+    inputSchema: scopeInput,
+    outputSchema: { skills: z.array(installedRow) },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async handler({ global = false }) {
+      const { installedRows } = await import("../../../lifecycle/report.js");
+      const skills = await installedRows(await scopeOf(global));
+      const text = skills.length === 0 ? "No skills are recorded in the lock." : skills.map((s) => `${s.name}: ${s.state} (${s.agents.join(", ")}) from ${s.source}`).join("\n");
+      return { content: [{ type: "text", text }], structuredContent: { skills } };
+    },
+  });
+  ctx.addTool({
+    name: "add_skill",
+    title: "Add skills from a repository or catalog",
+    description:
+      "Install skills from a remote source into the project's agent folders (or the user's, global: true) and record them in " +
+      "skills-lock.json, as `skills-kernel add` does: source is owner/repo or an https/ssh git URL (then #REF and :PATH; a tag or " +
+      "commit pins) or an http(s) catalog URL ending in .json. Each skill passes install_skill's checks before anything is " +
+      "written. Local folders and file:// repositories are for the CLI only.",
+    inputSchema: {
+      source: z.string().min(1).max(2048).describe("owner/repo, a git URL (https://, ssh://, user@host:path) with #REF and :PATH, or a catalog URL"),
+      skills: z.array(z.string().min(1).max(255)).max(100).optional().describe("only these skills of the source (default: all)"),
+      agents: z.array(z.string().min(1).max(64)).max(32).optional().describe("agent ids (docs/agents.md); default: those detected, else claude-code"),
+      all_agents: z.boolean().optional().describe("every agent's folder"),
+      ...scopeInput,
+      copy: z.boolean().optional().describe("a copy per agent instead of one copy linked (default false)"),
+      dry_run: z.boolean().optional().describe("only say what would be added (default false)"),
+      strict: z.boolean().optional().describe("refuse a SKILL.md that breaks the spec (default false: warn)"),
+    },
+    outputSchema: { added: z.array(addedSkill), failures: z.array(z.string()) },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    async handler({ source, skills = [], agents = [], all_agents = false, global = false, copy = false, dry_run = false, strict = false }) {
+      const [{ parseSource }, { chooseAgents }, { addSkills }, { resolveRef }, { openSource }] = await Promise.all([
+        import("../../../lifecycle/source-spec.js"),
+        import("../../../lifecycle/agents.js"),
+        import("../../../lifecycle/add.js"),
+        import("../../../lifecycle/resolve-git.js"),
+        import("../../../lifecycle/fetch.js"),
+      ]);
+      const parsed = parseSource(source, ctx.baseDir);
+      const { spec } = parsed;
+      if (spec.kind === "local" || (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))) {
+        throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, or a catalog URL; add a local folder or file:// repository with the CLI");
+      }
+      const scope = await scopeOf(global);
+      // A remote that cannot be asked is the caller's to see, not an internal error.
+      const resolved =
+        spec.kind === "git"
+          ? await resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials).catch((error: unknown) => {
+              throw new ToolInputError(`${source}: ${errorMessage(error)}`);
+            })
+          : undefined;
+      const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
+      const outcome = await addSkills(
+        {
+          spec,
+          wanted: [...new Set([...skills, ...(parsed.skill ? [parsed.skill] : [])])],
+          agents: chooseAgents(agents, all_agents, scope),
+          mode: copy ? "copy" : "link",
+          scope,
+          force: false,
+          strict,
+          dryRun: dry_run,
+          resolved,
+        },
+        (opened, commit) => openSource(opened, { logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken }),
+      );
+      const lines = [
+        ...outcome.added.map((a) => `${a.dry_run ? "would add" : "added"} ${a.folder} for ${a.agents.join(", ")} (${a.files.length} files)`),
+        ...outcome.failures,
+      ];
+      return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: { ...outcome }, isError: outcome.added.length === 0 };
+    },
+  });
+  ctx.addTool({
+    name: "check_outdated_skills",
+    title: "Check installed skills for updates",
+    description:
+      "For each skill in the lock, whether its source moved on: a tracked branch's new commit, or a catalog's or folder's " +
+      "new content. Pinned skills (a tag or a commit) are reported as pinned, never as outdated. `skills-kernel update` applies updates.",
+    inputSchema: scopeInput,
+    outputSchema: { skills: z.array(outdatedRow) },
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    async handler({ global = false }) {
+      const [{ outdatedRows }, { openSource }] = await Promise.all([import("../../../lifecycle/report.js"), import("../../../lifecycle/fetch.js")]);
+      const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
+      const open = (spec: Parameters<typeof openSource>[0], commit?: string) => openSource(spec, { logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken });
+      const skills = await outdatedRows(await scopeOf(global), ctx.baseDir, open);
+      const text = skills.length === 0 ? "No skills are recorded in the lock." : skills.map((s) => `${s.name}: ${s.status}${s.note ? ` (${s.note})` : ""}`).join("\n");
+      return { content: [{ type: "text", text }], structuredContent: { skills } };
+    },
+  });
+}

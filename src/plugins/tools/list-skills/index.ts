@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { definePlugin } from "../../../kernel/config.js";
+import { ToolInputError } from "../../../kernel/errors.js";
+import { decodeCursor, page } from "../../../skills/page-cursor.js";
+import type { SkillCatalog } from "../../../skills/catalog.js";
+import { TOKENS } from "../../../tokens.js";
+import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, sortedByName, toSkillList } from "./format.js";
+
+/** The `list_skills` tool: every served skill, in one of three formats, a page at a time. */
+export default definePlugin({
+  name: "list-skills",
+  consumes: [TOKENS.SkillCatalog],
+  setup(ctx) {
+    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    ctx.addTool({
+      name: "list_skills",
+      title: "List skills",
+      description:
+        "List every Agent Skill this server serves. format: names-only (default: one id per line, cheapest), " +
+        "json ({ total, skills: [{ id, name, description, source, path }], next_cursor? }) or full (readable, with descriptions). " +
+        `Answers come in pages of ${PAGE_SIZES["names-only"]} skills for names-only and ${PAGE_SIZES.json} for json and full; ` +
+        "when there are more, next_cursor is set: pass it back as cursor for the next page. " +
+        "Call a skill by its id: its name, or source:name when another skill has the same name.",
+      inputSchema: {
+        format: z
+          .enum(LIST_FORMATS)
+          .optional()
+          .describe("names-only (default), json or full"),
+        cursor: z.string().max(64).optional().describe("next_cursor of the previous page"),
+        limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe("skills per page, instead of the format's default"),
+        refresh: z
+          .boolean()
+          .optional()
+          .describe("ask git repositories and catalogs for changes now instead of waiting for their refresh interval (slower; only after a push)"),
+      },
+      outputSchema: {
+        format: z.enum(LIST_FORMATS),
+        total: z.number().int(),
+        skills: z.array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            source: z.string(),
+            description: z.string().optional(),
+            path: z.string().optional(),
+          }),
+        ),
+        next_cursor: z.string().optional().describe("set when more skills follow: pass it as cursor"),
+        unavailable_sources: z
+          .array(z.object({ source: z.string(), state: z.enum(["stale", "failed"]), error: z.string().optional() }))
+          .optional()
+          .describe("sources that failed to load: stale ones are listed from their last good load, failed ones not at all"),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      async handler({ format = "names-only", cursor, limit, refresh }) {
+        const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+        if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
+        if (refresh) await catalog.refresh(undefined, undefined, { revalidate: true });
+        await catalog.ready();
+        const listing = catalog.list();
+        const { items, nextCursor } = page(sortedByName(listing), offset, limit ?? PAGE_SIZES[format]);
+        const all = toSkillList(items, format, listing.length);
+        const unavailable = [
+          ...catalog.unavailable().map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error })),
+          ...servingOldCopies(catalog),
+        ];
+        const list = {
+          ...all,
+          ...(nextCursor ? { next_cursor: nextCursor } : {}),
+          ...(unavailable.length > 0 ? { unavailable_sources: unavailable } : {}),
+        };
+        const sources = catalog.sources.map((s) => `${s.name} (${s.description})`);
+        return {
+          content: [{ type: "text", text: renderSkillList(list, sources) }],
+          structuredContent: { ...list },
+        };
+      },
+    });
+  },
+});
+
+/**
+ * Sources that loaded, but from a copy older than their TTL because the remote could not be asked
+ * (a `stale` diagnostic: the git, github and http-catalog sources say how old it is).
+ */
+function servingOldCopies(catalog: SkillCatalog): { source: string; state: "stale"; error: string }[] {
+  const listed = new Set(catalog.unavailable().map((s) => s.source));
+  return catalog
+    .diagnostics()
+    .filter((d) => d.code === "stale" && !listed.has(d.source))
+    .map((d) => ({ source: d.source, state: "stale" as const, error: d.message }));
+}

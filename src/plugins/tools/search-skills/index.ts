@@ -1,0 +1,162 @@
+import { z } from "zod";
+import type { CatalogChange, SkillCatalog } from "../../../skills/catalog.js";
+import { definePlugin } from "../../../kernel/config.js";
+import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
+import type { Logger } from "../../../kernel/logger.js";
+import { TOKENS } from "../../../tokens.js";
+import type { Ranker } from "../../../skills/types.js";
+import { searchRemoteSources } from "../../../remote/remote-search.js";
+import { MATCH_QUALITIES, toAnswer } from "./answer.js";
+
+const DEFAULT_LIMIT = 5;
+const MAX_LIMIT = 50;
+
+/** Keep the index in step with the catalog without rebuilding it: removals first, then additions. */
+function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void {
+  const gone = [...removed, ...updated].map((skill) => skill.qualifiedId);
+  if (gone.length > 0) ranker.remove(gone);
+  if (added.length + updated.length > 0) ranker.add([...added, ...updated]);
+}
+
+/**
+ * One kernel's search index. It is built when first needed, not at boot: one-shot commands
+ * (`skills-kernel list`, `read`) never pay for it, and a served kernel warms it in the background.
+ * Until then the catalog itself is the truth, since the build reads it whole.
+ */
+class SearchIndex {
+  #ranker: Ranker | undefined;
+  #built = false;
+
+  constructor(
+    private readonly catalog: SkillCatalog,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Chosen at start: a ranker plugin's, else the default. */
+  use(ranker: Ranker): void {
+    this.#ranker = ranker;
+  }
+
+  follow(change: CatalogChange): void {
+    if (this.#ranker && this.#built) apply(this.#ranker, change);
+  }
+
+  ranker(): Ranker {
+    if (!this.#ranker) throw new Error("search_skills was called before its plugin started");
+    if (!this.#built) {
+      const started = performance.now();
+      const skills = this.catalog.list();
+      this.#ranker.build(skills);
+      this.#built = true;
+      // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
+      this.logger.debug(`indexed ${skills.length} skills in ${Math.round(performance.now() - started)} ms`);
+    }
+    return this.#ranker;
+  }
+}
+
+/**
+ * The `search_skills` tool: step 1 of 3, the skills that fit a task, ranked, metadata only. It
+ * ranks with the ranker a plugin provides (`ranker-fuse`, `ranker-bm25`, or a third-party one),
+ * else with its own BM25 ranker.
+ */
+export default definePlugin({
+  name: "search-skills",
+  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }],
+  setup(ctx) {
+    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const index = new SearchIndex(catalog, ctx.logger);
+    const stopFollowing = catalog.onChange((change) => index.follow(change));
+
+    ctx.addTool({
+      name: "search_skills",
+      title: "Search skills",
+      description:
+        "Step 1 of 3: search (metadata only) → read_skill (SKILL.md and its file list) → fetch_skill_files (only " +
+        "listed files). Finds the Agent Skills that fit a task: describe the task in a few words, or give a " +
+        "skill's name. Returns the best matches first, each with its id, name, the start of its description, " +
+        "source, score (0-100) and match_quality (exact, strong, partial or weak), and `total`, how many skills " +
+        "matched. Next: call read_skill with the id of the best match; if nothing is strong, search again in " +
+        "other words.",
+      inputSchema: {
+        query: z.string().describe('what the task is about, e.g. "extract tables from PDF files", or a skill name'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_LIMIT)
+          .optional()
+          .describe(`how many results to return, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+        source: z.string().optional().describe("only skills of this source (the part before ':' in a qualified id)"),
+      },
+      outputSchema: {
+        query: z.string(),
+        total: z.number().int().describe("how many skills matched, before the limit"),
+        results: z.array(
+          z.object({
+            id: z.string().describe("what read_skill takes"),
+            name: z.string(),
+            description: z.string(),
+            source: z.string(),
+            score: z.number().int().min(0).max(100),
+            match_quality: z.enum(MATCH_QUALITIES),
+          }),
+        ),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      async handler({ query, limit = DEFAULT_LIMIT, source }) {
+        if (!query.trim()) {
+          throw new ToolInputError('query is blank: say what the skill should do, e.g. "write a commit message"');
+        }
+        await catalog.ready();
+        if (source !== undefined && !catalog.sources.some((s) => s.name === source)) {
+          const names = catalog.sources.map((s) => s.name);
+          throw new ToolInputError(
+            `no source named ${JSON.stringify(source.slice(0, 100))}; ` +
+              (names.length > 0 ? `sources: ${names.join(", ")}` : "this server has no skill sources"),
+          );
+        }
+        // Sources that search themselves (a registry) add what they find to the catalog first, so
+        // the ranking below weighs their answers with everything else.
+        await searchRemoteSources(catalog, query, { limit, source }, ctx.logger);
+        // One result past the limit, so the last one described can be labelled against the next.
+        // `total` comes from the ranker's count when it has one; otherwise every match is ranked
+        // to be counted.
+        const ranker = index.ranker();
+        const ranked = await ranker.search(query, { limit: ranker.count ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
+        const total = ranker.count ? await ranker.count(query, { source }) : ranked.length;
+        const answer = toAnswer(query, ranked, limit, total);
+        return {
+          content: [{ type: "text", text: JSON.stringify(answer) }],
+          structuredContent: { ...answer },
+        };
+      },
+    });
+
+    return {
+      async start(ctx) {
+        // No ranker plugin in the config: the default needs no options, so search works with just
+        // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
+        const ranker: Ranker = ctx.resolveOptional(TOKENS.Ranker) ?? new (await import("../../rankers/ranker-bm25/ranker.js")).Bm25Ranker();
+        ctx.logger.debug(`ranking with ${ranker.name}`);
+        index.use(ranker);
+      },
+      serve(ctx) {
+        // After the first load, and after whatever the transport is busy with right now: an agent's
+        // first search then finds the index built, and the handshake never waits for it.
+        void catalog.ready().then(() =>
+          setTimeout(() => {
+            if (ctx.signal.aborted) return;
+            try {
+              index.ranker();
+            } catch (error) {
+              // A third-party ranker that throws costs the warm-up only: the first search retries.
+              ctx.logger.error(`building the search index failed: ${errorMessage(error)}`);
+            }
+          }).unref(),
+        );
+      },
+      stop: () => stopFollowing(),
+    };
+  },
+});

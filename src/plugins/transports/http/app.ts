@@ -1,0 +1,242 @@
+import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServer } from "@modelcontextprotocol/server";
+import { errorMessage } from "../../../kernel/errors.js";
+import type { Logger } from "../../../kernel/logger.js";
+import { readBody } from "./body.js";
+import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
+import { serveLegacyOnce } from "./legacy-once.js";
+import type { HttpOptions } from "./options.js";
+import { INVALID_PARAMS, paramsProblem } from "./params.js";
+import { ListChangedRelay } from "./relay.js";
+import { json, jsonRpcError, mcpError, onSettled, restError } from "./respond.js";
+import type { HttpRoute } from "./routes.js";
+import { SessionTable } from "./sessions.js";
+
+/** What /readyz reports: ready when every check is; each check says its state in a word. */
+export interface Readiness {
+  readonly ready: boolean;
+  readonly checks: Readonly<Record<string, string>>;
+}
+
+/** Builds the McpServer for one 2026-07-28 request, or one 2025-11-25 session or request. */
+export type ServerFactory = () => McpServer | Promise<McpServer>;
+
+export interface HttpAppParts {
+  readonly createServer: ServerFactory;
+  readonly logger: Logger;
+  readonly options: HttpAppOptions;
+  /** Endpoints other plugins add (the REST API). */
+  readonly routes?: readonly HttpRoute[];
+  readonly readiness?: () => Readiness | Promise<Readiness>;
+}
+
+export type HttpAppOptions = Pick<
+  HttpOptions,
+  | "path"
+  | "stateless"
+  | "authToken"
+  | "allowedOrigins"
+  | "maxBodyBytes"
+  | "bodyTimeoutMs"
+  | "maxBatchSize"
+  | "maxAnswerBytes"
+  | "maxSessions"
+  | "maxSessionsPerClient"
+  | "sessionIdleMs"
+  | "replicaId"
+> & {
+  /** Host names Host and Origin may name; undefined checks nothing (see defaultAllowedHosts). */
+  readonly allowedHosts: readonly string[] | undefined;
+  /** A prefix the app is mounted under (`/skills`): stripped before routing, others get 404. */
+  readonly basePath?: string;
+};
+
+/** The web-standard HTTP face of a kernel: MCP, health checks and contributed routes. */
+export interface HttpApp {
+  /** Answer one request; `client` is the peer's address, which bounds its sessions. */
+  fetch(request: Request, client?: string): Promise<Response>;
+  /**
+   * Refuse new requests (503), wait up to `graceMs` for those in flight, then close every
+   * session and subscription stream.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
+
+/**
+ * Build the request handler every runtime serves (node:http through an adapter, Bun.serve,
+ * Deno.serve, or an app that embeds it). Order matters: Host/Origin and auth are checked before
+ * anything else, so a refused request never creates a session or reads a body.
+ *
+ * MCP is served in both revisions on one path, told apart by the SDK's own isLegacyRequest:
+ * 2026-07-28 through the SDK's createMcpHandler (no session: each request is served by an
+ * instance of its own, so any replica answers any request), 2025-11-25 in sessions (or, with
+ * `stateless`, one request at a time).
+ */
+export function createHttpApp({ createServer, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
+  const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
+  const authGuard = createAuthGuard(options.authToken);
+  const basePath = (options.basePath ?? "").replace(/\/+$/, "");
+  const sessions = options.stateless
+    ? undefined
+    : new SessionTable(
+        createServer,
+        {
+          replicaId: options.replicaId,
+          maxSessions: options.maxSessions,
+          maxSessionsPerClient: options.maxSessionsPerClient,
+          idleMs: options.sessionIdleMs,
+          maxAnswerBytes: options.maxAnswerBytes,
+        },
+        logger,
+      );
+  const modern = createMcpHandler(() => createServer(), {
+    legacy: "reject",
+    maxRequestBodySize: options.maxBodyBytes,
+    // Refusals are the client's to read in the answer; the log keeps them at debug.
+    onerror: (error) => logger.debug(`mcp: ${errorMessage(error)}`),
+  });
+  // Made on the first MCP request, not at start, so a server that is never asked builds nothing.
+  let relay: Promise<ListChangedRelay | undefined> | undefined;
+  const startRelay = () =>
+    (relay ??= (async () => ListChangedRelay.connect(await createServer(), modern.notify))().catch((error: unknown) => {
+      logger.error(`list_changed will not reach subscriptions/listen streams: ${errorMessage(error)}`);
+      return undefined;
+    }));
+
+  let closing = false;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  /** Count one request as work in flight until the returned function is called (once). */
+  const track = () => {
+    inFlight++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    };
+  };
+
+  /** The MCP endpoint: the body read and checked once here, then the revision's own path. */
+  const serveMcp = async (request: Request, client: string, untrack: () => void): Promise<Response> => {
+    void startRelay();
+    let parsed: unknown;
+    if (request.method === "POST") {
+      if (!isJsonContentType(request.headers.get("content-type"))) {
+        return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+      }
+      const text = await readBody(request, options.maxBodyBytes, options.bodyTimeoutMs);
+      if (typeof text !== "string") return jsonRpcError(text.status, text.status === 400 ? -32700 : -32000, text.message);
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return jsonRpcError(400, -32700, "Parse error: the request body is not JSON");
+      }
+      if (Array.isArray(parsed) && parsed.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch");
+      if (Array.isArray(parsed) && parsed.length > options.maxBatchSize) {
+        return jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${options.maxBatchSize} messages`);
+      }
+      // An answer echoes the id it answers: one that is neither a string nor an integer is refused
+      // here, so that no answer carries it back.
+      if ((Array.isArray(parsed) ? parsed : [parsed]).some((message) => isRecord(message) && !isRequestId(message.id))) {
+        return jsonRpcError(400, -32600, "Invalid Request: an id is a string or an integer");
+      }
+    }
+    if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
+      if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes);
+      return sessions.handle(request, parsed, client);
+    }
+    // A subscription stream stays open for as long as its client listens: not work shutdown waits for.
+    if (isRecord(parsed) && parsed.method === "subscriptions/listen") untrack();
+    const response = await modern.fetch(request, { parsedBody: parsed });
+    const problem = paramsProblem(parsed);
+    return problem === undefined ? response : withParamsError(response, problem);
+  };
+
+  const route = async (request: Request, path: string, client: string, untrack: () => void): Promise<Response> => {
+    const isMcp = path === options.path;
+    const refuse = (refusal: Refusal) => (isMcp ? mcpError : restError)(refusal.status, refusal.message, refusal.headers);
+    if (path === "/healthz") return json(closing ? 503 : 200, { status: closing ? "stopping" : "ok" });
+    if (path === "/readyz") {
+      const report = readiness ? await readiness() : { ready: true, checks: {} };
+      const ready = report.ready && !closing;
+      return json(ready ? 200 : 503, { status: ready ? "ready" : closing ? "stopping" : "not ready", checks: report.checks });
+    }
+    const refusal = hostGuard(request) ?? authGuard(request);
+    if (refusal) return refuse(refusal);
+    const declared = Number(request.headers.get("content-length") ?? 0);
+    if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
+    if (isMcp) return serveMcp(request, client, untrack);
+    const contributed = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
+    if (contributed) return contributed.handle(request, path);
+    return restError(404, `nothing at ${path}`);
+  };
+
+  const fetch = async (request: Request, client = "unknown"): Promise<Response> => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return restError(400, "malformed request URL");
+    }
+    if (basePath !== "" && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+      return restError(404, `nothing at ${url.pathname}`);
+    }
+    const path = url.pathname.slice(basePath.length) || "/";
+    if (closing && !HEALTH_PATHS.has(path)) return restError(503, "the server is shutting down", { connection: "close" });
+    // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
+    const untrack = request.method === "GET" && path === options.path ? () => undefined : track();
+    try {
+      return onSettled(await route(request, path, client, untrack), untrack);
+    } catch (error) {
+      untrack();
+      logger.error(`${request.method} ${path} failed: ${errorMessage(error)}`);
+      if (error instanceof Error && error.stack) logger.debug(error.stack);
+      return restError(500, "internal error; the server's log has the details");
+    }
+  };
+
+  return {
+    fetch,
+    async close(graceMs) {
+      closing = true;
+      if (inFlight > 0) {
+        logger.debug(`waiting for ${inFlight} request(s) in flight`);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          timer = setTimeout(resolve, graceMs);
+        });
+        clearTimeout(timer);
+        if (inFlight > 0) logger.warn(`${inFlight} request(s) still in flight after ${graceMs} ms; closing anyway`);
+      }
+      await sessions?.closeAll();
+      await modern.close();
+      const connected = await relay;
+      await connected?.close();
+    },
+  };
+}
+
+/**
+ * The SDK answers a request whose params do not fit its method -32603 with a validation dump;
+ * the same answer as -32602 with the first problem on one line. Only an in-band error is
+ * rewritten: anything the SDK refused before (headers, envelope) stays as it answered.
+ */
+async function withParamsError(response: Response, problem: string): Promise<Response> {
+  if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
+  const answer = (await response.clone().json()) as { id?: unknown; error?: { code?: unknown } };
+  if (answer.error?.code !== -32603) return response;
+  return json(200, { jsonrpc: "2.0", id: answer.id ?? null, error: { code: INVALID_PARAMS, message: problem } });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** JSON-RPC's id: absent (a notification), null (an error about no request), a string or an integer. */
+function isRequestId(id: unknown): boolean {
+  return id === undefined || id === null || typeof id === "string" || Number.isSafeInteger(id);
+}

@@ -1,0 +1,71 @@
+import { CACHE_TOKENS } from "../../../cache/tokens.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Kernel } from "../../../kernel/kernel.js";
+import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { createHttpApp } from "./app.js";
+import { defaultAllowedHosts } from "./guard.js";
+import { toNodeHandler } from "./listen.js";
+import { httpOptionsSchema, type HttpOptions } from "./options.js";
+import { skillsReadiness } from "./readiness.js";
+import { HTTP_TOKENS } from "./routes.js";
+
+/** What an app embedding the kernel may set; anything unset comes from the http plugin's config, else its default. */
+export type HttpHandlerOptions = Partial<
+  Pick<
+    HttpOptions,
+    | "path"
+    | "stateless"
+    | "authToken"
+    | "allowedHosts"
+    | "allowedOrigins"
+    | "maxBodyBytes"
+    | "bodyTimeoutMs"
+    | "maxBatchSize"
+    | "maxAnswerBytes"
+    | "maxSessions"
+    | "maxSessionsPerClient"
+    | "sessionIdleMs"
+  >
+> & {
+  /** The prefix the app mounts the handler under (`/skills`), when the app does not strip it itself. */
+  readonly basePath?: string;
+};
+
+/** The kernel's HTTP face for an app that already has a server: MCP, /healthz, /readyz and plugin routes. */
+export interface HttpHandler {
+  /** Web-standard: for Bun.serve, Deno.serve, Hono and anything else that speaks Request and Response. */
+  fetch(request: Request): Promise<Response>;
+  /** node:http style: for http.createServer, Express and Connect apps. */
+  handleNodeRequest(request: IncomingMessage, response: ServerResponse): void;
+  /** Finish requests in flight (up to the shutdown grace) and close every session. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serve a booted kernel over HTTP from an app that owns the listening socket. Host/Origin checks
+ * and auth apply as in `serve --transport http`: by default only loopback names may be in Host,
+ * so an app served under a public name lists it in `allowedHosts`.
+ */
+export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions = {}): HttpHandler {
+  const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
+  const options = { ...configured, ...definedOnly(overrides) };
+  const app = createHttpApp({
+    createServer: () => kernel.createMcpServer({ authenticated: options.authToken !== undefined }),
+    logger: kernel.logger.child("http"),
+    options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
+    routes: kernel.resolveAll(HTTP_TOKENS.Route),
+    readiness: skillsReadiness(kernel.resolveOptional(SKILL_TOKENS.SkillCatalog), kernel.resolveOptional(CACHE_TOKENS.CacheMonitor)),
+  });
+  const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);
+  return {
+    fetch: (request) => app.fetch(request),
+    handleNodeRequest(request, response) {
+      void nodeHandler(request, response);
+    },
+    close: () => app.close(options.shutdownGraceMs),
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

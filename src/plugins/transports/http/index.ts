@@ -1,0 +1,40 @@
+import { definePlugin } from "../../../kernel/config.js";
+import { ConfigError } from "../../../kernel/errors.js";
+import { CACHE_TOKENS } from "../../../cache/tokens.js";
+import { TOKENS } from "../../../tokens.js";
+import { AUTH_TOKEN_ENV, httpOptionsSchema, MIN_TOKEN_LENGTH } from "./options.js";
+import { HTTP_TOKENS, type HttpRoute } from "./routes.js";
+import { httpTransport } from "./transport.js";
+
+/**
+ * The HTTP transport: MCP Streamable HTTP (stateful sessions, or stateless for replicas behind a
+ * load balancer), health checks, DNS-rebinding protection and optional bearer-token auth.
+ * Other plugins add endpoints beside MCP under HTTP_TOKENS.Route.
+ */
+export default definePlugin({
+  name: "http",
+  provides: [TOKENS.Transport, HTTP_TOKENS.Options],
+  consumes: [
+    { token: TOKENS.SkillCatalog, optional: true },
+    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+  ],
+  options: httpOptionsSchema,
+  needsTrust: { plugin: "it opens an HTTP listener" },
+  setup(ctx, configured) {
+    const fromEnv = process.env[AUTH_TOKEN_ENV];
+    if (configured.authToken === undefined && fromEnv !== undefined && fromEnv !== "" && fromEnv.length < MIN_TOKEN_LENGTH) {
+      throw new ConfigError(`${AUTH_TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters`);
+    }
+    const options = configured.authToken === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
+    ctx.provide(HTTP_TOKENS.Options, options);
+    const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
+    let routes: readonly HttpRoute[] = [];
+    const cache = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor);
+    ctx.contribute(TOKENS.Transport, httpTransport({ options, routes: () => routes, catalog, cache }));
+    return {
+      start(started) {
+        routes = started.resolveAll(HTTP_TOKENS.Route);
+      },
+    };
+  },
+});

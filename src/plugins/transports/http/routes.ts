@@ -1,0 +1,21 @@
+import { defineToken } from "../../../kernel/tokens.js";
+import type { HttpOptions } from "./options.js";
+
+/**
+ * An HTTP endpoint a plugin adds beside MCP (the REST API). The http plugin sends it every request
+ * whose path starts with `prefix`, after DNS-rebinding protection and auth.
+ */
+export interface HttpRoute {
+  /** Path prefix this route answers, e.g. "/v1". */
+  readonly prefix: string;
+  /** Answer one request; `path` is the request's path below the mount point (starts with the prefix). */
+  handle(request: Request, path: string): Promise<Response>;
+}
+
+/** What the http plugin offers other plugins and the embedding API. */
+export const HTTP_TOKENS = {
+  /** Multi-registration: each HTTP route a plugin contributes. */
+  Route: defineToken<HttpRoute>("http-route"),
+  /** The http plugin's validated options, so an embedded handler serves as the config says. */
+  Options: defineToken<HttpOptions>("http-options"),
+} as const;

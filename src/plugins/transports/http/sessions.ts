@@ -1,0 +1,156 @@
+import { randomUUID } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
+import type { Logger } from "../../../kernel/logger.js";
+import { LimitedTransport } from "./limited-transport.js";
+import { jsonRpcError, mcpError, onSettled } from "./respond.js";
+
+/** Builds the McpServer that serves one 2025-11-25 session or request. */
+export type LegacyServerFactory = () => McpServer | Promise<McpServer>;
+
+interface Session {
+  readonly server: McpServer;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The client address that opened it, whose count it is in. */
+  readonly client: string;
+  /** Requests being answered and event streams open: a session with any is not idle. */
+  active: number;
+  lastSeen: number;
+}
+
+export interface SessionLimits {
+  /** Prefix of every session id minted here (see the replicaId option). */
+  readonly replicaId?: string;
+  readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  readonly idleMs: number;
+  readonly maxAnswerBytes: number;
+}
+
+/**
+ * 2025-11-25 sessions over HTTP: one McpServer and SDK transport per session, found by its
+ * Mcp-Session-Id, with a GET stream for what the server announces (list_changed). Bounded in
+ * number, in total and per client address, counting only sessions that exist or are being made
+ * from a body already read; a session idle for `idleMs` (no request in flight, no open stream) is
+ * closed, so clients that vanish without a DELETE never grow memory.
+ */
+export class SessionTable {
+  readonly #sessions = new Map<string, Session>();
+  /** Sessions open or being made, per client address. */
+  readonly #perClient = new Map<string, number>();
+  #count = 0;
+  readonly #sweeper: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly createServer: LegacyServerFactory,
+    private readonly limits: SessionLimits,
+    private readonly logger: Logger,
+  ) {
+    this.#sweeper = setInterval(() => this.#sweep(), Math.min(Math.max(limits.idleMs / 4, 50), 60_000));
+    // The sweeper alone must never keep a process alive.
+    (this.#sweeper as { unref?: () => void }).unref?.();
+  }
+
+  /** Answer one 2025 request; a POST's body comes parsed (the caller has read and checked it). */
+  async handle(request: Request, parsedBody: unknown, client: string): Promise<Response> {
+    const id = request.headers.get("mcp-session-id");
+    if (id === null) {
+      return request.method === "POST" ? this.#open(request, parsedBody, client) : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
+    }
+    const session = this.#sessions.get(id);
+    if (!session) return jsonRpcError(404, -32001, "Session not found");
+    session.active++;
+    session.lastSeen = Date.now();
+    try {
+      const response = await session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      return onSettled(response, () => this.#release(session));
+    } catch (error) {
+      this.#release(session);
+      throw error;
+    }
+  }
+
+  /** A POST without a session: an initialize request gets a new session, anything else the SDK's refusal. */
+  async #open(request: Request, parsedBody: unknown, client: string): Promise<Response> {
+    const ofClient = this.#perClient.get(client) ?? 0;
+    if (this.#count >= this.limits.maxSessions || ofClient >= this.limits.maxSessionsPerClient) {
+      const which = this.#count >= this.limits.maxSessions ? `the session limit (${this.limits.maxSessions})` : `the limit per client (${this.limits.maxSessionsPerClient})`;
+      this.logger.warn(`${which} reached; refusing a new session`);
+      return mcpError(503, `Too many sessions (${which}); try again later`, { "retry-after": "5" });
+    }
+    this.#take(client);
+    let session: Session | undefined;
+    let server: McpServer | undefined;
+    try {
+      server = await this.createServer();
+      const sdkTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => (this.limits.replicaId === undefined ? randomUUID() : `${this.limits.replicaId}.${randomUUID()}`),
+        onsessioninitialized: (id) => {
+          session = { server: server!, transport: sdkTransport, client, active: 1, lastSeen: Date.now() };
+          this.#sessions.set(id, session);
+          this.logger.debug(`session ${id} opened (${this.#sessions.size} open)`);
+        },
+      });
+      const transport = new LimitedTransport(sdkTransport, this.limits.maxAnswerBytes);
+      transport.onclose = () => this.#forget(sdkTransport.sessionId);
+      await server.connect(transport);
+      const response = await sdkTransport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      if (!session) {
+        // Not an initialize request (or a refused one): nothing to keep.
+        this.#give(client);
+        await server.close();
+        return response;
+      }
+      const opened = session;
+      return onSettled(response, () => this.#release(opened));
+    } catch (error) {
+      if (!session) this.#give(client);
+      await server?.close();
+      throw error;
+    }
+  }
+
+  #release(session: Session): void {
+    session.active--;
+    session.lastSeen = Date.now();
+  }
+
+  #take(client: string): void {
+    this.#count++;
+    this.#perClient.set(client, (this.#perClient.get(client) ?? 0) + 1);
+  }
+
+  #give(client: string): void {
+    this.#count--;
+    const left = (this.#perClient.get(client) ?? 1) - 1;
+    if (left === 0) this.#perClient.delete(client);
+    else this.#perClient.set(client, left);
+  }
+
+  /** Drop a closed session (DELETE, the sweep, shutdown) and its place in the counts, once. */
+  #forget(id: string | undefined): void {
+    const session = id === undefined ? undefined : this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id!);
+    this.#give(session.client);
+    this.logger.debug(`session ${id} closed (${this.#sessions.size} open)`);
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const [id, session] of this.#sessions) {
+      if (session.active === 0 && now - session.lastSeen >= this.limits.idleMs) {
+        this.logger.debug(`session ${id} idle for ${now - session.lastSeen} ms; closing it`);
+        this.#forget(id);
+        void session.server.close();
+      }
+    }
+  }
+
+  /** Close every session (their event streams end) and stop the sweeper. */
+  async closeAll(): Promise<void> {
+    clearInterval(this.#sweeper);
+    const sessions = [...this.#sessions.values()];
+    for (const id of [...this.#sessions.keys()]) this.#forget(id);
+    await Promise.allSettled(sessions.map((session) => session.server.close()));
+  }
+}

@@ -1,0 +1,59 @@
+import type { CacheMonitor } from "../../../cache/tokens.js";
+import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { TransportDefinition } from "../../../kernel/types.js";
+import { createHttpApp } from "./app.js";
+import { defaultAllowedHosts } from "./guard.js";
+import { listen } from "./listen.js";
+import { AUTH_TOKEN_ENV, isLoopback, type HttpOptions } from "./options.js";
+import { skillsReadiness } from "./readiness.js";
+import type { HttpRoute } from "./routes.js";
+
+export interface HttpTransportParts {
+  readonly options: HttpOptions;
+  /** Read when the transport starts, so routes every plugin contributed are there. */
+  readonly routes: () => readonly HttpRoute[];
+  readonly catalog: SkillCatalog | undefined;
+  /** The cache backend's monitor, when a cache plugin is configured: /readyz reports its state. */
+  readonly cache?: CacheMonitor;
+}
+
+/**
+ * MCP Streamable HTTP on a port of its own, with /healthz, /readyz and contributed routes.
+ * Closing it (SIGTERM, or the kernel closing) stops accepting, lets requests in flight finish,
+ * closes every session, then the socket.
+ */
+export function httpTransport({ options, routes, catalog, cache }: HttpTransportParts): TransportDefinition {
+  return {
+    name: "http",
+    async start({ createServer, logger, signal }) {
+      const allowedHosts = defaultAllowedHosts(options.host, options.allowedHosts);
+      if (!isLoopback(options.host) && options.authToken === undefined) {
+        logger.warn(`listening on ${options.host} without an auth token: anyone who can reach it can use it (set --auth-token or ${AUTH_TOKEN_ENV})`);
+      }
+      if (allowedHosts === undefined) {
+        logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
+      }
+      const app = createHttpApp({
+        // With a token every caller is authenticated: answers are cached as private.
+        createServer: () => createServer({ authenticated: options.authToken !== undefined }),
+        logger,
+        options: { ...options, allowedHosts },
+        routes: routes(),
+        readiness: skillsReadiness(catalog, cache),
+      });
+      const listener = await listen(app.fetch, options.host, options.port, options);
+      const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
+      logger.info(`listening on http://${shown}:${listener.port}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
+
+      let closing: Promise<void> | undefined;
+      const close = () =>
+        (closing ??= (async () => {
+          listener.stopAccepting();
+          await app.close(options.shutdownGraceMs);
+          await listener.closeAll();
+        })());
+      signal.addEventListener("abort", () => void close(), { once: true });
+      return { closed: listener.closed, close };
+    },
+  };
+}

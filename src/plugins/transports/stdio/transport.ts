@@ -1,0 +1,36 @@
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { errorMessage } from "../../../kernel/errors.js";
+import type { TransportDefinition } from "../../../kernel/types.js";
+import { MiB } from "../../../skills/skill-files.js";
+import { LineTransport } from "./line-transport.js";
+
+/**
+ * The longest message read from stdin (docs/security.md). A longer one is answered with a -32600
+ * error and skipped, and the session goes on. Client requests are small; this bounds memory.
+ */
+export const MAX_MESSAGE_BYTES = 16 * MiB;
+
+/**
+ * One connection over the process's stdin/stdout, served by the SDK's serveStdio: a 2025
+ * `initialize` pins a 2025-11-25 server, a 2026-07-28 request a modern one (with
+ * subscriptions/listen). It ends when the client closes stdin or stdout (EPIPE), or when the
+ * kernel closes.
+ */
+export const stdioTransport: TransportDefinition = {
+  name: "stdio",
+  async start({ createServer, logger }) {
+    const transport = new LineTransport(process.stdin, process.stdout, { maxMessageBytes: MAX_MESSAGE_BYTES, logger });
+    const handle = serveStdio(() => createServer(), {
+      transport,
+      // What the SDK refused or dropped on its own (a malformed envelope, an unsupported revision).
+      onerror: (error) => logger.warn(`stdio: ${errorMessage(error)}`),
+    });
+    return {
+      closed: transport.closed,
+      async close() {
+        await handle.close();
+        await transport.closed;
+      },
+    };
+  },
+};

@@ -1,0 +1,51 @@
+import { rm } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { definePlugin } from "../../../../src/kernel/config.js";
+import { builtinPlugins } from "../../../../src/plugins/index.js";
+import skillPrompts from "../../../../src/plugins/mcp/skill-prompts/index.js";
+import { startSkillServer, type SkillServer } from "../../../helpers/skill-server.js";
+import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
+
+describe("the skill-prompts plugin", () => {
+  let root: string | undefined;
+  let server: SkillServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  async function serve(plugins: unknown[]) {
+    root = await tempDir();
+    for (const name of ["alpha", "beta", "gamma"]) await writeSkillFile(root, name, skillMd(name));
+    server = await startSkillServer([root], plugins as never);
+    return server;
+  }
+
+  it("is a built-in", async () => {
+    expect(await builtinPlugins["skill-prompts"]!()).toBe(skillPrompts);
+  });
+
+  it("gives the first maxSkillPrompts skills a prompt, and says once how many it left to the skills prompt", async () => {
+    const { client, logs } = await serve([["skill-prompts", { maxSkillPrompts: 2 }]]);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["skills", "alpha", "beta"]);
+    const listing = await client.getPrompt({ name: "skills", arguments: { skill: "gamma" } });
+    expect(listing.messages[1]!.content).toMatchObject({ resource: { uri: "skill://gamma/SKILL.md" } });
+    expect(logs.filter((line) => line.includes("1 skills have no prompt of their own past maxSkillPrompts (2)"))).toHaveLength(1);
+  });
+
+  it("leaves a prompt name another plugin registered first to that plugin, and says so", async () => {
+    const other = definePlugin({
+      name: "other-prompts",
+      setup: (ctx) =>
+        ctx.extendServer((server) => {
+          server.registerPrompt("beta", { description: "Not the skill." }, () => ({ messages: [] }));
+        }),
+    });
+    const { client, logs } = await serve([other, "skill-prompts"]);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.find((prompt) => prompt.name === "beta")?.description).toBe("Not the skill.");
+    expect(prompts.map((prompt) => prompt.name).sort()).toEqual(["alpha", "beta", "gamma", "skills"]);
+    expect(logs.some((line) => line.includes("no prompt for skill beta: Prompt beta is already registered"))).toBe(true);
+  });
+});

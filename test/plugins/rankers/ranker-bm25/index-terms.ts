@@ -1,0 +1,8 @@
+import { appendIndexTerms, TermList } from "../../../../src/plugins/rankers/ranker-bm25/analyze.js";
+
+/** The numbered index terms of a text, in order, repeated as often as they occur: what a document indexes. */
+export function indexTerms(text: string): number[] {
+  const out = new TermList();
+  appendIndexTerms(text, out);
+  return [...out.terms.subarray(0, out.length)];
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { ownStrings } from "../../../../src/plugins/sources/fs/own-strings.js";
+
+describe("ownStrings", () => {
+  it("copies plain data whole: null prototypes kept, every key its own, __proto__ included", () => {
+    const frontmatter = JSON.parse('{"name":"pdf-tools","__proto__":{"polluted":"yes"},"metadata":{"tags":["a long enough tag name","b"]}}');
+    Object.setPrototypeOf(frontmatter, null);
+    Object.setPrototypeOf(frontmatter.metadata, null);
+    const copy = ownStrings(frontmatter);
+    expect(copy).not.toBe(frontmatter);
+    expect(Object.getPrototypeOf(copy)).toBeNull();
+    expect(Object.getPrototypeOf(copy.metadata)).toBeNull();
+    expect(Object.keys(copy)).toEqual(["name", "__proto__", "metadata"]);
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ polluted: "yes" });
+    expect(copy.metadata.tags).toEqual(["a long enough tag name", "b"]);
+    expect(({} as { polluted?: string }).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,60 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, open, realpath, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { NotRegularFileError, OutsideFolderError, readHead } from "../../../../src/plugins/sources/fs/read-head.js";
+import { tempDir } from "./files.js";
+
+const KiB = 1024;
+
+describe("readHead", () => {
+  it("reads a small file whole", async () => {
+    const file = join(await tempDir(), "SKILL.md");
+    await writeFile(file, "---\nname: x\n---\n");
+    const head = await readHead(file, 256 * KiB);
+    expect(head.bytes.toString("utf8")).toBe("---\nname: x\n---\n");
+    expect(head.truncated).toBe(false);
+  });
+
+  it("reads an empty file", async () => {
+    const file = join(await tempDir(), "SKILL.md");
+    await writeFile(file, "");
+    expect(await readHead(file, 256 * KiB)).toMatchObject({ bytes: Buffer.alloc(0), truncated: false });
+  });
+
+  it("reads only the head of a 50 MB file", async () => {
+    const file = join(await tempDir(), "SKILL.md");
+    const handle = await open(file, "w");
+    await handle.writeFile("---\nname: big\ndescription: Big.\n---\n");
+    await handle.truncate(50 * 1024 * KiB);
+    await handle.close();
+
+    const head = await readHead(file, 256 * KiB);
+    expect(head.bytes.length).toBe(256 * KiB);
+    expect(head.truncated).toBe(true);
+    expect(head.bytes.subarray(0, 3).toString()).toBe("---");
+  });
+
+  it("refuses a FIFO without blocking on it", async () => {
+    const fifo = join(await tempDir(), "SKILL.md");
+    execFileSync("mkfifo", [fifo]);
+    const error = await readHead(fifo, 256 * KiB).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotRegularFileError);
+    expect((error as Error).message).toMatch(/FIFO/);
+  });
+
+  it("refuses a folder", async () => {
+    await expect(readHead(await tempDir(), 256 * KiB)).rejects.toThrow(/not a regular file but a folder/);
+  });
+
+  it("checks, with a folder to stay in, where the file it opened really is", async () => {
+    const dir = await realpath(await tempDir());
+    await mkdir(join(dir, "skill"));
+    await writeFile(join(dir, "skill", "SKILL.md"), "inside");
+    await writeFile(join(dir, "secret.txt"), "outside");
+    await symlink(join(dir, "secret.txt"), join(dir, "skill", "link.md"));
+    expect((await readHead(join(dir, "skill", "SKILL.md"), KiB, join(dir, "skill"))).bytes.toString()).toBe("inside");
+    // What a folder swapped for a symlink between the caller's check and the open amounts to.
+    await expect(readHead(join(dir, "skill", "link.md"), KiB, join(dir, "skill"))).rejects.toBeInstanceOf(OutsideFolderError);
+  });
+});
