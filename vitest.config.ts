@@ -1,4 +1,12 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * What needs more than Node and the sources: the built bundle (dist/), the test runtimes (Node 24,
+ * Bun, Deno), a redis-server, nginx or the MCP conformance suite. A test outside test/e2e and
+ * test/conformance that needs any of them is named *.e2e.test.ts, beside the unit tests of the
+ * same code; test/unit-split.test.ts fails when a unit test reaches for one.
+ */
+const E2E = ["test/e2e/**/*.test.ts", "test/conformance/**/*.test.ts", "test/**/*.e2e.test.ts"];
 
 export default defineConfig({
   test: {
@@ -7,7 +15,20 @@ export default defineConfig({
     // Two cores here: end-to-end tests spawn real processes, so keep parallelism modest.
     pool: "forks",
     maxWorkers: 2,
-    // The kernel's own tests, and each example plugin package's (each with its own vitest.config.ts).
-    projects: [{ extends: true, test: { name: "skills-kernel", include: ["test/**/*.test.ts"] } }, "examples/plugins/*"],
+    projects: [
+      // `npm run test:unit`: no bundle, runtimes, Redis, nginx or network.
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...E2E],
+          globalSetup: ["test/unit-files.setup.ts"],
+        },
+      },
+      // `npm run test:e2e`, with each example plugin package's own tests (they import the built package).
+      { extends: true, test: { name: "e2e", include: E2E, exclude: configDefaults.exclude } },
+      "examples/plugins/*",
+    ],
   },
 });

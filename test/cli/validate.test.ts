@@ -1,13 +1,9 @@
-import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runValidate } from "../../src/cli/validate.js";
+import { CORPORA, invalidCount, readManifest } from "../helpers/corpus.js";
 import { skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
-
-const CORPUS = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
-const HAS_CORPUS = existsSync(join(CORPUS, "MANIFEST.tsv"));
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -122,10 +118,12 @@ describe("skills-kernel validate", () => {
     }
   });
 
-  it.skipIf(!HAS_CORPUS)(`checks the 700 skills of ../shared/corpus${HAS_CORPUS ? "" : " (skipped: ../shared/corpus is absent)"}`, async () => {
-    const { code, stdout } = await validate([CORPUS], true);
-    expect(code).toBe(1);
-    const report = JSON.parse(stdout);
-    expect(report).toMatchObject({ checked: 700, invalid: 90 });
-  });
+  for (const corpus of CORPORA) {
+    it.skipIf(!corpus.present)(corpus.title(`checks every skill of ${corpus.label}, finding invalid those its anomalies say are`), async () => {
+      const { code, stdout } = await validate([corpus.dir], true);
+      expect(code).toBe(1);
+      const report = JSON.parse(stdout);
+      expect(report).toMatchObject({ checked: readManifest(corpus).length, invalid: invalidCount(corpus) });
+    });
+  }
 });

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CORPUS, HAS_CORPUS, runCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
+import { CORPORA, readManifest } from "../helpers/corpus.js";
 import { tempDir } from "../plugins/sources/fs/files.js";
 
 interface AuditReport {
@@ -66,12 +67,12 @@ describe("skills-kernel audit (bundle)", () => {
   });
 });
 
-describe.skipIf(!HAS_CORPUS)("skills-kernel audit over the shared corpus", () => {
-  it("reports the share of skills with findings by rule; high findings on at most 3% of skills", async () => {
-    const { code, stdout, stderr } = await runCli(["audit", CORPUS, "--json"], { timeoutMs: 300_000 });
+describe.each(CORPORA)("skills-kernel audit over $label", (corpus) => {
+  it.skipIf(!corpus.present)(corpus.title("reports the share of skills with findings by rule; high findings on at most 3% of skills"), async () => {
+    const { code, stdout, stderr } = await runCli(["audit", corpus.dir, "--json"], { timeoutMs: 300_000 });
     expect(stderr).toBe("");
     const { skills: audited } = JSON.parse(stdout) as AuditReport;
-    expect(audited.length).toBe(700);
+    expect(audited.length).toBe(readManifest(corpus).length);
     const byRule = new Map<string, Set<string>>();
     for (const skill of audited) {
       for (const finding of skill.findings) {
@@ -82,10 +83,8 @@ describe.skipIf(!HAS_CORPUS)("skills-kernel audit over the shared corpus", () =>
     const share = (n: number) => `${((100 * n) / audited.length).toFixed(1)}%`;
     const high = audited.filter((skill) => skill.findings.some((f) => f.severity === "high"));
     const lines = [...byRule].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rule, paths]) => `  ${rule}: ${paths.size} skills (${share(paths.size)})`);
-    console.log(`audit over ${audited.length} corpus skills; with a high finding: ${high.length} (${share(high.length)})\n${lines.join("\n")}`);
+    console.log(`audit over ${audited.length} skills of ${corpus.label}; with a high finding: ${high.length} (${share(high.length)})\n${lines.join("\n")}`);
     expect(high.length / audited.length).toBeLessThanOrEqual(0.03);
     expect(code).toBe(high.length > 0 ? 1 : 0);
   });
 });
-
-if (!HAS_CORPUS) console.log(`skipping the corpus audit: ${CORPUS} is absent`);

@@ -7,7 +7,9 @@ import { join } from "node:path";
 import type { Client, CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, RUNTIMES, connectCli, runCli, type Runtime } from "../helpers/cli.js";
-import { freePort, TestRedis, waitFor } from "../helpers/redis.js";
+import { freePort } from "../helpers/free-port.js";
+import { TestRedis } from "../helpers/redis.js";
+import { waitFor } from "../helpers/wait.js";
 
 let work: string;
 let skills: string;

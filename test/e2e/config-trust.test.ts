@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { freePort } from "../helpers/free-port.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { startEmbeddingsFixture } from "../plugins/rankers/ranker-hybrid/fixture-server.js";
 
@@ -43,15 +43,6 @@ function codeConfig(marker: string): string {
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** A loopback port nothing listens on once this returns. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function expectOneLine(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp) {

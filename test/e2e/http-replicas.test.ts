@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { connectHttp, INITIALIZE, MCP_HEADERS } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { NGINX, PROXY, startNginx, type Nginx } from "../helpers/nginx.js";
-import { TestRedis, waitFor } from "../helpers/redis.js";
+import { TestRedis } from "../helpers/redis.js";
+import { waitFor } from "../helpers/wait.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/skills", import.meta.url));
 

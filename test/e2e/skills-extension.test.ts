@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeExtensionSkills, LISTED_URIS } from "../fixtures/extension-skills.js";
-import { connectCli, CORPUS, HAS_CORPUS, RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { connectCli, RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { CORPORA, expectedCorpusNames } from "../helpers/corpus.js";
 import {
   DirectoryResultSchema,
   GetSkillResultSchema,
@@ -182,18 +183,18 @@ async function writeExtensionSkill(root: string, name: string): Promise<void> {
   await writeFile(join(root, name, "SKILL.md"), `---\nname: ${name}\ndescription: Added while serving.\n---\n`);
 }
 
-describe.skipIf(!HAS_CORPUS)("the MCP Skills extension over the shared 700-skill corpus (skipped without ../shared/corpus)", () => {
+describe.each(CORPORA)("the MCP Skills extension over $label", (corpus) => {
   let server: Connected;
   beforeAll(async () => {
-    server = await connectCli(["--skills-dir", CORPUS]);
+    if (corpus.present) server = await connectCli(["--skills-dir", corpus.dir]);
   }, 60_000);
   afterAll(async () => {
     await server?.client.close();
   });
 
-  it("lists the corpus page by page and serves a sample exactly as its entries say", async () => {
+  it.skipIf(!corpus.present)(corpus.title("lists the corpus page by page and serves a sample exactly as its entries say"), async () => {
     const { skills, pages } = await listAllSkills(server.client);
-    expect(skills.length).toBeGreaterThan(500);
+    expect(skills.length).toBe(expectedCorpusNames(corpus).length);
     expect(pages).toBe(Math.ceil(skills.length / 50));
     expect(new Set(skills.map((skill) => skill.uri)).size).toBe(skills.length);
     // Every 25th skill, and the one with the most files.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectCli, CORPUS, HAS_CORPUS, RUNTIMES, type Runtime } from "../helpers/cli.js";
-import { expectedCorpusNames } from "../helpers/corpus.js";
+import { connectCli, RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { CORPORA, expectedCorpusNames } from "../helpers/corpus.js";
 
 type Connected = Awaited<ReturnType<typeof connectCli>>;
 
@@ -63,51 +63,53 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("stdio server on %s", (runtime
     });
   });
 
-  describe.skipIf(!HAS_CORPUS)(HAS_CORPUS ? "../shared/corpus" : "../shared/corpus (skipped: it is absent)", () => {
-    let server: Connected;
-    beforeAll(async () => {
-      server = await connectCli(["--skills-dir", CORPUS], { runtime });
+  for (const corpus of CORPORA) {
+    describe.skipIf(!corpus.present)(corpus.title(corpus.label), () => {
+      let server: Connected;
+      beforeAll(async () => {
+        server = await connectCli(["--skills-dir", corpus.dir], { runtime });
+      });
+      afterAll(async () => {
+        await server?.client.close();
+      });
+
+      /** Every page of list_skills in one format: each page's text and structured answer. */
+      async function allPages(format: string) {
+        const pages: { text: string; list: SkillList & { next_cursor?: string } }[] = [];
+        let cursor: string | undefined;
+        do {
+          const result = await server.client.callTool({ name: "list_skills", arguments: { format, ...(cursor ? { cursor } : {}) } });
+          const list = result.structuredContent as unknown as SkillList & { next_cursor?: string };
+          pages.push({ text: text(result), list });
+          cursor = list.next_cursor;
+        } while (cursor !== undefined);
+        return pages;
+      }
+
+      it("lists every skill the rules accept, in all three formats, page by page", async () => {
+        const expected = expectedCorpusNames(corpus);
+
+        const json = (await allPages("json")).flatMap(({ text: page }) => (JSON.parse(page) as SkillList).skills);
+        expect(json.map((s) => s.name).sort()).toEqual(expected);
+        expect(new Set(json.map((s) => s.id)).size).toBe(expected.length);
+
+        const names = await allPages("names-only");
+        const ids = names.flatMap((page) => page.text.split("\n"));
+        expect(ids.sort()).toEqual(json.map((s) => s.id).sort());
+        expect(names[0]!.list.total).toBe(expected.length);
+
+        const full = (await allPages("full")).map((page) => page.text);
+        expect(full[0]!.startsWith(`# ${expected.length} skills`)).toBe(true);
+        expect(full.join("\n").match(/^## /gm)?.length).toBe(expected.length);
+      });
+
+      it("keeps skills that share a name reachable by qualified id", async () => {
+        const json = (await allPages("json")).flatMap(({ text: page }) => (JSON.parse(page) as SkillList).skills);
+        const status = json.filter((s) => s.name === "status");
+        expect(status.length).toBeGreaterThan(1);
+        expect(status.filter((s) => s.id === "status")).toHaveLength(1);
+        for (const s of status.filter((s) => s.id !== "status")) expect(s.id).toBe(`corpus:${s.path}`);
+      });
     });
-    afterAll(async () => {
-      await server?.client.close();
-    });
-
-    /** Every page of list_skills in one format: each page's text and structured answer. */
-    async function allPages(format: string) {
-      const pages: { text: string; list: SkillList & { next_cursor?: string } }[] = [];
-      let cursor: string | undefined;
-      do {
-        const result = await server.client.callTool({ name: "list_skills", arguments: { format, ...(cursor ? { cursor } : {}) } });
-        const list = result.structuredContent as unknown as SkillList & { next_cursor?: string };
-        pages.push({ text: text(result), list });
-        cursor = list.next_cursor;
-      } while (cursor !== undefined);
-      return pages;
-    }
-
-    it("lists every skill the rules accept, in all three formats, page by page", async () => {
-      const expected = expectedCorpusNames();
-
-      const json = (await allPages("json")).flatMap(({ text: page }) => (JSON.parse(page) as SkillList).skills);
-      expect(json.map((s) => s.name).sort()).toEqual(expected);
-      expect(new Set(json.map((s) => s.id)).size).toBe(expected.length);
-
-      const names = await allPages("names-only");
-      const ids = names.flatMap((page) => page.text.split("\n"));
-      expect(ids.sort()).toEqual(json.map((s) => s.id).sort());
-      expect(names[0]!.list.total).toBe(expected.length);
-
-      const full = (await allPages("full")).map((page) => page.text);
-      expect(full[0]!.startsWith(`# ${expected.length} skills`)).toBe(true);
-      expect(full.join("\n").match(/^## /gm)?.length).toBe(expected.length);
-    });
-
-    it("keeps skills that share a name reachable by qualified id", async () => {
-      const json = (await allPages("json")).flatMap(({ text: page }) => (JSON.parse(page) as SkillList).skills);
-      const status = json.filter((s) => s.name === "status");
-      expect(status.length).toBeGreaterThan(1);
-      expect(status.filter((s) => s.id === "status")).toHaveLength(1);
-      for (const s of status.filter((s) => s.id !== "status")) expect(s.id).toBe(`corpus:${s.path}`);
-    });
-  });
+  }
 });

@@ -7,8 +7,6 @@ import { BUN, DENO, NODE_24 } from "./runtimes.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
-export const CORPUS = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
-export const HAS_CORPUS = existsSync(CORPUS);
 
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test builds it first)`);
 

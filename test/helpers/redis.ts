@@ -1,20 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createConnection, createServer } from "node:net";
-
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
+import { createConnection } from "node:net";
+import { freePort } from "./free-port.js";
+import { waitFor } from "./wait.js";
 
 /** Whether a Redis on `port` answers PING, asked over a raw socket. */
-export function pings(port: number): Promise<boolean> {
+function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: "127.0.0.1", port });
     let answer = "";
@@ -27,14 +17,6 @@ export function pings(port: number): Promise<boolean> {
     socket.on("close", () => resolve(answer.startsWith("+PONG")));
     socket.on("error", () => resolve(false));
   });
-}
-
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /**

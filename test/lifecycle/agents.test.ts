@@ -1,10 +1,12 @@
 import { readFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENTS, agentFolder, detectAgents } from "../../src/lifecycle/agents.js";
 import { renderAgentsDoc } from "../../src/lifecycle/agents-doc.js";
-import { REPO_ROOT } from "../helpers/cli.js";
+
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const made: string[] = [];
 afterEach(async () => Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true }))));

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { validateSkillDocument, type SkillValidation } from "../../src/skills/skill-spec.js";
+import { type Anomaly, CORPORA, type Corpus, invalidCount, readAnomalies, readManifest } from "../helpers/corpus.js";
 
 function doc(frontmatter: string, body = "# Body\n"): string {
   return `---\n${frontmatter}\n---\n${body}`;
@@ -281,34 +281,11 @@ describe("frontmatter", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The real skills of ../shared/corpus, against the anomalies its ANOMALIES.txt lists
+// The corpora's skills (test/helpers/corpus.ts), against the anomalies their ANOMALIES.txt lists
 // ---------------------------------------------------------------------------------------------
 
-const CORPUS = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
-const HAS_CORPUS = existsSync(join(CORPUS, "ANOMALIES.txt"));
-
-interface Anomaly {
-  readonly kind: string;
-  readonly repo: string;
-  readonly path: string;
-  readonly detail: string;
-}
-
-/** The DETAILS section: a `-- kind (count) --` header, then one `repo<TAB>path<TAB>detail` line per skill. */
-function readAnomalies(): Anomaly[] {
-  const anomalies: Anomaly[] = [];
-  let kind: string | undefined;
-  for (const line of readFileSync(join(CORPUS, "ANOMALIES.txt"), "utf8").split("\n")) {
-    const header = /^-- (\S+) \(\d+\) --$/.exec(line);
-    if (header) kind = header[1];
-    const [repo, path, detail] = line.split("\t");
-    if (kind && repo && path && detail !== undefined) anomalies.push({ kind, repo, path, detail });
-  }
-  return anomalies;
-}
-
-function validateCorpusSkill(repo: string, path: string): SkillValidation {
-  const dir = join(CORPUS, repo.replace("/", "__"), ...path.split("/"));
+function validateCorpusSkill(corpus: Corpus, repo: string, path: string): SkillValidation {
+  const dir = join(corpus.dir, repo.replace("/", "__"), ...path.split("/"));
   const file = existsSync(join(dir, "SKILL.md")) ? join(dir, "SKILL.md") : join(dir, "skill.md");
   return validateSkillDocument(readFileSync(file, "utf8"), posix.basename(path));
 }
@@ -356,10 +333,8 @@ const EXPECT_BY_KIND: Readonly<Record<string, (result: SkillValidation, anomaly:
   "crlf-line-endings": (result) => expect(result.valid).toBe(true),
 };
 
-const corpusTitle = `the corpus anomalies (../shared/corpus/ANOMALIES.txt)${HAS_CORPUS ? "" : " (skipped: ../shared/corpus is absent)"}`;
-
-describe.skipIf(!HAS_CORPUS)(corpusTitle, () => {
-  const anomalies = HAS_CORPUS ? readAnomalies() : [];
+describe.each(CORPORA)("the corpus anomalies ($label/ANOMALIES.txt)", (corpus) => {
+  const anomalies = corpus.present ? readAnomalies(corpus) : [];
   const kindsOf = new Map<string, Set<string>>();
   const byKind = new Map<string, Anomaly[]>();
   for (const anomaly of anomalies) {
@@ -368,8 +343,8 @@ describe.skipIf(!HAS_CORPUS)(corpusTitle, () => {
     byKind.set(anomaly.kind, [...(byKind.get(anomaly.kind) ?? []), anomaly]);
   }
 
-  it("reads every skill its summary counts, and knows every kind", () => {
-    const summary = readFileSync(join(CORPUS, "ANOMALIES.txt"), "utf8").split("== SUMMARY")[1]!.split("\n==")[0]!;
+  it.skipIf(!corpus.present)(corpus.title("reads every skill its summary counts, and knows every kind"), () => {
+    const summary = readFileSync(join(corpus.dir, "ANOMALIES.txt"), "utf8").split("== SUMMARY")[1]!.split("\n==")[0]!;
     const counted = [...summary.matchAll(/^\s+(\d+)\s+(\S+)$/gm)].map(([, count, kind]) => [kind, Number(count)]);
     expect(counted.length).toBeGreaterThan(10);
     expect(new Map([...byKind].map(([kind, list]) => [kind, list.length]))).toEqual(new Map(counted as [string, number][]));
@@ -381,7 +356,7 @@ describe.skipIf(!HAS_CORPUS)(corpusTitle, () => {
 
   it.each([...byKind.keys()])("%s: a sample agrees with the rules", (kind) => {
     for (const anomaly of sample(byKind.get(kind)!)) {
-      const result = validateCorpusSkill(anomaly.repo, anomaly.path);
+      const result = validateCorpusSkill(corpus, anomaly.repo, anomaly.path);
       const where = `${anomaly.repo} ${anomaly.path}: ${JSON.stringify(result)}`;
       EXPECT_BY_KIND[kind]?.(result, anomaly);
       // Whatever its kinds, a skill has errors exactly on the fields its error kinds name.
@@ -391,19 +366,17 @@ describe.skipIf(!HAS_CORPUS)(corpusTitle, () => {
     }
   });
 
-  it("finds every skill of the corpus valid unless the list names an error for it", () => {
-    const rows = readFileSync(join(CORPUS, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1);
+  it.skipIf(!corpus.present)(corpus.title("finds every skill of the corpus valid unless the list names an error for it"), () => {
+    const rows = readManifest(corpus);
     const invalid: string[] = [];
     const unexpected: string[] = [];
-    for (const row of rows) {
-      const [repo, , path] = row.split("\t") as [string, string, string];
-      const result = validateCorpusSkill(repo, path);
+    for (const { repo, path } of rows) {
+      const result = validateCorpusSkill(corpus, repo, path);
       const expectsErrors = [...(kindsOf.get(`${repo}\t${path}`) ?? [])].some((kind) => kind in ERROR_FIELDS);
       if (!result.valid) invalid.push(path);
       if (result.valid === expectsErrors) unexpected.push(`${repo} ${path}: ${JSON.stringify(result.errors)}`);
     }
     expect(unexpected).toEqual([]);
-    expect(rows).toHaveLength(700);
-    expect(invalid).toHaveLength(90);
+    expect(invalid).toHaveLength(invalidCount(corpus));
   });
 });

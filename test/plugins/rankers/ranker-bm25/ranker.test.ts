@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CatalogSkill } from "../../../../src/skills/catalog.js";
 import { Bm25Ranker, MAX_QUERY_WORDS } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
-import { CORPUS, HAS_CORPUS, HOSTILE_QUERIES, REPO_SKILLS, SAMPLE, loadSkills, skill, snapshot } from "./skills.js";
+import { CORPORA } from "../../../helpers/corpus.js";
+import { HOSTILE_QUERIES, REPO_SKILLS, SAMPLE, loadSkills, skill, snapshot } from "./skills.js";
 
 function ranker(skills: readonly CatalogSkill[] = SAMPLE): Bm25Ranker {
   const r = new Bm25Ranker();
@@ -254,37 +255,37 @@ describe("the bm25 ranker", () => {
   });
 });
 
-describe("the bm25 ranker over the shared corpus", () => {
-  const title = (text: string) => (HAS_CORPUS ? text : `${text} (skipped: ../shared/corpus is absent)`);
-  let corpus: readonly CatalogSkill[];
+describe.each(CORPORA)("the bm25 ranker over $label", (corpus) => {
+  const title = corpus.title;
+  let skills: readonly CatalogSkill[];
   let r: Bm25Ranker;
 
   beforeAll(async () => {
-    if (!HAS_CORPUS) return;
-    corpus = await loadSkills([CORPUS]);
-    r = ranker(corpus);
+    if (!corpus.present) return;
+    skills = await loadSkills([corpus.dir]);
+    r = ranker(skills);
   });
 
-  it.skipIf(!HAS_CORPUS)(title("finds every skill by its id, first and scored 100"), () => {
-    for (const s of corpus) {
+  it.skipIf(!corpus.present)(title("finds every skill by its id, first and scored 100"), () => {
+    for (const s of skills) {
       const [top] = r.search(s.id, { limit: 1 });
       expect(top?.skill.qualifiedId, s.id).toBe(s.qualifiedId);
       expect(top?.score).toBe(100);
     }
   });
 
-  it.skipIf(!HAS_CORPUS)(title("gives the same results when fed one skill at a time, with removals and re-additions"), () => {
+  it.skipIf(!corpus.present)(title("gives the same results when fed one skill at a time, with removals and re-additions"), () => {
     const incremental = new Bm25Ranker();
     incremental.build([]);
-    for (let i = 0; i < corpus.length; i += 50) incremental.add(corpus.slice(i, i + 50));
-    const removed = corpus.filter((_, i) => i % 7 === 0);
+    for (let i = 0; i < skills.length; i += 50) incremental.add(skills.slice(i, i + 50));
+    const removed = skills.filter((_, i) => i % 7 === 0);
     incremental.remove(removed.map((s) => s.qualifiedId));
     incremental.add(removed);
     const queries = ["kubernetes deployment", "write a commit message", "protein structure", "seo audit", "pdf", "react component tests"];
-    expect(snapshot(incremental, queries)).toEqual(snapshot(ranker([...corpus.filter((_, i) => i % 7 !== 0), ...removed]), queries));
+    expect(snapshot(incremental, queries)).toEqual(snapshot(ranker([...skills.filter((_, i) => i % 7 !== 0), ...removed]), queries));
   });
 
-  it.skipIf(!HAS_CORPUS)(title("survives hostile queries"), () => {
+  it.skipIf(!corpus.present)(title("survives hostile queries"), () => {
     for (const query of HOSTILE_QUERIES) expect(() => r.search(query, { limit: 50 })).not.toThrow();
   });
 });

@@ -1,14 +1,9 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CatalogSkill } from "../../../../src/skills/catalog.js";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { RankedSkill, Ranker } from "../../../../src/skills/types.js";
 
-// ../shared/corpus beside the repository (or under SKILLS_KERNEL_SHARED): 700 real skills, read-only.
-export const CORPUS = join(process.env.SKILLS_KERNEL_SHARED ?? fileURLToPath(new URL("../../../../../shared", import.meta.url)), "corpus");
-export const HAS_CORPUS = existsSync(CORPUS);
 export const REPO_SKILLS = [
   fileURLToPath(new URL("../../../../examples/skills", import.meta.url)),
   fileURLToPath(new URL("../../../fixtures/skills", import.meta.url)),

@@ -1,6 +1,3 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Cache, JsonValue } from "../../../../src/kernel/cache.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
@@ -8,16 +5,8 @@ import { Bm25Ranker } from "../../../../src/plugins/rankers/ranker-bm25/ranker.j
 import { EmbeddingsError, OpenAiEmbeddings } from "../../../../src/plugins/rankers/ranker-hybrid/embeddings.js";
 import { LruCache } from "../../../../src/plugins/rankers/ranker-hybrid/lru.js";
 import { HybridRanker } from "../../../../src/plugins/rankers/ranker-hybrid/ranker.js";
-import { RUNTIMES, runCli, type Runtime } from "../../../helpers/cli.js";
-import { skill } from "../ranker-bm25/skills.js";
 import { type EmbeddingsFixture, startEmbeddingsFixture } from "./fixture-server.js";
-
-const SKILLS = [
-  skill({ name: "dusk-photo-editor", description: "Retouches photographs taken at dusk: colour, noise, white balance." }),
-  skill({ name: "invoice-generator", description: "Creates PDF invoices from a list of line items and a customer." }),
-  skill({ name: "commit-message-writer", description: "Writes conventional commit messages from staged changes." }),
-  skill({ name: "csv-tools", description: "Converts, filters and validates CSV files." }),
-];
+import { SKILLS } from "./skills.js";
 
 let fixture: EmbeddingsFixture;
 beforeAll(async () => {
@@ -235,50 +224,5 @@ describe("the LRU cache", () => {
     expect([cache.peek("a"), cache.peek("c"), cache.peek("d")]).toEqual([undefined, 3, 4]);
     expect(cache.size).toBe(2);
     expect(() => new LruCache(0)).toThrow(/at least one entry/);
-  });
-});
-
-describe("ranker-hybrid through the bundled CLI", () => {
-  let work: string;
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), "sk-hybrid-"));
-    await writeFile(join(work, "package.json"), "{}");
-    for (const s of SKILLS) {
-      await mkdir(join(work, "skills", s.name), { recursive: true });
-      await writeFile(join(work, "skills", s.name, "SKILL.md"), `---\nname: ${s.name}\ndescription: ${s.description}\n---\n# ${s.name}\n`);
-    }
-  });
-  afterAll(() => rm(work, { recursive: true, force: true }));
-
-  const config = (options: Record<string, unknown>) =>
-    JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["ranker-hybrid", options], "search-skills"] });
-
-  it.each(Object.keys(RUNTIMES) as Runtime[])("ranks with the endpoint's vectors on %s", async (runtime) => {
-    await writeFile(join(work, "hybrid.config.json"), config({ url: fixture.url, model: "fixture-model", vectorWeight: 0.5 }));
-    // --log-level error: the fixture skills' own YAML warnings are not what this test is about.
-    const result = await runCli(["search", "nightfall", "--json", "--config", "hybrid.config.json", "--log-level", "error"], { cwd: work, runtime });
-    expect(result.stderr).toBe("");
-    expect(result.code).toBe(0);
-    const answer = JSON.parse(result.stdout);
-    expect(answer.results[0]).toMatchObject({ name: "dusk-photo-editor", match_quality: "weak" });
-    // No word matched; what the vectors brought is counted.
-    expect(answer.total).toBe(answer.results.length);
-    expect(fixture.requests.some((r) => r.input.includes("nightfall"))).toBe(true);
-  });
-
-  it("refuses a bad option, or an API key variable that is not set, with one line", async () => {
-    await writeFile(join(work, "bad.config.json"), config({ url: "ftp://example", model: "m" }));
-    const bad = await runCli(["search", "x", "--config", "bad.config.json"], { cwd: work });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr.trimEnd().split("\n")).toHaveLength(1);
-    expect(bad.stderr).toMatch(/plugin "ranker-hybrid": option url/);
-    await writeFile(join(work, "weight.config.json"), config({ url: fixture.url, model: "m", vectorWeight: -1 }));
-    const weight = await runCli(["search", "x", "--config", "weight.config.json"], { cwd: work });
-    expect(weight.code).toBe(2);
-    expect(weight.stderr).toMatch(/plugin "ranker-hybrid": option vectorWeight/);
-    await writeFile(join(work, "key.config.json"), config({ url: fixture.url, model: "m", apiKeyEnv: "SK_TEST_NO_SUCH_KEY" }));
-    const key = await runCli(["search", "x", "--config", "key.config.json"], { cwd: work });
-    expect(key.code).toBe(2);
-    expect(key.stderr).toMatch(/^skills-kernel: .*ranker-hybrid.*SK_TEST_NO_SUCH_KEY is not set\n$/);
   });
 });

@@ -1,56 +1,37 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SourceSnapshot } from "../../../../src/skills/types.js";
+import { CORPORA, type Corpus, corpusPath, readAnomalies, readManifest } from "../../../helpers/corpus.js";
 import { loadRoots } from "./ctx.js";
 
-// ../shared/corpus beside the repository: 700 real skills, read-only.
-const CORPUS = fileURLToPath(new URL("../../../../../shared/corpus", import.meta.url));
-const HAS_CORPUS = existsSync(join(CORPUS, "MANIFEST.tsv"));
-
-/** What the corpus says about itself, keyed by the path a loader reports (`owner__repo/skill/path`). */
-function readCorpusFacts() {
-  const corpusPath = (repo: string, skillPath: string) => `${repo.replace("/", "__")}/${skillPath}`;
-  const manifest = new Map<string, string>();
-  for (const row of readFileSync(join(CORPUS, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1)) {
-    const [repo, , skillPath, name] = row.split("\t");
-    manifest.set(corpusPath(repo!, skillPath!), name!);
-  }
-  const anomalies = new Map<string, string[]>();
-  for (const line of readFileSync(join(CORPUS, "ANOMALIES.txt"), "utf8").split("\n")) {
-    const [repo, skillPath, detail] = line.split("\t");
-    if (detail === undefined) continue;
-    const kind = detail.split(" ")[0]!;
-    anomalies.set(kind, [...(anomalies.get(kind) ?? []), corpusPath(repo!, skillPath!)]);
-  }
-  const pathsWith = (kind: string) => [...new Set(anomalies.get(kind) ?? [])].sort();
+/** What a corpus says about itself, keyed by the path a loader reports (`owner__repo/skill/path`). */
+function readCorpusFacts(corpus: Corpus) {
+  const manifest = new Map(readManifest(corpus).map(({ repo, path, name }) => [corpusPath(repo, path), name]));
+  const anomalies = readAnomalies(corpus);
+  const pathsWith = (kind: string) => [...new Set(anomalies.filter((a) => a.kind === kind).map((a) => corpusPath(a.repo, a.path)))].sort();
   return { manifest, pathsWith };
 }
 
-describe("the shared corpus", () => {
+describe.each(CORPORA)("the corpus in $label", (corpus) => {
   let snapshot: SourceSnapshot;
   let facts: ReturnType<typeof readCorpusFacts>;
 
   beforeAll(async () => {
-    if (!HAS_CORPUS) return;
-    facts = readCorpusFacts();
+    if (!corpus.present) return;
+    facts = readCorpusFacts(corpus);
     const started = performance.now();
-    snapshot = await loadRoots([CORPUS], CORPUS);
+    snapshot = await loadRoots([corpus.dir], corpus.dir);
     const elapsed = (performance.now() - started).toFixed(0);
     const byCode = new Map<string, number>();
     for (const { severity, code } of snapshot.diagnostics) {
       byCode.set(`${severity} ${code}`, (byCode.get(`${severity} ${code}`) ?? 0) + 1);
     }
     console.log(
-      `corpus: ${snapshot.skills.length} skills loaded in ${elapsed} ms; diagnostics: ` +
+      `${corpus.label}: ${snapshot.skills.length} skills loaded in ${elapsed} ms; diagnostics: ` +
         ([...byCode].map(([code, count]) => `${code} ${count}`).join(", ") || "none"),
     );
   });
 
-  const title = (text: string) => (HAS_CORPUS ? text : `${text} (skipped: ../shared/corpus is absent)`);
-
-  it.skipIf(!HAS_CORPUS)(title("serves every manifest skill but those without frontmatter or description"), () => {
+  it.skipIf(!corpus.present)(corpus.title("serves every manifest skill but those without frontmatter or description"), () => {
     const skipped = new Set([...facts.pathsWith("no-frontmatter"), ...facts.pathsWith("missing-description")]);
     expect(skipped.size).toBe(1);
     const expected = [...facts.manifest.keys()].filter((path) => !skipped.has(path)).sort();
@@ -58,7 +39,7 @@ describe("the shared corpus", () => {
     for (const skill of snapshot.skills) expect(skill.name, skill.path).toBe(facts.manifest.get(skill.path));
   });
 
-  it.skipIf(!HAS_CORPUS)(title("reports the skipped skill and the anomalies the corpus lists"), () => {
+  it.skipIf(!corpus.present)(corpus.title("reports the skipped skill and the anomalies the corpus lists"), () => {
     const at = (code: string) => snapshot.diagnostics.filter((d) => d.code === code).map((d) => d.path).sort();
     expect(snapshot.diagnostics.filter((d) => d.severity === "error")).toMatchObject(
       facts.pathsWith("no-frontmatter").map((path) => ({ path, code: "no-frontmatter" })),

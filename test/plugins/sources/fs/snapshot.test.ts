@@ -7,7 +7,7 @@ import { createMemoryBackend } from "../../../../src/cache/memory-backend.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { SNAPSHOT_FORMAT } from "../../../../src/plugins/sources/fs/snapshot-store.js";
 import { VERSION } from "../../../../src/version.js";
-import { waitFor } from "../../../helpers/redis.js";
+import { waitFor } from "../../../helpers/wait.js";
 import { age, skillMd, SNAPSHOT_LIMITS, snapshottedSource, tempDir, writeSkillFile } from "./files.js";
 
 const NAMESPACE = `fs/snapshot-v${SNAPSHOT_FORMAT}@${VERSION}`;

@@ -9,7 +9,8 @@ import { createLogger } from "../../../../src/kernel/logger.js";
 import { TOKENS } from "../../../../src/tokens.js";
 import { cut, DESCRIPTION_BYTES, matchQuality, toAnswer, type SearchAnswer } from "../../../../src/plugins/tools/search-skills/answer.js";
 import { Bm25Ranker } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
-import { CORPUS, HAS_CORPUS, HOSTILE_QUERIES, REPO_SKILLS } from "../../rankers/ranker-bm25/skills.js";
+import { CORPORA, readManifest } from "../../../helpers/corpus.js";
+import { HOSTILE_QUERIES, REPO_SKILLS } from "../../rankers/ranker-bm25/skills.js";
 
 interface Connected {
   kernel: Kernel;
@@ -264,17 +265,17 @@ describe("search_skills's index", () => {
   });
 });
 
-describe("search_skills over the shared corpus", () => {
-  const title = (text: string) => (HAS_CORPUS ? text : `${text} (skipped: ../shared/corpus is absent)`);
+describe.each(CORPORA)("search_skills over $label", (skillsCorpus) => {
+  const title = skillsCorpus.title;
   let corpus: Connected;
   beforeAll(async () => {
-    if (!HAS_CORPUS) return;
-    corpus = await connect([["fs", { roots: [CORPUS] }], "search-skills"]);
+    if (!skillsCorpus.present) return;
+    corpus = await connect([["fs", { roots: [skillsCorpus.dir] }], "search-skills"]);
     await corpus.kernel.catalog.ready();
-    expect(corpus.kernel.catalog.list().length).toBeGreaterThan(600);
+    expect(corpus.kernel.catalog.list().length).toBeGreaterThan(readManifest(skillsCorpus).length * 0.9);
   });
 
-  it.skipIf(!HAS_CORPUS)(title("answers in under 2 KB of JSON, even with the five largest results and a long query"), async () => {
+  it.skipIf(!skillsCorpus.present)(title("answers in under 2 KB of JSON, even with the five largest results and a long query"), async () => {
     const skills = corpus.kernel.catalog.list();
     // The bound: the five skills whose result is largest, in one answer to a long query.
     const largest = skills
@@ -293,7 +294,7 @@ describe("search_skills over the shared corpus", () => {
     }
   });
 
-  it.skipIf(!HAS_CORPUS)(title("finds a skill by its id first"), async () => {
+  it.skipIf(!skillsCorpus.present)(title("finds a skill by its id first"), async () => {
     for (const skill of corpus.kernel.catalog.list().slice(0, 100)) {
       expect(answerOf(await corpus.search({ query: skill.id, limit: 1 })).results[0]?.id).toBe(skill.id);
     }

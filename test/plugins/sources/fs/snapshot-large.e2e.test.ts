@@ -10,7 +10,8 @@ import { parseRedisUrl } from "../../../../src/cache/redis-url.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { SNAPSHOT_FORMAT, type SnapshotTuning } from "../../../../src/plugins/sources/fs/snapshot-store.js";
 import { VERSION } from "../../../../src/version.js";
-import { TestRedis, waitFor } from "../../../helpers/redis.js";
+import { TestRedis } from "../../../helpers/redis.js";
+import { waitFor } from "../../../helpers/wait.js";
 import { age, skillMd, snapshottedSource, tempDir, writeSkillFile } from "./files.js";
 
 const NAMESPACE = `fs/snapshot-v${SNAPSHOT_FORMAT}@${VERSION}`;

@@ -8,7 +8,8 @@ import { CACHE_TOKENS } from "../../../../src/cache/tokens.js";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { VERSION } from "../../../../src/version.js";
-import { TestRedis, waitFor } from "../../../helpers/redis.js";
+import { TestRedis } from "../../../helpers/redis.js";
+import { waitFor } from "../../../helpers/wait.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
 
 const NAMESPACE = `fs/snapshot-v2@${VERSION}`;
