@@ -57,6 +57,6 @@ for (let round = 0; round < Number(values.runs); round++) {
 }
 const columns = ["answer ms", "main-thread CPU ms", "process CPU ms"];
 for (const [index, cli] of clis.entries()) {
-  const paired = index === 0 ? "" : `; paired vs first: ${columns.map((name, c) => `${median(results[index].map((r, round) => r[c] - results[0][round][c])).toFixed(1)}`).join(" / ")}`;
+  const paired = index === 0 ? "" : `; paired vs first: ${columns.map((_name, c) => `${median(results[index].map((r, round) => r[c] - results[0][round][c])).toFixed(1)}`).join(" / ")}`;
   console.log(`${cli}: ${columns.map((name, c) => `${name} ${median(results[index].map((r) => r[c])).toFixed(1)}`).join(", ")}${paired}`);
 }

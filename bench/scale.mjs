@@ -10,7 +10,7 @@
 //   SKILLS_CORPUS=../shared/corpus node bench/scale.mjs [--sizes 1566,10000] [--runs 3] [--idle 20]
 //   node bench/scale.mjs --sizes 100000 --runs 1 --settle 90 --kernels-only   # minutes: 100,000 skills, 1.5 GB under /tmp
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -204,7 +204,7 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
   void kernel.catalog
     .ready()
     .then(() => {
-      if (stopping) return;
+      if (stopping !== undefined) return;
       // The banner tells how to start this server over stdio; an HTTP server has said where it listens.
       if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
       else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);

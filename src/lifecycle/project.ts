@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, parse } from "node:path";
-import { type Scope } from "./agents.js";
+import type { Scope } from "./agents.js";
 import { LOCK_FILE } from "./lock-file.js";
 
 /**

@@ -11,5 +11,5 @@ export function cacheRoot(configured: string | undefined, baseDir: string): stri
   if (configured !== undefined) return resolve(baseDir, expandHome(configured, home));
   const xdg = process.env.XDG_CACHE_HOME;
   // The XDG spec says a relative value is invalid and is to be ignored.
-  return xdg && xdg.startsWith("/") ? join(xdg, "skills-kernel") : join(home, ".cache", "skills-kernel");
+  return xdg?.startsWith("/") ? join(xdg, "skills-kernel") : join(home, ".cache", "skills-kernel");
 }

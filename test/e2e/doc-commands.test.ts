@@ -104,6 +104,7 @@ function substitute(word: string, places: { project: string; workspace: string; 
     .replaceAll("/abs/skills-kernel", REPO_ROOT.replace(/\/$/, ""))
     .replaceAll("/abs/my-skills", join(places.project, "my-skills"))
     .replaceAll("/abs/path", join(places.project, "my-skills"))
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's variable, as the docs write it
     .replaceAll("${workspaceFolder}", places.workspace)
     .replaceAll("https://example.com", catalog.url)
     .replaceAll("redis://127.0.0.1:6379", redis.url);

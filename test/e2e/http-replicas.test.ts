@@ -92,7 +92,7 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not instal
 
   describe("two replicas sharing one Redis", () => {
     let redis: TestRedis;
-    let replicas: HttpServerProcess[] = [];
+    const replicas: HttpServerProcess[] = [];
     let nginx: Nginx | undefined;
     beforeAll(async () => {
       redis = await TestRedis.start();

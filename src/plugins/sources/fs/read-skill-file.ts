@@ -1,4 +1,4 @@
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { describeKind, NotRegularFileError, OutsideFolderError } from "./read-head.js";
 import type { SkillFolder } from "./scan.js";

@@ -4,7 +4,7 @@ import { basename, posix, resolve } from "node:path";
 import { z } from "zod";
 import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
-import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
+import { ToolInputError } from "../../../kernel/errors.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../../skills/skill-spec.js";
 import { TOKENS } from "../../../tokens.js";
 import { expandHome, isWithin } from "../../../skills/paths.js";

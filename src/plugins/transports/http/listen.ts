@@ -108,6 +108,7 @@ function listenBun(bun: BunGlobal, fetch: AppFetch, host: string, port: number, 
   });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  // biome-ignore lint/correctness/noUnusedVariables: read by `??=`, so the server is stopped once
   let stopping: Promise<void> | undefined;
   return {
     port: server.port,
@@ -127,6 +128,7 @@ async function listenDeno(deno: DenoGlobal, fetch: AppFetch, host: string, port:
   const started = new Promise<void>((resolve) => (listening = resolve));
   const server = deno.serve({ hostname: host, port, onListen: () => listening() }, (request, info) => fetch(request, info.remoteAddr.hostname));
   await started;
+  // biome-ignore lint/correctness/noUnusedVariables: read by `??=`, so the server is stopped once
   let stopping: Promise<void> | undefined;
   return {
     port: server.addr.port,
