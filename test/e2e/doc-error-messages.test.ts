@@ -6,7 +6,8 @@ import { REPO_ROOT, runCli } from "../helpers/cli.js";
 
 /**
  * Error messages the docs quote, each produced by dist/cli.js as a user would meet it and compared
- * with the doc's line: `…` stands for any text, `/abs/project` for the folder the command ran in.
+ * with the doc's line: `…` stands for any text, `/abs/project` for the folder the command ran in,
+ * and `/abs/` elsewhere, in the message and in the arguments, for that folder too.
  * A case names its doc and line text, so changing either the message or the doc without the
  * other fails here.
  */
@@ -17,7 +18,13 @@ interface Case {
   readonly argv: readonly string[];
   /** Files written into the project folder first. */
   readonly files?: Readonly<Record<string, string>>;
+  /** Environment variables besides HOME and XDG_CACHE_HOME (both the project folder). */
+  readonly env?: Readonly<Record<string, string>>;
 }
+
+const SKILL = (name: string) => `---\nname: ${name}\ndescription: A skill.\n---\n# ${name}\n`;
+/** A .mjs config with inline plugins (a config that runs code), then list-skills. */
+const inline = (plugins: string, top = "") => `export default { ${top}plugins: [${plugins}, "list-skills"] };\n`;
 
 const CASES: readonly Case[] = [
   { doc: "docs/configuration.md", quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, sign, verify, cache-stats, install, …`, argv: ["frobnicate"] },
@@ -115,6 +122,137 @@ const CASES: readonly Case[] = [
       "plugins.config.ts": `const p = (name: string, on: string) => ({ name, dependsOn: [on], setup() {} });\nexport default { plugins: [p("a", "b"), p("b", "c"), p("c", "a")] };\n`,
     },
   },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--bogus"; see --help`, argv: ["--bogus"] },
+  // --format belongs to list, not search.
+  { doc: "docs/configuration.md", quoted: `skills-kernel: Unknown option '--format'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--format"; see --help`, argv: ["search", "x", "--format", "json"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.mjs was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.mjs, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)",
+    argv: ["list"],
+    files: { "plugins.config.mjs": `export default { plugins: ["list-skills"] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: package.json was found by searching and names plugin module "skills-kernel-plugin-x", which runs code: to run it, …`,
+    argv: ["list"],
+    files: { "package.json": JSON.stringify({ "skills-kernel": { plugins: ["skills-kernel-plugin-x"] } }) },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: .skills-kernelrc.yaml was found by searching and sets transport "http" (a transport other than stdio opens a listener): to run it, …`,
+    argv: [],
+    files: { ".skills-kernelrc.yaml": "transport: http\nplugins: [list-skills]\n" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: .skills-kernelrc.yaml was found by searching and lists plugin "http" (it opens an HTTP listener): to run it, …`,
+    argv: ["list"],
+    files: { ".skills-kernelrc.yaml": "plugins: [http, list-skills]\n" },
+  },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0, not "yes"`, argv: ["list"], env: { SKILLS_KERNEL_TRUST_CONFIG: "yes" } },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.json: invalid JSON at 3:1: …",
+    argv: ["list", "--config", "plugins.config.json"],
+    files: { "plugins.config.json": `{\n  "plugins": [],\n}\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: .skills-kernelrc.yaml: invalid YAML at 2:10: …",
+    argv: ["list", "--config", ".skills-kernelrc.yaml"],
+    files: { ".skills-kernelrc.yaml": "plugins: [list-skills]\nstartup: }\n" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.ts: cannot load: syntax error at 2:11: …",
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: { "plugins.config.ts": "export default {\n  plugins ]\n};\n" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.mjs: startup.setupTimeoutMs: expected a positive integer (milliseconds)",
+    argv: ["list", "--config", "plugins.config.mjs"],
+    files: { "plugins.config.mjs": "export default { startup: { setupTimeoutMs: -1 }, plugins: [] };\n" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugins.config.mjs: startup.plugins["@acme/x"]: unknown key "timeout" (expected onPluginError, setupTimeoutMs)`,
+    argv: ["list", "--config", "plugins.config.mjs"],
+    files: { "plugins.config.mjs": `export default { startup: { plugins: { "@acme/x": { timeout: 1 } } }, plugins: [] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.ts: cannot load plugin module ./missing.mjs: /abs/missing.mjs does not exist",
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: { "plugins.config.ts": `export default { plugins: ["./missing.mjs"] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted:
+      "skills-kernel: plugins.config.ts: plugins[1][0]: expected a plugin name, [name, options], a plugin object or an array of them, got an object (options go with their plugin: [name, options])",
+    argv: ["list", "--config", "plugins.config.ts"],
+    files: { "plugins.config.ts": `export default { plugins: ["list-skills", [{ roots: ["./skills"] }]] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: badopt.config.mjs: plugin "fs": option roots[0]: …`,
+    argv: ["list", "--config", "badopt.config.mjs"],
+    files: { "badopt.config.mjs": `export default { plugins: [["fs", { roots: [42] }]] };\n` },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: d.json: plugin "fs": option roots: Invalid input: expected array, received undefined`,
+    argv: ["list", "--config", "d.json"],
+    files: { "d.json": JSON.stringify({ plugins: [["fs", {}]] }) },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugin "broken": setup failed: no database (a bug in that plugin; run with --log-level debug for the stack)`,
+    argv: ["list", "--config", "c.mjs"],
+    files: { "c.mjs": inline(`{ name: "broken", setup() { throw new Error("no database"); } }`) },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugin "slow": setup timed out after 50 ms`,
+    argv: ["list", "--config", "c.mjs"],
+    files: { "c.mjs": inline(`{ name: "slow", setup: () => new Promise(() => {}) }`, "startup: { setupTimeoutMs: 50 }, ") },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugin "needy" needs service "test:greeting", which no plugin provides; add the plugin that provides it`,
+    argv: ["list", "--config", "c.mjs"],
+    // defineToken("test:greeting"), written out: the config cannot import skills-kernel here.
+    files: { "c.mjs": inline(`{ name: "needy", setup(ctx) { ctx.resolve(Symbol.for("skills-kernel:test:greeting")); } }`) },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugin "b": a tool named "same" is already registered`,
+    argv: ["list", "--config", "c.mjs"],
+    files: {
+      "c.mjs": inline(
+        ["a", "b"].map((name) => `{ name: "${name}", setup(ctx) { ctx.addTool({ name: "same", description: "Same.", handler: () => ({ content: [] }) }); } }`).join(", "),
+      ),
+    },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: the search_skills tool is not enabled: add "search-skills" to plugins`,
+    argv: ["search", "x", "--config", "plugins.config.yaml"],
+    files: { "plugins.config.yaml": "plugins: [[fs, { roots: [./skills] }]]\n", "skills/.keep": "" },
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: read_skill: no skill named "commit-mesage-writer"; did you mean: commit-message-writer?`,
+    argv: ["read", "commit-mesage-writer", "--skills-dir", "skills"],
+    files: { "skills/commit-message-writer/SKILL.md": SKILL("commit-message-writer") },
+  },
+  { doc: "docs/configuration.md", quoted: "skills-kernel: /abs/skills/missing does not exist", argv: ["validate", "/abs/skills/missing"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: /abs/.claude/skills/pdf already exists; ask to overwrite it (overwrite: true, or --force) to replace it",
+    argv: ["install", "pdf", "--to", "user", "--skills-dir", "skills"],
+    files: { "skills/pdf/SKILL.md": SKILL("pdf"), ".claude/skills/pdf/SKILL.md": SKILL("pdf") },
+  },
   {
     doc: "docs/tools.md",
     quoted: "skills-kernel: no skill source could be loaded, so nothing is listed; looked in <source> (<where>)",
@@ -131,11 +269,15 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** The doc's words as a pattern: `…` and `<placeholders>` match any text, /abs/project the project. */
+/** The doc's words as a pattern: `…` and `<placeholders>` match any text, /abs/project and /abs/ the project. */
 function pattern(quoted: string, project: string): RegExp {
   const escaped = quoted
-    .split(/(…|<[a-z]+>|\/abs\/project)/)
-    .map((part) => (part === "…" || /^<[a-z]+>$/.test(part) ? ".+" : part === "/abs/project" ? escape(project) : escape(part)))
+    .split(/(…|<[a-z]+>|\/abs\/project|\/abs\/)/)
+    .map((part) => {
+      if (part === "…" || /^<[a-z]+>$/.test(part)) return ".+";
+      if (part === "/abs/project") return escape(project);
+      return part === "/abs/" ? escape(`${project}/`) : escape(part);
+    })
     .join("");
   return new RegExp(`^(?:skills-kernel: )?${escaped}$`);
 }
@@ -154,7 +296,8 @@ describe("error messages quoted in the docs", () => {
       await mkdir(join(project, file, ".."), { recursive: true });
       await writeFile(join(project, file), text);
     }
-    const result = await runCli(c.argv, { cwd: project, env: { HOME: project, XDG_CACHE_HOME: join(project, ".cache") } });
+    const argv = c.argv.map((arg) => arg.replace(/^\/abs\//, `${project}/`));
+    const result = await runCli(argv, { cwd: project, env: { HOME: project, XDG_CACHE_HOME: join(project, ".cache"), ...c.env } });
     expect(result.code).not.toBe(0);
     const lines = result.stderr.split("\n").filter((line) => line.startsWith("skills-kernel: "));
     expect(lines).toHaveLength(1);
