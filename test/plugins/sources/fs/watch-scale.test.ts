@@ -41,7 +41,7 @@ async function watchedNow(path: string): Promise<void> {
   await waitFor(() => watchedInodes().has(ino), `a watch on the folder now at ${path}`);
 }
 
-describe.skipIf(!HAS_INOTIFY_INFO)("a folder replaced at the same path", () => {
+describe.skipIf(!HAS_INOTIFY_INFO)(`a folder replaced at the same path${HAS_INOTIFY_INFO ? "" : " (skipped: it counts inotify watches, Linux only)"}`, () => {
   it("re-arms a root deleted and made again, and serves what is written in it later", async () => {
     const base = await tempDir();
     const root = join(base, "skills");
@@ -166,7 +166,7 @@ describe("arming the watchers after a load", () => {
   });
 });
 
-describe.skipIf(!HAS_INOTIFY_INFO)("watching thousands of folders", () => {
+describe.skipIf(!HAS_INOTIFY_INFO)(`watching thousands of folders${HAS_INOTIFY_INFO ? "" : " (skipped: it counts inotify watches, Linux only)"}`, () => {
   it("watches every folder of a 2,101-folder root with the default limit, polling none", async () => {
     const root = await tempDir();
     await Promise.all(Array.from({ length: 30 }, (_, group) => mkdir(join(root, `g${group}`))));
