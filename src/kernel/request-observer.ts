@@ -47,16 +47,15 @@ export function observeRequests(server: McpServer, observers: readonly RequestOb
 
 function watchTransport(transport: Transport, observers: readonly RequestObserver[]): void {
   const pending = new Map<string | number, Array<(outcome: McpRequestEnd) => void>>();
-  let inner: OnMessage | undefined = transport.onmessage;
   const finish = (id: unknown, outcome: McpRequestEnd) => {
     const ends = pending.get(id as string | number);
     if (!ends) return;
     pending.delete(id as string | number);
     for (const end of ends) end(outcome);
   };
-  const onmessage: OnMessage = (message, extra?: MessageExtraInfo) => {
+  const dispatch = (handler: OnMessage, message: JSONRPCMessage, extra?: MessageExtraInfo) => {
     if (isCancellation(message)) finish(message.params.requestId, { cancelled: true });
-    if (!isRequest(message)) return inner?.(message, extra);
+    if (!isRequest(message)) return handler(message, extra);
     const params = isRecord(message.params) ? message.params : {};
     const info: McpRequestInfo = {
       method: message.method,
@@ -67,29 +66,38 @@ function watchTransport(transport: Transport, observers: readonly RequestObserve
     };
     const watches = observers.map((observer) => observer.observe(info));
     pending.set(message.id, watches.map((watch) => (outcome: McpRequestEnd) => watch.end(outcome)));
-    const handle = () => inner?.(message, extra);
     // Each observer's context wraps the next, the SDK's dispatch innermost.
+    const handle = () => handler(message, extra);
     const wrapped = watches.reduceRight<() => unknown>((next, watch) => (watch.run ? () => watch.run!(next) : next), handle);
     wrapped();
   };
+  // Each getter binds the handler current when it is read: the SDK chains onclose through the
+  // previous value, which must not lead back to the newest one.
+  let onmessage: OnMessage | undefined = transport.onmessage;
   Object.defineProperty(transport, "onmessage", {
     configurable: true,
     enumerable: true,
-    get: () => (inner === undefined ? undefined : onmessage),
+    get: () => {
+      const current = onmessage;
+      return current && ((message: JSONRPCMessage, extra?: MessageExtraInfo) => dispatch(current, message, extra));
+    },
     set: (handler: OnMessage | undefined) => {
-      inner = handler;
+      onmessage = handler;
     },
   });
-  let innerClose = transport.onclose;
+  let onclose = transport.onclose;
   Object.defineProperty(transport, "onclose", {
     configurable: true,
     enumerable: true,
-    get: () => () => {
-      for (const id of [...pending.keys()]) finish(id, { cancelled: true });
-      innerClose?.();
+    get: () => {
+      const current = onclose;
+      return () => {
+        for (const id of [...pending.keys()]) finish(id, { cancelled: true });
+        current?.();
+      };
     },
     set: (handler: (() => void) | undefined) => {
-      innerClose = handler;
+      onclose = handler;
     },
   });
   const send = transport.send.bind(transport);
