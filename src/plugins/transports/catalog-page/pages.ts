@@ -59,9 +59,13 @@ export function skillPage({ skill, body, truncated, files, findings, signature }
               html`<li class="finding-${finding.severity}"><strong>${finding.severity}</strong> ${finding.rule}: ${finding.file}${finding.line > 0 ? `:${finding.line}` : ""}: ${finding.message}</li>`,
           )}</ul>`
     }
-<h2>Files</h2><table><thead><tr><th>Path</th><th>Bytes</th></tr></thead><tbody>${files.files.map(
-      (file) => html`<tr><td>${file.path}</td><td>${file.size ?? ""}</td></tr>`,
-    )}</tbody></table>${more > 0 ? html`<p class="muted">${more} more not shown.</p>` : ""}
+<h2>Files</h2>${
+      files.files.length === 0
+        ? html`<p>SKILL.md alone.</p>`
+        : html`<table><thead><tr><th>Path</th><th>Bytes</th></tr></thead><tbody>${files.files.map(
+            (file) => html`<tr><td>${file.path}</td><td>${file.size}</td></tr>`,
+          )}</tbody></table>`
+    }${more > 0 ? html`<p class="muted">${more} more not shown.</p>` : ""}
 <h2>SKILL.md</h2><article>${trusted(body)}</article>${truncated ? html`<p class="muted">SKILL.md is longer; the rest is not shown.</p>` : ""}`,
     "../",
   );
