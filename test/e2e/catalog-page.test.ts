@@ -104,6 +104,9 @@ describe("catalog page (--ui) in headless Chromium, through the bundle", () => {
       expect(response!.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("2 skills");
       expect(await page.getByRole("link", { name: "pdf-forms" }).count()).toBe(1);
+      // The hostile description is listed as text, not markup.
+      expect(await page.getByText(`<script>alert("description")</script><img src=x onerror=alert(1)>`).count()).toBe(1);
+      expect(await page.locator("script, img, [onerror]").count()).toBe(0);
       const shot = await measure(page, await page.screenshot());
       expect(shot).toMatchObject(VIEWPORT);
       // Text on a white page: some pixels drawn, in antialiased shades, far from all of them.

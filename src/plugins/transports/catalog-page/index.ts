@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
 import { auditSkill, catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { signatureStatus } from "../../../skills/signing/status.js";
@@ -95,7 +95,7 @@ function rootFor(path: string): string {
 async function renderSkill(
   catalog: SkillCatalog,
   policy: SkillPolicy | undefined,
-  skill: ReturnType<SkillCatalog["list"]>[number],
+  skill: CatalogSkill,
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<string> {
