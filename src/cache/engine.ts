@@ -141,6 +141,11 @@ export class CacheEngine {
     return () => this.#readyListeners.delete(listener);
   }
 
+  /** The counters alone, without a round trip to the backend: for a metrics scrape. */
+  counts(): Readonly<{ hits: number; misses: number; errors: number; bypassed: number }> {
+    return { ...this.#counts };
+  }
+
   get state(): CacheState {
     if (this.#breaker.open) return "degraded";
     return this.#options.backend.connection();

@@ -9,6 +9,8 @@ export interface CacheMonitor {
   readonly state: CacheState;
   /** Everything get_cache_stats reports; for Redis this scans the keys, so it is not for polling. */
   stats(): Promise<CacheStats>;
+  /** Hits, misses, errors and operations bypassed so far, without a round trip (a metrics scrape). */
+  counts(): Readonly<Pick<CacheStats, "hits" | "misses" | "errors" | "bypassed">>;
   /**
    * Be told each time the backend is reachable again (Redis back after a restart, maybe empty);
    * returns a function that stops it. A backend that cannot lose its connection never calls.

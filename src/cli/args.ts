@@ -30,6 +30,8 @@ const COMMAND_SPECS = {
       port: { type: "string" },
       stateless: { type: "boolean" },
       "auth-token": { type: "string" },
+      metrics: { type: "boolean" },
+      ui: { type: "boolean" },
     },
     positionals: [0, 0],
     usage: "",
@@ -119,6 +121,7 @@ export interface CliArgs {
   readonly transport?: string;
   /** `--host`, `--port`, `--stateless`, `--auth-token`: the http transport's options from flags. */
   readonly http: HttpFlags;
+  readonly httpExtras: HttpExtras;
   readonly format: ListFormat;
   readonly limit?: number;
   readonly json: boolean;
@@ -156,12 +159,18 @@ export interface HttpFlags {
   readonly authToken?: string;
 }
 
+/** `--metrics`, `--ui`: plugins the http transport serves beside MCP. */
+export interface HttpExtras {
+  readonly metrics: boolean;
+  readonly ui: boolean;
+}
+
 export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
 
 Usage:
   skills-kernel [serve] [--transport NAME]     run the MCP server (stdio by default)
   skills-kernel serve --transport http [--host H] [--port N] [--stateless] [--auth-token T]
-                                               serve MCP over HTTP at /mcp
+                     [--metrics] [--ui]        serve MCP over HTTP at /mcp
   skills-kernel list [--format FORMAT]         the skills the server serves
   skills-kernel search QUERY [--limit N]       find skills (the search_skills tool)
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
@@ -222,6 +231,8 @@ Command options:
   --stateless            serve http: no 2025-11-25 sessions either, so any replica answers any request
   --auth-token TOKEN     serve http: require Authorization: Bearer TOKEN (16+ characters;
                          or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
+  --metrics              serve http: Prometheus metrics at GET /metrics
+  --ui                   serve http: a read-only catalog page at GET /
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
   --json                 search, read, validate, audit, install, add, installed, outdated,
@@ -337,6 +348,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     cache: typeof values.cache === "string" ? parseCacheFlag(values.cache) : undefined,
     transport: values.transport as string | undefined,
     http,
+    httpExtras: { metrics: values.metrics === true, ui: values.ui === true },
     format: format as ListFormat,
     limit,
     json: values.json === true,

@@ -73,13 +73,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     else logger.debug(hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
 
     const transport = args.transport ?? config.transport ?? "stdio";
-    const httpFlagsGiven = Object.keys(args.http).length > 0;
+    const httpFlagsGiven = Object.keys(args.http).length > 0 || args.httpExtras.metrics || args.httpExtras.ui;
     if (httpFlagsGiven && (args.command !== "serve" || transport !== "http")) {
-      throw new ConfigError("--host, --port, --stateless and --auth-token apply to serve --transport http");
+      throw new ConfigError("--host, --port, --stateless, --auth-token, --metrics and --ui apply to serve --transport http");
     }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
       ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
+      ...(args.httpExtras.metrics ? [withPlugin("metrics", "--metrics")] : []),
+      ...(args.httpExtras.ui ? [withPlugin("catalog-page", "--ui")] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
       ...(args.allowedSigners !== undefined
         ? [(plugins: ResolvedPluginEntry[]) => applyPolicyFlags(plugins, policyFlags(args.allowedSigners!, args.requireSigned, cwd))]
@@ -172,6 +174,12 @@ function withHttpPlugin(flags: HttpFlags): Adjust {
     const options = typeof http.options === "object" && http.options !== null ? http.options : {};
     return plugins.map((entry) => (entry === http ? { ...http, options: { ...options, ...flags } } : entry));
   };
+}
+
+/** A flag that turns a built-in plugin on: added with its defaults unless the config lists it already. */
+function withPlugin(name: string, origin: string): Adjust {
+  return async (plugins) =>
+    plugins.some((entry) => entry.plugin.name === name) ? plugins : [...plugins, { plugin: await builtinPlugins[name]!(), options: {}, origin }];
 }
 
 async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {

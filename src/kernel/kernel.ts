@@ -195,9 +195,10 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const extensions = registry.contributions(TOKENS.ServerExtension);
   const instructions = registry.contributions(TOKENS.Instructions);
   const transports = registry.contributions(TOKENS.Transport);
+  const observers = registry.contributions(TOKENS.RequestObserver);
   const kernelContainer = registry.containerFor("kernel", new Map());
   const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
-  const buildServer = (options?: ServerBuildOptions) => createMcpServer({ tools, extensions, instructions, listingTtl, logger }, options);
+  const buildServer = (options?: ServerBuildOptions) => createMcpServer({ tools, extensions, instructions, listingTtl, logger, observers }, options);
 
   let state: KernelState = "started";
   let closing: Promise<void> | undefined;

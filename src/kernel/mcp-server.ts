@@ -1,6 +1,9 @@
+import { SpanStatusCode } from "@opentelemetry/api";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
+import { observeRequests, type RequestObserver } from "./request-observer.js";
+import { requestTracing, traceToolCall } from "./tracing.js";
 import type { InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
@@ -38,12 +41,15 @@ export function createMcpServer(
     instructions,
     listingTtl,
     logger,
+    observers = [],
   }: {
     tools: readonly KernelTool[];
     extensions: readonly ServerExtension[];
     instructions: readonly InstructionsSection[];
     listingTtl: ListingTtl | undefined;
     logger: Logger;
+    /** Told of every request (metrics); the kernel's own tracing always comes first. */
+    observers?: readonly RequestObserver[];
   },
   options: ServerBuildOptions = {},
 ): McpServer {
@@ -60,6 +66,7 @@ export function createMcpServer(
       debouncedNotificationMethods: LIST_CHANGED,
     },
   );
+  observeRequests(server, [requestTracing, ...observers]);
   const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;
@@ -85,7 +92,11 @@ export function createMcpServer(
         const args = takesArgs ? params[0] : {};
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
         try {
-          return await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context });
+          return await traceToolCall(tool.name, async (span) => {
+            const result = await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context });
+            if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR });
+            return result;
+          });
         } catch (error) {
           // A ToolInputError is the agent's to fix, and its message is written for the agent.
           // Anything else is a bug: its message may hold paths or internals, so it goes to the

@@ -1,5 +1,6 @@
 import type { Cache } from "./cache.js";
 import type { Logger } from "./logger.js";
+import type { RequestObserver } from "./request-observer.js";
 import type { InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
@@ -41,6 +42,8 @@ export const KERNEL_TOKENS = {
    * provided by the catalog, from what its sources say of their changes. Absent: 0 (no caching).
    */
   ListingTtl: defineToken<ListingTtl>("listing-ttl"),
+  /** Multi-registration: told of every MCP request of every server built (the metrics plugin). */
+  RequestObserver: defineToken<RequestObserver>("request-observer"),
   /** Multi-registration: each transport a plugin contributes (stdio, http). */
   Transport: defineToken<TransportDefinition>("transport"),
 } as const;

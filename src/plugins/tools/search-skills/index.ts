@@ -7,6 +7,7 @@ import { TOKENS } from "../../../tokens.js";
 import type { Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
+import { METRICS_TOKENS, type MetricsRecorder } from "../../transports/metrics/index.js";
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
@@ -30,6 +31,7 @@ class SearchIndex {
   constructor(
     private readonly catalog: SkillCatalog,
     private readonly logger: Logger,
+    private readonly metrics: MetricsRecorder | undefined,
   ) {}
 
   /** Chosen at start: a ranker plugin's, else the default. */
@@ -48,8 +50,10 @@ class SearchIndex {
       const skills = this.catalog.list();
       this.#ranker.build(skills);
       this.#built = true;
+      const elapsed = performance.now() - started;
       // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
-      this.logger.debug(`indexed ${skills.length} skills in ${Math.round(performance.now() - started)} ms`);
+      this.logger.debug(`indexed ${skills.length} skills in ${Math.round(elapsed)} ms`);
+      this.metrics?.searchIndexBuilt(elapsed / 1000);
     }
     return this.#ranker;
   }
@@ -62,10 +66,10 @@ class SearchIndex {
  */
 export default definePlugin({
   name: "search-skills",
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }],
+  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }, { token: METRICS_TOKENS.Recorder, optional: true }],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const index = new SearchIndex(catalog, ctx.logger);
+    const index = new SearchIndex(catalog, ctx.logger, ctx.resolveOptional(METRICS_TOKENS.Recorder));
     const stopFollowing = catalog.onChange((change) => index.follow(change));
 
     ctx.addTool({

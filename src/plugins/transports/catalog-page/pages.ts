@@ -1,0 +1,72 @@
+import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { AuditFinding } from "../../../skills/audit/types.js";
+import { describeSignature, type SignatureStatus } from "../../../skills/signing/status.js";
+import type { SkillFileListing } from "../../../skills/types.js";
+import { html, page, trusted } from "./html.js";
+
+/** Where a skill's page is, relative to the list page. */
+export function skillHref(skill: CatalogSkill): string {
+  return `skill/${encodeURIComponent(skill.qualifiedId)}`;
+}
+
+/** The skills whose id, name or description holds every word of the query (case-insensitive). */
+export function matching(skills: readonly CatalogSkill[], query: string): readonly CatalogSkill[] {
+  const words = query.toLowerCase().split(/\s+/).filter((word) => word !== "");
+  if (words.length === 0) return skills;
+  return skills.filter((skill) => {
+    const text = `${skill.qualifiedId} ${skill.name} ${skill.description}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+}
+
+export function listPage(skills: readonly CatalogSkill[], shown: readonly CatalogSkill[], query: string): string {
+  const heading = query === "" ? `${skills.length} skills` : `${shown.length} of ${skills.length} skills match “${query}”`;
+  return page(
+    query === "" ? "All skills" : `Search: ${query}`,
+    query,
+    html`<h1>${heading}</h1>
+<ul class="skills">${shown.map(
+      (skill) => html`<li><a href="${skillHref(skill)}">${skill.id}</a> <span class="source">${skill.source}</span><br>${skill.description}</li>`,
+    )}</ul>`,
+    "./",
+  );
+}
+
+export interface SkillPageParts {
+  readonly skill: CatalogSkill;
+  /** The markdown body of SKILL.md, rendered safely. */
+  readonly body: string;
+  readonly truncated: boolean;
+  readonly files: SkillFileListing & { withheld: number };
+  readonly findings: readonly AuditFinding[];
+  readonly signature: SignatureStatus;
+}
+
+export function skillPage({ skill, body, truncated, files, findings, signature }: SkillPageParts): string {
+  const more = files.omitted + files.withheld;
+  return page(
+    skill.name,
+    "",
+    html`<h1>${skill.name}</h1>
+<p class="source">${skill.qualifiedId} · source ${skill.source}${skill.shadowed ? " · shadowed by a skill of the same name" : ""}</p>
+<p>${skill.description}</p>
+<h2>Signature</h2><p>${describeSignature(signature)}</p>
+<h2>Audit</h2>${
+      findings.length === 0
+        ? html`<p>No findings.</p>`
+        : html`<ul>${findings.map(
+            (finding) =>
+              html`<li class="finding-${finding.severity}"><strong>${finding.severity}</strong> ${finding.rule}: ${finding.file}${finding.line > 0 ? `:${finding.line}` : ""}: ${finding.message}</li>`,
+          )}</ul>`
+    }
+<h2>Files</h2>${
+      files.files.length === 0
+        ? html`<p>SKILL.md alone.</p>`
+        : html`<table><thead><tr><th>Path</th><th>Bytes</th></tr></thead><tbody>${files.files.map(
+            (file) => html`<tr><td>${file.path}</td><td>${file.size}</td></tr>`,
+          )}</tbody></table>`
+    }${more > 0 ? html`<p class="muted">${more} more not shown.</p>` : ""}
+<h2>SKILL.md</h2><article>${trusted(body)}</article>${truncated ? html`<p class="muted">SKILL.md is longer; the rest is not shown.</p>` : ""}`,
+    "../",
+  );
+}

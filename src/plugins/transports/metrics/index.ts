@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { CACHE_TOKENS } from "../../../cache/tokens.js";
+import { definePlugin } from "../../../kernel/config.js";
+import { defineToken } from "../../../kernel/tokens.js";
+import { TOKENS } from "../../../tokens.js";
+import { restError } from "../http/respond.js";
+import { HTTP_TOKENS } from "../http/routes.js";
+
+/** What other plugins report to the metrics plugin. */
+export interface MetricsRecorder {
+  /** The search index was built from the whole catalog in `seconds`. */
+  searchIndexBuilt(seconds: number): void;
+}
+
+export const METRICS_TOKENS = {
+  /** Provided by the metrics plugin; consume it as optional. */
+  Recorder: defineToken<MetricsRecorder>("metrics-recorder"),
+} as const;
+
+const optionsSchema = z
+  .object({
+    /** Where Prometheus scrapes, beside /mcp. */
+    path: z.string().regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "path must look like /metrics").default("/metrics"),
+  })
+  .strict();
+
+/**
+ * Prometheus metrics at GET /metrics on the http transport (HTTP only: stdio has no place to
+ * scrape): MCP requests, latency and errors per method and tool, skills and state per source,
+ * cache hits and misses, the search index's build time. Behind the same Host checks and bearer
+ * auth as every route but the health checks.
+ */
+export default definePlugin({
+  name: "metrics",
+  provides: [HTTP_TOKENS.Route, TOKENS.RequestObserver, METRICS_TOKENS.Recorder],
+  consumes: [
+    { token: TOKENS.SkillCatalog, optional: true },
+    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+  ],
+  options: optionsSchema,
+  needsTrust: { plugin: "it answers scrapes on the HTTP listener" },
+  async setup(ctx, { path }) {
+    // prom-client is loaded only by a kernel that serves metrics.
+    const { createKernelMetrics } = await import("./registry.js");
+    let toolNames: ReadonlySet<string> = new Set();
+    const metrics = createKernelMetrics({
+      catalog: ctx.resolveOptional(TOKENS.SkillCatalog),
+      cache: ctx.resolveOptional(CACHE_TOKENS.CacheMonitor),
+      toolNames: () => toolNames,
+    });
+    ctx.contribute(TOKENS.RequestObserver, metrics.observer);
+    ctx.provide(METRICS_TOKENS.Recorder, { searchIndexBuilt: (seconds) => metrics.searchIndexBuilt(seconds) });
+    ctx.contribute(HTTP_TOKENS.Route, {
+      prefix: path,
+      async handle(request, requested) {
+        if (requested !== path) return restError(404, `nothing at ${requested}`);
+        if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "metrics are read with GET", { allow: "GET, HEAD" });
+        const body = await metrics.registry.metrics();
+        return new Response(request.method === "HEAD" ? null : body, {
+          status: 200,
+          headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },
+        });
+      },
+    });
+    return {
+      start(started) {
+        toolNames = new Set(started.resolveAll(TOKENS.Tool).map((tool) => tool.name));
+      },
+    };
+  },
+});
