@@ -25,7 +25,7 @@ async function connect(runtime: Runtime, era: Era, config: string, cwd: string) 
 }
 
 /**
- * Holds the client's messages until the server (run with `--log-level debug`) has logged its
+ * Holds the client's connection until the server (run with `--log-level debug`) has logged its
  * first load; returns the server's stderr so far.
  */
 function afterFirstLoad(transport: StdioClientTransport): () => string {
@@ -36,10 +36,10 @@ function afterFirstLoad(transport: StdioClientTransport): () => string {
     stderr += chunk.toString("utf8");
     if (/loaded \d+ of \d+ sources/.test(stderr)) loaded();
   });
-  const send = transport.send.bind(transport);
-  transport.send = async (...args) => {
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
     await firstLoad;
-    return send(...args);
   };
   return () => stderr;
 }
@@ -113,8 +113,10 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     await rm(work, { recursive: true, force: true });
   });
 
-  it("names the served skills in its instructions, within the budget, saying how many it left out", () => {
-    const instructions = server.client.getInstructions() ?? "";
+  it("names the served skills in its instructions, within the budget, saying how many it left out", async () => {
+    // A client pinned to 2026-07-28 over stdio probes a sibling process of its own for
+    // server/discover, which nothing here holds until its load: ask this process again.
+    const instructions = (era === "2026-07-28" ? (await server.client.discover()).instructions : server.client.getInstructions()) ?? "";
     const start = instructions.indexOf("This server serves 124 skills.");
     expect(start).toBeGreaterThan(0);
     const summary = instructions.slice(start);
