@@ -52,7 +52,11 @@ export class ServerPool {
     const lifetime = new AbortController();
     const server = await this.build(lifetime.signal);
     const entry = { server, lifetime, edition };
-    server.server.onclose = () => this.#release(entry);
+    const onclose = server.server.onclose;
+    server.server.onclose = () => {
+      onclose?.();
+      this.#release(entry);
+    };
     // The handler closes an instance it never connected (subscriptions/listen, a refusal before
     // dispatch): no onclose comes then, so close itself gives it back.
     const close = server.close.bind(server);
