@@ -46,7 +46,8 @@ export function serverEdition({ instructions, listingTtl, logger }: ServerParts)
 
 /**
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
- * so transports call this once per connection (stdio: once; HTTP: per session or request).
+ * so transports call this once per connection (stdio: once; HTTP: per 2025-11-25 session or
+ * request, and for the pool that serves 2026-07-28 requests).
  */
 export function createMcpServer({ tools, extensions, instructions, listingTtl, logger }: ServerParts, options: ServerBuildOptions = {}): McpServer {
   const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: options.authenticated ? "private" : "public" } as const;

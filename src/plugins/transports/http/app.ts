@@ -18,7 +18,7 @@ export interface Readiness {
   readonly checks: Readonly<Record<string, string>>;
 }
 
-/** Builds the McpServer for one 2026-07-28 request, or one 2025-11-25 session or request. */
+/** Builds the McpServer for one 2025-11-25 session or request, and the list_changed relay's. */
 export type ServerFactory = () => McpServer | Promise<McpServer>;
 
 /** Idle 2026-07-28 servers kept for reuse: about the connections a busy replica serves at once. */
