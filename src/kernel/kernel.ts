@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
-import { createMcpServer } from "./mcp-server.js";
+import { createMcpServer, serverEdition } from "./mcp-server.js";
 import { checkedTool } from "./tool-schema.js";
 import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
@@ -49,6 +49,8 @@ export interface Kernel {
   resolveAll<T>(token: Token<T>): T[];
   /** A new McpServer with every contributed tool; call once per transport connection. */
   createMcpServer(options?: ServerBuildOptions): McpServer;
+  /** Changes whenever a server built now would differ from one built before: its instructions or caching hint. */
+  serverEdition(): string;
   /** Start a transport by name (default: the config's transport, else "stdio"). Once per kernel. */
   serve(transport?: string): Promise<RunningTransport>;
   /** Stop plugins in reverse boot order. Safe to call more than once. */
@@ -198,7 +200,9 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const observers = registry.contributions(TOKENS.RequestObserver);
   const kernelContainer = registry.containerFor("kernel", new Map());
   const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
-  const buildServer = (options?: ServerBuildOptions) => createMcpServer({ tools, extensions, instructions, listingTtl, logger, observers }, options);
+  const serverParts = { tools, extensions, instructions, listingTtl, logger, observers };
+  const buildServer = (options?: ServerBuildOptions) => createMcpServer(serverParts, options);
+  const edition = () => serverEdition(serverParts);
 
   let state: KernelState = "started";
   let closing: Promise<void> | undefined;
@@ -213,6 +217,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     resolveOptional: (token) => (registry.has(token) ? registry.resolve(kernelContainer, token) : undefined),
     resolveAll: (token) => registry.contributions(token),
     createMcpServer: buildServer,
+    serverEdition: edition,
     async serve(name = config.transport ?? "stdio") {
       if (state !== "started") {
         throw new LifecycleError(state === "serving" ? "this kernel is already serving a transport; a kernel serves one" : "this kernel is closed; boot a new one");
@@ -225,7 +230,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
         );
       }
       state = "serving";
-      const running = await transport.start({ createServer: buildServer, logger: logger.child(transport.name), signal: lifetime.signal });
+      const running = await transport.start({ createServer: buildServer, serverEdition: edition, logger: logger.child(transport.name), signal: lifetime.signal });
       for (const { plugin, hooks, context } of booted) {
         if (!hooks.serve) continue;
         try {

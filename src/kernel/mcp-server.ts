@@ -30,29 +30,31 @@ function composeInstructions(sections: readonly InstructionsSection[], logger: L
   return parts.join("\n\n");
 }
 
+export interface ServerParts {
+  readonly tools: readonly KernelTool[];
+  readonly extensions: readonly ServerExtension[];
+  readonly instructions: readonly InstructionsSection[];
+  readonly listingTtl: ListingTtl | undefined;
+  readonly logger: Logger;
+  /** Told of every request (metrics); the kernel's own tracing always comes first. */
+  readonly observers?: readonly RequestObserver[];
+}
+
+/**
+ * What a server built now is built from, beyond the registry fixed at boot: its instructions and
+ * the caching hint's ttl. Equal editions make equal servers, so a transport that reuses servers
+ * (HTTP, per request) drops those of an older edition.
+ */
+export function serverEdition({ instructions, listingTtl, logger }: ServerParts): string {
+  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger)}`;
+}
+
 /**
  * Build one McpServer from the kernel's registry. The SDK binds a server to a single transport,
- * so transports call this once per connection (stdio: once; HTTP: per session or request).
+ * so transports call this once per connection (stdio: once; HTTP: per 2025-11-25 session or
+ * request, and for the pool that serves 2026-07-28 requests).
  */
-export function createMcpServer(
-  {
-    tools,
-    extensions,
-    instructions,
-    listingTtl,
-    logger,
-    observers = [],
-  }: {
-    tools: readonly KernelTool[];
-    extensions: readonly ServerExtension[];
-    instructions: readonly InstructionsSection[];
-    listingTtl: ListingTtl | undefined;
-    logger: Logger;
-    /** Told of every request (metrics); the kernel's own tracing always comes first. */
-    observers?: readonly RequestObserver[];
-  },
-  options: ServerBuildOptions = {},
-): McpServer {
+export function createMcpServer({ tools, extensions, instructions, listingTtl, logger, observers = [] }: ServerParts, options: ServerBuildOptions = {}): McpServer {
   const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: options.authenticated ? "private" : "public" } as const;
   const server = new McpServer(
     { name: "skills-kernel", version: VERSION },
@@ -68,7 +70,9 @@ export function createMcpServer(
   );
   observeRequests(server, [requestTracing, ...observers]);
   const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);
-  if (cleanups.length > 0) {
+  if (cleanups.length > 0 && options.lifetime) {
+    options.lifetime.addEventListener("abort", () => cleanups.forEach((cleanup) => cleanup()), { once: true });
+  } else if (cleanups.length > 0) {
     const previous = server.server.onclose;
     server.server.onclose = () => {
       previous?.();

@@ -139,6 +139,11 @@ export interface ServerBuild {
 export interface ServerBuildOptions {
   /** The caller proved who it is (HTTP with auth on): results are cached as private. */
   readonly authenticated?: boolean;
+  /**
+   * For a server the caller closes and connects again (a pool of per-request servers): the
+   * extensions' cleanups run when this aborts, instead of when the server first closes.
+   */
+  readonly lifetime?: AbortSignal;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,6 +206,8 @@ export interface RunningTransport {
 export interface TransportContext {
   /** A new McpServer per connection: stdio calls it once, HTTP per session or per request. */
   readonly createServer: McpServerFactory;
+  /** Changes whenever a server built now would differ from one built before (serverEdition). */
+  readonly serverEdition: () => string;
   readonly logger: Logger;
   /** Aborted when the kernel closes: stop accepting and wind down. */
   readonly signal: AbortSignal;

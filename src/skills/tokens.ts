@@ -15,7 +15,8 @@ export const SKILL_TOKENS = {
   SkillPolicy: defineToken<SkillPolicy>("skill-policy"),
   /**
    * Provided by skills-extension, which serves `skill://` files through the SDK's SkillsExtension:
-   * skill-resources then adds no resource template of its own.
+   * skill-resources, which consumes it, is then set up after it, so that the SDK's template is
+   * registered first and answers every read.
    */
   SkillFilesServed: defineToken<true>("skill-files-served"),
 } as const;

@@ -1,24 +1,25 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
-import { summarizeCatalog } from "../../../skills/catalog-summary.js";
+import { oneLine, summarizeCatalog } from "../../../skills/catalog-summary.js";
 import { TOKENS } from "../../../tokens.js";
 
 const optionsSchema = z.strictObject({
   /** The most characters the summary adds to the server's instructions. */
   maxChars: z.number().int().min(300).max(100_000).default(4_000),
-  /**
-   * How long the start waits for the catalog's first load, so that the first connection's
-   * instructions name the skills; 0 starts serving at once.
-   */
-  waitMs: z.number().int().min(0).max(60_000).default(2_000),
 });
 
 const LOADING = "This server's skills were still loading when this connection opened: search or list them to see which it serves.";
 
+/** Said after the summary when some sources had not loaded yet; bounded, since source names are config. */
+const stillLoading = (sources: readonly string[]) =>
+  `Still loading when this connection opened: ${oneLine(sources.join(", "), 200)}; search or list the skills to see the rest.`;
+
 /**
  * The served skills, named and described in a line each, in the server's instructions: a host
- * that defers tool descriptions behind a tool search shows the model these, and no tool.
+ * that defers tool descriptions behind a tool search shows the model these, and no tool. It never
+ * waits for the catalog: each server built summarizes the skills loaded by then, and says which
+ * sources were still loading, so the instructions never hold up an answer.
  */
 export default definePlugin({
   name: "catalog-summary",
@@ -26,28 +27,29 @@ export default definePlugin({
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    let loaded = false;
-    // The catalog replaces its listing on each change: one summary per listing, however many servers are built.
-    const summaries = new WeakMap<readonly CatalogSkill[], string>();
-    ctx.addInstructions(() => (loaded ? summarize(catalog, options.maxChars, summaries) : LOADING));
-    return {
-      async start() {
-        const ready = catalog.ready().then(() => (loaded = true));
-        if (options.waitMs === 0) return;
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([ready, new Promise((resolve) => (timer = setTimeout(resolve, options.waitMs)))]);
-        clearTimeout(timer);
-      },
-    };
+    // The catalog replaces its listing on each change: one summary per listing and loading state,
+    // however many servers are built.
+    const summaries = new WeakMap<readonly CatalogSkill[], { loading: string; text: string }>();
+    ctx.addInstructions(() => summarize(catalog, options.maxChars, summaries));
   },
 });
 
-function summarize(catalog: SkillCatalog, maxChars: number, summaries: WeakMap<readonly CatalogSkill[], string>): string {
+function summarize(catalog: SkillCatalog, maxChars: number, summaries: WeakMap<readonly CatalogSkill[], { loading: string; text: string }>): string {
   const skills = catalog.list();
-  let text = summaries.get(skills);
-  if (text === undefined) {
-    text = summarizeCatalog(skills, maxChars).text;
-    summaries.set(skills, text);
+  const loading = catalog
+    .status()
+    .filter((status) => status.state === "loading")
+    .map((status) => status.source);
+  const key = loading.join("\n");
+  const cached = summaries.get(skills);
+  if (cached?.loading === key) return cached.text;
+  let text: string;
+  if (loading.length === 0) text = summarizeCatalog(skills, maxChars).text;
+  else if (skills.length === 0) text = LOADING;
+  else {
+    const note = stillLoading(loading);
+    text = `${summarizeCatalog(skills, maxChars - note.length - 1).text}\n${note}`;
   }
+  summaries.set(skills, { loading: key, text });
   return text;
 }

@@ -25,7 +25,9 @@ const optionsSchema = skillFileOptionsSchema.extend({
 /**
  * The same skills as the tools, as MCP resources: one template covers every skill, however the
  * catalog changes, and resources/list lists each SKILL.md in pages. With skills-extension in the
- * config, the SDK's SkillsExtension serves the files instead, and this plugin only lists them.
+ * config, the SDK's SkillsExtension serves the files through its own template, `skill://{+path}`,
+ * registered first and so the one reads reach; this plugin's template is still listed, since it
+ * is the one that completes (completion/complete: skill names, then the paths inside a skill).
  */
 export default definePlugin({
   name: "skill-resources",
@@ -34,10 +36,9 @@ export default definePlugin({
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const servedByExtension = ctx.resolveOptional(TOKENS.SkillFilesServed) === true;
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     const skillResources = (server: McpServer) => {
-      if (!servedByExtension) registerTemplate(server, catalog, options, ctx.logger);
+      registerTemplate(server, catalog, options, ctx.logger);
       registerPagedList(server, catalog);
     };
     ctx.extendServer(skillResources);

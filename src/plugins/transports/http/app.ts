@@ -7,6 +7,7 @@ import { serveLegacyOnce } from "./legacy-once.js";
 import type { HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
+import { ServerPool, type ReusableServerFactory } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, onSettled, restError } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
 import { SessionTable } from "./sessions.js";
@@ -17,11 +18,16 @@ export interface Readiness {
   readonly checks: Readonly<Record<string, string>>;
 }
 
-/** Builds the McpServer for one 2026-07-28 request, or one 2025-11-25 session or request. */
+/** Builds the McpServer for one 2025-11-25 session or request, and the list_changed relay's. */
 export type ServerFactory = () => McpServer | Promise<McpServer>;
+
+/** Idle 2026-07-28 servers kept for reuse: about the connections a busy replica serves at once. */
+const MAX_IDLE_SERVERS = 64;
 
 export interface HttpAppParts {
   readonly createServer: ServerFactory;
+  /** Builds the servers 2026-07-28 requests reuse (ServerPool), and tells when they are out of date. */
+  readonly reusable: { readonly build: ReusableServerFactory; readonly edition: () => string };
   readonly logger: Logger;
   readonly options: HttpAppOptions;
   /** Endpoints other plugins add (the REST API). */
@@ -73,7 +79,7 @@ const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * instance of its own, so any replica answers any request), 2025-11-25 in sessions (or, with
  * `stateless`, one request at a time).
  */
-export function createHttpApp({ createServer, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
+export function createHttpApp({ createServer, reusable, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
   const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
@@ -90,7 +96,8 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
         },
         logger,
       );
-  const modern = createMcpHandler(() => createServer(), {
+  const pool = new ServerPool(reusable.build, reusable.edition, MAX_IDLE_SERVERS);
+  const modern = createMcpHandler(() => pool.acquire(), {
     legacy: "reject",
     maxRequestBodySize: options.maxBodyBytes,
     // Refusals are the client's to read in the answer; the log keeps them at debug.
@@ -214,6 +221,7 @@ export function createHttpApp({ createServer, logger, options, routes = [], read
       }
       await sessions?.closeAll();
       await modern.close();
+      pool.close();
       const connected = await relay;
       await connected?.close();
     },

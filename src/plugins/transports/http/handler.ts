@@ -49,8 +49,10 @@ export interface HttpHandler {
 export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions = {}): HttpHandler {
   const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
   const options = { ...configured, ...definedOnly(overrides) };
+  const authenticated = options.authToken !== undefined;
   const app = createHttpApp({
-    createServer: () => kernel.createMcpServer({ authenticated: options.authToken !== undefined }),
+    createServer: () => kernel.createMcpServer({ authenticated }),
+    reusable: { build: (lifetime) => kernel.createMcpServer({ authenticated, lifetime }), edition: () => kernel.serverEdition() },
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),

@@ -25,7 +25,7 @@ export interface HttpTransportParts {
 export function httpTransport({ options, routes, catalog, cache }: HttpTransportParts): TransportDefinition {
   return {
     name: "http",
-    async start({ createServer, logger, signal }) {
+    async start({ createServer, serverEdition, logger, signal }) {
       const allowedHosts = defaultAllowedHosts(options.host, options.allowedHosts);
       if (!isLoopback(options.host) && options.authToken === undefined) {
         logger.warn(`listening on ${options.host} without an auth token: anyone who can reach it can use it (set --auth-token or ${AUTH_TOKEN_ENV})`);
@@ -33,9 +33,11 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
       if (allowedHosts === undefined) {
         logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
       }
+      // With a token every caller is authenticated: answers are cached as private.
+      const authenticated = options.authToken !== undefined;
       const app = createHttpApp({
-        // With a token every caller is authenticated: answers are cached as private.
-        createServer: () => createServer({ authenticated: options.authToken !== undefined }),
+        createServer: () => createServer({ authenticated }),
+        reusable: { build: (lifetime) => createServer({ authenticated, lifetime }), edition: serverEdition },
         logger,
         options: { ...options, allowedHosts },
         routes: routes(),

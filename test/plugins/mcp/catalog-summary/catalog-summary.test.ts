@@ -13,13 +13,13 @@ const LOADING = "This server's skills were still loading when this connection op
 const skill = (name: string): SourceSkill => ({ name, description: `The ${name} skill.`, path: name, frontmatter: Object.create(null), excerpt: "", rank: 0 });
 
 /** A source whose first load finishes only when the test opens the gate. */
-function gatedSource(skills: SourceSkill[]) {
+function gatedSource(skills: SourceSkill[], name = "gated") {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const unused = () => Promise.reject(new Error("not in this test"));
   const source: SkillSource = {
-    name: "gated",
-    description: "gated",
+    name,
+    description: name,
     load: async () => {
       await gate;
       return { skills, diagnostics: [] };
@@ -28,8 +28,12 @@ function gatedSource(skills: SourceSkill[]) {
     listFiles: unused,
     readFile: unused,
   };
-  const plugin = definePlugin({ name: "gated", provides: [TOKENS.SkillSource], setup: (ctx) => ctx.contribute(TOKENS.SkillSource, source) });
+  const plugin = definePlugin({ name, provides: [TOKENS.SkillSource], setup: (ctx) => ctx.contribute(TOKENS.SkillSource, source) });
   return { plugin, open };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 async function instructionsOf(kernel: SkillsKernel): Promise<string> {
@@ -55,10 +59,11 @@ describe("the catalog-summary plugin", () => {
     expect(await builtinPlugins["catalog-summary"]!()).toBe(catalogSummary);
   });
 
-  it("waits for the first load at start, so the first connection's instructions name the skills", async () => {
+  it("names the skills once the catalog has loaded them", async () => {
     const { plugin, open } = gatedSource([skill("pdf"), skill("docx")]);
-    setTimeout(open, 50);
     const kernel = await boot([plugin, "catalog-summary"]);
+    open();
+    await kernel.catalog.ready();
     expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(
       "This server serves 2 skills. Each is a folder of instructions (SKILL.md) for one kind of task:\n" +
         "- docx: The docx skill.\n" +
@@ -67,9 +72,10 @@ describe("the catalog-summary plugin", () => {
     await kernel.close();
   });
 
-  it("says the skills are still loading when the load outlasts waitMs, and names them on the next connection", async () => {
+  it("never waits for the load: the kernel starts and answers while it runs, and the next connection names the skills", async () => {
     const { plugin, open } = gatedSource([skill("pdf")]);
-    const kernel = await boot([plugin, ["catalog-summary", { waitMs: 0 }]]);
+    // The gate stays shut until after the first connection: a start that waited would never return.
+    const kernel = await boot([plugin, "catalog-summary"]);
     expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(LOADING);
     open();
     await kernel.catalog.ready();
@@ -77,12 +83,29 @@ describe("the catalog-summary plugin", () => {
     await kernel.close();
   });
 
-  it("stops waiting after waitMs", async () => {
-    const { plugin, open } = gatedSource([skill("pdf")]);
-    const kernel = await boot([plugin, ["catalog-summary", { waitMs: 20 }]]);
-    expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(LOADING);
-    open();
+  it("summarizes the sources that have loaded and names those still loading", async () => {
+    const fast = gatedSource([skill("pdf")], "fast");
+    const slow = gatedSource([skill("docx")], "slow");
+    const kernel = await boot([fast.plugin, slow.plugin, "catalog-summary"]);
+    fast.open();
+    await until(() => kernel.catalog.list().length === 1);
+    expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(
+      "This server serves 1 skill. Each is a folder of instructions (SKILL.md) for one kind of task:\n" +
+        "- pdf: The pdf skill.\n" +
+        "Still loading when this connection opened: slow; search or list the skills to see the rest.",
+    );
+    slow.open();
+    await kernel.catalog.ready();
+    expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(
+      "This server serves 2 skills. Each is a folder of instructions (SKILL.md) for one kind of task:\n" +
+        "- pdf: The pdf skill.\n" +
+        "- docx: The docx skill.",
+    );
     await kernel.close();
+  });
+
+  it("refuses waitMs, which it no longer has", async () => {
+    await expect(boot([gatedSource([]).plugin, ["catalog-summary", { waitMs: 0 }]])).rejects.toThrow(/waitMs/);
   });
 
   it("refuses a budget below 300 characters", async () => {

@@ -183,7 +183,7 @@ describe("skills-extension entries", () => {
 });
 
 describe("skills-extension configuration", () => {
-  it("serves the files its entries name by itself, and with skill-resources lists one skill:// template", async () => {
+  it("serves the files its entries name by itself, and with skill-resources lists the completing template after its own", async () => {
     const root = await tempDir();
     await writeSkillFile(root, "s", skillMd("s"));
     await writeSkillFile(root, "s/references", "guide", "guide.md");
@@ -199,7 +199,7 @@ describe("skills-extension configuration", () => {
     const both = await startSkillServer([root], ["skill-resources", "skills-extension"]);
     try {
       const { resourceTemplates } = await both.client.listResourceTemplates();
-      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["skill://{+path}"]);
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["skill://{+path}", "skill://{skill}/{+path}"]);
       await verifySkill(both.client, (await listAllSkills(both.client)).skills[0]!);
     } finally {
       await both.close();
