@@ -142,6 +142,23 @@ describe("a blocked skill is not served by any tool or method (bundle)", () => {
     expect(remote.stderr).toContain("blocked by the audit: pipe-to-shell");
     const local = await runCli(["list", "--skills-dir", skills], { cwd: base, env });
     expect(local.stdout.split("\n").filter(Boolean).sort()).toEqual(["clean", "risky"]);
+    expect(local.stderr).toBe(
+      '[skills-kernel:catalog] warn: source "skills": risky (risky) has 1 high audit finding: pipe-to-shell at scripts/setup.sh:3; served (audit mode warn; audit_skill or skills-kernel audit lists them)\n',
+    );
+  });
+
+  it("warn names a risky local skill once, at load, not at each call", async () => {
+    const { client, stderr } = await connectCli(["--skills-dir", skills], { cwd: base, env });
+    try {
+      for (let call = 0; call < 3; call++) {
+        const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } });
+        expect(read.isError).toBeFalsy();
+      }
+      await client.callTool({ name: "list_skills", arguments: {} });
+      expect(stderr().match(/risky \(risky\) has 1 high audit finding/g)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -25,7 +25,7 @@ export function warnHighFindings(source: string, logger: Logger): ServeCheck {
       return undefined;
     }
     if (high.length === 0) return undefined;
-    const line = `source "${source}": ${skill.name} (${skill.path || "."}) has ${high.length} high audit finding${high.length === 1 ? "" : "s"}: ${summarise(high)}; served (audit mode warn), see: skills-kernel audit`;
+    const line = `source "${source}": ${skill.name} (${skill.path || "."}) has ${high.length} high audit finding${high.length === 1 ? "" : "s"}: ${summarise(high)}; served (audit mode warn; audit_skill or skills-kernel audit lists them)`;
     if (!said.has(line)) logger.warn(line);
     said.add(line);
     return undefined;
