@@ -17,7 +17,7 @@ let keys: string;
 let allowed: string;
 let repo: TestRepository;
 let project: string;
-let env: NodeJS.ProcessEnv;
+let env: Record<string, string>;
 const fingerprint: Record<string, string> = {};
 
 const run = (args: string[], cwd = project) => runCli(args, { cwd, env, timeoutMs: 60_000 });

@@ -25,7 +25,7 @@ async function writeSkill(root: string, name: string, files: Record<string, stri
 let base: string;
 let skills: string;
 let repo: TestRepository;
-let env: NodeJS.ProcessEnv;
+let env: Record<string, string>;
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-trust-"));
