@@ -72,12 +72,13 @@ const COMMAND_SPECS = {
       json: { type: "boolean" },
       verbose: { type: "boolean" },
       "allow-risky": { type: "boolean" },
+      "token-env": { type: "string", multiple: true },
     },
     positionals: [1, 1],
     usage: "SOURCE",
   },
   installed: { options: { global: { type: "boolean" }, json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
-  outdated: { options: { global: { type: "boolean" }, json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  outdated: { options: { global: { type: "boolean" }, json: { type: "boolean" }, "token-env": { type: "string", multiple: true } }, positionals: [0, 0], usage: "" },
   update: {
     options: {
       global: { type: "boolean" },
@@ -86,13 +87,21 @@ const COMMAND_SPECS = {
       json: { type: "boolean" },
       verbose: { type: "boolean" },
       "allow-risky": { type: "boolean" },
+      "accept-signer": { type: "boolean" },
+      "token-env": { type: "string", multiple: true },
     },
     positionals: [0, Infinity],
     usage: "[NAME]...",
   },
   remove: { options: { global: { type: "boolean" }, agent: { type: "string", multiple: true } }, positionals: [1, Infinity], usage: "NAME" },
   restore: {
-    options: { global: { type: "boolean" }, frozen: { type: "boolean" }, force: { type: "boolean" } },
+    options: {
+      global: { type: "boolean" },
+      frozen: { type: "boolean" },
+      force: { type: "boolean" },
+      "accept-signer": { type: "boolean" },
+      "token-env": { type: "string", multiple: true },
+    },
     positionals: [0, 0],
     usage: "",
   },
@@ -150,6 +159,10 @@ export interface CliArgs {
   readonly verbose: boolean;
   /** restore: fail instead of repairing what does not match the lock. */
   readonly frozen: boolean;
+  /** update, restore: take a signed skill whose signer changed, or whose signature is gone. */
+  readonly acceptSigner: boolean;
+  /** add, outdated, update, restore: `[user@]host=VARIABLE`, the variable holding that host's token. */
+  readonly tokenEnv: readonly string[];
 }
 
 export interface HttpFlags {
@@ -252,6 +265,11 @@ Command options:
                          high-severity problems in (refused otherwise, with the findings)
   --verbose              add, update: list each skill's files and warnings
   --frozen               restore: change nothing that does not match the lock; exit 1 instead
+  --accept-signer        update, restore: take a skill whose signer changed from the one
+                         the lock records, or that is no longer signed
+  --token-env HOST=VAR   add, outdated, update, restore: send $VAR as the token to git over
+                         HTTPS at HOST (USER@HOST=VAR to name a user; repeatable);
+                         github.com uses GITHUB_TOKEN or GH_TOKEN unasked
 
 Without a config, the server serves .claude/skills and .agents/skills under the
 working directory (project) and under your home folder (user); a project skill
@@ -367,6 +385,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     copy: values.copy === true,
     verbose: values.verbose === true,
     frozen: values.frozen === true,
+    acceptSigner: values["accept-signer"] === true,
+    tokenEnv: (values["token-env"] as string[] | undefined) ?? [],
   };
 }
 

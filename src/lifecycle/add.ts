@@ -10,6 +10,7 @@ import type { InstallMode } from "./place.js";
 import { storeFolder } from "./place.js";
 import type { SourceOpener } from "./report.js";
 import type { ResolvedRef } from "./resolve-git.js";
+import { signerOf } from "./signer.js";
 import { sourceType, type SourceSpec } from "./source-spec.js";
 
 export interface AddRequest {
@@ -88,6 +89,7 @@ async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddR
       version: offered.version,
       path: offered.path,
       name: offered.name === folder ? undefined : offered.name,
+      signer: signerOf(staged.signature),
     };
     const committed = request.dryRun
       ? { agents: request.agents.map((agent) => agent.id), copies: [] }

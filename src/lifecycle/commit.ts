@@ -4,6 +4,7 @@ import type { StagedSkill } from "./fetch.js";
 import { readLock, writeLock, lockPath, type LockEntry } from "./lock-file.js";
 import { withLockFile } from "./lock-guard.js";
 import { entryKind, placementPaths, placeSkill, type InstallMode } from "./place.js";
+import type { LockedSigner } from "./signer.js";
 import { entryAgents } from "./state.js";
 
 /** Where a staged skill goes and what the lock says of it. */
@@ -33,6 +34,20 @@ export interface SourceFields {
   readonly version?: string;
   readonly path?: string;
   readonly name?: string;
+  readonly signer?: LockedSigner;
+}
+
+/** The lock entry's fields for a source's skill: `url` and `path` under npx skills' names and meanings. */
+export function lockFields(fields: SourceFields): Partial<LockEntry> & Pick<LockEntry, "source" | "sourceType"> {
+  const { url, path, ...rest } = fields;
+  return { ...rest, sourceUrl: url, skillPath: path === undefined ? undefined : path === "" ? "SKILL.md" : `${path}/SKILL.md` };
+}
+
+/** The source fields of a lock entry (the inverse of lockFields). */
+export function sourceFieldsOf(entry: LockEntry): SourceFields {
+  const { sourceUrl, skillPath, source, sourceType, ref, pinned, commit, version, name, signer } = entry;
+  const path = skillPath === undefined ? undefined : skillPath === "SKILL.md" ? "" : skillPath.replace(/\/SKILL\.md$/, "");
+  return { source, sourceType, url: sourceUrl, ref, pinned, commit, version, path, name, signer };
 }
 
 export interface Committed {
@@ -51,8 +66,9 @@ export async function commitSkill(staged: StagedSkill, plan: SkillPlan): Promise
   return withLockFile(file, async () => {
     const lock = await readLock(file);
     const existing = lock.skills[plan.folder];
-    // Another source's skill of the same name is not replaced by accident (npx skills' entries name no URL to compare).
-    if (existing?.url !== undefined && existing.url !== plan.source.url && !plan.force) {
+    // Another source's skill of the same name is not replaced by accident; npx skills' entries (no
+    // per-file digests) spell URLs their own way, and adding the skill here takes them over.
+    if (existing?.files !== undefined && existing.sourceUrl !== plan.source.url && !plan.force) {
       throw new UserError(`${plan.folder} is installed from ${existing.source}; --force replaces it with ${plan.source.source}`, 1);
     }
     const previous = existing && plan.addAgents ? await entryAgents(existing, plan.scope, plan.folder) : [];
@@ -66,7 +82,7 @@ export async function commitSkill(staged: StagedSkill, plan: SkillPlan): Promise
     }
     const copies = await placeSkill(staged.folder, agents, plan.scope, plan.folder, plan.mode);
     const entry: LockEntry = {
-      ...plan.source,
+      ...lockFields(plan.source),
       agents: agents.map((agent) => agent.id),
       mode: plan.mode,
       computedHash: staged.digest.computedHash,

@@ -11,6 +11,10 @@ import { createInstaller, installOptionsSchema } from "../plugins/tools/install-
 import { digestFolder, type FolderDigest } from "./digest.js";
 import type { SourceSpec } from "./source-spec.js";
 import type { Credentials } from "../plugins/sources/git/index.js";
+import { catalogReader } from "../skills/audit/audit-skill.js";
+import { SIGNATURE_FILE } from "../skills/signing/manifest.js";
+import { signatureStatus, type SignatureStatus } from "../skills/signing/status.js";
+import { signerOf } from "./signer.js";
 
 /** The source's name inside the kernel that reads it. */
 const SOURCE = "source";
@@ -32,6 +36,8 @@ export interface StagedSkill {
   readonly digest: FolderDigest;
   /** Spec problems and other warnings the install found. */
   readonly warnings: readonly string[];
+  /** Whether its source's SKILL.sig is a valid signature of its files, and by whom. */
+  readonly signature: SignatureStatus;
   /** Removes the staging folder (after the skill was moved out of it, or when it is refused). */
   discard(): Promise<void>;
 }
@@ -53,6 +59,8 @@ export interface OpenOptions {
   readonly commit?: string;
   /** Catalogs: sent as `Authorization: Bearer …` (from SKILLS_KERNEL_CATALOG_TOKEN). */
   readonly catalogToken?: string;
+  /** ssh-keygen's allowed signers file: a signed skill's signer is then checked and named. */
+  readonly allowedSigners?: string;
 }
 
 /**
@@ -84,7 +92,11 @@ export async function openSource(spec: SourceSpec, options: OpenOptions): Promis
       version: catalogVersion(spec, skill),
       skill,
     }));
-  return { skills, stage: (offered, stageIn, strict, allowRisky) => stage(kernel, offered, stageIn, strict, allowRisky), close: () => kernel.close() };
+  return {
+    skills,
+    stage: (offered, stageIn, strict, allowRisky) => stage(kernel, offered, stageIn, strict, allowRisky, options.allowedSigners),
+    close: () => kernel.close(),
+  };
 }
 
 /**
@@ -129,7 +141,7 @@ function catalogVersion(spec: SourceSpec, skill: CatalogSkill): string | undefin
   return typeof found === "string" || typeof found === "number" ? String(found) : undefined;
 }
 
-async function stage(kernel: SkillsKernel, offered: OfferedSkill, stageIn: string, strict: boolean, allowRisky: boolean): Promise<StagedSkill> {
+async function stage(kernel: SkillsKernel, offered: OfferedSkill, stageIn: string, strict: boolean, allowRisky: boolean, allowedSigners?: string): Promise<StagedSkill> {
   const defaults = installOptionsSchema.parse({});
   const installer = createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());
   const root = join(stageIn, stagingName("installing", offered.name.replace(/[^A-Za-z0-9._-]/g, "-"), randomBytes(6).toString("hex")));
@@ -138,7 +150,10 @@ async function stage(kernel: SkillsKernel, offered: OfferedSkill, stageIn: strin
     await mkdir(root, { recursive: true });
     const result = await installer.install({ skill: offered.skill.qualifiedId, targetRoot: root, overwrite: false, dryRun: false, strict, allowRisky });
     const warnings = result.warnings.filter((warning) => !warning.startsWith("target "));
-    return { offered, folder: result.path, digest: await digestFolder(result.path), warnings, discard };
+    const digest = await digestFolder(result.path);
+    const signature = await signatureStatus(catalogReader(kernel.catalog, offered.skill), SIGNATURE_FILE in digest.files, allowedSigners);
+    if (signature.signed && !signerOf(signature)) warnings.push(`${SIGNATURE_FILE} does not verify (${signature.reason ?? "unknown key"}); no signer is recorded`);
+    return { offered, folder: result.path, digest, warnings, signature, discard };
   } catch (error) {
     await discard();
     if (error instanceof ToolInputError || error instanceof UserError) throw new UserError(error.message.replace(/\s*\n\s*/g, " "), 1);

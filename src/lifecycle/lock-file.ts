@@ -16,8 +16,9 @@ export const LOCK_VERSION = 1;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /**
- * One skill of the lock. `source`, `ref`, `sourceType` and `computedHash` are the fields `npx
- * skills` writes too (its entries have nothing else); the rest are skills-kernel's.
+ * One skill of the lock. `source`, `sourceType`, `sourceUrl`, `ref`, `skillPath` and
+ * `computedHash` are `npx skills`' own fields, with its meanings (skills 1.7's local lock), so
+ * each tool reads, restores and updates the other's entries; the rest are skills-kernel's.
  */
 const entrySchema = z
   .object({
@@ -26,7 +27,7 @@ const entrySchema = z
     /** git, catalog or local (npx skills: github, local, node_modules…). */
     sourceType: z.string().min(1),
     /** The resolved URL: a git remote, a catalog document, or an absolute folder. */
-    url: z.string().min(1).optional(),
+    sourceUrl: z.string().min(1).optional(),
     /** The branch, tag or commit asked for; absent when none was. */
     ref: z.string().min(1).optional(),
     /** A tag or a commit was asked for: update leaves the skill where it is. */
@@ -35,12 +36,16 @@ const entrySchema = z
     commit: z.string().regex(/^[0-9a-f]{40}$/).optional(),
     /** The version the catalog gave, when it gave one. */
     version: z.string().min(1).optional(),
-    /** The skill's folder inside the source, POSIX separators; "" for the source's root. */
-    path: z.string().optional(),
+    /** The skill's SKILL.md inside the source, POSIX separators (`skills/pdf/SKILL.md`; `SKILL.md` at the root). */
+    skillPath: z.string().min(1).optional(),
     /** The skill's name when its folder is named otherwise. */
     name: z.string().min(1).optional(),
     agents: z.array(z.string()).optional(),
     mode: z.enum(["link", "copy"]).optional(),
+    /** Who signed the skill (its SKILL.sig verified when installed): update and restore require the same key. */
+    signer: z
+      .strictObject({ key: z.string().regex(/^[A-Z0-9-]+ SHA256:[A-Za-z0-9+/=]+$/), principal: z.string().min(1).optional() })
+      .optional(),
     /** SHA-256 of every installed file, as the Skills extension's manifest gives it. */
     files: z.record(z.string(), z.string().regex(DIGEST)).optional(),
     /** npx skills' digest of the whole folder, kept equal so that it sees the skill as current. */
@@ -110,7 +115,7 @@ function checkEntry(file: string, name: string, entry: LockEntry): void {
   }
 }
 
-const ENTRY_KEYS = ["source", "sourceType", "url", "ref", "pinned", "commit", "version", "path", "name", "agents", "mode", "computedHash", "files"];
+const ENTRY_KEYS = ["source", "sourceType", "sourceUrl", "ref", "pinned", "commit", "version", "skillPath", "name", "agents", "mode", "signer", "computedHash", "files"];
 
 /** The lock as written: skills, files and unknown keys sorted, each entry's own keys in a fixed order, two-space indent, final newline. */
 export function formatLock(lock: Lock): string {

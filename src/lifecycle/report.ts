@@ -1,6 +1,7 @@
 import { differingFiles } from "./digest.js";
 import type { OpenedSource } from "./fetch.js";
 import { lockPath, readLock, type LockEntry } from "./lock-file.js";
+import { sourceFieldsOf } from "./commit.js";
 import { resolveRef } from "./resolve-git.js";
 import { inspectSkill } from "./state.js";
 import type { Scope } from "./agents.js";
@@ -8,6 +9,7 @@ import type { SourceSpec } from "./source-spec.js";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { parseSource } from "./source-spec.js";
 import { tmpdir } from "node:os";
+import { tokenCredentials, type TokenEnv } from "../plugins/sources/git/index.js";
 
 /** One installed skill as `installed --json` and the list_installed_skills tool give it. */
 export interface InstalledRow {
@@ -63,29 +65,31 @@ export type SourceOpener = (spec: SourceSpec, commit?: string) => Promise<Opened
 
 /** The source a lock entry came from, as it was written (a local folder by its absolute path). */
 export function entrySpec(name: string, entry: LockEntry, cwd: string): SourceSpec {
-  if (entry.sourceType === "local" && entry.url) return { kind: "local", written: entry.source, folder: entry.url };
-  if (entry.sourceType === "catalog" && entry.url) return { kind: "catalog", written: entry.source, url: entry.url };
+  if (entry.sourceType === "local" && entry.sourceUrl) return { kind: "local", written: entry.source, folder: entry.sourceUrl };
+  if (entry.sourceType === "catalog" && entry.sourceUrl) return { kind: "catalog", written: entry.source, url: entry.sourceUrl };
   if (entry.sourceType === "git") return parseSource(entry.source, cwd).spec;
   throw new UserError(`"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`, 1);
 }
 
 /** The lock entry's skill among a source's skills: by its path, else by name. */
 export function findLocked(source: OpenedSource, name: string, entry: LockEntry) {
-  const found =
-    source.skills.find((skill) => entry.path !== undefined && skill.path === entry.path) ??
-    source.skills.find((skill) => skill.name === (entry.name ?? name));
-  if (!found) throw new UserError(`"${name}" is no longer in ${entry.source}${entry.path ? ` at ${entry.path}` : ""}`, 1);
+  const { path } = sourceFieldsOf(entry);
+  const found = source.skills.find((skill) => path !== undefined && skill.path === path) ?? source.skills.find((skill) => skill.name === (entry.name ?? name));
+  if (!found) throw new UserError(`"${name}" is no longer in ${entry.source}${path ? ` at ${path}` : ""}`, 1);
   return found;
 }
 
-/** Whether a locked skill's source has moved on: a branch's new commit, or a catalog's or folder's new content. */
-export async function checkFreshness(name: string, entry: LockEntry, cwd: string, open: SourceOpener): Promise<OutdatedRow> {
+/**
+ * Whether a locked skill's source has moved on: a branch's new commit, or a catalog's or folder's
+ * new content. `tokenEnv` names the tokens for private HTTPS hosts (github.com's come unasked).
+ */
+export async function checkFreshness(name: string, entry: LockEntry, cwd: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow> {
   const current = entry.commit ?? entry.version ?? null;
   if (entry.pinned) return { name, status: "pinned", current, latest: null, ...(entry.ref ? { note: `pinned to ${entry.ref}` } : {}) };
   try {
     if (entry.files === undefined) return { name, status: "unknown", current, latest: null, note: "installed by npx skills: add it here to track it" };
-    if (entry.sourceType === "git" && entry.url) {
-      const latest = await resolveRef(entry.url, entry.ref);
+    if (entry.sourceType === "git" && entry.sourceUrl) {
+      const latest = await resolveRef(entry.sourceUrl, entry.ref, tokenCredentials(entry.sourceUrl, tokenEnv));
       return { name, status: latest.commit === entry.commit ? "current" : "outdated", current, latest: latest.commit };
     }
     const source = await open(entrySpec(name, entry, cwd));
@@ -103,9 +107,9 @@ export async function checkFreshness(name: string, entry: LockEntry, cwd: string
 }
 
 /** Every skill of the scope's lock and whether its source moved on. */
-export async function outdatedRows(scope: Scope, cwd: string, open: SourceOpener): Promise<OutdatedRow[]> {
+export async function outdatedRows(scope: Scope, cwd: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow[]> {
   const lock = await readLock(lockPath(scope));
   const rows: OutdatedRow[] = [];
-  for (const [name, entry] of Object.entries(lock.skills)) rows.push(await checkFreshness(name, entry, cwd, open));
+  for (const [name, entry] of Object.entries(lock.skills)) rows.push(await checkFreshness(name, entry, cwd, open, tokenEnv));
   return rows;
 }

@@ -73,11 +73,11 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     const deploy = {
       source: `${repo.url}#main:skills`,
       sourceType: "git",
-      url: repo.url,
+      sourceUrl: repo.url,
       ref: "main",
       pinned: false,
       commit: first,
-      path: "skills/deploy",
+      skillPath: "skills/deploy/SKILL.md",
       agents: ["claude-code", "codex", "cursor"],
       mode: "link",
       computedHash: npxHash({ "SKILL.md": skill("deploy", "Deploy the service."), "scripts/run.sh": "echo v1\n" }),
@@ -230,7 +230,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(await readFile(join(racing, "skills-lock.json"), "utf8")).toBe(before);
     const forced = await run(["add", `${other.url}@a1`, "--force"], racing);
     expect(forced.code, forced.stderr).toBe(0);
-    expect((await lock(racing)).skills.a1.url).toBe(other.url);
+    expect((await lock(racing)).skills.a1.sourceUrl).toBe(other.url);
   });
 
   it("keeps the stored copy when an agent's folder is a link to .agents/skills", async () => {

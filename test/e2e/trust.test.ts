@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectCli, runCli } from "../helpers/cli.js";
 import { listAllSkills } from "../helpers/skills-host.js";
 import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
@@ -25,7 +25,7 @@ async function writeSkill(root: string, name: string, files: Record<string, stri
 let base: string;
 let skills: string;
 let repo: TestRepository;
-let env: NodeJS.ProcessEnv;
+let env: Record<string, string>;
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-trust-"));
@@ -142,6 +142,25 @@ describe("a blocked skill is not served by any tool or method (bundle)", () => {
     expect(remote.stderr).toContain("blocked by the audit: pipe-to-shell");
     const local = await runCli(["list", "--skills-dir", skills], { cwd: base, env });
     expect(local.stdout.split("\n").filter(Boolean).sort()).toEqual(["clean", "risky"]);
+  });
+
+  it("warn names a risky local skill once, as it loads, not at each call", async () => {
+    const { client, stderr } = await connectCli(["--skills-dir", skills], { cwd: base, env });
+    try {
+      // The audit runs once the skills are served: its line comes after the first answers may.
+      await vi.waitFor(() => expect(stderr()).toContain("risky (risky) has"), { timeout: 30_000, interval: 50 });
+      expect(stderr()).toContain(
+        '[skills-kernel:catalog] warn: source "skills": risky (risky) has 1 high audit finding: pipe-to-shell at scripts/setup.sh:3; served (audit mode warn; audit_skill or skills-kernel audit lists them)\n',
+      );
+      for (let call = 0; call < 3; call++) {
+        const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } });
+        expect(read.isError).toBeFalsy();
+      }
+      await client.callTool({ name: "list_skills", arguments: {} });
+      expect(stderr().match(/risky \(risky\) has 1 high audit finding/g)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface GitHttpServer {
-  /** http://127.0.0.1:PORT */
+  /** http://127.0.0.1:PORT, or https:// when served with a certificate */
   readonly origin: string;
   /** The Authorization header of every request, in order ("" when none was sent). */
   readonly authorizations: string[];
@@ -13,12 +14,13 @@ export interface GitHttpServer {
 /**
  * The bare repositories under `root` served over smart HTTP by git's own CGI (git http-backend)
  * on loopback, behind Basic auth: a request without `username:password` gets 401, as a private
- * repository's host answers.
+ * repository's host answers. Over HTTPS when `tls` gives a key and certificate (git, like the
+ * lifecycle commands, allows no plain http by default).
  */
-export async function startGitHttpServer(root: string, username: string, password: string): Promise<GitHttpServer> {
+export async function startGitHttpServer(root: string, username: string, password: string, tls?: { key: string; cert: string }): Promise<GitHttpServer> {
   const expected = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
   const authorizations: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     authorizations.push(req.headers.authorization ?? "");
     if (req.headers.authorization !== expected) {
       res.writeHead(401, { "www-authenticate": 'Basic realm="git"' }).end();
@@ -64,10 +66,11 @@ export async function startGitHttpServer(root: string, username: string, passwor
       res.write(head.subarray(end + 4));
     });
     cgi.on("close", () => res.end());
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `${tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     authorizations,
     close: () =>
       new Promise((resolve) => {

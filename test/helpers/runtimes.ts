@@ -11,3 +11,5 @@ export const BUN = bin("bun");
 export const DENO = bin("deno");
 /** The official MCP conformance suite's entry point; it needs Node 22 or newer (NODE_24). */
 export const CONFORMANCE = fileURLToPath(new URL("../runtimes/node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url));
+/** vercel-labs' `skills` CLI (npx skills), for lock interop; it needs Node 22 or newer (NODE_24). */
+export const NPX_SKILLS = fileURLToPath(new URL("../runtimes/node_modules/skills/bin/cli.mjs", import.meta.url));

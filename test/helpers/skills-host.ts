@@ -17,6 +17,7 @@ export const SkillSchema = z.strictObject({
   uri: z.string(),
   frontmatter: z.looseObject({ name: z.string(), description: z.string() }),
   resources: z.array(SkillResourceSchema),
+  _meta: z.record(z.string(), z.unknown()).optional(),
 });
 export type Skill = z.infer<typeof SkillSchema>;
 

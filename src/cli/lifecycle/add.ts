@@ -21,7 +21,7 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
       strict: args.strict,
       dryRun: args.dryRun,
       allowRisky: args.allowRisky,
-      resolved: await resolveGit(spec),
+      resolved: await resolveGit(context, spec),
     },
     (opened, commit) => open(context, opened, commit),
   );

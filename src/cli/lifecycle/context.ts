@@ -4,13 +4,24 @@ import type { Scope } from "../../lifecycle/agents.js";
 import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
 import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
 import type { SourceSpec } from "../../lifecycle/source-spec.js";
-import { GitError } from "../../plugins/sources/git/index.js";
+import { GitError, tokenCredentials, type TokenEnv } from "../../plugins/sources/git/index.js";
 
 /** What every lifecycle command runs with. */
 export interface LifecycleContext {
   readonly cwd: string;
   readonly scope: Scope;
   readonly logger: Logger;
+  /** Tokens for git over HTTPS, by host (--token-env); GITHUB_TOKEN or GH_TOKEN serve github.com. */
+  readonly tokenEnv: TokenEnv;
+  /** --allowed-signers: a signed skill's signer is checked against it and named in the lock. */
+  readonly allowedSigners?: string;
+}
+
+/** A git spec given the token the environment holds for its host, when its URL held none. */
+export function withToken(context: LifecycleContext, spec: SourceSpec): SourceSpec {
+  if (spec.kind !== "git" || spec.repository.credentials) return spec;
+  const credentials = tokenCredentials(spec.repository.url, context.tokenEnv);
+  return credentials ? { ...spec, repository: { ...spec.repository, credentials } } : spec;
 }
 
 /**
@@ -28,7 +39,8 @@ export async function withProgress<T>(text: string, work: Promise<T>): Promise<T
 }
 
 /** Where a git source's ref points now; a git failure is the user's to see in one line. */
-export async function resolveGit(spec: SourceSpec): Promise<ResolvedRef | undefined> {
+export async function resolveGit(context: LifecycleContext, given: SourceSpec): Promise<ResolvedRef | undefined> {
+  const spec = withToken(context, given);
   if (spec.kind !== "git") return undefined;
   try {
     return await withProgress(`asking ${spec.repository.url}`, resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials));
@@ -41,7 +53,8 @@ export async function resolveGit(spec: SourceSpec): Promise<ResolvedRef | undefi
 /** Opens a source (at `commit` for git), with a progress line. */
 export function open(context: LifecycleContext, spec: SourceSpec, commit?: string): Promise<OpenedSource> {
   const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
-  return withProgress(`fetching ${spec.written}`, openSource(spec, { logger: context.logger, cwd: context.cwd, commit, catalogToken }));
+  const { allowedSigners } = context;
+  return withProgress(`fetching ${spec.written}`, openSource(withToken(context, spec), { logger: context.logger, cwd: context.cwd, commit, catalogToken, allowedSigners }));
 }
 
 /** One line on stderr for a failure, whatever it holds. */

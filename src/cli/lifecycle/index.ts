@@ -1,4 +1,7 @@
+import { resolve } from "node:path";
+import { ConfigError, errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
+import { parseTokenEnv, type TokenEnv } from "../../plugins/sources/git/index.js";
 import { scopeFor } from "../../lifecycle/project.js";
 import type { CliArgs, Command } from "../args.js";
 import type { LifecycleContext } from "./context.js";
@@ -9,7 +12,17 @@ export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set(["add", "install
 /** Runs one lifecycle command; each opens the sources it needs itself, so no server kernel is built. */
 export async function runLifecycle(args: CliArgs, logger: Logger): Promise<number> {
   const cwd = process.cwd();
-  const context: LifecycleContext = { cwd, scope: scopeFor(args.global, cwd), logger };
+  let tokenEnv: TokenEnv;
+  try {
+    tokenEnv = parseTokenEnv(args.tokenEnv);
+  } catch (error) {
+    throw new ConfigError(`--token-env: ${errorMessage(error)}`);
+  }
+  for (const [host, variable] of Object.entries(tokenEnv)) {
+    if (!process.env[variable]) throw new ConfigError(`--token-env ${host}=${variable}: ${variable} is not set`);
+  }
+  const allowedSigners = args.allowedSigners && resolve(cwd, args.allowedSigners);
+  const context: LifecycleContext = { cwd, scope: scopeFor(args.global, cwd), logger, tokenEnv, ...(allowedSigners && { allowedSigners }) };
   switch (args.command) {
     case "add":
       return (await import("./add.js")).runAdd(args, context);

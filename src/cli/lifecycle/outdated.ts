@@ -4,7 +4,7 @@ import { open, short, type LifecycleContext } from "./context.js";
 
 /** `skills-kernel outdated`: tracked skills whose source moved on; pinned ones shown as pinned. */
 export async function runOutdated(args: CliArgs, context: LifecycleContext): Promise<number> {
-  const rows = await outdatedRows(context.scope, context.cwd, (spec, commit) => open(context, spec, commit));
+  const rows = await outdatedRows(context.scope, context.cwd, (spec, commit) => open(context, spec, commit), context.tokenEnv);
   if (args.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;

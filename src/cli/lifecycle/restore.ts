@@ -1,6 +1,6 @@
 import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
-import { commitSkill } from "../../lifecycle/commit.js";
+import { commitSkill, sourceFieldsOf } from "../../lifecycle/commit.js";
 import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
 import { storeFolder } from "../../lifecycle/place.js";
 import { inspectSkill } from "../../lifecycle/state.js";
@@ -45,10 +45,10 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
     // The lock's digests name exactly what the project reviewed and committed: restore does not audit again.
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false, true);
     try {
-      const refused = await refuseStaged(staged, entry);
+      const refused = await refuseStaged(staged, { files: entry.files, signer: entry.signer, acceptSigner: args.acceptSigner });
       if (refused) throw new UserError(`refusing to restore "${name}": ${refused}`, 1);
-      const { files: _files, computedHash: _hash, agents: _agents, mode, ...fields } = entry;
-      await commitSkill(staged, { folder: name, agents: state.agents, mode: mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });
+      const fields = sourceFieldsOf(entry);
+      await commitSkill(staged, { folder: name, agents: state.agents, mode: entry.mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });
     } finally {
       await staged.discard();
     }

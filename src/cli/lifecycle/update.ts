@@ -1,8 +1,9 @@
 import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
-import { commitSkill } from "../../lifecycle/commit.js";
+import { commitSkill, sourceFieldsOf } from "../../lifecycle/commit.js";
 import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
 import { storeFolder } from "../../lifecycle/place.js";
+import { signerOf } from "../../lifecycle/signer.js";
 import { inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import { entrySpec, findLocked } from "../../lifecycle/report.js";
@@ -46,7 +47,7 @@ interface UpdateOutcome {
 }
 
 async function updateOne(name: string, entry: LockEntry, args: CliArgs, context: LifecycleContext): Promise<UpdateOutcome> {
-  const fresh = await checkFreshness(name, entry, context.cwd, (spec, commit) => open(context, spec, commit));
+  const fresh = await checkFreshness(name, entry, context.cwd, (spec, commit) => open(context, spec, commit), context.tokenEnv);
   if (fresh.status === "pinned" || fresh.status === "unknown") return { status: fresh.status, note: fresh.note };
   const state = await inspectSkill(name, entry, context.scope);
   if (fresh.status === "current" && state.state === "ok") return { status: "current", from: fresh.current };
@@ -58,17 +59,17 @@ async function updateOne(name: string, entry: LockEntry, args: CliArgs, context:
     const offered = findLocked(source, name, entry);
     const staged = await source.stage(offered, storeFolder(context.scope), false, args.allowRisky);
     try {
-      const refused = await refuseStaged(staged);
+      const refused = await refuseStaged(staged, { signer: entry.signer, acceptSigner: args.acceptSigner });
       if (refused) throw new UserError(`refusing to update "${name}": ${refused}`, 1);
-      const { files: _files, computedHash: _hash, agents: _agents, mode, ...fields } = entry;
+      const fields = sourceFieldsOf(entry);
       await commitSkill(staged, {
         folder: name,
         agents: state.agents,
-        mode: mode ?? "link",
+        mode: entry.mode ?? "link",
         scope: context.scope,
         force: true,
         addAgents: false,
-        source: { ...fields, commit, version: offered.version, path: offered.path },
+        source: { ...fields, commit, version: offered.version, path: offered.path, signer: signerOf(staged.signature) },
       });
     } finally {
       await staged.discard();

@@ -31,33 +31,47 @@ export function sourceReader(source: SkillSource, path: string): SkillReader {
   };
 }
 
+/** Runs `each` over the skills, CONCURRENCY at a time. */
+async function forEachSkill(skills: readonly SourceSkill[], each: (skill: SourceSkill, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < skills.length) {
+      const index = next++;
+      await each(skills[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, skills.length) }, worker));
+}
+
 /**
  * `source` with every skill that fails a check left out of its snapshots, each replaced by an
  * error diagnostic saying why (the rule and where): nothing in the catalog then serves it, by
  * any tool, resource or extension method. A skill the check cannot read is left out too.
+ * `afterLoad` checks run once a snapshot is served, in the background (aborted with the load's
+ * signal), and only report: they never hold up the catalog, nor leave a skill out.
  */
-export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger): SkillSource {
+export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger, afterLoad: readonly ServeCheck[] = []): SkillSource {
   // Each refusal is logged once, not at every reload.
   const logged = new Set<string>();
+  const report = (skills: readonly SourceSkill[], signal: AbortSignal) =>
+    forEachSkill(skills, async (skill) => {
+      for (const check of afterLoad) await check(skill, sourceReader(source, skill.path), signal);
+    }).catch((error: unknown) => {
+      if (!signal.aborted) logger.debug(`source "${source.name}": the checks after load stopped: ${errorMessage(error)}`);
+    });
   const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
     const snapshot = await (options ? source.load(signal, options) : source.load(signal));
     const verdicts: (string | undefined)[] = new Array(snapshot.skills.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < snapshot.skills.length) {
-        const index = next++;
-        const skill = snapshot.skills[index]!;
-        const reader = sourceReader(source, skill.path);
-        for (const check of checks) {
-          verdicts[index] = await check(skill, reader, signal).catch((error: unknown) => {
-            if (signal.aborted) throw error;
-            return `not served: it could not be checked (${errorMessage(error)})`;
-          });
-          if (verdicts[index] !== undefined) break;
-        }
+    await forEachSkill(snapshot.skills, async (skill, index) => {
+      const reader = sourceReader(source, skill.path);
+      for (const check of checks) {
+        verdicts[index] = await check(skill, reader, signal).catch((error: unknown) => {
+          if (signal.aborted) throw error;
+          return `not served: it could not be checked (${errorMessage(error)})`;
+        });
+        if (verdicts[index] !== undefined) break;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, snapshot.skills.length) }, worker));
+    });
     const refused: Diagnostic[] = [];
     const skills = snapshot.skills.filter((skill, index) => {
       const why = verdicts[index];
@@ -68,6 +82,7 @@ export function withServeChecks(source: SkillSource, checks: readonly ServeCheck
       logged.add(line);
       return false;
     });
+    if (afterLoad.length > 0) void report(skills, signal);
     return { skills, diagnostics: [...snapshot.diagnostics, ...refused] };
   };
   return {

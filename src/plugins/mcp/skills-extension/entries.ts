@@ -10,6 +10,7 @@ import type { SkillFileContent } from "../../../skills/types.js";
 import { mapLimit } from "../../sources/fs/map-limit.js";
 import { sha256Digest, type FileFacts, type FileVersion } from "./file-facts.js";
 import { verbatimFrontmatter } from "./frontmatter.js";
+import { SIGNER_META_KEY, type SignerCheck } from "./signer-meta.js";
 
 /** The extension's per-skill limits (512 files, 16 MiB): every conforming host loads skills up to them. */
 export const MAX_RESOURCES = SKILL_LIMITS.files;
@@ -38,6 +39,8 @@ export class EntryBuilder {
     private readonly facts: FileFacts,
     private readonly includeSecretFiles: boolean,
     private readonly logger: Logger,
+    /** Names a verified signer in `_meta` (the skill-policy's allowed signers); undefined: no signer is named. */
+    private readonly signers?: SignerCheck,
   ) {}
 
   async build(mapped: MappedSkill, signal: AbortSignal): Promise<EntryResult> {
@@ -72,7 +75,8 @@ export class EntryBuilder {
 
     // The files resources/read serves: the first FETCHABLE_FILES_LIMIT listed, less those named
     // like credentials unless they are served too.
-    const listing = withoutSecrets(await this.catalog.listFiles(skill, FETCHABLE_FILES_LIMIT, signal), this.includeSecretFiles);
+    const everyFile = await this.catalog.listFiles(skill, FETCHABLE_FILES_LIMIT, signal);
+    const listing = withoutSecrets(everyFile, this.includeSecretFiles);
     if (!listing.complete) {
       return { code: "over-limit", problem: "its folder holds more entries than a listing reads, so no complete manifest can be given" };
     }
@@ -96,6 +100,7 @@ export class EntryBuilder {
     );
     const total = files.reduce((sum, file) => sum + file.size, document.size);
     if (total > MAX_SKILL_BYTES) return overSize(total);
+    const signer = await this.signers?.signer(skill, everyFile, document.digest, signal);
     return {
       entry: {
         uri: mapped.uri,
@@ -104,6 +109,7 @@ export class EntryBuilder {
           { uri: mapped.uri, digest: document.digest, size: document.size },
           ...files.map((file) => ({ uri: skillFileUri(mapped, file.path), digest: file.digest, size: file.size })),
         ],
+        ...(signer && { _meta: { [SIGNER_META_KEY]: { ...signer } } }),
       },
     };
   }

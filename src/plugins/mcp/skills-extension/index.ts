@@ -4,10 +4,12 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { INCLUDE_SECRET_FILES_DESCRIPTION } from "../../../skills/secret-files.js";
 import { TOKENS } from "../../../tokens.js";
+import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import type { ServerBuild } from "../../../kernel/types.js";
 import { EntryBuilder } from "./entries.js";
 import { FileFacts } from "./file-facts.js";
 import { SkillListing } from "./listing.js";
+import { SignerCheck } from "./signer-meta.js";
 import { CatalogSkillSource } from "./source.js";
 
 const optionsSchema = z.strictObject({
@@ -29,14 +31,16 @@ export default definePlugin({
   name: "skills-extension",
   // skill-resources (when configured) lists the SKILL.md resources in pages and adds no template.
   provides: [TOKENS.SkillFilesServed],
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Cache, optional: true }],
+  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Cache, optional: true }, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     const facts = new FileFacts(ctx.resolveOptional(TOKENS.Cache));
     const unlisted = new Set(options.unlisted);
+    const allowedSigners = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy)?.allowedSigners;
+    const signers = allowedSigners === undefined ? undefined : new SignerCheck(catalog, allowedSigners);
     const listing = new SkillListing(
-      new EntryBuilder(catalog, facts, options.includeSecretFiles, ctx.logger),
+      new EntryBuilder(catalog, facts, options.includeSecretFiles, ctx.logger, signers),
       // As the tools take them: a plain name reaches the skill that wins it, a qualified id exactly one.
       (skill) => unlisted.has(skill.id) || unlisted.has(skill.qualifiedId),
       options.pageSize,

@@ -8,6 +8,7 @@ import { pluginCache } from "../../../remote/plugin-cache.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "./git.js";
+import { tokenCredentials, tokenEnvProblem } from "./host-tokens.js";
 import { createGitSource } from "./source.js";
 import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, redactCredentials, type RepositorySpec } from "./spec.js";
 
@@ -34,6 +35,16 @@ export const gitOptionsSchema = z.strictObject({
   protocols: z.array(z.enum(["https", "ssh", "file", "http", "git"])).min(1).default([...DEFAULT_PROTOCOLS]),
   /** Folder levels below the repository folder scanned for skills. */
   maxDepth: z.number().int().min(0).default(6),
+  /** Tokens for private HTTPS hosts: `[user@]host[:port]` to the environment variable holding one (GITHUB_TOKEN or GH_TOKEN serve github.com unasked). */
+  tokenEnv: z
+    .record(z.string(), z.string())
+    .default({})
+    .superRefine((entries, check) => {
+      for (const [key, variable] of Object.entries(entries)) {
+        const problem = tokenEnvProblem(key, variable);
+        if (problem) check.addIssue({ code: "custom", path: [key], message: problem });
+      }
+    }),
   ...remoteLimitsSchema,
 });
 
@@ -43,7 +54,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: gitOptionsSchema,
-  needsTrust: { options: { repositories: "they are cloned over the network" } },
+  needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
   setup(ctx, options) {
     const root = cacheRoot(options.cacheDir, ctx.baseDir);
     const cache = pluginCache(ctx, root);
@@ -63,9 +74,11 @@ export default definePlugin({
       const name = named[index]!;
       if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, 2);
       names.add(name);
+      const { tokenEnv, ...settings } = options;
+      const credentials = spec.credentials ?? tokenCredentials(spec.url, tokenEnv);
       ctx.contribute(
         TOKENS.SkillSource,
-        createGitSource({ ...options, ...spec, name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),
+        createGitSource({ ...settings, ...spec, ...(credentials && { credentials }), name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),
       );
     }
   },
@@ -84,4 +97,5 @@ function objectSpec(entry: { url: string; ref?: string; path?: string }): Reposi
 
 // What the CLI's skill lifecycle (src/lifecycle) uses to pin and check repositories.
 export { runGit, GitError, DEFAULT_PROTOCOLS } from "./git.js";
+export { parseTokenEnv, tokenCredentials, type TokenEnv } from "./host-tokens.js";
 export { COMMIT, parseRepositorySpec, redactCredentials, type Credentials, type RepositorySpec } from "./spec.js";

@@ -25,8 +25,10 @@ const repositorySchema = z.union([
 export const githubOptionsSchema = z.strictObject({
   /** Each repository is one source: `owner/repo[#REF][:PATH]`, or an object. */
   repositories: z.array(repositorySchema).min(1),
-  /** A token for private repositories and the higher rate limit; $GITHUB_TOKEN by default. */
+  /** A token for private repositories and the higher rate limit; $GITHUB_TOKEN, else $GH_TOKEN, by default. */
   token: z.string().min(1).optional(),
+  /** The environment variable holding the token (GitHub Enterprise), so the config never holds it. */
+  tokenEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name").optional(),
   /** The REST API's base URL (GitHub Enterprise: https://HOST/api/v3). */
   apiBaseUrl: z.string().url().default("https://api.github.com"),
   /** Where raw file contents come from (GitHub Enterprise: https://HOST/raw). */
@@ -48,12 +50,14 @@ export default definePlugin({
     options: {
       repositories: "they are fetched over the network, with GITHUB_TOKEN when it is set",
       apiBaseUrl: "GITHUB_TOKEN is sent there",
+      tokenEnv: "it sends an environment variable to the API",
       rawBaseUrl: "skill files are fetched from there",
     },
   },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
-    const token = options.token ?? (process.env.GITHUB_TOKEN || undefined);
+    const env = process.env;
+    const token = options.token ?? ((options.tokenEnv ? env[options.tokenEnv] : env.GITHUB_TOKEN || env.GH_TOKEN) || undefined);
     const names = new Set<string>();
     for (const entry of options.repositories) {
       const spec = githubSpec(entry);

@@ -41,6 +41,7 @@ const addedSkill = z.object({
   version: z.string().optional(),
   path: z.string().optional(),
   name: z.string().optional(),
+  signer: z.object({ key: z.string(), principal: z.string().optional() }).optional(),
   agents: z.array(z.string()),
   mode: z.enum(["link", "copy"]),
   files: z.array(z.string()),
