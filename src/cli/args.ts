@@ -1,8 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
-import { MIN_TOKEN_LENGTH } from "../plugins/transports/http/options.js";
-import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/format.js";
+import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/index.js";
+import { MIN_TOKEN_LENGTH } from "../plugins/transports/http/index.js";
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
 
 /** Options every command takes: where the skills come from and how loud to be. */

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { CACHE_TOKENS } from "../cache/tokens.js";
 import type { Cache } from "../kernel/cache.js";
 import type { PluginRuntimeContext } from "../kernel/types.js";
 import { TOKENS } from "../tokens.js";
@@ -13,6 +12,6 @@ import { createDiskCache } from "./disk-cache.js";
  */
 export function pluginCache(ctx: PluginRuntimeContext, cacheRoot: string): Cache {
   const shared = ctx.resolveOptional(TOKENS.Cache);
-  const persistent = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor)?.persistent ?? true;
+  const persistent = ctx.resolveOptional(TOKENS.CacheMonitor)?.persistent ?? true;
   return shared && persistent ? shared : createDiskCache(join(cacheRoot, "documents"), ctx.name);
 }

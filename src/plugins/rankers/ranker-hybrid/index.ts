@@ -2,7 +2,7 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { TOKENS } from "../../../tokens.js";
-import { Bm25Ranker } from "../ranker-bm25/ranker.js";
+import { Bm25Ranker } from "../ranker-bm25/index.js";
 import { OpenAiEmbeddings } from "./embeddings.js";
 import { LruCache } from "./lru.js";
 import { HybridRanker } from "./ranker.js";

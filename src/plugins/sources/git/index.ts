@@ -84,4 +84,4 @@ function objectSpec(entry: { url: string; ref?: string; path?: string }): Reposi
 
 // What the CLI's skill lifecycle (src/lifecycle) uses to pin and check repositories.
 export { runGit, GitError, DEFAULT_PROTOCOLS } from "./git.js";
-export { COMMIT, parseRepositorySpec, redactCredentials, type Credentials, type RepositorySpec } from "./spec.js";
+export { COMMIT, defaultSourceName, parseRepositorySpec, redactCredentials, type Credentials, type RepositorySpec } from "./spec.js";

@@ -7,7 +7,7 @@ import type { Logger } from "../../../kernel/logger.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
-import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../git/spec.js";
+import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../git/index.js";
 import { createGitHubClient } from "./client.js";
 import { createGitHubSource } from "./source.js";
 
@@ -95,3 +95,8 @@ function createGitHubClientSource(
     http,
   });
 }
+
+// The registry source reads the GitHub repositories its search finds with the same client.
+export { createGitHubClient } from "./client.js";
+export { scanRepository } from "./repository.js";
+export type { GitHubApi, GitHubTreeEntry } from "./api.js";

@@ -7,7 +7,7 @@ import { remoteLimitsSchema } from "../../../remote/options.js";
 import { pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { VERSION } from "../../../version.js";
-import { createGitHubClient } from "../github/client.js";
+import { createGitHubClient } from "../github/index.js";
 import { createRegistrySource } from "./source.js";
 
 export const registryOptionsSchema = z.strictObject({
