@@ -3,10 +3,10 @@ import { KERNEL_TOKENS, tokenName, type Token } from "./tokens.js";
 import type { Plugin } from "./types.js";
 
 /**
- * What only the kernel collects, through addTool, extendServer and addInstructions: no plugin
- * is ordered after them, so listing them in `provides` would order nothing.
+ * What only the kernel collects (tools, server extensions, instructions, transports): no plugin
+ * is ordered by them, so listing them in `provides` or `consumes` would order nothing.
  */
-const KERNEL_COLLECTED: ReadonlySet<Token<unknown>> = new Set([KERNEL_TOKENS.Tool, KERNEL_TOKENS.ServerExtension, KERNEL_TOKENS.Instructions]);
+const KERNEL_COLLECTED: ReadonlySet<Token<unknown>> = new Set([KERNEL_TOKENS.Tool, KERNEL_TOKENS.ServerExtension, KERNEL_TOKENS.Instructions, KERNEL_TOKENS.Transport]);
 
 /**
  * The kernel orders plugins by what they declare in `provides` and `consumes`, so what a plugin
@@ -15,12 +15,11 @@ const KERNEL_COLLECTED: ReadonlySet<Token<unknown>> = new Set([KERNEL_TOKENS.Too
  */
 export class Declarations {
   readonly #providers = new Map<Token<unknown>, string[]>();
+  /** Services the kernel itself gives every plugin (its logger): resolved without declaring. */
+  readonly #kernelServices: ReadonlySet<Token<unknown>>;
 
-  constructor(
-    plugins: readonly Plugin<any>[],
-    /** Services the kernel itself gives every plugin (its logger): resolved without declaring. */
-    private readonly kernelServices: ReadonlySet<Token<unknown>>,
-  ) {
+  constructor(plugins: readonly Plugin<any>[], kernelServices: ReadonlySet<Token<unknown>>) {
+    this.#kernelServices = kernelServices;
     for (const plugin of plugins) {
       for (const token of plugin.provides ?? []) this.#providers.set(token, [...(this.#providers.get(token) ?? []), plugin.name]);
     }
@@ -33,9 +32,16 @@ export class Declarations {
     });
   }
 
-  checkResolve(plugin: Plugin<any>, token: Token<unknown>): void {
-    if (this.kernelServices.has(token) || (plugin.provides ?? []).includes(token)) return;
-    if ((plugin.consumes ?? []).some((ref) => (typeof ref === "symbol" ? ref : ref.token) === token)) return;
+  /** `inSetup`: the plugin's setup is running, when a service declared `fromStart` is not yet its to use. */
+  checkResolve(plugin: Plugin<any>, token: Token<unknown>, inSetup: boolean): void {
+    if (KERNEL_COLLECTED.has(token) || this.#kernelServices.has(token) || (plugin.provides ?? []).includes(token)) return;
+    const ref = (plugin.consumes ?? []).find((ref) => (typeof ref === "symbol" ? ref : ref.token) === token);
+    if (ref !== undefined && inSetup && typeof ref !== "symbol" && ref.fromStart === true) {
+      throw new PluginError(plugin.name, `resolved "${tokenName(token)}" in setup, but consumes declares it fromStart; resolve it from start`, {
+        code: ERROR_CODES.SERVICE_UNDECLARED,
+      });
+    }
+    if (ref !== undefined) return;
     const others = (this.#providers.get(token) ?? []).filter((name) => name !== plugin.name);
     const who =
       others.length === 0

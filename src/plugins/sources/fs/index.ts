@@ -115,7 +115,7 @@ async function checkRoot(root: ResolvedRoot, logger: Logger): Promise<"ok" | "ab
     missing = code === "ENOENT" || code === "ENOTDIR";
     problem = missing ? "does not exist" : `cannot be read: ${errorMessage(error)}`;
   }
-  if (!root.optional) throw new PluginError("fs", `root ${root.path} ${problem}`, 2);
+  if (!root.optional) throw new PluginError("fs", `root ${root.path} ${problem}`, { exitCode: 2 });
   if (missing) {
     logger.debug(`optional root ${root.path} does not exist yet; it is scanned once it does`);
     return "absent";

@@ -4,7 +4,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "./git.js";
@@ -41,7 +41,7 @@ export const gitOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "git",
   provides: [TOKENS.SkillSource],
-  consumes: [{ token: TOKENS.Cache, optional: true }],
+  consumes: PLUGIN_CACHE_SERVICES,
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network" } },
   setup(ctx, options) {
@@ -51,7 +51,7 @@ export default definePlugin({
       try {
         return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
       } catch (error) {
-        throw new PluginError("git", (error as Error).message, 2);
+        throw new PluginError("git", (error as Error).message, { exitCode: 2 });
       }
     });
     // Two branches of one repository (`--git o/r#main --git o/r#dev`) get -2, -3…, as fs does for folders.
@@ -61,7 +61,7 @@ export default definePlugin({
     const names = new Set<string>();
     for (const [index, spec] of specs.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, 2);
+      if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
       ctx.contribute(
         TOKENS.SkillSource,

@@ -16,6 +16,8 @@ export default definePlugin({
   consumes: [
     { token: TOKENS.SkillCatalog, optional: true },
     { token: TOKENS.CacheMonitor, optional: true },
+    // Read once every plugin is set up: route plugins (rest-api) in turn read this plugin's options.
+    { token: HTTP_TOKENS.Route, optional: true, fromStart: true },
   ],
   options: httpOptionsSchema,
   needsTrust: { plugin: "it opens an HTTP listener" },

@@ -22,7 +22,7 @@ const optionsSchema = z
 export default definePlugin({
   name: "rest-api",
   provides: [HTTP_TOKENS.Route],
-  consumes: [TOKENS.SkillCatalog],
+  consumes: [TOKENS.SkillCatalog, { token: HTTP_TOKENS.Options, optional: true, fromStart: true }],
   options: optionsSchema,
   needsTrust: { plugin: "it answers REST requests on the HTTP listener" },
   setup(ctx, { prefix }) {
