@@ -51,7 +51,7 @@ export default definePlugin({
       try {
         return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
       } catch (error) {
-        throw new PluginError("git", (error as Error).message, { exitCode: 2 });
+        throw new PluginError(ctx.name, (error as Error).message, { exitCode: 2 });
       }
     });
     // Two branches of one repository (`--git o/r#main --git o/r#dev`) get -2, -3…, as fs does for folders.
@@ -61,7 +61,7 @@ export default definePlugin({
     const names = new Set<string>();
     for (const [index, spec] of specs.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, { exitCode: 2 });
+      if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
       ctx.contribute(
         TOKENS.SkillSource,

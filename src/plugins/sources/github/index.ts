@@ -58,7 +58,7 @@ export default definePlugin({
     for (const entry of options.repositories) {
       const spec = githubSpec(entry);
       const name = (typeof entry === "object" && entry.name) || defaultSourceName(spec);
-      if (names.has(name)) throw new PluginError("github", `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
+      if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
       names.add(name);
       ctx.contribute(TOKENS.SkillSource, createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }));
     }

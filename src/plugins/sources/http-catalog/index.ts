@@ -61,7 +61,7 @@ export default definePlugin({
     const names = new Set<string>();
     for (const [index, { settings, url }] of entries.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError("http-catalog", `two catalogs are both named "${name}"; give one another name`, { exitCode: 2 });
+      if (names.has(name)) throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
       const http = new HttpClient({
         name,
