@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
 import cacheMemoryPlugin from "./plugins/caches/cache-memory/index.js";
 import catalogPlugin from "./plugins/core/catalog/index.js";
-import type { HttpHandler } from "./plugins/transports/http/handler.js";
+import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/transports/stdio/index.js";
 import type { SkillCatalog } from "./skills/catalog.js";
@@ -37,7 +37,7 @@ export async function createKernel(options: Omit<KernelOptions, "builtins" | "co
   });
   // Built on first use and loaded lazily: a kernel that never answers HTTP never loads that code.
   let handler: Promise<HttpHandler> | undefined;
-  const http = () => (handler ??= import("./plugins/transports/http/handler.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));
+  const http = () => (handler ??= import("./plugins/transports/http/index.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));
   const close = kernel.close.bind(kernel);
   return Object.assign(kernel, {
     catalog: kernel.resolve(SKILL_TOKENS.SkillCatalog),

@@ -1,7 +1,7 @@
 // The public API for embedding the kernel and writing plugins.
 export { createKernel, type SkillsKernel } from "./create-kernel.js";
 export type { Kernel, KernelOptions, KernelState } from "./kernel/kernel.js";
-export type { Cache, JsonValue } from "./kernel/cache.js";
+export type { Cache, CacheMonitor, CacheState, CacheStats, JsonValue } from "./kernel/cache.js";
 export { defineToken, type Token } from "./kernel/tokens.js";
 export {
   defineConfig,
@@ -48,6 +48,4 @@ export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillM
 // dependency on the kernel's world is skills-kernel itself (a peer dependency).
 export { z } from "zod";
 export { VERSION } from "./version.js";
-export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./plugins/transports/http/handler.js";
-export { HTTP_TOKENS, type HttpRoute } from "./plugins/transports/http/routes.js";
-export type { HttpOptions } from "./plugins/transports/http/options.js";
+export { createHttpHandler, HTTP_TOKENS, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute } from "./plugins/transports/http/index.js";

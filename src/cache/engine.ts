@@ -1,35 +1,11 @@
 import { Keyv, type KeyvStoreAdapter } from "keyv";
-import type { Cache, JsonValue } from "../kernel/cache.js";
+import type { Cache, CacheState, CacheStats, JsonValue } from "../kernel/cache.js";
 import { errorMessage } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
 import type { CacheBackend } from "./backend.js";
 import { CircuitBreaker } from "./breaker.js";
 import { Deadlines, TIMED_OUT } from "./deadlines.js";
 import { fullKey, keyPrefix, namespaceOf } from "./keys.js";
-
-export type CacheState = "connected" | "degraded" | "reconnecting";
-
-export interface CacheStats {
-  /** "memory" or "redis". */
-  readonly backend: string;
-  readonly target: string;
-  /** "degraded": the breaker is open and requests skip the cache until the backend is back. */
-  readonly state: CacheState;
-  readonly hits: number;
-  readonly misses: number;
-  /** hits / (hits + misses); null before the first read. */
-  readonly hitRatio: number | null;
-  /** Operations that failed, timed out or were refused (a value too large to store). */
-  readonly errors: number;
-  /** Operations not even tried because the cache was degraded. */
-  readonly bypassed: number;
-  /** Entries per namespace, or null when the backend could not be asked (degraded, too slow). */
-  readonly entries: Readonly<Record<string, number>> | null;
-  /** False when the count stopped at its limit (or is null). */
-  readonly entriesComplete: boolean;
-  readonly lastError: { readonly message: string; readonly at: string } | null;
-  readonly uptimeMs: number;
-}
 
 export interface CacheEngineOptions {
   readonly backend: CacheBackend;

@@ -1,10 +1,9 @@
 import type { PluginContext, PluginHooks } from "../kernel/types.js";
 import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import type { CacheEngine } from "./engine.js";
-import { CACHE_TOKENS } from "./tokens.js";
 
 /** The services every cache backend plugin provides. */
-export const CACHE_SERVICES = [KERNEL_TOKENS.Cache, CACHE_TOKENS.CacheMonitor] as const;
+export const CACHE_SERVICES = [KERNEL_TOKENS.Cache, KERNEL_TOKENS.CacheMonitor] as const;
 
 /**
  * Offer `engine` as TOKENS.Cache, each consuming plugin getting its own namespace (its name), and
@@ -12,6 +11,6 @@ export const CACHE_SERVICES = [KERNEL_TOKENS.Cache, CACHE_TOKENS.CacheMonitor] a
  */
 export function provideCache(ctx: PluginContext, engine: CacheEngine): Required<Pick<PluginHooks, "stop">> {
   ctx.provideScoped(KERNEL_TOKENS.Cache, (consumer) => engine.view(consumer.name));
-  ctx.provide(CACHE_TOKENS.CacheMonitor, engine);
+  ctx.provide(KERNEL_TOKENS.CacheMonitor, engine);
   return { stop: () => engine.close() };
 }

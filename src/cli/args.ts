@@ -1,8 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
-import { MIN_TOKEN_LENGTH } from "../plugins/transports/http/options.js";
-import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/format.js";
+import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/index.js";
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
 
 /** Options every command takes: where the skills come from and how loud to be. */
@@ -399,10 +398,8 @@ function httpFlags(values: Record<string, string | string[] | boolean | undefine
       throw new ConfigError(`--port must be a whole number from 0 to 65535, not "${String(values.port)}"`);
     }
   }
+  // Its length is the http plugin's rule, checked where serving loads that plugin (main.ts).
   const authToken = values["auth-token"] as string | undefined;
-  if (authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
-    throw new ConfigError(`--auth-token must be at least ${MIN_TOKEN_LENGTH} characters`);
-  }
   return {
     ...(values.host !== undefined && { host: values.host as string }),
     ...(port !== undefined && { port }),

@@ -1,6 +1,5 @@
 import { basename, join, resolve } from "node:path";
-import { fsOptionsSchema } from "../plugins/sources/fs/index.js";
-import type { SkillFolder } from "../plugins/sources/fs/scan.js";
+import { fsOptionsSchema, type SkillFolder } from "../plugins/sources/fs/index.js";
 import { auditSkill, MAX_AUDITED_BYTES, type SkillReader } from "../skills/audit/audit-skill.js";
 import { hasHighFinding } from "../skills/audit/audit.js";
 import { renderAudit } from "../skills/audit/render.js";

@@ -77,6 +77,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (httpFlagsGiven && (args.command !== "serve" || transport !== "http")) {
       throw new ConfigError("--host, --port, --stateless, --auth-token, --metrics and --ui apply to serve --transport http");
     }
+    if (args.http.authToken !== undefined) {
+      // Imported here, not by the argument parser: every other command starts without the http plugin.
+      const { MIN_TOKEN_LENGTH } = await import("../plugins/transports/http/index.js");
+      if (args.http.authToken.length < MIN_TOKEN_LENGTH) throw new ConfigError(`--auth-token must be at least ${MIN_TOKEN_LENGTH} characters`);
+    }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
       ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),

@@ -3,8 +3,8 @@ import { UserError } from "../kernel/errors.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
-import { describeUnavailable, MAX_PAGE_SIZE, type SkillList } from "../plugins/tools/list-skills/format.js";
-import { renderAnswer } from "../plugins/tools/cache-stats/format.js";
+import { describeUnavailable, MAX_PAGE_SIZE, type SkillList } from "../plugins/tools/list-skills/index.js";
+import { renderAnswer } from "../plugins/tools/cache-stats/index.js";
 
 /**
  * Human subcommands call the very tools an agent calls, over an in-memory MCP link, so the CLI

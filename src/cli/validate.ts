@@ -3,10 +3,10 @@ import { basename, dirname, join, resolve } from "node:path";
 import { createLogger } from "../kernel/logger.js";
 import type { SkillValidation } from "../skills/skill-spec.js";
 import { mapLimit } from "../plugins/sources/fs/map-limit.js";
-import { fsOptionsSchema } from "../plugins/sources/fs/index.js";
-import { scanRoot, SKILL_FILES } from "../plugins/sources/fs/scan.js";
-import { validateSkillFolder } from "../plugins/tools/validate-skill/folder.js";
-import { plural, renderValidation } from "../plugins/tools/validate-skill/render.js";
+import { fsOptionsSchema, scanRoot } from "../plugins/sources/fs/index.js";
+import { plural, renderValidation } from "../plugins/tools/validate-skill/index.js";
+import { SKILL_FILES } from "../skills/folder-rules.js";
+import { validateSkillFolder } from "../skills/validate-folder.js";
 
 export interface ValidateCliOptions {
   readonly json: boolean;

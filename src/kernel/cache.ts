@@ -18,3 +18,49 @@ export interface Cache {
   /** A view under a sub-namespace of this one. */
   scope(name: string): Cache;
 }
+
+/** Where a cache backend stands: "degraded" skips the cache until the backend is back. */
+export type CacheState = "connected" | "degraded" | "reconnecting";
+
+export interface CacheStats {
+  /** "memory" or "redis". */
+  readonly backend: string;
+  readonly target: string;
+  /** "degraded": the breaker is open and requests skip the cache until the backend is back. */
+  readonly state: CacheState;
+  readonly hits: number;
+  readonly misses: number;
+  /** hits / (hits + misses); null before the first read. */
+  readonly hitRatio: number | null;
+  /** Operations that failed, timed out or were refused (a value too large to store). */
+  readonly errors: number;
+  /** Operations not even tried because the cache was degraded. */
+  readonly bypassed: number;
+  /** Entries per namespace, or null when the backend could not be asked (degraded, too slow). */
+  readonly entries: Readonly<Record<string, number>> | null;
+  /** False when the count stopped at its limit (or is null). */
+  readonly entriesComplete: boolean;
+  readonly lastError: { readonly message: string; readonly at: string } | null;
+  readonly uptimeMs: number;
+}
+
+/**
+ * What a cache backend tells about itself, under TOKENS.CacheMonitor: the contract a cache plugin
+ * fulfils for get_cache_stats, the HTTP transport's /readyz and the fs source's snapshots. A
+ * backend plugin provides it beside TOKENS.Cache, and lists both in `provides`.
+ */
+export interface CacheMonitor {
+  /** Whether entries outlive the process (Redis), or go with it (memory). */
+  readonly persistent: boolean;
+  /** Where the backend stands now, without a round trip (health checks poll it). */
+  readonly state: CacheState;
+  /** Everything get_cache_stats reports; for Redis this scans the keys, so it is not for polling. */
+  stats(): Promise<CacheStats>;
+  /** Hits, misses, errors and operations bypassed so far, without a round trip (a metrics scrape). */
+  counts(): Readonly<Pick<CacheStats, "hits" | "misses" | "errors" | "bypassed">>;
+  /**
+   * Be told each time the backend is reachable again (Redis back after a restart, maybe empty);
+   * returns a function that stops it. A backend that cannot lose its connection never calls.
+   */
+  onReady?(listener: () => void): () => void;
+}

@@ -38,6 +38,11 @@ export const ERROR_CODES = {
   DEPENDENCY_CYCLE: "SK_ERR_DEPENDENCY_CYCLE",
   /** A plugin consumes a required service that no plugin provides. */
   SERVICE_MISSING: "SK_ERR_SERVICE_MISSING",
+  /**
+   * A plugin registered a service it does not list in `provides`, or resolved one it does not list
+   * in `consumes`: what a plugin declares is what the kernel orders it by, so the two must agree.
+   */
+  SERVICE_UNDECLARED: "SK_ERR_SERVICE_UNDECLARED",
   /** Two plugins provide the same service. */
   SERVICE_CONFLICT: "SK_ERR_SERVICE_CONFLICT",
   /** A plugin registered something outside setup. */
@@ -57,6 +62,11 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 interface UserErrorOptions {
   readonly code?: ErrorCode;
   readonly cause?: unknown;
+}
+
+/** How a PluginError is made: its code, its cause, and the exit code when not its cause's. */
+export interface PluginErrorOptions extends UserErrorOptions {
+  readonly exitCode?: 1 | 2;
 }
 
 /**
@@ -106,9 +116,13 @@ export class PluginError extends UserError {
   constructor(
     readonly plugin: string,
     message: string,
-    exitCodeOrOptions: 1 | 2 | (UserErrorOptions & { readonly exitCode?: 1 | 2 }) = {},
+    options: PluginErrorOptions = {},
   ) {
-    const options = typeof exitCodeOrOptions === "number" ? { exitCode: exitCodeOrOptions } : exitCodeOrOptions;
+    // A plugin written for the positional form (`new PluginError(name, message, 2)`) would lose its
+    // exit code without a word; refusing it says what to write instead.
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`PluginError takes { code?, exitCode?, cause? } as its third argument, not ${JSON.stringify(options)}`);
+    }
     const cause = options.cause;
     const userCause = cause instanceof UserError ? cause : undefined;
     super(`plugin "${plugin}": ${message}`, options.exitCode ?? userCause?.exitCode ?? 1, options);

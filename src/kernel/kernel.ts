@@ -9,6 +9,7 @@ import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { orderPlugins, pluginNeeds } from "./plugin-order.js";
 import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
+import { Declarations } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
 import { KERNEL_TOKENS as TOKENS, type Token } from "./tokens.js";
@@ -63,7 +64,7 @@ const NEVER_ABORTED = new AbortController().signal;
 
 interface Booted {
   readonly plugin: Plugin<any>;
-  /** The hooks its setup returned, else the plugin object's own. */
+  /** The hooks its setup returned. */
   readonly hooks: PluginHooks;
   readonly staged: Staged;
   readonly context: (signal: AbortSignal) => PluginRuntimeContext;
@@ -97,6 +98,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     }
   }
 
+  const declared = new Declarations(validated.map(({ plugin }) => plugin), kernelServices);
   const registry = new ServiceRegistry();
   registry.provideKernelService(TOKENS.Logger, logger);
   const lifetime = new AbortController();
@@ -160,10 +162,10 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     const own = registry.containerFor(plugin.name, new Map([[TOKENS.Logger, logger.child(plugin.name)]]));
     const registering = { open: true };
     const makeContext = (signal: AbortSignal): PluginContext =>
-      pluginContext({ plugin, registry, container: own, staged, baseDir, signal, registering });
+      pluginContext({ plugin, registry, container: own, staged, baseDir, signal, registering, declared });
     try {
       const returned = await runHook(plugin, "setup", timeoutFor(plugin.name), (signal) => plugin.setup(makeContext(signal), pluginOptions));
-      const hooks = returned === undefined ? { start: plugin.start, serve: plugin.serve, stop: plugin.stop } : checkHooks(plugin.name, returned);
+      const hooks = returned === undefined ? {} : checkHooks(plugin.name, returned);
       registry.commit(staged);
       booted.push({ plugin, hooks, staged, context: makeContext });
     } catch (error) {
@@ -263,6 +265,7 @@ interface ContextParts {
   readonly signal: AbortSignal;
   /** Closed once setup has ended: registrations after that would be silently lost, so they throw. */
   readonly registering: { open: boolean };
+  readonly declared: Declarations;
 }
 
 /**
@@ -270,13 +273,14 @@ interface ContextParts {
  * running; `start`, `serve` and `stop` get the same object typed without them, and a late call
  * from JavaScript (or through a context kept from setup) throws, naming the plugin.
  */
-function pluginContext({ plugin, registry, container, staged, baseDir, signal, registering }: ContextParts): PluginContext {
-  const register = (method: string) => {
+function pluginContext({ plugin, registry, container, staged, baseDir, signal, registering, declared }: ContextParts): PluginContext {
+  const register = (method: string, token: Token<unknown>) => {
     if (!registering.open) {
       throw new PluginError(plugin.name, `${method}() was called after setup; register services, tools and sources in setup`, {
         code: ERROR_CODES.LATE_REGISTRATION,
       });
     }
+    declared.checkProvide(plugin, token);
   };
   const ctx: PluginContext = {
     name: plugin.name,
@@ -284,6 +288,7 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
     baseDir,
     signal,
     resolve(token) {
+      declared.checkResolve(plugin, token, registering.open);
       if (!registry.has(token, staged)) {
         throw new ConfigError(
           `plugin "${plugin.name}" needs service "${token.description?.replace(/^skills-kernel:/, "")}", which no plugin provides; ` +
@@ -293,22 +298,28 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
       }
       return registry.resolve(container, token, staged);
     },
-    resolveOptional: (token) => (registry.has(token, staged) ? registry.resolve(container, token, staged) : undefined),
-    resolveAll: (token) => registry.contributions(token, registering.open ? staged : undefined),
+    resolveOptional(token) {
+      declared.checkResolve(plugin, token, registering.open);
+      return registry.has(token, staged) ? registry.resolve(container, token, staged) : undefined;
+    },
+    resolveAll(token) {
+      declared.checkResolve(plugin, token, registering.open);
+      return registry.contributions(token, registering.open ? staged : undefined);
+    },
     provide(token, value) {
-      register("provide");
+      register("provide", token);
       registry.provide(staged, token, { kind: "value", value });
     },
     provideScoped(token, factory) {
-      register("provideScoped");
+      register("provideScoped", token);
       registry.provide(staged, token, { kind: "scoped", factory });
     },
     contribute(token, value) {
-      register("contribute");
+      register("contribute", token);
       registry.contribute(staged, token, value);
     },
     addTool(tool) {
-      register("addTool");
+      register("addTool", TOKENS.Tool);
       let checked: KernelTool;
       try {
         checked = checkedTool(tool as unknown as ToolDefinition);

@@ -2,7 +2,7 @@ import { VERSION } from "../version.js";
 import { ConfigError, ERROR_CODES } from "./errors.js";
 import type { Plugin } from "./types.js";
 
-const HOOKS = ["setup", "start", "serve", "stop"] as const;
+const HOOKS = ["start", "serve", "stop"] as const;
 
 type Semver = typeof import("semver");
 
@@ -23,11 +23,11 @@ function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver
   const invalid = (problem: string) =>
     new ConfigError(`${source}: ${name ? `plugin "${name}"` : "a plugin"}: ${problem}`, ERROR_CODES.PLUGIN_INVALID);
   if (!name) throw invalid("needs a non-empty string name");
+  if (typeof plugin.setup !== "function") throw invalid(`setup must be a function, not ${kindOf(plugin.setup)}`);
+  // One way to declare hooks: returned from setup. One on the object would run for every kernel
+  // and every instance of the plugin at once, so it is refused rather than silently ignored.
   for (const hook of HOOKS) {
-    const value = plugin[hook];
-    if (hook === "setup" ? typeof value !== "function" : value !== undefined && typeof value !== "function") {
-      throw invalid(`${hook} must be a function${hook === "setup" ? "" : " when present"}, not ${kindOf(value)}`);
-    }
+    if (hook in plugin) throw invalid(`${hook} on the plugin object is not a hook; return { ${hook}() {...} } from setup`);
   }
   if (plugin.version !== undefined && typeof plugin.version !== "string") throw invalid(`version must be a string, not ${kindOf(plugin.version)}`);
   if (plugin.dependsOn !== undefined && !(Array.isArray(plugin.dependsOn) && plugin.dependsOn.every((d) => typeof d === "string"))) {
@@ -39,9 +39,10 @@ function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver
   const validRef = (ref: unknown) =>
     typeof ref === "symbol" ||
     (typeof ref === "object" && ref !== null && typeof (ref as { token?: unknown }).token === "symbol" &&
-      ["undefined", "boolean"].includes(typeof (ref as { optional?: unknown }).optional));
+      ["undefined", "boolean"].includes(typeof (ref as { optional?: unknown }).optional) &&
+      ["undefined", "boolean"].includes(typeof (ref as { fromStart?: unknown }).fromStart));
   if (plugin.consumes !== undefined && !(Array.isArray(plugin.consumes) && plugin.consumes.every(validRef))) {
-    throw invalid("consumes must be an array of tokens or { token, optional } objects");
+    throw invalid("consumes must be an array of tokens or { token, optional, fromStart } objects");
   }
   if (plugin.options !== undefined && typeof (plugin.options as { "~standard"?: { validate?: unknown } })?.["~standard"]?.validate !== "function") {
     throw invalid("options must be a Standard Schema (zod, valibot, arktype...)");

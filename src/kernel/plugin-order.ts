@@ -79,7 +79,7 @@ export function pluginNeeds(
           ERROR_CODES.SERVICE_MISSING,
         );
       }
-      for (const name of from) needs.add(name);
+      if (typeof ref === "symbol" || ref.fromStart !== true) for (const name of from) needs.add(name);
     }
     after.set(plugin.name, needs);
   }

@@ -215,9 +215,6 @@ function checkPlugin(value: unknown, label: string, source: string): Plugin<any>
   }
   const problem = (text: string) => new ConfigError(`${source}: plugin "${plugin.name}" (${label}): ${text}`);
   if (typeof plugin.setup !== "function") throw problem("setup must be a function");
-  for (const hook of ["start", "stop"] as const) {
-    if (plugin[hook] !== undefined && typeof plugin[hook] !== "function") throw problem(`${hook} must be a function`);
-  }
   const { dependsOn } = plugin;
   if (dependsOn !== undefined && !(Array.isArray(dependsOn) && dependsOn.every((name) => typeof name === "string"))) {
     throw problem("dependsOn must be an array of plugin names");

@@ -1,4 +1,4 @@
-import type { Cache } from "./cache.js";
+import type { Cache, CacheMonitor } from "./cache.js";
 import type { Logger } from "./logger.js";
 import type { RequestObserver } from "./request-observer.js";
 import type { InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
@@ -37,6 +37,8 @@ export const KERNEL_TOKENS = {
    * plugin (cache-memory, cache-redis); consume it as optional where caching only saves work.
    */
   Cache: defineToken<Cache>("cache"),
+  /** How the cache backend is doing (get_cache_stats, /readyz); provided beside Cache. */
+  CacheMonitor: defineToken<CacheMonitor>("cache-monitor"),
   /**
    * How long what the server lists stays as it is, for the caching hints of 2026-07-28 results:
    * provided by the catalog, from what its sources say of their changes. Absent: 0 (no caching).

@@ -10,9 +10,8 @@ import type { Logger } from "./logger.js";
 
 /**
  * A plugin is a plain object (Vite/Rollup style): a unique name, the services it provides and
- * consumes, an optional options schema, and hooks. `setup` is the only place to register
- * anything; `start` runs once every plugin is set up (load data, open connections); `serve` when
- * a transport is served; `stop` in reverse order at shutdown.
+ * consumes, an optional options schema, and `setup`. `setup` is the only place to register
+ * anything, and returns the plugin's lifecycle hooks (PluginHooks), if it has any.
  */
 export interface Plugin<Options = unknown> {
   readonly name: string;
@@ -22,11 +21,16 @@ export interface Plugin<Options = unknown> {
    * A kernel outside it refuses the plugin, naming both versions.
    */
   readonly kernel?: string;
-  /** Services and contributions this plugin registers: plugins consuming them are set up after it. */
+  /**
+   * Services and contributions this plugin registers: plugins consuming them are set up after it.
+   * Registering a token not listed here is refused (tools, server extensions and instructions,
+   * which only the kernel collects, need no listing).
+   */
   readonly provides?: readonly Token<unknown>[];
   /**
    * Services this plugin resolves. It is set up after every plugin that provides them; a required
-   * one that no plugin provides fails the boot, naming both sides.
+   * one that no plugin provides fails the boot, naming both sides. Resolving a token not listed
+   * here (or in `provides`) is refused, naming the plugin that provides it.
    */
   readonly consumes?: readonly ServiceRef[];
   /** Plugins that must be set up before this one, by name: for when a name is really meant. */
@@ -40,19 +44,12 @@ export interface Plugin<Options = unknown> {
    */
   readonly needsTrust?: NeedsTrust;
   /**
-   * Wire the plugin in. It may return its lifecycle hooks: closures over what setup made, which
-   * replace the plugin object's own hooks for this kernel. A plugin object is shared by every
-   * kernel in the process, so per-kernel state belongs in such closures, never on the object.
+   * Wire the plugin in, and return its lifecycle hooks if it has any: closures over what this
+   * setup made. A plugin object is shared by every kernel in the process (and may be listed twice
+   * under two names), so per-kernel state lives in those closures, never on the object; hooks on
+   * the object itself are refused.
    */
   setup(ctx: PluginContext, options: Options): void | PluginHooks | Promise<void | PluginHooks>;
-  start?(ctx: PluginRuntimeContext): void | Promise<void>;
-  /**
-   * Runs when the kernel starts serving a transport, never for a one-shot use such as a CLI
-   * command: the place for background work only a long-lived server needs (warming an index).
-   * A failure is logged; the server keeps serving.
-   */
-  serve?(ctx: PluginRuntimeContext): void | Promise<void>;
-  stop?(ctx: PluginRuntimeContext): void | Promise<void>;
 }
 
 /** Why a plugin, or some of its options, need the user's trust; each reason a short clause. */
@@ -63,11 +60,26 @@ export interface NeedsTrust {
   readonly options?: Readonly<Record<string, string>>;
 }
 
-/** A consumed service: required by default; `{ token, optional: true }` when the plugin copes without. */
-export type ServiceRef = Token<unknown> | { readonly token: Token<unknown>; readonly optional?: boolean };
+/**
+ * A consumed service: required by default; `{ token, optional: true }` when the plugin copes
+ * without. `fromStart: true` says the plugin resolves it only from `start` on, once every plugin
+ * is set up: it then orders nothing, so two plugins may each consume the other's that way.
+ */
+export type ServiceRef = Token<unknown> | { readonly token: Token<unknown>; readonly optional?: boolean; readonly fromStart?: boolean };
 
-/** The lifecycle hooks a setup may return (see Plugin). */
-export type PluginHooks = Pick<Plugin, "start" | "serve" | "stop">;
+/** The lifecycle hooks a setup returns (see Plugin.setup). */
+export interface PluginHooks {
+  /** Runs once every plugin is set up: load data, open connections. */
+  start?(ctx: PluginRuntimeContext): void | Promise<void>;
+  /**
+   * Runs when the kernel starts serving a transport, never for a one-shot use such as a CLI
+   * command: the place for background work only a long-lived server needs (warming an index).
+   * A failure is logged; the server keeps serving.
+   */
+  serve?(ctx: PluginRuntimeContext): void | Promise<void>;
+  /** Runs in reverse boot order at shutdown. */
+  stop?(ctx: PluginRuntimeContext): void | Promise<void>;
+}
 
 /** What every hook gets: the plugin's name, logger, folder, signal, and the services it may use. */
 export interface PluginRuntimeContext {

@@ -1,9 +1,14 @@
 import { join } from "node:path";
-import { CACHE_TOKENS } from "../cache/tokens.js";
 import type { Cache } from "../kernel/cache.js";
-import type { PluginRuntimeContext } from "../kernel/types.js";
+import type { PluginRuntimeContext, ServiceRef } from "../kernel/types.js";
 import { TOKENS } from "../tokens.js";
 import { createDiskCache } from "./disk-cache.js";
+
+/** What pluginCache resolves: a plugin that calls it lists these in its `consumes`. */
+export const PLUGIN_CACHE_SERVICES: readonly ServiceRef[] = [
+  { token: TOKENS.Cache, optional: true },
+  { token: TOKENS.CacheMonitor, optional: true },
+];
 
 /**
  * The cache a remote source plugin keeps what it fetched in: the configured cache plugin's when its
@@ -13,6 +18,6 @@ import { createDiskCache } from "./disk-cache.js";
  */
 export function pluginCache(ctx: PluginRuntimeContext, cacheRoot: string): Cache {
   const shared = ctx.resolveOptional(TOKENS.Cache);
-  const persistent = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor)?.persistent ?? true;
+  const persistent = ctx.resolveOptional(TOKENS.CacheMonitor)?.persistent ?? true;
   return shared && persistent ? shared : createDiskCache(join(cacheRoot, "documents"), ctx.name);
 }

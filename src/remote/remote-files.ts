@@ -1,6 +1,6 @@
 import { errorMessage, SkillFileError } from "../kernel/errors.js";
-import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES } from "../plugins/sources/fs/files.js";
-import { compare, SKIPPED_FOLDERS } from "../plugins/sources/fs/scan.js";
+import { compare } from "../lib/compare.js";
+import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/folder-rules.js";
 import { checkRelativePath } from "../skills/skill-files.js";
 import type { SkillFileContent, SkillFileEntry, SkillSource } from "../skills/types.js";
 

@@ -9,7 +9,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "sk-internal-")));
   await writeFile(join(dir, "package.json"), "{}");
-  await writeFile(join(dir, "late.mjs"), `export default { name: "late", setup() {}, start() { setTimeout(() => { throw new Error("late boom"); }, 1); } };\n`);
+  await writeFile(join(dir, "late.mjs"), `export default { name: "late", setup() { return { start() { setTimeout(() => { throw new Error("late boom"); }, 1); } }; } };\n`);
   await writeFile(join(dir, "stray.mjs"), `export default { name: "stray", setup() { Promise.reject(new Error("stray boom")); } };\n`);
 });
 afterAll(async () => {

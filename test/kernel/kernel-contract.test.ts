@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError } from "../../src/kernel/errors.js";
 import { bootKernel } from "../../src/kernel/kernel.js";
@@ -131,7 +132,10 @@ describe("services by token", () => {
     expect(seen).toEqual([undefined]);
 
     // A provider that booted and then failed to start leaves a service that says why it is gone.
-    const flaky = definePlugin({ name: "flaky", provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, "hi"), start: () => Promise.reject(new Error("down")) });
+    const flaky = definePlugin({ name: "flaky", provides: [GREETING], setup(ctx) {
+      ctx.provide(GREETING, "hi");
+      return { start: () => Promise.reject(new Error("down")) };
+    } });
     const { kernel } = await boot({ startup: { onPluginError: "continue" }, plugins: [flaky] });
     expect(() => kernel.resolveOptional(GREETING)).toThrow('service "test:greeting" is gone: plugin "flaky" did not start');
   });
@@ -174,9 +178,13 @@ describe("services by token", () => {
 });
 
 describe("plugin contract", () => {
-  it("refuses a hook that is not a function before anything runs", async () => {
-    const odd = { name: "odd", setup: () => {}, serve: 42 } as unknown as Plugin;
-    await expect(boot({ plugins: [odd] })).rejects.toThrow('cfg: plugin "odd": serve must be a function when present, not number 42');
+  it("takes hooks from setup only, refusing one on the plugin object before anything runs", async () => {
+    let setUp = false;
+    const odd = { name: "odd", setup: () => void (setUp = true), start: () => {} } as unknown as Plugin;
+    const error = await boot({ plugins: [odd] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: ERROR_CODES.PLUGIN_INVALID });
+    expect((error as Error).message).toBe('cfg: plugin "odd": start on the plugin object is not a hook; return { start() {...} } from setup');
+    expect(setUp).toBe(false);
   });
 
   it("refuses a malformed needsTrust, which the config loader relies on", async () => {
@@ -264,7 +272,7 @@ describe("lifecycle", () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on("warning", onWarning);
     try {
-      const plugins = Array.from({ length: 50 }, (_, i) => definePlugin({ name: `p${i}`, setup: () => {}, start: () => {} }));
+      const plugins = Array.from({ length: 50 }, (_, i) => definePlugin({ name: `p${i}`, setup: () => ({ start: () => {} }) }));
       const { kernel } = await boot({ plugins });
       await kernel.close();
       await new Promise((resolve) => setImmediate(resolve));
@@ -281,5 +289,99 @@ describe("contributions", () => {
     const { kernel } = await boot({ plugins: [extension("one"), extension("two")] });
     expect(kernel.plugins).toEqual(["one", "two"]);
     await kernel.close();
+  });
+});
+
+describe("what a plugin declares is what it does", () => {
+  const RANKER = defineToken<string>("test:ranker");
+  const rankerPlugin = definePlugin({ name: "ranker-x", provides: [RANKER], setup: (ctx) => ctx.provide(RANKER, "bm25") });
+
+  it("refuses a resolve of a token missing from consumes, naming the plugin, the token and its provider, in any order", async () => {
+    for (const order of [0, 1]) {
+      const sneaky = definePlugin({ name: "sneaky", setup: (ctx) => void ctx.resolveOptional(RANKER) });
+      const plugins = order === 0 ? [rankerPlugin, sneaky] : [sneaky, rankerPlugin];
+      const error = await boot({ plugins }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(PluginError);
+      expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_UNDECLARED, plugin: "sneaky", bug: false });
+      expect((error as Error).message).toBe('plugin "sneaky": resolved "test:ranker" without declaring it in consumes; plugin "ranker-x" provides it');
+    }
+  });
+
+  it("refuses a resolveAll from a later hook too, and says when nobody provides the token", async () => {
+    const late = definePlugin({ name: "late", setup: () => ({ start: (ctx) => void ctx.resolveAll(COUNTER) }) });
+    await expect(boot({ plugins: [late] })).rejects.toThrow('plugin "late": resolved "test:counter" without declaring it in consumes; no plugin in this config provides it');
+  });
+
+  it("refuses a registration of a token missing from provides; tools need no declaration", async () => {
+    const quiet = definePlugin({ name: "quiet", setup: (ctx) => ctx.provide(RANKER, "x") });
+    const error = await boot({ plugins: [quiet] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_UNDECLARED, plugin: "quiet" });
+    expect((error as Error).message).toBe('plugin "quiet": registered "test:ranker" without declaring it in provides; add it to provides');
+    const tools = definePlugin({ name: "tools", setup: (ctx) => ctx.addTool({ name: "t", description: "d", handler: () => ({ content: [] }) }) });
+    const { kernel } = await boot({ plugins: [tools] });
+    expect(kernel.tools.map((tool) => tool.name)).toEqual(["t"]);
+    await kernel.close();
+  });
+
+  it("lets two plugins each consume the other's service fromStart, and refuses it in setup", async () => {
+    const SIDE = defineToken<string>("test:side");
+    const seen: string[] = [];
+    const left = definePlugin({
+      name: "left",
+      provides: [RANKER],
+      consumes: [{ token: SIDE, fromStart: true }],
+      setup: (ctx) => {
+        ctx.provide(RANKER, "left");
+        return { start: (started) => void seen.push(started.resolve(SIDE)) };
+      },
+    });
+    const right = definePlugin({
+      name: "right",
+      provides: [SIDE],
+      consumes: [{ token: RANKER, fromStart: true }],
+      setup: (ctx) => {
+        ctx.provide(SIDE, "right");
+        return { start: (started) => void seen.push(started.resolve(RANKER)) };
+      },
+    });
+    const { kernel } = await boot({ plugins: [left, right] });
+    expect(seen).toEqual(["right", "left"]);
+    await kernel.close();
+    const eager = definePlugin({ name: "eager", consumes: [{ token: SIDE, fromStart: true }], setup: (ctx) => void ctx.resolve(SIDE) });
+    await expect(boot({ plugins: [left, right, eager] })).rejects.toThrow('plugin "eager": resolved "test:side" in setup, but consumes declares it fromStart; resolve it from start');
+  });
+
+  it("runs one plugin object listed twice under two names as two instances, each with its own state", async () => {
+    const events: string[] = [];
+    const counter = definePlugin({
+      name: "counter",
+      options: z.object({ tool: z.string() }),
+      setup(ctx, { tool }) {
+        let calls = 0;
+        ctx.addTool({ name: tool, description: "counts", handler: () => ({ content: [{ type: "text", text: `${ctx.name} ${++calls}` }] }) });
+        return { start: () => void events.push(`start:${ctx.name}`) };
+      },
+    });
+    const { kernel } = await boot({ plugins: [[counter, { tool: "a" }], [{ ...counter, name: "counter-2" }, { tool: "b" }]] });
+    expect(events).toEqual(["start:counter", "start:counter-2"]);
+    const [a, b] = kernel.tools;
+    await a!.handler({}, { signal: new AbortController().signal });
+    expect(await b!.handler({}, { signal: new AbortController().signal })).toMatchObject({ content: [{ text: "counter-2 1" }] });
+    await kernel.close();
+  });
+
+  it("fails clearly when two instances of a plugin provide the same single service", async () => {
+    const error = await boot({ plugins: [rankerPlugin, { ...rankerPlugin, name: "ranker-y" }] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_CONFLICT, plugin: "ranker-y" });
+    expect((error as Error).message).toBe('plugin "ranker-y": service "test:ranker" is already provided by plugin "ranker-x"');
+  });
+});
+
+describe("PluginError", () => {
+  it("is made from an options object, and refuses the old positional exit code", () => {
+    const cause = new ConfigError("bad root");
+    expect(new PluginError("fs", "root /x is missing", { exitCode: 2 })).toMatchObject({ exitCode: 2, bug: false, message: 'plugin "fs": root /x is missing' });
+    expect(new PluginError("fs", "failed", { cause, code: ERROR_CODES.PLUGIN_FAILED })).toMatchObject({ exitCode: 2, cause, code: "SK_ERR_PLUGIN_FAILED" });
+    expect(() => new PluginError("fs", "old", 2 as never)).toThrow("PluginError takes { code?, exitCode?, cause? } as its third argument, not 2");
   });
 });

@@ -9,6 +9,7 @@ import { builtinPlugins } from "../../src/plugins/index.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { TOKENS } from "../../src/tokens.js";
 import type { Token } from "../../src/kernel/tokens.js";
+import type { PluginHooks } from "../../src/kernel/types.js";
 
 function recordingLogger() {
   const lines: string[] = [];
@@ -22,12 +23,17 @@ async function boot(config: SkillsKernelConfig) {
 }
 
 /** A plugin that records its lifecycle calls into `events`. */
-function tracer(events: string[], name: string, extra: Partial<Parameters<typeof definePlugin>[0]> = {}) {
+function tracer(events: string[], name: string, { start, serve, stop, ...extra }: Partial<Parameters<typeof definePlugin>[0]> & PluginHooks = {}) {
   return definePlugin({
     name,
-    setup: () => void events.push(`setup:${name}`),
-    start: () => void events.push(`start:${name}`),
-    stop: () => void events.push(`stop:${name}`),
+    setup() {
+      events.push(`setup:${name}`);
+      return {
+        start: start ?? (() => void events.push(`start:${name}`)),
+        stop: stop ?? (() => void events.push(`stop:${name}`)),
+        ...(serve && { serve }),
+      };
+    },
     ...extra,
   });
 }
@@ -65,7 +71,6 @@ describe("createKernel lifecycle", () => {
           stop: () => void events.push(`stop:${connections}`),
         };
       },
-      start: () => void events.push("object start: never"),
     });
     const first = await boot({ plugins: [shared] });
     const second = await boot({ plugins: [shared] });
@@ -115,28 +120,28 @@ describe("createKernel lifecycle", () => {
     let greeting = "";
     await boot({
       plugins: [
-        definePlugin({ name: "provider", setup: (ctx) => ctx.provide(GREETING, "hello") }),
-        definePlugin({ name: "consumer", dependsOn: ["provider"], setup: (ctx) => void (greeting = ctx.resolve(GREETING)) }),
+        definePlugin({ name: "provider", provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, "hello") }),
+        definePlugin({ name: "consumer", consumes: [GREETING], setup: (ctx) => void (greeting = ctx.resolve(GREETING)) }),
       ],
     });
     expect(greeting).toBe("hello");
   });
 
   it("names the missing service", async () => {
-    const run = boot({ plugins: [definePlugin({ name: "needy", setup: (ctx) => void ctx.resolve(GREETING) })] });
+    const run = boot({ plugins: [definePlugin({ name: "needy", consumes: [{ token: GREETING, optional: true }], setup: (ctx) => void ctx.resolve(GREETING) })] });
     await expect(run).rejects.toThrow(ConfigError);
     await expect(run).rejects.toThrow(/plugin "needy" needs service "test:greeting", which no plugin provides/);
   });
 
   it("refuses a service provided twice, naming the first provider", async () => {
-    const provider = (name: string) => definePlugin({ name, setup: (ctx) => ctx.provide(GREETING, name) });
+    const provider = (name: string) => definePlugin({ name, provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, name) });
     await expect(boot({ plugins: [provider("one"), provider("two")] })).rejects.toThrow(
       /plugin "two": service "test:greeting" is already provided by plugin "one"/,
     );
   });
 
   it("refuses to let a plugin replace a kernel service", async () => {
-    const run = boot({ plugins: [definePlugin({ name: "rogue", setup: (ctx) => ctx.provide(TOKENS.Logger, null as never) })] });
+    const run = boot({ plugins: [definePlugin({ name: "rogue", provides: [TOKENS.Logger], setup: (ctx) => ctx.provide(TOKENS.Logger, null as never) })] });
     await expect(run).rejects.toThrow(/service "logger" is already provided by the kernel/);
   });
 });
@@ -230,8 +235,7 @@ describe("signals, dropped services and strict names", () => {
       plugins: [
         definePlugin({
           name: "slow-start",
-          setup() {},
-          start: (ctx) => new Promise<void>(() => ctx.signal.addEventListener("abort", () => (aborted = true))),
+          setup: () => ({ start: (ctx) => new Promise<void>(() => ctx.signal.addEventListener("abort", () => (aborted = true))) }),
         }),
       ],
     });
@@ -245,8 +249,11 @@ describe("signals, dropped services and strict names", () => {
       plugins: [
         definePlugin({
           name: "flaky-db",
-          setup: (ctx) => ctx.provide(GREETING, "connected"),
-          start: () => Promise.reject(new Error("refused")),
+          provides: [GREETING],
+          setup(ctx) {
+            ctx.provide(GREETING, "connected");
+            return { start: () => Promise.reject(new Error("refused")) };
+          },
         }),
       ],
     });

@@ -48,7 +48,7 @@ describe("resolvePluginEntries", () => {
   });
 
   it("takes inline plugin objects", async () => {
-    const inline = plugin("inline", { dependsOn: ["fs"], start() {}, stop() {} });
+    const inline = plugin("inline", { dependsOn: ["fs"] });
     expect(await resolveInMemory([inline])).toEqual([{ plugin: inline, options: undefined, origin: "inline" }]);
   });
 
@@ -197,8 +197,6 @@ describe("resolvePluginEntries reports each problem as one line", () => {
     [{ name: "", setup() {} }, 'plugins[0]: a plugin needs a name (a non-empty string), got ""'],
     [{ name: 7, setup() {} }, "plugins[0]: a plugin needs a name (a non-empty string), got 7"],
     [{ name: "p", setup: "yes" }, 'plugin "p" (plugins[0]): setup must be a function'],
-    [{ name: "p", setup() {}, start: true }, 'plugin "p" (plugins[0]): start must be a function'],
-    [{ name: "p", setup() {}, stop: {} }, 'plugin "p" (plugins[0]): stop must be a function'],
     [{ name: "p", setup() {}, dependsOn: "fs" }, 'plugin "p" (plugins[0]): dependsOn must be an array of plugin names'],
     [{ name: "p", setup() {}, dependsOn: [1] }, 'plugin "p" (plugins[0]): dependsOn must be an array of plugin names'],
     [{ name: "p", setup() {}, options: { parse() {} } }, 'plugin "p" (plugins[0]): options must be a Standard Schema'],

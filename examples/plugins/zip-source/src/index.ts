@@ -39,9 +39,9 @@ export default definePlugin({
       const file = path.resolve(ctx.baseDir, archive);
       // Checked at setup, so a typo fails the boot with a clear message instead of serving nothing.
       const stats = await stat(file).catch(() => undefined);
-      if (!stats?.isFile()) throw new PluginError("zip", `archive ${file} does not exist`, 2);
+      if (!stats?.isFile()) throw new PluginError(ctx.name, `archive ${file} does not exist`, { exitCode: 2 });
       const name = path.basename(file).replace(/\.zip$/i, "");
-      if (names.has(name)) throw new PluginError("zip", `two archives are named ${name}`, 2);
+      if (names.has(name)) throw new PluginError(ctx.name, `two archives are named ${name}`, { exitCode: 2 });
       names.add(name);
       ctx.contribute(TOKENS.SkillSource, createZipSource({ name, file, maxArchiveBytes, maxUnpackedBytes }));
     }

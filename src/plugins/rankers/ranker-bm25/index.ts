@@ -14,3 +14,6 @@ export default definePlugin({
     ctx.provide(TOKENS.Ranker, new Bm25Ranker());
   },
 });
+
+// The hybrid ranker fuses it with embeddings, and search_skills falls back to it.
+export { Bm25Ranker } from "./ranker.js";

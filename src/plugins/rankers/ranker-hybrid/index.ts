@@ -2,7 +2,7 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { TOKENS } from "../../../tokens.js";
-import { Bm25Ranker } from "../ranker-bm25/ranker.js";
+import { Bm25Ranker } from "../ranker-bm25/index.js";
 import { OpenAiEmbeddings } from "./embeddings.js";
 import { LruCache } from "./lru.js";
 import { HybridRanker } from "./ranker.js";
@@ -49,7 +49,7 @@ export default definePlugin({
     let apiKey: string | undefined;
     if (options.apiKeyEnv !== undefined) {
       apiKey = process.env[options.apiKeyEnv];
-      if (!apiKey) throw new PluginError(ctx.name, `option apiKeyEnv: the environment variable ${options.apiKeyEnv} is not set`, 2);
+      if (!apiKey) throw new PluginError(ctx.name, `option apiKeyEnv: the environment variable ${options.apiKeyEnv} is not set`, { exitCode: 2 });
     }
     const embeddings = new OpenAiEmbeddings({ url: options.url, model: options.model, apiKey, timeoutMs: options.timeoutMs });
     const ranker = new HybridRanker(

@@ -4,18 +4,11 @@ import { basename, join } from "node:path";
 import { SkillFileError } from "../../../kernel/errors.js";
 import { checkRelativePath } from "../../../skills/skill-files.js";
 import type { LeftOutFile, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../../skills/types.js";
-import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
-import { compare, SKIPPED_FOLDERS, type SkillFolder } from "./scan.js";
-import { isServedFrom } from "./served-path.js";
-
-/**
- * Directory entries one listing reads at most. A skill folder can hold 20,000 files (a dataset,
- * a vendored tree); past this the walk stops and the listing reports what it left out.
- */
-export const MAX_LISTED_ENTRIES = 10_000;
-
-/** Folder levels below the skill folder a listing descends, and a file path may name. */
-export const MAX_FILE_DEPTH = 8;
+import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
+import { NotRegularFileError, OutsideFolderError, readHead } from "../../../skills/read-head.js";
+import { isServedFrom } from "../../../skills/served-path.js";
+import { compare } from "../../../lib/compare.js";
+import type { SkillFolder } from "./scan.js";
 
 // Few enough stats in flight to leave file descriptors for everything else the server does.
 const STAT_CONCURRENCY = 16;

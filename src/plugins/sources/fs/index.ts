@@ -1,5 +1,4 @@
 import { TOKENS } from "../../../tokens.js";
-import { CACHE_TOKENS } from "../../../cache/tokens.js";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { z } from "zod";
@@ -60,7 +59,7 @@ export default definePlugin({
   provides: [TOKENS.SkillSource],
   consumes: [
     { token: TOKENS.Cache, optional: true },
-    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+    { token: TOKENS.CacheMonitor, optional: true },
   ],
   options: fsOptionsSchema,
   async setup(ctx, options) {
@@ -83,7 +82,7 @@ export default definePlugin({
     // between its own loads, as serialized copies: tens of megabytes at 10,000 skills and nothing
     // saved. Only a cache that outlives the process (Redis) is worth filling.
     const cache = ctx.resolveOptional(TOKENS.Cache);
-    const monitor = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor);
+    const monitor = ctx.resolveOptional(TOKENS.CacheMonitor);
     const persistent = monitor?.persistent ?? true;
     const snapshots = cache && persistent ? createSnapshotStore(cache, limits, ctx.logger) : undefined;
     // Redis back after a restart may have lost the snapshots: each source checks and writes its own again.
@@ -116,7 +115,7 @@ async function checkRoot(root: ResolvedRoot, logger: Logger): Promise<"ok" | "ab
     missing = code === "ENOENT" || code === "ENOTDIR";
     problem = missing ? "does not exist" : `cannot be read: ${errorMessage(error)}`;
   }
-  if (!root.optional) throw new PluginError("fs", `root ${root.path} ${problem}`, 2);
+  if (!root.optional) throw new PluginError("fs", `root ${root.path} ${problem}`, { exitCode: 2 });
   if (missing) {
     logger.debug(`optional root ${root.path} does not exist yet; it is scanned once it does`);
     return "absent";
@@ -124,3 +123,9 @@ async function checkRoot(root: ResolvedRoot, logger: Logger): Promise<"ok" | "ab
   logger.debug(`skipping optional root ${root.path}: it ${problem}`);
   return "skip";
 }
+
+// The fs plugin's public face to the rest of the project: the git source serves a checkout with
+// it, and the CLI's folder commands scan and read skill folders the way this source does.
+export { createFsSource } from "./source.js";
+export { createSkillFiles } from "./files.js";
+export { scanRoot, type SkillFolder } from "./scan.js";

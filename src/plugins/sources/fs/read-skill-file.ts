@@ -1,8 +1,8 @@
 import type { Buffer } from "node:buffer";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
-import { describeKind, NotRegularFileError, OutsideFolderError } from "./read-head.js";
+import { describeKind, NotRegularFileError, OutsideFolderError } from "../../../skills/read-head.js";
+import { isServedFrom } from "../../../skills/served-path.js";
 import type { SkillFolder } from "./scan.js";
-import { isServedFrom } from "./served-path.js";
 
 /**
  * What identifies one version of a SKILL.md: the same file (device and inode), not written to

@@ -8,7 +8,9 @@ import { isInstallStaging } from "../../../skills/install-staging.js";
 import { folderIdentity, type FolderListing, type KnownFolders } from "./folder-listings.js";
 import { inSlices } from "./in-slices.js";
 import { mapLimit } from "./map-limit.js";
-import { describeKind } from "./read-head.js";
+import { describeKind } from "../../../skills/read-head.js";
+import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
+import { compare } from "../../../lib/compare.js";
 
 /** A folder holding a SKILL.md, not yet read. */
 export interface SkillFolder {
@@ -53,13 +55,6 @@ export interface ScanResult {
   readonly folders: readonly SkillFolder[];
   readonly diagnostics: readonly PathDiagnostic[];
 }
-
-// Dependency trees and git internals never hold skills to serve, and can be huge. Other hidden
-// folders are scanned: real collections keep skills in `.curated` and `.system`.
-export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".git"]);
-
-// The spec's spelling wins when a case-sensitive filesystem holds both.
-export const SKILL_FILES: readonly string[] = ["SKILL.md", "skill.md"];
 
 const CONCURRENCY = 16;
 
@@ -323,9 +318,4 @@ function isGone(error: unknown): boolean {
 
 function byName(a: Dirent, b: Dirent): number {
   return compare(a.name, b.name);
-}
-
-/** Code-unit order: the same on every machine, whatever its locale. */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

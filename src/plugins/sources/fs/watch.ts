@@ -5,7 +5,8 @@ import { clearTimeout, setTimeout } from "node:timers";
 import { errorMessage } from "../../../kernel/errors.js";
 import { createLogger, type Logger } from "../../../kernel/logger.js";
 import { mapLimit } from "./map-limit.js";
-import { scanRoot, SKILL_FILES, SKIPPED_FOLDERS, type ScanResult } from "./scan.js";
+import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
+import { scanRoot, type ScanResult } from "./scan.js";
 
 export interface WatchSettings {
   /** The source's name, for log lines. */

@@ -4,7 +4,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "./git.js";
@@ -52,7 +52,7 @@ export const gitOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "git",
   provides: [TOKENS.SkillSource],
-  consumes: [{ token: TOKENS.Cache, optional: true }],
+  consumes: PLUGIN_CACHE_SERVICES,
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
   setup(ctx, options) {
@@ -62,7 +62,7 @@ export default definePlugin({
       try {
         return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
       } catch (error) {
-        throw new PluginError("git", (error as Error).message, 2);
+        throw new PluginError(ctx.name, (error as Error).message, { exitCode: 2 });
       }
     });
     // Two branches of one repository (`--git o/r#main --git o/r#dev`) get -2, -3…, as fs does for folders.
@@ -72,7 +72,7 @@ export default definePlugin({
     const names = new Set<string>();
     for (const [index, spec] of specs.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, 2);
+      if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
       const { tokenEnv, ...settings } = options;
       const credentials = spec.credentials ?? tokenCredentials(spec.url, tokenEnv);
@@ -98,4 +98,4 @@ function objectSpec(entry: { url: string; ref?: string; path?: string }): Reposi
 // What the CLI's skill lifecycle (src/lifecycle) uses to pin and check repositories.
 export { runGit, GitError, DEFAULT_PROTOCOLS } from "./git.js";
 export { parseTokenEnv, tokenCredentials, type TokenEnv } from "./host-tokens.js";
-export { COMMIT, parseRepositorySpec, redactCredentials, type Credentials, type RepositorySpec } from "./spec.js";
+export { COMMIT, defaultSourceName, parseRepositorySpec, redactCredentials, type Credentials, type RepositorySpec } from "./spec.js";

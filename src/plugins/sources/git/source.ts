@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { SkillSource, SourceSnapshot } from "../../../skills/types.js";
-import { createFsSource } from "../fs/source.js";
+import { createFsSource } from "../fs/index.js";
 import { ageOf } from "../../../remote/age.js";
 import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";

@@ -5,9 +5,9 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
-import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../git/spec.js";
+import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../git/index.js";
 import { createGitHubClient } from "./client.js";
 import { createGitHubSource } from "./source.js";
 
@@ -44,7 +44,7 @@ export const githubOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "github",
   provides: [TOKENS.SkillSource],
-  consumes: [{ token: TOKENS.Cache, optional: true }],
+  consumes: PLUGIN_CACHE_SERVICES,
   options: githubOptionsSchema,
   needsTrust: {
     options: {
@@ -62,7 +62,7 @@ export default definePlugin({
     for (const entry of options.repositories) {
       const spec = githubSpec(entry);
       const name = (typeof entry === "object" && entry.name) || defaultSourceName(spec);
-      if (names.has(name)) throw new PluginError("github", `two repositories are both named "${name}"; give one a name`, 2);
+      if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
       names.add(name);
       ctx.contribute(TOKENS.SkillSource, createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }));
     }
@@ -78,9 +78,9 @@ function githubSpec(entry: string | { repo: string; ref?: string; path?: string 
   try {
     spec = parseRepositorySpec(text);
   } catch (error) {
-    throw new PluginError("github", (error as Error).message, 2);
+    throw new PluginError("github", (error as Error).message, { exitCode: 2 });
   }
-  if (!spec.github) throw new PluginError("github", `"${text}" is not a GitHub repository (owner/repo)`, 2);
+  if (!spec.github) throw new PluginError("github", `"${text}" is not a GitHub repository (owner/repo)`, { exitCode: 2 });
   return spec as GitHubSpec;
 }
 
@@ -99,3 +99,8 @@ function createGitHubClientSource(
     http,
   });
 }
+
+// The registry source reads the GitHub repositories its search finds with the same client.
+export { createGitHubClient } from "./client.js";
+export { scanRepository } from "./repository.js";
+export type { GitHubApi, GitHubTreeEntry } from "./api.js";

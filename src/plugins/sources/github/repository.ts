@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { mapLimit } from "../fs/map-limit.js";
-import { SKILL_FILES, SKIPPED_FOLDERS } from "../fs/scan.js";
+import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
 import { parseRemoteSkill } from "../../../remote/parse-skill.js";
 import { toListing, type RemoteSkillFolder } from "../../../remote/remote-files.js";
 import type { Diagnostic, SkillFileEntry, SourceSkill } from "../../../skills/types.js";

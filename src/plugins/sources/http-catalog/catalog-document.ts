@@ -1,4 +1,4 @@
-import { MAX_FILE_DEPTH } from "../fs/files.js";
+import { MAX_FILE_DEPTH } from "../../../skills/folder-rules.js";
 import { isRecord } from "../../../skills/skill-md.js";
 import { MAX_DESCRIPTION_CHARS, NAME_PATTERN } from "../../../skills/skill-md.js";
 import { checkRelativePath } from "../../../skills/skill-files.js";

@@ -6,7 +6,7 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { MiB } from "../../../skills/skill-files.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
@@ -47,7 +47,7 @@ export const httpCatalogOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "http-catalog",
   provides: [TOKENS.SkillSource],
-  consumes: [{ token: TOKENS.Cache, optional: true }],
+  consumes: PLUGIN_CACHE_SERVICES,
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
   setup(ctx, options) {
@@ -61,7 +61,7 @@ export default definePlugin({
     const names = new Set<string>();
     for (const [index, { settings, url }] of entries.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError("http-catalog", `two catalogs are both named "${name}"; give one another name`, 2);
+      if (names.has(name)) throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
       const http = new HttpClient({
         name,
@@ -98,10 +98,10 @@ export function catalogUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new PluginError("http-catalog", `"${text.slice(0, 200)}" is not a URL`, 2);
+    throw new PluginError("http-catalog", `"${text.slice(0, 200)}" is not a URL`, { exitCode: 2 });
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new PluginError("http-catalog", `"${text.slice(0, 200)}" is not an http(s) URL`, 2);
+    throw new PluginError("http-catalog", `"${text.slice(0, 200)}" is not an http(s) URL`, { exitCode: 2 });
   }
   if (url.pathname.endsWith(".json")) return url.href;
   return new URL(posix.join(url.pathname, ".well-known/skills/index.json"), url).href;

@@ -4,10 +4,10 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { VERSION } from "../../../version.js";
-import { createGitHubClient } from "../github/client.js";
+import { createGitHubClient } from "../github/index.js";
 import { createRegistrySource } from "./source.js";
 
 export const registryOptionsSchema = z.strictObject({
@@ -38,7 +38,7 @@ export const registryOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "registry",
   provides: [TOKENS.SkillSource],
-  consumes: [{ token: TOKENS.Cache, optional: true }],
+  consumes: PLUGIN_CACHE_SERVICES,
   options: registryOptionsSchema,
   needsTrust: { plugin: "it sends queries to a search API and fetches from GitHub, with GITHUB_TOKEN when it is set" },
   setup(ctx, options) {

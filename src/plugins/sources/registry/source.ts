@@ -8,9 +8,8 @@ import { createRemoteFiles, type RemoteSkillFolder } from "../../../remote/remot
 import { decodeText } from "../../../skills/skill-files.js";
 import type { SkillSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
 import { mapLimit } from "../fs/map-limit.js";
-import { SKILL_FILES } from "../fs/scan.js";
-import type { GitHubApi, GitHubTreeEntry } from "../github/api.js";
-import { scanRepository } from "../github/repository.js";
+import { SKILL_FILES } from "../../../skills/folder-rules.js";
+import { scanRepository, type GitHubApi, type GitHubTreeEntry } from "../github/index.js";
 import { isRegistryId, parseSearchAnswer, type RegistryHit } from "./search-api.js";
 
 export interface RegistrySourceSettings {

@@ -1,4 +1,4 @@
-import type { CacheStats } from "../../../cache/engine.js";
+import type { CacheStats } from "../../../kernel/cache.js";
 
 /** The tool's structured answer: the stats, in the snake_case the other tools answer in. */
 export function toAnswer(stats: CacheStats) {

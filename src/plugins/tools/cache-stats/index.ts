@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { CACHE_TOKENS } from "../../../cache/tokens.js";
 import { definePlugin } from "../../../kernel/config.js";
+import { TOKENS } from "../../../tokens.js";
 import { renderAnswer, toAnswer } from "./format.js";
 
 /** The `get_cache_stats` tool: how the shared cache is doing, for operators more than agents. */
 export default definePlugin({
   name: "cache-stats",
-  consumes: [CACHE_TOKENS.CacheMonitor],
+  consumes: [TOKENS.CacheMonitor],
   setup(ctx) {
-    const monitor = ctx.resolve(CACHE_TOKENS.CacheMonitor);
+    const monitor = ctx.resolve(TOKENS.CacheMonitor);
     ctx.addTool({
       name: "get_cache_stats",
       title: "Cache statistics",
@@ -39,3 +39,6 @@ export default definePlugin({
     });
   },
 });
+
+// The CLI's cache-stats command prints the tool's answer as the tool renders it.
+export { renderAnswer } from "./format.js";

@@ -115,3 +115,6 @@ export default definePlugin({
     addLifecycleTools(ctx);
   },
 });
+
+// The CLI's install command prints the tool's report.
+export { renderInstall } from "./render.js";

@@ -12,7 +12,7 @@ import { auditBeforeInstall } from "../../../skills/audit/install-check.js";
 import type { SkillFileEntry } from "../../../skills/types.js";
 import { isWithin } from "../../../skills/paths.js";
 import { installFolderName } from "../../../skills/folder-name.js";
-import { servedRoots } from "../validate-skill/folder.js";
+import { servedRoots } from "../../../skills/validate-folder.js";
 import { checkDestination, checkTargetRoot, recoverLeftovers } from "./target.js";
 
 export interface InstallLimits {

@@ -90,3 +90,6 @@ function servingOldCopies(catalog: SkillCatalog): { source: string; state: "stal
     .filter((d) => d.code === "stale" && !listed.has(d.source))
     .map((d) => ({ source: d.source, state: "stale" as const, error: d.message }));
 }
+
+// The CLI's list command prints the same pages the tool answers.
+export { describeUnavailable, LIST_FORMATS, MAX_PAGE_SIZE, type ListFormat, type SkillList } from "./format.js";

@@ -141,7 +141,7 @@ export default definePlugin({
       async start(ctx) {
         // No ranker plugin in the config: the default needs no options, so search works with just
         // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
-        const ranker: Ranker = ctx.resolveOptional(TOKENS.Ranker) ?? new (await import("../../rankers/ranker-bm25/ranker.js")).Bm25Ranker();
+        const ranker: Ranker = ctx.resolveOptional(TOKENS.Ranker) ?? new (await import("../../rankers/ranker-bm25/index.js")).Bm25Ranker();
         ctx.logger.debug(`ranking with ${ranker.name}`);
         index.use(ranker);
       },

@@ -8,7 +8,7 @@ import { ToolInputError } from "../../../kernel/errors.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../../skills/skill-spec.js";
 import { TOKENS } from "../../../tokens.js";
 import { expandHome, isWithin } from "../../../skills/paths.js";
-import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "./folder.js";
+import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "../../../skills/validate-folder.js";
 import { renderValidation } from "./render.js";
 import { escapeForDisplay } from "../../../skills/display-text.js";
 
@@ -116,3 +116,6 @@ async function servedFolder(catalog: SkillCatalog, path: string, baseDir: string
   if (!roots.some(({ root }) => isWithin(real, root))) throw outside();
   return real;
 }
+
+// The CLI's validate command prints the tool's report.
+export { plural, renderValidation } from "./render.js";

@@ -8,7 +8,7 @@ import { extractFrontmatter } from "../../../skills/skill-md.js";
 import { decodeText, SHOWN_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
-import { HTTP_TOKENS } from "../http/routes.js";
+import { HTTP_TOKENS } from "../http/index.js";
 import { CONTENT_SECURITY_POLICY, html, page } from "./html.js";
 import { renderMarkdown } from "./markdown.js";
 import { listPage, matching, skillPage } from "./pages.js";

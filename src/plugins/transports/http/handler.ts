@@ -1,7 +1,6 @@
-import { CACHE_TOKENS } from "../../../cache/tokens.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Kernel } from "../../../kernel/kernel.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { TOKENS } from "../../../tokens.js";
 import { createHttpApp } from "./app.js";
 import { defaultAllowedHosts } from "./guard.js";
 import { toNodeHandler } from "./listen.js";
@@ -56,7 +55,7 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),
-    readiness: skillsReadiness(kernel.resolveOptional(SKILL_TOKENS.SkillCatalog), kernel.resolveOptional(CACHE_TOKENS.CacheMonitor)),
+    readiness: skillsReadiness(kernel.resolveOptional(TOKENS.SkillCatalog), kernel.resolveOptional(TOKENS.CacheMonitor)),
   });
   const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);
   return {

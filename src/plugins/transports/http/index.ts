@@ -1,6 +1,5 @@
 import { definePlugin } from "../../../kernel/config.js";
 import { ConfigError } from "../../../kernel/errors.js";
-import { CACHE_TOKENS } from "../../../cache/tokens.js";
 import { TOKENS } from "../../../tokens.js";
 import { AUTH_TOKEN_ENV, httpOptionsSchema, MIN_TOKEN_LENGTH } from "./options.js";
 import { HTTP_TOKENS, type HttpRoute } from "./routes.js";
@@ -16,7 +15,9 @@ export default definePlugin({
   provides: [TOKENS.Transport, HTTP_TOKENS.Options],
   consumes: [
     { token: TOKENS.SkillCatalog, optional: true },
-    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+    { token: TOKENS.CacheMonitor, optional: true },
+    // Read once every plugin is set up: route plugins (rest-api) in turn read this plugin's options.
+    { token: HTTP_TOKENS.Route, optional: true, fromStart: true },
   ],
   options: httpOptionsSchema,
   needsTrust: { plugin: "it opens an HTTP listener" },
@@ -29,7 +30,7 @@ export default definePlugin({
     ctx.provide(HTTP_TOKENS.Options, options);
     const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
     let routes: readonly HttpRoute[] = [];
-    const cache = ctx.resolveOptional(CACHE_TOKENS.CacheMonitor);
+    const cache = ctx.resolveOptional(TOKENS.CacheMonitor);
     ctx.contribute(TOKENS.Transport, httpTransport({ options, routes: () => routes, catalog, cache }));
     return {
       start(started) {
@@ -38,3 +39,10 @@ export default definePlugin({
     };
   },
 });
+
+// The public face: embedding apps serve the handler from their own server; route plugins
+// (rest-api) add endpoints under HTTP_TOKENS.Route and answer with the same JSON helpers.
+export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
+export { HTTP_TOKENS, type HttpRoute } from "./routes.js";
+export { MIN_TOKEN_LENGTH, type HttpOptions } from "./options.js";
+export { json, restError } from "./respond.js";

@@ -1,4 +1,4 @@
-import type { CacheMonitor } from "../../../cache/tokens.js";
+import type { CacheMonitor } from "../../../kernel/cache.js";
 import type { SkillCatalog } from "../../../skills/catalog.js";
 import type { Readiness } from "./app.js";
 

@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { CACHE_TOKENS } from "../../../cache/tokens.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { defineToken } from "../../../kernel/tokens.js";
 import { TOKENS } from "../../../tokens.js";
-import { restError } from "../http/respond.js";
-import { HTTP_TOKENS } from "../http/routes.js";
+import { HTTP_TOKENS, restError } from "../http/index.js";
 
 /** What other plugins report to the metrics plugin. */
 export interface MetricsRecorder {
@@ -35,7 +33,7 @@ export default definePlugin({
   provides: [HTTP_TOKENS.Route, TOKENS.RequestObserver, METRICS_TOKENS.Recorder],
   consumes: [
     { token: TOKENS.SkillCatalog, optional: true },
-    { token: CACHE_TOKENS.CacheMonitor, optional: true },
+    { token: TOKENS.CacheMonitor, optional: true },
   ],
   options: optionsSchema,
   needsTrust: { plugin: "it answers scrapes on the HTTP listener" },
@@ -45,7 +43,7 @@ export default definePlugin({
     let toolNames: ReadonlySet<string> = new Set();
     const metrics = createKernelMetrics({
       catalog: ctx.resolveOptional(TOKENS.SkillCatalog),
-      cache: ctx.resolveOptional(CACHE_TOKENS.CacheMonitor),
+      cache: ctx.resolveOptional(TOKENS.CacheMonitor),
       toolNames: () => toolNames,
     });
     ctx.contribute(TOKENS.RequestObserver, metrics.observer);

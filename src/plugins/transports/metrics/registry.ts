@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { CacheMonitor } from "../../../cache/tokens.js";
+import type { CacheMonitor } from "../../../kernel/cache.js";
 import type { McpRequestEnd, RequestObserver } from "../../../kernel/request-observer.js";
 import type { SkillCatalog, SourceStatus } from "../../../skills/catalog.js";
 

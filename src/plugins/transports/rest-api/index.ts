@@ -3,8 +3,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import type { KernelTool } from "../../../kernel/types.js";
 import type { SkillCatalog } from "../../../skills/catalog.js";
 import { TOKENS } from "../../../tokens.js";
-import { json, restError } from "../http/respond.js";
-import { HTTP_TOKENS } from "../http/routes.js";
+import { HTTP_TOKENS, json, restError } from "../http/index.js";
 import { callTool } from "./call-tool.js";
 import { openApiDocument } from "./openapi.js";
 
@@ -23,7 +22,7 @@ const optionsSchema = z
 export default definePlugin({
   name: "rest-api",
   provides: [HTTP_TOKENS.Route],
-  consumes: [TOKENS.SkillCatalog],
+  consumes: [TOKENS.SkillCatalog, { token: HTTP_TOKENS.Options, optional: true, fromStart: true }],
   options: optionsSchema,
   needsTrust: { plugin: "it answers REST requests on the HTTP listener" },
   setup(ctx, { prefix }) {

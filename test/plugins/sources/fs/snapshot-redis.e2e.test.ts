@@ -4,9 +4,9 @@
 import { readdir, rm, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CACHE_TOKENS } from "../../../../src/cache/tokens.js";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
+import { TOKENS } from "../../../../src/tokens.js";
 import { VERSION } from "../../../../src/version.js";
 import { TestRedis } from "../../../helpers/redis.js";
 import { waitFor } from "../../../helpers/wait.js";
@@ -33,7 +33,7 @@ async function bootOver(root: string, cachePlugins: unknown[]) {
     logger: createLogger("debug", (line) => logs.push(line)),
   });
   await kernel.catalog.ready();
-  const monitor = kernel.resolve(CACHE_TOKENS.CacheMonitor);
+  const monitor = kernel.resolve(TOKENS.CacheMonitor);
   return {
     kernel,
     skills: () => kernel.catalog.list().map((skill) => `${skill.name}: ${skill.description}`),

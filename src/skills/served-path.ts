@@ -1,6 +1,6 @@
 import { relative, sep } from "node:path";
-import { isInside } from "../../../skills/paths.js";
-import { SKIPPED_FOLDERS } from "./scan.js";
+import { SKIPPED_FOLDERS } from "./folder-rules.js";
+import { isInside } from "./paths.js";
 
 /**
  * Whether a real path (every symlink resolved) is one a skill folder `dir` may serve: inside it,

@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The doors between the rooms of src/ (docs/architecture.md, "The import rule"): the kernel, the
+ * skill domain and src/lib import no plugin, src/lib imports nothing of the project, and whatever
+ * is outside a plugin's folder imports it only through its index.ts. Every import is read with
+ * TypeScript's own pre-processor, static, re-exports and dynamic import() alike.
+ */
+const ROOT = join(import.meta.dirname, "../..");
+const PLUGIN_FOLDER = /^src\/plugins\/[^/]+\/[^/]+\//;
+
+/**
+ * Imports of the fs plugin's hand-written limiter, which the dependency change (branch libs)
+ * replaces with p-limit. Remove each line when its import goes: a stale line fails this test.
+ */
+const KNOWN = new Set([
+  "src/cli/validate.ts -> src/plugins/sources/fs/map-limit.ts",
+  "src/plugins/mcp/skills-extension/entries.ts -> src/plugins/sources/fs/map-limit.ts",
+  "src/plugins/sources/github/repository.ts -> src/plugins/sources/fs/map-limit.ts",
+  "src/plugins/sources/registry/source.ts -> src/plugins/sources/fs/map-limit.ts",
+]);
+
+interface Edge {
+  from: string;
+  to: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.m?ts$/.test(entry.name) ? [relative(ROOT, path).split("\\").join("/")] : [];
+  });
+}
+
+/** Every project file each file imports (packages and node: modules are not the rule's business). */
+function projectImports(files: readonly string[]): Edge[] {
+  return files.flatMap((from) => {
+    const info = ts.preProcessFile(readFileSync(join(ROOT, from), "utf8"), true, true);
+    return info.importedFiles
+      .map((ref) => ref.fileName)
+      .filter((spec) => spec.startsWith("."))
+      .map((spec) => ({ from, to: relative(ROOT, resolve(ROOT, dirname(from), spec)).split("\\").join("/").replace(/\.js$/, ".ts") }));
+  });
+}
+
+const pluginOf = (file: string) => PLUGIN_FOLDER.exec(file)?.[0];
+
+/** Why one import breaks the rule, or undefined when it keeps it. */
+function breach({ from, to }: Edge): string | undefined {
+  const target = pluginOf(to);
+  if (/^src\/lib\//.test(from)) return "src/lib imports nothing of the project";
+  if (target && /^src\/(kernel|skills)\//.test(from)) return "the kernel and the skill domain import no plugin";
+  if (target && pluginOf(from) !== target && to !== `${target}index.ts`) return `outside ${target}, import only its index.ts`;
+  return undefined;
+}
+
+function findCycle(edges: readonly Edge[]): string[] | undefined {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of edges) {
+    const [a, b] = [pluginOf(from), pluginOf(to)];
+    if (a && b && a !== b) next.set(a, (next.get(a) ?? new Set()).add(b));
+  }
+  const done = new Set<string>();
+  const visit = (node: string, path: string[]): string[] | undefined => {
+    if (path.includes(node)) return [...path.slice(path.indexOf(node)), node];
+    if (done.has(node)) return undefined;
+    for (const to of next.get(node) ?? []) {
+      const cycle = visit(to, [...path, node]);
+      if (cycle) return cycle;
+    }
+    done.add(node);
+    return undefined;
+  };
+  for (const node of next.keys()) {
+    const cycle = visit(node, []);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+const edges = projectImports(sourceFiles(join(ROOT, "src")));
+
+describe("the import rule", () => {
+  it("sees static, re-exported and dynamic imports", () => {
+    const registry = edges.filter((edge) => edge.from === "src/plugins/index.ts").map((edge) => edge.to);
+    expect(registry).toContain("src/plugins/sources/fs/index.ts");
+    expect(edges.some((edge) => edge.from === "src/index.ts" && edge.to === "src/version.ts")).toBe(true);
+  });
+
+  it("names each file and import that reaches past a plugin's index.ts or into a plugin from the kernel", () => {
+    const breaches = edges
+      .map((edge) => ({ line: `${edge.from} -> ${edge.to}`, why: breach(edge) }))
+      .filter(({ line, why }) => why && !KNOWN.has(line))
+      .map(({ line, why }) => `${line}: ${why}`);
+    expect(breaches).toEqual([]);
+  });
+
+  it("keeps no known exception that no longer happens", () => {
+    const lines = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`));
+    expect([...KNOWN].filter((line) => !lines.has(line))).toEqual([]);
+  });
+
+  it("has no import cycle between plugin folders", () => {
+    expect(findCycle(edges)).toBeUndefined();
+  });
+});
