@@ -15,6 +15,7 @@
 //   node bench/scale.mjs --sizes 10000 --runs 3 --settle 40 --idle 20   # RSS and idle CPU too
 //   node bench/scale.mjs --sizes 100000 --runs 1   # minutes: 100,000 skills under /tmp (hard links to the corpus)
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
+//   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -41,6 +42,8 @@ const { values } = parseArgs({
     // SKILL.md-only folders (bench/scale/make-catalog.mjs), the flattering catalog of earlier runs.
     flat: { type: "boolean", default: false },
     query: { type: "string", default: "extract tables from pdf files" },
+    // Only the servers and commands whose name matches (a regular expression), for the long sizes.
+    only: { type: "string", default: "" },
   },
 });
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -54,17 +57,18 @@ const cwd = mkdtempSync(join(tmpdir(), "skills-kernel-scale-cwd-"));
 const anchor = (file) => join(repo, "bench/anchors", file);
 
 const kernels = [kernel, ...(values.baseline ? [resolve(repo, values.baseline)] : [])];
+const only = new RegExp(values.only);
 const servers = (root) => [
   ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel" : `skills-kernel ${values.baseline}`, args: [cli, "--skills-dir", root], tool: "search_skills" })),
   { name: "Fuse server 1 (fuse-server.mjs)", args: [anchor("fuse-server.mjs"), root], tool: "search" },
   { name: "Fuse server 2 (fuse-server-2.mjs)", args: [anchor("fuse-server-2.mjs"), root], tool: "search" },
   { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
-];
+].filter((candidate) => only.test(candidate.name));
 const commands = (root) => [
   ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel list" : `skills-kernel ${values.baseline} list`, args: [cli, "list", "--skills-dir", root] })),
   { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
   { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
-];
+].filter((command) => only.test(command.name));
 
 /** CPU time of a live process, all its threads, in ms (Linux: /proc/PID/task/*\/schedstat, ns). */
 const cpuMs = (pid) =>
@@ -120,7 +124,8 @@ const median = (numbers) => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const ratio = (value, against) => `${(value / against).toFixed(2)}x`;
+/** value / against, or a dash when the anchor was left out (--only). */
+const ratio = (value, against) => (against === undefined ? "–" : `${(value / against).toFixed(2)}x`);
 /** Runs every candidate `runs` times, interleaved, the order reversed every other run. */
 async function interleaved(candidates, run) {
   const samples = candidates.map(() => []);
@@ -141,7 +146,7 @@ for (const size of values.sizes.split(",").map(Number)) {
   const candidates = servers(root);
   const samples = await interleaved(candidates, serve);
   const fuse = [1, 2].map((n) => candidates.findIndex((candidate) => candidate.name.startsWith(`Fuse server ${n}`)));
-  const med = (index, key) => median(samples[index].map((sample) => sample[key]));
+  const med = (index, key) => (index < 0 ? undefined : median(samples[index].map((sample) => sample[key])));
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
   console.log(`| server | first answer, wall ms | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs Fuse 1 | vs Fuse 2 | retries |${extra}`);
   console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${extra ? "---:|---:|" : ""}`);
@@ -157,8 +162,8 @@ for (const size of values.sizes.split(",").map(Number)) {
   }
   const oneShots = commands(root);
   const lists = await interleaved(oneShots, once);
-  const floors = [oneShots.length - 2, oneShots.length - 1];
-  const lmed = (index, key) => median(lists[index].map((sample) => sample[key]));
+  const floors = ["read-all.mjs", "read-all-2.mjs"].map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
+  const lmed = (index, key) => (index < 0 ? undefined : median(lists[index].map((sample) => sample[key])));
   console.log(`\n| command | wall ms | vs read-all | vs read-all-2 | CPU ms | vs read-all | vs read-all-2 |\n|---|---:|---:|---:|---:|---:|---:|`);
   for (const [index, command] of oneShots.entries()) {
     const cells = ["wall", "cpu"].flatMap((key) => [Math.round(lmed(index, key)), ratio(lmed(index, key), lmed(floors[0], key)), ratio(lmed(index, key), lmed(floors[1], key))]);
