@@ -85,7 +85,7 @@ async function serve(candidate) {
   await client.connect(transport, { timeout: 900_000 });
   let retries = 0;
   for (;;) {
-    const answer = await client.callTool({ name: candidate.tool, arguments: { query: values.query } }, undefined, { timeout: 900_000 });
+    const answer = await client.callTool({ name: candidate.tool, arguments: { query: values.query } }, { timeout: 900_000 });
     if (answer.isError) throw new Error(`${candidate.name}: ${JSON.stringify(answer.content)}`);
     if (!beforeTheCatalog(answer)) break;
     retries++;
