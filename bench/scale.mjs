@@ -1,18 +1,24 @@
-// Serving large catalogs: skills-kernel against two anchor servers (bench/anchors), each spawned
-// over stdio and driven by the MCP SDK client, on catalogs written by bench/scale/make-catalog.mjs.
-// Per size it measures, with the candidates interleaved run by run:
-//   - spawn → first search answer (the kernel's search_skills, the anchors' search);
-//   - RSS and idle CPU of each server once it has answered, watching on (the kernel's default), in
-//     every run (the median is reported, with the range: V8 gives memory back on its own schedule);
-//   - `skills-kernel list` (each kernel build's) against bench/anchors/read-all.mjs, which only
-//     reads every SKILL.md (left out with --kernels-only).
+// Serving large catalogs: skills-kernel against the anchor servers (bench/anchors), each spawned
+// over stdio and driven by the MCP SDK client, on real-shaped catalogs (bench/scale/make-real-catalog.mjs:
+// whole skill folders, category folders, nested skills; --flat: SKILL.md-only folders instead).
+// Per size, candidates interleaved run by run (the order reversed every other run):
+//   - spawn → first complete search answer, wall time and the server's CPU time (all threads) up
+//     to it. skills-kernel answers within 5 s whatever is loaded: an answer with no skill (the
+//     query matches pdf skills) came before the catalog, so it is asked again; retries are counted;
+//   - with --settle/--idle > 0, RSS and idle CPU of each server once it has answered;
+//   - `skills-kernel list` (each kernel build's) against two floors that only read every SKILL.md
+//     (bench/anchors/read-all.mjs, read-all-2.mjs), wall and CPU time.
+// Ratios are against both Fuse servers (two independent implementations of the same thing), and
+// the load average is printed with every table: on a loaded machine, trust the CPU columns.
 //
-//   SKILLS_CORPUS=../shared/corpus node bench/scale.mjs [--sizes 1566,10000] [--runs 3] [--idle 20]
-//   node bench/scale.mjs --sizes 100000 --runs 1 --settle 90 --kernels-only   # minutes: 100,000 skills, 1.5 GB under /tmp
+//   node bench/scale.mjs [--sizes 1566,10000] [--runs 5] [--settle 0 --idle 0] [--flat]
+//   node bench/scale.mjs --sizes 10000 --runs 3 --settle 40 --idle 20   # RSS and idle CPU too
+//   node bench/scale.mjs --sizes 100000 --runs 1   # minutes: 100,000 skills under /tmp (hard links to the corpus)
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+//   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -20,132 +26,148 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { makeCatalog } from "./scale/make-catalog.mjs";
+import { makeRealCatalog } from "./scale/make-real-catalog.mjs";
 
 const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "1566,10000" },
-    runs: { type: "string", default: "3" },
-    idle: { type: "string", default: "20" },
-    // Seconds between the first answer and the idle window: the kernel arms its watchers then, and
-    // V8's memory reducer gives back what start-up left behind once the process is quiet.
-    settle: { type: "string", default: "40" },
-    // Another build of skills-kernel to measure instead (e.g. one of an older commit).
+    runs: { type: "string", default: "5" },
+    // Seconds between the first answer and the idle window (the kernel arms its watchers then, and
+    // V8 gives back what start-up left behind once the process is quiet); 0 with --idle 0: neither.
+    settle: { type: "string", default: "0" },
+    idle: { type: "string", default: "0" },
     kernel: { type: "string", default: "dist/cli.js" },
     // A second build served beside it in the same runs (a before/after), e.g. an older commit's.
     baseline: { type: "string" },
-    // Only the kernel builds (and their `list`): at 100,000 the anchors and read-all.mjs open every file at once (EMFILE).
-    "kernels-only": { type: "boolean", default: false },
+    // SKILL.md-only folders (bench/scale/make-catalog.mjs), the flattering catalog of earlier runs.
+    flat: { type: "boolean", default: false },
     query: { type: "string", default: "extract tables from pdf files" },
+    // Only the servers and commands whose name matches (a regular expression), for the long sizes.
+    only: { type: "string", default: "" },
   },
 });
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const node = process.execPath;
 const runs = Number(values.runs);
+const settleSeconds = Number(values.settle);
 const idleSeconds = Number(values.idle);
 const kernel = resolve(repo, values.kernel);
 // No config here: the kernel serves exactly --skills-dir with its embedded defaults.
 const cwd = mkdtempSync(join(tmpdir(), "skills-kernel-scale-cwd-"));
+const anchor = (file) => join(repo, "bench/anchors", file);
 
-const candidates = (root) => [
-  { name: "skills-kernel", args: [kernel, "--skills-dir", root], tool: "search_skills", cli: kernel },
-  ...(values.baseline
-    ? [{ name: `skills-kernel ${values.baseline}`, args: [resolve(repo, values.baseline), "--skills-dir", root], tool: "search_skills", cli: resolve(repo, values.baseline) }]
-    : []),
-  ...(values["kernels-only"]
-    ? []
-    : [
-        { name: "Fuse anchor", args: [join(repo, "bench/anchors/fuse-server.mjs"), root], tool: "search" },
-        { name: "MiniSearch anchor", args: [join(repo, "bench/anchors/minisearch-server.mjs"), root], tool: "search" },
-      ]),
-];
+const kernels = [kernel, ...(values.baseline ? [resolve(repo, values.baseline)] : [])];
+const only = new RegExp(values.only);
+const servers = (root) => [
+  ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel" : `skills-kernel ${values.baseline}`, args: [cli, "--skills-dir", root], tool: "search_skills" })),
+  { name: "Fuse server 1 (fuse-server.mjs)", args: [anchor("fuse-server.mjs"), root], tool: "search" },
+  { name: "Fuse server 2 (fuse-server-2.mjs)", args: [anchor("fuse-server-2.mjs"), root], tool: "search" },
+  { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
+].filter((candidate) => only.test(candidate.name));
+const commands = (root) => [
+  ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel list" : `skills-kernel ${values.baseline} list`, args: [cli, "list", "--skills-dir", root] })),
+  { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
+  { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
+].filter((command) => only.test(command.name));
 
-/** utime + stime of a process, in seconds (Linux /proc). */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+/** CPU time of a live process, all its threads, in ms (Linux: /proc/PID/task/*\/schedstat, ns). */
+const cpuMs = (pid) =>
+  readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
+const rssMb = (pid) => Number(readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:")).split(/\s+/)[1]) / 1024;
+/** Whether a search_skills answer came before the catalog was in: it then holds no skill at all. */
+const beforeTheCatalog = (answer) => answer.structuredContent?.total === 0;
 
-function rssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
-  return Number(line.split(/\s+/)[1]) / 1024;
-}
-
-/** Spawns one server, times its first search answer, then measures its RSS and idle CPU. */
+/** Spawns one server, times its first complete search answer, then (if asked) its RSS and idle CPU. */
 async function serve(candidate) {
   const transport = new StdioClientTransport({ command: node, args: candidate.args, cwd, stderr: "ignore" });
   const client = new Client({ name: "scale-bench", version: "0" });
   const started = performance.now();
-  // The anchors read every skill before they answer initialize: at 100,000 that takes minutes.
-  await client.connect(transport, { timeout: 600_000 });
-  const answer = await client.callTool({ name: candidate.tool, arguments: { query: values.query } }, undefined, { timeout: 600_000 });
-  const firstAnswer = performance.now() - started;
-  if (answer.isError) throw new Error(`${candidate.name}: ${JSON.stringify(answer.content)}`);
-  const pid = transport.pid;
-  // CPU time is what a busy machine does not distort: wall time there is mostly waiting for a core.
-  const result = { firstAnswer, firstAnswerCpu: cpuSeconds(pid) };
-  // Background work after the first answer (the kernel's watchers being armed) is not idle time.
-  await sleep(Number(values.settle) * 1000);
-  const before = cpuSeconds(pid);
-  await sleep(idleSeconds * 1000);
-  result.idleCpu = ((cpuSeconds(pid) - before) / idleSeconds) * 100;
-  result.rss = rssMb(pid);
+  await client.connect(transport, { timeout: 900_000 });
+  let retries = 0;
+  for (;;) {
+    const answer = await client.callTool({ name: candidate.tool, arguments: { query: values.query } }, { timeout: 900_000 });
+    if (answer.isError) throw new Error(`${candidate.name}: ${JSON.stringify(answer.content)}`);
+    if (!beforeTheCatalog(answer)) break;
+    retries++;
+    await sleep(50);
+  }
+  const result = { wall: performance.now() - started, cpu: cpuMs(transport.pid), retries };
+  if (settleSeconds + idleSeconds > 0) {
+    await sleep(settleSeconds * 1000);
+    const before = cpuMs(transport.pid);
+    await sleep(idleSeconds * 1000);
+    result.idle = ((cpuMs(transport.pid) - before) / (idleSeconds * 1000)) * 100;
+    result.rss = rssMb(transport.pid);
+  }
   await client.close();
   return result;
 }
 
-function time(command, args) {
-  return new Promise((resolve, reject) => {
+/** Runs a one-shot command to its end: wall ms, and CPU ms as bench/scale/report-cpu.mjs reports it. */
+function once({ args }) {
+  return new Promise((done, reject) => {
     const started = performance.now();
-    execFile(command, args, { cwd, maxBuffer: 1 << 30 }, (error) => (error ? reject(error) : resolve(performance.now() - started)));
+    const child = spawn(node, ["--import", join(repo, "bench/scale/report-cpu.mjs"), ...args], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr = (stderr + chunk).slice(-4096)));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const cpu = /bench-cpu-ms ([\d.]+)/.exec(stderr);
+      if (code !== 0 || !cpu) reject(new Error(`${args.join(" ")}: exit ${code}: ${stderr.slice(-500)}`));
+      else done({ wall: performance.now() - started, cpu: Number(cpu[1]) });
+    });
   });
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
+const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const ms = (value) => `${Math.round(value)}`;
+/** value / against, or a dash when the anchor was left out (--only). */
+const ratio = (value, against) => (against === undefined ? "–" : `${(value / against).toFixed(2)}x`);
+/** Runs every candidate `runs` times, interleaved, the order reversed every other run. */
+async function interleaved(candidates, run) {
+  const samples = candidates.map(() => []);
+  for (let round = 0; round < runs; round++) {
+    const order = candidates.map((_, index) => index);
+    for (const index of round % 2 ? order.reverse() : order) samples[index].push(await run(candidates[index]));
+  }
+  return samples;
+}
 
-console.log(
-  `# scale benchmark, node ${process.version}, ${runs} interleaved runs, idle window ${idleSeconds} s after ${values.settle} s, kernel ${values.kernel}\n`,
-);
+const load = () => loadavg().map((figure) => figure.toFixed(1)).join(" ");
+console.log(`# scale benchmark, node ${process.version}, ${runs} interleaved runs, ${values.flat ? "SKILL.md-only" : "real-shaped"} catalogs, kernel ${values.kernel}\n`);
 for (const size of values.sizes.split(",").map(Number)) {
-  const root = await makeCatalog(size, join(tmpdir(), `skills-kernel-scale-${size}`));
-  const servers = candidates(root);
-  const samples = servers.map(() => []);
-  const kernels = servers.filter((candidate) => candidate.cli);
-  const lists = { kernels: kernels.map(() => []), readAll: [] };
-  for (let run = 0; run < runs; run++) {
-    for (const [index, candidate] of servers.entries()) samples[index].push(await serve(candidate));
-    for (const [index, candidate] of kernels.entries()) lists.kernels[index].push(await time(node, [candidate.cli, "list", "--skills-dir", root]));
-    if (!values["kernels-only"]) lists.readAll.push(await time(node, [join(repo, "bench/anchors/read-all.mjs"), root]));
+  const root = values.flat
+    ? await makeCatalog(size, join(tmpdir(), `skills-kernel-scale-${size}`))
+    : await makeRealCatalog(size, join(tmpdir(), `skills-kernel-scale-real-${size}`));
+  console.log(`## ${size.toLocaleString("en")} skills (${root})\n\nload average before: ${load()}\n`);
+  const candidates = servers(root);
+  const samples = await interleaved(candidates, serve);
+  const fuse = [1, 2].map((n) => candidates.findIndex((candidate) => candidate.name.startsWith(`Fuse server ${n}`)));
+  const med = (index, key) => (index < 0 ? undefined : median(samples[index].map((sample) => sample[key])));
+  const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
+  console.log(`| server | first answer, wall ms | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs Fuse 1 | vs Fuse 2 | retries |${extra}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${extra ? "---:|---:|" : ""}`);
+  for (const [index, candidate] of candidates.entries()) {
+    const [wall, cpu] = [med(index, "wall"), med(index, "cpu")];
+    const cells = [Math.round(wall), ratio(wall, med(fuse[0], "wall")), ratio(wall, med(fuse[1], "wall")), Math.round(cpu), ratio(cpu, med(fuse[0], "cpu")), ratio(cpu, med(fuse[1], "cpu"))];
+    cells.push(samples[index].map((sample) => sample.retries).join(","));
+    if (extra) {
+      const rss = samples[index].map((sample) => sample.rss);
+      cells.push(`${med(index, "rss").toFixed(0)} (${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)})`, med(index, "idle").toFixed(2));
+    }
+    console.log(`| ${candidate.name} | ${cells.join(" | ")} |`);
   }
-  const fuseIndex = servers.findIndex((candidate) => candidate.name === "Fuse anchor");
-  const fuse = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswer));
-  console.log(`## ${size.toLocaleString("en")} skills (${root})\n`);
-  const fuseCpu = fuseIndex < 0 ? NaN : median(samples[fuseIndex].map((s) => s.firstAnswerCpu));
-  // With --kernels-only there is no anchor to compare with.
-  const versus = (value, anchor) => (Number.isNaN(anchor) ? "–" : `${(value / anchor).toFixed(2)}x`);
-  console.log("| server | spawn → first search answer, median ms | vs Fuse anchor | CPU s until then | vs Fuse anchor | RSS MB, median (range) | idle CPU, % of a core, median |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
-  for (const [index, candidate] of servers.entries()) {
-    const first = median(samples[index].map((s) => s.firstAnswer));
-    const cpu = median(samples[index].map((s) => s.firstAnswerCpu));
-    const rss = samples[index].map((s) => s.rss);
-    const range = `${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)}`;
-    const idleCpu = median(samples[index].map((s) => s.idleCpu));
-    console.log(
-      `| ${candidate.name} | ${ms(first)} | ${versus(first, fuse)} | ${cpu.toFixed(2)} | ${versus(cpu, fuseCpu)} | ${median(rss).toFixed(0)} (${range}) | ${idleCpu.toFixed(2)} |`,
-    );
+  const oneShots = commands(root);
+  const lists = await interleaved(oneShots, once);
+  const floors = ["read-all.mjs", "read-all-2.mjs"].map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
+  const lmed = (index, key) => (index < 0 ? undefined : median(lists[index].map((sample) => sample[key])));
+  console.log(`\n| command | wall ms | vs read-all | vs read-all-2 | CPU ms | vs read-all | vs read-all-2 |\n|---|---:|---:|---:|---:|---:|---:|`);
+  for (const [index, command] of oneShots.entries()) {
+    const cells = ["wall", "cpu"].flatMap((key) => [Math.round(lmed(index, key)), ratio(lmed(index, key), lmed(floors[0], key)), ratio(lmed(index, key), lmed(floors[1], key))]);
+    console.log(`| ${command.name} | ${cells.join(" | ")} |`);
   }
-  const readAll = values["kernels-only"] ? NaN : median(lists.readAll);
-  const versusReadAll = (value) => (Number.isNaN(readAll) ? "–" : `${(value / readAll).toFixed(2)}x`);
-  console.log(`\n| command | median ms | vs read-all |\n|---|---:|---:|`);
-  for (const [index, candidate] of kernels.entries()) {
-    const list = median(lists.kernels[index]);
-    console.log(`| ${candidate.name} list | ${ms(list)} | ${versusReadAll(list)} |`);
-  }
-  if (!Number.isNaN(readAll)) console.log(`| read-all.mjs (every SKILL.md read, nothing else) | ${ms(readAll)} | 1.00x |`);
-  console.log("");
+  console.log(`\nload average after: ${load()}\n`);
 }

@@ -1,22 +1,23 @@
-// The floor for `list`: walks a root and reads every SKILL.md into a string, nothing more.
-// Prints how many it read, so a harness can check it saw the whole catalog.
+// The first floor for `list`: a plain synchronous walk of a root that reads every SKILL.md into a
+// string, nothing more (the folders skills-kernel walks: all but .git and node_modules). Prints
+// how many it read, so a harness can check it saw the whole catalog.
 //
 //   node bench/anchors/read-all.mjs ROOT
-import { readdir, readFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SKIPPED } from "./load-skills.mjs";
 
-async function readAll(dir) {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const counts = await Promise.all(
-    entries.map(async (entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) return readAll(path);
-      if (entry.name !== "SKILL.md") return 0;
-      await readFile(path, "utf8");
-      return 1;
-    }),
-  );
-  return counts.reduce((sum, count) => sum + count, 0);
+function readAll(dir) {
+  let count = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIPPED.has(entry.name)) continue;
+    if (entry.isDirectory()) count += readAll(join(dir, entry.name));
+    else if (entry.name === "SKILL.md") {
+      readFileSync(join(dir, entry.name), "utf8");
+      count++;
+    }
+  }
+  return count;
 }
 
-console.log(await readAll(process.argv[2]));
+console.log(readAll(process.argv[2]));

@@ -88,12 +88,12 @@ async function kindOf(path: string): Promise<PathKind> {
 /** Every skill folder under `absolute`, nested ones included, each checked on its own. */
 async function validateTree(shown: string, absolute: string): Promise<Checked[]> {
   const scan = await scanRoot(absolute, { maxDepth, maxDirectories, logger: createLogger("warn"), signal: new AbortController().signal });
-  const problems: Checked[] = scan.diagnostics.map((diagnostic) => ({
-    path: diagnostic.path === "" ? shown : join(shown, diagnostic.path),
-    valid: false,
-    errors: [{ field: "folder", message: diagnostic.message }],
-    warnings: [],
-  }));
+  // A warning (skills below maxDepth) says what a server would not serve; it invalidates nothing.
+  const problems: Checked[] = scan.diagnostics.map((diagnostic) => {
+    const issue = [{ field: "folder", message: diagnostic.message }];
+    const warning = diagnostic.severity === "warning";
+    return { path: diagnostic.path === "" ? shown : join(shown, diagnostic.path), valid: warning, errors: warning ? [] : issue, warnings: warning ? issue : [] };
+  });
   if (scan.folders.length === 0 && problems.length === 0) {
     problems.push({ path: shown, valid: false, errors: [{ field: "folder", message: "holds no skill (no SKILL.md at any depth)" }], warnings: [] });
   }

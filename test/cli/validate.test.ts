@@ -31,6 +31,20 @@ async function repository(): Promise<string> {
 }
 
 describe("skills-kernel validate", () => {
+  it("warns about skills below maxDepth, which a server would not serve, without failing", async () => {
+    const root = await tempDir();
+    const deep = Array.from({ length: 13 }, (_, index) => `d${index}`).join("/");
+    await writeSkillFile(root, "top", skillMd("top"));
+    await writeSkillFile(root, deep, skillMd("d12"));
+    const { code, stdout } = await validate([root], true);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { skills: { path: string; valid: boolean; warnings: { message: string }[] }[] };
+    expect(report.skills.find((skill) => skill.path === root)).toMatchObject({
+      valid: true,
+      warnings: [{ message: expect.stringMatching(/^1 skill lies more than 12 folders below .* raise the fs option maxDepth/) }],
+    });
+  });
+
   it("checks every skill folder under a folder, nested ones included, and exits 1 when one is invalid", async () => {
     const root = await repository();
     const { code, stdout, stderr } = await validate([root]);

@@ -30,8 +30,12 @@ const rootSchema = z.union([
 export const fsOptionsSchema = z.strictObject({
   /** Folders to scan; relative paths resolve against the config file's folder, `~` to home. */
   roots: z.array(rootSchema).min(1),
-  /** Folder levels below each root to scan; 0 looks at the root folder alone. */
-  maxDepth: z.number().int().min(0).default(6),
+  /**
+   * Folder levels below each root to serve skills from; 0 looks at the root folder alone. Deep
+   * enough for a root holding collections of cloned repositories (skills/(category)/<name>/,
+   * skills nested in other skills' references/); skills below it are reported with a warning.
+   */
+  maxDepth: z.number().int().min(0).default(12),
   /**
    * Folders listed per root at most. A root with more is not served at all, with an error that
    * names this option: serving part of a catalog would hide which part is missing.

@@ -95,6 +95,8 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
   const found: SkillFolder[] = [];
   const diagnostics: PathDiagnostic[] = [];
   let level: Folder[] = [{ abs: realRoot, rel: "", linked: false }];
+  /** The folders just below maxDepth: not served, only looked into for skills to report. */
+  let below: Folder[] = [];
   let visited = 0;
   for (let depth = 0; level.length > 0; depth++) {
     const room = options.maxDirectories - visited;
@@ -110,42 +112,78 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
     }
     visited += level.length;
     const descend = depth < options.maxDepth;
-    const visit = (folder: Folder) => visitFolder(folder, descend, options);
+    const visit = (folder: Folder) => visitFolder(folder, options);
     const visits = options.onDirectory
       ? await mapLimit(level, CONCURRENCY, async (folder) => visit(folder), options.signal)
       : await inSlices(level, visit, options.signal);
     level = [];
     for (const visit of visits) {
       if (visit.skill) found.push(visit.skill);
-      for (const child of visit.children) level.push(child);
+      for (const child of visit.children) (descend ? level : below).push(child);
       diagnostics.push(...visit.diagnostics);
     }
     if (overLimit) break;
   }
+  const deeper = below.length === 0 ? 0 : countSkillsBelow(below, options.maxDirectories - visited);
+  if (deeper > 0) diagnostics.push(belowMaxDepth(deeper, root, options.maxDepth));
   return { folders: dropDuplicateFolders(found, options.logger), diagnostics };
+}
+
+/**
+ * Skills below maxDepth are not served, but never silently: the load reports how many there are
+ * and the option that serves them. Counting walks the folders below the cut (synchronously, at
+ * most `room` of them, never through a symlink), which maxDirectories bounds like the scan.
+ */
+function countSkillsBelow(start: readonly Folder[], room: number): number {
+  let count = 0;
+  const stack = start.filter((folder) => !folder.linked).map((folder) => folder.abs);
+  for (let listed = 0; stack.length > 0 && listed < room; listed++) {
+    const dir = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // Unreadable or gone: nothing to count there.
+    }
+    if (findSkillFile(entries)) count++;
+    for (const entry of entries) {
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name)) stack.push(inFolder(dir, entry.name));
+    }
+  }
+  return count;
+}
+
+function belowMaxDepth(count: number, root: string, maxDepth: number): PathDiagnostic {
+  const skills = count === 1 ? "1 skill lies" : `${count} skills lie`;
+  return {
+    severity: "warning",
+    path: "",
+    code: "below-max-depth",
+    message: `${skills} more than ${maxDepth} folders below ${root} (maxDepth) and ${count === 1 ? "is" : "are"} not served; raise the fs option maxDepth to serve ${count === 1 ? "it" : "them"}`,
+  };
 }
 
 /**
  * A folder's skill and the folders to walk on. The load's scan lists synchronously and visits a
  * folder without a symlink in it synchronously too: no promise per folder.
  */
-function visitFolder(folder: Folder, descend: boolean, options: ScanOptions): Visit | Promise<Visit> {
+function visitFolder(folder: Folder, options: ScanOptions): Visit | Promise<Visit> {
   const { logger, onDirectory } = options;
   if (folder.linked) return visitLinkedFolder(folder, logger, onDirectory);
   // The load lists folders one after another, synchronously, in slices (in-slices.ts); the
   // watcher's scans keep the concurrent asynchronous listing: each folder's watch is armed
   // before it is listed.
-  if (onDirectory) return visitListedAsync(folder, descend, options);
+  if (onDirectory) return visitListedAsync(folder, options);
   let listing: FolderListing;
   try {
     listing = options.known ? listKnown(folder, options.known) : listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
   } catch (error) {
     return unlisted(folder, error, logger);
   }
-  return visitOf(folder, listing, descend, logger);
+  return visitOf(folder, listing, logger);
 }
 
-async function visitListedAsync(folder: Folder, descend: boolean, options: ScanOptions): Promise<Visit> {
+async function visitListedAsync(folder: Folder, options: ScanOptions): Promise<Visit> {
   let listing: FolderListing;
   try {
     await options.onDirectory!(folder.abs);
@@ -153,7 +191,7 @@ async function visitListedAsync(folder: Folder, descend: boolean, options: ScanO
   } catch (error) {
     return unlisted(folder, error, options.logger);
   }
-  return visitOf(folder, listing, descend, options.logger);
+  return visitOf(folder, listing, options.logger);
 }
 
 function unlisted(folder: Folder, error: unknown, logger: Logger): Visit {
@@ -164,13 +202,14 @@ function unlisted(folder: Folder, error: unknown, logger: Logger): Visit {
   return { children: [], diagnostics: [scanError(folder.rel, `cannot list ${folder.abs}: ${errorMessage(error)}`)] };
 }
 
-function visitOf(folder: Folder, listing: FolderListing, descend: boolean, logger: Logger): Visit | Promise<Visit> {
+/** A folder's skill and its sub-folders: the scan walks them on, or past maxDepth counts skills in them. */
+function visitOf(folder: Folder, listing: FolderListing, logger: Logger): Visit | Promise<Visit> {
   const { skillFile } = listing;
   const skill =
     skillFile === undefined
       ? undefined
       : { path: folder.rel, dir: folder.abs, file: inFolder(folder.abs, skillFile.name), fileKind: skillFile.kind, linked: false };
-  if (!descend || listing.children.length === 0) return { skill, children: NONE, diagnostics: NONE };
+  if (listing.children.length === 0) return { skill, children: NONE, diagnostics: NONE };
   if (listing.links.length > 0) return visitWithLinks(folder, listing, skill, logger);
   const children = listing.children.map((name): Folder => ({ abs: inFolder(folder.abs, name), rel: childPath(folder.rel, name), linked: false }));
   return { skill, children, diagnostics: NONE };

@@ -47,4 +47,12 @@ describe.each(CORPORA)("the corpus in $label", (corpus) => {
     expect(at("name-mismatch")).toEqual(facts.pathsWith("name-dir-mismatch"));
     expect(at("description-too-long")).toEqual(facts.pathsWith("description>1024-chars"));
   });
+
+  it.skipIf(!HAS_CORPUS)(title("serves every skill of a root holding the corpus with the default maxDepth"), async () => {
+    // ../shared holds the corpus beside other material: the deepest skills, skills/(category)/<name>/
+    // in a cloned repository of a collection, are then 7 folders down, past the old default of 6.
+    const above = await loadRoots([join(CORPUS, "..")], join(CORPUS, ".."));
+    expect(above.skills).toHaveLength(snapshot.skills.length);
+    expect(above.diagnostics.filter((diagnostic) => diagnostic.code === "below-max-depth")).toEqual([]);
+  });
 });

@@ -18,7 +18,7 @@ describe("options", () => {
     expect(await validate({ roots: ["./skills"] })).toEqual({
       value: {
         roots: ["./skills"],
-        maxDepth: 6,
+        maxDepth: 12,
         maxDirectories: 1_000_000,
         maxFrontmatterBytes: 65_536,
         maxSkillFileBytes: 262_144,

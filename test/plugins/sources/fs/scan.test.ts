@@ -65,6 +65,23 @@ describe("walking a root", () => {
     expect(paths(await loadRoots([root], root))).toEqual(["", "one", "one/two", "one/two/three"]);
   });
 
+  it("reports the skills below maxDepth, with their count and the option that serves them", async () => {
+    const root = await tempDir();
+    await writeSkillFile(root, "one", skillMd("one"));
+    await writeSkillFile(root, "one/two", skillMd("two"));
+    await writeSkillFile(root, "one/two/references/three", skillMd("three"));
+    await writeSkillFile(root, "one/two/references/three/assets/four", skillMd("four"));
+
+    const cut = await loadRoots([root], root, { maxDepth: 2 });
+    expect(paths(cut)).toEqual(["one", "one/two"]);
+    expect(cut.diagnostics.filter((diagnostic) => diagnostic.code === "below-max-depth")).toEqual([
+      expect.objectContaining({ severity: "warning", path: "", message: expect.stringMatching(/^2 skills lie more than 2 folders below .* \(maxDepth\) and are not served; raise the fs option maxDepth/) }),
+    ]);
+    const served = await loadRoots([root], root);
+    expect(paths(served)).toHaveLength(4);
+    expect(served.diagnostics.filter((diagnostic) => diagnostic.code === "below-max-depth")).toEqual([]);
+  });
+
   it("stops the walk at maxDirectories with one scan-limit error, finding the same skills every time", async () => {
     const root = await tempDir();
     for (const letter of "abcdefgh") await writeSkillFile(root, `${letter}/skill-${letter}`, skillMd(`skill-${letter}`));
