@@ -96,7 +96,7 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
   const diagnostics: PathDiagnostic[] = [];
   let level: Folder[] = [{ abs: realRoot, rel: "", linked: false }];
   /** The folders just below maxDepth: not served, only looked into for skills to report. */
-  let below: Folder[] = [];
+  const below: Folder[] = [];
   let visited = 0;
   for (let depth = 0; level.length > 0; depth++) {
     const room = options.maxDirectories - visited;

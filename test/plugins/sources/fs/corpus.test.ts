@@ -1,6 +1,7 @@
+import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SourceSnapshot } from "../../../../src/skills/types.js";
-import { CORPORA, type Corpus, corpusPath, readAnomalies, readManifest } from "../../../helpers/corpus.js";
+import { CORPORA, type Corpus, corpusPath, readAnomalies, readManifest, SHARED_CORPUS } from "../../../helpers/corpus.js";
 import { loadRoots } from "./ctx.js";
 
 /** What a corpus says about itself, keyed by the path a loader reports (`owner__repo/skill/path`). */
@@ -47,12 +48,15 @@ describe.each(CORPORA)("the corpus in $label", (corpus) => {
     expect(at("name-mismatch")).toEqual(facts.pathsWith("name-dir-mismatch"));
     expect(at("description-too-long")).toEqual(facts.pathsWith("description>1024-chars"));
   });
+});
 
-  it.skipIf(!HAS_CORPUS)(title("serves every skill of a root holding the corpus with the default maxDepth"), async () => {
+describe("a root one folder above the shared corpus", () => {
+  it.skipIf(!SHARED_CORPUS.present)(SHARED_CORPUS.title("is served whole with the default maxDepth"), async () => {
     // ../shared holds the corpus beside other material: the deepest skills, skills/(category)/<name>/
     // in a cloned repository of a collection, are then 7 folders down, past the old default of 6.
-    const above = await loadRoots([join(CORPUS, "..")], join(CORPUS, ".."));
-    expect(above.skills).toHaveLength(snapshot.skills.length);
+    const inside = await loadRoots([SHARED_CORPUS.dir], SHARED_CORPUS.dir);
+    const above = await loadRoots([dirname(SHARED_CORPUS.dir)], dirname(SHARED_CORPUS.dir));
+    expect(above.skills).toHaveLength(inside.skills.length);
     expect(above.diagnostics.filter((diagnostic) => diagnostic.code === "below-max-depth")).toEqual([]);
   });
 });
