@@ -47,7 +47,10 @@ export function createMcpServer(
   },
   options: ServerBuildOptions = {},
 ): McpServer {
-  const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: options.authenticated ? "private" : "public" } as const;
+  // An answer for one caller (an identity, a token) is never for a shared cache.
+  const personal = options.authenticated === true || options.identity !== undefined;
+  const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: personal ? "private" : "public" } as const;
+  const { identity } = options;
   const server = new McpServer(
     { name: "skills-kernel", version: VERSION },
     {
@@ -60,7 +63,7 @@ export function createMcpServer(
       debouncedNotificationMethods: LIST_CHANGED,
     },
   );
-  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);
+  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, identity }) ?? []);
   if (cleanups.length > 0) {
     const previous = server.server.onclose;
     server.server.onclose = () => {
@@ -85,7 +88,7 @@ export function createMcpServer(
         const args = takesArgs ? params[0] : {};
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
         try {
-          return await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context });
+          return await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context });
         } catch (error) {
           // A ToolInputError is the agent's to fix, and its message is written for the agent.
           // Anything else is a bug: its message may hold paths or internals, so it goes to the

@@ -133,12 +133,33 @@ export interface ServerBuild {
    * authenticated (answers may then differ per caller).
    */
   readonly cacheHint: Required<CacheHint>;
+  /**
+   * Who the server answers: every skill it lists or reads goes through `catalog.for(identity)`.
+   * Undefined for a caller with no identity, who sees only unrestricted sources.
+   */
+  readonly identity?: Identity;
+}
+
+/**
+ * Who is asking: the subject of a validated access token over HTTP (OAuth), or the identity a
+ * config chooses for stdio. It reaches tools and plugins through the request context, never
+ * through globals, and never holds the token itself, so it may be logged.
+ */
+export interface Identity {
+  /** The token's `sub`. */
+  readonly subject: string;
+  /** The token's scopes (`scope`, or `scp`). */
+  readonly scopes: readonly string[];
+  /** The claims the server was told to keep (`groups` by default): strings or lists of strings. */
+  readonly claims: Readonly<Record<string, string | readonly string[]>>;
 }
 
 /** What a transport says of the connection it builds a server for. */
 export interface ServerBuildOptions {
   /** The caller proved who it is (HTTP with auth on): results are cached as private. */
   readonly authenticated?: boolean;
+  /** Who the caller is: a validated token's subject over HTTP, the config's identity over stdio. */
+  readonly identity?: Identity;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,6 +186,8 @@ export interface ToolCallExtra {
   readonly signal: AbortSignal;
   /** The validated access token's details, when the call came over HTTP with auth on. */
   readonly authInfo?: AuthInfo;
+  /** Who is calling (see ServerBuild.identity): pass it to `catalog.for(identity)` before reading skills. */
+  readonly identity?: Identity;
   /** The SDK's full request context, for what the fields above do not cover; absent outside MCP (REST, CLI tests). */
   readonly context?: ServerContext;
 }

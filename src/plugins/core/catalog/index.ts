@@ -22,6 +22,7 @@ export default definePlugin({
   provides: [SKILL_TOKENS.SkillCatalog, KERNEL_TOKENS.ListingTtl],
   consumes: [
     { token: SKILL_TOKENS.SkillSource, optional: true },
+    { token: SKILL_TOKENS.SourceVisibility, optional: true },
     { token: SKILL_TOKENS.SkillPolicy, optional: true },
   ],
   setup(ctx) {
@@ -35,7 +36,10 @@ export default definePlugin({
     return {
       async start(started) {
         const policy = started.resolveOptional(SKILL_TOKENS.SkillPolicy) ?? DEFAULT_POLICY;
-        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(await servingChecks(source, policy, started.logger));
+        const visibility = new Map(started.resolveAll(SKILL_TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]));
+        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) {
+          catalog.addSource(await servingChecks(source, policy, started.logger), { visibleTo: visibility.get(source.name) });
+        }
         void catalog.refresh(undefined, started.signal);
       },
       serve(serving) {
