@@ -75,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const transport = args.transport ?? config.transport ?? "stdio";
     const httpFlagsGiven = Object.keys(args.http).length > 0;
     if (httpFlagsGiven && (args.command !== "serve" || transport !== "http")) {
-      throw new ConfigError("--host, --port, --stateless and --auth-token apply to serve --transport http");
+      throw new ConfigError("--host, --port, --stateless, --auth-token and --oauth-* apply to serve --transport http");
     }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
@@ -170,7 +170,9 @@ function withHttpPlugin(flags: HttpFlags): Adjust {
     const http = plugins.find((entry) => entry.plugin.name === "http");
     if (!http) return [...plugins, { plugin: await builtinPlugins.http!(), options: { ...flags }, origin: "--transport http" }];
     const options = typeof http.options === "object" && http.options !== null ? http.options : {};
-    return plugins.map((entry) => (entry === http ? { ...http, options: { ...options, ...flags } } : entry));
+    // --oauth-issuer and --oauth-audience each replace one field of the config's oauth.
+    const oauth = flags.oauth && { ...(options as { oauth?: object }).oauth, ...flags.oauth };
+    return plugins.map((entry) => (entry === http ? { ...http, options: { ...options, ...flags, ...(oauth && { oauth }) } } : entry));
   };
 }
 

@@ -1,7 +1,7 @@
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
-import type { InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
+import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
@@ -14,11 +14,11 @@ const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/l
 const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
 
 /** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
-function composeInstructions(sections: readonly InstructionsSection[], logger: Logger): string {
+function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, identity: Identity | undefined): string {
   const parts = [INSTRUCTIONS];
   for (const section of sections) {
     try {
-      const text = section();
+      const text = section({ identity });
       if (text) parts.push(text);
     } catch (error) {
       logger.error(`an instructions section failed, and is left out: ${errorMessage(error)}`);
@@ -54,7 +54,7 @@ export function createMcpServer(
   const server = new McpServer(
     { name: "skills-kernel", version: VERSION },
     {
-      instructions: composeInstructions(instructions, logger),
+      instructions: composeInstructions(instructions, logger, options.identity),
       // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
       // tools: fixed once the kernel has booted, so it never announces a change to them.
       capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },

@@ -119,8 +119,8 @@ export interface PluginContext extends PluginRuntimeContext {
   addInstructions(section: InstructionsSection): void;
 }
 
-/** A part of the server's instructions; undefined or "" adds nothing. */
-export type InstructionsSection = () => string | undefined;
+/** A part of the server's instructions, for the caller the server answers; undefined or "" adds nothing. */
+export type InstructionsSection = (caller: { readonly identity?: Identity }) => string | undefined;
 
 /** Registers resources or prompts on one McpServer; the returned function runs when it closes. */
 export type ServerExtension = (server: McpServer, build: ServerBuild) => void | (() => void);

@@ -29,7 +29,8 @@ export default definePlugin({
     let loaded = false;
     // The catalog replaces its listing on each change: one summary per listing, however many servers are built.
     const summaries = new WeakMap<readonly CatalogSkill[], string>();
-    ctx.addInstructions(() => (loaded ? summarize(catalog, options.maxChars, summaries) : LOADING));
+    // Named in the instructions are the skills the caller may see.
+    ctx.addInstructions(({ identity }) => (loaded ? summarize(catalog.for(identity), options.maxChars, summaries) : LOADING));
     return {
       async start() {
         const ready = catalog.ready().then(() => (loaded = true));

@@ -4,6 +4,7 @@ import type { SkillCatalog } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
+import type { ServerBuild } from "../../../kernel/types.js";
 import { completeUriPath, completeUriSkill } from "../../../skills/completion.js";
 import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../../skills/skill-files.js";
 import { readSkillResource, skillDocuments } from "../../../skills/skill-resource.js";
@@ -36,9 +37,11 @@ export default definePlugin({
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     const servedByExtension = ctx.resolveOptional(TOKENS.SkillFilesServed) === true;
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
-    const skillResources = (server: McpServer) => {
-      if (!servedByExtension) registerTemplate(server, catalog, options, ctx.logger);
-      registerPagedList(server, catalog);
+    // Each server answers one caller: it lists and reads what that caller may see.
+    const skillResources = (server: McpServer, { identity }: ServerBuild) => {
+      const view = catalog.for(identity);
+      if (!servedByExtension) registerTemplate(server, view, options, ctx.logger);
+      registerPagedList(server, view);
     };
     ctx.extendServer(skillResources);
   },

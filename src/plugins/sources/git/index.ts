@@ -4,6 +4,8 @@ import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
+import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { visibilitySchema } from "../../../skills/visibility.js";
 import { pluginCache } from "../../../remote/plugin-cache.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
@@ -22,6 +24,8 @@ const repositorySchema = z.union([
     path: z.string().min(1).optional(),
     /** The source's name (the prefix of qualified ids); owner-repo by default. */
     name: z.string().min(1).optional(),
+    /** Who sees this repository's skills (docs/security.md#per-team-visibility). */
+    visibleTo: visibilitySchema.optional(),
   }),
 ]);
 
@@ -40,7 +44,7 @@ export const gitOptionsSchema = z.strictObject({
 /** Serves skills from git repositories, checked out shallow and sparse into the user's cache folder. */
 export default definePlugin({
   name: "git",
-  provides: [TOKENS.SkillSource],
+  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
   consumes: [{ token: TOKENS.Cache, optional: true }],
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network" } },
@@ -63,6 +67,8 @@ export default definePlugin({
       const name = named[index]!;
       if (names.has(name)) throw new PluginError("git", `two repositories are both named "${name}"; give one another name`, 2);
       names.add(name);
+      const entry = options.repositories[index];
+      if (typeof entry === "object" && entry.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       ctx.contribute(
         TOKENS.SkillSource,
         createGitSource({ ...options, ...spec, name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),

@@ -6,6 +6,7 @@ import { createHttpApp } from "./app.js";
 import { defaultAllowedHosts } from "./guard.js";
 import { toNodeHandler } from "./listen.js";
 import { httpOptionsSchema, type HttpOptions } from "./options.js";
+import { personalAnswers } from "./auth/cache-scope.js";
 import { skillsReadiness } from "./readiness.js";
 import { HTTP_TOKENS } from "./routes.js";
 
@@ -16,6 +17,7 @@ export type HttpHandlerOptions = Partial<
     | "path"
     | "stateless"
     | "authToken"
+    | "oauth"
     | "allowedHosts"
     | "allowedOrigins"
     | "maxBodyBytes"
@@ -49,12 +51,13 @@ export interface HttpHandler {
 export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions = {}): HttpHandler {
   const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
   const options = { ...configured, ...definedOnly(overrides) };
+  const catalog = kernel.resolveOptional(SKILL_TOKENS.SkillCatalog);
   const app = createHttpApp({
-    createServer: () => kernel.createMcpServer({ authenticated: options.authToken !== undefined }),
+    createServer: ({ identity }) => kernel.createMcpServer({ authenticated: personalAnswers(options, catalog), identity }),
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),
-    readiness: skillsReadiness(kernel.resolveOptional(SKILL_TOKENS.SkillCatalog), kernel.resolveOptional(CACHE_TOKENS.CacheMonitor)),
+    readiness: skillsReadiness(catalog, kernel.resolveOptional(CACHE_TOKENS.CacheMonitor)),
   });
   const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);
   return {

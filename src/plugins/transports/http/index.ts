@@ -25,7 +25,8 @@ export default definePlugin({
     if (configured.authToken === undefined && fromEnv !== undefined && fromEnv !== "" && fromEnv.length < MIN_TOKEN_LENGTH) {
       throw new ConfigError(`${AUTH_TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters`);
     }
-    const options = configured.authToken === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
+    // With sign-in, a shared token from the environment is not used: it names no caller.
+    const options = configured.authToken === undefined && configured.oauth === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
     ctx.provide(HTTP_TOKENS.Options, options);
     const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
     let routes: readonly HttpRoute[] = [];
