@@ -1,6 +1,6 @@
 import type { Cache } from "./cache.js";
 import type { Logger } from "./logger.js";
-import type { InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
+import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
 
@@ -41,6 +41,11 @@ export const KERNEL_TOKENS = {
    * provided by the catalog, from what its sources say of their changes. Absent: 0 (no caching).
    */
   ListingTtl: defineToken<ListingTtl>("listing-ttl"),
+  /**
+   * Who a local client is (stdio, and the CLI's commands that call tools): the stdio plugin's
+   * `identity` option, which a config chooses since nothing local signs in.
+   */
+  LocalCaller: defineToken<{ readonly identity?: Identity }>("local-caller"),
   /** Multi-registration: each transport a plugin contributes (stdio, http). */
   Transport: defineToken<TransportDefinition>("transport"),
 } as const;

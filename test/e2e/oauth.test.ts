@@ -97,7 +97,7 @@ describe("sign-in", () => {
     const [head, body, signature] = valid.split(".");
     const forged = `${head}.${b64({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), groups: ["admins"] })}.${signature}`;
     const none = `${b64({ alg: "none", typ: "JWT", kid: "k1" })}.${payload}.`;
-    const publicPem = await exportSPKI((await importJWK(idp.issuer.keys.toJSON()[0]!, "RS256")) as CryptoKey);
+    const publicPem = await exportSPKI((await importJWK(idp.issuer.keys.toJSON()[0]!, "RS256")) as Parameters<typeof exportSPKI>[0]);
     const hmac = await new SignJWT({ sub: "ada", aud: AUDIENCE, scope: SCOPE, groups: ["platform"] })
       .setProtectedHeader({ alg: "HS256", kid: "k1" })
       .setIssuer(idp.issuer.url!)

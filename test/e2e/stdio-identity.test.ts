@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectCli } from "../helpers/cli.js";
+import { connectCli, runCli } from "../helpers/cli.js";
 
 /** Over stdio the config chooses who the client is, so a team's view can be tried locally. */
 let dir: string;
@@ -36,5 +36,12 @@ describe("a config-chosen identity over stdio", () => {
   it("serves a member's view with the stdio plugin's identity, and only unrestricted sources without one", async () => {
     expect(await listedWith([["stdio", { identity: { subject: "ada", claims: { groups: ["platform"] } } }]])).toEqual(["deploy", "handbook"]);
     expect(await listedWith([])).toEqual(["handbook"]);
+  });
+
+  it("applies to the CLI's commands too, so `list` shows what that caller sees", async () => {
+    const config = join(dir, "config-cli.json");
+    const fs = ["fs", { roots: [{ path: "team", source: "team", visibleTo: { scopes: ["team:platform"] } }, "public"] }];
+    await writeFile(config, JSON.stringify({ plugins: [fs, "list-skills", ["stdio", { identity: { subject: "ada", scopes: ["team:platform"] } }]] }));
+    expect((await runCli(["list", "--config", config])).stdout.split("\n").filter(Boolean).sort()).toEqual(["deploy", "handbook"]);
   });
 });

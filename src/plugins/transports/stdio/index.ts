@@ -15,9 +15,10 @@ const optionsSchema = z.strictObject({
 /** The stdio transport: one MCP session over the process's stdin and stdout. */
 export default definePlugin({
   name: "stdio",
-  provides: [KERNEL_TOKENS.Transport],
+  provides: [KERNEL_TOKENS.Transport, KERNEL_TOKENS.LocalCaller],
   options: optionsSchema,
   setup(ctx, { identity }) {
     ctx.contribute(KERNEL_TOKENS.Transport, stdioTransport(identity));
+    ctx.provide(KERNEL_TOKENS.LocalCaller, { identity });
   },
 });
