@@ -259,7 +259,7 @@ describe("HTTP flags on the command line", () => {
     for (const [args, message] of [
       [["--transport", "http", "--port", "http"], '--port must be a whole number from 0 to 65535, not "http"'],
       [["--transport", "http", "--auth-token", "short"], "--auth-token must be at least 16 characters"],
-      [["--port", "3000"], "--host, --port, --stateless and --auth-token apply to serve --transport http"],
+      [["--port", "3000"], "--host, --port, --stateless, --auth-token and --oauth-* apply to serve --transport http"],
     ] as const) {
       const result = await runCli([...args, "--skills-dir", EXAMPLES]);
       expect(result.stderr).toBe(`skills-kernel: ${message}\n`);
