@@ -3,7 +3,6 @@ import { definePlugin } from "../../../kernel/config.js";
 import { SkillCatalog } from "../../../skills/catalog.js";
 import { DEFAULT_POLICY } from "../../../skills/policy.js";
 import { KERNEL_TOKENS } from "../../../kernel/tokens.js";
-import type { ServerBuild } from "../../../kernel/types.js";
 import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { announceSkillChanges } from "./announce.js";
 import { servingChecks } from "./serving-checks.js";
@@ -31,8 +30,9 @@ export default definePlugin({
     ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);
     ctx.provide(KERNEL_TOKENS.ListingTtl, () => catalog.listingTtlMs());
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
-    // A caller hears of changes to what it may see only.
-    const skillChanges = (server: McpServer, { identity }: ServerBuild) => announceSkillChanges(server, catalog.for(identity), ctx.logger);
+    // On any change, whoever the caller: list_changed names nothing, and the one relay that serves
+    // every 2026-07-28 subscriptions/listen stream is built for no caller in particular.
+    const skillChanges = (server: McpServer) => announceSkillChanges(server, catalog, ctx.logger);
     ctx.extendServer(skillChanges);
     let stopWatching: (() => void) | undefined;
     return {
