@@ -6,6 +6,7 @@ import { exportSPKI, importJWK, SignJWT } from "jose";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHttp, resultText, type Revision } from "../helpers/http-client.js";
+import type { Runtime } from "../helpers/cli.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { listAllSkills, requestError } from "../helpers/skills-host.js";
 
@@ -202,4 +203,22 @@ describe("the REST API", () => {
       ((await unknown.json()) as { error: { message: string } }).error.message.replace("nosuch", "NAME"),
     );
   });
+});
+
+describe.each<Runtime>(["node24", "bun", "deno"])("on %s", (runtime) => {
+  it("checks tokens against the issuer and serves each caller its view", async () => {
+    const other = await startHttpServer(["--config", join(dir, "skills.config.json")], { runtime, timeoutMs: 40_000 });
+    try {
+      const get = (path: string, bearer?: string) =>
+        fetch(new URL(path, other.origin), { headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } });
+      const [head, body] = (await member()).split(".");
+      expect(JSON.parse(Buffer.from(head!, "base64url").toString())).toMatchObject({ alg: "RS256" });
+      expect((await get("/v1/skills")).status).toBe(401);
+      expect((await get("/v1/skills", `${b64({ alg: "none", typ: "JWT" })}.${body}.`)).status).toBe(401);
+      expect((await get("/v1/skills/deploy", await member())).status).toBe(200);
+      expect((await get("/v1/skills/deploy", await outsider())).status).toBe(404);
+    } finally {
+      await other.stop();
+    }
+  }, 60_000);
 });
