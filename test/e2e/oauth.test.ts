@@ -124,6 +124,19 @@ describe("sign-in", () => {
     expect(server.stderr()).not.toContain(valid);
   });
 
+  it("keeps a 2025-11-25 session to the subject that opened it", async () => {
+    const opened = await post(await member());
+    const session = opened.headers.get("mcp-session-id")!;
+    const list = async (bearer: string) =>
+      fetch(server.mcpUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+    expect((await list(await outsider())).status).toBe(404);
+    expect((await list(await member())).status).toBe(200);
+  });
+
   it("picks up a key the issuer rotated in, without a restart", async () => {
     await idp.issuer.keys.generate("RS256", { kid: "k2" });
     const rotated = await token({ groups: ["platform"] }, { kid: "k2" });
