@@ -198,6 +198,45 @@ const cases = {
   },
 };
 
+/** A signed-in HTTP server, its issuer a loopback stand-in with one RSA key: does any forged JWT get in? */
+cases["a signed-in server refuses alg none, HMAC with the public key, and a forged signature"] = async () => {
+  const { generateKeyPairSync, createHmac, createSign } = await import("node:crypto");
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const routes = {};
+  const idp = await server(routes);
+  routes["/.well-known/openid-configuration"] = { headers: { "content-type": "application/json" }, body: JSON.stringify({ issuer: idp.url, jwks_uri: `${idp.url}/jwks` }) };
+  routes["/jwks"] = { headers: { "content-type": "application/json" }, body: JSON.stringify({ keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "RS256", use: "sig" }] }) };
+  const b64 = (value) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
+  const claims = b64({ iss: idp.url, aud: "skills", sub: "mallory", exp: Math.floor(Date.now() / 1000) + 600 });
+  const signed = (alg, sign) => `${b64({ alg, kid: "k1", typ: "JWT" })}.${claims}.${sign(`${b64({ alg, kid: "k1", typ: "JWT" })}.${claims}`)}`;
+  const rs256 = signed("RS256", (input) => createSign("RSA-SHA256").update(input).sign(privateKey).toString("base64url"));
+  const pem = publicKey.export({ format: "pem", type: "spki" });
+  const forgeries = [
+    `${b64({ alg: "none", typ: "JWT" })}.${claims}.`,
+    signed("HS256", (input) => createHmac("sha256", pem).update(input).digest("base64url")),
+    `${rs256.split(".").slice(0, 2).join(".").replace(/.$/, "A")}.${rs256.split(".")[2]}`,
+  ];
+  const child = spawn(process.execPath, [CLI, "serve", "--transport", "http", "--port", "0", "--skills-dir", base, "--oauth-issuer", idp.url, "--oauth-audience", "skills"], { stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    const origin = await new Promise((resolve, reject) => {
+      let err = "";
+      child.stderr.on("data", (chunk) => {
+        err += chunk;
+        const match = /listening on (http:\/\/[^/\s]+)/.exec(err);
+        if (match) resolve(match[1]);
+      });
+      child.on("exit", () => reject(new Error(`the server exited: ${err}`)));
+    });
+    const status = async (token) => (await fetch(`${origin}/mcp`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" })).status;
+    const refused = await Promise.all(forgeries.map(status));
+    // The genuine token gets past sign-in (what it then asks is the MCP layer's to answer).
+    return refused.every((code) => code === 401) && (await status(rs256)) !== 401;
+  } finally {
+    child.kill();
+    await idp.close();
+  }
+};
+
 let failed = 0;
 for (const [name, run] of Object.entries(cases)) {
   let held;

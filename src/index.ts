@@ -16,6 +16,7 @@ export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
 export type { McpRequestEnd, McpRequestInfo, RequestObserver } from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
 export { SkillCatalog, type CatalogSkill } from "./skills/catalog.js";
+export { canSee, visibleSkills, type Identity, type Visibility } from "./skills/visibility.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
 export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode } from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog.js";

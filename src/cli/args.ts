@@ -31,6 +31,8 @@ const COMMAND_SPECS = {
       "auth-token": { type: "string" },
       metrics: { type: "boolean" },
       ui: { type: "boolean" },
+      "oauth-issuer": { type: "string" },
+      "oauth-audience": { type: "string" },
     },
     positionals: [0, 0],
     usage: "",
@@ -169,6 +171,8 @@ export interface HttpFlags {
   readonly port?: number;
   readonly stateless?: true;
   readonly authToken?: string;
+  /** `--oauth-issuer`, `--oauth-audience`: merged over the config's `oauth`. */
+  readonly oauth?: { readonly issuer?: string; readonly audience?: string };
 }
 
 /** `--metrics`, `--ui`: plugins the http transport serves beside MCP. */
@@ -182,7 +186,9 @@ export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
 Usage:
   skills-kernel [serve] [--transport NAME]     run the MCP server (stdio by default)
   skills-kernel serve --transport http [--host H] [--port N] [--stateless] [--auth-token T]
-                     [--metrics] [--ui]        serve MCP over HTTP at /mcp
+                                       [--oauth-issuer URL --oauth-audience AUD]
+                                       [--metrics] [--ui]
+                                               serve MCP over HTTP at /mcp
   skills-kernel list [--format FORMAT]         the skills the server serves
   skills-kernel search QUERY [--limit N]       find skills (the search_skills tool)
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
@@ -245,6 +251,8 @@ Command options:
                          or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
   --metrics              serve http: Prometheus metrics at GET /metrics
   --ui                   serve http: a read-only catalog page at GET /
+  --oauth-issuer URL     serve http: sign-in, JWT access tokens from this issuer (with
+  --oauth-audience AUD   the audience they must name); see docs/security.md#sign-in
   --format FORMAT        list: names-only (default), json or full
   --limit N              search: how many results, 1 to 50 (default 5)
   --json                 search, read, validate, audit, install, add, installed, outdated,
@@ -337,7 +345,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
     throw new ConfigError("verify needs --allowed-signers FILE; see --help");
   }
-  for (const name of ["config", "transport", "to", "host", "auth-token", "cache", "key", "allowed-signers"]) {
+  for (const name of ["config", "transport", "to", "host", "auth-token", "oauth-issuer", "oauth-audience", "cache", "key", "allowed-signers"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   for (const name of ["skill", "agent"]) {
@@ -405,5 +413,16 @@ function httpFlags(values: Record<string, string | string[] | boolean | undefine
     ...(port !== undefined && { port }),
     ...(values.stateless === true && { stateless: true as const }),
     ...(authToken !== undefined && { authToken }),
+    ...oauthFlags(values, authToken),
   };
+}
+
+/** `--oauth-issuer URL --oauth-audience AUD`: sign-in with an identity provider instead of a shared token. */
+function oauthFlags(values: Record<string, string | string[] | boolean | undefined>, authToken: string | undefined): Pick<HttpFlags, "oauth"> {
+  const issuer = values["oauth-issuer"] as string | undefined;
+  const audience = values["oauth-audience"] as string | undefined;
+  if (issuer === undefined && audience === undefined) return {};
+  if (authToken !== undefined) throw new ConfigError("--auth-token and --oauth-issuer do not go together: a shared token names no caller");
+  if (issuer !== undefined && !/^https?:\/\/[^/]/.test(issuer)) throw new ConfigError(`--oauth-issuer must be an http(s) URL, not "${issuer}"`);
+  return { oauth: { ...(issuer !== undefined && { issuer }), ...(audience !== undefined && { audience }) } };
 }

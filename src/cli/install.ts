@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ConfigError, ToolInputError } from "../kernel/errors.js";
+import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import { agentFolder, chooseAgents } from "../lifecycle/agents.js";
 import { scopeFor } from "../lifecycle/project.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
@@ -33,11 +34,13 @@ export interface InstallCliOptions {
  */
 export async function runInstall(kernel: Kernel, name: string, options: InstallCliOptions): Promise<number> {
   const installer = installerOf(kernel);
+  // A local caller, as for list and read: what the stdio plugin's identity may see.
+  const identity = kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity;
   let code = 0;
   const results = [];
   for (const targetRoot of await targetRoots(installer, options)) {
     try {
-      const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, servedElsewhere: options.servedElsewhere?.includes(targetRoot) ?? false, allowRisky: options.allowRisky });
+      const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, servedElsewhere: options.servedElsewhere?.includes(targetRoot) ?? false, allowRisky: options.allowRisky, identity });
       results.push(result);
       if (!options.json) process.stdout.write(`${renderInstall(result)}\n`);
     } catch (error) {

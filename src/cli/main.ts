@@ -75,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const transport = args.transport ?? config.transport ?? "stdio";
     const httpFlagsGiven = Object.keys(args.http).length > 0 || args.httpExtras.metrics || args.httpExtras.ui;
     if (httpFlagsGiven && (args.command !== "serve" || transport !== "http")) {
-      throw new ConfigError("--host, --port, --stateless, --auth-token, --metrics and --ui apply to serve --transport http");
+      throw new ConfigError("--host, --port, --stateless, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http");
     }
     if (args.http.authToken !== undefined) {
       // Imported here, not by the argument parser: every other command starts without the http plugin.
@@ -177,7 +177,9 @@ function withHttpPlugin(flags: HttpFlags): Adjust {
     const http = plugins.find((entry) => entry.plugin.name === "http");
     if (!http) return [...plugins, { plugin: await builtinPlugins.http!(), options: { ...flags }, origin: "--transport http" }];
     const options = typeof http.options === "object" && http.options !== null ? http.options : {};
-    return plugins.map((entry) => (entry === http ? { ...http, options: { ...options, ...flags } } : entry));
+    // --oauth-issuer and --oauth-audience each replace one field of the config's oauth.
+    const oauth = flags.oauth && { ...(options as { oauth?: object }).oauth, ...flags.oauth };
+    return plugins.map((entry) => (entry === http ? { ...http, options: { ...options, ...flags, ...(oauth && { oauth }) } } : entry));
   };
 }
 

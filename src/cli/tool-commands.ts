@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { UserError } from "../kernel/errors.js";
+import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
@@ -17,7 +18,8 @@ export async function callTool(kernel: Kernel, tool: string, plugin: string, arg
   const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client");
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "skills-kernel-cli", version: VERSION });
-  await kernel.createMcpServer().connect(serverSide);
+  // The CLI is a local client, as a stdio one is: it sees what the stdio plugin's identity may.
+  await kernel.createMcpServer({ identity: kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity }).connect(serverSide);
   await client.connect(clientSide);
   try {
     return (await client.callTool({ name: tool, arguments: args })) as CallToolResult;

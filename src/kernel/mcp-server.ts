@@ -4,7 +4,7 @@ import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { observeRequests, type RequestObserver } from "./request-observer.js";
 import { requestTracing, traceToolCall } from "./tracing.js";
-import type { InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
+import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
@@ -17,11 +17,11 @@ const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/l
 const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
 
 /** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
-function composeInstructions(sections: readonly InstructionsSection[], logger: Logger): string {
+function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, identity: Identity | undefined): string {
   const parts = [INSTRUCTIONS];
   for (const section of sections) {
     try {
-      const text = section();
+      const text = section({ identity });
       if (text) parts.push(text);
     } catch (error) {
       logger.error(`an instructions section failed, and is left out: ${errorMessage(error)}`);
@@ -43,10 +43,11 @@ export interface ServerParts {
 /**
  * What a server built now is built from, beyond the registry fixed at boot: its instructions and
  * the caching hint's ttl. Equal editions make equal servers, so a transport that reuses servers
- * (HTTP, per request) drops those of an older edition.
+ * (HTTP, per request) drops those of an older edition. Reused servers serve callers with no
+ * identity only: a signed-in caller's server is built for them.
  */
 export function serverEdition({ instructions, listingTtl, logger }: ServerParts): string {
-  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger)}`;
+  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger, undefined)}`;
 }
 
 /**
@@ -55,11 +56,14 @@ export function serverEdition({ instructions, listingTtl, logger }: ServerParts)
  * request, and for the pool that serves 2026-07-28 requests).
  */
 export function createMcpServer({ tools, extensions, instructions, listingTtl, logger, observers = [] }: ServerParts, options: ServerBuildOptions = {}): McpServer {
-  const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: options.authenticated ? "private" : "public" } as const;
+  // An answer for one caller (an identity, a token) is never for a shared cache.
+  const personal = options.authenticated === true || options.identity !== undefined;
+  const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: personal ? "private" : "public" } as const;
+  const { identity } = options;
   const server = new McpServer(
     { name: "skills-kernel", version: VERSION },
     {
-      instructions: composeInstructions(instructions, logger),
+      instructions: composeInstructions(instructions, logger, options.identity),
       // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
       // tools: fixed once the kernel has booted, so it never announces a change to them.
       capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },
@@ -69,7 +73,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
     },
   );
   observeRequests(server, [requestTracing, ...observers]);
-  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint }) ?? []);
+  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, identity }) ?? []);
   if (cleanups.length > 0 && options.lifetime) {
     options.lifetime.addEventListener("abort", () => cleanups.forEach((cleanup) => cleanup()), { once: true });
   } else if (cleanups.length > 0) {
@@ -97,7 +101,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
         try {
           return await traceToolCall(tool.name, async (span) => {
-            const result = await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context });
+            const result = await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context });
             if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR });
             return result;
           });

@@ -1,7 +1,7 @@
 import type { Cache, CacheMonitor } from "./cache.js";
 import type { Logger } from "./logger.js";
 import type { RequestObserver } from "./request-observer.js";
-import type { InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
+import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
 
@@ -46,6 +46,11 @@ export const KERNEL_TOKENS = {
   ListingTtl: defineToken<ListingTtl>("listing-ttl"),
   /** Multi-registration: told of every MCP request of every server built (the metrics plugin). */
   RequestObserver: defineToken<RequestObserver>("request-observer"),
+  /**
+   * Who a local client is (stdio, and the CLI's commands that call tools): the stdio plugin's
+   * `identity` option, which a config chooses since nothing local signs in.
+   */
+  LocalCaller: defineToken<{ readonly identity?: Identity }>("local-caller"),
   /** Multi-registration: each transport a plugin contributes (stdio, http). */
   Transport: defineToken<TransportDefinition>("transport"),
 } as const;

@@ -131,8 +131,8 @@ export interface PluginContext extends PluginRuntimeContext {
   addInstructions(section: InstructionsSection): void;
 }
 
-/** A part of the server's instructions; undefined or "" adds nothing. */
-export type InstructionsSection = () => string | undefined;
+/** A part of the server's instructions, for the caller the server answers; undefined or "" adds nothing. */
+export type InstructionsSection = (caller: { readonly identity?: Identity }) => string | undefined;
 
 /** Registers resources or prompts on one McpServer; the returned function runs when it closes. */
 export type ServerExtension = (server: McpServer, build: ServerBuild) => void | (() => void);
@@ -145,6 +145,25 @@ export interface ServerBuild {
    * authenticated (answers may then differ per caller).
    */
   readonly cacheHint: Required<CacheHint>;
+  /**
+   * Who the server answers: every skill it lists or reads goes through `catalog.for(identity)`.
+   * Undefined for a caller with no identity, who sees only unrestricted sources.
+   */
+  readonly identity?: Identity;
+}
+
+/**
+ * Who is asking: the subject of a validated access token over HTTP (OAuth), or the identity a
+ * config chooses for stdio. It reaches tools and plugins through the request context, never
+ * through globals, and never holds the token itself, so it may be logged.
+ */
+export interface Identity {
+  /** The token's `sub`. */
+  readonly subject: string;
+  /** The token's scopes (`scope`, or `scp`). */
+  readonly scopes: readonly string[];
+  /** The claims the server was told to keep (`groups` by default): strings or lists of strings. */
+  readonly claims: Readonly<Record<string, string | readonly string[]>>;
 }
 
 /** What a transport says of the connection it builds a server for. */
@@ -156,6 +175,8 @@ export interface ServerBuildOptions {
    * extensions' cleanups run when this aborts, instead of when the server first closes.
    */
   readonly lifetime?: AbortSignal;
+  /** Who the caller is: a validated token's subject over HTTP, the config's identity over stdio. */
+  readonly identity?: Identity;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,6 +203,8 @@ export interface ToolCallExtra {
   readonly signal: AbortSignal;
   /** The validated access token's details, when the call came over HTTP with auth on. */
   readonly authInfo?: AuthInfo;
+  /** Who is calling (see ServerBuild.identity): pass it to `catalog.for(identity)` before reading skills. */
+  readonly identity?: Identity;
   /** The SDK's full request context, for what the fields above do not cover; absent outside MCP (REST, CLI tests). */
   readonly context?: ServerContext;
 }

@@ -4,6 +4,7 @@ import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay } from "./display-text.js";
 import { hasUtf8Excerpt } from "./utf8-excerpt.js";
 import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
+import { canSee, type Identity, type Visibility } from "./visibility.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
 export interface CatalogSkill extends Omit<SourceSkill, "rank"> {
@@ -85,6 +86,14 @@ const MAX_ECHOED_CHARS = 100;
 export class SkillCatalog {
   readonly #sources: SkillSource[] = [];
   #state: CatalogState = EMPTY;
+  /** Who may see each restricted source, by name (docs/security.md#per-team-visibility). */
+  readonly #visibility = new Map<string, Visibility>();
+  /** Set on a view (`for`): the catalog it shows part of, and the sources it shows. */
+  #whole: SkillCatalog | undefined;
+  #shown: ReadonlySet<string> | undefined;
+  /** On the whole catalog: one view per set of sources shown, and its state for the current load. */
+  readonly #views = new Map<string, SkillCatalog>();
+  readonly #viewStates = new Map<string, CatalogState>();
   /** Each source's last load: its snapshot, and whether that snapshot is stale (the latest load failed). */
   readonly #loads = new Map<string, SourceLoad>();
   readonly #listeners = new Set<CatalogListener>();
@@ -104,15 +113,62 @@ export class SkillCatalog {
 
   constructor(private readonly logger: Logger) {}
 
-  addSource(source: SkillSource): void {
+  /** Add a source; with `visibleTo`, only callers it names see its skills (see `for`). */
+  addSource(source: SkillSource, options: { readonly visibleTo?: Visibility } = {}): void {
+    if (this.#whole) throw new Error("sources are added to the whole catalog, not to a view of it");
     if (this.#sources.some((s) => s.name === source.name)) {
       throw new Error(`a skill source named "${source.name}" already exists; give one of them another name`);
     }
     this.#sources.push(source);
+    if (options.visibleTo) this.#visibility.set(source.name, options.visibleTo);
   }
 
   get sources(): readonly SkillSource[] {
-    return this.#sources;
+    const shown = this.#shown;
+    return shown ? this.#whole!.#sources.filter((source) => shown.has(source.name)) : this.#sources;
+  }
+
+  /**
+   * The catalog as `identity` may see it: the same interface over the sources it may see, with
+   * identity resolved among those alone, so a hidden skill shadows nothing, is suggested for
+   * nothing and answers exactly as an unknown name. Every tool, resource, prompt, completion and
+   * route reads through this; the whole catalog itself when every source is visible.
+   */
+  for(identity: Identity | undefined): SkillCatalog {
+    const whole = this.#whole ?? this;
+    const shown = whole.#sources.filter((source) => canSee(whole.#visibility.get(source.name), identity)).map((source) => source.name);
+    if (shown.length === whole.#sources.length) return whole;
+    const key = shown.join("\n");
+    let view = whole.#views.get(key);
+    if (!view) {
+      view = new SkillCatalog(whole.logger);
+      view.#whole = whole;
+      view.#shown = new Set(shown);
+      whole.#views.set(key, view);
+    }
+    return view;
+  }
+
+  /** True when some source is restricted: answers may then differ per caller, and are cached as private. */
+  get restricted(): boolean {
+    return (this.#whole ?? this).#visibility.size > 0;
+  }
+
+  /** The state this catalog answers from: the whole one's, or a view's, built once per load. */
+  #current(): CatalogState {
+    const whole = this.#whole;
+    if (!whole) return this.#state;
+    const key = [...this.#shown!].join("\n");
+    let state = whole.#viewStates.get(key);
+    if (!state) {
+      const shown = whole.#sources.filter((source) => this.#shown!.has(source.name));
+      state = buildState(
+        shown.map((source) => ({ source: source.name, skills: whole.#loads.get(source.name)?.snapshot?.skills ?? [] })),
+        shown.flatMap((source) => whole.#diagnosticsOf(source.name)),
+      );
+      whole.#viewStates.set(key, state);
+    }
+    return state;
   }
 
   /**
@@ -122,6 +178,7 @@ export class SkillCatalog {
    * a restart allow STATIC_TTL_MS.
    */
   listingTtlMs(): number {
+    if (this.#whole) return this.#whole.listingTtlMs();
     let ttl = STATIC_TTL_MS;
     for (const { freshness } of this.#sources) {
       if (freshness === "announced") ttl = Math.min(ttl, ANNOUNCED_TTL_MS);
@@ -140,6 +197,7 @@ export class SkillCatalog {
    * whatever their TTL (a branch pushed to a minute ago).
    */
   refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal, options: LoadOptions = {}): Promise<void> {
+    if (this.#whole) return this.#whole.refresh(sources ?? [...this.#shown!], signal, options);
     const names = sources === undefined ? this.#sources.map((s) => s.name) : typeof sources === "string" ? [sources] : sources;
     for (const name of names) {
       this.#queued.add(name);
@@ -169,6 +227,7 @@ export class SkillCatalog {
    * then is every source but the slow ones, which join later like any change.
    */
   async ready(): Promise<void> {
+    if (this.#whole) return this.#whole.ready();
     if (this.#loaded) return;
     this.#firstLoadStarted ??= performance.now();
     const load = this.#next ?? this.#running ?? this.refresh();
@@ -185,6 +244,7 @@ export class SkillCatalog {
    * every source.
    */
   answerWithin(ms: number): void {
+    if (this.#whole) throw new Error("answerWithin is set on the whole catalog, not on a view of it");
     this.#firstAnswerWaitMs = ms;
   }
 
@@ -195,8 +255,9 @@ export class SkillCatalog {
 
   /** How each source stands: loaded, stale (serving its last good snapshot) or failed (serving nothing). */
   status(): readonly SourceStatus[] {
-    return this.#sources.map((source) => {
-      const load = this.#loads.get(source.name);
+    const whole = this.#whole ?? this;
+    return this.sources.map((source) => {
+      const load = whole.#loads.get(source.name);
       if (!load) return { source: source.name, state: "loading", skills: 0 };
       const skills = load.snapshot?.skills.length ?? 0;
       if (load.failure === undefined) return { source: source.name, state: "ok", skills };
@@ -205,12 +266,13 @@ export class SkillCatalog {
   }
 
   list(): readonly CatalogSkill[] {
-    return this.#state.skills;
+    return this.#current().skills;
   }
 
   /** Find a skill by plain name or qualified id. */
   get(idOrName: string): CatalogSkill | undefined {
-    return this.#state.byName.get(idOrName) ?? this.#state.byQualifiedId.get(idOrName);
+    const state = this.#current();
+    return state.byName.get(idOrName) ?? state.byQualifiedId.get(idOrName);
   }
 
   /**
@@ -221,15 +283,17 @@ export class SkillCatalog {
   resolve(idOrName: string, source?: string): CatalogSkill {
     const found = source === undefined ? this.get(idOrName) : this.#getInSource(idOrName, source);
     if (found) return found;
-    if (source !== undefined && !this.#sources.some((s) => s.name === source)) {
-      throw new ToolInputError(`no source named ${quote(source)}; sources: ${this.#sources.map((s) => s.name).join(", ")}`);
+    const sources = this.sources;
+    if (source !== undefined && !sources.some((s) => s.name === source)) {
+      throw new ToolInputError(`no source named ${quote(source)}; sources: ${sources.map((s) => s.name).join(", ")}`);
     }
+    const state = this.#current();
     // A skill the policy refused (an audit finding, a missing signature) is named with the reason.
-    const refused = this.#state.diagnostics.find(
+    const refused = state.diagnostics.find(
       (d) => d.code === "policy-refused" && (source === undefined || d.source === source) && d.message.startsWith(`${idOrName}: `),
     );
     if (refused) throw new ToolInputError(`skill ${quote(idOrName)} of source ${quote(refused.source)} is ${refused.message.slice(idOrName.length + 2)}`);
-    const inScope = this.#state.skills.filter((skill) => source === undefined || skill.source === source);
+    const inScope = state.skills.filter((skill) => source === undefined || skill.source === source);
     // Within a source, the name is what was asked for; across sources, the id an agent can use.
     const ids = inScope.flatMap((skill) =>
       source !== undefined ? [skill.name] : idOrName.includes(":") ? [skill.id, skill.qualifiedId] : [skill.id],
@@ -262,18 +326,21 @@ export class SkillCatalog {
   }
 
   #getInSource(idOrName: string, source: string): CatalogSkill | undefined {
-    const qualified = this.#state.byQualifiedId.get(idOrName.startsWith(`${source}:`) ? idOrName : `${source}:${idOrName}`);
+    const state = this.#current();
+    const qualified = state.byQualifiedId.get(idOrName.startsWith(`${source}:`) ? idOrName : `${source}:${idOrName}`);
     if (qualified?.source === source) return qualified;
     // A name that repeats within the source is qualified by path: the first by precedence wins.
-    return this.#state.skills.find((skill) => skill.source === source && skill.name === idOrName);
+    return state.skills.find((skill) => skill.source === source && skill.name === idOrName);
   }
 
   async #route(skill: string | CatalogSkill): Promise<{ found: CatalogSkill; source: SkillSource }> {
     await this.ready();
     const found = typeof skill === "string" ? this.resolve(skill) : skill;
-    const source = this.#sources.find((s) => s.name === found.source);
+    const source = this.sources.find((s) => s.name === found.source);
+    // A skill of a source this view hides answers as one that does not exist.
+    if (!source && this.#whole) throw new ToolInputError(`no skill named ${quote(found.id)}`);
     if (!source) throw new Error(`skill ${quote(found.qualifiedId)} names source ${quote(found.source)}, which this catalog does not have`);
-    const owner = this.#state.samePathAs.get(found.qualifiedId);
+    const owner = this.#current().samePathAs.get(found.qualifiedId);
     if (owner !== undefined) {
       throw new ToolInputError(
         `the files of ${quote(found.qualifiedId)} cannot be served: another root of source ${quote(found.source)} ` +
@@ -284,11 +351,21 @@ export class SkillCatalog {
   }
 
   diagnostics(): readonly Diagnostic[] {
-    return this.#state.diagnostics;
+    return this.#current().diagnostics;
   }
 
-  /** Hear about every change to the catalog; returns a function that stops listening. */
+  /** Hear about every change to the catalog (a view: to what it shows); returns a function that stops listening. */
   onChange(listener: CatalogListener): () => void {
+    const shown = this.#shown;
+    if (this.#whole && shown) {
+      return this.#whole.onChange((change) => {
+        const state = this.#current();
+        const own = (skills: readonly CatalogSkill[]) =>
+          skills.flatMap((skill) => (shown.has(skill.source) ? [state.byQualifiedId.get(skill.qualifiedId) ?? skill] : []));
+        const seen = { added: own(change.added), removed: change.removed.filter((skill) => shown.has(skill.source)), updated: own(change.updated) };
+        if (seen.added.length + seen.removed.length + seen.updated.length > 0) listener(seen);
+      });
+    }
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -299,6 +376,7 @@ export class SkillCatalog {
    * `signal` stops a reload in progress.
    */
   watch(signal: AbortSignal): () => void {
+    if (this.#whole) throw new Error("the whole catalog is watched, not a view of it");
     const timers = new Map<string, ReturnType<typeof setTimeout>>();
     const stops = this.#sources.flatMap((source) => {
       if (!source.watch) return [];
@@ -358,6 +436,7 @@ export class SkillCatalog {
       else this.logger.warn(`source "${name}" failed to load: ${outcome.failure}`);
     }
     const previous = this.#state;
+    this.#viewStates.clear();
     this.#state = buildState(
       this.#sources.map((source) => ({ source: source.name, skills: this.#loads.get(source.name)?.snapshot?.skills ?? [] })),
       this.#sources.flatMap((source) => this.#diagnosticsOf(source.name)),

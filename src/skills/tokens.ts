@@ -2,6 +2,14 @@ import { defineToken } from "../kernel/tokens.js";
 import type { SkillCatalog } from "./catalog.js";
 import type { SkillPolicy } from "./policy.js";
 import type { Ranker, SkillSource } from "./types.js";
+import type { Visibility } from "./visibility.js";
+
+/** Who may see one source's skills, contributed by the plugin that contributes the source. */
+export interface SourceVisibility {
+  /** The source's name. */
+  readonly name: string;
+  readonly visibleTo: Visibility;
+}
 
 /** The skill domain's services. */
 export const SKILL_TOKENS = {
@@ -9,6 +17,8 @@ export const SKILL_TOKENS = {
   SkillCatalog: defineToken<SkillCatalog>("skill-catalog"),
   /** Multi-registration: each skill source, in precedence order (config order). */
   SkillSource: defineToken<SkillSource>("skill-source"),
+  /** Multi-registration: who may see a source (fs roots, git repositories, catalogs with `visibleTo`). */
+  SourceVisibility: defineToken<SourceVisibility>("source-visibility"),
   /** The ranker search uses: provided by a ranker plugin, else search uses the default. */
   Ranker: defineToken<Ranker>("ranker"),
   /** What may be served and installed (audit mode, signatures): the skill-policy plugin's, else the default. */

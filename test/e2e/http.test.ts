@@ -259,7 +259,9 @@ describe("HTTP flags on the command line", () => {
     for (const [args, message] of [
       [["--transport", "http", "--port", "http"], '--port must be a whole number from 0 to 65535, not "http"'],
       [["--transport", "http", "--auth-token", "short"], "--auth-token must be at least 16 characters"],
-      [["--port", "3000"], "--host, --port, --stateless, --auth-token, --metrics and --ui apply to serve --transport http"],
+      [["--port", "3000"], "--host, --port, --stateless, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http"],
+      [["--transport", "http", "--oauth-issuer", "ftp://id.example.com", "--oauth-audience", "a"], '--oauth-issuer must be an http(s) URL, not "ftp://id.example.com"'],
+      [["--transport", "http", "--auth-token", "0123456789abcdef", "--oauth-issuer", "https://id.example.com"], "--auth-token and --oauth-issuer do not go together: a shared token names no caller"],
     ] as const) {
       const result = await runCli([...args, "--skills-dir", EXAMPLES]);
       expect(result.stderr).toBe(`skills-kernel: ${message}\n`);

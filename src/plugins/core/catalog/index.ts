@@ -22,6 +22,7 @@ export default definePlugin({
   provides: [SKILL_TOKENS.SkillCatalog, KERNEL_TOKENS.ListingTtl],
   consumes: [
     { token: SKILL_TOKENS.SkillSource, optional: true },
+    { token: SKILL_TOKENS.SourceVisibility, optional: true },
     { token: SKILL_TOKENS.SkillPolicy, optional: true },
   ],
   setup(ctx) {
@@ -29,13 +30,18 @@ export default definePlugin({
     ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);
     ctx.provide(KERNEL_TOKENS.ListingTtl, () => catalog.listingTtlMs());
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
+    // On any change, whoever the caller: list_changed names nothing, and the one relay that serves
+    // every 2026-07-28 subscriptions/listen stream is built for no caller in particular.
     const skillChanges = (server: McpServer) => announceSkillChanges(server, catalog, ctx.logger);
     ctx.extendServer(skillChanges);
     let stopWatching: (() => void) | undefined;
     return {
       async start(started) {
         const policy = started.resolveOptional(SKILL_TOKENS.SkillPolicy) ?? DEFAULT_POLICY;
-        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) catalog.addSource(await servingChecks(source, policy, started.logger));
+        const visibility = new Map(started.resolveAll(SKILL_TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]));
+        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) {
+          catalog.addSource(await servingChecks(source, policy, started.logger), { visibleTo: visibility.get(source.name) });
+        }
         void catalog.refresh(undefined, started.signal);
       },
       serve(serving) {

@@ -30,7 +30,8 @@ export default definePlugin({
     // The catalog replaces its listing on each change: one summary per listing and loading state,
     // however many servers are built.
     const summaries = new WeakMap<readonly CatalogSkill[], { loading: string; text: string }>();
-    ctx.addInstructions(() => summarize(catalog, options.maxChars, summaries));
+    // Named in the instructions are the skills the caller may see.
+    ctx.addInstructions(({ identity }) => summarize(catalog.for(identity), options.maxChars, summaries));
   },
 });
 

@@ -5,6 +5,7 @@ import { errorMessage } from "../../../kernel/errors.js";
 import { skillFileOptionsSchema } from "../../../skills/skill-files.js";
 import { TOKENS } from "../../../tokens.js";
 import { createPromptBook, type PromptBook, type PromptDefinition } from "./definitions.js";
+import type { SkillCatalog } from "../../../skills/catalog.js";
 
 const optionsSchema = skillFileOptionsSchema.extend({
   /**
@@ -21,7 +22,13 @@ export default definePlugin({
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const book = createPromptBook(catalog, options, ctx.logger);
+    // One book per view of the catalog (callers who may see the same sources share one).
+    const books = new WeakMap<SkillCatalog, PromptBook>();
+    const bookFor = (view: SkillCatalog) => {
+      let book = books.get(view);
+      if (!book) books.set(view, (book = createPromptBook(view, options, ctx.logger)));
+      return book;
+    };
     // Said once per plugin, not per server: HTTP builds a server per request.
     const warned = new Set<string>();
     const warnOnce = (line: string) => {
@@ -29,12 +36,15 @@ export default definePlugin({
       warned.add(line);
       ctx.logger.warn(line);
     };
-    ctx.extendServer((server) => {
+    ctx.extendServer((server, { identity }) => {
+      // Each server answers one caller: its prompts are the skills that caller may see.
+      const view = catalog.for(identity);
+      const book = bookFor(view);
       register(server, book.listing);
       const sync = keepInStep(server, book, warnOnce);
       sync();
       // Each prompt added, removed or changed notifies prompts list_changed (the SDK does, once a tick).
-      return catalog.onChange(sync);
+      return view.onChange(sync);
     });
   },
 });

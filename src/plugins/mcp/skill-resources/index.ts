@@ -4,6 +4,7 @@ import type { SkillCatalog } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
+import type { ServerBuild } from "../../../kernel/types.js";
 import { completeUriPath, completeUriSkill } from "../../../skills/completion.js";
 import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../../skills/skill-files.js";
 import { readSkillResource, skillDocuments } from "../../../skills/skill-resource.js";
@@ -37,9 +38,11 @@ export default definePlugin({
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
-    const skillResources = (server: McpServer) => {
-      registerTemplate(server, catalog, options, ctx.logger);
-      registerPagedList(server, catalog);
+    // Each server answers one caller: it lists and reads what that caller may see.
+    const skillResources = (server: McpServer, { identity }: ServerBuild) => {
+      const view = catalog.for(identity);
+      registerTemplate(server, view, options, ctx.logger);
+      registerPagedList(server, view);
     };
     ctx.extendServer(skillResources);
   },

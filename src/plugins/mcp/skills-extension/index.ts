@@ -46,13 +46,13 @@ export default definePlugin({
       options.pageSize,
       ctx.logger,
     );
-    const source = new CatalogSkillSource(catalog, listing, options.includeSecretFiles, ctx.logger);
     ctx.provide(TOKENS.SkillFilesServed, true);
     // One extension per server: its caching hint is that server's (ServerBuild.cacheHint).
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
-    const skillsExtension = (server: McpServer, { cacheHint }: ServerBuild) =>
+    // Each server answers one caller: its source is the catalog as that caller may see it.
+    const skillsExtension = (server: McpServer, { cacheHint, identity }: ServerBuild) =>
       new SkillsExtension({
-        source,
+        source: new CatalogSkillSource(catalog.for(identity), listing, options.includeSecretFiles, ctx.logger),
         cacheHint,
         // The entries are built and checked here; what the SDK still finds wrong is a bug, logged.
         onWarning: (warning) => ctx.logger.warn(`${warning.path}: ${warning.message}`),

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, PluginError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
+import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { visibilitySchema } from "../../../skills/visibility.js";
 import { groupRoots, type ResolvedRoot } from "./roots.js";
 import { createSnapshotStore } from "./snapshot-store.js";
 import { createFsSource } from "./source.js";
@@ -24,6 +26,8 @@ const rootSchema = z.union([
      * source and is scanned once it exists.
      */
     optional: z.boolean().optional(),
+    /** Who sees this root's skills (docs/security.md#per-team-visibility); every root of one source says the same. */
+    visibleTo: visibilitySchema.optional(),
   }),
 ]);
 
@@ -60,7 +64,7 @@ export const fsOptionsSchema = z.strictObject({
 /** Serves the skills found in folders on disk, one skill source per `source` name. */
 export default definePlugin({
   name: "fs",
-  provides: [TOKENS.SkillSource],
+  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
   consumes: [
     { token: TOKENS.Cache, optional: true },
     { token: TOKENS.CacheMonitor, optional: true },
@@ -72,6 +76,11 @@ export default definePlugin({
     // fails the boot cleanly, and the error always names the first bad one.
     const sources: { name: string; roots: string[]; optionalRoots: string[] }[] = [];
     for (const group of groupRoots(configured, ctx.baseDir, homedir())) {
+      const [first] = group.roots;
+      if (group.roots.some((root) => JSON.stringify(root.visibleTo) !== JSON.stringify(first?.visibleTo))) {
+        throw new PluginError(ctx.name, `the roots of source "${group.source}" differ in visibleTo: a source is seen by one set of callers; give them one visibleTo, or different sources`, { exitCode: 2 });
+      }
+      if (first?.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name: group.source, visibleTo: first.visibleTo });
       const roots: string[] = [];
       const optionalRoots: string[] = [];
       for (const root of group.roots) {

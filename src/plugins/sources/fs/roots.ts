@@ -1,13 +1,16 @@
 import { basename, resolve } from "node:path";
 import { expandHome } from "../../../skills/paths.js";
 import { uniqueName } from "../../../skills/source-names.js";
+import type { Visibility } from "../../../skills/visibility.js";
 
-export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean };
+export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean; readonly visibleTo?: Visibility };
 
 export interface ResolvedRoot {
   /** Absolute. */
   readonly path: string;
   readonly optional: boolean;
+  /** Who may see its skills; every root of one source says the same. */
+  readonly visibleTo?: Visibility;
 }
 
 export interface SourceRoots {
@@ -35,7 +38,7 @@ export function groupRoots(roots: readonly RootOption[], baseDir: string, home: 
       taken.add(source);
     }
     const group = groups.get(source) ?? [];
-    group.push({ path, optional: entry.optional ?? false });
+    group.push({ path, optional: entry.optional ?? false, ...(entry.visibleTo && { visibleTo: entry.visibleTo }) });
     groups.set(source, group);
   }
   return [...groups].map(([source, roots]) => ({ source, roots }));

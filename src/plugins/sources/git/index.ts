@@ -5,6 +5,8 @@ import { PluginError } from "../../../kernel/errors.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
+import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { visibilitySchema } from "../../../skills/visibility.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "./git.js";
@@ -23,6 +25,8 @@ const repositorySchema = z.union([
     path: z.string().min(1).optional(),
     /** The source's name (the prefix of qualified ids); owner-repo by default. */
     name: z.string().min(1).optional(),
+    /** Who sees this repository's skills (docs/security.md#per-team-visibility). */
+    visibleTo: visibilitySchema.optional(),
   }),
 ]);
 
@@ -51,7 +55,7 @@ export const gitOptionsSchema = z.strictObject({
 /** Serves skills from git repositories, checked out shallow and sparse into the user's cache folder. */
 export default definePlugin({
   name: "git",
-  provides: [TOKENS.SkillSource],
+  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
@@ -76,6 +80,8 @@ export default definePlugin({
       names.add(name);
       const { tokenEnv, ...settings } = options;
       const credentials = spec.credentials ?? tokenCredentials(spec.url, tokenEnv);
+      const entry = options.repositories[index];
+      if (typeof entry === "object" && entry.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       ctx.contribute(
         TOKENS.SkillSource,
         createGitSource({ ...settings, ...spec, ...(credentials && { credentials }), name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),

@@ -7,6 +7,7 @@ import type { Logger } from "../../../kernel/logger.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
+import { visibilitySchema } from "../../../skills/visibility.js";
 import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../git/index.js";
 import { createGitHubClient } from "./client.js";
 import { createGitHubSource } from "./source.js";
@@ -19,6 +20,8 @@ const repositorySchema = z.union([
     ref: z.string().min(1).optional(),
     path: z.string().min(1).optional(),
     name: z.string().min(1).optional(),
+    /** Who sees this repository's skills (docs/security.md#per-team-visibility). */
+    visibleTo: visibilitySchema.optional(),
   }),
 ]);
 
@@ -43,7 +46,7 @@ export const githubOptionsSchema = z.strictObject({
 /** Serves skills from GitHub repositories through the REST API, for users without git. */
 export default definePlugin({
   name: "github",
-  provides: [TOKENS.SkillSource],
+  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: githubOptionsSchema,
   needsTrust: {
@@ -64,6 +67,7 @@ export default definePlugin({
       const name = (typeof entry === "object" && entry.name) || defaultSourceName(spec);
       if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
       names.add(name);
+      if (typeof entry === "object" && entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       ctx.contribute(TOKENS.SkillSource, createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }));
     }
   },

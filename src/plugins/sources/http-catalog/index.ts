@@ -7,6 +7,8 @@ import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
+import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { visibilitySchema } from "../../../skills/visibility.js";
 import { MiB } from "../../../skills/skill-files.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
@@ -28,6 +30,8 @@ const catalogSchema = z.union([
     headers: z.record(z.string(), z.string()).optional(),
     /** Hosts (`cdn.example.com`, or `host:port`) a redirect may lead to besides the catalog's own origin; they get none of the headers. */
     redirectHosts: z.array(z.string().min(1)).optional(),
+    /** Who sees this catalog's skills (docs/security.md#per-team-visibility). */
+    visibleTo: visibilitySchema.optional(),
   }),
 ]);
 
@@ -46,7 +50,7 @@ export const httpCatalogOptionsSchema = z.strictObject({
 /** Serves skills listed by JSON catalogs over HTTP: the agent-skills registry shape and the RFC 8615 well-known index. */
 export default definePlugin({
   name: "http-catalog",
-  provides: [TOKENS.SkillSource],
+  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
@@ -63,6 +67,7 @@ export default definePlugin({
       const name = named[index]!;
       if (names.has(name)) throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
+      if (settings.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name, visibleTo: settings.visibleTo });
       const http = new HttpClient({
         name,
         timeoutMs: options.timeoutMs,

@@ -20,7 +20,7 @@ export default definePlugin({
   name: "audit-skill",
   consumes: [TOKENS.SkillCatalog, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
   setup(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const skills = ctx.resolve(TOKENS.SkillCatalog);
     const policy = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy);
     ctx.addTool({
       name: "audit_skill",
@@ -48,6 +48,7 @@ export default definePlugin({
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ skill_name, source }, extra) {
+        const catalog = skills.for(extra.identity);
         await catalog.ready();
         const skill = catalog.resolve(skill_name, source);
         const reader = catalogReader(catalog, skill);

@@ -34,7 +34,7 @@ export default definePlugin({
   options: skillFileOptionsSchema,
   setup(ctx, options) {
     const { maxFileBytes } = options;
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const skills = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "fetch_skill_files",
       title: "Fetch skill files",
@@ -60,7 +60,8 @@ export default definePlugin({
         files: z.array(fileResult).describe("one result per path asked for, in order"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ skill_name, file_paths }) {
+      async handler({ skill_name, file_paths }, { identity }) {
+        const catalog = skills.for(identity);
         await catalog.ready();
         const skill = catalog.resolve(skill_name);
         // Each file's content is in the answer twice: the text an agent reads and structuredContent.

@@ -108,6 +108,7 @@ export default definePlugin({
           strict,
           // notifications/cancelled aborts it: the install stops before its copy is moved into place.
           signal: extra.signal,
+          identity: extra.identity,
         });
         return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
       },

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
+import type { Identity } from "../../../skills/visibility.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import { escapeForDisplay, hasUnsafeCharacter } from "../../../skills/display-text.js";
 import { stagingName } from "../../../skills/install-staging.js";
@@ -43,6 +44,8 @@ export interface InstallRequest {
    * serving only `--skills-dir` folders): no "not served" warning.
    */
   readonly servedElsewhere?: boolean;
+  /** Who asks: only a skill this identity may see can be installed (SkillCatalog.for). */
+  readonly identity?: Identity;
 }
 
 export interface InstallResult {
@@ -93,12 +96,13 @@ const MAX_NAME_BYTES = 200;
  * is ever run or made executable.
  */
 export async function installSkill(
-  catalog: SkillCatalog,
+  whole: SkillCatalog,
   limits: InstallLimits,
   request: InstallRequest,
   write: WriteNewFile = writeNewFile,
 ): Promise<InstallResult> {
   const { signal } = request;
+  const catalog = whole.for(request.identity);
   const checkCancelled = () => {
     if (signal?.aborted) throw new ToolInputError("the install was cancelled; nothing was changed");
   };

@@ -11,7 +11,7 @@ export default definePlugin({
   name: "list-skills",
   consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const skills = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "list_skills",
       title: "List skills",
@@ -52,7 +52,8 @@ export default definePlugin({
           .describe("sources that failed to load: stale ones are listed from their last good load, failed ones not at all"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ format = "names-only", cursor, limit, refresh }) {
+      async handler({ format = "names-only", cursor, limit, refresh }, { identity }) {
+        const catalog = skills.for(identity);
         const offset = cursor === undefined ? 0 : decodeCursor(cursor);
         if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
         if (refresh) await catalog.refresh(undefined, undefined, { revalidate: true });

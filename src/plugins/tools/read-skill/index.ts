@@ -16,7 +16,7 @@ export default definePlugin({
   consumes: [TOKENS.SkillCatalog, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
   options: skillFileOptionsSchema,
   setup(ctx, { maxFileBytes, includeSecretFiles }) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const skills = ctx.resolve(TOKENS.SkillCatalog);
     const policy = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy);
     ctx.addTool({
       name: "read_skill",
@@ -54,7 +54,8 @@ export default definePlugin({
           .describe("whether the skill is signed (SKILL.sig), and by whom when the server has allowed signers"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ skill_name, source }) {
+      async handler({ skill_name, source }, { identity }) {
+        const catalog = skills.for(identity);
         await catalog.ready();
         const skill = catalog.resolve(skill_name, source);
         const [read, listed] = await Promise.all([

@@ -4,7 +4,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { TOKENS } from "../../../tokens.js";
-import type { Ranker } from "../../../skills/types.js";
+import type { RankedSkill, Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 import { METRICS_TOKENS, type MetricsRecorder } from "../../transports/metrics/index.js";
@@ -108,13 +108,14 @@ export default definePlugin({
         ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ query, limit = DEFAULT_LIMIT, source }) {
+      async handler({ query, limit = DEFAULT_LIMIT, source }, { identity }) {
         if (!query.trim()) {
           throw new ToolInputError('query is blank: say what the skill should do, e.g. "write a commit message"');
         }
         await catalog.ready();
-        if (source !== undefined && !catalog.sources.some((s) => s.name === source)) {
-          const names = catalog.sources.map((s) => s.name);
+        const view = catalog.for(identity);
+        if (source !== undefined && !view.sources.some((s) => s.name === source)) {
+          const names = view.sources.map((s) => s.name);
           throw new ToolInputError(
             `no source named ${JSON.stringify(source.slice(0, 100))}; ` +
               (names.length > 0 ? `sources: ${names.join(", ")}` : "this server has no skill sources"),
@@ -122,14 +123,17 @@ export default definePlugin({
         }
         // Sources that search themselves (a registry) add what they find to the catalog first, so
         // the ranking below weighs their answers with everything else.
-        await searchRemoteSources(catalog, query, { limit, source }, ctx.logger);
+        await searchRemoteSources(view, query, { limit, source }, ctx.logger);
         // One result past the limit, so the last one described can be labelled against the next.
         // `total` comes from the ranker's count when it has one; otherwise every match is ranked
-        // to be counted.
+        // to be counted. The index holds every skill: a caller who may not see them all has every
+        // match ranked, and only those it may see kept, under the ids they have for it.
         const ranker = index.ranker();
-        const ranked = await ranker.search(query, { limit: ranker.count ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
-        const total = ranker.count ? await ranker.count(query, { source }) : ranked.length;
-        const answer = toAnswer(query, ranked, limit, total);
+        const whole = view === catalog;
+        const ranked = await ranker.search(query, { limit: ranker.count && whole ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
+        const seen = whole ? ranked : visibleOnly(view, ranked);
+        const total = ranker.count && whole ? await ranker.count(query, { source }) : seen.length;
+        const answer = toAnswer(query, seen, limit, total);
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
           structuredContent: { ...answer },
@@ -164,3 +168,12 @@ export default definePlugin({
     };
   },
 });
+
+/** The ranked skills a view shows, as it names them (a shadowed skill may answer to its plain name there). */
+function visibleOnly(view: SkillCatalog, ranked: readonly RankedSkill[]): RankedSkill[] {
+  const shown = new Set(view.sources.map((source) => source.name));
+  return ranked.flatMap(({ skill, score }) => {
+    const own = shown.has(skill.source) ? view.get(skill.qualifiedId) : undefined;
+    return own ? [{ skill: own, score }] : [];
+  });
+}

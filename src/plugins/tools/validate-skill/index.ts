@@ -19,7 +19,7 @@ export default definePlugin({
   name: "validate-skill",
   consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const skills = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "validate_skill",
       title: "Validate a skill",
@@ -36,7 +36,8 @@ export default definePlugin({
       },
       outputSchema: { valid: z.boolean(), errors: z.array(issueSchema), warnings: z.array(issueSchema) },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ skill_name, path, content, directory_name }) {
+      async handler({ skill_name, path, content, directory_name }, { identity }) {
+        const catalog = skills.for(identity);
         const given = [skill_name, path, content].filter((value) => value !== undefined).length;
         if (given !== 1) {
           throw new ToolInputError(

@@ -8,11 +8,10 @@ import { extractFrontmatter } from "../../../skills/skill-md.js";
 import { decodeText, SHOWN_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
-import { HTTP_TOKENS } from "../http/index.js";
+import { type Caller, HTTP_TOKENS } from "../http/index.js";
 import { CONTENT_SECURITY_POLICY, html, page } from "./html.js";
 import { renderMarkdown } from "./markdown.js";
 import { listPage, matching, skillPage } from "./pages.js";
-import { pageCatalog } from "./visible.js";
 
 const optionsSchema = z
   .object({
@@ -53,24 +52,25 @@ export default definePlugin({
       const root = rootFor(path);
       return answer(status, page("Not here", "", html`<h1>${message}</h1><p><a href="${root}">All skills</a></p>`, root), extra);
     };
-    const guarded = (handle: (request: Request, path: string) => Promise<Response>) => async (request: Request, path: string) => {
+    // Every page reads the catalog as its caller may see it (per-team visibility), and only so.
+    const guarded = (handle: (request: Request, path: string, shown: SkillCatalog) => Promise<Response>) => async (request: Request, path: string, caller: Caller) => {
       if (request.method !== "GET" && request.method !== "HEAD") return refuse(path, 405, "This catalog is read-only.", { allow: "GET, HEAD" });
-      const response = await handle(request, path);
+      const response = await handle(request, path, catalog.for(caller.identity));
       return request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
     };
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: "/",
-      handle: guarded(async (request, path) => {
+      handle: guarded(async (request, path, shown) => {
         if (path !== "/") return refuse(path, 404, "Nothing here.");
         await catalog.ready();
-        const skills = pageCatalog(catalog, request);
+        const skills = shown.list();
         const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, options.maxQueryChars).trim();
         return answer(200, listPage(skills, matching(skills, query), query));
       }),
     });
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: "/skill",
-      handle: guarded(async (request, path) => {
+      handle: guarded(async (request, path, shown) => {
         let id: string;
         try {
           id = decodeURIComponent(path.slice("/skill/".length));
@@ -78,9 +78,9 @@ export default definePlugin({
           return refuse(path, 400, "Malformed percent-encoding in the path.");
         }
         await catalog.ready();
-        const skill = pageCatalog(catalog, request).find((candidate) => candidate.qualifiedId === id);
+        const skill = shown.list().find((candidate) => candidate.qualifiedId === id);
         if (!skill) return refuse(path, 404, "No such skill.");
-        return answer(200, await renderSkill(catalog, policy, skill, options.maxDocumentBytes, request.signal));
+        return answer(200, await renderSkill(shown, policy, skill, options.maxDocumentBytes, request.signal));
       }),
     });
   },

@@ -2,6 +2,8 @@ import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServer } 
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { readBody } from "./body.js";
+import { createOAuthGate, type Caller } from "./auth/gate.js";
+import { identityIn } from "./auth/verifier.js";
 import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
 import { serveLegacyOnce } from "./legacy-once.js";
 import type { HttpOptions } from "./options.js";
@@ -18,8 +20,8 @@ export interface Readiness {
   readonly checks: Readonly<Record<string, string>>;
 }
 
-/** Builds the McpServer for one 2025-11-25 session or request, and the list_changed relay's. */
-export type ServerFactory = () => McpServer | Promise<McpServer>;
+/** Builds the McpServer for one 2026-07-28 request, or one 2025-11-25 session or request, for its caller. */
+export type ServerFactory = (caller: Caller) => McpServer | Promise<McpServer>;
 
 /** Idle 2026-07-28 servers kept for reuse: about the connections a busy replica serves at once. */
 const MAX_IDLE_SERVERS = 64;
@@ -40,6 +42,7 @@ export type HttpAppOptions = Pick<
   | "path"
   | "stateless"
   | "authToken"
+  | "oauth"
   | "allowedOrigins"
   | "maxBodyBytes"
   | "bodyTimeoutMs"
@@ -83,6 +86,7 @@ export function createHttpApp({ createServer, reusable, logger, options, routes 
   const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
+  const oauth = options.oauth && createOAuthGate(options.oauth, `${basePath}${options.path}`, logger);
   const sessions = options.stateless
     ? undefined
     : new SessionTable(
@@ -97,16 +101,24 @@ export function createHttpApp({ createServer, reusable, logger, options, routes 
         logger,
       );
   const pool = new ServerPool(reusable.build, reusable.edition, MAX_IDLE_SERVERS);
-  const modern = createMcpHandler(() => pool.acquire(), {
-    legacy: "reject",
-    maxRequestBodySize: options.maxBodyBytes,
-    // Refusals are the client's to read in the answer; the log keeps them at debug.
-    onerror: (error) => logger.debug(`mcp: ${errorMessage(error)}`),
-  });
+  // The caller's token reaches the factory as the SDK's authInfo, which carries its identity: a
+  // signed-in caller's server is built for them, callers with no identity share pooled servers.
+  const modern = createMcpHandler(
+    (context) => {
+      const identity = identityIn(context.authInfo);
+      return identity === undefined ? pool.acquire() : createServer({ authInfo: context.authInfo, identity });
+    },
+    {
+      legacy: "reject",
+      maxRequestBodySize: options.maxBodyBytes,
+      // Refusals are the client's to read in the answer; the log keeps them at debug.
+      onerror: (error) => logger.debug(`mcp: ${errorMessage(error)}`),
+    },
+  );
   // Made on the first MCP request, not at start, so a server that is never asked builds nothing.
   let relay: Promise<ListChangedRelay | undefined> | undefined;
   const startRelay = () =>
-    (relay ??= (async () => ListChangedRelay.connect(await createServer(), modern.notify))().catch((error: unknown) => {
+    (relay ??= (async () => ListChangedRelay.connect(await createServer({}), modern.notify))().catch((error: unknown) => {
       logger.error(`list_changed will not reach subscriptions/listen streams: ${errorMessage(error)}`);
       return undefined;
     }));
@@ -127,7 +139,7 @@ export function createHttpApp({ createServer, reusable, logger, options, routes 
   };
 
   /** The MCP endpoint: the body read and checked once here, then the revision's own path. */
-  const serveMcp = async (request: Request, client: string, untrack: () => void): Promise<Response> => {
+  const serveMcp = async (request: Request, client: string, untrack: () => void, caller: Caller): Promise<Response> => {
     void startRelay();
     let parsed: unknown;
     if (request.method === "POST") {
@@ -152,12 +164,12 @@ export function createHttpApp({ createServer, reusable, logger, options, routes 
       }
     }
     if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
-      if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes);
-      return sessions.handle(request, parsed, client);
+      if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes, caller);
+      return sessions.handle(request, parsed, client, caller);
     }
     // A subscription stream stays open for as long as its client listens: not work shutdown waits for.
     if (isRecord(parsed) && parsed.method === "subscriptions/listen") untrack();
-    const response = await modern.fetch(request, { parsedBody: parsed });
+    const response = await modern.fetch(request, { parsedBody: parsed, authInfo: caller.authInfo });
     const problem = paramsProblem(parsed);
     return problem === undefined ? response : withParamsError(response, problem);
   };
@@ -171,13 +183,25 @@ export function createHttpApp({ createServer, reusable, logger, options, routes 
       const ready = report.ready && !closing;
       return json(ready ? 200 : 503, { status: ready ? "ready" : closing ? "stopping" : "not ready", checks: report.checks });
     }
-    const refusal = hostGuard(request) ?? authGuard(request);
-    if (refusal) return refuse(refusal);
+    const hostRefusal = hostGuard(request);
+    if (hostRefusal) return refuse(hostRefusal);
+    // The protected resource metadata is how a client without a token finds the issuer.
+    const metadata = oauth?.metadata(request, path);
+    if (metadata) return metadata;
+    let caller: Caller = {};
+    if (oauth) {
+      const checked = await oauth.authenticate(request);
+      if (checked instanceof Response) return checked;
+      caller = checked;
+    } else {
+      const refusal = authGuard(request);
+      if (refusal) return refuse(refusal);
+    }
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
-    if (isMcp) return serveMcp(request, client, untrack);
+    if (isMcp) return serveMcp(request, client, untrack, caller);
     const contributed = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
-    if (contributed) return contributed.handle(request, path);
+    if (contributed) return contributed.handle(request, path, caller);
     return restError(404, `nothing at ${path}`);
   };
 

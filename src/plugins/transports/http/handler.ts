@@ -5,6 +5,7 @@ import { createHttpApp } from "./app.js";
 import { defaultAllowedHosts } from "./guard.js";
 import { toNodeHandler } from "./listen.js";
 import { httpOptionsSchema, type HttpOptions } from "./options.js";
+import { personalAnswers } from "./auth/cache-scope.js";
 import { skillsReadiness } from "./readiness.js";
 import { HTTP_TOKENS } from "./routes.js";
 
@@ -15,6 +16,7 @@ export type HttpHandlerOptions = Partial<
     | "path"
     | "stateless"
     | "authToken"
+    | "oauth"
     | "allowedHosts"
     | "allowedOrigins"
     | "maxBodyBytes"
@@ -48,14 +50,17 @@ export interface HttpHandler {
 export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions = {}): HttpHandler {
   const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
   const options = { ...configured, ...definedOnly(overrides) };
-  const authenticated = options.authToken !== undefined;
+  const catalog = kernel.resolveOptional(TOKENS.SkillCatalog);
   const app = createHttpApp({
-    createServer: () => kernel.createMcpServer({ authenticated }),
-    reusable: { build: (lifetime) => kernel.createMcpServer({ authenticated, lifetime }), edition: () => kernel.serverEdition() },
+    createServer: ({ identity }) => kernel.createMcpServer({ authenticated: personalAnswers(options, catalog), identity }),
+    reusable: {
+      build: (lifetime) => kernel.createMcpServer({ authenticated: personalAnswers(options, catalog), lifetime }),
+      edition: () => kernel.serverEdition(),
+    },
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),
-    readiness: skillsReadiness(kernel.resolveOptional(TOKENS.SkillCatalog), kernel.resolveOptional(TOKENS.CacheMonitor)),
+    readiness: skillsReadiness(catalog, kernel.resolveOptional(TOKENS.CacheMonitor)),
   });
   const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);
   return {

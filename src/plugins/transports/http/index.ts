@@ -26,7 +26,8 @@ export default definePlugin({
     if (configured.authToken === undefined && fromEnv !== undefined && fromEnv !== "" && fromEnv.length < MIN_TOKEN_LENGTH) {
       throw new ConfigError(`${AUTH_TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters`);
     }
-    const options = configured.authToken === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
+    // With sign-in, a shared token from the environment is not used: it names no caller.
+    const options = configured.authToken === undefined && configured.oauth === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
     ctx.provide(HTTP_TOKENS.Options, options);
     const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
     let routes: readonly HttpRoute[] = [];
@@ -44,5 +45,6 @@ export default definePlugin({
 // (rest-api) add endpoints under HTTP_TOKENS.Route and answer with the same JSON helpers.
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
 export { HTTP_TOKENS, type HttpRoute } from "./routes.js";
+export type { Caller } from "./auth/gate.js";
 export { MIN_TOKEN_LENGTH, type HttpOptions } from "./options.js";
 export { json, restError } from "./respond.js";

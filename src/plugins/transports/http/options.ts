@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oauthOptionsSchema } from "./auth/options.js";
 
 /** The environment variable the auth token comes from when neither the config nor a flag sets it. */
 export const AUTH_TOKEN_ENV = "SKILLS_KERNEL_AUTH_TOKEN";
@@ -26,6 +27,11 @@ export const httpOptionsSchema = z
      * SKILLS_KERNEL_AUTH_TOKEN environment variable, else none.
      */
     authToken: z.string().min(MIN_TOKEN_LENGTH, `the auth token must be at least ${MIN_TOKEN_LENGTH} characters`).optional(),
+    /**
+     * Sign-in: every request carries a JWT access token from this issuer (docs/security.md#sign-in);
+     * the caller's identity decides which sources it sees. Not with authToken.
+     */
+    oauth: oauthOptionsSchema.optional(),
     /**
      * Host names (without port) requests may name in Host and Origin: DNS-rebinding protection.
      * Default: the loopback names, plus the bound address when it is a specific one. A server bound
@@ -59,7 +65,10 @@ export const httpOptionsSchema = z
     /** How long shutdown waits for requests in flight before closing what is left. */
     shutdownGraceMs: z.number().int().positive().default(3000),
   })
-  .strict();
+  .strict()
+  .refine((options) => options.authToken === undefined || options.oauth === undefined, {
+    message: "authToken and oauth do not go together: a shared token names no caller; use one of them",
+  });
 
 export type HttpOptions = z.output<typeof httpOptionsSchema>;
 

@@ -1,5 +1,6 @@
 import { defineToken } from "../../../kernel/tokens.js";
 import type { HttpOptions } from "./options.js";
+import type { Caller } from "./auth/gate.js";
 
 /**
  * An HTTP endpoint a plugin adds beside MCP (the REST API). The http plugin sends it every request
@@ -8,8 +9,11 @@ import type { HttpOptions } from "./options.js";
 export interface HttpRoute {
   /** Path prefix this route answers, e.g. "/v1". */
   readonly prefix: string;
-  /** Answer one request; `path` is the request's path below the mount point (starts with the prefix). */
-  handle(request: Request, path: string): Promise<Response>;
+  /**
+   * Answer one request; `path` is the request's path below the mount point (starts with the
+   * prefix); `caller` is who sent it (its identity: what it may see, through `catalog.for`).
+   */
+  handle(request: Request, path: string, caller: Caller): Promise<Response>;
 }
 
 /** What the http plugin offers other plugins and the embedding API. */

@@ -1,17 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../../../kernel/logger.js";
+import type { Caller } from "./auth/gate.js";
 import { LimitedTransport } from "./limited-transport.js";
 import { jsonRpcError, mcpError, onSettled } from "./respond.js";
 
-/** Builds the McpServer that serves one 2025-11-25 session or request. */
-export type LegacyServerFactory = () => McpServer | Promise<McpServer>;
+/** Builds the McpServer that serves one 2025-11-25 session or request, for the caller that opens it. */
+export type LegacyServerFactory = (caller: Caller) => McpServer | Promise<McpServer>;
 
 interface Session {
   readonly server: McpServer;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   /** The client address that opened it, whose count it is in. */
   readonly client: string;
+  /** The subject that opened it (OAuth): only that subject's tokens reach it. */
+  readonly subject: string | undefined;
   /** Requests being answered and event streams open: a session with any is not idle. */
   active: number;
   lastSeen: number;
@@ -51,17 +54,18 @@ export class SessionTable {
   }
 
   /** Answer one 2025 request; a POST's body comes parsed (the caller has read and checked it). */
-  async handle(request: Request, parsedBody: unknown, client: string): Promise<Response> {
+  async handle(request: Request, parsedBody: unknown, client: string, caller: Caller = {}): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id === null) {
-      return request.method === "POST" ? this.#open(request, parsedBody, client) : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
+      return request.method === "POST" ? this.#open(request, parsedBody, client, caller) : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
     }
     const session = this.#sessions.get(id);
-    if (!session) return jsonRpcError(404, -32001, "Session not found");
+    // A session answers the one caller it was opened for: to anyone else it does not exist.
+    if (!session || session.subject !== caller.identity?.subject) return jsonRpcError(404, -32001, "Session not found");
     session.active++;
     session.lastSeen = Date.now();
     try {
-      const response = await session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      const response = await session.transport.handleRequest(request, { parsedBody, authInfo: caller.authInfo });
       return onSettled(response, () => this.#release(session));
     } catch (error) {
       this.#release(session);
@@ -70,7 +74,7 @@ export class SessionTable {
   }
 
   /** A POST without a session: an initialize request gets a new session, anything else the SDK's refusal. */
-  async #open(request: Request, parsedBody: unknown, client: string): Promise<Response> {
+  async #open(request: Request, parsedBody: unknown, client: string, caller: Caller): Promise<Response> {
     const ofClient = this.#perClient.get(client) ?? 0;
     if (this.#count >= this.limits.maxSessions || ofClient >= this.limits.maxSessionsPerClient) {
       const which = this.#count >= this.limits.maxSessions ? `the session limit (${this.limits.maxSessions})` : `the limit per client (${this.limits.maxSessionsPerClient})`;
@@ -81,11 +85,11 @@ export class SessionTable {
     let session: Session | undefined;
     let server: McpServer | undefined;
     try {
-      server = await this.createServer();
+      server = await this.createServer(caller);
       const sdkTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => (this.limits.replicaId === undefined ? randomUUID() : `${this.limits.replicaId}.${randomUUID()}`),
         onsessioninitialized: (id) => {
-          session = { server: server!, transport: sdkTransport, client, active: 1, lastSeen: Date.now() };
+          session = { server: server!, transport: sdkTransport, client, subject: caller.identity?.subject, active: 1, lastSeen: Date.now() };
           this.#sessions.set(id, session);
           this.logger.debug(`session ${id} opened (${this.#sessions.size} open)`);
         },
@@ -93,7 +97,7 @@ export class SessionTable {
       const transport = new LimitedTransport(sdkTransport, this.limits.maxAnswerBytes);
       transport.onclose = () => this.#forget(sdkTransport.sessionId);
       await server.connect(transport);
-      const response = await sdkTransport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      const response = await sdkTransport.handleRequest(request, { parsedBody, authInfo: caller.authInfo });
       if (!session) {
         // Not an initialize request (or a refused one): nothing to keep.
         this.#give(client);

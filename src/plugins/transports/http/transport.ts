@@ -5,6 +5,7 @@ import { createHttpApp } from "./app.js";
 import { defaultAllowedHosts } from "./guard.js";
 import { listen } from "./listen.js";
 import { AUTH_TOKEN_ENV, isLoopback, type HttpOptions } from "./options.js";
+import { personalAnswers } from "./auth/cache-scope.js";
 import { skillsReadiness } from "./readiness.js";
 import type { HttpRoute } from "./routes.js";
 
@@ -27,17 +28,17 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
     name: "http",
     async start({ createServer, serverEdition, logger, signal }) {
       const allowedHosts = defaultAllowedHosts(options.host, options.allowedHosts);
-      if (!isLoopback(options.host) && options.authToken === undefined) {
+      if (!isLoopback(options.host) && options.authToken === undefined && options.oauth === undefined) {
         logger.warn(`listening on ${options.host} without an auth token: anyone who can reach it can use it (set --auth-token or ${AUTH_TOKEN_ENV})`);
       }
       if (allowedHosts === undefined) {
         logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
       }
-      // With a token every caller is authenticated: answers are cached as private.
-      const authenticated = options.authToken !== undefined;
       const app = createHttpApp({
-        createServer: () => createServer({ authenticated }),
-        reusable: { build: (lifetime) => createServer({ authenticated, lifetime }), edition: serverEdition },
+        // With a token, or sources only some callers see, answers are cached as private.
+        createServer: ({ identity }) => createServer({ authenticated: personalAnswers(options, catalog), identity }),
+        // Requests with no identity share servers built once (ServerPool); see createHttpApp.
+        reusable: { build: (lifetime) => createServer({ authenticated: personalAnswers(options, catalog), lifetime }), edition: serverEdition },
         logger,
         options: { ...options, allowedHosts },
         routes: routes(),

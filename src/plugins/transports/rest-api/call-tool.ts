@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ToolInputError } from "../../../kernel/errors.js";
-import type { KernelTool, ToolCallExtra } from "../../../kernel/types.js";
+import type { Identity, KernelTool, ToolCallExtra } from "../../../kernel/types.js";
 
 /** A tool's answer for REST: its structured content, or why it refused. */
 export type ToolOutcome =
@@ -12,7 +12,7 @@ export type ToolOutcome =
  * schema (so REST keeps the tools' rules and caps), then its handler runs. A ToolInputError is
  * the caller's mistake (400); anything else propagates as a server error.
  */
-export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
+export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal, identity?: Identity): Promise<ToolOutcome> {
   let args: unknown = {};
   if (tool.inputSchema) {
     const checked = await tool.inputSchema["~standard"].validate(input);
@@ -26,7 +26,7 @@ export async function callTool(tool: KernelTool, input: Record<string, unknown>,
   const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => Promise<CallToolResult>;
   let result: CallToolResult;
   try {
-    result = await handler(args, { signal });
+    result = await handler(args, { signal, identity });
   } catch (error) {
     if (error instanceof ToolInputError) return { ok: false, status: 400, message: error.message };
     throw error;

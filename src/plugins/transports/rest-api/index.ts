@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { KernelTool } from "../../../kernel/types.js";
+import type { Identity, KernelTool } from "../../../kernel/types.js";
 import type { SkillCatalog } from "../../../skills/catalog.js";
 import { TOKENS } from "../../../tokens.js";
 import { HTTP_TOKENS, json, restError } from "../http/index.js";
@@ -32,18 +32,22 @@ export default definePlugin({
     let openApi: string | undefined;
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix,
-      async handle(request, path) {
+      async handle(request, path, { identity }) {
         if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "the REST API is read-only: use GET", { allow: "GET, HEAD" });
         const rest = path.slice(prefix.length);
         if (rest === "/openapi.json") return json(200, JSON.parse((openApi ??= JSON.stringify(openApiDocument(prefix, tools, bearer)))));
-        return route(rest, new URL(request.url).searchParams, request.signal, tools, catalog);
+        const response = await route(rest, new URL(request.url).searchParams, request.signal, tools, catalog.for(identity), identity);
+        // What one caller may see is for no shared cache.
+        if (identity !== undefined || catalog.restricted) response.headers.set("cache-control", "private");
+        return response;
       },
     });
     return {
       start(started) {
         tools = new Map(started.resolveAll(TOKENS.Tool).map((tool) => [tool.name, tool]));
         // The http plugin's token, once every plugin is set up: the document says whether it is required.
-        bearer = started.resolveOptional(HTTP_TOKENS.Options)?.authToken !== undefined;
+        const http = started.resolveOptional(HTTP_TOKENS.Options);
+        bearer = http?.authToken !== undefined || http?.oauth !== undefined;
       },
     };
   },
@@ -55,6 +59,7 @@ async function route(
   signal: AbortSignal,
   tools: ReadonlyMap<string, KernelTool>,
   catalog: SkillCatalog,
+  identity: Identity | undefined,
 ): Promise<Response> {
   let segments: string[];
   try {
@@ -65,7 +70,7 @@ async function route(
   const run = async (name: string, input: Record<string, unknown>) => {
     const tool = tools.get(name);
     if (!tool) return restError(404, `this server does not offer ${name}, so neither does this endpoint`);
-    const outcome = await callTool(tool, input, signal);
+    const outcome = await callTool(tool, input, signal, identity);
     if (!outcome.ok) return restError(outcome.status, outcome.message);
     return json(200, outcome.value);
   };
@@ -93,7 +98,7 @@ async function route(
   if (third !== "files" || filePath.length === 0 || filePath.some((part) => part === "")) return restError(404, `nothing at ${path}`);
   const tool = tools.get("fetch_skill_files");
   if (!tool) return restError(404, "this server does not offer fetch_skill_files, so neither does this endpoint");
-  const outcome = await callTool(tool, { skill_name: id, file_paths: [filePath.join("/")] }, signal);
+  const outcome = await callTool(tool, { skill_name: id, file_paths: [filePath.join("/")] }, signal, identity);
   if (!outcome.ok) return restError(outcome.status, outcome.message);
   const [file] = outcome.value.files as Record<string, unknown>[];
   // A path that is not one of the skill's files comes back as an error entry: for REST, not found.

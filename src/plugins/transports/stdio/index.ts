@@ -1,12 +1,24 @@
+import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { KERNEL_TOKENS } from "../../../kernel/tokens.js";
+import { identitySchema } from "../../../skills/visibility.js";
 import { stdioTransport } from "./transport.js";
+
+const optionsSchema = z.strictObject({
+  /**
+   * Who the stdio client is, for sources with `visibleTo`: stdio has no sign-in, so a config
+   * chooses it (a team's view, tested locally). Without one, only unrestricted sources are served.
+   */
+  identity: identitySchema.optional(),
+});
 
 /** The stdio transport: one MCP session over the process's stdin and stdout. */
 export default definePlugin({
   name: "stdio",
-  provides: [KERNEL_TOKENS.Transport],
-  setup(ctx) {
-    ctx.contribute(KERNEL_TOKENS.Transport, stdioTransport);
+  provides: [KERNEL_TOKENS.Transport, KERNEL_TOKENS.LocalCaller],
+  options: optionsSchema,
+  setup(ctx, { identity }) {
+    ctx.contribute(KERNEL_TOKENS.Transport, stdioTransport(identity));
+    ctx.provide(KERNEL_TOKENS.LocalCaller, { identity });
   },
 });

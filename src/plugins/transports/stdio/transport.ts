@@ -1,6 +1,6 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { errorMessage } from "../../../kernel/errors.js";
-import type { TransportDefinition } from "../../../kernel/types.js";
+import type { Identity, TransportDefinition } from "../../../kernel/types.js";
 import { MiB } from "../../../skills/skill-files.js";
 import { LineTransport } from "./line-transport.js";
 
@@ -14,13 +14,13 @@ export const MAX_MESSAGE_BYTES = 16 * MiB;
  * One connection over the process's stdin/stdout, served by the SDK's serveStdio: a 2025
  * `initialize` pins a 2025-11-25 server, a 2026-07-28 request a modern one (with
  * subscriptions/listen). It ends when the client closes stdin or stdout (EPIPE), or when the
- * kernel closes.
+ * kernel closes. The client is `identity` (the stdio plugin's option), which decides what it sees.
  */
-export const stdioTransport: TransportDefinition = {
+export const stdioTransport = (identity?: Identity): TransportDefinition => ({
   name: "stdio",
   async start({ createServer, logger }) {
     const transport = new LineTransport(process.stdin, process.stdout, { maxMessageBytes: MAX_MESSAGE_BYTES, logger });
-    const handle = serveStdio(() => createServer(), {
+    const handle = serveStdio(() => createServer({ identity }), {
       transport,
       // What the SDK refused or dropped on its own (a malformed envelope, an unsupported revision).
       onerror: (error) => logger.warn(`stdio: ${errorMessage(error)}`),
@@ -33,4 +33,4 @@ export const stdioTransport: TransportDefinition = {
       },
     };
   },
-};
+});

@@ -2,12 +2,15 @@ import { TOKENS } from "../../../../src/tokens.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { PluginContext } from "../../../../src/kernel/types.js";
 import type { SkillSource, SourceSnapshot } from "../../../../src/skills/types.js";
+import type { SourceVisibility } from "../../../../src/skills/tokens.js";
 import fsPlugin from "../../../../src/plugins/sources/fs/index.js";
 
 export interface FakeContext {
   readonly ctx: PluginContext;
   /** What setup passed to addSkillSource, in order. */
   readonly sources: SkillSource[];
+  /** Who may see each source, as setup contributed it. */
+  readonly visibility: SourceVisibility[];
   /** Every log line, debug included. */
   readonly logs: string[];
 }
@@ -15,6 +18,7 @@ export interface FakeContext {
 /** A PluginContext with just what the fs plugin uses; anything else fails the test loudly. */
 export function createFakeContext(baseDir: string): FakeContext {
   const sources: SkillSource[] = [];
+  const visibility: SourceVisibility[] = [];
   const logs: string[] = [];
   const unexpected = (method: string) => () => {
     throw new Error(`the fs plugin is not expected to call ctx.${method}`);
@@ -26,6 +30,7 @@ export function createFakeContext(baseDir: string): FakeContext {
     signal: new AbortController().signal,
     provide: unexpected("provide"),
     contribute: (token, value) => {
+      if (token === TOKENS.SourceVisibility) return void visibility.push(value as SourceVisibility);
       if (token !== TOKENS.SkillSource) throw new Error(`fs contributed ${String(token)}`);
       sources.push(value as SkillSource);
     },
@@ -37,7 +42,7 @@ export function createFakeContext(baseDir: string): FakeContext {
     extendServer: unexpected("extendServer"),
     addInstructions: unexpected("addInstructions"),
   };
-  return { ctx, sources, logs };
+  return { ctx, sources, visibility, logs };
 }
 
 /** Validates raw options through the plugin's schema, as the kernel does, then runs setup. */

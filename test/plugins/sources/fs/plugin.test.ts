@@ -107,6 +107,18 @@ describe("roots and sources", () => {
     ]);
   });
 
+  it("says who may see a source, and refuses roots of one source that disagree", async () => {
+    const base = await tempDir();
+    for (const folder of ["team", "more", "open"]) await mkdir(join(base, folder), { recursive: true });
+    const visibleTo = { claims: { groups: ["platform"] } };
+    const { visibility } = await setupFs({ roots: [{ path: "team", source: "team", visibleTo }, { path: "more", source: "team", visibleTo }, "open"] }, base);
+    expect(visibility).toEqual([{ name: "team", visibleTo }]);
+    await expect(setupFs({ roots: [{ path: "team", source: "team", visibleTo }, { path: "more", source: "team" }] }, base)).rejects.toThrow(
+      'plugin "fs": the roots of source "team" differ in visibleTo',
+    );
+    await expect(setupFs({ roots: [{ path: "team", visibleTo: {} }] }, base)).rejects.toThrow("visibleTo must name at least one scope or claim value");
+  });
+
   it("adds sources in the order of their first root", async () => {
     const base = await tempDir();
     for (const folder of ["x/skills", "y/skills", "z"]) await mkdir(join(base, folder), { recursive: true });

@@ -1,0 +1,70 @@
+import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
+import { errorMessage } from "../../../../kernel/errors.js";
+import type { Logger } from "../../../../kernel/logger.js";
+import type { Identity } from "../../../../kernel/types.js";
+import { json } from "../respond.js";
+import type { OAuthOptions } from "./options.js";
+import { createJwtVerifier, identityIn, IssuerUnavailableError } from "./verifier.js";
+
+/** Who sent a request, as far as the server checked: nothing without auth, a token's caller with OAuth. */
+export interface Caller {
+  readonly authInfo?: AuthInfo;
+  readonly identity?: Identity;
+}
+
+const METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+export interface OAuthGate {
+  /** The RFC 9728 document, for `/.well-known/oauth-protected-resource[/<mcp path>]`; undefined for any other path. */
+  metadata(request: Request, path: string): Response | undefined;
+  /** The verified caller, or the 401/403/503 answer with its `WWW-Authenticate` challenge. */
+  authenticate(request: Request): Promise<Caller | Response>;
+}
+
+/**
+ * The OAuth 2.1 resource server: protected resource metadata naming the issuer, and the SDK's
+ * bearer checks (`verifyBearerToken`, `bearerAuthChallengeResponse`) over a JWT verifier. A
+ * refusal's message says why (expired, wrong audience...) and never holds the token; neither
+ * does the log.
+ */
+export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: Logger): OAuthGate {
+  const verifier = createJwtVerifier(options);
+  const metadataPaths = new Set([METADATA_PATH, `${METADATA_PATH}${mcpPath}`]);
+  /** This server's MCP URL as clients know it: configured, else the one the request names (its Host was checked). */
+  const resourceOf = (request: Request) => new URL(options.resource ?? new URL(mcpPath, request.url).href);
+  const challengeOptions = (request: Request) => ({
+    requiredScopes: options.requiredScopes,
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceOf(request)),
+  });
+  return {
+    metadata(request, path) {
+      if (!metadataPaths.has(path)) return undefined;
+      if (request.method !== "GET" && request.method !== "HEAD") return json(405, { error: "method_not_allowed" }, { allow: "GET, HEAD" });
+      return json(
+        200,
+        {
+          resource: resourceOf(request).href,
+          authorization_servers: [options.issuer],
+          bearer_methods_supported: ["header"],
+          ...(options.requiredScopes.length > 0 && { scopes_supported: options.requiredScopes }),
+          resource_name: "skills-kernel",
+        },
+        { "cache-control": "public, max-age=3600" },
+      );
+    },
+    async authenticate(request) {
+      const challenge = challengeOptions(request);
+      try {
+        const authInfo = await verifyBearerToken(request.headers.get("authorization"), { verifier, ...challenge });
+        return { authInfo, identity: identityIn(authInfo) };
+      } catch (error) {
+        if (error instanceof IssuerUnavailableError) {
+          logger.warn(`cannot check access tokens: ${error.message}`);
+          return json(503, { error: "temporarily_unavailable", error_description: "the authorization server cannot be reached; try again later" }, { "retry-after": "5" });
+        }
+        logger.debug(`refused a token: ${errorMessage(error)}`);
+        return bearerAuthChallengeResponse(error, challenge);
+      }
+    },
+  };
+}

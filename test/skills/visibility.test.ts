@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/kernel/logger.js";
+import { SkillCatalog } from "../../src/skills/catalog.js";
+import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
+import { canSee, visibleSkills, type Identity } from "../../src/skills/visibility.js";
+
+const ada: Identity = { subject: "ada", scopes: ["skills:read"], claims: { groups: ["platform", "ops"] } };
+const bob: Identity = { subject: "bob", scopes: ["skills:finance"], claims: { groups: "sales" } };
+
+function source(name: string, skills: string[]): SkillSource {
+  const reported: SourceSkill[] = skills.map((skill, rank) => ({ name: skill, description: `${skill} of ${name}`, path: skill, frontmatter: {}, excerpt: "", rank }));
+  const none = () => Promise.reject(new Error("not read here"));
+  return { name, description: name, load: async () => ({ skills: reported, diagnostics: [] }), readDocument: none, listFiles: none, readFile: none };
+}
+
+describe("canSee", () => {
+  it("admits any listed scope or claim value, nothing restricted without an identity", () => {
+    expect(canSee(undefined, undefined)).toBe(true);
+    expect(canSee({ claims: { groups: ["platform"] } }, ada)).toBe(true);
+    expect(canSee({ claims: { groups: ["platform"] } }, bob)).toBe(false);
+    expect(canSee({ claims: { groups: ["sales"] } }, bob)).toBe(true);
+    expect(canSee({ scopes: ["skills:finance"] }, bob)).toBe(true);
+    expect(canSee({ scopes: ["skills:finance"] }, undefined)).toBe(false);
+    expect(canSee({ claims: { toString: ["x"] } }, ada)).toBe(false);
+  });
+});
+
+describe("SkillCatalog.for", () => {
+  it("resolves identity among the visible sources only: a hidden skill shadows and suggests nothing", async () => {
+    const catalog = new SkillCatalog(createLogger("error"));
+    catalog.addSource(source("team", ["deploy", "handbook"]), { visibleTo: { claims: { groups: ["platform"] } } });
+    catalog.addSource(source("company", ["handbook"]));
+    await catalog.refresh();
+    expect(catalog.for(ada)).toBe(catalog);
+    expect(visibleSkills(catalog, ada).map((s) => s.id)).toEqual(["deploy", "handbook", "company:handbook"]);
+    const outsider = catalog.for(bob);
+    expect(catalog.for({ ...bob, subject: "carol" })).toBe(outsider);
+    expect(outsider.list().map((s) => `${s.id} ${s.shadowed}`)).toEqual(["handbook false"]);
+    expect(outsider.sources.map((s) => s.name)).toEqual(["company"]);
+    expect(() => outsider.resolve("deploy")).toThrow(/^no skill named "deploy"$/);
+    expect(() => outsider.resolve("deplo")).toThrow(/^no skill named "deplo"$/);
+    expect(() => outsider.resolve("team:deploy")).toThrow(/^no skill named "team:deploy"$/);
+    expect(() => outsider.resolve("deploy", "team")).toThrow(/^no source named "team"; sources: company$/);
+    await expect(outsider.readDocument(catalog.get("deploy")!, 10)).rejects.toThrow(/^no skill named "deploy"$/);
+    expect(catalog.restricted).toBe(true);
+  });
+});
