@@ -24,8 +24,8 @@ export interface ListedSkill {
 /** A source the answer lacks, or has only an old copy of. */
 export interface UnavailableSource {
   source: string;
-  /** stale: its last good snapshot is listed; failed: none of its skills are. */
-  state: "stale" | "failed";
+  /** stale: its last good snapshot is listed; failed: none of its skills are; loading: not yet. */
+  state: "stale" | "failed" | "loading";
   error?: string;
 }
 
@@ -98,6 +98,7 @@ export function renderSkillList(list: SkillList, sources: readonly string[]): st
 /** One line an agent can act on: which source, what it means for the answer, and why. */
 export function describeUnavailable({ source, state, error }: UnavailableSource): string {
   const why = error === undefined ? "" : ` (${error})`;
+  if (state === "loading") return `Note: source "${source}" is still loading; its skills are not listed yet: ask again shortly.`;
   return state === "stale"
     ? `Note: source "${source}" could not be reloaded${why}; its skills are from its last good load.`
     : `Note: source "${source}" could not be loaded${why}; none of its skills are listed.`;

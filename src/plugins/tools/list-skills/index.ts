@@ -47,9 +47,12 @@ export default definePlugin({
         ),
         next_cursor: z.string().optional().describe("set when more skills follow: pass it as cursor"),
         unavailable_sources: z
-          .array(z.object({ source: z.string(), state: z.enum(["stale", "failed"]), error: z.string().optional() }))
+          .array(z.object({ source: z.string(), state: z.enum(["stale", "failed", "loading"]), error: z.string().optional() }))
           .optional()
-          .describe("sources that failed to load: stale ones are listed from their last good load, failed ones not at all"),
+          .describe(
+            "sources missing from this answer or old in it: stale ones are listed from their last good load, failed ones " +
+              "not at all, loading ones not yet (ask again shortly)",
+          ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ format = "names-only", cursor, limit, refresh }, { identity }) {
@@ -64,6 +67,7 @@ export default definePlugin({
         const unavailable = [
           ...catalog.unavailable().map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error })),
           ...servingOldCopies(catalog),
+          ...stillLoading(catalog).map((source) => ({ source, state: "loading" as const })),
         ];
         const list = {
           ...all,
@@ -90,6 +94,14 @@ function servingOldCopies(catalog: SkillCatalog): { source: string; state: "stal
     .diagnostics()
     .filter((d) => d.code === "stale" && !listed.has(d.source))
     .map((d) => ({ source: d.source, state: "stale" as const, error: d.message }));
+}
+
+/** Sources whose first load had not finished when the answer stopped waiting for it (answerWithin). */
+export function stillLoading(catalog: SkillCatalog): string[] {
+  return catalog
+    .status()
+    .filter((status) => status.state === "loading")
+    .map((status) => status.source);
 }
 
 // The CLI's list command prints the same pages the tool answers.

@@ -106,6 +106,10 @@ export default definePlugin({
             match_quality: z.enum(MATCH_QUALITIES),
           }),
         ),
+        loading_sources: z
+          .array(z.string())
+          .optional()
+          .describe("sources still loading: their skills are not in these results yet, so search again shortly"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ query, limit = DEFAULT_LIMIT, source }, { identity }) {
@@ -133,7 +137,11 @@ export default definePlugin({
         const ranked = await ranker.search(query, { limit: ranker.count && whole ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
         const seen = whole ? ranked : visibleOnly(view, ranked);
         const total = ranker.count && whole ? await ranker.count(query, { source }) : seen.length;
-        const answer = toAnswer(query, seen, limit, total);
+        const loading = view
+          .status()
+          .filter((status) => status.state === "loading")
+          .map((status) => status.source);
+        const answer = { ...toAnswer(query, seen, limit, total), ...(loading.length > 0 && { loading_sources: loading }) };
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
           structuredContent: { ...answer },
