@@ -1,3 +1,4 @@
+import pLimit from "p-limit";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { LoadOptions, Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../types.js";
@@ -41,23 +42,17 @@ export function withServeChecks(source: SkillSource, checks: readonly ServeCheck
   const logged = new Set<string>();
   const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
     const snapshot = await (options ? source.load(signal, options) : source.load(signal));
-    const verdicts: (string | undefined)[] = new Array(snapshot.skills.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < snapshot.skills.length) {
-        const index = next++;
-        const skill = snapshot.skills[index]!;
-        const reader = sourceReader(source, skill.path);
-        for (const check of checks) {
-          verdicts[index] = await check(skill, reader, signal).catch((error: unknown) => {
-            if (signal.aborted) throw error;
-            return `not served: it could not be checked (${errorMessage(error)})`;
-          });
-          if (verdicts[index] !== undefined) break;
-        }
+    const verdicts = await pLimit(CONCURRENCY).map(snapshot.skills, async (skill) => {
+      const reader = sourceReader(source, skill.path);
+      for (const check of checks) {
+        const verdict = await check(skill, reader, signal).catch((error: unknown) => {
+          if (signal.aborted) throw error;
+          return `not served: it could not be checked (${errorMessage(error)})`;
+        });
+        if (verdict !== undefined) return verdict;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, snapshot.skills.length) }, worker));
+      return undefined;
+    });
     const refused: Diagnostic[] = [];
     const skills = snapshot.skills.filter((skill, index) => {
       const why = verdicts[index];
