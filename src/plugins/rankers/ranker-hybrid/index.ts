@@ -1,10 +1,10 @@
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { TOKENS } from "../../../tokens.js";
 import { Bm25Ranker } from "../ranker-bm25/ranker.js";
 import { OpenAiEmbeddings } from "./embeddings.js";
-import { LruCache } from "./lru.js";
 import { HybridRanker } from "./ranker.js";
 
 export const hybridOptionsSchema = z.strictObject({
@@ -55,7 +55,7 @@ export default definePlugin({
     const ranker = new HybridRanker(
       new Bm25Ranker(),
       embeddings,
-      new LruCache(options.cacheEntries),
+      new LRUCache<string, Float32Array>({ max: options.cacheEntries }),
       { candidates: options.candidates, rrfK: options.rrfK, vectorWeight: options.vectorWeight, batchSize: options.batchSize, warmupWaitMs: options.warmupWaitMs },
       ctx.logger,
       ctx.resolveOptional(TOKENS.Cache),
