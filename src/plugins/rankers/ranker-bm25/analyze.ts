@@ -113,8 +113,8 @@ function numberSynonyms(terms: TermNumbers): NumberedSynonyms {
  * (stem, synonym concept, phrases) and kept in an open-addressing table keyed by a hash taken
  * while the text is scanned. A known word is found by comparing its characters in place, never cut
  * out of the text as a string, and what it contributes is read from typed columns, not objects:
- * a string and a Map lookup per word, and the objects behind it, were a third of the index build
- * (docs/benchmarks.md). Bounded: once it holds WORD_CACHE_LIMIT words it is emptied before the
+ * a string and a Map lookup per word, and the objects behind it, were a large share of the index
+ * build (docs/benchmarks.md). Bounded: once it holds WORD_CACHE_LIMIT words it is emptied before the
  * next text, so hostile queries cannot grow it without end.
  */
 const WORD_CACHE_LIMIT = 200_000;

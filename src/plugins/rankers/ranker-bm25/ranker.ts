@@ -36,8 +36,8 @@ const K1 = 1.2;
 
 /**
  * How much of the body is indexed: its first section or two, where skills say what they are for.
- * All the catalog keeps (2,000 characters) found a little more on the development set but cost a
- * fifth to two fifths more build time (docs/search.md).
+ * Indexing all the catalog keeps found little more on the development set for a markedly longer
+ * build (docs/search.md).
  */
 const BODY_CHARS = 1000;
 
@@ -111,8 +111,8 @@ function fieldTexts(skill: CatalogSkill): Record<Field, string> {
 /**
  * Results are ordered by one float64 per document: the share of the ideal score in the high bits
  * and the document number (inverted, so earlier documents win ties) in the low 21 bits. A typed
- * array of numbers sorts natively, many times faster than objects with a comparator, and a tool
- * that asks for every match (to count them) pays for that sort.
+ * array of numbers sorts natively, with no comparator call per comparison as objects need, and a
+ * tool that asks for every match (to count them) pays for that sort.
  */
 const DOC_BITS = 21;
 const DOC_SPAN = 2 ** DOC_BITS;
@@ -245,7 +245,7 @@ export class Bm25Ranker implements Ranker {
   readonly #docs = new Map<string, number>();
   /**
    * The qualified ids of the skills each name key stands for, in the order they were added: one id
-   * as itself (nearly every key), several in an array. A Set per key was a fifth of the index's heap.
+   * as itself (nearly every key), several in an array: a Set per key weighed on the index's heap.
    */
   readonly #byName = new Map<string, string | string[]>();
   /** The terms this ranker has numbered: its own, which no other ranker in the process sees. */

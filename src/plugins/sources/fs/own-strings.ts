@@ -11,7 +11,7 @@ export function ownStrings<T>(value: T): T {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(ownStrings) as T;
   // Filled first, its prototype set after: V8 keeps an object made by Object.create(null) as a
-  // hash table (about four times the memory of a frontmatter object with fast properties).
+  // hash table, several times the memory of the same object with fast properties.
   const source = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
@@ -49,6 +49,6 @@ const LATIN1 = /^[\u0000-\u00ff]*$/;
 
 /** Whether V8 can keep `text` at one byte a character. */
 function isLatin1(text: string): boolean {
-  // ASCII, most text, is told by a native count, many times faster than the pattern.
+  // ASCII, most text, is told by a native count, without running the pattern.
   return Buffer.byteLength(text, "utf8") === text.length || LATIN1.test(text);
 }
