@@ -55,7 +55,9 @@ export default definePlugin({
     const ranker = new HybridRanker(
       new Bm25Ranker(),
       embeddings,
-      new LRUCache<string, Float32Array>({ max: options.cacheEntries }),
+      // Bounded by a size of one an entry rather than `max`, which makes lru-cache allocate its
+      // lists for every entry up front (as in src/cache/memory-backend.ts).
+      new LRUCache<string, Float32Array>({ maxSize: options.cacheEntries, sizeCalculation: () => 1 }),
       { candidates: options.candidates, rrfK: options.rrfK, vectorWeight: options.vectorWeight, batchSize: options.batchSize, warmupWaitMs: options.warmupWaitMs },
       ctx.logger,
       ctx.resolveOptional(TOKENS.Cache),
