@@ -15,7 +15,7 @@ import type { RankedSkill, Ranker, RankerSearchOptions } from "../src/skills/typ
 import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/rankers/ranker-fuse/ranker.js";
 import { OpenAiEmbeddings } from "../src/plugins/rankers/ranker-hybrid/embeddings.js";
-import { LruCache } from "../src/plugins/rankers/ranker-hybrid/lru.js";
+import { LRUCache } from "lru-cache";
 import { HybridRanker } from "../src/plugins/rankers/ranker-hybrid/ranker.js";
 import { createLogger } from "../src/kernel/logger.js";
 import { MATCH_QUALITIES, matchQuality, type MatchQuality } from "../src/plugins/tools/search-skills/answer.js";
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
   if (url && model) {
     const embeddings = new OpenAiEmbeddings({ url, model, timeoutMs: 60_000 });
     const settings = { candidates: 50, rrfK: Number(values["rrf-k"]), vectorWeight: Number(values["vector-weight"]), batchSize: 64, warmupWaitMs: 600_000 };
-    available.hybrid = () => new HybridRanker(new Bm25Ranker(), embeddings, new LruCache(100_000), settings, createLogger("warn"));
+    available.hybrid = () => new HybridRanker(new Bm25Ranker(), embeddings, new LRUCache<string, Float32Array>({ max: 100_000 }), settings, createLogger("warn"));
   }
   const rankers = values.rankers.split(",").map((name) => {
     const create = available[name.trim()];

@@ -21,7 +21,7 @@ class LruStore {
 
   constructor(options: MemoryBackendOptions) {
     // The entry bound is kept here, not given to the LRU as `max`: with `max`, lru-cache allocates
-    // its lists for that many entries up front, 3.4 MB for the default 100,000 of an empty cache.
+    // its lists for that many entries up front, even while the cache is empty.
     this.#maxEntries = options.maxEntries;
     this.lru = new LRUCache<string, string>({
       maxSize: options.maxBytes,

@@ -1,8 +1,8 @@
 import { lstat, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import pLimit from "p-limit";
 import { createLogger } from "../kernel/logger.js";
 import type { SkillValidation } from "../skills/skill-spec.js";
-import { mapLimit } from "../plugins/sources/fs/map-limit.js";
 import { fsOptionsSchema, scanRoot } from "../plugins/sources/fs/index.js";
 import { plural, renderValidation } from "../plugins/tools/validate-skill/index.js";
 import { SKILL_FILES } from "../skills/folder-rules.js";
@@ -98,14 +98,12 @@ async function validateTree(shown: string, absolute: string): Promise<Checked[]>
     problems.push({ path: shown, valid: false, errors: [{ field: "folder", message: "holds no skill (no SKILL.md at any depth)" }], warnings: [] });
   }
   // Checked at the path scanned, not the symlink's target: the folder's name there is what clients see.
-  const skills = await mapLimit(
+  const skills = await pLimit(CONCURRENCY).map(
     scan.folders,
-    CONCURRENCY,
     async (folder): Promise<Checked> => ({
       path: join(shown, folder.path),
       ...(await validateSkillFolder(join(absolute, ...folder.path.split("/").filter(Boolean)))),
     }),
-    new AbortController().signal,
   );
   return [...problems, ...skills];
 }

@@ -41,8 +41,8 @@ export async function importModule(file: string): Promise<ModuleNamespace> {
   }
 }
 
-// jiti and the Babel it carries take tens of milliseconds to load: only TypeScript on a runtime
-// that cannot run it pays for them.
+// jiti and the Babel it carries are slow to load: only TypeScript on a runtime that cannot run
+// it pays for them. One per process, as Node's own module cache is: it holds no kernel's state.
 let jiti: Promise<Jiti> | undefined;
 
 async function importWithJiti(file: string): Promise<ModuleNamespace> {

@@ -1,4 +1,5 @@
-import { Limiter } from "./limiter.js";
+import pLimit, { type LimitFunction } from "p-limit";
+import pRetry from "p-retry";
 import { MAX_REDIRECTS, REDIRECT_STATUS, redirectRefusal } from "./redirects.js";
 
 /**
@@ -61,12 +62,19 @@ const DEFAULT_BACKOFF_MS = 250;
 /** A Retry-After longer than this is not waited for: the source fails now and keeps its cache. */
 const MAX_RETRY_AFTER_MS = 10_000;
 
+/** An answer whose status is worth another attempt: carried through p-retry as a failure. */
+class RetryableStatus extends Error {
+  constructor(readonly response: HttpResponse) {
+    super(`HTTP ${response.status}`);
+  }
+}
+
 export class HttpClient {
-  readonly #limiter: Limiter;
+  readonly #limit: LimitFunction;
   #downloaded = 0;
 
   constructor(private readonly settings: HttpSettings) {
-    this.#limiter = new Limiter(settings.concurrency);
+    this.#limit = pLimit(settings.concurrency);
   }
 
   /** A new load starts: the download budget starts again. */
@@ -80,26 +88,40 @@ export class HttpClient {
    */
   async get(url: string, request: HttpRequest): Promise<HttpResponse> {
     const backoff = this.settings.backoffMs ?? DEFAULT_BACKOFF_MS;
-    for (let attempt = 0; ; attempt++) {
-      request.signal?.throwIfAborted();
-      let response: HttpResponse | undefined;
-      let failure: unknown;
-      try {
-        response = await this.#limiter.run(() => this.#attempt(url, request));
-      } catch (error) {
-        if (request.signal?.aborted || !(error instanceof HttpError) || !error.retryable) throw error;
-        failure = error;
-      }
-      const retryable = failure !== undefined || RETRYABLE_STATUS.has(response!.status);
-      if (!retryable || attempt >= this.settings.retries) {
-        if (failure !== undefined) throw failure;
-        return response!;
-      }
-      const retryAfter = response ? retryAfterMs(response.headers) : undefined;
-      if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) return response!;
-      // Full jitter: many clients retrying after one outage do not come back all at once.
-      const wait = retryAfter ?? Math.random() * backoff * 2 ** attempt;
-      await sleep(wait, request.signal);
+    // p-retry runs the attempts; the wait before each retry is decided here (full jitter, or the
+    // server's Retry-After), so p-retry's own delay is zero.
+    let wait = 0;
+    try {
+      return await pRetry(
+        async (attemptNumber) => {
+          if (attemptNumber > 1) await sleep(wait, request.signal);
+          const response = await this.#limit(() => this.#attempt(url, request));
+          if (RETRYABLE_STATUS.has(response.status)) throw new RetryableStatus(response);
+          return response;
+        },
+        {
+          retries: this.settings.retries,
+          minTimeout: 0,
+          signal: request.signal,
+          shouldRetry: ({ error, retriesConsumed }) => {
+            if (request.signal?.aborted) return false;
+            if (error instanceof RetryableStatus) {
+              const retryAfter = retryAfterMs(error.response.headers);
+              // A Retry-After longer than MAX_RETRY_AFTER_MS is not waited for: the answer stands.
+              if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) return false;
+              wait = retryAfter ?? jitter(backoff, retriesConsumed);
+              return true;
+            }
+            if (!(error instanceof HttpError) || !error.retryable) return false;
+            wait = jitter(backoff, retriesConsumed);
+            return true;
+          },
+        },
+      );
+    } catch (error) {
+      // Out of retries, or not to be retried: a retryable status is still an answer.
+      if (error instanceof RetryableStatus) return error.response;
+      throw error;
     }
   }
 
@@ -196,6 +218,11 @@ export class HttpClient {
     }
     return body;
   }
+}
+
+/** Full jitter: many clients retrying after one outage do not come back all at once. */
+function jitter(backoff: number, retriesBefore: number): number {
+  return Math.random() * backoff * 2 ** retriesBefore;
 }
 
 /** Retry-After in milliseconds: seconds or an HTTP date. */

@@ -2,7 +2,6 @@ import { distance } from "fastest-levenshtein";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay } from "./display-text.js";
-import { hasUtf8Excerpt } from "./utf8-excerpt.js";
 import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
 import { canSee, type Identity, type Visibility } from "./visibility.js";
 
@@ -495,8 +494,7 @@ function checkSnapshot(snapshot: SourceSnapshot): SourceSnapshot {
       skill.name !== "" &&
       typeof skill.description === "string" &&
       typeof skill.path === "string" &&
-      // A UTF-8 excerpt is a string without being decoded: the ranker decodes it when it indexes.
-      (hasUtf8Excerpt(skill) || typeof skill.excerpt === "string") &&
+      typeof skill.excerpt === "string" &&
       typeof skill.rank === "number" &&
       typeof skill.frontmatter === "object" &&
       skill.frontmatter !== null;
@@ -512,28 +510,9 @@ function same(a: CatalogSkill, b: CatalogSkill): boolean {
     a.name === b.name &&
     a.description === b.description &&
     a.path === b.path &&
-    sameExcerpt(a, b) &&
+    a.excerpt === b.excerpt &&
     (a.frontmatter === b.frontmatter || JSON.stringify(a.frontmatter) === JSON.stringify(b.frontmatter))
   );
-}
-
-/** The source's skill behind a catalog entry, whose excerpt the entry gives. */
-const SOURCE_SKILL = Symbol("source skill");
-type Entry = CatalogSkill & { readonly [SOURCE_SKILL]: SourceSkill };
-
-/**
- * An entry's excerpt is read from its source's skill, not copied: a source may keep it compactly
- * and decode it whenever read (the fs source does), and a copy would undo that in every entry of
- * every load. One getter for all entries keeps them one hidden class.
- */
-function entryExcerpt(this: Entry): string {
-  return this[SOURCE_SKILL].excerpt;
-}
-
-/** The same source skill is the same excerpt, with nothing to decode. */
-function sameExcerpt(a: CatalogSkill, b: CatalogSkill): boolean {
-  const skillA = (a as Partial<Entry>)[SOURCE_SKILL];
-  return (skillA !== undefined && skillA === (b as Partial<Entry>)[SOURCE_SKILL]) || a.excerpt === b.excerpt;
 }
 
 function diff(before: readonly CatalogSkill[], after: readonly CatalogSkill[]): CatalogChange {
@@ -628,11 +607,9 @@ function buildState(
       source,
       path: skill.path,
       frontmatter: skill.frontmatter,
+      excerpt: skill.excerpt,
       shadowed,
-      [SOURCE_SKILL]: skill,
-    } as Omit<Entry, "excerpt"> as Entry;
-    // Added, not redefined from a data property: that would make the entry a larger dictionary.
-    Object.defineProperty(entry, "excerpt", { get: entryExcerpt, enumerable: true });
+    };
     if (!shadowed) byName.set(skill.name, entry);
     byQualifiedId.set(qualifiedId, entry);
     skills.push(entry);

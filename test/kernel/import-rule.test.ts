@@ -12,17 +12,6 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "../..");
 const PLUGIN_FOLDER = /^src\/plugins\/[^/]+\/[^/]+\//;
 
-/**
- * Imports of the fs plugin's hand-written limiter, which the dependency change (branch libs)
- * replaces with p-limit. Remove each line when its import goes: a stale line fails this test.
- */
-const KNOWN = new Set([
-  "src/cli/validate.ts -> src/plugins/sources/fs/map-limit.ts",
-  "src/plugins/mcp/skills-extension/entries.ts -> src/plugins/sources/fs/map-limit.ts",
-  "src/plugins/sources/github/repository.ts -> src/plugins/sources/fs/map-limit.ts",
-  "src/plugins/sources/registry/source.ts -> src/plugins/sources/fs/map-limit.ts",
-]);
-
 interface Edge {
   from: string;
   to: string;
@@ -94,14 +83,9 @@ describe("the import rule", () => {
   it("names each file and import that reaches past a plugin's index.ts or into a plugin from the kernel", () => {
     const breaches = edges
       .map((edge) => ({ line: `${edge.from} -> ${edge.to}`, why: breach(edge) }))
-      .filter(({ line, why }) => why && !KNOWN.has(line))
+      .filter(({ why }) => why)
       .map(({ line, why }) => `${line}: ${why}`);
     expect(breaches).toEqual([]);
-  });
-
-  it("keeps no known exception that no longer happens", () => {
-    const lines = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`));
-    expect([...KNOWN].filter((line) => !lines.has(line))).toEqual([]);
   });
 
   it("has no import cycle between plugin folders", () => {

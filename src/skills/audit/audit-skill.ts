@@ -1,3 +1,4 @@
+import pLimit from "p-limit";
 import { errorMessage } from "../../kernel/errors.js";
 import { MiB } from "../skill-files.js";
 import { isSecretPath } from "../secret-files.js";
@@ -43,28 +44,18 @@ export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Pro
   if (document.truncated) findings.push(incomplete("SKILL.md", `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
   const listing = await reader.listFiles(MAX_AUDITED_FILES, signal);
   const files = listing.files.filter((file) => !isSecretPath(file.path) && file.path.toLowerCase() !== "skill.md");
-  const perFile: AuditFinding[][] = new Array(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const index = next++;
-      const file = files[index]!;
-      signal?.throwIfAborted();
-      // A file the source cannot read is not served either: say so, and audit the rest.
-      const content = await reader.readFile(file.path, MAX_AUDITED_BYTES, signal).catch((error: unknown) => {
-        if (signal?.aborted) throw error;
-        return errorMessage(error);
-      });
-      if (typeof content === "string") {
-        perFile[index] = [incomplete(file.path, `could not be read: ${content}`)];
-        continue;
-      }
-      const found = auditFile(file.path, content.bytes);
-      if (content.truncated) found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
-      perFile[index] = found;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+  const perFile = await pLimit(CONCURRENCY).map(files, async (file): Promise<AuditFinding[]> => {
+    signal?.throwIfAborted();
+    // A file the source cannot read is not served either: say so, and audit the rest.
+    const content = await reader.readFile(file.path, MAX_AUDITED_BYTES, signal).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      return errorMessage(error);
+    });
+    if (typeof content === "string") return [incomplete(file.path, `could not be read: ${content}`)];
+    const found = auditFile(file.path, content.bytes);
+    if (content.truncated) found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
+    return found;
+  });
   findings.push(...perFile.flat());
   if (listing.omitted > 0 || !listing.complete) {
     findings.push(incomplete("", `the folder holds more files than an audit reads (${MAX_AUDITED_FILES}); the rest were not audited`));

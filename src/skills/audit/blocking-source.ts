@@ -1,3 +1,4 @@
+import pLimit from "p-limit";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { LoadOptions, Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../types.js";
@@ -31,18 +32,6 @@ export function sourceReader(source: SkillSource, path: string): SkillReader {
   };
 }
 
-/** Runs `each` over the skills, CONCURRENCY at a time. */
-async function forEachSkill(skills: readonly SourceSkill[], each: (skill: SourceSkill, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < skills.length) {
-      const index = next++;
-      await each(skills[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, skills.length) }, worker));
-}
-
 /**
  * `source` with every skill that fails a check left out of its snapshots, each replaced by an
  * error diagnostic saying why (the rule and where): nothing in the catalog then serves it, by
@@ -54,23 +43,25 @@ export function withServeChecks(source: SkillSource, checks: readonly ServeCheck
   // Each refusal is logged once, not at every reload.
   const logged = new Set<string>();
   const report = (skills: readonly SourceSkill[], signal: AbortSignal) =>
-    forEachSkill(skills, async (skill) => {
-      for (const check of afterLoad) await check(skill, sourceReader(source, skill.path), signal);
-    }).catch((error: unknown) => {
+    pLimit(CONCURRENCY)
+      .map(skills, async (skill) => {
+        for (const check of afterLoad) await check(skill, sourceReader(source, skill.path), signal);
+      })
+      .catch((error: unknown) => {
       if (!signal.aborted) logger.debug(`source "${source.name}": the checks after load stopped: ${errorMessage(error)}`);
     });
   const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
     const snapshot = await (options ? source.load(signal, options) : source.load(signal));
-    const verdicts: (string | undefined)[] = new Array(snapshot.skills.length);
-    await forEachSkill(snapshot.skills, async (skill, index) => {
+    const verdicts = await pLimit(CONCURRENCY).map(snapshot.skills, async (skill) => {
       const reader = sourceReader(source, skill.path);
       for (const check of checks) {
-        verdicts[index] = await check(skill, reader, signal).catch((error: unknown) => {
+        const verdict = await check(skill, reader, signal).catch((error: unknown) => {
           if (signal.aborted) throw error;
           return `not served: it could not be checked (${errorMessage(error)})`;
         });
-        if (verdicts[index] !== undefined) break;
+        if (verdict !== undefined) return verdict;
       }
+      return undefined;
     });
     const refused: Diagnostic[] = [];
     const skills = snapshot.skills.filter((skill, index) => {

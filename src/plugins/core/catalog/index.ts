@@ -7,7 +7,7 @@ import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { announceSkillChanges } from "./announce.js";
 import { servingChecks } from "./serving-checks.js";
 
-/** How long a server's first answers wait for a source's first load (a hanging catalog retries for about 45 s). */
+/** How long a server's first answers wait for a source's first load (a hanging catalog retries for far longer). */
 const FIRST_ANSWER_WAIT_MS = 5_000;
 
 /**

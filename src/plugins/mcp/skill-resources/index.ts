@@ -11,7 +11,7 @@ import { readSkillResource, skillDocuments } from "../../../skills/skill-resourc
 import { decodeCursor, page } from "../../../skills/page-cursor.js";
 import { TOKENS } from "../../../tokens.js";
 
-/** Resources per resources/list page: about 360 bytes each, so a page is about 70 KB. */
+/** Resources per resources/list page: a page a client reads at once, however many files the skills hold. */
 export const RESOURCES_PAGE_SIZE = 200;
 
 /**

@@ -1,4 +1,5 @@
 import { SKILL_LIMITS, type Skill } from "@modelcontextprotocol/server/ext/skills";
+import pLimit from "p-limit";
 import type { SkillCatalog } from "../../../skills/catalog.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../../../kernel/errors.js";
 import type { JsonValue } from "../../../kernel/cache.js";
@@ -7,7 +8,6 @@ import { MAX_NAME_CHARS, NAME_PATTERN } from "../../../skills/skill-md.js";
 import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
 import { SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../../skills/skill-uri.js";
 import type { SkillFileContent } from "../../../skills/types.js";
-import { mapLimit } from "../../sources/fs/map-limit.js";
 import { sha256Digest, type FileFacts, type FileVersion } from "./file-facts.js";
 import { verbatimFrontmatter } from "./frontmatter.js";
 import { SIGNER_META_KEY, type SignerCheck } from "./signer-meta.js";
@@ -92,12 +92,10 @@ export class EntryBuilder {
       return { code: "changed", problem: `its SKILL.md now names "${String(document.frontmatter!.name)}"; the next reload serves it under that name` };
     }
 
-    const files = await mapLimit(
-      listing.files,
-      READ_CONCURRENCY,
-      async (file) => ({ path: file.path, ...(await this.#digest(mapped, file.path, versionOf(file.path, file.size, file.mtimeMs))) }),
-      signal,
-    );
+    const files = await pLimit(READ_CONCURRENCY).map(listing.files, async (file) => {
+      signal.throwIfAborted();
+      return { path: file.path, ...(await this.#digest(mapped, file.path, versionOf(file.path, file.size, file.mtimeMs))) };
+    });
     const total = files.reduce((sum, file) => sum + file.size, document.size);
     if (total > MAX_SKILL_BYTES) return overSize(total);
     const signer = await this.signers?.signer(skill, everyFile, document.digest, signal);

@@ -45,60 +45,76 @@ function normalize(text: string): string {
   return folded;
 }
 
-/**
- * Index terms are numbered once per process, so an index keys its postings by number: indexing a
- * word costs an array access instead of hashing the word again. Only indexing numbers terms, so
- * the table holds the vocabulary of the skills indexed; a stream of new query words cannot grow it.
- */
-const termNumbers = new Map<string, number>();
-const termTexts: string[] = [];
-
-function numberTerm(term: string): number {
-  let id = termNumbers.get(term);
-  if (id === undefined) {
-    id = termTexts.length;
-    termTexts.push(term);
-    termNumbers.set(term, id);
-  }
-  return id;
-}
-
-/** The number of an indexed term, if any index ever held it. */
-export function termNumber(term: string): number | undefined {
-  return termNumbers.get(term);
-}
-
-export function termText(id: number): string {
-  return termTexts[id]!;
-}
-
 /** A synonym phrase a word starts: the folded words that must follow it (as phrase-word keys), and its concept's term number. */
 interface Phrase {
   readonly rest: Int32Array;
   readonly concept: number;
 }
 
-const SYNONYMS = (() => {
-  const synonyms = buildSynonymTable(SYNONYM_SETS, (phrase) => phrase.split(" "));
-  // The words that continue a phrase, numbered, so a word is matched against them by number.
-  const restKeys = new Map<string, number>();
-  for (const list of synonyms.phrases.values()) for (const { rest } of list) for (const word of rest) if (!restKeys.has(word)) restKeys.set(word, restKeys.size);
+/** The synonym sets as words and phrases keyed by folded word, with concept terms still as text. */
+const SYNONYM_TABLE = buildSynonymTable(SYNONYM_SETS, (phrase) => phrase.split(" "));
+/** The words that continue a phrase, numbered, so a word is matched against them by number. */
+const REST_KEYS: ReadonlyMap<string, number> = (() => {
+  const keys = new Map<string, number>();
+  for (const list of SYNONYM_TABLE.phrases.values()) for (const { rest } of list) for (const word of rest) if (!keys.has(word)) keys.set(word, keys.size);
+  return keys;
+})();
+
+/**
+ * Index terms are numbered, so an index keys its postings by number: indexing a word costs an array
+ * access instead of hashing the word again. Only indexing numbers terms, so the table holds the
+ * vocabulary of the skills indexed; a stream of new query words cannot grow it.
+ */
+export class TermNumbers {
+  readonly #numbers = new Map<string, number>();
+  readonly #texts: string[] = [];
+
+  /** The number of an indexed term, if this table ever numbered it. */
+  number(term: string): number | undefined {
+    return this.#numbers.get(term);
+  }
+
+  text(id: number): string {
+    return this.#texts[id]!;
+  }
+
+  /** The number of `term`, numbered now if new. */
+  add(term: string): number {
+    let id = this.#numbers.get(term);
+    if (id === undefined) {
+      id = this.#texts.length;
+      this.#texts.push(term);
+      this.#numbers.set(term, id);
+    }
+    return id;
+  }
+}
+
+/** The synonym table with its concept terms numbered in one TermNumbers. */
+interface NumberedSynonyms {
+  readonly words: ReadonlyMap<string, number>;
+  readonly phraseLists: readonly (readonly Phrase[])[];
+  readonly phrasesByFirst: ReadonlyMap<string, number>;
+}
+
+function numberSynonyms(terms: TermNumbers): NumberedSynonyms {
   const phraseLists: (readonly Phrase[])[] = [];
   const phrasesByFirst = new Map<string, number>();
-  for (const [first, list] of synonyms.phrases) {
+  for (const [first, list] of SYNONYM_TABLE.phrases) {
     phrasesByFirst.set(first, phraseLists.length);
-    phraseLists.push(list.map(({ rest, concept }) => ({ rest: Int32Array.from(rest, (word) => restKeys.get(word)!), concept: numberTerm(concept) })));
+    phraseLists.push(list.map(({ rest, concept }) => ({ rest: Int32Array.from(rest, (word) => REST_KEYS.get(word)!), concept: terms.add(concept) })));
   }
-  return { words: new Map([...synonyms.words].map(([word, concept]) => [word, numberTerm(concept)])), restKeys, phraseLists, phrasesByFirst };
-})();
+  const words = new Map([...SYNONYM_TABLE.words].map(([word, concept]) => [word, terms.add(concept)]));
+  return { words, phraseLists, phrasesByFirst };
+}
 
 /**
  * A catalog repeats a few thousand words many times over, so each distinct word is analysed once
  * (stem, synonym concept, phrases) and kept in an open-addressing table keyed by a hash taken
  * while the text is scanned. A known word is found by comparing its characters in place, never cut
  * out of the text as a string, and what it contributes is read from typed columns, not objects:
- * a string and a Map lookup per word, and the objects behind it, were a third of the index build
- * (docs/benchmarks.md). Bounded: once it holds WORD_CACHE_LIMIT words it is emptied before the
+ * a string and a Map lookup per word, and the objects behind it, were a large share of the index
+ * build (docs/benchmarks.md). Bounded: once it holds WORD_CACHE_LIMIT words it is emptied before the
  * next text, so hostile queries cannot grow it without end.
  */
 const WORD_CACHE_LIMIT = 200_000;
@@ -113,6 +129,14 @@ const NO_TERM = -1;
 const UNNUMBERED = -2;
 
 class WordTable {
+  readonly #terms: TermNumbers;
+  readonly #synonyms: NumberedSynonyms;
+
+  constructor(terms: TermNumbers, synonyms: NumberedSynonyms) {
+    this.#terms = terms;
+    this.#synonyms = synonyms;
+  }
+
   /** Entry number plus one by slot (0: empty); at most half the slots are used. */
   slots = new Int32Array(1 << 14);
   count = 0;
@@ -125,7 +149,7 @@ class WordTable {
   length = new Int32Array(1 << 12);
   term = new Int32Array(1 << 12);
   concept = new Int32Array(1 << 12);
-  /** Index into SYNONYMS.phraseLists, or -1. */
+  /** Index into the synonyms' phraseLists, or -1. */
   phrases = new Int32Array(1 << 12);
   /** The folded word's number among the words that continue a phrase, or -1. */
   restKey = new Int32Array(1 << 12);
@@ -163,10 +187,10 @@ class WordTable {
     this.start[entry] = this.charsUsed;
     this.length[entry] = word.length;
     for (let i = 0; i < word.length; i++) this.chars[this.charsUsed++] = word.charCodeAt(i);
-    this.term[entry] = stemmed === undefined ? NO_TERM : (termNumbers.get(stemmed) ?? UNNUMBERED);
-    this.concept[entry] = SYNONYMS.words.get(folded) ?? -1;
-    this.phrases[entry] = SYNONYMS.phrasesByFirst.get(folded) ?? -1;
-    this.restKey[entry] = SYNONYMS.restKeys.get(folded) ?? -1;
+    this.term[entry] = stemmed === undefined ? NO_TERM : (this.#terms.number(stemmed) ?? UNNUMBERED);
+    this.concept[entry] = this.#synonyms.words.get(folded) ?? -1;
+    this.phrases[entry] = this.#synonyms.phrasesByFirst.get(folded) ?? -1;
+    this.restKey[entry] = REST_KEYS.get(folded) ?? -1;
     this.words[entry] = word;
     this.stems[entry] = stemmed;
     this.#place(entry);
@@ -185,7 +209,7 @@ class WordTable {
   numberedTerm(entry: number): number {
     let term = this.term[entry]!;
     if (term === UNNUMBERED) {
-      term = numberTerm(this.stems[entry]!);
+      term = this.#terms.add(this.stems[entry]!);
       this.term[entry] = term;
     }
     return term;
@@ -229,108 +253,19 @@ class WordTable {
   }
 }
 
-const table = new WordTable();
+/** Where analysing a text leaves its words: entries of the word table, in order. */
+class Scanned {
+  entries = new Int32Array(1024);
+  count = 0;
 
-/**
- * The entries of the words of the text scanned last, reused from text to text: a catalog's build
- * scans a hundred thousand texts, and an array per text was garbage to collect.
- */
-let scanned = new Int32Array(1024);
-let scannedCount = 0;
-
-function pushScanned(entry: number): void {
-  if (scannedCount === scanned.length) {
-    const grown = new Int32Array(scanned.length * 2);
-    grown.set(scanned);
-    scanned = grown;
-  }
-  scanned[scannedCount++] = entry;
-}
-
-/** Accents dropped ("café" is "cafe"); Chinese, Japanese and Korean runs cut into overlapping pairs. */
-function pushForeign(part: string): void {
-  const folded = part.normalize("NFKD").replace(/\p{M}/gu, "").normalize("NFC");
-  if (!CJK.test(folded)) {
-    if (folded) pushScanned(table.entry(folded));
-    return;
-  }
-  for (const run of folded.matchAll(CJK_RUNS)) {
-    const chars = [...run[0]];
-    if (!CJK.test(chars[0]!)) pushScanned(table.entry(run[0]));
-    else if (chars.length === 1) pushScanned(table.entry(chars[0]!));
-    else for (let i = 0; i + 1 < chars.length; i++) pushScanned(table.entry(chars[i]! + chars[i + 1]!));
-  }
-}
-
-/**
- * The words of a text as written (lower-cased, unstemmed), each two-part compound followed by its
- * joined form, as entries of the word table into `scanned`; returns how many. Character codes are
- * scanned directly: ASCII decides in a comparison (and feeds the word's hash), and only the rare
- * other characters go through a Unicode regex.
- */
-function scanWords(text: string, joinedAt?: Set<number>): number {
-  table.clearIfFull();
-  scannedCount = 0;
-  const normalized = normalize(text);
-  const n = normalized.length;
-  let start = -1;
-  let foreign = false;
-  let hash = FNV_OFFSET;
-  let previous = -1;
-  let previousEnd = -2;
-  let partsInCompound = 0;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? normalized.charCodeAt(i) : 32;
-    let isWord: boolean;
-    let width = 1;
-    if (c < 128) isWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-    else {
-      const point = normalized.codePointAt(i)!;
-      width = point > 0xffff ? 2 : 1;
-      isWord = WORD_CHAR.test(String.fromCodePoint(point));
+  push(entry: number): void {
+    if (this.count === this.entries.length) {
+      const grown = new Int32Array(this.entries.length * 2);
+      grown.set(this.entries);
+      this.entries = grown;
     }
-    if (isWord) {
-      if (start < 0) {
-        start = i;
-        foreign = false;
-        hash = FNV_OFFSET;
-      }
-      if (c >= 128) foreign = true;
-      else hash = Math.imul(hash ^ c, FNV_PRIME);
-      i += width - 1;
-      continue;
-    }
-    if (start < 0) continue;
-    const joined = start === previousEnd + 1 && JOINERS.includes(normalized[previousEnd]!);
-    partsInCompound = joined ? partsInCompound + 1 : 1;
-    let current = -1;
-    if (i - start > MAX_WORD_LENGTH) {
-      // Skipped, and it ends any compound: nothing is joined to what was not kept.
-      partsInCompound = 0;
-    } else if (foreign) pushForeign(normalized.slice(start, i));
-    else {
-      current = table.find(normalized, start, i, hash);
-      if (current < 0) current = table.add(normalized.slice(start, i), hash);
-      pushScanned(current);
-      // Only the first two parts: "pre-commit" gives "precommit", "a-b-c" gives nothing new.
-      if (partsInCompound === 2 && previous >= 0 && Math.min(table.length[previous]!, table.length[current]!) <= 4) {
-        joinedAt?.add(scannedCount);
-        pushScanned(table.entry(table.words[previous]! + table.words[current]!));
-      }
-    }
-    previous = current;
-    previousEnd = i;
-    start = -1;
+    this.entries[this.count++] = entry;
   }
-  return scannedCount;
-}
-
-/** Whether `phrase` continues after the i-th scanned word, among the first `count`. */
-function continues(count: number, i: number, phrase: Phrase): boolean {
-  const { rest } = phrase;
-  if (i + rest.length >= count) return false;
-  for (let j = 0; j < rest.length; j++) if (table.restKey[scanned[i + 1 + j]!] !== rest[j]) return false;
-  return true;
 }
 
 /** One word of a text: its stem (none for a stop word) and the concepts it starts. */
@@ -339,31 +274,6 @@ export interface AnalysedWord {
   readonly concepts: readonly string[];
   /** For a compound's joined form ("nextjs"), its parts, which the text also lists just before it. */
   readonly parts?: readonly AnalysedWord[];
-}
-
-/**
- * The words of a query in order, with the concept terms of the synonym words and phrases they
- * start. A compound ("next.js") is one word: its joined form, carrying its parts, replaces them, so
- * one word the user wrote never counts as three.
- */
-export function analyzeWords(text: string): AnalysedWord[] {
-  const joinedAt = new Set<number>();
-  const count = scanWords(text, joinedAt);
-  const out: (AnalysedWord | undefined)[] = [];
-  for (let i = 0; i < count; i++) {
-    const entry = scanned[i]!;
-    const term = table.stems[entry];
-    const concept = table.concept[entry]!;
-    const concepts: string[] = concept >= 0 ? [termText(concept)] : [];
-    const phrases = table.phrases[entry]!;
-    if (phrases >= 0) for (const phrase of SYNONYMS.phraseLists[phrases]!) if (continues(count, i, phrase)) concepts.push(termText(phrase.concept));
-    const word = term !== undefined || concepts.length > 0 ? { term, concepts } : undefined;
-    if (joinedAt.has(i)) {
-      const parts = out.splice(-2).filter((part): part is AnalysedWord => part !== undefined);
-      out.push(word ? { ...word, parts } : undefined);
-    } else out.push(word);
-  }
-  return out.filter((word): word is AnalysedWord => word !== undefined);
 }
 
 /** A growable list of term numbers, reused from document to document. */
@@ -385,17 +295,152 @@ export class TermList {
   }
 }
 
-/** Appends the numbered index terms of a document's text to `out`, in order, repeated as often as they occur. */
-export function appendIndexTerms(text: string, out: TermList): void {
-  const count = scanWords(text);
-  const { term: terms, concept: concepts, phrases: phraseColumn } = table;
-  for (let i = 0; i < count; i++) {
-    const entry = scanned[i]!;
-    const term = terms[entry]!;
-    if (term !== NO_TERM) out.push(term === UNNUMBERED ? table.numberedTerm(entry) : term);
-    const concept = concepts[entry]!;
-    if (concept >= 0) out.push(concept);
-    const phrases = phraseColumn[entry]!;
-    if (phrases >= 0) for (const phrase of SYNONYMS.phraseLists[phrases]!) if (continues(count, i, phrase)) out.push(phrase.concept);
+/**
+ * One ranker's analyser: its term numbers, its word table and its scratch list. Each ranker owns
+ * one, so two kernels in a process share no vocabulary and no buffer.
+ */
+export class Analyzer {
+  readonly terms = new TermNumbers();
+  readonly #synonyms = numberSynonyms(this.terms);
+  readonly #table = new WordTable(this.terms, this.#synonyms);
+  /**
+   * The entries of the words of the text scanned last, reused from text to text: a catalog's build
+   * scans a hundred thousand texts, and an array per text was garbage to collect.
+   */
+  readonly #scanned = new Scanned();
+
+  /**
+   * The words of a query in order, with the concept terms of the synonym words and phrases they
+   * start. A compound ("next.js") is one word: its joined form, carrying its parts, replaces them, so
+   * one word the user wrote never counts as three.
+   */
+  analyzeWords(text: string): AnalysedWord[] {
+    const table = this.#table;
+    const joinedAt = new Set<number>();
+    const count = this.#scanWords(text, joinedAt);
+    const scanned = this.#scanned.entries;
+    const out: (AnalysedWord | undefined)[] = [];
+    for (let i = 0; i < count; i++) {
+      const entry = scanned[i]!;
+      const term = table.stems[entry];
+      const concept = table.concept[entry]!;
+      const concepts: string[] = concept >= 0 ? [this.terms.text(concept)] : [];
+      const phrases = table.phrases[entry]!;
+      if (phrases >= 0) for (const phrase of this.#synonyms.phraseLists[phrases]!) if (this.#continues(count, i, phrase)) concepts.push(this.terms.text(phrase.concept));
+      const word = term !== undefined || concepts.length > 0 ? { term, concepts } : undefined;
+      if (joinedAt.has(i)) {
+        const parts = out.splice(-2).filter((part): part is AnalysedWord => part !== undefined);
+        out.push(word ? { ...word, parts } : undefined);
+      } else out.push(word);
+    }
+    return out.filter((word): word is AnalysedWord => word !== undefined);
+  }
+
+  /** Appends the numbered index terms of a document's text to `out`, in order, repeated as often as they occur. */
+  appendIndexTerms(text: string, out: TermList): void {
+    const table = this.#table;
+    const count = this.#scanWords(text);
+    const scanned = this.#scanned.entries;
+    const { term: terms, concept: concepts, phrases: phraseColumn } = table;
+    for (let i = 0; i < count; i++) {
+      const entry = scanned[i]!;
+      const term = terms[entry]!;
+      if (term !== NO_TERM) out.push(term === UNNUMBERED ? table.numberedTerm(entry) : term);
+      const concept = concepts[entry]!;
+      if (concept >= 0) out.push(concept);
+      const phrases = phraseColumn[entry]!;
+      if (phrases >= 0) for (const phrase of this.#synonyms.phraseLists[phrases]!) if (this.#continues(count, i, phrase)) out.push(phrase.concept);
+    }
+  }
+
+  /** Whether `phrase` continues after the i-th scanned word, among the first `count`. */
+  #continues(count: number, i: number, phrase: Phrase): boolean {
+    const { rest } = phrase;
+    if (i + rest.length >= count) return false;
+    const scanned = this.#scanned.entries;
+    for (let j = 0; j < rest.length; j++) if (this.#table.restKey[scanned[i + 1 + j]!] !== rest[j]) return false;
+    return true;
+  }
+
+  /** Accents dropped ("café" is "cafe"); Chinese, Japanese and Korean runs cut into overlapping pairs. */
+  #pushForeign(part: string): void {
+    const table = this.#table;
+    const scanned = this.#scanned;
+    const folded = part.normalize("NFKD").replace(/\p{M}/gu, "").normalize("NFC");
+    if (!CJK.test(folded)) {
+      if (folded) scanned.push(table.entry(folded));
+      return;
+    }
+    for (const run of folded.matchAll(CJK_RUNS)) {
+      const chars = [...run[0]];
+      if (!CJK.test(chars[0]!)) scanned.push(table.entry(run[0]));
+      else if (chars.length === 1) scanned.push(table.entry(chars[0]!));
+      else for (let i = 0; i + 1 < chars.length; i++) scanned.push(table.entry(chars[i]! + chars[i + 1]!));
+    }
+  }
+
+  /**
+   * The words of a text as written (lower-cased, unstemmed), each two-part compound followed by its
+   * joined form, as entries of the word table into the scratch list; returns how many. Character
+   * codes are scanned directly: ASCII decides in a comparison (and feeds the word's hash), and only
+   * the rare other characters go through a Unicode regex.
+   */
+  #scanWords(text: string, joinedAt?: Set<number>): number {
+    const table = this.#table;
+    const scanned = this.#scanned;
+    table.clearIfFull();
+    scanned.count = 0;
+    const normalized = normalize(text);
+    const n = normalized.length;
+    let start = -1;
+    let foreign = false;
+    let hash = FNV_OFFSET;
+    let previous = -1;
+    let previousEnd = -2;
+    let partsInCompound = 0;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? normalized.charCodeAt(i) : 32;
+      let isWord: boolean;
+      let width = 1;
+      if (c < 128) isWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+      else {
+        const point = normalized.codePointAt(i)!;
+        width = point > 0xffff ? 2 : 1;
+        isWord = WORD_CHAR.test(String.fromCodePoint(point));
+      }
+      if (isWord) {
+        if (start < 0) {
+          start = i;
+          foreign = false;
+          hash = FNV_OFFSET;
+        }
+        if (c >= 128) foreign = true;
+        else hash = Math.imul(hash ^ c, FNV_PRIME);
+        i += width - 1;
+        continue;
+      }
+      if (start < 0) continue;
+      const joined = start === previousEnd + 1 && JOINERS.includes(normalized[previousEnd]!);
+      partsInCompound = joined ? partsInCompound + 1 : 1;
+      let current = -1;
+      if (i - start > MAX_WORD_LENGTH) {
+        // Skipped, and it ends any compound: nothing is joined to what was not kept.
+        partsInCompound = 0;
+      } else if (foreign) this.#pushForeign(normalized.slice(start, i));
+      else {
+        current = table.find(normalized, start, i, hash);
+        if (current < 0) current = table.add(normalized.slice(start, i), hash);
+        scanned.push(current);
+        // Only the first two parts: "pre-commit" gives "precommit", "a-b-c" gives nothing new.
+        if (partsInCompound === 2 && previous >= 0 && Math.min(table.length[previous]!, table.length[current]!) <= 4) {
+          joinedAt?.add(scanned.count);
+          scanned.push(table.entry(table.words[previous]! + table.words[current]!));
+        }
+      }
+      previous = current;
+      previousEnd = i;
+      start = -1;
+    }
+    return scanned.count;
   }
 }

@@ -1,5 +1,5 @@
 import SearchableMap from "minisearch/SearchableMap";
-import { termNumber, termText, TermList } from "./analyze.js";
+import { TermList, type TermNumbers } from "./analyze.js";
 
 /**
  * An inverted index scored with BM25F (Robertson, Zaragoza and Taylor, "Simple BM25 extension to
@@ -141,7 +141,9 @@ interface Weighting {
 export class InvertedIndex {
   readonly #fields: readonly FieldSpec[];
   readonly #k1: number;
-  /** By term number (analyze.ts numbers the terms). */
+  /** The ranker's term numbers, which the postings are keyed by. */
+  readonly #terms: TermNumbers;
+  /** By term number. */
   readonly #postings: (Postings | undefined)[] = [];
   /** The terms this index holds, for prefix and typo lookups. */
   readonly #vocabulary = new SearchableMap<true>();
@@ -170,7 +172,8 @@ export class InvertedIndex {
   #matched = new Int32Array(0);
   #touched = new Int32Array(0);
 
-  constructor(fields: readonly FieldSpec[], k1: number) {
+  constructor(fields: readonly FieldSpec[], k1: number, terms: TermNumbers) {
+    this.#terms = terms;
     if (fields.length * TF_BITS > 31) throw new Error(`at most ${Math.floor(31 / TF_BITS)} fields fit in a posting`);
     this.#fields = fields;
     this.#k1 = k1;
@@ -205,7 +208,7 @@ export class InvertedIndex {
         if (!postings) {
           postings = new Postings();
           this.#postings[term] = postings;
-          this.#vocabulary.set(termText(term), true);
+          this.#vocabulary.set(this.#terms.text(term), true);
         }
         // This document's entry is the last one once it exists: count in place.
         const last = postings.start + postings.length - 1;
@@ -293,7 +296,7 @@ export class InvertedIndex {
       if (df === 0) continue;
       cursor[term] = offset;
       this.#postings[term] = new Postings(docs, tfs, offset, df, df);
-      this.#vocabulary.set(termText(term), true);
+      this.#vocabulary.set(this.#terms.text(term), true);
       offset += df;
     }
     let pair = 0;
@@ -320,7 +323,7 @@ export class InvertedIndex {
         postings.remove(doc);
         if (postings.length === 0) {
           this.#postings[term] = undefined;
-          this.#vocabulary.delete(termText(term));
+          this.#vocabulary.delete(this.#terms.text(term));
         }
       }
       start = end;
@@ -328,7 +331,7 @@ export class InvertedIndex {
   }
 
   #lookup(term: string): Postings | undefined {
-    const id = termNumber(term);
+    const id = this.#terms.number(term);
     return id === undefined ? undefined : this.#postings[id];
   }
 

@@ -1,7 +1,7 @@
 import type { CatalogSkill } from "../../../skills/catalog.js";
 import { extractTriggers, skillLabels } from "../../../skills/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
-import { analyzeWords, appendIndexTerms, TermList, type AnalysedWord } from "./analyze.js";
+import { Analyzer, TermList, type AnalysedWord, type TermNumbers } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
 
@@ -36,8 +36,8 @@ const K1 = 1.2;
 
 /**
  * How much of the body is indexed: its first section or two, where skills say what they are for.
- * All the catalog keeps (2,000 characters) found a little more on the development set but cost a
- * fifth to two fifths more build time (docs/search.md).
+ * Indexing all the catalog keeps found little more on the development set for a markedly longer
+ * build (docs/search.md).
  */
 const BODY_CHARS = 1000;
 
@@ -111,8 +111,8 @@ function fieldTexts(skill: CatalogSkill): Record<Field, string> {
 /**
  * Results are ordered by one float64 per document: the share of the ideal score in the high bits
  * and the document number (inverted, so earlier documents win ties) in the low 21 bits. A typed
- * array of numbers sorts natively, many times faster than objects with a comparator, and a tool
- * that asks for every match (to count them) pays for that sort.
+ * array of numbers sorts natively, with no comparator call per comparison as objects need, and a
+ * tool that asks for every match (to count them) pays for that sort.
  */
 const DOC_BITS = 21;
 const DOC_SPAN = 2 ** DOC_BITS;
@@ -166,44 +166,54 @@ const NAME = FIELD_NAMES.indexOf("name");
 const OUTLINE = FIELD_NAMES.indexOf("outline");
 /** The fields whose words confirm a name's initials as a short form the skill goes by. */
 const CONFIRMING = (["description", "triggers", "body", "outline"] as const).map((field) => FIELD_NAMES.indexOf(field));
-/** The terms of one skill's name initials, reused from skill to skill. */
-const initialTerms = new TermList();
 
-/** Fills `terms` with a skill's terms, field after field, and `fieldEnds` with where each field ends. */
-function analyseDocument(skill: CatalogSkill, terms: TermList, fieldEnds: Int32Array): void {
-  const texts = fieldTexts(skill);
-  terms.length = 0;
-  FIELD_NAMES.forEach((field, f) => {
-    appendIndexTerms(texts[field], terms);
-    fieldEnds[f] = terms.length;
-  });
-  addNameInitials(skill.name, terms, fieldEnds);
-}
+/** Turns skills into numbered terms, field after field, with one ranker's analyser. */
+class DocumentAnalyser {
+  readonly #analyzer: Analyzer;
+  /** The terms of one skill's name initials, reused from skill to skill. */
+  readonly #initialTerms = new TermList();
 
-/**
- * A name's initials are a guess ("exploratory-data-analysis" is EDA, "code-reviewer-workflow"
- * hardly CRW). In a large catalog, initials no text uses collide with the abbreviations other
- * skills spell out, and the name's weight would put the guess first: the initials count as the
- * name only where the skill's own text uses them, as the outline otherwise.
- */
-function addNameInitials(name: string, terms: TermList, fieldEnds: Int32Array): void {
-  const initials = nameAbbreviations(name);
-  if (initials.length === 0) return;
-  initialTerms.length = 0;
-  appendIndexTerms(initials.join(" "), initialTerms);
-  for (let i = 0; i < initialTerms.length; i++) {
-    const initial = initialTerms.terms[i]!;
-    if (!CONFIRMING.some((field) => fieldIncludes(terms, fieldEnds, field, initial))) {
+  constructor(analyzer: Analyzer) {
+    this.#analyzer = analyzer;
+  }
+
+  /** Fills `terms` with a skill's terms, field after field, and `fieldEnds` with where each field ends. */
+  analyse(skill: CatalogSkill, terms: TermList, fieldEnds: Int32Array): void {
+    const texts = fieldTexts(skill);
+    terms.length = 0;
+    FIELD_NAMES.forEach((field, f) => {
+      this.#analyzer.appendIndexTerms(texts[field], terms);
+      fieldEnds[f] = terms.length;
+    });
+    this.#addNameInitials(skill.name, terms, fieldEnds);
+  }
+
+  /**
+   * A name's initials are a guess ("exploratory-data-analysis" is EDA, "code-reviewer-workflow"
+   * hardly CRW). In a large catalog, initials no text uses collide with the abbreviations other
+   * skills spell out, and the name's weight would put the guess first: the initials count as the
+   * name only where the skill's own text uses them, as the outline otherwise.
+   */
+  #addNameInitials(name: string, terms: TermList, fieldEnds: Int32Array): void {
+    const initials = nameAbbreviations(name);
+    if (initials.length === 0) return;
+    const initialTerms = this.#initialTerms;
+    initialTerms.length = 0;
+    this.#analyzer.appendIndexTerms(initials.join(" "), initialTerms);
+    for (let i = 0; i < initialTerms.length; i++) {
+      const initial = initialTerms.terms[i]!;
+      if (!CONFIRMING.some((field) => fieldIncludes(terms, fieldEnds, field, initial))) {
+        terms.push(initial);
+        fieldEnds[OUTLINE] = terms.length;
+        continue;
+      }
+      // Into the name, the first field: every later term moves up one place.
       terms.push(initial);
-      fieldEnds[OUTLINE] = terms.length;
-      continue;
+      const at = fieldEnds[NAME]!;
+      terms.terms.copyWithin(at + 1, at, terms.length - 1);
+      terms.terms[at] = initial;
+      for (let f = NAME; f < fieldEnds.length; f++) fieldEnds[f]!++;
     }
-    // Into the name, the first field: every later term moves up one place.
-    terms.push(initial);
-    const at = fieldEnds[NAME]!;
-    terms.terms.copyWithin(at + 1, at, terms.length - 1);
-    terms.terms[at] = initial;
-    for (let f = NAME; f < fieldEnds.length; f++) fieldEnds[f]!++;
   }
 }
 
@@ -211,10 +221,6 @@ function fieldIncludes(terms: TermList, fieldEnds: Int32Array, field: number, te
   for (let i = field === 0 ? 0 : fieldEnds[field - 1]!; i < fieldEnds[field]!; i++) if (terms.terms[i] === term) return true;
   return false;
 }
-
-/** One of each for the skills added or removed one at a time, reused from skill to skill. */
-const documentTerms = new TermList();
-const documentFieldEnds = new Int32Array(FIELD_NAMES.length);
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
 function nameKey(text: string): string {
@@ -227,22 +233,33 @@ function nameKey(text: string): string {
  */
 export class Bm25Ranker implements Ranker {
   readonly name = "bm25";
-  #index = new InvertedIndex(FIELD_SPECS, K1);
+  /** This ranker's own vocabulary and word table: two rankers in one process share nothing. */
+  readonly #analyzer = new Analyzer();
+  readonly #documents = new DocumentAnalyser(this.#analyzer);
+  /** One of each for the skills added or removed one at a time, reused from skill to skill. */
+  readonly #documentTerms = new TermList();
+  readonly #documentFieldEnds = new Int32Array(FIELD_NAMES.length);
+  #index = new InvertedIndex(FIELD_SPECS, K1, this.#analyzer.terms);
   /** By document number; removed documents leave a hole until the next rebuild. */
   #skills: (CatalogSkill | undefined)[] = [];
   readonly #docs = new Map<string, number>();
   /**
    * The qualified ids of the skills each name key stands for, in the order they were added: one id
-   * as itself (nearly every key), several in an array. A Set per key was a fifth of the index's heap.
+   * as itself (nearly every key), several in an array: a Set per key weighed on the index's heap.
    */
   readonly #byName = new Map<string, string | string[]>();
+  /** The terms this ranker has numbered: its own, which no other ranker in the process sees. */
+  get terms(): Pick<TermNumbers, "number" | "text"> {
+    return this.#analyzer.terms;
+  }
+
   /** Sort keys of the last search's matches (see #match); valid until the next search. */
   #keys = new Float64Array(0);
   /** The match count of the last search, for `count`; cleared whenever the index changes. */
   #lastCount: { query: string; source: string | undefined; total: number } | undefined;
 
   build(skills: readonly CatalogSkill[]): void {
-    this.#index = new InvertedIndex(FIELD_SPECS, K1);
+    this.#index = new InvertedIndex(FIELD_SPECS, K1, this.#analyzer.terms);
     this.#skills = [];
     this.#docs.clear();
     this.#byName.clear();
@@ -252,7 +269,7 @@ export class Bm25Ranker implements Ranker {
       return;
     }
     this.#lastCount = undefined;
-    this.#index.addAll(skills.length, (doc, terms, fieldEnds) => analyseDocument(skills[doc]!, terms, fieldEnds));
+    this.#index.addAll(skills.length, (doc, terms, fieldEnds) => this.#documents.analyse(skills[doc]!, terms, fieldEnds));
     skills.forEach((skill, doc) => this.#hold(skill, doc));
   }
 
@@ -269,8 +286,8 @@ export class Bm25Ranker implements Ranker {
     for (const skill of skills) {
       // Adding a skill the index holds replaces it, so an update is one call.
       if (this.#docs.has(skill.qualifiedId)) this.remove([skill.qualifiedId]);
-      analyseDocument(skill, documentTerms, documentFieldEnds);
-      this.#hold(skill, this.#index.add(documentTerms.terms, documentFieldEnds));
+      this.#documents.analyse(skill, this.#documentTerms, this.#documentFieldEnds);
+      this.#hold(skill, this.#index.add(this.#documentTerms.terms, this.#documentFieldEnds));
     }
   }
 
@@ -293,8 +310,8 @@ export class Bm25Ranker implements Ranker {
       const doc = this.#docs.get(qualifiedId);
       if (doc === undefined) continue;
       const skill = this.#skills[doc]!;
-      analyseDocument(skill, documentTerms, documentFieldEnds);
-      this.#index.remove(doc, documentTerms.terms, documentFieldEnds);
+      this.#documents.analyse(skill, this.#documentTerms, this.#documentFieldEnds);
+      this.#index.remove(doc, this.#documentTerms.terms, this.#documentFieldEnds);
       this.#skills[doc] = undefined;
       this.#docs.delete(qualifiedId);
       for (const key of this.#nameKeys(skill)) {
@@ -411,7 +428,7 @@ export class Bm25Ranker implements Ranker {
   #queryWords(query: string): Alternative[][] {
     const words: Alternative[][] = [];
     const seen = new Set<string>();
-    for (const word of analyzeWords(query.slice(0, MAX_QUERY_CHARS))) {
+    for (const word of this.#analyzer.analyzeWords(query.slice(0, MAX_QUERY_CHARS))) {
       if (words.length >= MAX_QUERY_WORDS) break;
       const key = word.term ?? word.concepts.join(" ");
       if (seen.has(key)) continue;

@@ -1,10 +1,10 @@
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { TOKENS } from "../../../tokens.js";
 import { Bm25Ranker } from "../ranker-bm25/index.js";
 import { OpenAiEmbeddings } from "./embeddings.js";
-import { LruCache } from "./lru.js";
 import { HybridRanker } from "./ranker.js";
 
 export const hybridOptionsSchema = z.strictObject({
@@ -55,7 +55,9 @@ export default definePlugin({
     const ranker = new HybridRanker(
       new Bm25Ranker(),
       embeddings,
-      new LruCache(options.cacheEntries),
+      // Bounded by a size of one an entry rather than `max`, which makes lru-cache allocate its
+      // lists for every entry up front (as in src/cache/memory-backend.ts).
+      new LRUCache<string, Float32Array>({ maxSize: options.cacheEntries, sizeCalculation: () => 1 }),
       { candidates: options.candidates, rrfK: options.rrfK, vectorWeight: options.vectorWeight, batchSize: options.batchSize, warmupWaitMs: options.warmupWaitMs },
       ctx.logger,
       ctx.resolveOptional(TOKENS.Cache),

@@ -5,7 +5,7 @@ import type { Cache } from "../../../kernel/cache.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
 import { dot, type EmbeddingsProvider } from "./embeddings.js";
-import type { LruCache } from "./lru.js";
+import type { LRUCache } from "lru-cache";
 
 export interface HybridSettings {
   /** How many candidates each side (lexical, vector) brings to the fusion. */
@@ -59,7 +59,7 @@ export class HybridRanker implements Ranker {
   constructor(
     private readonly lexical: Ranker,
     private readonly embeddings: EmbeddingsProvider,
-    private readonly vectors: LruCache<string, Float32Array>,
+    private readonly vectors: LRUCache<string, Float32Array>,
     private readonly settings: HybridSettings,
     private readonly logger: Logger,
     /** The kernel's shared cache, when a plugin provides one: vectors outlive the process there. */

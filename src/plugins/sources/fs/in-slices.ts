@@ -4,16 +4,15 @@ import { setImmediate } from "node:timers";
  * How long the load works synchronously (listing folders, reading and parsing skill files) before
  * it lets the event loop run. The load starts while the server still boots and shakes hands, and
  * every step of that (a plugin's chunk imported, a message read from stdin) waits up to one slice:
- * with 10 ms slices the tools/list answer over the 700-skill corpus came about 100 ms later than
- * with the asynchronous loader, with 2 ms it is within noise of it, and `list` at 10,000 skills
- * costs the same.
+ * short slices keep the first answers as prompt as with an asynchronous loader, at no cost to the
+ * load itself (docs/benchmarks.md).
  */
 const SLICE_MS = 2;
 
 /**
  * Runs `task` over `items` one after another, in order, letting the event loop run every
  * SLICE_MS. On a warm page cache a folder listing or a file read is a small call, where the
- * asynchronous form costs about twice the CPU of the synchronous one; slicing keeps the server
+ * asynchronous form costs more CPU than the call itself; slicing keeps the server
  * answering while a large catalog loads.
  */
 export async function inSlices<T, R>(items: readonly T[], task: (item: T) => R | Promise<R>, signal: AbortSignal): Promise<R[]> {

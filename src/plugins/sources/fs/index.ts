@@ -92,8 +92,8 @@ export default definePlugin({
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
     }
     // Snapshots kept in a cache that dies with the process would duplicate what each source keeps
-    // between its own loads, as serialized copies: tens of megabytes at 10,000 skills and nothing
-    // saved. Only a cache that outlives the process (Redis) is worth filling.
+    // between its own loads, as serialized copies: memory spent and nothing saved. Only a cache
+    // that outlives the process (Redis) is worth filling.
     const cache = ctx.resolveOptional(TOKENS.Cache);
     const monitor = ctx.resolveOptional(TOKENS.CacheMonitor);
     const persistent = monitor?.persistent ?? true;

@@ -1,5 +1,4 @@
 import { Buffer } from "node:buffer";
-import { recode, utf8Bytes, type Utf8Bytes } from "../../../skills/utf8-excerpt.js";
 
 /**
  * A copy of plain data (null-prototype objects, arrays, scalars) whose strings hold their own
@@ -12,7 +11,7 @@ export function ownStrings<T>(value: T): T {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(ownStrings) as T;
   // Filled first, its prototype set after: V8 keeps an object made by Object.create(null) as a
-  // hash table (about four times the memory of a frontmatter object with fast properties).
+  // hash table, several times the memory of the same object with fast properties.
   const source = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
@@ -26,31 +25,30 @@ export function ownStrings<T>(value: T): T {
 
 // Short strings are copied by V8 anyway. Otherwise prepending a character makes a rope, and
 // slicing it flattens the rope into a new string of its own.
-function ownString(text: string): string {
+export function ownString(text: string): string {
   if (text.length < 13) return text;
   // Decoded from a file holding one character past U+00FF, every string cut from it takes two
   // bytes a character; re-encoded, one that needs no such character takes one.
-  if (isLatin1(text)) return recode(text, "latin1", "latin1");
+  if (isLatin1(text)) return latin1Copy(text);
   return ` ${text}`.slice(1);
+}
+
+/** Enough for any excerpt, which is the longest string copied. */
+const SCRATCH = Buffer.allocUnsafe(8 * 1024);
+
+/**
+ * A one-byte copy of a string of latin1 characters, through one buffer for every call:
+ * Buffer.from takes a slice of a pool for each, and a new 8 KiB pool every few strings.
+ */
+function latin1Copy(text: string): string {
+  if (text.length > SCRATCH.length) return Buffer.from(text, "latin1").toString("latin1");
+  return SCRATCH.toString("latin1", 0, SCRATCH.write(text, 0, "latin1"));
 }
 
 const LATIN1 = /^[\u0000-\u00ff]*$/;
 
 /** Whether V8 can keep `text` at one byte a character. */
-export function isLatin1(text: string): boolean {
-  // ASCII, most text, is told by a native count, many times faster than the pattern.
+function isLatin1(text: string): boolean {
+  // ASCII, most text, is told by a native count, without running the pattern.
   return Buffer.byteLength(text, "utf8") === text.length || LATIN1.test(text);
-}
-
-/**
- * An excerpt as compactly as V8 allows: a string holding one character past U+00FF takes two
- * bytes a character, and most excerpts that do are English with a dash, an arrow or an emoji in
- * them, which UTF-8 keeps at about one. Such an excerpt is kept as UTF-8 (see withUtf8Excerpt); the
- * others are one-byte strings already. The UTF-8 bytes are held as the characters of a one-byte
- * string rather than in a Buffer: a Buffer costs two objects on the heap and a backing store with
- * its bookkeeping outside it, about 300 bytes an excerpt more, and sits outside the heap that
- * V8 compacts.
- */
-export function compactExcerpt(excerpt: string): string | Utf8Bytes {
-  return isLatin1(excerpt) ? ownString(excerpt) : utf8Bytes(excerpt);
 }

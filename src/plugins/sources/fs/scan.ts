@@ -1,13 +1,13 @@
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
+import pLimit from "p-limit";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { Diagnostic } from "../../../skills/types.js";
 import { isInstallStaging } from "../../../skills/install-staging.js";
 import { folderIdentity, type FolderListing, type KnownFolders } from "./folder-listings.js";
 import { inSlices } from "./in-slices.js";
-import { mapLimit } from "./map-limit.js";
 import { describeKind } from "../../../skills/read-head.js";
 import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
 import { compare } from "../../../lib/compare.js";
@@ -114,7 +114,10 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
     const descend = depth < options.maxDepth;
     const visit = (folder: Folder) => visitFolder(folder, options);
     const visits = options.onDirectory
-      ? await mapLimit(level, CONCURRENCY, async (folder) => visit(folder), options.signal)
+      ? await pLimit(CONCURRENCY).map(level, async (folder) => {
+          options.signal.throwIfAborted();
+          return visit(folder);
+        })
       : await inSlices(level, visit, options.signal);
     level = [];
     for (const visit of visits) {

@@ -63,10 +63,9 @@ export const SNAPSHOT_FORMAT = 2;
 const DEFAULT_TUNING: SnapshotTuning = {
   // Under V8's largest object of the regular heap (128 KiB): a larger string goes to the large
   // object space, freed only by a full collection, and 100,000 skills' chunks piled up there
-  // while being written (peak RSS 1,162 MB with 256 KiB chunks). Compressed to about 45% and in
-  // base64, far under the cache's default largest entry (1 MiB).
+  // while being written. Compressed and in base64, far under the cache's default largest entry (1 MiB).
   chunkChars: 96 * 1024,
-  // The 100,000 skills of the scale benchmark take 125 million (271 million of JSON): a cache may forget, never hoard.
+  // Room for the scale benchmark's 100,000 skills, compressed (docs/benchmarks.md): a cache may forget, never hoard.
   maxStoredChars: 256 * 1024 * 1024,
   // Under the kernel's 5 s for a stop hook, leaving the head time to land.
   flushMs: 3_000,
@@ -77,7 +76,7 @@ const DEFAULT_TUNING: SnapshotTuning = {
  * ends after a record whose path hashes to a multiple of BOUNDARY_EVERY once it weighs
  * MIN_GROUP_WEIGHT, or at MAX_GROUP_WEIGHT. Where a group ends depends on the records around it,
  * not on everything before, so a skill changed, added or removed changes one chunk and a rewrite
- * keeps the others as they are. About 270 folders or 30 skills a group: 25 to 90 KB of JSON.
+ * keeps the others as they are.
  */
 const BOUNDARY_EVERY = 16;
 const SKILL_WEIGHT = 16;
@@ -92,14 +91,13 @@ const SLICE_MS = 2;
 /** Chunks compressed or being written at once: a few, so a 100,000-skill snapshot never sits whole in memory. */
 const CHUNKS_IN_FLIGHT = 4;
 /**
- * Chunks asked for in one cache read (one MGET, about 300 KB): each read has its own deadline
- * (operationTimeoutMs), which a 15 MB reply on a busy machine could overrun.
+ * Chunks asked for in one cache read (one MGET): each read has its own deadline
+ * (operationTimeoutMs), which one reply holding a large snapshot whole could overrun on a busy machine.
  */
 const CHUNKS_PER_READ = 8;
 /**
- * Brotli at quality 4: of zlib's (Node 20 has no zstd), the smallest output for its time on 1,566
- * real skills' snapshot chunks (base64 43% of the JSON at 17 ms a MB; deflate level 1 50% at 10,
- * level 6 44% at 23; brotli 5 41% at 28), and it runs on libuv's threads, off the event loop.
+ * Brotli at quality 4: of zlib's (Node 20 has no zstd), the smallest output for its time on real
+ * skills' snapshot chunks (docs/benchmarks.md), and it runs on libuv's threads, off the event loop.
  */
 const BROTLI_QUALITY = 4;
 

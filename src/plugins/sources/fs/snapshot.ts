@@ -1,8 +1,6 @@
 import type { JsonValue } from "../../../kernel/cache.js";
 import type { SourceSkill } from "../../../skills/types.js";
 import type { FolderIdentity, FolderListing } from "./folder-listings.js";
-import { isLatin1 } from "./own-strings.js";
-import { utf8Bytes, withUtf8Excerpt } from "../../../skills/utf8-excerpt.js";
 import type { FileIdentity } from "./read-skill-file.js";
 import type { SkillFileKind } from "./scan.js";
 import type { ReadRecord } from "./source.js";
@@ -134,12 +132,9 @@ function checkRead(record: unknown[], rank: number): ReadRecord | undefined {
     const name = skill[0] === 0 ? frontmatter.name : skill[0];
     const description = skill[1] === 0 ? frontmatter.description : skill[1];
     if (typeof name !== "string" || name === "" || typeof description !== "string") return undefined;
-    // JSON.parse gives strings of their own, one byte a character where they can be: only an
-    // excerpt that cannot is kept as UTF-8 (see compactExcerpt).
+    // JSON.parse gives strings of their own, one byte a character where they can be.
     const excerpt: string = skill[3];
-    recalled = isLatin1(excerpt)
-      ? { name, description, path, frontmatter, excerpt, rank }
-      : withUtf8Excerpt({ name, description, path, frontmatter, rank }, utf8Bytes(excerpt));
+    recalled = { name, description, path, frontmatter, excerpt, rank };
   }
   return {
     identity: { dev, ino, size, mtimeMs, ctimeMs } as FileIdentity,
@@ -154,8 +149,8 @@ const MAX_DEPTH = 64;
 
 /**
  * A value of a record, fresh from JSON.parse, made what the parser hands out: objects of null
- * prototype without unsafe keys. Changed in place (nothing else holds them): about half the time
- * of copying into Object.create(null) objects, and the objects keep their fast layout. Undefined
+ * prototype without unsafe keys. Changed in place (nothing else holds them): quicker than copying
+ * into Object.create(null) objects, and the objects keep their fast layout. Undefined
  * when nested past MAX_DEPTH.
  */
 function asParsed(value: unknown, depth: number): unknown {

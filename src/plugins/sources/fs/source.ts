@@ -7,8 +7,7 @@ import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../..
 import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
 import { inSlices } from "./in-slices.js";
-import { compactExcerpt, ownStrings } from "./own-strings.js";
-import { withUtf8Excerpt } from "../../../skills/utf8-excerpt.js";
+import { ownString, ownStrings } from "./own-strings.js";
 import { NotRegularFileError, OutsideFolderError } from "../../../skills/read-head.js";
 import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
 import { compare } from "../../../lib/compare.js";
@@ -404,14 +403,10 @@ function readSkill(
   if (!result.ok) return { read: skipped(result.error), identity: head.identity };
   const { name, description, frontmatter, warnings } = ownSkill(result.skill);
   const path = folder.path;
-  const excerpt = compactExcerpt(result.skill.excerpt);
+  const excerpt = ownString(result.skill.excerpt);
   return {
     read: {
-      // Literals, so that every skill of either kind shares one hidden class.
-      skill:
-        typeof excerpt === "string"
-          ? { name, description, path, frontmatter, excerpt, rank }
-          : withUtf8Excerpt({ name, description, path, frontmatter, rank }, excerpt),
+      skill: { name, description, path, frontmatter, excerpt, rank },
       diagnostics: warnings.map((issue) => ({ severity: "warning", path: folder.path, ...issue })),
     },
     identity: head.identity,

@@ -2,9 +2,9 @@ import { statSync, watch as watchFolder, type FSWatcher, type WatchEventType } f
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { clearTimeout, setTimeout } from "node:timers";
+import pLimit from "p-limit";
 import { errorMessage } from "../../../kernel/errors.js";
 import { createLogger, type Logger } from "../../../kernel/logger.js";
-import { mapLimit } from "./map-limit.js";
 import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
 import { scanRoot, type ScanResult } from "./scan.js";
 
@@ -323,7 +323,11 @@ class RootsWatch {
     const polled = [...this.#targets.values()].filter(isPolled);
     let now: string[] | undefined;
     try {
-      now = await mapLimit(polled, STAT_CONCURRENCY, (target) => signature(target.path), this.#abort.signal);
+      const signal = this.#abort.signal;
+      now = await pLimit(STAT_CONCURRENCY).map(polled, (target) => {
+        signal.throwIfAborted();
+        return signature(target.path);
+      });
     } catch {
       // Only stopping aborts a poll: signature() never throws.
     }

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { mapLimit } from "../fs/map-limit.js";
+import pLimit from "p-limit";
 import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
 import { parseRemoteSkill } from "../../../remote/parse-skill.js";
 import { toListing, type RemoteSkillFolder } from "../../../remote/remote-files.js";
@@ -80,22 +80,18 @@ export async function scanRepository(api: GitHubApi, entries: readonly GitHubTre
     }
   }
 
-  const parsed = await mapLimit(
-    folders,
-    settings.concurrency,
-    async (folder) => {
-      const document = documents.get(folder)!;
-      try {
-        const bytes = await api.blob(settings.owner, settings.repo, settings.commit, document, signal);
-        return parseRemoteSkill(bytes, { source: settings.source, path: folder, folderName: folder === "" ? posix.basename(settings.path) || settings.repo : undefined }, settings);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        const message = `cannot download ${document.path}: ${error instanceof Error ? error.message : String(error)}`;
-        return { diagnostics: [{ severity: "error" as const, source: settings.source, path: folder, code: "read-error", message }] };
-      }
-    },
-    signal,
-  );
+  const parsed = await pLimit(settings.concurrency).map(folders, async (folder) => {
+    signal.throwIfAborted();
+    const document = documents.get(folder)!;
+    try {
+      const bytes = await api.blob(settings.owner, settings.repo, settings.commit, document, signal);
+      return parseRemoteSkill(bytes, { source: settings.source, path: folder, folderName: folder === "" ? posix.basename(settings.path) || settings.repo : undefined }, settings);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const message = `cannot download ${document.path}: ${error instanceof Error ? error.message : String(error)}`;
+      return { diagnostics: [{ severity: "error" as const, source: settings.source, path: folder, code: "read-error", message }] };
+    }
+  });
   const skills: SourceSkill[] = [];
   const served = new Map<string, RemoteSkillFolder>();
   folders.forEach((folder, index) => {

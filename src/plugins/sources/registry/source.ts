@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import pLimit from "p-limit";
 import type { Cache, JsonValue } from "../../../kernel/cache.js";
 import { errorMessage, SkillFileError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -7,7 +8,6 @@ import type { HttpClient } from "../../../remote/http.js";
 import { createRemoteFiles, type RemoteSkillFolder } from "../../../remote/remote-files.js";
 import { decodeText } from "../../../skills/skill-files.js";
 import type { SkillSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
-import { mapLimit } from "../fs/map-limit.js";
 import { SKILL_FILES } from "../../../skills/folder-rules.js";
 import { scanRepository, type GitHubApi, type GitHubTreeEntry } from "../github/index.js";
 import { isRegistryId, parseSearchAnswer, type RegistryHit } from "./search-api.js";
@@ -112,22 +112,18 @@ export function createRegistrySource(settings: RegistrySourceSettings): SkillSou
       url.searchParams.set("limit", String(limit));
       const answer = await settings.documents.revalidated(url.href, settings.searchTtlMs, { maxBytes: 1024 * 1024, signal });
       const hits = parseSearchAnswer(decodeText(answer.body, false)).slice(0, limit);
-      const found = await mapLimit(
-        hits,
-        settings.concurrency,
-        async (hit) => {
-          try {
-            const result = await locate(hit, signal);
-            if (result) located.set(hit.id, result.where);
-            return result?.skill;
-          } catch (error) {
-            if (signal?.aborted) throw error;
-            settings.logger.debug(`${settings.name}: ${hit.id} could not be read from GitHub: ${errorMessage(error)}`);
-            return undefined;
-          }
-        },
-        signal ?? new AbortController().signal,
-      );
+      const found = await pLimit(settings.concurrency).map(hits, async (hit) => {
+        signal?.throwIfAborted();
+        try {
+          const result = await locate(hit, signal);
+          if (result) located.set(hit.id, result.where);
+          return result?.skill;
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          settings.logger.debug(`${settings.name}: ${hit.id} could not be read from GitHub: ${errorMessage(error)}`);
+          return undefined;
+        }
+      });
       const skills = found.filter((skill): skill is SourceSkill => skill !== undefined);
       files.remember(new Map([...located].map(([path, where]) => [path, where.folder])));
       const known = await remembered();

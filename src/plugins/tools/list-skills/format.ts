@@ -4,8 +4,8 @@ export const LIST_FORMATS = ["names-only", "json", "full"] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
 
 /**
- * Skills per page, by format: names-only costs about 40 bytes a skill, json and full about 800
- * (a description each), so a page stays under about 100 KB either way.
+ * Skills per page, by format: json and full carry a description each, names-only a name, so
+ * names-only pages hold more and every page stays a modest answer.
  */
 export const PAGE_SIZES: Readonly<Record<ListFormat, number>> = { "names-only": 1000, json: 100, full: 100 };
 

@@ -26,7 +26,7 @@ export function matchQuality(score: number, next?: number): MatchQuality {
 /**
  * Descriptions are cut to this many bytes of UTF-8 in search results: 180 characters of English,
  * fewer of scripts that cost more per character (and more tokens). With ids, names and scores, any
- * five results of the corpus stay under 2 KB of JSON; read_skill gives the whole text.
+ * five results stay a short answer; read_skill gives the whole text.
  */
 export const DESCRIPTION_BYTES = 180;
 /** The query is echoed back cut to this many bytes: the agent wrote it and needs only to recognise it. */

@@ -12,13 +12,47 @@ const error = {
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 };
 
-const idParameter = {
-  name: "id",
-  in: "path",
-  required: true,
-  description: "The skill's id as search and list give it (its name, or source:name), percent-encoded.",
-  schema: { type: "string" },
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+
+/** The JSON Schema of a tool's input, as MCP's tools/list gives it. */
+export function inputOf(tools: ReadonlyMap<string, KernelTool>, name: string): JsonSchema {
+  const schema = tools.get(name)?.inputSchema;
+  return schema ? (schema["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as JsonSchema) : {};
+}
+
+/**
+ * Each endpoint's parameters and the tool input field each one carries, as route() in index.ts
+ * maps them: their schemas, descriptions and whether they are required are the tool's own, so the
+ * document cannot drift from the tools.
+ */
+export const PARAMETERS: Readonly<Record<string, { readonly tool: string; readonly path?: Record<string, string>; readonly query?: Record<string, string> }>> = {
+  "/skills": { tool: "list_skills" },
+  "/skills/search": { tool: "search_skills", query: { q: "query", limit: "limit", source: "source" } },
+  "/skills/{id}": { tool: "read_skill", path: { id: "skill_name" }, query: { source: "source" } },
+  // One path of file_paths: its items' schema.
+  "/skills/{id}/files/{path}": { tool: "fetch_skill_files", path: { id: "skill_name", path: "file_paths" } },
 };
+
+/** The OpenAPI parameters of one endpoint, from its tool's input schema. */
+function parametersOf(tools: ReadonlyMap<string, KernelTool>, endpoint: string): Record<string, unknown>[] {
+  const { tool, path = {}, query = {} } = PARAMETERS[endpoint]!;
+  const input = inputOf(tools, tool);
+  const parameter = (name: string, field: string, where: "path" | "query") => {
+    const { description, ...property } = input.properties?.[field] ?? {};
+    const schema = property.type === "array" ? (property.items as Record<string, unknown>) : property;
+    return {
+      name,
+      in: where,
+      required: where === "path" || (input.required ?? []).includes(field),
+      ...(typeof description === "string" && { description }),
+      schema,
+    };
+  };
+  return [
+    ...Object.entries(path).map(([name, field]) => parameter(name, field, "path")),
+    ...Object.entries(query).map(([name, field]) => parameter(name, field, "query")),
+  ];
+}
 
 /**
  * OpenAPI 3.1 for the REST API mounted at `prefix`; each operation answers as the tool it names.
@@ -48,6 +82,7 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
         get: {
           operationId: "listSkills",
           summary: "Every skill (the list_skills tool, json format)",
+          parameters: parametersOf(tools, "/skills"),
           responses: { 200: ok("list_skills", "The skills"), 404: error, ...denied },
         },
       },
@@ -55,11 +90,7 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
         get: {
           operationId: "searchSkills",
           summary: "The skills that fit a task, best first (the search_skills tool)",
-          parameters: [
-            { name: "q", in: "query", required: true, description: "What the task is about, or a skill's name", schema: { type: "string" } },
-            { name: "limit", in: "query", description: "How many results, 1 to 50 (default 5)", schema: { type: "integer", minimum: 1, maximum: 50 } },
-            { name: "source", in: "query", description: "Only skills of this source", schema: { type: "string" } },
-          ],
+          parameters: parametersOf(tools, "/skills/search"),
           responses: { 200: ok("search_skills", "The best matches"), 400: error, 404: error, ...denied },
         },
       },
@@ -67,7 +98,7 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
         get: {
           operationId: "readSkill",
           summary: "A skill's SKILL.md, frontmatter and file list (the read_skill tool)",
-          parameters: [idParameter],
+          parameters: parametersOf(tools, "/skills/{id}"),
           responses: { 200: ok("read_skill", "The skill"), 400: error, 404: error, ...denied },
         },
       },
@@ -75,10 +106,7 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
         get: {
           operationId: "fetchSkillFile",
           summary: "One file of a skill's folder, as read_skill lists it (the fetch_skill_files tool)",
-          parameters: [
-            idParameter,
-            { name: "path", in: "path", required: true, description: "The file's path in the skill folder, e.g. references/guide.md", schema: { type: "string" } },
-          ],
+          parameters: parametersOf(tools, "/skills/{id}/files/{path}"),
           responses: {
             200: {
               description: "The file: text as utf8, anything else as base64; `truncated` when cut at the size cap",

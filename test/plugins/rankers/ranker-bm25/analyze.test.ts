@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { analyzeWords, termText } from "../../../../src/plugins/rankers/ranker-bm25/analyze.js";
-import { indexTerms } from "./index-terms.js";
+import { analyzer, indexTerms } from "./index-terms.js";
 import { stem } from "../../../../src/plugins/rankers/ranker-bm25/stem.js";
 import { foldPlural } from "../../../../src/plugins/rankers/ranker-bm25/synonyms.js";
 import { HOSTILE_QUERIES } from "./skills.js";
 
-const terms = (text: string) => indexTerms(text).map(termText);
+const terms = (text: string) => indexTerms(text).map((term) => analyzer.terms.text(term));
 
 describe("the Porter stemmer", () => {
   it("gives the stems of the paper's examples", () => {
@@ -65,19 +64,19 @@ describe("the analyzer", () => {
     expect(terms("k8s")).toEqual(["k8s", "~kubernetes"]);
     expect(terms("kubernetes")).toEqual(["kubernet", "~kubernetes"]);
     expect(terms("machine learning")).toEqual(["machin", "~machine_learning", "learn"]);
-    expect(analyzeWords("slides about ML")).toEqual([
+    expect(analyzer.analyzeWords("slides about ML")).toEqual([
       { term: "slide", concepts: ["~presentation"] },
       { term: "ml", concepts: ["~machine_learning"] },
     ]);
   });
 
   it("reads a query's compound as one word carrying its parts", () => {
-    expect(analyzeWords("next.js app")).toEqual([
+    expect(analyzer.analyzeWords("next.js app")).toEqual([
       { term: "nextj", concepts: [], parts: [{ term: "next", concepts: [] }, { term: "js", concepts: ["~javascript"] }] },
       { term: "app", concepts: ["~application"] },
     ]);
     // Stop words among the parts are dropped from them; the joined form stays.
-    expect(analyzeWords("to-do list")).toEqual([
+    expect(analyzer.analyzeWords("to-do list")).toEqual([
       { term: "todo", concepts: [], parts: [] },
       { term: "list", concepts: [] },
     ]);
@@ -99,6 +98,6 @@ describe("the analyzer", () => {
 
   it("skips runs too long to be words, and never throws", () => {
     expect(terms(`${"a".repeat(41)} kubernetes`)).toEqual(["kubernet", "~kubernetes"]);
-    for (const query of HOSTILE_QUERIES) expect(() => analyzeWords(query)).not.toThrow();
+    for (const query of HOSTILE_QUERIES) expect(() => analyzer.analyzeWords(query)).not.toThrow();
   });
 });

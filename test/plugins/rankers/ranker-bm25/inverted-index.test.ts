@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TermList, termNumber, termText } from "../../../../src/plugins/rankers/ranker-bm25/analyze.js";
-import { indexTerms } from "./index-terms.js";
+import { TermList } from "../../../../src/plugins/rankers/ranker-bm25/analyze.js";
+import { analyzer, indexTerms } from "./index-terms.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "../../../../src/plugins/rankers/ranker-bm25/inverted-index.js";
 import { prng } from "../../../../bench/synthetic-catalog.js";
 
@@ -42,7 +42,7 @@ const QUERIES = [["alpha"], ["deploy", "kubernetes"], ["cluster"], ["number7", "
 /** Every query's scores by document, and its per-word figures; each word's alternatives are its analysed terms. */
 function scores(index: InvertedIndex): unknown[] {
   return QUERIES.map((words) => {
-    const result = index.score(words.map((word) => indexTerms(word).map((term) => ({ term: termText(term), weight: 1 }))));
+    const result = index.score(words.map((word) => indexTerms(word).map((term) => ({ term: analyzer.terms.text(term), weight: 1 }))));
     const byDoc = [...result.docs].sort((a, b) => a - b).map((doc) => [doc, result.scores[doc], result.matchedWords[doc]]);
     const figures = { byDoc, best: result.bestPerWord, rarity: result.rarity };
     index.release(result);
@@ -52,9 +52,9 @@ function scores(index: InvertedIndex): unknown[] {
 
 describe("the inverted index", () => {
   it("lays out a whole catalog at once exactly as it indexes it one document at a time", () => {
-    const oneByOne = new InvertedIndex(FIELDS, 1.2);
+    const oneByOne = new InvertedIndex(FIELDS, 1.2, analyzer.terms);
     for (const document of DOCUMENTS) addOne(oneByOne, document);
-    const atOnce = new InvertedIndex(FIELDS, 1.2);
+    const atOnce = new InvertedIndex(FIELDS, 1.2, analyzer.terms);
     atOnce.addAll(DOCUMENTS.length, (i, terms, fieldEnds) => fill(DOCUMENTS[i]!, terms, fieldEnds));
     expect(atOnce.size).toBe(DOCUMENTS.length);
     expect(atOnce.capacity).toBe(DOCUMENTS.length);
@@ -63,9 +63,9 @@ describe("the inverted index", () => {
   });
 
   it("keeps a catalog laid out at once in step with one built document by document through removals and additions", () => {
-    const oneByOne = new InvertedIndex(FIELDS, 1.2);
+    const oneByOne = new InvertedIndex(FIELDS, 1.2, analyzer.terms);
     for (const document of DOCUMENTS) addOne(oneByOne, document);
-    const atOnce = new InvertedIndex(FIELDS, 1.2);
+    const atOnce = new InvertedIndex(FIELDS, 1.2, analyzer.terms);
     atOnce.addAll(DOCUMENTS.length, (i, terms, fieldEnds) => fill(DOCUMENTS[i]!, terms, fieldEnds));
     for (const index of [oneByOne, atOnce]) {
       // Removals inside the shared runs, then additions that move runs into arrays of their own.
@@ -79,13 +79,13 @@ describe("the inverted index", () => {
   });
 
   it("builds only an empty index at once", () => {
-    const index = new InvertedIndex(FIELDS, 1.2);
+    const index = new InvertedIndex(FIELDS, 1.2, analyzer.terms);
     addOne(index, DOCUMENTS[0]!);
     expect(() => index.addAll(1, (i, terms, fieldEnds) => fill(DOCUMENTS[i]!, terms, fieldEnds))).toThrow(/empty index/);
   });
 
   it("refuses more query words than a document's matched-word bits hold", () => {
-    const index = new InvertedIndex(FIELDS, 1.2);
+    const index = new InvertedIndex(FIELDS, 1.2, analyzer.terms);
     addOne(index, DOCUMENTS[0]!);
     const words = Array.from({ length: 33 }, () => [{ term: "tool", weight: 1 }]);
     expect(() => index.score(words)).toThrow(/at most 32 query words/);
@@ -100,7 +100,7 @@ describe("the inverted index", () => {
     ];
     const randomDocument = (): string[] =>
       fields.map((_, f) => Array.from({ length: 1 + Math.floor(random() * (f === 2 ? 40 : 6)) }, () => pick(random, VOCABULARY)).join(" "));
-    const oneByOne = new InvertedIndex(fields, 1.2);
+    const oneByOne = new InvertedIndex(fields, 1.2, analyzer.terms);
     const held = new Map<number, string[]>();
     const add = (index: InvertedIndex, document: string[]) => held.set(addDocument(index, fields, document), document);
     // Past 64 documents and again past 128, the per-document arrays are laid out anew.
@@ -124,7 +124,7 @@ describe("the inverted index", () => {
     // Laid out at once, sized to the catalog, then grown by the first addition.
     const documents = Array.from({ length: 100 }, randomDocument);
     documents[5] = ["beta", LONG_TEXT, "deploy"];
-    const atOnce = new InvertedIndex(fields, 1.2);
+    const atOnce = new InvertedIndex(fields, 1.2, analyzer.terms);
     atOnce.addAll(documents.length, (i, terms, fieldEnds) => fillFields(documents[i]!, terms, fieldEnds));
     held.clear();
     documents.forEach((document, doc) => held.set(doc, document));
@@ -175,7 +175,7 @@ function randomQueries(random: () => number): Query[] {
   return Array.from({ length: 40 }, () =>
     Array.from({ length: 1 + Math.floor(random() * 6) }, () =>
       Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({
-        term: random() < 0.1 ? "zzzunknown" : termText(indexTerms(pick(random, VOCABULARY))[0]!),
+        term: random() < 0.1 ? "zzzunknown" : analyzer.terms.text(indexTerms(pick(random, VOCABULARY))[0]!),
         weight: pick(random, [1, 0.7, 0.6, 0.42, 0.25]),
       })),
     ),
@@ -231,7 +231,7 @@ function reference(fields: readonly FieldSpec[], held: ReadonlyMap<number, reado
       const wordScores = new Map<number, number>();
       let wordRarity = 0;
       for (const { term: text, weight } of alternatives) {
-        const term = termNumber(text);
+        const term = analyzer.terms.number(text);
         const df = term === undefined ? 0 : documentFrequency(term);
         if (df === 0) continue;
         wordRarity = Math.max(wordRarity, weight * idf(df));

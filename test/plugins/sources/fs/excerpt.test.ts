@@ -1,11 +1,14 @@
 import { utimes, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { CacheEngine } from "../../../../src/cache/engine.js";
+import { createMemoryBackend } from "../../../../src/cache/memory-backend.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { Bm25Ranker } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
 import { SkillCatalog, type CatalogChange } from "../../../../src/skills/catalog.js";
 import { parseSkillMd } from "../../../../src/skills/skill-md.js";
 import { setupFs } from "./ctx.js";
-import { tempDir, writeSkillFile } from "./files.js";
+import { waitFor } from "../../../helpers/wait.js";
+import { age, snapshottedSource, tempDir, writeSkillFile } from "./files.js";
 
 /** Past U+00FF (kept as UTF-8 and decoded when read), and longer than an excerpt. */
 const WIDE_BODY = `# Deploy — fast\n\nShip it → production 🚀 with 技能 and zygomorphic flags.\n${"Ω step → next. ".repeat(200)}`;
@@ -63,6 +66,55 @@ describe("an excerpt with characters past U+00FF", () => {
     await writeFile(file, skillText(edited));
     await catalog.refresh();
     expect(updates()).toEqual([parsedExcerpt(skillText(edited))]);
+  });
+});
+
+/** Catalog entries as an embedding app sees them: whether they are plain data, and why not. */
+function plainness(entries: readonly object[]) {
+  return entries.map((entry) => ({
+    symbols: Object.getOwnPropertySymbols(entry).length,
+    getters: Object.values(Object.getOwnPropertyDescriptors(entry)).filter((descriptor) => descriptor.get).length,
+    cloned: structuredClone(entry),
+    json: JSON.parse(JSON.stringify(entry)) as unknown,
+  }));
+}
+
+describe("a catalog entry", () => {
+  it("is plain data, read afresh and recalled from a snapshot: no symbol keys, no getters, cloned and JSON equal to itself", async () => {
+    const root = await tempDir();
+    await writeSkillFile(root, "wide", skillText(WIDE_BODY));
+    await writeSkillFile(root, "plain", "---\nname: plain\ndescription: Plain text.\n---\n# Plain\n\nOnly ASCII here.\n");
+    await age(root);
+    const cache = new CacheEngine({
+      backend: createMemoryBackend({ maxBytes: 10_000_000, maxEntries: 1_000 }),
+      logger: createLogger("silent"),
+      prefix: "test",
+      defaultTtlMs: 60_000,
+      operationTimeoutMs: 1_000,
+      failureThreshold: 3,
+      retryAfterMs: 1_000,
+      maxEntryBytes: 1_000_000,
+    });
+    const loads: (readonly object[])[] = [];
+    // The second source, as a restarted process, recalls both skills from the first one's snapshot.
+    for (const _ of [1, 2]) {
+      const { source, logs } = snapshottedSource(root, cache);
+      const catalog = new SkillCatalog(createLogger("silent"));
+      catalog.addSource(source);
+      await catalog.refresh();
+      loads.push(catalog.list());
+      if (loads.length === 1) await waitFor("the snapshot kept", () => logs.some((line) => line.includes("kept a snapshot")));
+      else expect(logs.join("\n")).toContain(": 0 of 2 SKILL.md files read");
+    }
+    for (const entries of loads) {
+      expect(entries).toHaveLength(2);
+      for (const [i, { symbols, getters, cloned, json }] of plainness(entries).entries()) {
+        expect(symbols).toBe(0);
+        expect(getters).toBe(0);
+        expect(cloned).toEqual(entries[i]);
+        expect(json).toEqual(entries[i]);
+      }
+    }
   });
 });
 

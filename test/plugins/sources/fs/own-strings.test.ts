@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ownStrings } from "../../../../src/plugins/sources/fs/own-strings.js";
+import { ownString, ownStrings } from "../../../../src/plugins/sources/fs/own-strings.js";
 
 describe("ownStrings", () => {
   it("copies plain data whole: null prototypes kept, every key its own, __proto__ included", () => {
@@ -14,5 +14,12 @@ describe("ownStrings", () => {
     expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ polluted: "yes" });
     expect(copy.metadata.tags).toEqual(["a long enough tag name", "b"]);
     expect(({} as { polluted?: string }).polluted).toBeUndefined();
+  });
+
+  it("copies a string character for character, short and longer than its buffer, one byte a character or not", () => {
+    const wide = "Deploy — fast → 🚀 技能 é";
+    for (const text of [wide, wide.repeat(300), "\ud800 lone", "é".repeat(9000), "a".repeat(8192), "a".repeat(8193), "plain ascii text"]) {
+      expect(ownString(text)).toBe(text);
+    }
   });
 });
