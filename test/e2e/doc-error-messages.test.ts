@@ -219,10 +219,14 @@ const CASES: readonly Case[] = [
   },
   {
     doc: "docs/configuration.md",
-    quoted: `skills-kernel: plugin "needy" needs service "test:greeting", which no plugin provides; add the plugin that provides it`,
+    quoted: `skills-kernel: c.mjs: plugin "needy" needs service "test:greeting", which no plugin in this config provides; add a plugin that provides it`,
     argv: ["list", "--config", "c.mjs"],
     // defineToken("test:greeting"), written out: the config cannot import skills-kernel here.
-    files: { "c.mjs": inline(`{ name: "needy", setup(ctx) { ctx.resolve(Symbol.for("skills-kernel:test:greeting")); } }`) },
+    files: {
+      "c.mjs": inline(
+        `{ name: "needy", consumes: [Symbol.for("skills-kernel:test:greeting")], setup(ctx) { ctx.resolve(Symbol.for("skills-kernel:test:greeting")); } }`,
+      ),
+    },
   },
   {
     doc: "docs/configuration.md",

@@ -35,7 +35,7 @@ async function serve(catalogs: string[]) {
   const config = join(base, `c${Math.random().toString(36).slice(2)}.json`);
   await writeFile(
     config,
-    JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["http-catalog", { catalogs, retries: 0, timeoutMs: 60_000 }], "list-skills", "read-skill"] }),
+    JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["http-catalog", { catalogs, retries: 0, timeoutMs: 60_000 }], "list-skills", "read-skill", "search-skills"] }),
   );
   return connectCli(["--config", config], { cwd: base, env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base } });
 }
@@ -64,6 +64,12 @@ describe("a bad catalog", () => {
       expect(JSON.stringify(listed.structuredContent)).toContain("local");
       // Answered while the catalog's request is still unanswered.
       expect(server.requests.some((request) => request.path === "/hanging.json" && request.status === 0)).toBe(true);
+      // And it says which source is missing from it, as search does: the agent knows to ask again.
+      const loading = (listed.structuredContent as { unavailable_sources?: { source: string; state: string }[] }).unavailable_sources ?? [];
+      expect(loading.map(({ state }) => state)).toEqual(["loading"]);
+      expect(JSON.stringify(listed.content)).toContain("is still loading");
+      const found = await client.callTool({ name: "search_skills", arguments: { query: "local" } });
+      expect(found.structuredContent).toMatchObject({ loading_sources: [loading[0]!.source] });
     } finally {
       await transport.close();
     }
