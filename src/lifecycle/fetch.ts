@@ -61,6 +61,8 @@ export interface OpenOptions {
   readonly catalogToken?: string;
   /** ssh-keygen's allowed signers file: a signed skill's signer is then checked and named. */
   readonly allowedSigners?: string;
+  /** Refuse to copy a skill whose signature does not verify against allowedSigners. */
+  readonly requireSigned?: boolean;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function openSource(spec: SourceSpec, options: OpenOptions): Promis
     }));
   return {
     skills,
-    stage: (offered, stageIn, strict, allowRisky) => stage(kernel, offered, stageIn, strict, allowRisky, options.allowedSigners),
+    stage: (offered, stageIn, strict, allowRisky) => stage(kernel, offered, stageIn, strict, allowRisky, options),
     close: () => kernel.close(),
   };
 }
@@ -141,7 +143,14 @@ function catalogVersion(spec: SourceSpec, skill: CatalogSkill): string | undefin
   return typeof found === "string" || typeof found === "number" ? String(found) : undefined;
 }
 
-async function stage(kernel: SkillsKernel, offered: OfferedSkill, stageIn: string, strict: boolean, allowRisky: boolean, allowedSigners?: string): Promise<StagedSkill> {
+async function stage(
+  kernel: SkillsKernel,
+  offered: OfferedSkill,
+  stageIn: string,
+  strict: boolean,
+  allowRisky: boolean,
+  { allowedSigners, requireSigned }: Pick<OpenOptions, "allowedSigners" | "requireSigned">,
+): Promise<StagedSkill> {
   const defaults = installOptionsSchema.parse({});
   const installer = createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());
   const root = join(stageIn, stagingName("installing", offered.name.replace(/[^A-Za-z0-9._-]/g, "-"), randomBytes(6).toString("hex")));
@@ -152,6 +161,10 @@ async function stage(kernel: SkillsKernel, offered: OfferedSkill, stageIn: strin
     const warnings = result.warnings.filter((warning) => !warning.startsWith("target "));
     const digest = await digestFolder(result.path);
     const signature = await signatureStatus(catalogReader(kernel.catalog, offered.skill), SIGNATURE_FILE in digest.files, allowedSigners);
+    if (requireSigned && signature.verified !== true) {
+      const why = signature.signed ? `its ${SIGNATURE_FILE} does not verify (${signature.reason ?? "unknown key"})` : `it has no ${SIGNATURE_FILE}`;
+      throw new UserError(`"${offered.name}" is not installed: ${why}, and --require-signed asks for a signature by an allowed signer`, 1);
+    }
     if (signature.signed && !signerOf(signature)) warnings.push(`${SIGNATURE_FILE} does not verify (${signature.reason ?? "unknown key"}); no signer is recorded`);
     return { offered, folder: result.path, digest, warnings, signature, discard };
   } catch (error) {

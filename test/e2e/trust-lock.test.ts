@@ -133,3 +133,38 @@ describe("the signer in the Skills extension's entries (bundle, ssh-keygen)", ()
     }
   });
 });
+
+describe("add --require-signed (bundle, ssh-keygen)", () => {
+  it("copies only a skill signed by an allowed signer, and refuses the others in one line", async () => {
+    const fresh = async (name: string) => {
+      const dir = join(base, name);
+      await mkdir(join(dir, ".git"), { recursive: true });
+      return dir;
+    };
+    const add = (cwd: string) => run(["add", `${repo.url}:skills`, "--agent", "claude-code", "--allowed-signers", allowed, "--require-signed"], cwd);
+
+    await publish("Unsigned edition.");
+    const unsigned = await fresh("require-unsigned");
+    const refusedUnsigned = await add(unsigned);
+    expect(refusedUnsigned.code).toBe(1);
+    expect(refusedUnsigned.stderr).toBe(
+      'skills-kernel: "signed" is not installed: it has no SKILL.sig, and --require-signed asks for a signature by an allowed signer\n',
+    );
+    await expect(readFile(join(unsigned, "skills-lock.json"))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(join(unsigned, ".claude", "skills", "signed", "SKILL.md"))).rejects.toThrow(/ENOENT/);
+
+    await publish("Signed by a key no one allowed.", "mallory");
+    const stranger = await fresh("require-stranger");
+    const refusedStranger = await add(stranger);
+    expect(refusedStranger.code).toBe(1);
+    expect(refusedStranger.stderr).toMatch(/^skills-kernel: "signed" is not installed: its SKILL\.sig does not verify \(.+\), and --require-signed asks/);
+    expect(refusedStranger.stderr.trimEnd().split("\n")).toHaveLength(1);
+    await expect(readFile(join(stranger, "skills-lock.json"))).rejects.toThrow(/ENOENT/);
+
+    await publish("Signed by alice again.", "alice");
+    const trusted = await fresh("require-trusted");
+    const added = await add(trusted);
+    expect(added.code, added.stderr).toBe(0);
+    expect(await readFile(join(trusted, ".claude", "skills", "signed", "SKILL.md"), "utf8")).toContain("Signed by alice again.");
+  });
+});

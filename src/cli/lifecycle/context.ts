@@ -15,6 +15,8 @@ export interface LifecycleContext {
   readonly tokenEnv: TokenEnv;
   /** --allowed-signers: a signed skill's signer is checked against it and named in the lock. */
   readonly allowedSigners?: string;
+  /** --require-signed: only skills whose signature verifies against allowedSigners are copied. */
+  readonly requireSigned?: boolean;
 }
 
 /** A git spec given the token the environment holds for its host, when its URL held none. */
@@ -53,8 +55,11 @@ export async function resolveGit(context: LifecycleContext, given: SourceSpec): 
 /** Opens a source (at `commit` for git), with a progress line. */
 export function open(context: LifecycleContext, spec: SourceSpec, commit?: string): Promise<OpenedSource> {
   const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
-  const { allowedSigners } = context;
-  return withProgress(`fetching ${spec.written}`, openSource(withToken(context, spec), { logger: context.logger, cwd: context.cwd, commit, catalogToken, allowedSigners }));
+  const { allowedSigners, requireSigned } = context;
+  return withProgress(
+    `fetching ${spec.written}`,
+    openSource(withToken(context, spec), { logger: context.logger, cwd: context.cwd, commit, catalogToken, allowedSigners, requireSigned }),
+  );
 }
 
 /** One line on stderr for a failure, whatever it holds. */

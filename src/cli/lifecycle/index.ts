@@ -22,7 +22,14 @@ export async function runLifecycle(args: CliArgs, logger: Logger): Promise<numbe
     if (!process.env[variable]) throw new ConfigError(`--token-env ${host}=${variable}: ${variable} is not set`);
   }
   const allowedSigners = args.allowedSigners && resolve(cwd, args.allowedSigners);
-  const context: LifecycleContext = { cwd, scope: scopeFor(args.global, cwd), logger, tokenEnv, ...(allowedSigners && { allowedSigners }) };
+  const context: LifecycleContext = {
+    cwd,
+    scope: scopeFor(args.global, cwd),
+    logger,
+    tokenEnv,
+    ...(allowedSigners && { allowedSigners }),
+    ...(args.requireSigned && { requireSigned: true }),
+  };
   switch (args.command) {
     case "add":
       return (await import("./add.js")).runAdd(args, context);
