@@ -13,7 +13,7 @@ export {
 } from "./kernel/config.js";
 export { loadConfig, type LoadedConfig } from "./kernel/config-loader.js";
 export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
-export type { McpRequestEnd, McpRequestInfo, RequestObserver } from "./kernel/request-observer.js";
+export type { McpRequestEnd, McpRequestInfo, MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
 export { SkillCatalog, type CatalogSkill } from "./skills/catalog.js";
 export { canSee, visibleSkills, type Identity, type Visibility } from "./skills/visibility.js";

@@ -109,6 +109,9 @@ const COMMAND_SPECS = {
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
 export type Command = keyof typeof COMMAND_SPECS;
+
+/** The commands that manage installed skills and skills-lock.json (docs/lifecycle.md). */
+export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set(["add", "installed", "outdated", "update", "remove", "restore"]);
 const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
 
 export interface CliArgs {

@@ -7,7 +7,7 @@ import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
-import { HELP, parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
+import { HELP, LIFECYCLE_COMMANDS, parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
@@ -56,11 +56,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!);
     if (args.command === "verify") return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);
-    const { LIFECYCLE_COMMANDS, runLifecycle } = await import("./lifecycle/index.js");
     if (LIFECYCLE_COMMANDS.has(args.command)) {
       // Installed skills come from the sources each command names or the lock records: no config, no server.
       logger = createLogger(args.logLevel ?? "warn");
-      return await runLifecycle(args, logger);
+      return await (await import("./lifecycle/index.js")).runLifecycle(args, logger);
     }
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);

@@ -124,3 +124,9 @@ function isCancellation(message: JSONRPCMessage): message is JSONRPCMessage & { 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** What a plugin reports to the metrics plugin, when one is loaded (TOKENS.MetricsRecorder). */
+export interface MetricsRecorder {
+  /** The search index was built from the whole catalog in `seconds`. */
+  searchIndexBuilt(seconds: number): void;
+}

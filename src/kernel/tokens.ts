@@ -1,6 +1,6 @@
 import type { Cache, CacheMonitor } from "./cache.js";
 import type { Logger } from "./logger.js";
-import type { RequestObserver } from "./request-observer.js";
+import type { MetricsRecorder, RequestObserver } from "./request-observer.js";
 import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
@@ -46,6 +46,8 @@ export const KERNEL_TOKENS = {
   ListingTtl: defineToken<ListingTtl>("listing-ttl"),
   /** Multi-registration: told of every MCP request of every server built (the metrics plugin). */
   RequestObserver: defineToken<RequestObserver>("request-observer"),
+  /** Single, optional: figures a plugin reports for /metrics (provided by the metrics plugin). */
+  MetricsRecorder: defineToken<MetricsRecorder>("metrics-recorder"),
   /**
    * Who a local client is (stdio, and the CLI's commands that call tools): the stdio plugin's
    * `identity` option, which a config chooses since nothing local signs in.

@@ -3,11 +3,8 @@ import { ConfigError, errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import { parseTokenEnv, type TokenEnv } from "../../plugins/sources/git/index.js";
 import { scopeFor } from "../../lifecycle/project.js";
-import type { CliArgs, Command } from "../args.js";
+import type { CliArgs } from "../args.js";
 import type { LifecycleContext } from "./context.js";
-
-/** The commands that manage installed skills and skills-lock.json (docs/lifecycle.md). */
-export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set(["add", "installed", "outdated", "update", "remove", "restore"]);
 
 /** Runs one lifecycle command; each opens the sources it needs itself, so no server kernel is built. */
 export async function runLifecycle(args: CliArgs, logger: Logger): Promise<number> {

@@ -3,11 +3,11 @@ import type { CatalogChange, SkillCatalog } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
+import type { MetricsRecorder } from "../../../kernel/request-observer.js";
 import { TOKENS } from "../../../tokens.js";
 import type { RankedSkill, Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
-import { METRICS_TOKENS, type MetricsRecorder } from "../../transports/metrics/index.js";
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
@@ -66,10 +66,10 @@ class SearchIndex {
  */
 export default definePlugin({
   name: "search-skills",
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }, { token: METRICS_TOKENS.Recorder, optional: true }],
+  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const index = new SearchIndex(catalog, ctx.logger, ctx.resolveOptional(METRICS_TOKENS.Recorder));
+    const index = new SearchIndex(catalog, ctx.logger, ctx.resolveOptional(TOKENS.MetricsRecorder));
     const stopFollowing = catalog.onChange((change) => index.follow(change));
 
     ctx.addTool({

@@ -1,20 +1,9 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { defineToken } from "../../../kernel/tokens.js";
 import { TOKENS } from "../../../tokens.js";
 import { HTTP_TOKENS, restError } from "../http/index.js";
 
 /** What other plugins report to the metrics plugin. */
-export interface MetricsRecorder {
-  /** The search index was built from the whole catalog in `seconds`. */
-  searchIndexBuilt(seconds: number): void;
-}
-
-export const METRICS_TOKENS = {
-  /** Provided by the metrics plugin; consume it as optional. */
-  Recorder: defineToken<MetricsRecorder>("metrics-recorder"),
-} as const;
-
 const optionsSchema = z
   .object({
     /** Where Prometheus scrapes, beside /mcp. */
@@ -30,7 +19,7 @@ const optionsSchema = z
  */
 export default definePlugin({
   name: "metrics",
-  provides: [HTTP_TOKENS.Route, TOKENS.RequestObserver, METRICS_TOKENS.Recorder],
+  provides: [HTTP_TOKENS.Route, TOKENS.RequestObserver, TOKENS.MetricsRecorder],
   consumes: [
     { token: TOKENS.SkillCatalog, optional: true },
     { token: TOKENS.CacheMonitor, optional: true },
@@ -47,7 +36,7 @@ export default definePlugin({
       toolNames: () => toolNames,
     });
     ctx.contribute(TOKENS.RequestObserver, metrics.observer);
-    ctx.provide(METRICS_TOKENS.Recorder, { searchIndexBuilt: (seconds) => metrics.searchIndexBuilt(seconds) });
+    ctx.provide(TOKENS.MetricsRecorder, { searchIndexBuilt: (seconds) => metrics.searchIndexBuilt(seconds) });
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: path,
       async handle(request, requested) {
