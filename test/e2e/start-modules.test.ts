@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, REPO_ROOT } from "../helpers/cli.js";
+
+const RECORDER = fileURLToPath(new URL("../fixtures/bundle/record-loads.mjs", import.meta.url));
+
+/**
+ * What a stdio server over a folder loads before its first search answer: none of the code that
+ * only other commands, transports or options use. A stray import between plugins pulls a whole
+ * plugin, and its dependencies, into every start.
+ */
+describe("the modules a stdio server loads to its first search answer", () => {
+  let work: string;
+  let sources: string[];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "skills-kernel-start-modules-"));
+    const record = join(work, "loads.txt");
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", RECORDER, CLI, "--skills-dir", join(REPO_ROOT, "examples/skills")],
+      env: { ...(process.env as Record<string, string>), RECORD_LOADS: record },
+      stderr: "ignore",
+    });
+    const client = new Client({ name: "start-modules", version: "1.0.0" });
+    await client.connect(transport);
+    const found = await client.callTool({ name: "search_skills", arguments: { query: "commit message" } });
+    expect(JSON.stringify(found.structuredContent)).toContain("commit-message-writer");
+    await client.close();
+    // Each bundle chunk's source map names the source files it holds.
+    const chunks = (await readFile(record, "utf8")).split("\n").filter((url) => url.includes("/dist/"));
+    sources = (
+      await Promise.all(chunks.map(async (url) => JSON.parse(await readFile(`${fileURLToPath(url)}.map`, "utf8")).sources as string[]))
+    ).flat();
+  });
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  it("includes the fs source, the search tool and the stdio transport", () => {
+    for (const part of ["src/plugins/sources/fs/", "src/plugins/tools/search-skills/", "src/plugins/transports/stdio/"]) {
+      expect(sources.some((source) => source.includes(part)), part).toBe(true);
+    }
+  });
+
+  it.each([
+    ["the http transport", "src/plugins/transports/http/"],
+    ["the metrics plugin", "src/plugins/transports/metrics/"],
+    ["the catalog page", "src/plugins/transports/catalog-page/"],
+    ["the git source", "src/plugins/sources/git/"],
+    ["the lifecycle CLI", "src/cli/lifecycle/"],
+    ["jose (sign-in)", "node_modules/jose/"],
+    ["prom-client", "node_modules/prom-client/"],
+    ["markdown-it", "node_modules/markdown-it/"],
+  ])("leaves out %s", (_what, part) => {
+    expect(sources.filter((source) => source.includes(part))).toEqual([]);
+  });
+});
