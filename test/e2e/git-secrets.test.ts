@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, runCli } from "../helpers/cli.js";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
 import { createRepository, git, skill, type TestRepository } from "../plugins/sources/git/repos.js";
+import { filesHolding } from "../helpers/grep.js";
 
 /**
  * A checkout's .git holds the remote URL (and, before this, the token in it): nothing of it may be
@@ -31,15 +31,6 @@ beforeAll(async () => {
   env = { XDG_CACHE_HOME: join(base, "cache"), HOME: base };
 });
 
-/** The files under `dir` holding `text`, one a line ("" for none). */
-function filesHolding(dir: string, text: string): string {
-  try {
-    return execFileSync("grep", ["-rlF", "--", text, dir], { encoding: "utf8" });
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return "";
-    throw error;
-  }
-}
 
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
 import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
+import { filesHolding } from "../helpers/grep.js";
 
 /**
  * Private repositories over HTTPS with a token from the environment (--token-env HOST=VAR), through
@@ -27,15 +28,6 @@ const hostOf = (server: GitHttpServer) => new URL(server.origin).host;
 const passwordsSeen = (server: GitHttpServer) =>
   server.authorizations.filter(Boolean).map((header) => Buffer.from(header.replace(/^Basic /, ""), "base64").toString().split(":").slice(1).join(":"));
 
-/** The files under `dir` holding `text` ("" for none). */
-function filesHolding(dir: string, text: string): string {
-  try {
-    return execFileSync("grep", ["-rlF", "--", text, dir], { encoding: "utf8" });
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return "";
-    throw error;
-  }
-}
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-tokens-"));
