@@ -299,6 +299,10 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
       const unreachable = await client.callTool({ name: "add_skill", arguments: { source: "https://127.0.0.1:1/none.git" } });
       expect(unreachable.isError).toBe(true);
       expect(JSON.stringify(unreachable.content)).toMatch(/https:\/\/127\.0\.0\.1:1\/none\.git: git ls-remote failed/);
+      // A source that names nothing is the caller's mistake too, never an internal error.
+      const blank = await client.callTool({ name: "add_skill", arguments: { source: " " } });
+      expect(blank.isError).toBe(true);
+      expect(JSON.stringify(blank.content)).toContain('\\" \\" names no source');
     } finally {
       await transport.close();
     }

@@ -100,7 +100,13 @@ export function addLifecycleTools(ctx: PluginContext): void {
         import("../../../lifecycle/resolve-git.js"),
         import("../../../lifecycle/fetch.js"),
       ]);
-      const parsed = parseSource(source, ctx.baseDir);
+      let parsed: ReturnType<typeof parseSource>;
+      try {
+        parsed = parseSource(source, ctx.baseDir);
+      } catch (error) {
+        // A source that names nothing, or that could become a git option, is the caller's mistake.
+        throw new ToolInputError(errorMessage(error));
+      }
       const { spec } = parsed;
       if (spec.kind === "local" || (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))) {
         throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, or a catalog URL; add a local folder or file:// repository with the CLI");
