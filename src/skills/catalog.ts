@@ -252,6 +252,13 @@ export class SkillCatalog {
     return this.status().filter((s) => s.state === "stale" || s.state === "failed");
   }
 
+  /** The sources whose first load had not finished: answers given now lack their skills. */
+  loading(): string[] {
+    return this.status()
+      .filter((s) => s.state === "loading")
+      .map((s) => s.source);
+  }
+
   /** How each source stands: loaded, stale (serving its last good snapshot) or failed (serving nothing). */
   status(): readonly SourceStatus[] {
     const whole = this.#whole ?? this;

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectCli } from "../helpers/cli.js";
+import { connectCli, RUNTIMES, type Runtime } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { skill } from "../plugins/sources/git/repos.js";
 
@@ -31,13 +31,13 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-async function serve(catalogs: string[]) {
+async function serve(catalogs: string[], runtime: Runtime = "node") {
   const config = join(base, `c${Math.random().toString(36).slice(2)}.json`);
   await writeFile(
     config,
     JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["http-catalog", { catalogs, retries: 0, timeoutMs: 60_000 }], "list-skills", "read-skill", "search-skills"] }),
   );
-  return connectCli(["--config", config], { cwd: base, env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base } });
+  return connectCli(["--config", config], { cwd: base, runtime, env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base } });
 }
 
 describe("a bad catalog", () => {
@@ -57,8 +57,8 @@ describe("a bad catalog", () => {
     }
   });
 
-  it("that hangs does not hold back the other sources' first answer", async () => {
-    const { client, transport } = await serve([`${server.url}/hanging.json`]);
+  it.each(Object.keys(RUNTIMES) as Runtime[])("that hangs does not hold back the other sources' first answer, on %s", async (runtime) => {
+    const { client, transport } = await serve([`${server.url}/hanging.json`], runtime);
     try {
       const listed = await client.callTool({ name: "list_skills", arguments: {} });
       expect(JSON.stringify(listed.structuredContent)).toContain("local");

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectCli, runCli } from "../helpers/cli.js";
+import { connectCli, RUNTIMES, runCli, type Runtime } from "../helpers/cli.js";
 
 /** Over stdio the config chooses who the client is, so a team's view can be tried locally. */
 let dir: string;
@@ -19,11 +19,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function listedWith(stdio: unknown[]): Promise<string[]> {
-  const config = join(dir, `config-${stdio.length}.json`);
+async function listedWith(stdio: unknown[], runtime: Runtime = "node"): Promise<string[]> {
+  const config = join(dir, `config-${runtime}-${stdio.length}.json`);
   const fs = ["fs", { roots: [{ path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } }, "public"] }];
   await writeFile(config, JSON.stringify({ plugins: [fs, "list-skills", ...stdio] }));
-  const { client } = await connectCli(["--config", config]);
+  const { client } = await connectCli(["--config", config], { runtime });
   try {
     const listed = await client.callTool({ name: "list_skills", arguments: { format: "json" } });
     return (listed.structuredContent as { skills: { id: string }[] }).skills.map((skill) => skill.id).sort();
@@ -33,10 +33,14 @@ async function listedWith(stdio: unknown[]): Promise<string[]> {
 }
 
 describe("a config-chosen identity over stdio", () => {
-  it("serves a member's view with the stdio plugin's identity, and only unrestricted sources without one", async () => {
-    expect(await listedWith([["stdio", { identity: { subject: "ada", claims: { groups: ["platform"] } } }]])).toEqual(["deploy", "handbook"]);
-    expect(await listedWith([])).toEqual(["handbook"]);
-  });
+  it.each(Object.keys(RUNTIMES) as Runtime[])(
+    "serves a member's view with the stdio plugin's identity, and only unrestricted sources without one, on %s",
+    async (runtime) => {
+      const member = [["stdio", { identity: { subject: "ada", claims: { groups: ["platform"] } } }]];
+      expect(await listedWith(member, runtime)).toEqual(["deploy", "handbook"]);
+      expect(await listedWith([], runtime)).toEqual(["handbook"]);
+    },
+  );
 
   it("applies to the CLI's commands too, so `list` shows what that caller sees", async () => {
     const config = join(dir, "config-cli.json");

@@ -37,10 +37,7 @@ export default definePlugin({
 
 function summarize(catalog: SkillCatalog, maxChars: number, summaries: WeakMap<readonly CatalogSkill[], { loading: string; text: string }>): string {
   const skills = catalog.list();
-  const loading = catalog
-    .status()
-    .filter((status) => status.state === "loading")
-    .map((status) => status.source);
+  const loading = catalog.loading();
   const key = loading.join("\n");
   const cached = summaries.get(skills);
   if (cached?.loading === key) return cached.text;

@@ -67,7 +67,7 @@ export default definePlugin({
         const unavailable = [
           ...catalog.unavailable().map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error })),
           ...servingOldCopies(catalog),
-          ...stillLoading(catalog).map((source) => ({ source, state: "loading" as const })),
+          ...catalog.loading().map((source) => ({ source, state: "loading" as const })),
         ];
         const list = {
           ...all,
@@ -94,14 +94,6 @@ function servingOldCopies(catalog: SkillCatalog): { source: string; state: "stal
     .diagnostics()
     .filter((d) => d.code === "stale" && !listed.has(d.source))
     .map((d) => ({ source: d.source, state: "stale" as const, error: d.message }));
-}
-
-/** Sources whose first load had not finished when the answer stopped waiting for it (answerWithin). */
-export function stillLoading(catalog: SkillCatalog): string[] {
-  return catalog
-    .status()
-    .filter((status) => status.state === "loading")
-    .map((status) => status.source);
 }
 
 // The CLI's list command prints the same pages the tool answers.

@@ -137,10 +137,7 @@ export default definePlugin({
         const ranked = await ranker.search(query, { limit: ranker.count && whole ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
         const seen = whole ? ranked : visibleOnly(view, ranked);
         const total = ranker.count && whole ? await ranker.count(query, { source }) : seen.length;
-        const loading = view
-          .status()
-          .filter((status) => status.state === "loading")
-          .map((status) => status.source);
+        const loading = view.loading();
         const answer = { ...toAnswer(query, seen, limit, total), ...(loading.length > 0 && { loading_sources: loading }) };
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
