@@ -1,6 +1,7 @@
 import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServer } from "@modelcontextprotocol/server";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
+import type { ServerBuildOptions } from "../../../kernel/types.js";
 import { readBody } from "./body.js";
 import { createOAuthGate, type Caller } from "./auth/gate.js";
 import { identityIn } from "./auth/verifier.js";
@@ -9,7 +10,7 @@ import { serveLegacyOnce } from "./legacy-once.js";
 import type { HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
-import { ServerPool, type ReusableServerFactory } from "./server-pool.js";
+import { ServerPool } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, onSettled, restError } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
 import { SessionTable } from "./sessions.js";
@@ -27,9 +28,12 @@ export type ServerFactory = (caller: Caller) => McpServer | Promise<McpServer>;
 const MAX_IDLE_SERVERS = 64;
 
 export interface HttpAppParts {
-  readonly createServer: ServerFactory;
-  /** Builds the servers 2026-07-28 requests reuse (ServerPool), and tells when they are out of date. */
-  readonly reusable: { readonly build: ReusableServerFactory; readonly edition: () => string };
+  /** The kernel's server factory (`createMcpServer`). */
+  readonly buildServer: (options: ServerBuildOptions) => McpServer | Promise<McpServer>;
+  /** What servers built now are built from: pooled servers of another edition are let go. */
+  readonly edition: () => string;
+  /** Answers are for one caller (a token, or sources only some callers see): cached as private. */
+  readonly personal: boolean;
   readonly logger: Logger;
   readonly options: HttpAppOptions;
   /** Endpoints other plugins add (the REST API). */
@@ -82,7 +86,8 @@ const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * instance of its own, so any replica answers any request), 2025-11-25 in sessions (or, with
  * `stateless`, one request at a time).
  */
-export function createHttpApp({ createServer, reusable, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
+export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
+  const createServer: ServerFactory = ({ identity }) => buildServer({ authenticated: personal, identity });
   const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
@@ -100,7 +105,7 @@ export function createHttpApp({ createServer, reusable, logger, options, routes 
         },
         logger,
       );
-  const pool = new ServerPool(reusable.build, reusable.edition, MAX_IDLE_SERVERS);
+  const pool = new ServerPool((lifetime) => buildServer({ authenticated: personal, lifetime }), edition, MAX_IDLE_SERVERS);
   // The caller's token reaches the factory as the SDK's authInfo, which carries its identity: a
   // signed-in caller's server is built for them, callers with no identity share pooled servers.
   const modern = createMcpHandler(

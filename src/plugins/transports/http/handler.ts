@@ -52,11 +52,9 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
   const options = { ...configured, ...definedOnly(overrides) };
   const catalog = kernel.resolveOptional(TOKENS.SkillCatalog);
   const app = createHttpApp({
-    createServer: ({ identity }) => kernel.createMcpServer({ authenticated: personalAnswers(options, catalog), identity }),
-    reusable: {
-      build: (lifetime) => kernel.createMcpServer({ authenticated: personalAnswers(options, catalog), lifetime }),
-      edition: () => kernel.serverEdition(),
-    },
+    buildServer: (build) => kernel.createMcpServer(build),
+    edition: () => kernel.serverEdition(),
+    personal: personalAnswers(options, catalog),
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),

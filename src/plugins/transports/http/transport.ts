@@ -35,10 +35,9 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
         logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
       }
       const app = createHttpApp({
-        // With a token, or sources only some callers see, answers are cached as private.
-        createServer: ({ identity }) => createServer({ authenticated: personalAnswers(options, catalog), identity }),
-        // Requests with no identity share servers built once (ServerPool); see createHttpApp.
-        reusable: { build: (lifetime) => createServer({ authenticated: personalAnswers(options, catalog), lifetime }), edition: serverEdition },
+        buildServer: createServer,
+        edition: serverEdition,
+        personal: personalAnswers(options, catalog),
         logger,
         options: { ...options, allowedHosts },
         routes: routes(),
