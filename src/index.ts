@@ -1,6 +1,7 @@
 // The public API for embedding the kernel and writing plugins.
 export { createKernel, type SkillsKernel } from "./create-kernel.js";
 export type { Kernel, KernelOptions, KernelState } from "./kernel/kernel.js";
+export type { ToolCallOptions } from "./kernel/tool-call.js";
 export type { Cache, CacheMonitor, CacheState, CacheStats, JsonValue } from "./kernel/cache.js";
 export { defineToken, type Token } from "./kernel/tokens.js";
 export {

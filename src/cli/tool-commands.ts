@@ -2,30 +2,20 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { UserError } from "../kernel/errors.js";
 import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
-import { VERSION } from "../version.js";
 import type { CliArgs } from "./args.js";
 import { describeUnavailable, MAX_PAGE_SIZE, type SkillList } from "../plugins/tools/list-skills/index.js";
 import { renderAnswer } from "../plugins/tools/cache-stats/index.js";
 
 /**
- * Human subcommands call the very tools an agent calls, over an in-memory MCP link, so the CLI
- * and the server can never disagree (validation, errors, output).
+ * Human subcommands call the very tools an agent calls, in process (Kernel.callTool): the same
+ * argument checks, handlers and errors as over MCP, without loading an MCP client.
  */
 export async function callTool(kernel: Kernel, tool: string, plugin: string, args: Record<string, unknown>): Promise<CallToolResult> {
   if (!kernel.tools.some((t) => t.name === tool)) {
     throw new UserError(`the ${tool} tool is not enabled: add "${plugin}" to plugins`, 2);
   }
-  const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client");
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "skills-kernel-cli", version: VERSION });
   // The CLI is a local client, as a stdio one is: it sees what the stdio plugin's identity may.
-  await kernel.createMcpServer({ identity: kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity }).connect(serverSide);
-  await client.connect(clientSide);
-  try {
-    return (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
-  } finally {
-    await client.close();
-  }
+  return kernel.callTool(tool, args, { identity: kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity });
 }
 
 function textOf(result: CallToolResult): string {

@@ -1,9 +1,10 @@
 import "reflect-metadata";
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createMcpServer, serverEdition } from "./mcp-server.js";
+import { callKernelTool, type ToolCallOptions } from "./tool-call.js";
 import { checkedTool } from "./tool-schema.js";
 import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
@@ -48,6 +49,11 @@ export interface Kernel {
   resolveOptional<T>(token: Token<T>): T | undefined;
   /** Every contribution under a multi-registration token. */
   resolveAll<T>(token: Token<T>): T[];
+  /**
+   * Call one tool in process, with no MCP server or client (the CLI's commands, an embedding
+   * app): arguments checked and handler run as over MCP; an unknown tool is an error result.
+   */
+  callTool(name: string, input: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult>;
   /** A new McpServer with every contributed tool; call once per transport connection. */
   createMcpServer(options?: ServerBuildOptions): McpServer;
   /** Changes whenever a server built now would differ from one built before: its instructions or caching hint. */
@@ -218,6 +224,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     resolve: (token) => registry.resolve(kernelContainer, token),
     resolveOptional: (token) => (registry.has(token) ? registry.resolve(kernelContainer, token) : undefined),
     resolveAll: (token) => registry.contributions(token),
+    callTool: (name, input, options) => callKernelTool(tools, logger, name, input, options),
     createMcpServer: buildServer,
     serverEdition: edition,
     async serve(name = config.transport ?? "stdio") {

@@ -1,10 +1,10 @@
-import { SpanStatusCode } from "@opentelemetry/api";
-import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
-import { ToolInputError, errorMessage } from "./errors.js";
+import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import { errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { observeRequests, type RequestObserver } from "./request-observer.js";
-import { requestTracing, traceToolCall } from "./tracing.js";
-import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension, ToolCallExtra } from "./types.js";
+import { runTool } from "./tool-call.js";
+import { requestTracing } from "./tracing.js";
+import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
@@ -84,7 +84,6 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
     };
   }
   for (const tool of tools) {
-    const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => CallToolResult | Promise<CallToolResult>;
     // The SDK calls (args, ctx) when the tool has an input schema, (ctx) when it has none.
     const takesArgs = tool.inputSchema !== undefined;
     server.registerTool(
@@ -96,29 +95,9 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },
-      (async (...params: unknown[]) => {
-        const args = takesArgs ? params[0] : {};
+      ((...params: unknown[]) => {
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
-        try {
-          return await traceToolCall(tool.name, async (span) => {
-            const result = await handler(args, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context });
-            if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR });
-            return result;
-          });
-        } catch (error) {
-          // A ToolInputError is the agent's to fix, and its message is written for the agent.
-          // Anything else is a bug: its message may hold paths or internals, so it goes to the
-          // log in full and the agent learns only that the tool failed.
-          if (error instanceof ToolInputError) {
-            return { isError: true, content: [{ type: "text", text: `${tool.name}: ${errorMessage(error)}` }] };
-          }
-          logger.error(`tool ${tool.name} failed: ${errorMessage(error)}`);
-          if (error instanceof Error && error.stack) logger.debug(error.stack);
-          return {
-            isError: true,
-            content: [{ type: "text", text: `${tool.name}: internal error; the server's log has the details` }],
-          };
-        }
+        return runTool(tool, takesArgs ? params[0] : {}, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context }, logger);
       }) as never,
     );
   }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT } from "../helpers/cli.js";
+import { CLI, REPO_ROOT, runCli } from "../helpers/cli.js";
 
 const RECORDER = fileURLToPath(new URL("../fixtures/bundle/record-loads.mjs", import.meta.url));
 
@@ -14,6 +14,12 @@ const RECORDER = fileURLToPath(new URL("../fixtures/bundle/record-loads.mjs", im
  * only other commands, transports or options use. A stray import between plugins pulls a whole
  * plugin, and its dependencies, into every start.
  */
+/** The source files of every bundle chunk a process loaded, as each chunk's source map names them. */
+async function bundledSources(record: string): Promise<string[]> {
+  const chunks = (await readFile(record, "utf8")).split("\n").filter((url) => url.includes("/dist/"));
+  return (await Promise.all(chunks.map(async (url) => JSON.parse(await readFile(`${fileURLToPath(url)}.map`, "utf8")).sources as string[]))).flat();
+}
+
 describe("the modules a stdio server loads to its first search answer", () => {
   let work: string;
   let sources: string[];
@@ -32,11 +38,7 @@ describe("the modules a stdio server loads to its first search answer", () => {
     const found = await client.callTool({ name: "search_skills", arguments: { query: "commit message" } });
     expect(JSON.stringify(found.structuredContent)).toContain("commit-message-writer");
     await client.close();
-    // Each bundle chunk's source map names the source files it holds.
-    const chunks = (await readFile(record, "utf8")).split("\n").filter((url) => url.includes("/dist/"));
-    sources = (
-      await Promise.all(chunks.map(async (url) => JSON.parse(await readFile(`${fileURLToPath(url)}.map`, "utf8")).sources as string[]))
-    ).flat();
+    sources = await bundledSources(record);
   });
   afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -57,5 +59,23 @@ describe("the modules a stdio server loads to its first search answer", () => {
     ["markdown-it", "node_modules/markdown-it/"],
   ])("leaves out %s", (_what, part) => {
     expect(sources.filter((source) => source.includes(part))).toEqual([]);
+  });
+});
+
+describe("the modules `skills-kernel list` loads", () => {
+  it("calls the tool in process: no MCP client", async () => {
+    const work = await mkdtemp(join(tmpdir(), "skills-kernel-list-modules-"));
+    try {
+      const record = join(work, "loads.txt");
+      const listed = await runCli(["list", "--format", "names-only", "--skills-dir", join(REPO_ROOT, "examples/skills")], {
+        env: { ...process.env, NODE_OPTIONS: `--import ${RECORDER}`, RECORD_LOADS: record },
+      });
+      expect(listed).toMatchObject({ code: 0, stdout: expect.stringContaining("commit-message-writer") });
+      const sources = await bundledSources(record);
+      expect(sources.some((source) => source.includes("src/plugins/tools/list-skills/"))).toBe(true);
+      expect(sources.filter((source) => source.includes("@modelcontextprotocol/client/"))).toEqual([]);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

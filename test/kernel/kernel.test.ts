@@ -368,6 +368,45 @@ describe("tools over MCP", () => {
     await kernel.close();
   });
 
+  it("calls a tool in process as MCP would: checked arguments, the caller's identity, errors as results", async () => {
+    const seen: { identity?: unknown; signal?: AbortSignal } = {};
+    const { kernel, lines } = await boot({
+      plugins: [
+        definePlugin({
+          name: "tools",
+          setup(ctx) {
+            ctx.addTool({
+              name: "double",
+              description: "doubles n",
+              inputSchema: { n: z.number().int() },
+              handler: ({ n }, extra) => {
+                Object.assign(seen, { identity: extra.identity, signal: extra.signal });
+                return { content: [{ type: "text", text: String(n * 2) }] };
+              },
+            });
+            ctx.addTool({ name: "picky", description: "refuses", handler: () => { throw new ToolInputError("query must not be blank"); } });
+            ctx.addTool({ name: "explode", description: "fails", handler: () => { throw new Error("kaboom at /secret/path"); } });
+          },
+        }),
+      ],
+    });
+    const identity = { subject: "ada", scopes: [], claims: { groups: ["team"] } };
+    expect(await kernel.callTool("double", { n: 4 }, { identity })).toEqual({ content: [{ type: "text", text: "8" }] });
+    expect(seen.identity).toEqual(identity);
+    expect(seen.signal).toBeInstanceOf(AbortSignal);
+    // Arguments that do not fit the schema never reach the handler.
+    seen.identity = undefined;
+    const bad = await kernel.callTool("double", { n: "four" });
+    expect(bad).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/^double: invalid arguments: n: /) }] });
+    expect(seen.identity).toBeUndefined();
+    expect(await kernel.callTool("picky", {})).toEqual({ isError: true, content: [{ type: "text", text: "picky: query must not be blank" }] });
+    const failed = await kernel.callTool("explode", {});
+    expect(failed).toEqual({ isError: true, content: [{ type: "text", text: "explode: internal error; the server's log has the details" }] });
+    expect(lines.some((l) => l.includes("tool explode failed: kaboom at /secret/path"))).toBe(true);
+    expect(await kernel.callTool("missing", {})).toEqual({ isError: true, content: [{ type: "text", text: "no tool is named missing; this kernel has double, picky, explode" }] });
+    await kernel.close();
+  });
+
   it("refuses a tool schema that cannot give its JSON Schema (zod 3), naming the plugin and the field", async () => {
     const { z: z3 } = await import("zod/v3");
     const failure = boot({

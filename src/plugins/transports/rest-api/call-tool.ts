@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ToolInputError } from "../../../kernel/errors.js";
+import { checkToolInput } from "../../../kernel/tool-call.js";
 import type { Identity, KernelTool, ToolCallExtra } from "../../../kernel/types.js";
 
 /** A tool's answer for REST: its structured content, or why it refused. */
@@ -13,20 +14,12 @@ export type ToolOutcome =
  * the caller's mistake (400); anything else propagates as a server error.
  */
 export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal, identity?: Identity): Promise<ToolOutcome> {
-  let args: unknown = {};
-  if (tool.inputSchema) {
-    const checked = await tool.inputSchema["~standard"].validate(input);
-    if (checked.issues) {
-      const issue = checked.issues[0]!;
-      const path = (issue.path ?? []).map((part) => String(typeof part === "object" ? part.key : part)).join(".");
-      return { ok: false, status: 400, message: `${path || "input"}: ${issue.message}` };
-    }
-    args = checked.value;
-  }
+  const checked = await checkToolInput(tool, input);
+  if (!checked.ok) return { ok: false, status: 400, message: checked.message };
   const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => Promise<CallToolResult>;
   let result: CallToolResult;
   try {
-    result = await handler(args, { signal, identity });
+    result = await handler(checked.args, { signal, identity });
   } catch (error) {
     if (error instanceof ToolInputError) return { ok: false, status: 400, message: error.message };
     throw error;
