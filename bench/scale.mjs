@@ -6,8 +6,9 @@
 //     to it. skills-kernel answers within 5 s whatever is loaded: an answer with no skill (the
 //     query matches pdf skills) came before the catalog, so it is asked again; retries are counted;
 //   - with --settle/--idle > 0, RSS and idle CPU of each server once it has answered;
-//   - `skills-kernel list` (each kernel build's) against two floors that only read every SKILL.md
-//     (bench/anchors/read-all.mjs, read-all-2.mjs), wall and CPU time.
+//   - `skills-kernel list` (each kernel build's), wall and CPU time, against two floors that only
+//     read every SKILL.md (bench/anchors/read-all.mjs, read-all-2.mjs) and two that also parse its
+//     frontmatter and print the list (list-floor.mjs with yaml, list-floor-2.mjs with gray-matter).
 // Ratios are against both Fuse servers (two independent implementations of the same thing), and
 // the load average is printed with every table: on a loaded machine, trust the CPU columns.
 //
@@ -68,6 +69,8 @@ const commands = (root) => [
   ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel list" : `skills-kernel ${values.baseline} list`, args: [cli, "list", "--skills-dir", root] })),
   { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
   { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
+  { name: "list-floor.mjs (synchronous walk, yaml, sorted list)", args: [anchor("list-floor.mjs"), root] },
+  { name: "list-floor-2.mjs (recursive readdir, gray-matter, sorted list)", args: [anchor("list-floor-2.mjs"), root] },
 ].filter((command) => only.test(command.name));
 
 /** CPU time of a live process, all its threads, in ms (Linux: /proc/PID/task/*\/schedstat, ns). */
@@ -136,15 +139,8 @@ async function interleaved(candidates, run) {
   return samples;
 }
 
-const load = () => loadavg().map((figure) => figure.toFixed(1)).join(" ");
-console.log(`# scale benchmark, node ${process.version}, ${runs} interleaved runs, ${values.flat ? "SKILL.md-only" : "real-shaped"} catalogs, kernel ${values.kernel}\n`);
-for (const size of values.sizes.split(",").map(Number)) {
-  const root = values.flat
-    ? await makeCatalog(size, join(tmpdir(), `skills-kernel-scale-${size}`))
-    : await makeRealCatalog(size, join(tmpdir(), `skills-kernel-scale-real-${size}`));
-  console.log(`## ${size.toLocaleString("en")} skills (${root})\n\nload average before: ${load()}\n`);
-  const candidates = servers(root);
-  const samples = await interleaved(candidates, serve);
+/** The first-answer table: each server's medians, and ratios against both Fuse servers. */
+function printServers(candidates, samples) {
   const fuse = [1, 2].map((n) => candidates.findIndex((candidate) => candidate.name.startsWith(`Fuse server ${n}`)));
   const med = (index, key) => (index < 0 ? undefined : median(samples[index].map((sample) => sample[key])));
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
@@ -160,13 +156,27 @@ for (const size of values.sizes.split(",").map(Number)) {
     }
     console.log(`| ${candidate.name} | ${cells.join(" | ")} |`);
   }
+}
+
+const load = () => loadavg().map((figure) => figure.toFixed(1)).join(" ");
+console.log(`# scale benchmark, node ${process.version}, ${runs} interleaved runs, ${values.flat ? "SKILL.md-only" : "real-shaped"} catalogs, kernel ${values.kernel}\n`);
+for (const size of values.sizes.split(",").map(Number)) {
+  const root = values.flat
+    ? await makeCatalog(size, join(tmpdir(), `skills-kernel-scale-${size}`))
+    : await makeRealCatalog(size, join(tmpdir(), `skills-kernel-scale-real-${size}`));
+  console.log(`## ${size.toLocaleString("en")} skills (${root})\n\nload average before: ${load()}\n`);
+  const candidates = servers(root);
+  const samples = await interleaved(candidates, serve);
+  if (candidates.length > 0) printServers(candidates, samples);
   const oneShots = commands(root);
   const lists = await interleaved(oneShots, once);
-  const floors = ["read-all.mjs", "read-all-2.mjs"].map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
+  const floorFiles = ["read-all.mjs", "read-all-2.mjs", "list-floor.mjs", "list-floor-2.mjs"];
+  const floors = floorFiles.map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
   const lmed = (index, key) => (index < 0 ? undefined : median(lists[index].map((sample) => sample[key])));
-  console.log(`\n| command | wall ms | vs read-all | vs read-all-2 | CPU ms | vs read-all | vs read-all-2 |\n|---|---:|---:|---:|---:|---:|---:|`);
+  console.log(`\n| command | wall ms | CPU ms | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|${"---:|".repeat(floors.length)}`);
   for (const [index, command] of oneShots.entries()) {
-    const cells = ["wall", "cpu"].flatMap((key) => [Math.round(lmed(index, key)), ratio(lmed(index, key), lmed(floors[0], key)), ratio(lmed(index, key), lmed(floors[1], key))]);
+    const cpu = lmed(index, "cpu");
+    const cells = [Math.round(lmed(index, "wall")), Math.round(cpu), ...floors.map((floor) => ratio(cpu, lmed(floor, "cpu")))];
     console.log(`| ${command.name} | ${cells.join(" | ")} |`);
   }
   console.log(`\nload average after: ${load()}\n`);
