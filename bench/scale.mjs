@@ -17,6 +17,7 @@
 //   node bench/scale.mjs --sizes 100000 --runs 1   # minutes: 100,000 skills under /tmp (hard links to the corpus)
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
 //   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
+//   node bench/scale.mjs --sizes 1566 --runtimes bun,deno --only 'kernel'   # the bundle on Bun and Deno too
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -43,6 +44,9 @@ const { values } = parseArgs({
     // SKILL.md-only folders (bench/scale/make-catalog.mjs), the flattering catalog of earlier runs.
     flat: { type: "boolean", default: false },
     query: { type: "string", default: "extract tables from pdf files" },
+    // The kernel's bundle also served on these runtimes (bun, deno: test/runtimes, installed by
+    // `node scripts/test-runtimes.mjs`), beside the Node running this bench.
+    runtimes: { type: "string", default: "" },
     // Only the servers and commands whose name matches (a regular expression), for the long sizes.
     only: { type: "string", default: "" },
   },
@@ -58,9 +62,18 @@ const cwd = mkdtempSync(join(tmpdir(), "skills-kernel-scale-cwd-"));
 const anchor = (file) => join(repo, "bench/anchors", file);
 
 const kernels = [kernel, ...(values.baseline ? [resolve(repo, values.baseline)] : [])];
+const RUNTIMES = { bun: (cli) => [cli], deno: (cli) => ["run", "-A", "--quiet", cli] };
+const runtimes = values.runtimes
+  .split(",")
+  .filter(Boolean)
+  .map((name) => {
+    if (!(name in RUNTIMES)) throw new Error(`--runtimes: ${name} is not one of ${Object.keys(RUNTIMES).join(", ")}`);
+    return { name, command: join(repo, "test/runtimes/node_modules/.bin", name), args: RUNTIMES[name] };
+  });
 const only = new RegExp(values.only);
 const servers = (root) => [
   ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel" : `skills-kernel ${values.baseline}`, args: [cli, "--skills-dir", root], tool: "search_skills" })),
+  ...runtimes.map((runtime) => ({ name: `skills-kernel on ${runtime.name}`, command: runtime.command, args: [...runtime.args(kernel), "--skills-dir", root], tool: "search_skills" })),
   { name: "Fuse server 1 (fuse-server.mjs)", args: [anchor("fuse-server.mjs"), root], tool: "search" },
   { name: "Fuse server 2 (fuse-server-2.mjs)", args: [anchor("fuse-server-2.mjs"), root], tool: "search" },
   { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
@@ -82,7 +95,7 @@ const beforeTheCatalog = (answer) => answer.structuredContent?.total === 0;
 
 /** Spawns one server, times its first complete search answer, then (if asked) its RSS and idle CPU. */
 async function serve(candidate) {
-  const transport = new StdioClientTransport({ command: node, args: candidate.args, cwd, stderr: "ignore" });
+  const transport = new StdioClientTransport({ command: candidate.command ?? node, args: candidate.args, cwd, stderr: "ignore" });
   const client = new Client({ name: "scale-bench", version: "0" });
   const started = performance.now();
   await client.connect(transport, { timeout: 900_000 });

@@ -1,0 +1,11 @@
+import { createKernel } from "../../src/create-kernel.js";
+import { createLogger } from "../../src/kernel/logger.js";
+import { Bm25Ranker } from "../../src/plugins/rankers/ranker-bm25/ranker.js";
+const kernel = await createKernel({ config: { plugins: [["fs", { roots: [{ path: process.argv[2] }] }]] }, logger: createLogger("error") });
+await kernel.catalog.ready();
+const skills = kernel.catalog.list();
+await kernel.close();
+const n = Number(process.argv[3] ?? 10);
+const t0 = performance.now();
+for (let i = 0; i < n; i++) new Bm25Ranker().build(skills);
+console.log(skills.length, "skills", ((performance.now() - t0) / n).toFixed(1), "ms/build");
