@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectCli, runCli } from "../helpers/cli.js";
 import { listAllSkills } from "../helpers/skills-host.js";
@@ -144,10 +145,16 @@ describe("a blocked skill is not served by any tool or method (bundle)", () => {
     expect(local.stdout.split("\n").filter(Boolean).sort()).toEqual(["clean", "risky"]);
   });
 
-  it("warn names a risky local skill once, as it loads, not at each call", async () => {
+  it("warn names a risky local skill once, when it is first read, not at each call", async () => {
     const { client, stderr } = await connectCli(["--skills-dir", skills], { cwd: base, env });
     try {
-      // The audit runs once the skills are served: its line comes after the first answers may.
+      // Listing and searching read no skill's content: nothing is audited yet.
+      await client.callTool({ name: "list_skills", arguments: {} });
+      await client.callTool({ name: "search_skills", arguments: { query: "setup" } });
+      await sleep(500);
+      expect(stderr()).not.toContain("risky (risky) has");
+      // The audit runs in the background on the first read: its line may come after the answer.
+      expect((await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } })).isError).toBeFalsy();
       await vi.waitFor(() => expect(stderr()).toContain("risky (risky) has"), { timeout: 30_000, interval: 50 });
       expect(stderr()).toContain(
         '[skills-kernel:catalog] warn: source "skills": risky (risky) has 1 high audit finding: pipe-to-shell at scripts/setup.sh:3; served (audit mode warn; audit_skill or skills-kernel audit lists them)\n',

@@ -36,20 +36,30 @@ export function sourceReader(source: SkillSource, path: string): SkillReader {
  * `source` with every skill that fails a check left out of its snapshots, each replaced by an
  * error diagnostic saying why (the rule and where): nothing in the catalog then serves it, by
  * any tool, resource or extension method. A skill the check cannot read is left out too.
- * `afterLoad` checks run once a snapshot is served, in the background (aborted with the load's
- * signal), and only report: they never hold up the catalog, nor leave a skill out.
+ * `onFirstRead` checks run in the background when a served skill's content is first read after
+ * the load that served it (its SKILL.md, or one of its files), and only report: they never hold
+ * up the read, nor leave a skill out. Checking at load instead would read every file of every
+ * skill after each load of a large local catalog, most of them never read by anyone.
  */
-export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger, afterLoad: readonly ServeCheck[] = []): SkillSource {
+export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger, onFirstRead: readonly ServeCheck[] = []): SkillSource {
   // Each refusal is logged once, not at every reload.
   const logged = new Set<string>();
-  const report = (skills: readonly SourceSkill[], signal: AbortSignal) =>
-    pLimit(CONCURRENCY)
-      .map(skills, async (skill) => {
-        for (const check of afterLoad) await check(skill, sourceReader(source, skill.path), signal);
-      })
-      .catch((error: unknown) => {
-      if (!signal.aborted) logger.debug(`source "${source.name}": the checks after load stopped: ${errorMessage(error)}`);
+  // The last load's skills by path, the paths read since it, and the signal their checks stop with.
+  let served = new Map<string, SourceSkill>();
+  let read = new Set<string>();
+  let lifetime: AbortSignal | undefined;
+  const background = pLimit(CONCURRENCY);
+  const firstRead = (path: string) => {
+    const skill = served.get(path);
+    if (onFirstRead.length === 0 || skill === undefined || read.has(path)) return;
+    read.add(path);
+    const signal = lifetime!;
+    background(async () => {
+      for (const check of onFirstRead) await check(skill, sourceReader(source, path), signal);
+    }).catch((error: unknown) => {
+      if (!signal.aborted) logger.debug(`source "${source.name}": the check of ${path || "."} on its first read stopped: ${errorMessage(error)}`);
     });
+  };
   const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
     const snapshot = await (options ? source.load(signal, options) : source.load(signal));
     const verdicts = await pLimit(CONCURRENCY).map(snapshot.skills, async (skill) => {
@@ -73,7 +83,11 @@ export function withServeChecks(source: SkillSource, checks: readonly ServeCheck
       logged.add(line);
       return false;
     });
-    if (afterLoad.length > 0) void report(skills, signal);
+    if (onFirstRead.length > 0) {
+      served = new Map(skills.map((skill) => [skill.path, skill]));
+      read = new Set();
+      lifetime = signal;
+    }
     return { skills, diagnostics: [...snapshot.diagnostics, ...refused] };
   };
   return {
@@ -81,9 +95,16 @@ export function withServeChecks(source: SkillSource, checks: readonly ServeCheck
     description: source.description,
     ...(source.capabilities && { capabilities: source.capabilities }),
     load,
-    readDocument: (path, maxBytes, signal) => source.readDocument(path, maxBytes, signal),
+    readDocument: (path, maxBytes, signal) => {
+      // A read of no bytes asks only the size (the Skills extension's listing): no content is served.
+      if (maxBytes > 0) firstRead(path);
+      return source.readDocument(path, maxBytes, signal);
+    },
     listFiles: (path, limit, signal) => source.listFiles(path, limit, signal),
-    readFile: (path, file, maxBytes, signal) => source.readFile(path, file, maxBytes, signal),
+    readFile: (path, file, maxBytes, signal) => {
+      firstRead(path);
+      return source.readFile(path, file, maxBytes, signal);
+    },
     ...(source.search && { search: source.search.bind(source) }),
     ...(source.watch && { watch: source.watch.bind(source) }),
     ...(source.freshness && { freshness: source.freshness }),

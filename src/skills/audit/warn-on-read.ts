@@ -9,9 +9,9 @@ import type { AuditFinding } from "./types.js";
 const NAMED_RULES = 3;
 
 /**
- * The `warn` audit mode's check at load: a skill with high findings is served, and one warning
- * per skill says so, summarised by rule; said once (a reload that finds the same says nothing),
- * never per call. A skill the audit cannot read is served as well: warn never refuses.
+ * The `warn` audit mode's check, made when a skill is first read: a skill with high findings is
+ * served, and one warning per skill says so, summarised by rule; said once (a read after a reload
+ * that finds the same says nothing). A skill the audit cannot read is served as well: warn never refuses.
  */
 export function warnHighFindings(source: string, logger: Logger): ServeCheck {
   const said = new Set<string>();
