@@ -27,6 +27,10 @@ function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void
 class SearchIndex {
   #ranker: Ranker | undefined;
   #built = false;
+  /** Skills in the index, kept as changes are applied. */
+  #size = 0;
+  /** Builds the index in the background again once a change has dropped it (set while serving). */
+  #rewarm: (() => void) | undefined;
 
   constructor(
     private readonly catalog: SkillCatalog,
@@ -39,8 +43,35 @@ class SearchIndex {
     this.#ranker = ranker;
   }
 
+  /**
+   * A change at least as large as the index (the first load, after a search or the warm-up built
+   * an index of the skills loaded within the answer wait) is indexed afresh: one build is faster
+   * than adding skill by skill, and its postings are sized to fit.
+   */
   follow(change: CatalogChange): void {
-    if (this.#ranker && this.#built) apply(this.#ranker, change);
+    if (!this.#ranker || !this.#built) return;
+    if (change.added.length + change.updated.length >= Math.max(1, this.#size)) {
+      this.#built = false;
+      this.#rewarm?.();
+      return;
+    }
+    apply(this.#ranker, change);
+    this.#size += change.added.length - change.removed.length;
+  }
+
+  /** Builds the index in the background now, and again whenever a change drops it. */
+  warm(signal: AbortSignal, logger: Logger): void {
+    this.#rewarm = () =>
+      setTimeout(() => {
+        if (signal.aborted) return;
+        try {
+          this.ranker();
+        } catch (error) {
+          // A third-party ranker that throws costs the warm-up only: the first search retries.
+          logger.error(`building the search index failed: ${errorMessage(error)}`);
+        }
+      }).unref();
+    this.#rewarm();
   }
 
   ranker(): Ranker {
@@ -50,6 +81,7 @@ class SearchIndex {
       const skills = this.catalog.list();
       this.#ranker.build(skills);
       this.#built = true;
+      this.#size = skills.length;
       const elapsed = performance.now() - started;
       // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
       this.logger.debug(`indexed ${skills.length} skills in ${Math.round(elapsed)} ms`);
@@ -157,17 +189,7 @@ export default definePlugin({
       serve(ctx) {
         // After the first load, and after whatever the transport is busy with right now: an agent's
         // first search then finds the index built, and the handshake never waits for it.
-        void catalog.ready().then(() =>
-          setTimeout(() => {
-            if (ctx.signal.aborted) return;
-            try {
-              index.ranker();
-            } catch (error) {
-              // A third-party ranker that throws costs the warm-up only: the first search retries.
-              ctx.logger.error(`building the search index failed: ${errorMessage(error)}`);
-            }
-          }).unref(),
-        );
+        void catalog.ready().then(() => index.warm(ctx.signal, ctx.logger));
       },
       stop: () => stopFollowing(),
     };
