@@ -18,6 +18,7 @@
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
 //   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
 //   node bench/scale.mjs --sizes 1566 --runtimes bun,deno --only 'kernel'   # the bundle on Bun and Deno too
+//   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel$|MiniSearch|echo'   # search over stdio
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -47,6 +48,9 @@ const { values } = parseArgs({
     // The kernel's bundle also served on these runtimes (bun, deno: test/runtimes, installed by
     // `node scripts/test-runtimes.mjs`), beside the Node running this bench.
     runtimes: { type: "string", default: "" },
+    // After the first answer, this many more searches one after another (the queries below in
+    // turn), for each server's median time per search over stdio; 0: none.
+    latency: { type: "string", default: "0" },
     // Only the servers and commands whose name matches (a regular expression), for the long sizes.
     only: { type: "string", default: "" },
   },
@@ -54,6 +58,9 @@ const { values } = parseArgs({
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const node = process.execPath;
 const runs = Number(values.runs);
+const latencyCalls = Number(values.latency);
+/** Requests of every kind for the latency series: a task, a skill's name, a word, a typo, no match. */
+const LATENCY_QUERIES = ["extract tables from pdf files", "commit message", "kubernetes", "dockerfil best practices", "write unit tests for react components", "zzqx nothing matches"];
 const settleSeconds = Number(values.settle);
 const idleSeconds = Number(values.idle);
 const kernel = resolve(repo, values.kernel);
@@ -77,6 +84,8 @@ const servers = (root) => [
   { name: "Fuse server 1 (fuse-server.mjs)", args: [anchor("fuse-server.mjs"), root], tool: "search" },
   { name: "Fuse server 2 (fuse-server-2.mjs)", args: [anchor("fuse-server-2.mjs"), root], tool: "search" },
   { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
+  // The protocol's own cost, beside the latency series: answers at once, reads nothing.
+  ...(latencyCalls > 0 ? [{ name: "echo server (echo-server.mjs)", args: [anchor("echo-server.mjs")], tool: "search" }] : []),
 ].filter((candidate) => only.test(candidate.name));
 const commands = (root) => [
   ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel list" : `skills-kernel ${values.baseline} list`, args: [cli, "list", "--skills-dir", root] })),
@@ -108,6 +117,15 @@ async function serve(candidate) {
     await sleep(50);
   }
   const result = { wall: performance.now() - started, cpu: cpuMs(transport.pid), retries };
+  if (latencyCalls > 0) {
+    const times = [];
+    for (let call = 0; call < latencyCalls; call++) {
+      const asked = performance.now();
+      await client.callTool({ name: candidate.tool, arguments: { query: LATENCY_QUERIES[call % LATENCY_QUERIES.length] } });
+      times.push(performance.now() - asked);
+    }
+    result.latency = median(times);
+  }
   if (settleSeconds + idleSeconds > 0) {
     await sleep(settleSeconds * 1000);
     const before = cpuMs(transport.pid);
@@ -157,12 +175,14 @@ function printServers(candidates, samples) {
   const fuse = [1, 2].map((n) => candidates.findIndex((candidate) => candidate.name.startsWith(`Fuse server ${n}`)));
   const med = (index, key) => (index < 0 ? undefined : median(samples[index].map((sample) => sample[key])));
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
-  console.log(`| server | first answer, wall ms | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs Fuse 1 | vs Fuse 2 | retries |${extra}`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${extra ? "---:|---:|" : ""}`);
+  const latency = latencyCalls > 0 ? " search p50 over stdio, ms |" : "";
+  console.log(`| server | first answer, wall ms | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`);
   for (const [index, candidate] of candidates.entries()) {
     const [wall, cpu] = [med(index, "wall"), med(index, "cpu")];
     const cells = [Math.round(wall), ratio(wall, med(fuse[0], "wall")), ratio(wall, med(fuse[1], "wall")), Math.round(cpu), ratio(cpu, med(fuse[0], "cpu")), ratio(cpu, med(fuse[1], "cpu"))];
     cells.push(samples[index].map((sample) => sample.retries).join(","));
+    if (latency) cells.push(med(index, "latency").toFixed(2));
     if (extra) {
       const rss = samples[index].map((sample) => sample.rss);
       cells.push(`${med(index, "rss").toFixed(0)} (${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)})`, med(index, "idle").toFixed(2));
