@@ -145,8 +145,8 @@ describe("a blocked skill is not served by any tool or method (bundle)", () => {
     expect(local.stdout.split("\n").filter(Boolean).sort()).toEqual(["clean", "risky"]);
   });
 
-  it("warn names a risky local skill once, when it is first read, not at each call", async () => {
-    const { client, stderr } = await connectCli(["--skills-dir", skills], { cwd: base, env });
+  it.each(["node", "node24", "bun", "deno"] as const)("warn names a risky local skill once, when it is first read, not at each call (%s)", async (runtime) => {
+    const { client, stderr } = await connectCli(["--skills-dir", skills], { cwd: base, env, runtime });
     try {
       // Listing and searching read no skill's content: nothing is audited yet.
       await client.callTool({ name: "list_skills", arguments: {} });

@@ -44,14 +44,15 @@ export function sourceReader(source: SkillSource, path: string): SkillReader {
 export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger, onFirstRead: readonly ServeCheck[] = []): SkillSource {
   // Each refusal is logged once, not at every reload.
   const logged = new Set<string>();
-  // The last load's skills by path, the paths read since it, and the signal their checks stop with.
+  // The last load's skills by path (kept only when there are checks on first read), the paths
+  // read since it, and the signal their checks stop with.
   let served = new Map<string, SourceSkill>();
   let read = new Set<string>();
   let lifetime: AbortSignal | undefined;
   const background = pLimit(CONCURRENCY);
   const firstRead = (path: string) => {
     const skill = served.get(path);
-    if (onFirstRead.length === 0 || skill === undefined || read.has(path)) return;
+    if (skill === undefined || read.has(path)) return;
     read.add(path);
     const signal = lifetime!;
     background(async () => {

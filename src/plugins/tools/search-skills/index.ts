@@ -27,8 +27,6 @@ function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void
 class SearchIndex {
   #ranker: Ranker | undefined;
   #built = false;
-  /** Skills in the index, kept as changes are applied. */
-  #size = 0;
   /** Builds the index in the background again once a change has dropped it (set while serving). */
   #rewarm: (() => void) | undefined;
 
@@ -50,13 +48,14 @@ class SearchIndex {
    */
   follow(change: CatalogChange): void {
     if (!this.#ranker || !this.#built) return;
-    if (change.added.length + change.updated.length >= Math.max(1, this.#size)) {
+    // The catalog has applied the change; the index holds what it held before.
+    const indexed = this.catalog.list().length - change.added.length + change.removed.length;
+    if (change.added.length + change.updated.length >= Math.max(1, indexed)) {
       this.#built = false;
       this.#rewarm?.();
       return;
     }
     apply(this.#ranker, change);
-    this.#size += change.added.length - change.removed.length;
   }
 
   /** Builds the index in the background now, and again whenever a change drops it. */
@@ -81,7 +80,6 @@ class SearchIndex {
       const skills = this.catalog.list();
       this.#ranker.build(skills);
       this.#built = true;
-      this.#size = skills.length;
       const elapsed = performance.now() - started;
       // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
       this.logger.debug(`indexed ${skills.length} skills in ${Math.round(elapsed)} ms`);

@@ -194,6 +194,31 @@ describe("search_skills with a ranker plugin", () => {
   });
 });
 
+/** A transport that serves nothing: `kernel.serve("loopback")` runs the plugins' serve hooks. */
+const loopbackTransport: PluginEntry = {
+  name: "loopback",
+  setup: (ctx) =>
+    ctx.contribute(TOKENS.Transport, {
+      name: "loopback",
+      start: async () => ({ closed: new Promise<void>(() => {}), close: async () => {} }),
+    }),
+};
+
+/** A ranker plugin that records what search_skills asks of the default ranker it wraps. */
+function recordingRanker(calls: string[]): PluginEntry {
+  class Recording extends Bm25Ranker {
+    override build(skills: Parameters<Bm25Ranker["build"]>[0]) {
+      calls.push(`build ${skills.length}`);
+      super.build(skills);
+    }
+    override add(skills: Parameters<Bm25Ranker["add"]>[0]) {
+      calls.push(`add ${skills.length}`);
+      super.add(skills);
+    }
+  }
+  return { name: "recording-ranker", provides: [TOKENS.Ranker], setup: (ctx) => ctx.provide(TOKENS.Ranker, new Recording()) };
+}
+
 describe("search_skills as skills change", () => {
   let root: string;
   beforeAll(async () => {
@@ -228,78 +253,37 @@ describe("search_skills as skills change", () => {
     await kernel.catalog.refresh();
     expect(await ids("ansible playbooks")).toEqual([]);
   });
-});
-
-/** A transport that serves nothing: `kernel.serve("loopback")` runs the plugins' serve hooks. */
-const loopbackTransport: PluginEntry = {
-  name: "loopback",
-  setup: (ctx) =>
-    ctx.contribute(TOKENS.Transport, {
-      name: "loopback",
-      start: async () => ({ closed: new Promise<void>(() => {}), close: async () => {} }),
-    }),
-};
-
-/** A ranker plugin that records what search_skills asks of the default ranker it wraps. */
-function recordingRanker(calls: string[]): PluginEntry {
-  class Recording extends Bm25Ranker {
-    override build(skills: Parameters<Bm25Ranker["build"]>[0]) {
-      calls.push(`build ${skills.length}`);
-      super.build(skills);
-    }
-    override add(skills: Parameters<Bm25Ranker["add"]>[0]) {
-      calls.push(`add ${skills.length}`);
-      super.add(skills);
-    }
-  }
-  return { name: "recording-ranker", provides: [TOKENS.Ranker], setup: (ctx) => ctx.provide(TOKENS.Ranker, new Recording()) };
-}
-
-describe("search_skills's index as the catalog grows", () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), "skills-kernel-search-grow-"));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
-
-  const write = async (name: string) => {
-    await mkdir(join(root, name), { recursive: true });
-    await writeFile(join(root, name, "SKILL.md"), `---\nname: ${name}\ndescription: Handles ${name.replace(/-/g, " ")} work.\n---\n# ${name}\n`);
-  };
 
   it("is built afresh after a change as large as it, and follows smaller ones", async () => {
     const calls: string[] = [];
     const { kernel, search } = await connect([["fs", { roots: [root], watch: false }], recordingRanker(calls), "search-skills"]);
     // A search before any skill is in builds an empty index, as one within the first load's wait does.
     expect(answerOf(await search({ query: "terraform" })).total).toBe(0);
-    for (const name of ["terraform-plan", "ansible-runner", "helm-charts"]) await write(name);
+    await write("terraform-plan", "Handles terraform plan work.");
+    await write("ansible-runner", "Handles ansible runner work.");
+    await write("helm-charts", "Handles helm charts work.");
     await kernel.catalog.refresh();
     expect(answerOf(await search({ query: "terraform" })).results.map((r) => r.id)).toEqual(["terraform-plan"]);
-    await write("pulumi-stacks");
+    await write("pulumi-stacks", "Handles pulumi stacks work.");
     await kernel.catalog.refresh();
     expect(answerOf(await search({ query: "pulumi" })).results.map((r) => r.id)).toEqual(["pulumi-stacks"]);
     expect(calls).toEqual(["build 0", "build 3", "add 1"]);
   });
 
   it("is built again in the background while serving, with no search asking", async () => {
-    const empty = await mkdtemp(join(tmpdir(), "skills-kernel-search-rewarm-"));
     const logs: string[] = [];
     const kernel = await createKernel({
-      config: { plugins: [["fs", { roots: [empty], watch: false }], "search-skills", loopbackTransport] },
+      config: { plugins: [["fs", { roots: [root], watch: false }], "search-skills", loopbackTransport] },
       logger: createLogger("debug", (line) => logs.push(line)),
     });
     try {
       await kernel.serve("loopback");
       await expect.poll(() => logs.some((line) => line.includes("indexed 0 skills"))).toBe(true);
-      await mkdir(join(empty, "helm-charts"), { recursive: true });
-      await writeFile(join(empty, "helm-charts", "SKILL.md"), "---\nname: helm-charts\ndescription: Packages Helm charts.\n---\n# Helm\n");
+      await write("helm-charts", "Packages Helm charts.");
       await kernel.catalog.refresh();
       await expect.poll(() => logs.some((line) => line.includes("indexed 1 skills"))).toBe(true);
     } finally {
       await kernel.close();
-      await rm(empty, { recursive: true, force: true });
     }
   });
 });
