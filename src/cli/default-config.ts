@@ -2,12 +2,16 @@ import { resolve } from "node:path";
 import type { SkillsKernelConfig } from "../kernel/config.js";
 import { expandHome } from "../skills/paths.js";
 
-/** The folders Claude Code and other agents already use, project before user. */
+/**
+ * The folders Claude Code and other agents already use, project before user. The user's own
+ * folders follow links anywhere (`ln -s ~/src/my-skill ~/.claude/skills/`); a project's, which a
+ * cloned repository writes, only into its other folder.
+ */
 const DEFAULT_ROOTS = [
   { path: ".claude/skills", source: "project", optional: true },
   { path: ".agents/skills", source: "project", optional: true },
-  { path: "~/.claude/skills", source: "user", optional: true },
-  { path: "~/.agents/skills", source: "user", optional: true },
+  { path: "~/.claude/skills", source: "user", optional: true, followLinksOut: true },
+  { path: "~/.agents/skills", source: "user", optional: true, followLinksOut: true },
 ];
 
 /**

@@ -28,6 +28,12 @@ const rootSchema = z.union([
     optional: z.boolean().optional(),
     /** Who sees this root's skills (docs/security.md#per-team-visibility); every root of one source says the same. */
     visibleTo: visibilitySchema.optional(),
+    /**
+     * Follow a symlinked skill folder even when it leads out of this source's roots
+     * (`ln -s ~/src/my-skill ~/.claude/skills/`). Off: a folder someone else can write to (a
+     * cloned project's .claude/skills) could link to any skill on the disk, or another team's.
+     */
+    followLinksOut: z.boolean().optional(),
   }),
 ]);
 
@@ -74,7 +80,7 @@ export default definePlugin({
     const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), ...limits } = options;
     // Every root is checked, in the order configured, before any source is added: a bad root
     // fails the boot cleanly, and the error always names the first bad one.
-    const sources: { name: string; roots: string[]; optionalRoots: string[] }[] = [];
+    const sources: { name: string; roots: string[]; optionalRoots: string[]; followLinksOut: string[] }[] = [];
     for (const group of groupRoots(configured, ctx.baseDir, homedir())) {
       const [first] = group.roots;
       if (group.roots.some((root) => JSON.stringify(root.visibleTo) !== JSON.stringify(first?.visibleTo))) {
@@ -83,13 +89,15 @@ export default definePlugin({
       if (first?.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name: group.source, visibleTo: first.visibleTo });
       const roots: string[] = [];
       const optionalRoots: string[] = [];
+      const followLinksOut: string[] = [];
       for (const root of group.roots) {
         const state = await checkRoot(root, ctx.logger);
         if (state === "skip") continue;
         roots.push(root.path);
         if (state === "absent") optionalRoots.push(root.path);
+        if (root.followLinksOut) followLinksOut.push(root.path);
       }
-      if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots });
+      if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots, followLinksOut });
     }
     // Snapshots kept in a cache that dies with the process would duplicate what each source keeps
     // between its own loads, as serialized copies: memory spent and nothing saved. Only a cache
@@ -100,10 +108,10 @@ export default definePlugin({
     const snapshots = cache && persistent ? createSnapshotStore(cache, limits, ctx.logger) : undefined;
     // Redis back after a restart may have lost the snapshots: each source checks and writes its own again.
     const onCacheReady = monitor?.onReady?.bind(monitor);
-    for (const { name, roots, optionalRoots } of sources) {
+    for (const { name, roots, optionalRoots, followLinksOut } of sources) {
       ctx.contribute(
         TOKENS.SkillSource,
-        createFsSource({ name, roots, optionalRoots, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, onCacheReady }),
+        createFsSource({ name, roots, optionalRoots, followLinksOut, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, onCacheReady }),
       );
     }
     // Stopped before the cache is (plugins stop in reverse order): a snapshot still being written

@@ -3,12 +3,14 @@ import { expandHome } from "../../../skills/paths.js";
 import { uniqueName } from "../../../skills/source-names.js";
 import type { Visibility } from "../../../skills/visibility.js";
 
-export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean; readonly visibleTo?: Visibility };
+export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean; readonly visibleTo?: Visibility; readonly followLinksOut?: boolean };
 
 export interface ResolvedRoot {
   /** Absolute. */
   readonly path: string;
   readonly optional: boolean;
+  /** Symlinked skill folders are followed out of the source's roots. */
+  readonly followLinksOut?: true;
   /** Who may see its skills; every root of one source says the same. */
   readonly visibleTo?: Visibility;
 }
@@ -38,7 +40,7 @@ export function groupRoots(roots: readonly RootOption[], baseDir: string, home: 
       taken.add(source);
     }
     const group = groups.get(source) ?? [];
-    group.push({ path, optional: entry.optional ?? false, ...(entry.visibleTo && { visibleTo: entry.visibleTo }) });
+    group.push({ path, optional: entry.optional ?? false, ...(entry.followLinksOut && { followLinksOut: true as const }), ...(entry.visibleTo && { visibleTo: entry.visibleTo }) });
     groups.set(source, group);
   }
   return [...groups].map(([source, roots]) => ({ source, roots }));

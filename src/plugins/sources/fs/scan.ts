@@ -11,6 +11,7 @@ import { inSlices } from "./in-slices.js";
 import { describeKind } from "../../../skills/read-head.js";
 import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
 import { compare } from "../../../lib/compare.js";
+import { isServedFrom } from "../../../skills/served-path.js";
 
 /** A folder holding a SKILL.md, not yet read. */
 export interface SkillFolder {
@@ -48,6 +49,13 @@ export interface ScanOptions {
    * lstat) is not listed again. Only for the load's scan (without onDirectory).
    */
   readonly known?: KnownFolders;
+  /**
+   * The folders a symlinked skill folder may lead into: every root of the scanned root's source.
+   * Default: the scanned root alone. A link leading anywhere else is not followed.
+   */
+  readonly sourceRoots?: readonly string[];
+  /** Follow a symlinked skill folder wherever it leads (a root the user alone writes to). */
+  readonly followLinksOut?: boolean;
 }
 
 export interface ScanResult {
@@ -92,6 +100,7 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
     return { folders: [], diagnostics: [scanError("", `cannot read root ${root}: ${errorMessage(error)}`)] };
   }
 
+  const within = options.followLinksOut ? "anywhere" : await realRoots(options.sourceRoots, realRoot);
   const found: SkillFolder[] = [];
   const diagnostics: PathDiagnostic[] = [];
   let level: Folder[] = [{ abs: realRoot, rel: "", linked: false }];
@@ -112,7 +121,7 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
     }
     visited += level.length;
     const descend = depth < options.maxDepth;
-    const visit = (folder: Folder) => visitFolder(folder, options);
+    const visit = (folder: Folder) => visitFolder(folder, options, within);
     const visits = options.onDirectory
       ? await pLimit(CONCURRENCY).map(level, async (folder) => {
           options.signal.throwIfAborted();
@@ -170,9 +179,9 @@ function belowMaxDepth(count: number, root: string, maxDepth: number): PathDiagn
  * A folder's skill and the folders to walk on. The load's scan lists synchronously and visits a
  * folder without a symlink in it synchronously too: no promise per folder.
  */
-function visitFolder(folder: Folder, options: ScanOptions): Visit | Promise<Visit> {
+function visitFolder(folder: Folder, options: ScanOptions, within: LinksWithin): Visit | Promise<Visit> {
   const { logger, onDirectory } = options;
-  if (folder.linked) return visitLinkedFolder(folder, logger, onDirectory);
+  if (folder.linked) return visitLinkedFolder(folder, within, logger, onDirectory);
   // The load lists folders one after another, synchronously, in slices (in-slices.ts); the
   // watcher's scans keep the concurrent asynchronous listing: each folder's watch is armed
   // before it is listed.
@@ -280,11 +289,31 @@ async function isLinkToFolder(abs: string, rel: string, logger: Logger): Promise
   return false;
 }
 
-async function visitLinkedFolder(folder: Folder, logger: Logger, onDirectory: ScanOptions["onDirectory"]): Promise<Visit> {
+/** Where a symlinked skill folder may lead: the real paths of these folders, or anywhere. */
+type LinksWithin = readonly string[] | "anywhere";
+
+/** The real paths of the folders links may lead into; a root that does not exist (yet) holds nothing. */
+async function realRoots(sourceRoots: readonly string[] | undefined, realRoot: string): Promise<string[]> {
+  if (sourceRoots === undefined) return [realRoot];
+  const found = await Promise.all(sourceRoots.map((root) => realpath(root).catch(() => undefined)));
+  return [realRoot, ...found.filter((root): root is string => root !== undefined && root !== realRoot)];
+}
+
+/**
+ * Whether a linked folder's real path lies inside its source's roots, and not in a folder the
+ * scan skips: a link anywhere else (`skills/steal -> ~/.claude/skills/private`, or `../../..`
+ * climbing out of a git checkout) would serve a folder nobody put in the source.
+ */
+function isInSource(dir: string, within: LinksWithin): boolean {
+  return within === "anywhere" || within.some((root) => dir === root || isServedFrom(dir, root));
+}
+
+async function visitLinkedFolder(folder: Folder, within: LinksWithin, logger: Logger, onDirectory: ScanOptions["onDirectory"]): Promise<Visit> {
   let dir: string;
   let entries: Dirent[];
   try {
     dir = await realpath(folder.abs);
+    if (!isInSource(dir, within)) return linkOut(folder);
     await onDirectory?.(dir);
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
@@ -347,6 +376,12 @@ function inFolder(dir: string, name: string): string {
 
 function childPath(parent: string, name: string): string {
   return parent === "" ? name : `${parent}/${name}`;
+}
+
+function linkOut(folder: Folder): Visit {
+  // The target is not named: a diagnostic reaches clients, and where a link leads is the disk's layout.
+  const message = `${folder.rel} is a link out of its source's folders; it is not followed`;
+  return { children: NONE, diagnostics: [{ severity: "warning", path: folder.rel, code: "link-out", message }] };
 }
 
 function scanError(path: string, message: string): PathDiagnostic {

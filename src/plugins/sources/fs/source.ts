@@ -23,6 +23,8 @@ export interface FsSourceSettings {
   readonly roots: readonly string[];
   /** Roots that may not exist yet: scanned once they do, silently skipped until then. */
   readonly optionalRoots?: readonly string[];
+  /** Roots whose symlinked skill folders are followed wherever they lead; others stay within the roots. */
+  readonly followLinksOut?: readonly string[];
   readonly maxDepth: number;
   readonly maxDirectories: number;
   readonly maxFrontmatterBytes: number;
@@ -213,7 +215,7 @@ async function loadRoot(
     earlierFolders = recalled?.folders ?? new Map();
   }
   const tracker = earlierFolders && new FolderTracker(earlierFolders, trustedBefore);
-  const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal, known: tracker });
+  const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal, known: tracker, sourceRoots: settings.roots, followLinksOut: settings.followLinksOut?.includes(root) });
   // A partial catalog would look whole to every client: refuse the root, saying how to serve it.
   if (scan.diagnostics.some((diagnostic) => diagnostic.code === "scan-limit")) {
     throw new Error(

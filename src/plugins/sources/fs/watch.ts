@@ -12,6 +12,8 @@ export interface WatchSettings {
   /** The source's name, for log lines. */
   readonly name: string;
   readonly roots: readonly string[];
+  /** Roots whose symlinked skill folders lead anywhere, as the source's loads follow them. */
+  readonly followLinksOut?: readonly string[];
   readonly maxDepth: number;
   readonly maxDirectories: number;
   /** Folders past this many are polled instead. */
@@ -151,6 +153,8 @@ class RootsWatch {
     for (const [rank, root] of roots.entries()) {
       let found = false;
       const scan = await scanRoot(root, {
+        sourceRoots: roots,
+        followLinksOut: this.#settings.followLinksOut?.includes(root),
         maxDepth,
         maxDirectories,
         logger: QUIET,

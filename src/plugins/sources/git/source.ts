@@ -1,9 +1,10 @@
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { SkillSource, SourceSnapshot } from "../../../skills/types.js";
 import { createFsSource } from "../fs/index.js";
+import { isServedFrom } from "../../../skills/served-path.js";
 import { ageOf } from "../../../remote/age.js";
 import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";
@@ -52,6 +53,7 @@ export function createGitSource(settings: GitSourceSettings): SkillSource {
       const checkout = await ensureCheckout({ ...settings, refTtlMs, dir: settings.checkouts }, signal);
       const root = settings.path === undefined ? checkout.dir : join(checkout.dir, settings.path);
       if (!(await isFolder(root))) throw new GitError(`${settings.url} has no folder "${settings.path}" at ${checkout.commit.slice(0, 12)}`);
+      if (!(await staysInCheckout(root, checkout.dir))) throw new GitError(`${settings.url}'s folder "${settings.path}" is a link out of the repository; it is not served`);
       const source = createFsSource({
         name: settings.name,
         roots: [root],
@@ -85,6 +87,12 @@ export function createGitSource(settings: GitSourceSettings): SkillSource {
     watch: pollEvery(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
     freshness: pollFreshness(settings.ref !== undefined && COMMIT.test(settings.ref) ? undefined : settings.refTtlMs),
   };
+}
+
+/** Whether the folder served is the checkout or lies in it, links resolved: never `.git` or a link out. */
+async function staysInCheckout(root: string, checkout: string): Promise<boolean> {
+  const [realRoot, realCheckout] = await Promise.all([realpath(root), realpath(checkout)]);
+  return realRoot === realCheckout || isServedFrom(realRoot, realCheckout);
 }
 
 async function isFolder(path: string): Promise<boolean> {

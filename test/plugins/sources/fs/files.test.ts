@@ -253,7 +253,7 @@ describe("SKILL.md after the load", () => {
     await writeSkillFile(work, "elsewhere/linked/references", "r", "r.md");
     await mkdir(join(work, "root"));
     await symlink(join(work, "elsewhere", "linked"), join(work, "root", "linked"));
-    const source = await loadedSource([join(work, "root")], work);
+    const source = await loadedSource([{ path: join(work, "root"), followLinksOut: true }], work);
     expect((await source.listFiles("linked", 10)).files.map((file) => file.path)).toEqual(["references/r.md"]);
     expect((await source.readFile("linked", "references/r.md", MiB)).size).toBe(1);
   });

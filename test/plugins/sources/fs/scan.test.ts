@@ -123,16 +123,36 @@ describe("walking a root", () => {
 });
 
 describe("symlinks", () => {
-  it("follows a symlinked skill folder, taking its target as the skill without scanning inside", async () => {
+  it("follows a symlinked skill folder out of a followLinksOut root, taking its target as the skill without scanning inside", async () => {
     const root = await tempDir();
     const elsewhere = await tempDir();
     await writeSkillFile(elsewhere, "my-skill", skillMd("my-skill"));
     await writeSkillFile(elsewhere, "my-skill/references/inner", skillMd("inner"));
     await symlink(join(elsewhere, "my-skill"), join(root, "my-skill"));
 
-    const snapshot = await loadRoots([root], root);
+    const snapshot = await loadRoots([{ path: root, followLinksOut: true }], root);
     expect(snapshot.skills).toMatchObject([{ name: "my-skill", path: "my-skill" }]);
     expect(snapshot.diagnostics).toEqual([]);
+  });
+
+  it("follows a symlinked skill folder only within its source's roots by default", async () => {
+    const base = await tempDir();
+    await writeSkillFile(base, "store/kept", skillMd("kept"));
+    await writeSkillFile(base, "elsewhere/private", skillMd("private"));
+    await mkdir(join(base, "agent"));
+    await symlink("../store/kept", join(base, "agent", "kept"));
+    await symlink(join(base, "elsewhere", "private"), join(base, "agent", "private"));
+    await symlink(`${"../".repeat(30)}${join(base, "elsewhere", "private").slice(1)}`, join(base, "agent", "climbing"));
+
+    const snapshot = await loadRoots([{ path: "agent", source: "s" }, { path: "store", source: "s" }], base);
+    expect(snapshot.skills.map((skill) => `${skill.path}@${skill.rank}`).sort()).toEqual(["kept@0", "kept@1"]);
+    expect(snapshot.diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.path}`)).toEqual(["link-out climbing", "link-out private"]);
+    // The message never names where the link leads.
+    expect(JSON.stringify(snapshot.diagnostics)).not.toContain("elsewhere");
+
+    const alone = await loadRoots(["agent"], base);
+    expect(alone.skills).toEqual([]);
+    expect(alone.diagnostics.map((diagnostic) => diagnostic.path)).toEqual(["climbing", "kept", "private"]);
   });
 
   it("does not follow a link out of the root to a folder that is not a skill", async () => {
@@ -142,7 +162,7 @@ describe("symlinks", () => {
     await symlink(elsewhere, join(root, "out"));
     await symlink("/", join(root, "filesystem-root"));
 
-    const fake = await setupFs({ roots: [root] }, root);
+    const fake = await setupFs({ roots: [{ path: root, followLinksOut: true }] }, root);
     const snapshot = await fake.sources[0]!.load(new AbortController().signal);
     expect(snapshot).toEqual({ skills: [], diagnostics: [] });
     expect(fake.logs.some((line) => line.includes("not following symlink out"))).toBe(true);
@@ -278,6 +298,7 @@ describe("onDirectory", () => {
       maxDirectories: 100,
       logger: createLogger("silent"),
       signal: new AbortController().signal,
+      followLinksOut: true,
       onDirectory: async (dir) => {
         seen.push(dir);
         // Written before a/ is listed, so the listing finds it.
