@@ -7,7 +7,7 @@ import { commitSkill, type SourceFields } from "./commit.js";
 import type { OfferedSkill, OpenedSource } from "./fetch.js";
 import { lockPath, readLock } from "./lock-file.js";
 import type { InstallMode } from "./place.js";
-import { storeFolder } from "./place.js";
+import { refuseLinkedFolders, storeFolder } from "./place.js";
 import type { SourceOpener } from "./report.js";
 import type { ResolvedRef } from "./resolve-git.js";
 import { signerOf } from "./signer.js";
@@ -55,6 +55,7 @@ export interface AddOutcome {
 export async function addSkills(request: AddRequest, open: SourceOpener): Promise<AddOutcome> {
   // A lock that cannot be read stops the add before anything is fetched, and is said once.
   await readLock(lockPath(request.scope));
+  await refuseLinkedFolders(request.agents, request.scope);
   const source = await open(request.spec, request.resolved?.commit);
   const outcome: AddOutcome = { added: [], failures: [] };
   try {

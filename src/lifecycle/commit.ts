@@ -3,7 +3,7 @@ import type { AgentRow, Scope } from "./agents.js";
 import type { StagedSkill } from "./fetch.js";
 import { readLock, writeLock, lockPath, type LockEntry } from "./lock-file.js";
 import { withLockFile } from "./lock-guard.js";
-import { entryKind, placementPaths, placeSkill, type InstallMode } from "./place.js";
+import { entryKind, notASkill, placementPaths, placeSkill, refuseLinkedFolders, type InstallMode } from "./place.js";
 import type { LockedSigner } from "./signer.js";
 import { entryAgents } from "./state.js";
 
@@ -73,9 +73,11 @@ export async function commitSkill(staged: StagedSkill, plan: SkillPlan): Promise
     }
     const previous = existing && plan.addAgents ? await entryAgents(existing, plan.scope, plan.folder) : [];
     const agents = [...new Map([...previous, ...plan.agents].map((agent) => [agent.id, agent])).values()];
+    await refuseLinkedFolders(agents, plan.scope);
     for (const path of placementPaths(agents, plan.scope, plan.folder, plan.mode)) {
       const kind = await entryKind(path);
-      if (kind === "file") throw new UserError(`${path} is a file, not a skill; remove it first`, 1);
+      // Never replaced, even with --force: what is there is not a skill this command installed.
+      if (kind === "file" || kind === "folder") throw new UserError(`${notASkill(path, kind)} (remove it first)`, 1);
       if (kind !== "none" && !existing && !plan.force) {
         throw new UserError(`${path} exists and ${file} does not record it; --force replaces it`, 1);
       }

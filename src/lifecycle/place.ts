@@ -4,12 +4,38 @@ import { basename, dirname, join, relative } from "node:path";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { stagingName } from "../skills/install-staging.js";
 import { agentFolder, SHARED_FOLDER, type AgentRow, type Scope } from "./agents.js";
+import { linkOnTheWay } from "../skills/linked-folders.js";
+import { SKILL_FILES } from "../skills/folder-rules.js";
 
 export type InstallMode = "link" | "copy";
 
 /** The folder holding the one stored copy of each linked skill: the shared `.agents/skills`. */
 export function storeFolder(scope: Scope): string {
   return join(scope.global ? scope.home : scope.root, SHARED_FOLDER);
+}
+
+/**
+ * Refuses, before anything is written or deleted, the shared store and agent folders with a
+ * symbolic link on the way down from the project (or, globally, the home folder): the same rule
+ * as install_skill's (linkOnTheWay). One link is taken: an agent folder that is itself a link to
+ * the shared store (`.claude/skills -> ../.agents/skills`), which these rules keep.
+ */
+export async function refuseLinkedFolders(agents: readonly AgentRow[], scope: Scope): Promise<void> {
+  const base = scope.global ? scope.home : scope.root;
+  const store = storeFolder(scope);
+  const storeLink = await linkOnTheWay(store, base);
+  if (storeLink) throw linkedFolderError(storeLink.path, storeLink.problem);
+  for (const folder of new Set(agents.map((agent) => agentFolder(agent, scope)))) {
+    const linked = await linkOnTheWay(folder, base);
+    if (!linked) continue;
+    if (linked.path === folder && (await samePlace(join(folder, "x"), join(store, "x")))) continue;
+    throw linkedFolderError(linked.path, linked.problem);
+  }
+}
+
+function linkedFolderError(path: string, problem: string): UserError {
+  const why = problem === "is a symbolic link" ? "is a symbolic link, and skills are never written or deleted through one (it could lead anywhere)" : problem;
+  return new UserError(`refusing to change skills under ${path}: it ${why}`, 1);
 }
 
 /** Where a skill is for one agent. */
@@ -79,25 +105,36 @@ export async function samePlace(a: string, b: string): Promise<boolean> {
   return (await real(a)) === (await real(b));
 }
 
-/** Removes a skill's entry: a link is unlinked (never followed), a folder removed. */
+/**
+ * Removes a skill's entry: a link is unlinked (never followed), an installed skill's folder
+ * removed. Anything else (a file, a folder without a SKILL.md) is no skill, and is left alone.
+ */
 export async function removeEntry(path: string): Promise<boolean> {
+  const kind = await entryKind(path);
+  if (kind === "none") return false;
+  if (kind === "link") await unlink(path);
+  else if (kind === "skill") await rm(path, { recursive: true, force: true });
+  else throw new UserError(notASkill(path, kind), 1);
+  return true;
+}
+
+/** Why an entry that is not an installed skill is left alone. */
+export function notASkill(path: string, kind: "file" | "folder"): string {
+  return kind === "file" ? `${path} is a file, not an installed skill; it is left as it is` : `${path} holds no SKILL.md, so it is not an installed skill; it is left as it is`;
+}
+
+/** What is at a path a placement would write: nothing, a link, an installed skill's folder, another folder, or a file. */
+export async function entryKind(path: string): Promise<"none" | "link" | "skill" | "folder" | "file"> {
   let stats;
   try {
     stats = await lstat(path);
   } catch {
-    return false;
-  }
-  if (stats.isSymbolicLink() || !stats.isDirectory()) await unlink(path);
-  else await rm(path, { recursive: true, force: true });
-  return true;
-}
-
-/** What is at a path a placement would write: nothing, a link, or a folder. */
-export async function entryKind(path: string): Promise<"none" | "link" | "folder" | "file"> {
-  try {
-    const stats = await lstat(path);
-    return stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "folder" : "file";
-  } catch {
     return "none";
   }
+  if (stats.isSymbolicLink()) return "link";
+  if (!stats.isDirectory()) return "file";
+  for (const name of SKILL_FILES) {
+    if (await lstat(join(path, name)).then((file) => file.isFile(), () => false)) return "skill";
+  }
+  return "folder";
 }

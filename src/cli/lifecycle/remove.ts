@@ -1,41 +1,44 @@
 import { join } from "node:path";
 import { ConfigError, UserError } from "../../kernel/errors.js";
-import { lockPath, readLock, writeLock } from "../../lifecycle/lock-file.js";
+import type { AgentRow } from "../../lifecycle/agents.js";
+import { lockPath, readLock, writeLock, type LockEntry } from "../../lifecycle/lock-file.js";
 import { withLockFile } from "../../lifecycle/lock-guard.js";
-import { agentSkillPath, removeEntry, samePlace, storeFolder } from "../../lifecycle/place.js";
+import { agentSkillPath, entryKind, notASkill, refuseLinkedFolders, removeEntry, samePlace, storeFolder } from "../../lifecycle/place.js";
 import { entryAgents } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import type { LifecycleContext } from "./context.js";
 
+/** One skill to remove: what goes, for whom, and who keeps it. */
+interface Removal {
+  readonly name: string;
+  readonly entry: LockEntry;
+  readonly removing: readonly AgentRow[];
+  readonly left: readonly AgentRow[];
+  /** The entries deleted: links unlinked, installed skills' folders removed. */
+  readonly paths: readonly string[];
+}
+
 /**
  * `skills-kernel remove NAME... [--agent ID]...`: removes skills from the named agents, or from
- * all; the lock follows. The stored copy goes with the last agent that uses it.
+ * all; the lock follows. The stored copy goes with the last agent that uses it. Every path is
+ * checked before anything is deleted: no link on the way, and only links and installed skills.
  */
 export async function runRemove(args: CliArgs, context: LifecycleContext): Promise<number> {
   const file = lockPath(context.scope);
   return withLockFile(file, async () => {
     const lock = await readLock(file);
     const skills = { ...lock.skills };
-    for (const name of args.positionals) {
-      const entry = skills[name];
-      if (!entry) throw new UserError(`"${name}" is not in ${file}; see: skills-kernel installed`, 1);
-      const agents = await entryAgents(entry, context.scope, name);
-      const unknown = args.agents.filter((id) => !agents.some((agent) => agent.id === id));
-      if (unknown.length > 0) throw new ConfigError(`"${name}" is not installed for ${unknown.join(", ")}; it is for ${agents.map((a) => a.id).join(", ")}`);
-      const removing = args.agents.length > 0 ? agents.filter((agent) => args.agents.includes(agent.id)) : agents;
-      const left = agents.filter((agent) => !removing.includes(agent));
-      const stored = join(storeFolder(context.scope), name);
-      const keep = new Set(left.map((agent) => agentSkillPath(agent, context.scope, name)));
-      // The stored copy stays while an agent still links to it.
-      if (left.length > 0 && entry.mode !== "copy") keep.add(stored);
-      for (const agent of removing) {
-        const path = agentSkillPath(agent, context.scope, name);
-        let kept = false;
-        for (const other of keep) kept ||= await samePlace(path, other);
-        if (!kept) await removeEntry(path);
+    const removals: Removal[] = [];
+    for (const name of args.positionals) removals.push(await planRemoval(name, skills[name], args, context));
+    for (const { paths } of removals) {
+      for (const path of paths) {
+        const kind = await entryKind(path);
+        if (kind === "file" || kind === "folder") throw new UserError(`${notASkill(path, kind)}; nothing was removed`, 1);
       }
+    }
+    for (const { name, entry, removing, left, paths } of removals) {
+      for (const path of paths) await removeEntry(path);
       if (left.length === 0) {
-        if (entry.mode !== "copy") await removeEntry(stored);
         delete skills[name];
         process.stdout.write(`removed ${name}\n`);
       } else {
@@ -46,4 +49,27 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
     await writeLock(file, { ...lock, skills });
     return 0;
   });
+}
+
+async function planRemoval(name: string, entry: LockEntry | undefined, args: CliArgs, context: LifecycleContext): Promise<Removal> {
+  if (!entry) throw new UserError(`"${name}" is not in ${lockPath(context.scope)}; see: skills-kernel installed`, 1);
+  const agents = await entryAgents(entry, context.scope, name);
+  await refuseLinkedFolders(agents, context.scope);
+  const unknown = args.agents.filter((id) => !agents.some((agent) => agent.id === id));
+  if (unknown.length > 0) throw new ConfigError(`"${name}" is not installed for ${unknown.join(", ")}; it is for ${agents.map((a) => a.id).join(", ")}`);
+  const removing = args.agents.length > 0 ? agents.filter((agent) => args.agents.includes(agent.id)) : agents;
+  const left = agents.filter((agent) => !removing.includes(agent));
+  const stored = join(storeFolder(context.scope), name);
+  const keep = new Set(left.map((agent) => agentSkillPath(agent, context.scope, name)));
+  // The stored copy stays while an agent still links to it.
+  if (left.length > 0 && entry.mode !== "copy") keep.add(stored);
+  const paths: string[] = [];
+  for (const agent of removing) {
+    const path = agentSkillPath(agent, context.scope, name);
+    let kept = false;
+    for (const other of keep) kept ||= await samePlace(path, other);
+    if (!kept && !paths.includes(path)) paths.push(path);
+  }
+  if (left.length === 0 && entry.mode !== "copy" && !paths.includes(stored)) paths.push(stored);
+  return { name, entry, removing, left, paths };
 }

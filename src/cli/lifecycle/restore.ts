@@ -2,8 +2,8 @@ import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
 import { commitSkill, sourceFieldsOf } from "../../lifecycle/commit.js";
 import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
-import { storeFolder } from "../../lifecycle/place.js";
-import { inspectSkill } from "../../lifecycle/state.js";
+import { refuseLinkedFolders, storeFolder } from "../../lifecycle/place.js";
+import { entryAgents, inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import { entrySpec, findLocked } from "../../lifecycle/report.js";
 import { open, reportFailure, type LifecycleContext } from "./context.js";
@@ -34,6 +34,7 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
   if (entry.files === undefined) {
     throw new UserError(`${name} was installed by npx skills and the lock holds no per-file digests to check a restore against; add it again with skills-kernel add`, 1);
   }
+  await refuseLinkedFolders(await entryAgents(entry, context.scope, name), context.scope);
   const state = await inspectSkill(name, entry, context.scope);
   if (state.state === "ok") return `${name} is installed as locked`;
   if (state.state === "modified" && !args.force) {

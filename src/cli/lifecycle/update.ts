@@ -2,9 +2,9 @@ import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
 import { commitSkill, sourceFieldsOf } from "../../lifecycle/commit.js";
 import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
-import { storeFolder } from "../../lifecycle/place.js";
+import { refuseLinkedFolders, storeFolder } from "../../lifecycle/place.js";
 import { signerOf } from "../../lifecycle/signer.js";
-import { inspectSkill } from "../../lifecycle/state.js";
+import { entryAgents, inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import { entrySpec, findLocked } from "../../lifecycle/report.js";
 import { open, reportFailure, short, type LifecycleContext } from "./context.js";
@@ -49,6 +49,7 @@ interface UpdateOutcome {
 async function updateOne(name: string, entry: LockEntry, args: CliArgs, context: LifecycleContext): Promise<UpdateOutcome> {
   const fresh = await checkFreshness(name, entry, context.cwd, (spec, commit) => open(context, spec, commit), context.tokenEnv);
   if (fresh.status === "pinned" || fresh.status === "unknown") return { status: fresh.status, note: fresh.note };
+  await refuseLinkedFolders(await entryAgents(entry, context.scope, name), context.scope);
   const state = await inspectSkill(name, entry, context.scope);
   if (fresh.status === "current" && state.state === "ok") return { status: "current", from: fresh.current };
   if (state.state === "modified" && !args.force) return { status: "kept", differing: state.differing, from: fresh.current, to: fresh.latest };

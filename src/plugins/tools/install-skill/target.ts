@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import { parseStagingName } from "../../../skills/install-staging.js";
 import { SKILL_FILES } from "../../../skills/folder-rules.js";
+import { linkOnTheWay } from "../../../skills/linked-folders.js";
 
 // Where install writes. A target is a folder people configure once and then forget; a link there
 // (`.claude/skills -> $HOME` in a cloned repository) would turn "replace the folder `outer`" into
@@ -11,15 +12,14 @@ import { SKILL_FILES } from "../../../skills/folder-rules.js";
 
 /** Refuses a target root, or the folder holding it, that is a symbolic link. */
 export async function checkTargetRoot(targetRoot: string): Promise<void> {
-  for (const folder of [targetRoot, dirname(targetRoot)]) {
-    const stats = await lstatOrUndefined(folder);
-    if (stats?.isSymbolicLink()) {
-      throw new ToolInputError(
-        `refusing to install into ${targetRoot}: ${folder} is a symbolic link, and install never writes through one ` +
-          "(it could lead anywhere); name the folder it leads to instead",
-      );
-    }
+  const linked = await linkOnTheWay(targetRoot, dirname(dirname(targetRoot)));
+  if (linked?.problem === "is a symbolic link") {
+    throw new ToolInputError(
+      `refusing to install into ${targetRoot}: ${linked.path} is a symbolic link, and install never writes through one ` +
+        "(it could lead anywhere); name the folder it leads to instead",
+    );
   }
+  if (linked) throw new ToolInputError(`refusing to install into ${targetRoot}: ${linked.path} ${linked.problem}`);
 }
 
 /**
