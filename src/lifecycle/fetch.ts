@@ -16,6 +16,9 @@ import { SIGNATURE_FILE } from "../skills/signing/manifest.js";
 import { signatureStatus, type SignatureStatus } from "../skills/signing/status.js";
 import { signerOf } from "./signer.js";
 
+/** The most of a skill's name that labels its staging folder. */
+const STAGING_LABEL_CHARS = 64;
+
 /** The source's name inside the kernel that reads it. */
 const SOURCE = "source";
 
@@ -153,7 +156,10 @@ async function stage(
 ): Promise<StagedSkill> {
   const defaults = installOptionsSchema.parse({});
   const installer = createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());
-  const root = join(stageIn, stagingName("installing", offered.name.replace(/[^A-Za-z0-9._-]/g, "-"), randomBytes(6).toString("hex")));
+  // The name only labels the staging folder: cut, so that a name too long for a folder is refused
+  // by the install's checks, not by the filesystem halfway through.
+  const label = offered.name.replace(/[^A-Za-z0-9._-]/g, "-").slice(0, STAGING_LABEL_CHARS);
+  const root = join(stageIn, stagingName("installing", label, randomBytes(6).toString("hex")));
   const discard = () => rm(root, { recursive: true, force: true });
   try {
     await mkdir(root, { recursive: true });
