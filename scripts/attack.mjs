@@ -1,7 +1,8 @@
-// Re-runs the attack cases of issue 24 that need no network beyond loopback against the built
-// bundle (dist/cli.js): each case sets up a hostile folder, repository, cache or server, runs the
-// CLI as a user would, and checks that the attack is refused. Prints one line per case and exits
-// 1 if any attack got through. Needs git. Usage: npm run build && node scripts/attack.mjs
+// Re-runs the attack cases of issues 24 and 34 that need no network beyond loopback against the
+// built bundle (dist/cli.js): each case sets up a hostile folder, repository, cache or server, runs
+// the CLI as a user would, and checks that the attack is refused. Prints one line per case; exits
+// 1 if any attack got through, 2 if a case could not run as meant (that is no hole: the case is
+// broken). Needs git. Usage: npm run build && node scripts/attack.mjs
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -18,6 +19,22 @@ if (!existsSync(CLI)) {
 }
 const base = await mkdtemp(join(tmpdir(), "skills-kernel-attack-"));
 const skill = (name) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`;
+
+/** A case that could not run the way it means to: reported apart from the attacks that got through. */
+class BrokenCase extends Error {}
+
+/** The run of a step the attack needs to succeed (an install to look into): anything else breaks the case. */
+function ran(run, what) {
+  if (run.code !== 0) throw new BrokenCase(`${what} exited ${run.code}: ${run.stderr.trim().split("\n").at(-1)}`);
+  return run;
+}
+
+/** Every file under `dir` (relative paths), for checking what an install wrote. */
+async function filesUnder(dir) {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => !entry.isDirectory()).map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(dir.length + 1));
+}
 
 /** Runs the CLI to completion: { code, stdout, stderr }. */
 function cli(args, { cwd = base, env = {} } = {}) {
@@ -114,11 +131,11 @@ const cases = {
 
   async "a link into .git is neither served nor installed"() {
     const url = await repository("linked", { "SKILL.md": skill("rooted"), "ok.md": "ok\n" }, { "notes.txt": ".git/config" });
-    const read = await cli(["read", "rooted", "--json", "--git", url]);
-    const to = join(base, "linked-install");
-    await cli(["add", url, "--to", to]);
-    const installed = existsSync(join(to, "rooted")) ? await readdir(join(to, "rooted")) : [];
-    return read.code === 0 && !read.stdout.includes("notes.txt") && installed.includes("ok.md") && !installed.includes("notes.txt");
+    const read = ran(await cli(["read", "rooted", "--json", "--git", url]), "read");
+    const dir = await project("linked-install", { ".git/HEAD": "" });
+    ran(await cli(["add", url, "--agent", "claude-code", "--copy"], { cwd: dir }), "add");
+    const installed = await readdir(join(dir, ".claude", "skills", "rooted"));
+    return !read.stdout.includes("notes.txt") && installed.includes("ok.md") && !installed.includes("notes.txt");
   },
 
   async "a catalog redirect to another port is not followed, nor its key sent"() {
@@ -172,6 +189,64 @@ const cases = {
     const dir = await project("yaml-tag", { "package.json": "{}", ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n" });
     const run = await cli(["list"], { cwd: dir });
     return run.code === 2 && run.stderr.trim().split("\n").length === 1;
+  },
+
+  async "a git repository's links out of its checkout are neither served nor installed"() {
+    const secret = "PRIVATE-canary";
+    const notes = await project("private-notes", { "SKILL.md": skill("private-notes").replace("# private-notes", secret) });
+    const url = await repository("climbing", { "skills/public/SKILL.md": skill("public") }, { "skills/steal": `${"../".repeat(40)}${notes.slice(1)}`, "skills/steal-abs": notes });
+    const listed = ran(await cli(["list", "--git", `${url}:skills`]), "list");
+    const read = await cli(["read", "private-notes", "--git", `${url}:skills`]);
+    const dir = await project("climbing-install", { ".git/HEAD": "" });
+    ran(await cli(["add", `${url}:skills`, "--agent", "claude-code", "--copy"], { cwd: dir }), "add");
+    const written = await filesUnder(join(dir, ".claude"));
+    const copied = await Promise.all(written.map((file) => readFile(join(dir, ".claude", file), "utf8")));
+    return listed.stdout === "public\n" && read.code !== 0 && !read.stdout.includes(secret) && !copied.some((text) => text.includes(secret));
+  },
+
+  async "a git repository linking to a team's folder shows an outsider nothing"() {
+    const team = await project("team", { "payroll/SKILL.md": skill("payroll") });
+    const url = await repository("team-link", { "skills/public/SKILL.md": skill("public") }, { "skills/payroll": join(team, "payroll") });
+    const config = join(base, "team.json");
+    const teamRoot = { path: team, source: "team", visibleTo: { claims: { groups: ["payroll"] } } };
+    const outsider = ["stdio", { identity: { subject: "eve", claims: { groups: ["guests"] } } }];
+    await writeFile(config, JSON.stringify({ plugins: [["fs", { roots: [teamRoot] }], ["git", { repositories: [`${url}:skills`] }], "list-skills", "read-skill", outsider] }));
+    const listed = ran(await cli(["list", "--config", config]), "list");
+    const read = await cli(["read", "payroll", "--config", config]);
+    return listed.stdout === "public\n" && read.code !== 0;
+  },
+
+  async "add, remove and update --force write and delete nothing through linked agent folders"() {
+    const url = await repository("agent-links", { "skills/deploy/SKILL.md": skill("deploy") });
+    const elsewhere = await project("elsewhere", { "Documents/taxes.txt": "mine\n" });
+    // .claude/skills -> elsewhere, and a lock entry named after a folder there.
+    const dir = await project("home-link", { ".git/HEAD": "" });
+    ran(await cli(["add", `${url}:skills@deploy`, "--agent", "claude-code", "--copy"], { cwd: dir }), "add");
+    const lock = JSON.parse(await readFile(join(dir, "skills-lock.json"), "utf8"));
+    lock.skills.Documents = lock.skills.deploy;
+    await writeFile(join(dir, "skills-lock.json"), JSON.stringify(lock));
+    await rm(join(dir, ".claude", "skills"), { recursive: true });
+    await symlink(elsewhere, join(dir, ".claude", "skills"));
+    await cli(["remove", "Documents"], { cwd: dir });
+    await cli(["update", "Documents", "--force"], { cwd: dir });
+    const kept = existsSync(join(elsewhere, "Documents", "taxes.txt")) && (await readdir(elsewhere)).join() === "Documents";
+    // A linked .claude, .agents or .cursor/skills receives nothing.
+    const layouts = [
+      [".claude", ["--agent", "claude-code"]],
+      [".agents", ["--agent", "claude-code"]],
+      [".cursor/skills", ["--agent", "cursor", "--copy"]],
+    ];
+    let untouched = true;
+    for (const [link, args] of layouts) {
+      const target = await project(`target-${link.replace(/\W/g, "")}`, {});
+      await mkdir(target, { recursive: true });
+      const linked = await project(`linked-${link.replace(/\W/g, "")}`, { ".git/HEAD": "" });
+      await mkdir(join(linked, link, ".."), { recursive: true });
+      await symlink(target, join(linked, link));
+      await cli(["add", `${url}:skills@deploy`, ...args], { cwd: linked });
+      untouched &&= (await readdir(target)).length === 0;
+    }
+    return kept && untouched;
   },
 
   async "fetch_skill_files of five 1 MiB files stays under 10 MiB on stdio"() {
@@ -238,17 +313,20 @@ cases["a signed-in server refuses alg none, HMAC with the public key, and a forg
 };
 
 let failed = 0;
+let broken = 0;
 for (const [name, run] of Object.entries(cases)) {
-  let held;
+  let outcome;
   try {
-    held = await run();
+    outcome = (await run()) ? "refused" : "GOT THROUGH";
   } catch (error) {
-    held = false;
+    outcome = error instanceof BrokenCase ? "CASE BROKEN" : "GOT THROUGH";
     process.stdout.write(`  (${error instanceof Error ? error.message : String(error)})\n`);
   }
-  if (!held) failed++;
-  process.stdout.write(`${(held ? "refused" : "GOT THROUGH").padEnd(11)}  ${name}\n`);
+  if (outcome === "GOT THROUGH") failed++;
+  if (outcome === "CASE BROKEN") broken++;
+  process.stdout.write(`${outcome.padEnd(11)}  ${name}\n`);
 }
 await rm(base, { recursive: true, force: true });
-process.stdout.write(`${Object.keys(cases).length - failed} of ${Object.keys(cases).length} attacks refused\n`);
-process.exit(failed === 0 ? 0 : 1);
+const total = Object.keys(cases).length;
+process.stdout.write(`${total - failed - broken} of ${total} attacks refused${broken > 0 ? `; ${broken} cases could not run` : ""}\n`);
+process.exit(failed > 0 ? 1 : broken > 0 ? 2 : 0);
