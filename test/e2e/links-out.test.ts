@@ -3,7 +3,10 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OAuth2Server } from "oauth2-mock-server";
 import { connectCli, runCli } from "../helpers/cli.js";
+import { connectHttp } from "../helpers/http-client.js";
+import { startHttpServer } from "../helpers/http-server.js";
 import { filesHolding } from "../helpers/grep.js";
 import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
 
@@ -117,6 +120,44 @@ describe("a git repository linking out of its checkout", () => {
       }
     } finally {
       await transport.close();
+    }
+  });
+});
+
+describe("on a signed-in team server", () => {
+  it("shows an outsider nothing of a team's folder a repository links to, and a member that folder once", async () => {
+    const audience = "https://skills.example.com/mcp";
+    const idp = new OAuth2Server();
+    await idp.issuer.keys.generate("RS256", { kid: "k1" });
+    await idp.start(0, "127.0.0.1");
+    const token = (groups: string[]) =>
+      idp.issuer.buildToken({ scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: groups.join("-"), aud: audience, groups }) });
+    const config = join(base, "team-http.config.json");
+    const team = { path: teamFolder, source: "team", visibleTo: { claims: { groups: ["payroll"] } } };
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [["fs", { roots: [team] }], ["git", { repositories: [`${repo.url}:skills`] }], "list-skills", "read-skill", "fetch-skill-files", ["http", { oauth: { issuer: idp.issuer.url, audience } }]],
+      }),
+    );
+    const server = await startHttpServer(["--config", config], { cwd: base, env });
+    try {
+      const ids = async (groups: string[]) => {
+        const { client, transport } = await connectHttp(server.mcpUrl, { token: await token(groups) });
+        try {
+          const listed = await client.callTool({ name: "list_skills", arguments: { format: "json" } });
+          const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "team-payroll" } });
+          expect(read.isError).toBe(true);
+          return (listed.structuredContent as { skills: { id: string }[] }).skills.map((entry) => entry.id).sort();
+        } finally {
+          await transport.close();
+        }
+      };
+      expect(await ids(["guests"])).toEqual(["public"]);
+      expect(await ids(["payroll"])).toEqual(["payroll", "public"]);
+    } finally {
+      await server.stop();
+      await idp.stop();
     }
   });
 });
