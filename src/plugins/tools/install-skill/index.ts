@@ -29,6 +29,8 @@ export const installOptionsSchema = z.strictObject({
   maxBytes: z.number().int().min(1).default(100 * MiB),
   /** Copy files named like credentials (.env, *.pem…) too; they are left out, and listed in left_out, otherwise. */
   includeSecretFiles: z.boolean().default(false),
+  /** Hosts add_skill may fetch from for a caller over HTTP although they are loopback or private addresses. */
+  privateHosts: z.array(z.string().min(1).toLowerCase()).default([]),
 });
 
 export type InstallTarget = "project" | "user";
@@ -113,7 +115,7 @@ export default definePlugin({
         return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
       },
     });
-    addLifecycleTools(ctx);
+    addLifecycleTools(ctx, options);
   },
 });
 
