@@ -77,6 +77,9 @@ export default definePlugin({
   provides: [SKILL_INSTALLER],
   consumes: [TOKENS.SkillCatalog],
   options: installOptionsSchema,
+  needsTrust: {
+    options: { targets: "install and install_skill write there", privateHosts: "add_skill fetches from them for callers over HTTP" },
+  },
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     const installer = createInstaller(catalog, options.targets, options, ctx.baseDir);
