@@ -11,7 +11,7 @@ import { checkWriteTools, type HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
-import { json, jsonRpcError, mcpError, onSettled, restError } from "./respond.js";
+import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
 import { SessionTable } from "./sessions.js";
 
@@ -224,6 +224,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       return restError(404, `nothing at ${url.pathname}`);
     }
     const path = url.pathname.slice(basePath.length) || "/";
+    if (UNSERVED_METHODS.has(request.method)) return methodNotServed(request.method);
     if (closing && !HEALTH_PATHS.has(path)) return restError(503, "the server is shutting down", { connection: "close" });
     // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
     const untrack = request.method === "GET" && path === options.path ? () => undefined : track();
