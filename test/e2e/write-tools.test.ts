@@ -137,6 +137,11 @@ describe("write tools over HTTP", () => {
     const added = await callText(server, writer, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json`, agents: ["cursor"] });
     expect(added, added.text).toMatchObject({ isError: false });
     expect(existsSync(join(dir, ".cursor", "skills", "site-help", "SKILL.md"))).toBe(true);
+    // A source that cannot be read says why, as the CLI does, never "internal error".
+    const missing = await callText(server, writer, "add_skill", { source: `${catalog.url}/missing/index.json` });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain("/missing/index.json cannot be read");
+    expect(missing.text).not.toContain("internal error");
     // Allowed by name, not by address: another loopback name is still refused.
     const other = await callText(server, writer, "add_skill", { source: "http://localhost:9/x.json" });
     expect(other.text).toContain("loopback, link-local or private address");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
+import { errorMessage, ToolInputError, UserError } from "../../../kernel/errors.js";
 import type { PluginContext } from "../../../kernel/types.js";
 import { checkRemoteTarget } from "./remote-target.js";
 
@@ -122,6 +122,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
             })
           : undefined;
       const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
+      // A source that cannot be read, or lacks the skills named, is the caller's to hear, as the CLI says it.
       const outcome = await addSkills(
         {
           spec,
@@ -135,7 +136,9 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
           resolved,
         },
         (opened, commit) => openSource(opened, { logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken }),
-      );
+      ).catch((error: unknown) => {
+        throw error instanceof UserError ? new ToolInputError(errorMessage(error)) : error;
+      });
       const lines = [
         ...outcome.added.map((a) => `${a.dry_run ? "would add" : "added"} ${a.folder} for ${a.agents.join(", ")} (${a.files.length} files)`),
         ...outcome.failures,
