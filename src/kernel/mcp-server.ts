@@ -30,6 +30,14 @@ function composeInstructions(sections: readonly InstructionsSection[], logger: L
   return parts.join("\n\n");
 }
 
+/**
+ * Whether a tool may write on the server: MCP's `readOnlyHint` defaults to false, so a tool that
+ * does not say it only reads is taken at that word, and a remote caller gets it only when allowed.
+ */
+export function mayWrite(tool: Pick<KernelTool, "annotations">): boolean {
+  return tool.annotations?.readOnlyHint !== true;
+}
+
 export interface ServerParts {
   readonly tools: readonly KernelTool[];
   readonly extensions: readonly ServerExtension[];
@@ -84,6 +92,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
     };
   }
   for (const tool of tools) {
+    if (options.remote && !options.remote.writes && mayWrite(tool)) continue;
     // The SDK calls (args, ctx) when the tool has an input schema, (ctx) when it has none.
     const takesArgs = tool.inputSchema !== undefined;
     server.registerTool(
@@ -97,7 +106,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
       },
       ((...params: unknown[]) => {
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
-        return runTool(tool, takesArgs ? params[0] : {}, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context }, logger);
+        return runTool(tool, takesArgs ? params[0] : {}, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context, remote: options.remote !== undefined }, logger);
       }) as never,
     );
   }

@@ -177,6 +177,11 @@ export interface ServerBuildOptions {
   readonly lifetime?: AbortSignal;
   /** Who the caller is: a validated token's subject over HTTP, the config's identity over stdio. */
   readonly identity?: Identity;
+  /**
+   * Set for a caller over the network (HTTP). Tools that may write on the server (see
+   * `mayWrite`) are served only when `writes` is true, and every tool learns the call is remote.
+   */
+  readonly remote?: { readonly writes: boolean };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,6 +212,11 @@ export interface ToolCallExtra {
   readonly identity?: Identity;
   /** The SDK's full request context, for what the fields above do not cover; absent outside MCP (REST, CLI tests). */
   readonly context?: ServerContext;
+  /**
+   * True when the call came over the network (HTTP): a tool fetching what its caller names must
+   * then keep away from this machine's and private addresses.
+   */
+  readonly remote?: boolean;
 }
 
 /** An MCP tool: the SDK's `registerTool` config plus its handler. */

@@ -178,5 +178,11 @@ export interface Ranker {
    * without it, search_skills asks `search` for every skill to count them, which ranks them all.
    */
   count?(query: string, options: Omit<RankerSearchOptions, "limit">): number | Promise<number>;
+  /**
+   * A ranker of the same kind and settings holding no skills. search_skills keeps one per set of
+   * sources a caller may see, so that skills hidden from a caller weigh nothing in its scores
+   * (word rarity, totals). Without it, such callers are ranked by the built-in BM25 ranker.
+   */
+  emptyCopy?(): Ranker;
 }
 

@@ -158,16 +158,32 @@ describe("a config found by searching reaches the network, the environment or a 
     await trusted.stop();
   });
 
-  it("keeps a Redis URL for trusted configs, and lets the loopback default through", async () => {
+  it("keeps Redis for trusted configs, with a URL or with the loopback default", async () => {
     const dir = await tree({
       "package.json": "{}",
       ".skills-kernelrc.yaml": `plugins: [[fs, { roots: [./skills] }], list-skills, [cache-redis, { url: "redis://127.0.0.1:9/0" }]]\n`,
       "skills/alpha/SKILL.md": SKILL,
     });
-    expectOneLine(await runCli(["list"], { cwd: dir }), /sets plugin "cache-redis" option url \(skill texts are cached there\)/);
+    expectOneLine(await runCli(["list"], { cwd: dir }), /lists plugin "cache-redis" \(it caches skill texts in a Redis server, and reads them back\)/);
     expect(await runCli(["list", "--trust-config"], { cwd: dir })).toMatchObject({ code: 0, stdout: "alpha\n" });
     await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, [cache-redis, { prefix: trust-test }]]\n`);
-    expect(await runCli(["list"], { cwd: dir })).toMatchObject({ code: 0, stdout: "alpha\n" });
+    expectOneLine(await runCli(["list"], { cwd: dir }), /lists plugin "cache-redis"/);
+  });
+
+  it("refuses install targets and private hosts in a found config, so install writes where the user said", async () => {
+    const outside = join(work, `outside-${count}`);
+    const dir = await tree({
+      "package.json": "{}",
+      ".skills-kernelrc.yaml": `plugins: [[fs, { roots: [./skills] }], list-skills, [install-skill, { targets: { project: ${JSON.stringify(outside)}, user: "~/.config/autostart" } }]]\n`,
+      "skills/alpha/SKILL.md": SKILL,
+    });
+    const refused = await runCli(["install", "alpha"], { cwd: dir });
+    expectOneLine(refused, /sets plugin "install-skill" option targets \(install and install_skill write there\)/);
+    expect(existsSync(outside)).toBe(false);
+    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, [install-skill, { privateHosts: [127.0.0.1] }]]\n`);
+    expectOneLine(await runCli(["list"], { cwd: dir }), /sets plugin "install-skill" option privateHosts/);
+    const trusted = await runCli(["install", "alpha", "--trust-config", "--dry-run"], { cwd: dir });
+    expect(trusted.code, trusted.stderr).toBe(0);
   });
 
   it.each([

@@ -105,6 +105,31 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP limits on %s", (runtime)
   });
 });
 
+describe("a full session table (bundle on Node)", () => {
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await startHttpServer(["--config", CONFIG]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("makes room for a new client by closing the session idle longest, instead of refusing it until they time out", async () => {
+    const opened: string[] = [];
+    for (const address of ["127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"]) {
+      const response = await postFrom(server.mcpUrl, address, INITIALIZE);
+      expect(response.status).toBe(200);
+      opened.push(response.headers["mcp-session-id"] as string);
+    }
+    const newcomer = await postFrom(server.mcpUrl, "127.0.0.4", INITIALIZE);
+    expect(newcomer.status).toBe(200);
+    const ping = (id: string) =>
+      rawRequest(server.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    expect((await ping(opened[0]!)).status).toBe(404);
+    for (const id of [...opened.slice(1), newcomer.headers["mcp-session-id"] as string]) expect((await ping(id)).status).toBe(200);
+  });
+});
+
 describe("HTTP batches and answers (bundle on Node)", () => {
   let server: HttpServerProcess;
   let session: Record<string, string>;

@@ -224,12 +224,28 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       expect(response.status).toBe(413);
     });
 
-    it("refuses a session beyond maxSessions with 503", async () => {
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await rawInitialize(server.mcpUrl)).status);
-      // The idle sweep may have closed one of the first three meanwhile; never more than three are open.
-      expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
-      expect(statuses).toContain(503);
+    it("refuses a session beyond maxSessions with 503 while none is idle", async () => {
+      // Each SDK client holds its GET stream open: its session is in use, so none can make room.
+      const listening: Awaited<ReturnType<typeof connectHttp>>[] = [];
+      try {
+        for (let i = 0; i < 4; i++) {
+          listening.push(await connectHttp(server.mcpUrl));
+          await sleep(100);
+        }
+        expect.unreachable("a fourth session in use was opened");
+      } catch (error) {
+        expect(String(error)).toContain("Too many sessions (the session limit (3))");
+      } finally {
+        for (const { client } of listening) await client.close();
+      }
+      expect(listening.length).toBeLessThanOrEqual(3);
+    });
+
+    it("answers TRACE with 405 on every path, never a 5xx", async () => {
+      for (const path of ["/mcp", "/healthz", "/nowhere"]) {
+        const response = await rawRequest(new URL(path, server.origin), { method: "TRACE" });
+        expect(response.status, path).toBe(405);
+      }
     });
   });
 

@@ -42,7 +42,8 @@ export default definePlugin({
   name: "cache-redis",
   provides: CACHE_SERVICES,
   options: cacheRedisOptionsSchema,
-  needsTrust: { options: { url: "skill texts are cached there" } },
+  // Without url it connects to 127.0.0.1:6379: a Redis the config's author did not run, either way.
+  needsTrust: { plugin: "it caches skill texts in a Redis server, and reads them back" },
   setup(ctx, options) {
     const location = parseRedisUrl(options.url);
     const backend = createRedisBackend({ location, connectTimeoutMs: options.connectTimeoutMs });

@@ -233,6 +233,10 @@ function nameKey(text: string): string {
  */
 export class Bm25Ranker implements Ranker {
   readonly name = "bm25";
+
+  emptyCopy(): Bm25Ranker {
+    return new Bm25Ranker();
+  }
   /** This ranker's own vocabulary and word table: two rankers in one process share nothing. */
   readonly #analyzer = new Analyzer();
   readonly #documents = new DocumentAnalyser(this.#analyzer);

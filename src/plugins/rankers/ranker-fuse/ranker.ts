@@ -48,6 +48,10 @@ function entry(skill: CatalogSkill): FuseEntry {
 /** Fuse.js with the agent-skills settings; a Fuse score (0 best, 1 worst) becomes 100 × (1 − score). */
 export class FuseRanker implements Ranker {
   readonly name = "fuse";
+
+  emptyCopy(): FuseRanker {
+    return new FuseRanker();
+  }
   #fuse = new Fuse<FuseEntry>([], FUSE_OPTIONS);
   readonly #ids = new Set<string>();
 

@@ -53,6 +53,8 @@ export class HybridRanker implements Ranker {
   /** Settles when the background embedding in progress ends (done, failed or superseded). */
   #warm: Promise<void> = Promise.resolve();
   #failing = false;
+  /** The copies made for callers' views, closed with this one. */
+  readonly #copies: HybridRanker[] = [];
   /** For `count`: the last search's query and how many skills only the vectors brought. */
   #lastVectorOnly: { query: string; source: string | undefined; count: number } | undefined;
 
@@ -101,6 +103,16 @@ export class HybridRanker implements Ranker {
   /** Stop embedding in the background. */
   close(): void {
     this.#warming.abort();
+    for (const copy of this.#copies) copy.close();
+  }
+
+  /** Shares the embeddings client and the vector cache: the same skill is embedded once. */
+  emptyCopy(): HybridRanker {
+    const lexical = this.lexical.emptyCopy?.();
+    if (!lexical) throw new Error(`the lexical ranker ${this.lexical.name} cannot make an empty copy`);
+    const copy = new HybridRanker(lexical, this.embeddings, this.vectors, this.settings, this.logger, this.shared);
+    this.#copies.push(copy);
+    return copy;
   }
 
   async search(query: string, options: RankerSearchOptions): Promise<RankedSkill[]> {

@@ -6,9 +6,10 @@ import { renderAnswer, toAnswer } from "./format.js";
 /** The `get_cache_stats` tool: how the shared cache is doing, for operators more than agents. */
 export default definePlugin({
   name: "cache-stats",
-  consumes: [TOKENS.CacheMonitor],
+  consumes: [TOKENS.CacheMonitor, { token: TOKENS.SkillCatalog, optional: true }],
   setup(ctx) {
     const monitor = ctx.resolve(TOKENS.CacheMonitor);
+    const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "get_cache_stats",
       title: "Cache statistics",
@@ -28,12 +29,15 @@ export default definePlugin({
         bypassed: z.number().int(),
         entries: z.record(z.string(), z.number().int()).nullable(),
         entries_complete: z.boolean(),
+        entries_withheld: z.boolean().optional().describe("entries are not shown: they count skills of sources this caller may not see"),
         last_error: z.object({ message: z.string(), at: z.string() }).nullable(),
         uptime_seconds: z.number(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler() {
-        const answer = toAnswer(await monitor.stats());
+      async handler(_args, { identity }) {
+        // Entries count every skill's, so only a caller who may see every source gets them.
+        const withheld = catalog !== undefined && catalog.for(identity) !== catalog;
+        const answer = toAnswer(await monitor.stats(), withheld);
         return { content: [{ type: "text", text: renderAnswer(answer) }], structuredContent: answer };
       },
     });

@@ -29,6 +29,8 @@ export const installOptionsSchema = z.strictObject({
   maxBytes: z.number().int().min(1).default(100 * MiB),
   /** Copy files named like credentials (.env, *.pem…) too; they are left out, and listed in left_out, otherwise. */
   includeSecretFiles: z.boolean().default(false),
+  /** Hosts add_skill may fetch from for a caller over HTTP although they are loopback or private addresses. */
+  privateHosts: z.array(z.string().min(1).toLowerCase()).default([]),
 });
 
 export type InstallTarget = "project" | "user";
@@ -75,6 +77,9 @@ export default definePlugin({
   provides: [SKILL_INSTALLER],
   consumes: [TOKENS.SkillCatalog],
   options: installOptionsSchema,
+  needsTrust: {
+    options: { targets: "install and install_skill write there", privateHosts: "add_skill fetches from them for callers over HTTP" },
+  },
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
     const installer = createInstaller(catalog, options.targets, options, ctx.baseDir);
@@ -113,7 +118,7 @@ export default definePlugin({
         return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
       },
     });
-    addLifecycleTools(ctx);
+    addLifecycleTools(ctx, options);
   },
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
+import { errorMessage, ToolInputError, UserError } from "../../../kernel/errors.js";
 import type { PluginContext } from "../../../kernel/types.js";
+import { checkRemoteTarget } from "./remote-target.js";
 
 const scopeInput = {
   global: z.boolean().optional().describe("the user's skills and lock instead of the project's (default false)"),
@@ -54,7 +55,7 @@ const addedSkill = z.object({
  * list_installed_skills, check_outdated_skills and add_skill: what `skills-kernel installed` and `outdated`
  * say, for an agent deciding whether to suggest an update. The lifecycle code loads on first call.
  */
-export function addLifecycleTools(ctx: PluginContext): void {
+export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readonly privateHosts: readonly string[] }): void {
   const scopeOf = async (global: boolean) => (await import("../../../lifecycle/project.js")).scopeFor(global, ctx.baseDir);
   ctx.addTool({
     name: "list_installed_skills",
@@ -92,7 +93,7 @@ export function addLifecycleTools(ctx: PluginContext): void {
     },
     outputSchema: { added: z.array(addedSkill), failures: z.array(z.string()) },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    async handler({ source, skills = [], agents = [], all_agents = false, global = false, copy = false, dry_run = false, strict = false }) {
+    async handler({ source, skills = [], agents = [], all_agents = false, global = false, copy = false, dry_run = false, strict = false }, extra) {
       const [{ parseSource }, { chooseAgents }, { addSkills }, { resolveRef }, { openSource }] = await Promise.all([
         import("../../../lifecycle/source-spec.js"),
         import("../../../lifecycle/agents.js"),
@@ -111,6 +112,7 @@ export function addLifecycleTools(ctx: PluginContext): void {
       if (spec.kind === "local" || (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))) {
         throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, or a catalog URL; add a local folder or file:// repository with the CLI");
       }
+      if (extra.remote) await checkRemoteTarget(spec.kind === "git" ? spec.repository.url : spec.url, privateHosts);
       const scope = await scopeOf(global);
       // A remote that cannot be asked is the caller's to see, not an internal error.
       const resolved =
@@ -120,6 +122,7 @@ export function addLifecycleTools(ctx: PluginContext): void {
             })
           : undefined;
       const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
+      // A source that cannot be read, or lacks the skills named, is the caller's to hear, as the CLI says it.
       const outcome = await addSkills(
         {
           spec,
@@ -133,7 +136,9 @@ export function addLifecycleTools(ctx: PluginContext): void {
           resolved,
         },
         (opened, commit) => openSource(opened, { logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken }),
-      );
+      ).catch((error: unknown) => {
+        throw error instanceof UserError ? new ToolInputError(errorMessage(error)) : error;
+      });
       const lines = [
         ...outcome.added.map((a) => `${a.dry_run ? "would add" : "added"} ${a.folder} for ${a.agents.join(", ")} (${a.files.length} files)`),
         ...outcome.failures,

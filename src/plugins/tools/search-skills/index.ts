@@ -5,7 +5,7 @@ import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { MetricsRecorder } from "../../../kernel/request-observer.js";
 import { TOKENS } from "../../../tokens.js";
-import type { RankedSkill, Ranker } from "../../../skills/types.js";
+import type { Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 
@@ -58,6 +58,11 @@ class SearchIndex {
     apply(this.#ranker, change);
   }
 
+  /** Builds the index afresh at the next search (a view's, after a change to its sources). */
+  drop(): void {
+    this.#built = false;
+  }
+
   /** Builds the index in the background now, and again whenever a change drops it. */
   warm(signal: AbortSignal, logger: Logger): void {
     this.#rewarm = () =>
@@ -99,8 +104,27 @@ export default definePlugin({
   consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.SkillCatalog);
-    const index = new SearchIndex(catalog, ctx.logger, ctx.resolveOptional(TOKENS.MetricsRecorder));
-    const stopFollowing = catalog.onChange((change) => index.follow(change));
+    const metrics = ctx.resolveOptional(TOKENS.MetricsRecorder);
+    const index = new SearchIndex(catalog, ctx.logger, metrics);
+    // A caller who may see part of the catalog is ranked over that part alone (word rarity,
+    // totals), as a server without the hidden sources would rank it: one index per view, made at
+    // its first search. With no restricted source there is no view, and nothing more to do.
+    const views = new Map<SkillCatalog, SearchIndex>();
+    let viewRanker: (() => Ranker) | undefined;
+    const indexFor = (view: SkillCatalog): SearchIndex => {
+      if (view === catalog) return index;
+      let own = views.get(view);
+      if (!own) {
+        own = new SearchIndex(view, ctx.logger, metrics);
+        own.use(viewRanker!());
+        views.set(view, own);
+      }
+      return own;
+    };
+    const stopFollowing = catalog.onChange((change) => {
+      index.follow(change);
+      for (const [view, own] of views) if (touches(view, change)) own.drop();
+    });
 
     ctx.addTool({
       name: "search_skills",
@@ -160,13 +184,10 @@ export default definePlugin({
         await searchRemoteSources(view, query, { limit, source }, ctx.logger);
         // One result past the limit, so the last one described can be labelled against the next.
         // `total` comes from the ranker's count when it has one; otherwise every match is ranked
-        // to be counted. The index holds every skill: a caller who may not see them all has every
-        // match ranked, and only those it may see kept, under the ids they have for it.
-        const ranker = index.ranker();
-        const whole = view === catalog;
-        const ranked = await ranker.search(query, { limit: ranker.count && whole ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
-        const seen = whole ? ranked : visibleOnly(view, ranked);
-        const total = ranker.count && whole ? await ranker.count(query, { source }) : seen.length;
+        // to be counted.
+        const ranker = indexFor(view).ranker();
+        const seen = await ranker.search(query, { limit: ranker.count ? limit + 1 : Math.max(limit + 1, view.list().length), source });
+        const total = ranker.count ? await ranker.count(query, { source }) : seen.length;
         const loading = view.loading();
         const answer = { ...toAnswer(query, seen, limit, total), ...(loading.length > 0 && { loading_sources: loading }) };
         return {
@@ -183,6 +204,11 @@ export default definePlugin({
         const ranker: Ranker = ctx.resolveOptional(TOKENS.Ranker) ?? new (await import("../../rankers/ranker-bm25/index.js")).Bm25Ranker();
         ctx.logger.debug(`ranking with ${ranker.name}`);
         index.use(ranker);
+        const Bm25 = ranker.emptyCopy ? undefined : (await import("../../rankers/ranker-bm25/index.js")).Bm25Ranker;
+        if (Bm25 && catalog.restricted) {
+          ctx.logger.warn(`the ranker ${ranker.name} cannot make an empty copy (Ranker.emptyCopy): callers who see part of the catalog are ranked by BM25`);
+        }
+        viewRanker = () => ranker.emptyCopy?.() ?? new Bm25!();
       },
       serve(ctx) {
         // After the first load, and after whatever the transport is busy with right now: an agent's
@@ -194,11 +220,8 @@ export default definePlugin({
   },
 });
 
-/** The ranked skills a view shows, as it names them (a shadowed skill may answer to its plain name there). */
-function visibleOnly(view: SkillCatalog, ranked: readonly RankedSkill[]): RankedSkill[] {
+/** Whether a change concerns a view's sources. */
+function touches(view: SkillCatalog, { added, removed, updated }: CatalogChange): boolean {
   const shown = new Set(view.sources.map((source) => source.name));
-  return ranked.flatMap(({ skill, score }) => {
-    const own = shown.has(skill.source) ? view.get(skill.qualifiedId) : undefined;
-    return own ? [{ skill: own, score }] : [];
-  });
+  return [added, removed, updated].some((skills) => skills.some((skill) => shown.has(skill.source)));
 }

@@ -7,11 +7,11 @@ import { createOAuthGate, type Caller } from "./auth/gate.js";
 import { identityIn } from "./auth/verifier.js";
 import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
 import { serveLegacyOnce } from "./legacy-once.js";
-import type { HttpOptions } from "./options.js";
+import { checkWriteTools, type HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
-import { json, jsonRpcError, mcpError, onSettled, restError } from "./respond.js";
+import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
 import { SessionTable } from "./sessions.js";
 
@@ -56,6 +56,7 @@ export type HttpAppOptions = Pick<
   | "maxSessionsPerClient"
   | "sessionIdleMs"
   | "replicaId"
+  | "writeTools"
 > & {
   /** Host names Host and Origin may name; undefined checks nothing (see defaultAllowedHosts). */
   readonly allowedHosts: readonly string[] | undefined;
@@ -87,7 +88,9 @@ const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * `stateless`, one request at a time).
  */
 export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
-  const createServer: ServerFactory = ({ identity }) => buildServer({ authenticated: personal, identity });
+  checkWriteTools(options);
+  const mayWrite = writePermission(options);
+  const createServer: ServerFactory = (caller) => buildServer({ authenticated: personal, identity: caller.identity, remote: { writes: mayWrite(caller) } });
   const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
@@ -105,7 +108,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         },
         logger,
       );
-  const pool = new ServerPool((lifetime) => buildServer({ authenticated: personal, lifetime }), edition, MAX_IDLE_SERVERS);
+  const pool = new ServerPool((lifetime) => buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } }), edition, MAX_IDLE_SERVERS);
   // The caller's token reaches the factory as the SDK's authInfo, which carries its identity: a
   // signed-in caller's server is built for them, callers with no identity share pooled servers.
   const modern = createMcpHandler(
@@ -221,6 +224,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       return restError(404, `nothing at ${url.pathname}`);
     }
     const path = url.pathname.slice(basePath.length) || "/";
+    if (UNSERVED_METHODS.has(request.method)) return methodNotServed(request.method);
     if (closing && !HEALTH_PATHS.has(path)) return restError(503, "the server is shutting down", { connection: "close" });
     // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
     const untrack = request.method === "GET" && path === options.path ? () => undefined : track();
@@ -255,6 +259,17 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       await connected?.close();
     },
   };
+}
+
+/**
+ * Whether a caller gets the tools that write on the server: only with `writeTools` set, and then
+ * a signed-in caller whose token holds its scope, or (static token) anyone past the token check.
+ */
+function writePermission(options: HttpAppOptions): (caller: Caller) => boolean {
+  const { writeTools, oauth, authToken } = options;
+  if (writeTools === undefined) return () => false;
+  if (oauth !== undefined) return ({ identity }) => identity?.scopes.includes(writeTools.scope) === true;
+  return () => authToken !== undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { definePlugin } from "../../../kernel/config.js";
 import { ConfigError } from "../../../kernel/errors.js";
 import { TOKENS } from "../../../tokens.js";
-import { AUTH_TOKEN_ENV, httpOptionsSchema, MIN_TOKEN_LENGTH } from "./options.js";
+import { AUTH_TOKEN_ENV, checkWriteTools, httpOptionsSchema, MIN_TOKEN_LENGTH } from "./options.js";
 import { HTTP_TOKENS, type HttpRoute } from "./routes.js";
 import { httpTransport } from "./transport.js";
 
@@ -28,6 +28,7 @@ export default definePlugin({
     }
     // With sign-in, a shared token from the environment is not used: it names no caller.
     const options = configured.authToken === undefined && configured.oauth === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
+    checkWriteTools(options);
     ctx.provide(HTTP_TOKENS.Options, options);
     const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
     let routes: readonly HttpRoute[] = [];
@@ -46,5 +47,5 @@ export default definePlugin({
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
 export { HTTP_TOKENS, type HttpRoute } from "./routes.js";
 export type { Caller } from "./auth/gate.js";
-export { MIN_TOKEN_LENGTH, type HttpOptions } from "./options.js";
+export { MIN_TOKEN_LENGTH, WRITE_SCOPE, type HttpOptions } from "./options.js";
 export { json, restError } from "./respond.js";

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { toNodeHandler as sdkNodeHandler } from "@modelcontextprotocol/node";
 import type { HttpApp } from "./app.js";
+import { methodNotServed, UNSERVED_METHODS } from "./respond.js";
 
 /** A listening socket serving a fetch handler, whatever the runtime. */
 export interface Listener {
@@ -63,6 +64,12 @@ export async function listen(fetch: AppFetch, host: string, port: number, limits
 /** A node:http request handler for the app (the SDK's adapter), leaving the app's globals alone. */
 export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
   return (request: IncomingMessage, response: ServerResponse) => {
+    // Fetch's Request cannot hold these methods, so the adapter failed on them with a 500.
+    if (UNSERVED_METHODS.has(request.method ?? "")) {
+      request.resume();
+      const answer = methodNotServed(request.method!);
+      return answer.text().then((body) => void response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(body));
+    }
     const client = request.socket.remoteAddress ?? "unknown";
     return sdkNodeHandler({ fetch: (webRequest) => fetch(webRequest, client) }, { maxRequestBodySize: maxBodyBytes })(request, response);
   };

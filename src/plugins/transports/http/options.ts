@@ -1,8 +1,12 @@
 import { z } from "zod";
+import { ConfigError } from "../../../kernel/errors.js";
 import { oauthOptionsSchema } from "./auth/options.js";
 
 /** The environment variable the auth token comes from when neither the config nor a flag sets it. */
 export const AUTH_TOKEN_ENV = "SKILLS_KERNEL_AUTH_TOKEN";
+
+/** The scope a caller needs for tools that write on the server, unless `writeTools.scope` names another. */
+export const WRITE_SCOPE = "skills:write";
 
 /** A shorter token is guessable; refuse it rather than serve behind it. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -32,6 +36,13 @@ export const httpOptionsSchema = z
      * the caller's identity decides which sources it sees. Not with authToken.
      */
     oauth: oauthOptionsSchema.optional(),
+    /**
+     * Serve tools that may write on this server (install_skill, add_skill: any tool not marked
+     * `readOnlyHint: true`) to callers holding `scope`: with oauth, a token whose scopes name it;
+     * with authToken, whoever holds the token (it is the operator's). Unset: HTTP callers never
+     * see them. Needs authToken or oauth.
+     */
+    writeTools: z.strictObject({ scope: z.string().min(1).default(WRITE_SCOPE) }).optional(),
     /**
      * Host names (without port) requests may name in Host and Origin: DNS-rebinding protection.
      * Default: the loopback names, plus the bound address when it is a specific one. A server bound
@@ -69,6 +80,13 @@ export const httpOptionsSchema = z
   .refine((options) => options.authToken === undefined || options.oauth === undefined, {
     message: "authToken and oauth do not go together: a shared token names no caller; use one of them",
   });
+
+/** Refuses tools that write on the server to callers nobody checked; a token may come from the environment, so this runs once it is known. */
+export function checkWriteTools(options: Pick<HttpOptions, "writeTools" | "authToken" | "oauth">): void {
+  if (options.writeTools !== undefined && options.authToken === undefined && options.oauth === undefined) {
+    throw new ConfigError(`http: writeTools needs authToken (or ${AUTH_TOKEN_ENV}) or oauth: without them every caller could write on this server`);
+  }
+}
 
 export type HttpOptions = z.output<typeof httpOptionsSchema>;
 

@@ -57,3 +57,11 @@ export function onSettled(response: Response, done: () => void): Response {
   });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
+
+/** Methods the Fetch standard forbids in a Request (node's adapter cannot even build one): no path serves them. */
+export const UNSERVED_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/** The answer to one of UNSERVED_METHODS, on any path. */
+export function methodNotServed(method: string): Response {
+  return restError(405, `${method} is not served here`, { allow: "GET, HEAD, POST, DELETE" });
+}

@@ -13,8 +13,11 @@ interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   /** The client address that opened it, whose count it is in. */
   readonly client: string;
-  /** The subject that opened it (OAuth): only that subject's tokens reach it. */
-  readonly subject: string | undefined;
+  /**
+   * Who opened it (OAuth): subject, scopes and kept claims, in one string. Only tokens saying the
+   * same reach it, so what it shows always follows the token of the request in hand.
+   */
+  readonly caller: string;
   /** Requests being answered and event streams open: a session with any is not idle. */
   active: number;
   lastSeen: number;
@@ -60,8 +63,10 @@ export class SessionTable {
       return request.method === "POST" ? this.#open(request, parsedBody, client, caller) : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
     }
     const session = this.#sessions.get(id);
-    // A session answers the one caller it was opened for: to anyone else it does not exist.
-    if (!session || session.subject !== caller.identity?.subject) return jsonRpcError(404, -32001, "Session not found");
+    // A session answers the caller it was opened for: to anyone else, and to the same subject
+    // whose token now holds other groups or scopes, it does not exist, so the client opens a new
+    // one, built for what its token says now.
+    if (!session || session.caller !== callerKey(caller)) return jsonRpcError(404, -32001, "Session not found");
     session.active++;
     session.lastSeen = Date.now();
     try {
@@ -75,6 +80,11 @@ export class SessionTable {
 
   /** A POST without a session: an initialize request gets a new session, anything else the SDK's refusal. */
   async #open(request: Request, parsedBody: unknown, client: string, caller: Caller): Promise<Response> {
+    const full = this.#count >= this.limits.maxSessions;
+    // The table full, the longest idle session makes room: sessions opened and left by a few
+    // addresses cannot keep every new client out until they time out. A client over its own
+    // share is still refused: it has sessions of its own to use.
+    if (full && (this.#perClient.get(client) ?? 0) < this.limits.maxSessionsPerClient) this.#reclaimIdle();
     const ofClient = this.#perClient.get(client) ?? 0;
     if (this.#count >= this.limits.maxSessions || ofClient >= this.limits.maxSessionsPerClient) {
       const which = this.#count >= this.limits.maxSessions ? `the session limit (${this.limits.maxSessions})` : `the limit per client (${this.limits.maxSessionsPerClient})`;
@@ -89,7 +99,7 @@ export class SessionTable {
       const sdkTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => (this.limits.replicaId === undefined ? randomUUID() : `${this.limits.replicaId}.${randomUUID()}`),
         onsessioninitialized: (id) => {
-          session = { server: server!, transport: sdkTransport, client, subject: caller.identity?.subject, active: 1, lastSeen: Date.now() };
+          session = { server: server!, transport: sdkTransport, client, caller: callerKey(caller), active: 1, lastSeen: Date.now() };
           this.#sessions.set(id, session);
           this.logger.debug(`session ${id} opened (${this.#sessions.size} open)`);
         },
@@ -139,6 +149,21 @@ export class SessionTable {
     this.logger.debug(`session ${id} closed (${this.#sessions.size} open)`);
   }
 
+  /** Closes the session idle longest; none idle: nothing. */
+  #reclaimIdle(): void {
+    let oldest: [string, Session] | undefined;
+    for (const entry of this.#sessions) {
+      const [, session] = entry;
+      if (session.active > 0) continue;
+      if (!oldest || session.lastSeen < oldest[1].lastSeen) oldest = entry;
+    }
+    if (!oldest) return;
+    const [id, session] = oldest;
+    this.logger.debug(`session ${id} idle for ${Date.now() - session.lastSeen} ms; closing it to make room`);
+    this.#forget(id);
+    void session.server.close();
+  }
+
   #sweep(): void {
     const now = Date.now();
     for (const [id, session] of this.#sessions) {
@@ -157,4 +182,13 @@ export class SessionTable {
     for (const id of [...this.#sessions.keys()]) this.#forget(id);
     await Promise.allSettled(sessions.map((session) => session.server.close()));
   }
+}
+
+/** What decides a caller's view (subject, scopes, kept claims), in one comparable string; "" without sign-in. */
+function callerKey({ identity }: Caller): string {
+  if (!identity) return "";
+  const claims = Object.entries(identity.claims)
+    .map(([name, value]) => [name, typeof value === "string" ? value : [...value].sort()] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([identity.subject, [...identity.scopes].sort(), claims]);
 }

@@ -30,8 +30,8 @@ export default definePlugin({
     // prom-client is loaded only by a kernel that serves metrics.
     const { createKernelMetrics } = await import("./registry.js");
     let toolNames: ReadonlySet<string> = new Set();
+    const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
     const metrics = createKernelMetrics({
-      catalog: ctx.resolveOptional(TOKENS.SkillCatalog),
       cache: ctx.resolveOptional(TOKENS.CacheMonitor),
       toolNames: () => toolNames,
     });
@@ -39,10 +39,11 @@ export default definePlugin({
     ctx.provide(TOKENS.MetricsRecorder, { searchIndexBuilt: (seconds) => metrics.searchIndexBuilt(seconds) });
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: path,
-      async handle(request, requested) {
+      async handle(request, requested, { identity }) {
         if (requested !== path) return restError(404, `nothing at ${requested}`);
         if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "metrics are read with GET", { allow: "GET, HEAD" });
-        const body = await metrics.registry.metrics();
+        // Sources the scraper may not see are not named, nor their skills counted.
+        const body = await metrics.scrape(catalog?.for(identity));
         return new Response(request.method === "HEAD" ? null : body, {
           status: 200,
           headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },

@@ -11,7 +11,6 @@ const MAX_RPC_CODE = -32000;
 const METHOD_NOT_FOUND = -32601;
 
 export interface MetricsParts {
-  readonly catalog?: SkillCatalog;
   readonly cache?: CacheMonitor;
   /** The names of the tools this kernel serves, known once every plugin has started. */
   readonly toolNames: () => ReadonlySet<string>;
@@ -23,14 +22,17 @@ export interface KernelMetrics {
   readonly observer: RequestObserver;
   /** The search index was (re)built from the whole catalog in `seconds`. */
   searchIndexBuilt(seconds: number): void;
+  /** A scrape's text: every series, with the per-source ones for the sources `view` shows alone. */
+  scrape(view: SkillCatalog | undefined): Promise<string>;
 }
 
 /**
  * Every label value comes from a fixed set: methods this server answered (a method it does not
  * know is "unknown"), the tools it serves, JSON-RPC codes, and source names from the config.
- * No skill name appears anywhere, so nothing of a restricted source leaks through a scrape.
+ * No skill name appears anywhere, and the per-source series name only the sources the scraper
+ * may see, so nothing of a restricted source leaks through a scrape.
  */
-export function createKernelMetrics({ catalog, cache, toolNames }: MetricsParts): KernelMetrics {
+export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelMetrics {
   const registry = new Registry();
   const registers = [registry];
   const requests = new Counter({
@@ -51,28 +53,6 @@ export function createKernelMetrics({ catalog, cache, toolNames }: MetricsParts)
     help: "MCP requests that failed, by method and JSON-RPC error code (tool_error: a tool result marked isError).",
     labelNames: ["method", "code"] as const,
     registers,
-  });
-  new Gauge({
-    name: "skills_kernel_source_skills",
-    help: "Skills each source serves now.",
-    labelNames: ["source"] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const source of catalog?.status() ?? []) this.set({ source: source.source }, source.skills);
-    },
-  });
-  new Gauge({
-    name: "skills_kernel_source_state",
-    help: "1 for the state each source is in (ok, stale, failed, loading), 0 for the others.",
-    labelNames: ["source", "state"] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const source of catalog?.status() ?? []) {
-        for (const state of SOURCE_STATES) this.set({ source: source.source, state }, source.state === state ? 1 : 0);
-      }
-    },
   });
   if (cache) {
     const cumulative = (name: string, help: string, read: () => number) =>
@@ -127,5 +107,27 @@ export function createKernelMetrics({ catalog, cache, toolNames }: MetricsParts)
       },
     },
     searchIndexBuilt: (seconds) => indexBuild.set(seconds),
+    async scrape(view) {
+      // The per-source series live in a registry of the scrape's own, filled from its view.
+      const sources = new Registry();
+      sourceGauges(view, [sources]);
+      return Registry.merge([registry, sources]).metrics();
+    },
   };
+}
+
+/** Skills and state per source, for the sources `view` shows. */
+function sourceGauges(view: SkillCatalog | undefined, registers: Registry[]): void {
+  const status = view?.status() ?? [];
+  const skills = new Gauge({ name: "skills_kernel_source_skills", help: "Skills each source serves now.", labelNames: ["source"] as const, registers });
+  const states = new Gauge({
+    name: "skills_kernel_source_state",
+    help: "1 for the state each source is in (ok, stale, failed, loading), 0 for the others.",
+    labelNames: ["source", "state"] as const,
+    registers,
+  });
+  for (const source of status) {
+    skills.set({ source: source.source }, source.skills);
+    for (const state of SOURCE_STATES) states.set({ source: source.source, state }, source.state === state ? 1 : 0);
+  }
 }

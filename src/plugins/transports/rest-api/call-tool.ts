@@ -19,7 +19,7 @@ export async function callTool(tool: KernelTool, input: Record<string, unknown>,
   const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => Promise<CallToolResult>;
   let result: CallToolResult;
   try {
-    result = await handler(checked.args, { signal, identity });
+    result = await handler(checked.args, { signal, identity, remote: true });
   } catch (error) {
     if (error instanceof ToolInputError) return { ok: false, status: 400, message: error.message };
     throw error;

@@ -70,6 +70,7 @@ describe("install_skill", () => {
       maxFiles: 5000,
       maxBytes: 100 * 1024 * 1024,
       includeSecretFiles: false,
+      privateHosts: [],
     });
   });
 

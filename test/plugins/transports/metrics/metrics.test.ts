@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKernel, type SkillsKernel } from "../../../../src/index.js";
@@ -28,5 +31,31 @@ describe("metrics plugin, embedded", () => {
     expect(served(one)).not.toBe(served(two));
     // prom-client's process-wide default metrics are never collected into a kernel's registry.
     expect(one).not.toContain("process_cpu");
+  });
+
+  it("names only the sources the scraper may see, and get_cache_stats shows entries only to a caller who sees them all", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sk-metrics-hidden-"));
+    try {
+      for (const [root, name] of [["secret", "payroll-run"], ["open", "notes"]] as const) {
+        await mkdir(join(dir, root, name), { recursive: true });
+        await writeFile(join(dir, root, name, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n# ${name}\n`);
+      }
+      const roots = [{ path: "secret", source: "payroll-team", visibleTo: { scopes: ["skills:payroll"] } }, { path: "open", source: "open" }];
+      const kernel = await createKernel({ config: { plugins: [["fs", { roots }], "list-skills", "cache-stats", "http", "metrics"] }, baseDir: dir });
+      kernels.push(kernel);
+      await kernel.catalog.ready();
+      const text = await (await get(kernel, "/metrics")).text();
+      expect(text).toMatch(/skills_kernel_source_skills\{source="open"\} 1/);
+      expect(text).not.toContain("payroll-team");
+      await kernel.callTool("list_skills", {}, { identity: { subject: "ada", scopes: ["skills:payroll"], claims: {} } });
+      const outsider = await kernel.callTool("get_cache_stats", {});
+      expect(outsider.structuredContent).toMatchObject({ entries: null, entries_withheld: true });
+      expect(JSON.stringify(outsider.content)).toContain("entries: not shown");
+      const member = await kernel.callTool("get_cache_stats", {}, { identity: { subject: "ada", scopes: ["skills:payroll"], claims: {} } });
+      expect(member.structuredContent).not.toHaveProperty("entries_withheld");
+      expect((member.structuredContent as { entries: unknown }).entries).not.toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
+import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
 import { errorMessage } from "../../../../kernel/errors.js";
 import type { Logger } from "../../../../kernel/logger.js";
 import type { Identity } from "../../../../kernel/types.js";
@@ -49,13 +49,19 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
           ...(options.requiredScopes.length > 0 && { scopes_supported: options.requiredScopes }),
           resource_name: "skills-kernel",
         },
-        { "cache-control": "public, max-age=3600" },
+        // Echoing the request's Host, the document differs per name: for no shared cache.
+        { "cache-control": options.resource ? "public, max-age=3600" : "no-store" },
       );
     },
     async authenticate(request) {
       const challenge = challengeOptions(request);
       try {
-        const authInfo = await verifyBearerToken(request.headers.get("authorization"), { verifier, ...challenge });
+        const header = request.headers.get("authorization");
+        // RFC 6750 §2.1: the scheme, spaces, one token. The SDK reads the word after the first
+        // space and ignores anything after it, so it gets the token alone.
+        const bearer = header === null ? null : /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)?.[1];
+        if (bearer === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, "the Authorization header is not Bearer and one token");
+        const authInfo = await verifyBearerToken(bearer === null ? null : `Bearer ${bearer}`, { verifier, ...challenge });
         return { authInfo, identity: identityIn(authInfo) };
       } catch (error) {
         if (error instanceof IssuerUnavailableError) {

@@ -1,5 +1,5 @@
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, errors, jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose";
 import type { Identity } from "../../../../kernel/types.js";
 import { identityOf, scopesOf } from "./identity.js";
 import { ACCEPTED_ALGORITHMS, type OAuthOptions } from "./options.js";
@@ -33,30 +33,63 @@ export function createJwtVerifier(options: OAuthOptions): OAuthTokenVerifier {
       keys = undefined;
       throw error;
     });
+  const verifyOptions: JWTVerifyOptions = {
+    issuer: options.issuer,
+    audience: options.audience,
+    algorithms: [...ACCEPTED_ALGORITHMS],
+    requiredClaims: ["exp", "sub"],
+    clockTolerance: options.clockToleranceSec,
+  };
   return {
     async verifyAccessToken(token) {
       const jwks = await keySet();
-      let payload;
+      let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, jwks, {
-          issuer: options.issuer,
-          audience: options.audience,
-          algorithms: [...ACCEPTED_ALGORITHMS],
-          requiredClaims: ["exp", "sub"],
-          clockTolerance: options.clockToleranceSec,
-        }));
+        payload = await verifyWithKeySet(token, jwks, verifyOptions);
       } catch (error) {
-        // Keys that could not be fetched say nothing of the token: the issuer is unavailable.
-        if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) {
+        // Keys that could not be fetched (no answer, not 200, not JSON, not a key set) say
+        // nothing of the token: the issuer is unavailable.
+        if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.code === errors.JOSEError.code) {
           throw new IssuerUnavailableError(`the issuer's keys could not be fetched: ${(error as Error).message}`);
         }
         throw new OAuthError(OAuthErrorCode.InvalidToken, reasonOf(error));
       }
+      const problem = claimProblem(payload, options.clockToleranceSec);
+      if (problem) throw new OAuthError(OAuthErrorCode.InvalidToken, problem);
       const identity = identityOf(payload, options.claims);
       const clientId = typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : identity.subject;
-      return { token, clientId, scopes: scopesOf(payload), expiresAt: payload.exp, extra: { identity } };
+      // The SDK compares expiresAt with its clock without leeway: the documented leeway is added
+      // here, so that it holds for exp as it does for nbf.
+      return { token, clientId, scopes: scopesOf(payload), expiresAt: payload.exp! + options.clockToleranceSec, extra: { identity } };
     },
   };
+}
+
+/**
+ * jose's check against the issuer's key set. A token without a `kid` that several keys could
+ * verify is tried with each, as jose's documentation does it (JWKSMultipleMatchingKeys).
+ */
+async function verifyWithKeySet(token: string, jwks: JWTVerifyGetKey, options: JWTVerifyOptions): Promise<JWTPayload> {
+  try {
+    return (await jwtVerify(token, jwks, options)).payload;
+  } catch (error) {
+    if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+    for await (const key of error as errors.JWKSMultipleMatchingKeys & AsyncIterable<CryptoKey>) {
+      try {
+        return (await jwtVerify(token, key, options)).payload;
+      } catch (tried) {
+        if (!(tried instanceof errors.JWSSignatureVerificationFailed)) throw tried;
+      }
+    }
+    throw new errors.JWSSignatureVerificationFailed();
+  }
+}
+
+/** What jose leaves to the caller: `sub` a non-empty string (RFC 9068 §2.2), `iat` not in the future. */
+function claimProblem(payload: JWTPayload, toleranceSec: number): string | undefined {
+  if (typeof payload.sub !== "string" || payload.sub.trim() === "") return 'the token\'s "sub" claim is not accepted (it must be a non-empty string)';
+  if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + toleranceSec) return 'the token\'s "iat" claim is not accepted (issued in the future)';
+  return undefined;
 }
 
 /** The identity a verifier put in an AuthInfo, if it is one of ours. */
