@@ -2,6 +2,7 @@
 // killed under load, down at start, shared by two servers, and, on every runtime, a restart that
 // reads only what changed and the cache-stats command.
 import { cp, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client, CallToolResult } from "@modelcontextprotocol/client";
@@ -153,7 +154,42 @@ describe("Redis restarted empty", () => {
       await redis.kill();
     }
   });
+
+  it("gets the snapshot written again after a FLUSHALL, which no reconnection announces", async () => {
+    const redis = await TestRedis.start();
+    const dir = await mkdtemp(join(work, "flushed-"));
+    await cp(skills, dir, { recursive: true });
+    await age(dir);
+    const server = await connectCli(["--skills-dir", dir, "--cache", redis.url], { cwd: work });
+    const snapshotKept = async () => Object.values((await stats(server.client)).entries ?? {}).includes(2);
+    try {
+      await server.client.callTool({ name: "list_skills", arguments: {} });
+      await waitFor("the snapshot in Redis", snapshotKept);
+      expect(await redisCommand(redis.port, "FLUSHALL")).toBe("+OK");
+      expect(await snapshotKept()).toBe(false);
+      // The connection never dropped: the server finds the snapshot gone by looking for it.
+      await waitFor("the snapshot written again", snapshotKept, 40_000);
+    } finally {
+      await server.client.close();
+      await redis.kill();
+    }
+  });
 });
+
+/** One inline Redis command over a raw socket: its first reply line. */
+function redisCommand(port: number, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    let reply = "";
+    socket.on("connect", () => socket.write(`${command}\r\n`));
+    socket.on("data", (chunk) => {
+      reply += chunk.toString("utf8");
+      if (reply.includes("\r\n")) socket.end();
+    });
+    socket.on("close", () => resolve(reply.split("\r\n")[0]!));
+    socket.on("error", reject);
+  });
+}
 
 describe("two servers on one Redis", () => {
   let redis: TestRedis;
