@@ -111,7 +111,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (args.command !== "serve") {
       try {
         const code = await runCommand(kernel, args);
-        for (const source of kernel.catalog.loading()) {
+        const answeredFromCatalog = ["list", "search", "read", "install"].includes(args.command);
+        for (const source of answeredFromCatalog ? kernel.catalog.loading() : []) {
           process.stderr.write(`skills-kernel: source "${source}" was still loading after ${ONE_SHOT_WAIT_MS / 1000} s; this answer is without its skills\n`);
         }
         return code;
