@@ -135,15 +135,16 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
     watch: (onChange) => {
       const stopWatching = settings.watch ? watchRoots({ ...settings, baseline }, onChange) : () => {};
       const { snapshots } = settings;
-      let checking: Promise<void> | undefined;
+      let checking = false;
       const checkSnapshots = () => {
         if (!snapshots || checking) return;
-        checking = (async () => {
+        checking = true;
+        void (async () => {
           for (const [rank, root] of settings.roots.entries()) if (await snapshots.lost(root)) lost.add(rank);
           if (lost.size > 0) onChange();
         })()
           .catch((error: unknown) => settings.logger.debug(`could not check the cache's snapshots: ${errorMessage(error)}`))
-          .finally(() => (checking = undefined));
+          .finally(() => (checking = false));
       };
       // Redis back after a restart says so; one emptied while connected (FLUSHALL, eviction) does
       // not, so each snapshot's head is also looked for now and then: one GET a root.
