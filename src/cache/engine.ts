@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { Keyv, type KeyvStoreAdapter } from "keyv";
 import type { Cache, CacheState, CacheStats, JsonValue } from "../kernel/cache.js";
 import { errorMessage } from "../kernel/errors.js";
@@ -22,6 +24,12 @@ export interface CacheEngineOptions {
   readonly retryAfterMs: number;
   /** A serialized entry larger than this is not stored. */
   readonly maxEntryBytes: number;
+  /**
+   * When set, every entry is sealed with an HMAC of its key and content under this secret, and an
+   * entry read back that does not carry a valid one is a miss: a cache others can write (Redis)
+   * cannot make the server serve what it never stored.
+   */
+  readonly secret?: string;
 }
 
 /** Listing keys for the stats stops here: counting is for a glance, not an inventory. */
@@ -63,6 +71,8 @@ export class CacheEngine {
   #lastError: { message: string; at: string } | null = null;
   /** An outage has been reported: one warning per outage, however long it lasts. */
   #warned = false;
+  /** A refused seal has been reported: once per process, the rest at debug. */
+  #warnedSeal = false;
   #closed = false;
 
   constructor(options: CacheEngineOptions) {
@@ -77,10 +87,12 @@ export class CacheEngine {
       serialize: (data) => {
         const text = JSON.stringify(data);
         if (text.length > maxEntryBytes) throw new EntryError(`an entry of ${text.length} bytes is over the ${maxEntryBytes}-byte limit`);
-        return text;
+        return options.secret === undefined ? text : `${seal(options.secret, text)}.${text}`;
       },
       // An unreadable entry is a miss for its key alone, not a failed batch.
-      deserialize: (text) => {
+      deserialize: (stored) => {
+        const text = options.secret === undefined ? stored : this.#unsealed(options.secret, stored);
+        if (text === undefined) return undefined;
         try {
           return JSON.parse(text);
         } catch {
@@ -182,7 +194,7 @@ export class CacheEngine {
     if (!batch) return;
     const outcome = await this.#run(() => this.#keyv.getMany<JsonValue>(batch.keys));
     batch.answers.forEach((answer, index) => {
-      const value = outcome.ok ? outcome.value[index] : undefined;
+      const value = outcome.ok ? this.#opened(batch.keys[index]!, outcome.value[index]) : undefined;
       if (outcome.ok) {
         if (value === undefined) this.#counts.misses++;
         else this.#counts.hits++;
@@ -197,7 +209,10 @@ export class CacheEngine {
       this.#noteError(new Error(`a ttl of ${ttlMs} ms for ${namespace}:${key} is not a positive number; not stored`));
       return Promise.resolve();
     }
-    return this.#enqueue(() => this.#keyv.set(fullKey(this.#options.prefix, namespace, key), value, Math.ceil(ttl)));
+    const full = fullKey(this.#options.prefix, namespace, key);
+    // Sealed, an entry names its own key, so a sealed entry copied under another key is refused.
+    const stored = this.#options.secret === undefined ? value : [full, value];
+    return this.#enqueue(() => this.#keyv.set(full, stored, Math.ceil(ttl)));
   }
 
   #delete(namespace: string, key: string): Promise<void> {
@@ -254,6 +269,31 @@ export class CacheEngine {
     }
   }
 
+  /** The text of a sealed entry whose seal holds; undefined (and noted) for any other. */
+  #unsealed(secret: string, stored: string): string | undefined {
+    const dot = stored.indexOf(".");
+    const text = stored.slice(dot + 1);
+    const given = Buffer.from(dot < 0 ? "" : stored.slice(0, dot));
+    const expected = Buffer.from(seal(secret, text));
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return text;
+    this.#refused();
+    return undefined;
+  }
+
+  /** What a read of `key` answers: a sealed entry's value when it names that key. */
+  #opened(key: string, value: JsonValue | undefined): JsonValue | undefined {
+    if (this.#options.secret === undefined || value === undefined) return value;
+    if (Array.isArray(value) && value.length === 2 && value[0] === key) return value[1];
+    this.#refused();
+    return undefined;
+  }
+
+  #refused(): void {
+    this.#noteError(new EntryError("a cache entry without this server's seal was refused (written by another secret, or changed in the cache)"));
+    if (!this.#warnedSeal) this.#options.logger.warn(`${this.#lastError!.message}; it is read as a miss and written again (docs/caching.md#sealed-entries)`);
+    this.#warnedSeal = true;
+  }
+
   #noteError(error: unknown): void {
     this.#counts.errors++;
     this.#lastError = { message: describe(error), at: new Date().toISOString() };
@@ -308,6 +348,11 @@ export class CacheEngine {
     this.#deadlines.stop();
     await this.#options.backend.close();
   }
+}
+
+/** The HMAC-SHA256 of a serialized entry under `secret`, in base64url. */
+function seal(secret: string, text: string): string {
+  return createHmac("sha256", secret).update(text).digest("base64url");
 }
 
 /** One line for an error: node-redis errors carry their cause in `code` (ECONNREFUSED). */

@@ -20,6 +20,8 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** How long shutdown may take before the process exits anyway (a plugin holding a handle open). */
 const SHUTDOWN_GRACE_MS = 5_000;
+/** How long a one-shot command waits for a slow source before answering without it. */
+const ONE_SHOT_WAIT_MS = 5_000;
 
 /** Run the CLI. Resolves to the exit code; a served session resolves when the transport closes. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -98,14 +100,22 @@ export async function main(argv: readonly string[]): Promise<number> {
       logger,
       adjustPlugins: adjustments.length > 0 ? chain(adjustments) : undefined,
     });
+    // A one-shot command answers from what has loaded by then, once something has: a hanging
+    // catalog beside a local folder must not hold the answer the folder can give.
+    if (args.command !== "serve") kernel.catalog.answerWithin(ONE_SHOT_WAIT_MS, { waitForOneSource: true });
     if (args.refresh) {
       // A one-shot command answers from the revalidated catalog; a server announces what changed.
       const revalidated = kernel.catalog.refresh(undefined, undefined, { revalidate: true });
-      if (args.command !== "serve") await revalidated;
+      if (args.command !== "serve") await kernel.catalog.within(revalidated);
     }
     if (args.command !== "serve") {
       try {
-        return await runCommand(kernel, args);
+        const code = await runCommand(kernel, args);
+        const answeredFromCatalog = ["list", "search", "read", "install"].includes(args.command);
+        for (const source of answeredFromCatalog ? kernel.catalog.loading() : []) {
+          process.stderr.write(`skills-kernel: source "${source}" was still loading after ${ONE_SHOT_WAIT_MS / 1000} s; this answer is without its skills\n`);
+        }
+        return code;
       } finally {
         await kernel.close();
       }

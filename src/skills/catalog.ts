@@ -104,9 +104,14 @@ export class SkillCatalog {
   #next: Promise<void> | undefined;
   #running: Promise<void> | undefined;
   #loaded = false;
-  /** Set when serving: how long the first answers wait for the first load (see answerWithin). */
+  /** Set when serving or answering one command: how long answers wait for a load (see answerWithin). */
   #firstAnswerWaitMs: number | undefined;
+  /** Past that bound, still wait for some source to have finished its first load (see answerWithin). */
+  #waitForOneSource = false;
   #firstLoadStarted: number | undefined;
+  /** Resolved when the first source finishes its first load, loaded or failed. */
+  #oneSourceLoaded: () => void = () => undefined;
+  readonly #oneSourceDone = new Promise<void>((resolve) => (this.#oneSourceLoaded = resolve));
   /** Diagnostics already logged: the same skipped skill is reported once per process, not per load. */
   readonly #reported = new Set<string>();
 
@@ -231,20 +236,38 @@ export class SkillCatalog {
     this.#firstLoadStarted ??= performance.now();
     const load = this.#next ?? this.#running ?? this.refresh();
     if (this.#firstAnswerWaitMs === undefined) return load;
-    const left = this.#firstAnswerWaitMs - (performance.now() - this.#firstLoadStarted);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([load, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, left))))]);
-    clearTimeout(timer);
+    await this.#bounded(load, this.#firstAnswerWaitMs - (performance.now() - this.#firstLoadStarted));
   }
 
   /**
-   * A server answers within `ms` of its first load starting, whatever a slow source (a hanging
-   * catalog, retried) is doing; a one-shot command, which has no later answer to give, waits for
-   * every source.
+   * Resolves when `load` (a refresh the caller waits for) does, or once the answerWithin bound has
+   * passed from now, whichever comes first: asking for fresh skills never hangs on a slow source.
    */
-  answerWithin(ms: number): void {
+  async within(load: Promise<void>): Promise<void> {
+    const whole = this.#whole ?? this;
+    if (whole.#firstAnswerWaitMs === undefined) return load;
+    await whole.#bounded(load, whole.#firstAnswerWaitMs);
+  }
+
+  async #bounded(load: Promise<void>, ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([load, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+    clearTimeout(timer);
+    if (this.#waitForOneSource && this.#loads.size === 0 && this.#sources.length > 0) await Promise.race([load, this.#oneSourceDone]);
+  }
+
+  /**
+   * Answers wait at most `ms` for a slow source (a hanging catalog, retried for far longer): a
+   * server's first answers from its first load starting, and a refresh asked for through `within`.
+   * What answers then is every source but the slow ones (`loading()` names them), which join later
+   * like any change. With `waitForOneSource`, past `ms` answers still wait until some source has
+   * finished loading: a one-shot command has no later answer to give, and nothing to answer from
+   * before that.
+   */
+  answerWithin(ms: number, { waitForOneSource = false }: { waitForOneSource?: boolean } = {}): void {
     if (this.#whole) throw new Error("answerWithin is set on the whole catalog, not on a view of it");
     this.#firstAnswerWaitMs = ms;
+    this.#waitForOneSource = waitForOneSource;
   }
 
   /** The sources that answers must warn about: stale (serving a last good snapshot) or failed (serving nothing). */
@@ -433,6 +456,7 @@ export class SkillCatalog {
 
   /** One source's load outcome into the catalog, and the change it makes to listeners. */
   #apply(name: string, outcome: { snapshot?: SourceSnapshot; failure?: string }): void {
+    this.#oneSourceLoaded();
     if (outcome.snapshot) {
       this.#loads.set(name, { snapshot: outcome.snapshot, failure: undefined });
     } else {

@@ -1,6 +1,8 @@
 // The cache engine against a redis-server of the test's own (test/helpers/redis.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CacheEngineOptions } from "../../src/cache/engine.js";
+import { createClient } from "@keyv/redis";
+import { fullKey } from "../../src/cache/keys.js";
 import { createRedisBackend } from "../../src/cache/redis-backend.js";
 import { parseRedisUrl } from "../../src/cache/redis-url.js";
 import { freePort } from "../helpers/free-port.js";
@@ -35,6 +37,44 @@ describe("the cache engine over a real Redis", () => {
     expect(stats).toMatchObject({ backend: "redis", state: "connected", hits: 1, misses: 1 });
     expect(stats.entries).toMatchObject({ fs: 1 });
     await Promise.all([first.engine.close(), second.engine.close()]);
+  });
+
+  it("refuses sealed entries changed in Redis, moved to another key, or sealed with another secret (issue 34, item 7)", async () => {
+    const secret = "s".repeat(32);
+    const writer = await redisEngine(redis.url, { prefix: "sealed", secret });
+    await waitFor("connected", () => writer.engine.state === "connected");
+    const view = writer.engine.view("fs");
+    await view.set("a", { description: "The real one." });
+    await view.set("b", { description: "Another." });
+    expect(await view.get("a")).toEqual({ description: "The real one." });
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const keyA = fullKey("sealed", "fs", "a");
+      const keyB = fullKey("sealed", "fs", "b");
+      const stored = (await raw.get(keyA))!;
+      // Well-formed, the seal kept, the content changed: refused.
+      await raw.set(keyA, stored.replace("The real one.", "Tampered text"));
+      // A valid entry copied under another key: refused, it names the key it was sealed for.
+      await raw.set(keyB, stored);
+      // What an older release (or anyone without the secret) writes: plain JSON, refused.
+      await raw.set(fullKey("sealed", "fs", "c"), JSON.stringify({ value: { description: "Planted." }, expires: null }));
+      expect(await view.get("a")).toBeUndefined();
+      expect(await view.get("b")).toBeUndefined();
+      expect(await view.get("c")).toBeUndefined();
+      expect((await writer.engine.stats()).errors).toBe(3);
+      expect(writer.logs.filter((line) => line.includes("warn: a cache entry without this server's seal was refused"))).toHaveLength(1);
+      // Another secret reads nothing this one wrote.
+      await view.set("d", 1);
+      const other = await redisEngine(redis.url, { prefix: "sealed", secret: "t".repeat(32) });
+      await waitFor("connected", () => other.engine.state === "connected");
+      expect(await other.engine.view("fs").get("d")).toBeUndefined();
+      expect(await view.get("d")).toBe(1);
+      await other.engine.close();
+    } finally {
+      await raw.close();
+      await writer.engine.close();
+    }
   });
 
   it("keeps deployments with different prefixes apart", async () => {

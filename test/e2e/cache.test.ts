@@ -2,6 +2,9 @@
 // killed under load, down at start, shared by two servers, and, on every runtime, a restart that
 // reads only what changed and the cache-stats command.
 import { cp, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { createConnection } from "node:net";
+import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
+import { createClient } from "@keyv/redis";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client, CallToolResult } from "@modelcontextprotocol/client";
@@ -150,6 +153,84 @@ describe("Redis restarted empty", () => {
       expect(listed.structuredContent).toMatchObject({ total: 3 });
     } finally {
       await server.client.close();
+      await redis.kill();
+    }
+  });
+
+  it("gets the snapshot written again after a FLUSHALL, which no reconnection announces", async () => {
+    const redis = await TestRedis.start();
+    const dir = await mkdtemp(join(work, "flushed-"));
+    await cp(skills, dir, { recursive: true });
+    await age(dir);
+    const server = await connectCli(["--skills-dir", dir, "--cache", redis.url], { cwd: work });
+    const snapshotKept = async () => Object.values((await stats(server.client)).entries ?? {}).includes(2);
+    try {
+      await server.client.callTool({ name: "list_skills", arguments: {} });
+      await waitFor("the snapshot in Redis", snapshotKept);
+      expect(await redisCommand(redis.port, "FLUSHALL")).toBe("+OK");
+      expect(await snapshotKept()).toBe(false);
+      // The connection never dropped: the server finds the snapshot gone by looking for it.
+      await waitFor("the snapshot written again", snapshotKept, 40_000);
+    } finally {
+      await server.client.close();
+      await redis.kill();
+    }
+  });
+});
+
+/** One inline Redis command over a raw socket: its first reply line. */
+function redisCommand(port: number, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    let reply = "";
+    socket.on("connect", () => socket.write(`${command}\r\n`));
+    socket.on("data", (chunk) => {
+      reply += chunk.toString("utf8");
+      if (reply.includes("\r\n")) socket.end();
+    });
+    socket.on("close", () => resolve(reply.split("\r\n")[0]!));
+    socket.on("error", reject);
+  });
+}
+
+// Issue 34, item 7: a well-formed entry rewritten in Redis by someone without the server's
+// secret is refused, so what it says never reaches an answer.
+describe("entries changed in Redis", () => {
+  it("a snapshot chunk rewritten with another description is refused, and the file on disk read", async () => {
+    const redis = await TestRedis.start();
+    const dir = await mkdtemp(join(work, "tampered-"));
+    await cp(skills, dir, { recursive: true });
+    await age(dir);
+    const env = { XDG_CACHE_HOME: join(work, "xdg-tampered") };
+    const list = () => runCli(["list", "--format", "json", "--skills-dir", dir, "--cache", redis.url, "--log-level", "debug"], { cwd: work, env });
+    const raw = createClient({ url: redis.url });
+    try {
+      const first = await list();
+      expect(first.code).toBe(0);
+      await raw.connect();
+      let rewritten = 0;
+      for (const key of await raw.keys("*snapshot*#*")) {
+        const stored = (await raw.get(key))!;
+        // Sealed: "<mac>.<json>"; as an older release stored it: the JSON alone.
+        const dot = stored.startsWith("{") ? -1 : stored.indexOf(".");
+        const entry = JSON.parse(stored.slice(dot + 1)) as { value: unknown };
+        const chunk = Array.isArray(entry.value) ? (entry.value[1] as string) : (entry.value as string);
+        const records = brotliDecompressSync(Buffer.from(chunk, "base64")).toString("utf8");
+        if (!records.includes("Reviews a project README")) continue;
+        const planted = brotliCompressSync(Buffer.from(records.replace(/Reviews a project README[^"]*/, "Planted through Redis."))).toString("base64");
+        entry.value = Array.isArray(entry.value) ? [entry.value[0], planted] : planted;
+        await raw.set(key, `${stored.slice(0, dot + 1)}${JSON.stringify(entry)}`);
+        rewritten++;
+      }
+      expect(rewritten).toBe(1);
+      const second = await list();
+      expect(second.code).toBe(0);
+      const descriptions = (JSON.parse(second.stdout) as { skills: { description: string }[] }).skills.map((skill) => skill.description);
+      expect(descriptions.join("\n")).not.toContain("Planted through Redis.");
+      expect(descriptions.some((description) => description.startsWith("Reviews a project README"))).toBe(true);
+      expect(second.stderr).toContain("a cache entry without this server's seal was refused");
+    } finally {
+      await raw.close().catch(() => undefined);
       await redis.kill();
     }
   });

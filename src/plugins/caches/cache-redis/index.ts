@@ -6,6 +6,7 @@ import { createRedisBackend } from "../../../cache/redis-backend.js";
 import { parseRedisUrl } from "../../../cache/redis-url.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
+import { cacheSecret, MIN_SECRET_LENGTH } from "./secret.js";
 
 export const cacheRedisOptionsSchema = z.strictObject({
   /** redis://HOST:PORT[/DB], or rediss:// for TLS. */
@@ -31,6 +32,11 @@ export const cacheRedisOptionsSchema = z.strictObject({
   /** While degraded, how often one operation tries Redis again (a reconnect ends it at once). */
   retryAfterMs: z.number().int().min(1).default(CACHE_DEFAULTS.retryAfterMs),
   maxEntryBytes: z.number().int().min(1).default(CACHE_DEFAULTS.maxEntryBytes),
+  /**
+   * What entries are sealed with (docs/caching.md#sealed-entries); replicas sharing one Redis
+   * share it. Default: SKILLS_KERNEL_CACHE_SECRET, else one kept in the user's cache folder.
+   */
+  secret: z.string().min(MIN_SECRET_LENGTH, `the cache secret must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
 });
 
 /**
@@ -44,10 +50,12 @@ export default definePlugin({
   options: cacheRedisOptionsSchema,
   // Without url it connects to 127.0.0.1:6379: a Redis the config's author did not run, either way.
   needsTrust: { plugin: "it caches skill texts in a Redis server, and reads them back" },
-  setup(ctx, options) {
+  async setup(ctx, options) {
     const location = parseRedisUrl(options.url);
     const backend = createRedisBackend({ location, connectTimeoutMs: options.connectTimeoutMs });
-    const engine = new CacheEngine({ backend, logger: ctx.logger, ...options });
+    // Whoever else can write to Redis must not be able to write what this server serves.
+    const secret = await cacheSecret(options.secret, ctx.logger);
+    const engine = new CacheEngine({ backend, logger: ctx.logger, ...options, secret });
     const { stop } = provideCache(ctx, engine);
     return {
       async start() {

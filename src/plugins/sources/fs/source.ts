@@ -41,6 +41,8 @@ export interface FsSourceSettings {
 }
 
 
+/** How often a served source looks for its snapshots in the cache, to write again one it lost. */
+const SNAPSHOT_PROBE_MS = 10_000;
 /** Enough for the frontmatter and the excerpt of nearly every real SKILL.md. */
 const FIRST_READ_BYTES = 8 * 1024;
 /** Enough for most of them: of a longer first read, what is decoded first. */
@@ -135,15 +137,26 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
     watch: (onChange) => {
       const stopWatching = settings.watch ? watchRoots({ ...settings, baseline }, onChange) : () => {};
       const { snapshots } = settings;
-      const stopChecking = snapshots && settings.onCacheReady?.(() => {
+      let checking = false;
+      const checkSnapshots = () => {
+        if (!snapshots || checking) return;
+        checking = true;
         void (async () => {
           for (const [rank, root] of settings.roots.entries()) if (await snapshots.lost(root)) lost.add(rank);
           if (lost.size > 0) onChange();
-        })().catch((error: unknown) => settings.logger.debug(`could not check the cache's snapshots: ${errorMessage(error)}`));
-      });
+        })()
+          .catch((error: unknown) => settings.logger.debug(`could not check the cache's snapshots: ${errorMessage(error)}`))
+          .finally(() => (checking = false));
+      };
+      // Redis back after a restart says so; one emptied while connected (FLUSHALL, eviction) does
+      // not, so each snapshot's head is also looked for now and then: one GET a root.
+      const stopChecking = snapshots && settings.onCacheReady?.(checkSnapshots);
+      const probe = snapshots ? setInterval(checkSnapshots, SNAPSHOT_PROBE_MS) : undefined;
+      (probe as { unref?: () => void } | undefined)?.unref?.();
       return () => {
         stopWatching();
         stopChecking?.();
+        clearInterval(probe);
       };
     },
     ...(settings.watch ? { freshness: "announced" as const } : {}),

@@ -86,9 +86,12 @@ export function renderSkillList(list: SkillList, sources: readonly string[]): st
     });
   }
   if (list.total === 0) {
+    // Nothing listed yet is not "no skills" while a source is still loading.
+    const loading = (list.unavailable_sources ?? []).filter((u) => u.state === "loading").map((u) => `"${u.source}"`);
+    if (loading.length > 0) return `No skills listed yet: ${loading.join(", ")} ${loading.length === 1 ? "is" : "are"} still loading; ask again shortly.${more}`;
     return sources.length === 0
       ? "No skills: no skill source is configured."
-      : `No skills found in ${sources.join("; ")}.`;
+      : `No skills found in ${sources.join("; ")}.${more}`;
   }
   if (list.format === "names-only") return list.skills.map((s) => s.id).join("\n") + more;
   const blocks = list.skills.map((s) => `## ${s.id}\nsource: ${s.source}${s.path ? ` (${s.path})` : ""}\n\n${s.description ?? ""}`);

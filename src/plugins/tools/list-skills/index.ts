@@ -59,7 +59,7 @@ export default definePlugin({
         const catalog = skills.for(identity);
         const offset = cursor === undefined ? 0 : decodeCursor(cursor);
         if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
-        if (refresh) await catalog.refresh(undefined, undefined, { revalidate: true });
+        if (refresh) await catalog.within(catalog.refresh(undefined, undefined, { revalidate: true }));
         await catalog.ready();
         const listing = catalog.list();
         const { items, nextCursor } = page(sortedByName(listing), offset, limit ?? PAGE_SIZES[format]);

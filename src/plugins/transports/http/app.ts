@@ -14,6 +14,7 @@ import { ServerPool } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
 import { SessionTable } from "./sessions.js";
+import { WorkLimiter } from "./work-limit.js";
 
 /** What /readyz reports: ready when every check is; each check says its state in a word. */
 export interface Readiness {
@@ -57,6 +58,9 @@ export type HttpAppOptions = Pick<
   | "sessionIdleMs"
   | "replicaId"
   | "writeTools"
+  | "maxWorkInFlight"
+  | "maxWorkPerClient"
+  | "maxWorkQueuedPerClient"
 > & {
   /** Host names Host and Origin may name; undefined checks nothing (see defaultAllowedHosts). */
   readonly allowedHosts: readonly string[] | undefined;
@@ -108,6 +112,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         },
         logger,
       );
+  const work = new WorkLimiter(options);
   const pool = new ServerPool((lifetime) => buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } }), edition, MAX_IDLE_SERVERS);
   // The caller's token reaches the factory as the SDK's authInfo, which carries its identity: a
   // signed-in caller's server is built for them, callers with no identity share pooled servers.
@@ -171,15 +176,23 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         return jsonRpcError(400, -32600, "Invalid Request: an id is a string or an integer");
       }
     }
-    if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
-      if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes, caller);
-      return sessions.handle(request, parsed, client, caller);
-    }
+    const serve = async (): Promise<Response> => {
+      if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
+        if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes, caller);
+        return sessions.handle(request, parsed, client, caller);
+      }
+      const response = await modern.fetch(request, { parsedBody: parsed, authInfo: caller.authInfo });
+      const problem = paramsProblem(parsed);
+      return problem === undefined ? response : withParamsError(response, problem);
+    };
     // A subscription stream stays open for as long as its client listens: not work shutdown waits for.
-    if (isRecord(parsed) && parsed.method === "subscriptions/listen") untrack();
-    const response = await modern.fetch(request, { parsedBody: parsed, authInfo: caller.authInfo });
-    const problem = paramsProblem(parsed);
-    return problem === undefined ? response : withParamsError(response, problem);
+    if (isRecord(parsed) && parsed.method === "subscriptions/listen") {
+      untrack();
+      return serve();
+    }
+    // Requests wait for their client's turn; notifications (a cancellation) and streams never do.
+    if (!asksForAnswer(parsed)) return serve();
+    return work.run(laneOf(caller, client), request.signal, serve);
   };
 
   const route = async (request: Request, path: string, client: string, untrack: () => void): Promise<Response> => {
@@ -209,7 +222,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
     if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
     if (isMcp) return serveMcp(request, client, untrack, caller);
     const contributed = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
-    if (contributed) return contributed.handle(request, path, caller);
+    if (contributed) return work.run(laneOf(caller, client), request.signal, async () => contributed.handle(request, path, caller));
     return restError(404, `nothing at ${path}`);
   };
 
@@ -282,6 +295,17 @@ async function withParamsError(response: Response, problem: string): Promise<Res
   const answer = (await response.clone().json()) as { id?: unknown; error?: { code?: unknown } };
   if (answer.error?.code !== -32603) return response;
   return json(200, { jsonrpc: "2.0", id: answer.id ?? null, error: { code: INVALID_PARAMS, message: problem } });
+}
+
+/** Whose turn a request waits for: a signed-in caller's own, else its address's. */
+function laneOf(caller: Caller, client: string): string {
+  const subject = caller.identity?.subject;
+  return subject === undefined ? `address ${client}` : `subject ${subject}`;
+}
+
+/** True when a body holds a request (a message with a method and an id): work to be answered. */
+function asksForAnswer(parsed: unknown): boolean {
+  return (Array.isArray(parsed) ? parsed : [parsed]).some((message) => isRecord(message) && typeof message.method === "string" && message.id !== undefined);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

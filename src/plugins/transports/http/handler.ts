@@ -26,6 +26,9 @@ export type HttpHandlerOptions = Partial<
     | "maxSessions"
     | "maxSessionsPerClient"
     | "sessionIdleMs"
+    | "maxWorkInFlight"
+    | "maxWorkPerClient"
+    | "maxWorkQueuedPerClient"
   >
 > & {
   /** The prefix the app mounts the handler under (`/skills`), when the app does not strip it itself. */

@@ -73,6 +73,15 @@ export const httpOptionsSchema = z
     maxSessionsPerClient: z.number().int().positive().default(100),
     /** A session with no request in flight and no open stream for this long is closed. */
     sessionIdleMs: z.number().int().positive().default(30 * 60 * 1000),
+    /** MCP requests answered at once over every client; those past it wait their turn. */
+    maxWorkInFlight: z.number().int().positive().default(32),
+    /**
+     * MCP requests answered at once for one client (its OAuth subject, else its address); its
+     * others wait their turn, so a greedy client slows itself rather than everyone.
+     */
+    maxWorkPerClient: z.number().int().positive().default(2),
+    /** MCP requests of one client waiting their turn; one more is refused with 429. */
+    maxWorkQueuedPerClient: z.number().int().nonnegative().default(32),
     /** How long shutdown waits for requests in flight before closing what is left. */
     shutdownGraceMs: z.number().int().positive().default(3000),
   })
