@@ -36,3 +36,22 @@ describe("the installers' manifests", () => {
     for (const server of [plugin.mcpServers.skills, gemini.mcpServers.skills]) expect(server).toEqual({ command: "npx", args: ["-y", `${pkg.name}@${pkg.version}`] });
   });
 });
+
+describe("README's install links", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const link = (label: string) => new URL(new RegExp(`\\[${label}\\]\\((https://[^)]+)\\)`).exec(readme)![1]!);
+
+  it("Add to Cursor: Cursor's install-mcp link, its config base64 JSON starting the installed skills-kernel", () => {
+    const url = link("Add to Cursor");
+    expect(url.origin + url.pathname).toBe("https://cursor.com/en/install-mcp");
+    expect(url.searchParams.get("name")).toBe("skills");
+    expect(JSON.parse(Buffer.from(url.searchParams.get("config")!, "base64").toString("utf8"))).toEqual({ command: "skills-kernel" });
+  });
+
+  it("Install in VS Code: VS Code's mcp/install redirect, its config JSON starting the installed skills-kernel", () => {
+    const url = link("Install in VS Code");
+    expect(url.origin + url.pathname).toBe("https://vscode.dev/redirect/mcp/install");
+    expect(url.searchParams.get("name")).toBe("skills");
+    expect(JSON.parse(url.searchParams.get("config")!)).toEqual({ type: "stdio", command: "skills-kernel" });
+  });
+});
