@@ -3,6 +3,9 @@
 // hand kernel.createMcpServer() to a transport per connection instead.
 //
 //   node examples/embed.mjs "write a commit message"
+//
+// Outside this repository, install @modelcontextprotocol/client beside skills-kernel: an optional
+// peer dependency of the package, which never imports it itself.
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { createKernel, createLogger } from "skills-kernel";
 

@@ -2,6 +2,9 @@
 // strips the prefix, so the kernel's own fetch handler serves it as is.
 //
 //   node examples/http/hono.mjs [PORT]
+//
+// Outside this repository, install hono and @hono/node-server beside skills-kernel: optional peer
+// dependencies of the package, which never imports them itself.
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { createKernel, createLogger } from "skills-kernel";

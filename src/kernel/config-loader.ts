@@ -9,6 +9,7 @@ import { refuseUntrusted } from "./config-trust.js";
 import { describeImportError, importModule, oneLine } from "./module-loader.js";
 import { describeValue } from "./plugin-resolver.js";
 import type { Plugin } from "./types.js";
+import { VERSION } from "../version.js";
 
 export interface LoadedConfig {
   readonly config: SkillsKernelConfig;
@@ -319,9 +320,10 @@ const OWN_PACKAGE_NOT_FOUND = /(?:module|package) ['"]skills-kernel['"]|Import "
 
 /**
  * A config run by `npx skills-kernel` (or a checkout's dist/cli.js) cannot import the package by
- * name unless it is installed beside the config: say the two ways out.
+ * name unless it is installed beside the config: say the two ways out. Until the package is on
+ * the npm registry, it installs from a tarball or a checkout (docs/getting-started.md).
  */
 function ownPackageMissing(error: unknown): string {
   if (!(error instanceof Error) || !OWN_PACKAGE_NOT_FOUND.test(error.message)) return "";
-  return ` (skills-kernel is not installed beside the config: install it there, npm install skills-kernel or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })`;
+  return ` (skills-kernel is not installed beside the config: install it there, npm install /path/to/skills-kernel-${VERSION}.tgz (npm pack in a checkout makes it) or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })`;
 }

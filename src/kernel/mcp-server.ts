@@ -5,7 +5,7 @@ import { observeRequests, type RequestObserver } from "./request-observer.js";
 import { runTool } from "./tool-call.js";
 import { requestTracing } from "./tracing.js";
 import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
-import { VERSION } from "../version.js";
+import { SERVER_IDENTITY } from "./server-identity.js";
 
 const INSTRUCTIONS =
   "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
@@ -69,10 +69,11 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
   const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: personal ? "private" : "public" } as const;
   const { identity } = options;
   const server = new McpServer(
-    { name: "skills-kernel", version: VERSION },
+    SERVER_IDENTITY,
     {
       instructions: composeInstructions(instructions, logger, options.identity),
-      // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
+      // logging: 2025-11-25 clients may set a level (logging/setLevel); the SDK answers it. 2026-07-28
+      // deprecates it, so server/discover leaves it out (discoverWithoutLogging).
       // tools: fixed once the kernel has booted, so it never announces a change to them.
       capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },
       cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
@@ -80,6 +81,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
       debouncedNotificationMethods: LIST_CHANGED,
     },
   );
+  discoverWithoutLogging(server);
   observeRequests(server, [requestTracing, ...observers]);
   const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, identity }) ?? []);
   if (cleanups.length > 0 && options.lifetime) {
@@ -111,4 +113,21 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
     );
   }
   return server;
+}
+
+/**
+ * The SDK answers server/discover with the very capabilities initialize declares, and it has no
+ * capabilities per revision: drop `logging`, deprecated at 2026-07-28, from that answer. The
+ * serving entries install the discover handler at connect time, calling the server's
+ * `_ondiscover`, so that method is wrapped (pinned SDK; test/e2e/stdio-modern.test.ts checks it).
+ */
+function discoverWithoutLogging(server: McpServer): void {
+  type Discovering = { _ondiscover(): { capabilities: Record<string, unknown> } };
+  const sdk = server.server as unknown as Discovering;
+  const discover = sdk._ondiscover.bind(sdk);
+  sdk._ondiscover = () => {
+    const answer = discover();
+    const { logging: _deprecated, ...capabilities } = answer.capabilities;
+    return { ...answer, capabilities };
+  };
 }

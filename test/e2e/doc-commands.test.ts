@@ -15,20 +15,23 @@ import { git, skill } from "../plugins/sources/git/repos.js";
 import { spawn } from "node:child_process";
 
 /**
- * Every command README.md and docs/getting-started.md show is run here against the checkout, as
+ * Every command README.md, docs/getting-started.md and docs/clients.md show is run here against the checkout, as
  * the reader would run it, so the guide cannot drift from what the CLI does. Placeholders get
  * fixed stand-ins: `/abs/skills-kernel` is this checkout, `/abs/my-skills` a folder of skills,
  * github.com a local bare repository (through git's url.insteadOf), example.com and Redis local
  * servers. A server command must answer list_skills with skills over stdio; any other must exit 0
  * (and create the path its comment names).
  */
-const DOCS = ["README.md", "docs/getting-started.md"];
+const DOCS = ["README.md", "docs/getting-started.md", "docs/clients.md"];
 
 /** Commands that are not run, and why; each must still be in a doc, so this list cannot rot. */
 const NOT_RUN: Record<string, string> = {
   "git clone <this repository> /abs/skills-kernel": "the checkout under test is the clone",
   "npm ci": "the suite runs in the installed checkout",
   "npm test": "this is the suite npm test runs",
+  "npm pack": "test/e2e/npm-package.test.ts packs the package",
+  "npm install -g ./skills-kernel-0.1.0.tgz --omit=dev": "test/e2e/npm-package.test.ts installs the tarball into an empty prefix",
+  'claude mcp add --transport http skills-team https://skills.example.com/mcp --header "Authorization: Bearer $SKILLS_TOKEN"': "a remote server; test/e2e/npm-package.test.ts runs claude mcp add on the installed bin",
 };
 
 const BIN = join(REPO_ROOT, "node_modules", ".bin");
@@ -189,7 +192,7 @@ async function serveAndList(argv: readonly string[], cwd: string, env: Record<st
 const commands: DocCommand[] = DOCS.flatMap((doc) => docCommands(REPO_ROOT, doc));
 const files = DOCS.flatMap((doc) => docFiles(REPO_ROOT, doc));
 
-describe("the commands of README.md and docs/getting-started.md, run as written", () => {
+describe("the commands of README.md and the guides, run as written", () => {
   it("finds the guide's commands, and every one it does not run is still in a doc", () => {
     expect(commands.filter((c) => c.doc === "docs/getting-started.md").length).toBeGreaterThan(10);
     const shown = new Set(commands.map((c) => c.text));

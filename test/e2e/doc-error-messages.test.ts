@@ -48,7 +48,7 @@ const CASES: readonly Case[] = [
   {
     doc: "docs/configuration.md",
     quoted:
-      "skills-kernel: plugins.config.ts: cannot load: Cannot find module 'skills-kernel' (skills-kernel is not installed beside the config: install it there, npm install skills-kernel or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })",
+      "skills-kernel: plugins.config.ts: cannot load: Cannot find module 'skills-kernel' (skills-kernel is not installed beside the config: install it there, npm install /path/to/skills-kernel-0.1.0.tgz (npm pack in a checkout makes it) or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })",
     argv: ["list", "--config", "plugins.config.ts"],
     files: { "plugins.config.ts": `import { defineConfig } from "skills-kernel";\nexport default defineConfig({ plugins: ["list-skills"] });\n` },
   },

@@ -40,7 +40,7 @@ describe("config mistakes a newcomer makes", () => {
     await writeFile(join(work, "plugins.config.ts"), `import { defineConfig } from "skills-kernel";\nexport default defineConfig({ plugins: ["list-skills"] });\n`);
     const line = oneLine(await runCli(["list", "--config", "plugins.config.ts"], { cwd: work, env }));
     expect(line).toMatch(/^skills-kernel: plugins\.config\.ts: cannot load: Cannot find (?:module|package) 'skills-kernel'/);
-    expect(line).toContain("(skills-kernel is not installed beside the config: install it there, npm install skills-kernel or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })");
+    expect(line).toContain("(skills-kernel is not installed beside the config: install it there, npm install /path/to/skills-kernel-0.1.0.tgz (npm pack in a checkout makes it) or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })");
   });
 
   it("a typo of a built-in gets the built-in it is nearest to", async () => {

@@ -39,9 +39,11 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("both protocol revisions over 
       await rm(work, { recursive: true, force: true });
     });
 
-    it("speaks the revision it opened with, and names the server", () => {
+    it("speaks the revision it opened with, names the server, and declares logging at 2025-11-25 only", () => {
       expect(server.client.getNegotiatedProtocolVersion()).toBe(revision);
-      expect(server.client.getServerVersion()).toMatchObject({ name: "skills-kernel" });
+      expect(server.client.getServerVersion()).toMatchObject({ name: "skills-kernel", title: "Skills Kernel", websiteUrl: expect.any(String), icons: expect.any(Array) });
+      // 2026-07-28 deprecates the logging capability.
+      expect(server.client.getServerCapabilities()?.logging).toEqual(modern ? undefined : {});
     });
 
     it("lists and calls the tools, with caching hints on 2026-07-28 only", async () => {

@@ -23,7 +23,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("a 2026-07-28 opening on %s", 
     server.send({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } });
     const discovered = (await server.reply(1)).result;
     expect(discovered.supportedVersions).toContain("2026-07-28");
-    expect(discovered._meta["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "skills-kernel" });
+    expect(discovered._meta["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "skills-kernel", title: "Skills Kernel", websiteUrl: expect.stringMatching(/^https:\/\//) });
+    expect(discovered._meta["io.modelcontextprotocol/serverInfo"].icons.map((icon: { mimeType: string }) => icon.mimeType)).toEqual(["image/svg+xml", "image/png"]);
+    // logging is deprecated at 2026-07-28: not declared.
+    expect(discovered.capabilities).not.toHaveProperty("logging");
     expect(discovered.capabilities.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
     expect(discovered).toMatchObject({ resultType: "complete", ttlMs: expect.any(Number), cacheScope: "public" });
 

