@@ -214,7 +214,7 @@ const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
 
 describe("serving", () => {
   // script(1) gives the server a real terminal, as when a person starts it by hand.
-  it.skipIf(!HAS_SCRIPT)("tells a person in a terminal what it serves and how to connect (skipped without script(1))", async () => {
+  it.skipIf(!HAS_SCRIPT)("tells a person in a terminal what it serves and how to connect (skipped: script(1) is not installed)", async () => {
     const root = join(work, "banner-root");
     await skill(root, "alpha", "alpha", "First skill.");
     const [command, ...prefix] = RUNTIMES.node;
