@@ -108,7 +108,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig 
       const config = await readConfig(file, readerFor(file, readers)!, name);
       // A package.json without our key is no config: keep looking.
       if (config === undefined) continue;
-      if (!opts.trust) await refuseUntrusted(config, name(file), opts.builtins ?? {}, hint(file));
+      if (!opts.trust) await refuseUntrusted(config, name(file), opts.builtins ?? {}, hint(file), folder);
       return { config, filepath: file, baseDir: folder, origin: "found" };
     }
   }

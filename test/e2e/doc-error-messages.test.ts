@@ -34,7 +34,8 @@ const CASES: readonly Case[] = [
   {
     doc: "docs/configuration.md",
     quoted: `skills-kernel: plugins.config.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"?`,
-    argv: ["list", "--config", "plugins.config.yaml"],
+    // Found by searching: a typo is a typo wherever the config came from.
+    argv: ["list"],
     files: { "plugins.config.yaml": "plugins: [serach-skills]\n" },
   },
   {
@@ -135,7 +136,12 @@ const CASES: readonly Case[] = [
     doc: "docs/configuration.md",
     quoted: `skills-kernel: package.json was found by searching and names plugin module "skills-kernel-plugin-x", which runs code: to run it, …`,
     argv: ["list"],
-    files: { "package.json": JSON.stringify({ "skills-kernel": { plugins: ["skills-kernel-plugin-x"] } }) },
+    files: {
+      "package.json": JSON.stringify({ "skills-kernel": { plugins: ["skills-kernel-plugin-x"] } }),
+      // Installed: a package that is not is reported as missing, before any question of trust.
+      "node_modules/skills-kernel-plugin-x/package.json": JSON.stringify({ name: "skills-kernel-plugin-x", main: "index.js" }),
+      "node_modules/skills-kernel-plugin-x/index.js": "",
+    },
   },
   {
     doc: "docs/configuration.md",
