@@ -3,6 +3,7 @@ import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
 import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/index.js";
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
+import { unknownOption } from "./unknown-option.js";
 
 /** Options every command takes: where the skills come from and how loud to be. */
 const COMMON = {
@@ -303,15 +304,20 @@ export function trustConfigFromEnv(value: string | undefined): boolean {
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // A first, lenient pass finds the command word without mistaking an option's value for it.
   const ALL_OPTIONS = Object.assign({}, COMMON, ...Object.values(COMMAND_SPECS).map((s) => s.options));
-  const first = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: ALL_OPTIONS }).positionals[0];
+  const lenient = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: ALL_OPTIONS, tokens: true });
+  const first = lenient.positionals[0];
   const command = (first !== undefined && first in COMMAND_SPECS ? first : "serve") as Command;
   const spec = COMMAND_SPECS[command];
+  const known = { ...COMMON, ...spec.options };
+  const stray = lenient.tokens.find((token) => token.kind === "option" && !Object.hasOwn(known, token.name));
+  if (stray?.kind === "option") throw new ConfigError(unknownOption(stray.rawName, command, COMMON, COMMAND_SPECS));
 
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { ...COMMON, ...spec.options } });
   } catch (error) {
-    // node:util phrases these well ("Unknown option '--x'"); keep the first line only.
+    // Unknown options are caught above; node:util phrases the rest well ("Option '--to <value>'
+    // argument missing"): keep the first line only.
     throw new ConfigError(`${String((error as Error).message).split("\n")[0]}; see --help`);
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
