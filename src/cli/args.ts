@@ -107,6 +107,8 @@ const COMMAND_SPECS = {
     positionals: [0, 0],
     usage: "",
   },
+  tools: { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  call: { options: { args: { type: "string" } }, positionals: [1, 1], usage: "TOOL [--args JSON]" },
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
 export type Command = keyof typeof COMMAND_SPECS;
@@ -139,6 +141,8 @@ export interface CliArgs {
   readonly format: ListFormat;
   readonly limit?: number;
   readonly json: boolean;
+  /** call: the tool's arguments, a JSON object. */
+  readonly toolArgs?: string;
   readonly to?: string;
   readonly force: boolean;
   readonly dryRun: boolean;
@@ -207,6 +211,8 @@ Usage:
   skills-kernel install NAME [--to project|user|DIR | --agent ID...] [--force] [--dry-run]
                                                copy a served skill into a skills folder
   skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
+  skills-kernel tools [--json]                 the tools the config's plugins register
+  skills-kernel call TOOL [--args JSON]        call one, as an agent would; prints its answer
 
 Installed skills (docs/lifecycle.md; agents: docs/agents.md):
   skills-kernel add SOURCE [--skill NAME]... [--agent ID]... [--all-agents] [--copy]
@@ -386,6 +392,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     format: format as ListFormat,
     limit,
     json: values.json === true,
+    toolArgs: values.args as string | undefined,
     to: values.to as string | undefined,
     force: values.force === true,
     dryRun: values["dry-run"] === true,
