@@ -15,6 +15,8 @@ export default defineConfig({
     // Two cores here: end-to-end tests spawn real processes, so keep parallelism modest.
     pool: "forks",
     maxWorkers: 2,
+    // After the summary: one line per reason tests were skipped for (test/skip-reasons.reporter.ts).
+    reporters: ["default", "./test/skip-reasons.reporter.ts"],
     projects: [
       // `npm run test:unit`: no bundle, runtimes, Redis, nginx or network.
       {

@@ -16,6 +16,7 @@ const FORBIDDEN_MODULES: Readonly<Record<string, string>> = {
   [`${HELPERS}runtimes.ts`]: "names the test runtimes (Node 24, Bun, Deno)",
   [`${HELPERS}redis.ts`]: "starts a redis-server",
   [`${HELPERS}nginx.ts`]: "starts nginx",
+  [`${HELPERS}chromium.ts`]: "starts Chromium",
 };
 
 /** The same needs, written out in a test's own code. */

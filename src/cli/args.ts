@@ -3,6 +3,7 @@ import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
 import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/index.js";
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
+import { unknownOption } from "./unknown-option.js";
 
 /** Options every command takes: where the skills come from and how loud to be. */
 const COMMON = {
@@ -106,6 +107,8 @@ const COMMAND_SPECS = {
     positionals: [0, 0],
     usage: "",
   },
+  tools: { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  call: { options: { args: { type: "string" } }, positionals: [1, 1], usage: "TOOL [--args JSON]" },
 } as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
 
 export type Command = keyof typeof COMMAND_SPECS;
@@ -138,6 +141,8 @@ export interface CliArgs {
   readonly format: ListFormat;
   readonly limit?: number;
   readonly json: boolean;
+  /** call: the tool's arguments, a JSON object. */
+  readonly toolArgs?: string;
   readonly to?: string;
   readonly force: boolean;
   readonly dryRun: boolean;
@@ -206,6 +211,8 @@ Usage:
   skills-kernel install NAME [--to project|user|DIR | --agent ID...] [--force] [--dry-run]
                                                copy a served skill into a skills folder
   skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
+  skills-kernel tools [--json]                 the tools the config's plugins register
+  skills-kernel call TOOL [--args JSON]        call one, as an agent would; prints its answer
 
 Installed skills (docs/lifecycle.md; agents: docs/agents.md):
   skills-kernel add SOURCE [--skill NAME]... [--agent ID]... [--all-agents] [--copy]
@@ -303,15 +310,20 @@ export function trustConfigFromEnv(value: string | undefined): boolean {
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // A first, lenient pass finds the command word without mistaking an option's value for it.
   const ALL_OPTIONS = Object.assign({}, COMMON, ...Object.values(COMMAND_SPECS).map((s) => s.options));
-  const first = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: ALL_OPTIONS }).positionals[0];
+  const lenient = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: ALL_OPTIONS, tokens: true });
+  const first = lenient.positionals[0];
   const command = (first !== undefined && first in COMMAND_SPECS ? first : "serve") as Command;
   const spec = COMMAND_SPECS[command];
+  const known = { ...COMMON, ...spec.options };
+  const stray = lenient.tokens.find((token) => token.kind === "option" && !Object.hasOwn(known, token.name));
+  if (stray?.kind === "option") throw new ConfigError(unknownOption(stray.rawName, command, COMMON, COMMAND_SPECS));
 
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { ...COMMON, ...spec.options } });
   } catch (error) {
-    // node:util phrases these well ("Unknown option '--x'"); keep the first line only.
+    // Unknown options are caught above; node:util phrases the rest well ("Option '--to <value>'
+    // argument missing"): keep the first line only.
     throw new ConfigError(`${String((error as Error).message).split("\n")[0]}; see --help`);
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
@@ -380,6 +392,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     format: format as ListFormat,
     limit,
     json: values.json === true,
+    toolArgs: values.args as string | undefined,
     to: values.to as string | undefined,
     force: values.force === true,
     dryRun: values["dry-run"] === true,

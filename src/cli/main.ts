@@ -11,7 +11,7 @@ import { HELP, LIFECYCLE_COMMANDS, parseCliArgs, trustConfigFromEnv, type CliArg
 import { printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
-import { cacheStatsCommand, listCommand, readCommand, searchCommand } from "./tool-commands.js";
+import { cacheStatsCommand, callCommand, listCommand, readCommand, searchCommand, toolsCommand } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
 import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
 
@@ -249,6 +249,10 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return readCommand(kernel, args);
     case "cache-stats":
       return cacheStatsCommand(kernel, args);
+    case "tools":
+      return toolsCommand(kernel, args);
+    case "call":
+      return callCommand(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain

@@ -97,3 +97,39 @@ export async function readCommand(kernel: Kernel, args: CliArgs): Promise<number
 export async function cacheStatsCommand(kernel: Kernel, args: CliArgs): Promise<number> {
   return print(await callTool(kernel, "get_cache_stats", "cache-stats", {}), args.json, renderAnswer);
 }
+
+/** `skills-kernel tools`: what the config's plugins register, as an agent's tools/list would show it. */
+export async function toolsCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+  if (args.json) {
+    const tools = kernel.tools.map(({ name, title, description }) => ({ name, ...(title !== undefined && { title }), description }));
+    process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    return 0;
+  }
+  const width = Math.max(0, ...kernel.tools.map((tool) => tool.name.length));
+  // The first sentence: the whole description is what --json is for.
+  for (const tool of kernel.tools) process.stdout.write(`${tool.name.padEnd(width)}  ${/^[^\n]*?[.!?](?=\s|$)|^[^\n]*/.exec(tool.description)![0]}\n`);
+  if (kernel.tools.length === 0) process.stderr.write("skills-kernel: the config's plugins register no tools\n");
+  return 0;
+}
+
+/**
+ * `skills-kernel call TOOL --args JSON`: one call through Kernel.callTool, so a plugin author sees
+ * what an agent would get: its structured content as JSON when it has some, else its text.
+ */
+export async function callCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+  const name = args.positionals[0]!;
+  if (!kernel.tools.some((tool) => tool.name === name)) {
+    throw new UserError(`no tool named "${name}" in this config; skills-kernel tools lists them: ${kernel.tools.map((t) => t.name).join(", ") || "none"}`, 2);
+  }
+  let input: unknown = {};
+  if (args.toolArgs !== undefined) {
+    try {
+      input = JSON.parse(args.toolArgs);
+    } catch (error) {
+      throw new UserError(`--args must be a JSON object: ${(error as Error).message.split("\n")[0]}`, 2);
+    }
+  }
+  if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UserError("--args must be a JSON object, like '{\"query\": \"pdf\"}'", 2);
+  const result = await kernel.callTool(name, input as Record<string, unknown>, { identity: kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity });
+  return print(result, true);
+}

@@ -6,7 +6,8 @@ import type { SkillsKernelConfig } from "./config.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import { LOG_LEVELS } from "./logger.js";
 import { refuseUntrusted } from "./config-trust.js";
-import { describeImportError, importModule, oneLine } from "./module-loader.js";
+import { jsonErrorOffset } from "./json-error-offset.js";
+import { describeImportError, importModule, locateSyntaxError, oneLine } from "./module-loader.js";
 import { describeValue } from "./plugin-resolver.js";
 import type { Plugin } from "./types.js";
 import { VERSION } from "../version.js";
@@ -109,7 +110,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig 
       const config = await readConfig(file, readerFor(file, readers)!, name);
       // A package.json without our key is no config: keep looking.
       if (config === undefined) continue;
-      if (!opts.trust) await refuseUntrusted(config, name(file), opts.builtins ?? {}, hint(file));
+      if (!opts.trust) await refuseUntrusted(config, name(file), opts.builtins ?? {}, hint(file), folder);
       return { config, filepath: file, baseDir: folder, origin: "found" };
     }
   }
@@ -212,7 +213,7 @@ function createReaders(name: (file: string) => string) {
     try {
       namespace = await importModule(file);
     } catch (error) {
-      throw new ConfigError(`${name(file)}: cannot load: ${describeImportError(error, file)}${ownPackageMissing(error)}`);
+      throw new ConfigError(`${name(file)}: cannot load: ${describeImportError(await locateSyntaxError(error, file), file)}${ownPackageMissing(error)}`);
     }
     if (!("default" in namespace)) {
       throw new ConfigError(`${name(file)}: has no default export (export default defineConfig({ ... }))`);
@@ -224,15 +225,17 @@ function createReaders(name: (file: string) => string) {
 }
 
 /**
- * V8 reports where JSON broke as a character offset (and quotes the whole input when the offending
- * token is early); Bun prefixes its messages. Turns either into ` at line:column: reason`.
+ * V8 reports where JSON broke as a character offset only for some mistakes (never for a trailing
+ * comma), and quotes the whole input for others; Bun prefixes its messages. Turns each into
+ * ` at line:column: reason`, finding the place itself when the runtime does not say.
  */
 function describeJsonError(message: string, content: string): string {
-  let reason = message.replace(/^JSON Parse error: /, "").replace(/, ".*" is not valid JSON$/s, "");
-  const offset = / in JSON at position (\d+)/.exec(reason);
-  if (!offset) return `: ${oneLine(reason)}`;
-  reason = reason.slice(0, offset.index);
-  const before = content.slice(0, Number(offset[1])).split("\n");
+  let reason = message.replace(/^JSON Parse error: /, "").replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, "");
+  const given = / in JSON at position (\d+)/.exec(reason);
+  if (given) reason = reason.slice(0, given.index);
+  const offset = given ? Number(given[1]) : jsonErrorOffset(content.replace(/^\uFEFF/, ""));
+  if (offset === undefined) return `: ${oneLine(reason)}`;
+  const before = content.slice(0, offset).split("\n");
   return ` at ${before.length}:${(before.at(-1)?.length ?? 0) + 1}: ${oneLine(reason)}`;
 }
 

@@ -1,6 +1,6 @@
 import type { SkillsKernelConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
-import { namedPluginEntries } from "./plugin-resolver.js";
+import { misnamedPlugin, namedPluginEntries } from "./plugin-resolver.js";
 import type { Plugin } from "./types.js";
 
 /** The one transport that opens no listener: the one an MCP host starts the server on. */
@@ -17,10 +17,15 @@ export async function refuseUntrusted(
   file: string,
   builtins: Readonly<Record<string, () => Promise<Plugin<any>>>>,
   hint: string,
+  baseDir: string,
 ): Promise<void> {
   const refuse = (what: string) => new ConfigError(`${file} was found by searching and ${what}: ${hint}`);
   const entries = namedPluginEntries(config.plugins ?? [], file);
   const modules = entries.map(({ ref }) => ref).filter((ref) => !Object.hasOwn(builtins, ref));
+  for (const ref of modules) {
+    const misnamed = await misnamedPlugin(ref, { builtins, baseDir, source: file });
+    if (misnamed) throw new ConfigError(`${file}: ${misnamed}`);
+  }
   if (modules.length > 0) {
     const named = modules.map((ref) => JSON.stringify(ref)).join(", ");
     const one = modules.length === 1;

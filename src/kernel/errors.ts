@@ -55,6 +55,8 @@ export const ERROR_CODES = {
   LIFECYCLE: "SK_ERR_LIFECYCLE",
   /** `serve` named a transport no plugin contributes. */
   UNKNOWN_TRANSPORT: "SK_ERR_UNKNOWN_TRANSPORT",
+  /** The HTTP port asked for is taken by another program. */
+  PORT_IN_USE: "SK_ERR_PORT_IN_USE",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
@@ -45,7 +46,7 @@ export async function importModule(file: string): Promise<ModuleNamespace> {
 // it pays for them. One per process, as Node's own module cache is: it holds no kernel's state.
 let jiti: Promise<Jiti> | undefined;
 
-async function importWithJiti(file: string): Promise<ModuleNamespace> {
+function loadJiti(): Promise<Jiti> {
   // require(), not import(): importing CommonJS from ESM makes Node scan the whole of jiti's
   // large file for export names first, which costs more than the rest of loading it.
   jiti ??= Promise.resolve().then(() => {
@@ -54,9 +55,13 @@ async function importWithJiti(file: string): Promise<ModuleNamespace> {
     // told apart below (with it, a module without a default export looks like its own default).
     return createJiti(import.meta.url, { interopDefault: false });
   });
+  return jiti;
+}
+
+async function importWithJiti(file: string): Promise<ModuleNamespace> {
   let exports: unknown;
   try {
-    exports = await (await jiti).import(file);
+    exports = await (await loadJiti()).import(file);
   } catch (error) {
     throw fromJitiParseError(error);
   }
@@ -78,6 +83,25 @@ function fromJitiParseError(error: unknown): unknown {
   return Object.assign(new SyntaxError(message, { cause: error }), {
     position: { file, line: Number(line), column: Number(column) + 1 },
   });
+}
+
+/**
+ * Node's SyntaxError from import() says what is wrong but not where. jiti's transform (Babel)
+ * parses the file without running it and reports the place: give the error that `position`.
+ */
+export async function locateSyntaxError(error: unknown, file: string): Promise<unknown> {
+  if (!(error instanceof SyntaxError) || (error as { position?: unknown }).position || /\n\s+at \S+:\d+:\d+/.test(error.message)) return error;
+  try {
+    const output = (await loadJiti()).transform({ source: await readFile(file, "utf8"), filename: file, ts: TYPESCRIPT_FILE.test(file) });
+    // A file that does not parse becomes a module that throws: `exports.__JITI_ERROR__ = {...}`.
+    const reported = /^exports\.__JITI_ERROR__ = (\{.*\})$/m.exec(output)?.[1];
+    if (!reported) return error;
+    const { line, column } = JSON.parse(reported) as { line?: unknown; column?: unknown };
+    if (typeof line !== "number" || typeof column !== "number" || line < 1) return error;
+    return Object.assign(new SyntaxError(error.message, { cause: error }), { position: { file, line, column: column + 1 } });
+  } catch {
+    return error;
+  }
 }
 
 interface SourcePosition {

@@ -167,22 +167,38 @@ async function resolveModulePath(ref: string, opts: ResolvePluginOptions): Promi
 }
 
 async function resolvePackage(ref: string, opts: ResolvePluginOptions): Promise<string> {
-  // import-meta-resolve is Node's ESM resolution (exports, conditions) as a library: only configs
-  // naming npm packages load it.
-  const { resolve } = await import("import-meta-resolve");
-  let url: string | undefined;
-  try {
-    url = resolve(ref, pathToFileURL(path.join(opts.baseDir, "/")).href);
-  } catch (error) {
-    if (!isMissingPackage(error)) {
-      throw new ConfigError(`${opts.source}: cannot load plugin module ${ref}: ${describeImportError(error, ref)}`);
-    }
-  }
+  const url = await resolvePackageUrl(ref, opts);
   // Node's own modules ("path", "node:fs") resolve too, but to node: URLs.
   if (url === undefined || !url.startsWith("file:")) {
     throw new ConfigError(`${opts.source}: ${pluginNotFound(ref, Object.keys(opts.builtins), opts.baseDir)}`);
   }
   return fileURLToPath(url);
+}
+
+/** Where a package name resolves from baseDir; undefined when no such package is installed. Reads files only, runs nothing. */
+async function resolvePackageUrl(ref: string, opts: ResolvePluginOptions): Promise<string | undefined> {
+  // import-meta-resolve is Node's ESM resolution (exports, conditions) as a library: only configs
+  // naming npm packages load it.
+  const { resolve } = await import("import-meta-resolve");
+  try {
+    return resolve(ref, pathToFileURL(path.join(opts.baseDir, "/")).href);
+  } catch (error) {
+    if (!isMissingPackage(error)) {
+      throw new ConfigError(`${opts.source}: cannot load plugin module ${ref}: ${describeImportError(error, ref)}`);
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Why a plugin package name is wrong before anything would load it (a built-in's typo, or a package
+ * not installed): a config found by searching is refused for running code only when its names are
+ * right, so a typo reads as a typo wherever the config came from.
+ */
+export async function misnamedPlugin(ref: string, opts: ResolvePluginOptions): Promise<string | undefined> {
+  if (Object.hasOwn(opts.builtins, ref) || isModulePath(ref)) return undefined;
+  const url = await resolvePackageUrl(ref, opts);
+  return url?.startsWith("file:") ? undefined : pluginNotFound(ref, Object.keys(opts.builtins), opts.baseDir);
 }
 
 /** Not installed, or not a name a package could have; a broken installed package is another matter. */

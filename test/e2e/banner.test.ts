@@ -38,7 +38,7 @@ async function bannerOf(script: string): Promise<string> {
   return output.replace(/\r/g, "");
 }
 
-describe.skipIf(!HAS_SCRIPT)("the banner's connect command still works after npx's cache is gone (skipped without script(1))", () => {
+describe.skipIf(!HAS_SCRIPT)("the banner's connect command still works after npx's cache is gone (skipped: script(1) is not installed)", () => {
   it("names the checkout's own bin when npx ran the checkout through a link in its cache", async () => {
     // What `npx skills-kernel` does in a checkout: ~/.npm/_npx/<hash>/node_modules/skills-kernel -> checkout.
     const cached = join(work, ".npm/_npx/0123abcd/node_modules");

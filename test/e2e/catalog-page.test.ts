@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findChromium } from "../helpers/chromium.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 
-/** Debian's package: CI installs it (.ci/run). */
-const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = await findChromium();
 const VIEWPORT = { width: 1000, height: 800 };
 
 const HOSTILE = `---
@@ -44,7 +44,7 @@ const MEASURE = `(async () => {
   return { width: canvas.width, height: canvas.height, drawn: drawn / (canvas.width * canvas.height), colours: colours.size };
 })()`;
 
-describe("catalog page (--ui) in headless Chromium, through the bundle", () => {
+describe.skipIf(!CHROMIUM.path)(`catalog page (--ui) in headless Chromium, through the bundle${CHROMIUM.reason ? ` (skipped: ${CHROMIUM.reason})` : ""}`, () => {
   let tmp: string;
   let server: HttpServerProcess;
   let browser: Browser;
@@ -59,7 +59,7 @@ describe("catalog page (--ui) in headless Chromium, through the bundle", () => {
     await mkdir(join(root, "pdf-forms"));
     await writeFile(join(root, "pdf-forms", "SKILL.md"), "---\nname: pdf-forms\ndescription: Fill in PDF forms.\n---\n# PDF forms\n\n1. Open the form.\n2. Fill it in.\n");
     server = await startHttpServer(["--skills-dir", root, "--ui"]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await chromium.launch({ executablePath: CHROMIUM.path, args: ["--no-sandbox"] });
   });
 
   afterAll(async () => {

@@ -45,7 +45,8 @@ describe("CLI basics", () => {
   });
 
   it.each([
-    [["--bogus"], /Unknown option '--bogus'.*see --help/],
+    [["--bogus"], /^skills-kernel: unknown option --bogus; see skills-kernel serve --help$/m],
+    [["search", "x", "--format", "json"], /^skills-kernel: search takes no --format option \(list takes it\); see skills-kernel search --help$/m],
     [["frobnicate"], /unknown command "frobnicate"; commands: serve, list/],
     [["list", "extra"], /unexpected argument "extra"/],
     [["--log-level", "loud"], /--log-level must be one of silent, error, warn, info, debug, not "loud"/],
@@ -214,7 +215,7 @@ const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
 
 describe("serving", () => {
   // script(1) gives the server a real terminal, as when a person starts it by hand.
-  it.skipIf(!HAS_SCRIPT)("tells a person in a terminal what it serves and how to connect (skipped without script(1))", async () => {
+  it.skipIf(!HAS_SCRIPT)("tells a person in a terminal what it serves and how to connect (skipped: script(1) is not installed)", async () => {
     const root = join(work, "banner-root");
     await skill(root, "alpha", "alpha", "First skill.");
     const [command, ...prefix] = RUNTIMES.node;

@@ -81,9 +81,36 @@ describe("a config found by searching runs no code unless allowed", () => {
     [".skills-kernelrc", "plugins: [list-skills, skills-kernel-plugin-evil]\n", '"skills-kernel-plugin-evil"'],
     ["package.json", JSON.stringify({ "skills-kernel": { plugins: [["@acme/evil", {}]] } }), '"@acme/evil"'],
   ])("refuses a data config (%s) that names a plugin module", async (file, content, named) => {
-    const dir = await tree({ "package.json": "{}", [file]: content });
+    // Installed, as a package a cloned repository could bring along: a name that is not is a typo first (below).
+    const installed = (name: string) => ({
+      [`node_modules/${name}/package.json`]: JSON.stringify({ name, type: "module", main: "index.js" }),
+      [`node_modules/${name}/index.js`]: "export default {};\n",
+    });
+    const dir = await tree({
+      "package.json": "{}",
+      "plugin.mjs": "export default {};\n",
+      ...installed("skills-kernel-plugin-evil"),
+      ...installed("@acme/evil"),
+      [file]: content,
+    });
     const result = await runCli(["list"], { cwd: dir });
     expectOneLine(result, new RegExp(`${file.replace(/\./g, "\\.")} was found by searching and names plugin module ${named}, which runs code: .*--trust-config`));
+  });
+
+  it("reads a built-in's typo in a found config as a typo, not as code to trust", async () => {
+    const dir = await tree({ "package.json": "{}", "plugins.config.yaml": "plugins: [fs, serach-skills]\n" });
+    const result = await runCli(["list"], { cwd: dir });
+    expectOneLine(result, /^skills-kernel: plugins\.config\.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"\?$/m);
+    const named = await runCli(["list", "--config", "plugins.config.yaml"], { cwd: dir });
+    expectOneLine(named, /^skills-kernel: plugins\.config\.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"\?$/m);
+  });
+
+  it("says a found config's package is not installed, and how to install it, before any trust question", async () => {
+    const dir = await tree({ "package.json": "{}", "plugins.config.yaml": "plugins: [fs, skills-kernel-plugin-absent]\n" });
+    expectOneLine(
+      await runCli(["list"], { cwd: dir }),
+      /^skills-kernel: plugins\.config\.yaml: plugin "skills-kernel-plugin-absent" is not a built-in, and no package of that name is installed .*run npm install skills-kernel-plugin-absent in /m,
+    );
   });
 
   it("refuses a YAML config with an unknown tag in one line, not a multi-line warning", async () => {

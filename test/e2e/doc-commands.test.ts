@@ -36,7 +36,7 @@ const NOT_RUN: Record<string, string> = {
 
 const BIN = join(REPO_ROOT, "node_modules", ".bin");
 const SUBCOMMANDS = new Set([
-  ...["list", "search", "read", "validate", "audit", "sign", "verify", "install", "cache-stats"],
+  ...["list", "search", "read", "validate", "audit", "sign", "verify", "install", "cache-stats", "tools", "call"],
   ...["add", "installed", "outdated", "update", "remove", "restore"],
 ]);
 /** Commands about installed skills: run in a project where the README's own `add` has run first. */

@@ -34,7 +34,8 @@ const CASES: readonly Case[] = [
   {
     doc: "docs/configuration.md",
     quoted: `skills-kernel: plugins.config.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"?`,
-    argv: ["list", "--config", "plugins.config.yaml"],
+    // Found by searching: a typo is a typo wherever the config came from.
+    argv: ["list"],
     files: { "plugins.config.yaml": "plugins: [serach-skills]\n" },
   },
   {
@@ -122,9 +123,10 @@ const CASES: readonly Case[] = [
       "plugins.config.ts": `const p = (name: string, on: string) => ({ name, dependsOn: [on], setup() {} });\nexport default { plugins: [p("a", "b"), p("b", "c"), p("c", "a")] };\n`,
     },
   },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--bogus"; see --help`, argv: ["--bogus"] },
+  { doc: "docs/configuration.md", quoted: "skills-kernel: unknown option --bogus; see skills-kernel serve --help", argv: ["--bogus"] },
+  { doc: "docs/configuration.md", quoted: "skills-kernel: unknown option --fromat; did you mean --format?; see skills-kernel list --help", argv: ["list", "--fromat", "json"] },
   // --format belongs to list, not search.
-  { doc: "docs/configuration.md", quoted: `skills-kernel: Unknown option '--format'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--format"; see --help`, argv: ["search", "x", "--format", "json"] },
+  { doc: "docs/configuration.md", quoted: "skills-kernel: search takes no --format option (list takes it); see skills-kernel search --help", argv: ["search", "x", "--format", "json"] },
   {
     doc: "docs/configuration.md",
     quoted: "skills-kernel: plugins.config.mjs was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.mjs, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)",
@@ -135,7 +137,12 @@ const CASES: readonly Case[] = [
     doc: "docs/configuration.md",
     quoted: `skills-kernel: package.json was found by searching and names plugin module "skills-kernel-plugin-x", which runs code: to run it, …`,
     argv: ["list"],
-    files: { "package.json": JSON.stringify({ "skills-kernel": { plugins: ["skills-kernel-plugin-x"] } }) },
+    files: {
+      "package.json": JSON.stringify({ "skills-kernel": { plugins: ["skills-kernel-plugin-x"] } }),
+      // Installed: a package that is not is reported as missing, before any question of trust.
+      "node_modules/skills-kernel-plugin-x/package.json": JSON.stringify({ name: "skills-kernel-plugin-x", main: "index.js" }),
+      "node_modules/skills-kernel-plugin-x/index.js": "",
+    },
   },
   {
     doc: "docs/configuration.md",

@@ -68,7 +68,7 @@ describe("warnings", () => {
   });
 
   // script(1) gives the server a terminal, so it prints its banner.
-  it.skipIf(spawnSync("script", ["--version"]).status !== 0)("the banner counts the warnings and says where they are (skipped without script(1))", async () => {
+  it.skipIf(spawnSync("script", ["--version"]).status !== 0)("the banner counts the warnings and says where they are (skipped: script(1) is not installed)", async () => {
     const banner = async (level: string) => {
       const line = [...RUNTIMES.node, "--skills-dir", "skills", "--log-level", level].map((w) => `'${w}'`).join(" ");
       const child = spawn("script", ["-qec", line, "/dev/null"], { cwd: work, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });

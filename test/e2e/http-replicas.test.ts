@@ -27,7 +27,7 @@ async function callThrough(origin: string, name: string, args: Record<string, un
   return { upstream: response.headers.get("x-upstream"), result };
 }
 
-describe.skipIf(!NGINX)("replicas behind nginx (skipped when nginx is not installed; .ci/run installs it)", () => {
+describe.skipIf(!NGINX)("replicas behind nginx (skipped: nginx is not installed; .ci/run installs it)", () => {
   describe("two replicas, round robin with no sticky routing, at 2026-07-28", () => {
     let replicas: HttpServerProcess[];
     let nginx: Nginx;

@@ -366,8 +366,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
 
   // script(1) gives the CLI a terminal; without it this test cannot run here.
   const hasScript = existsSync("/usr/bin/script");
-  if (!hasScript) console.warn("skipping the progress-line test: /usr/bin/script (util-linux) is missing");
-  it.skipIf(!hasScript)("shows a progress line on a terminal, and none when CI is set", async () => {
+  it.skipIf(!hasScript)("shows a progress line on a terminal, and none when CI is set (skipped: script(1) is not installed)", async () => {
     const dir = join(base, "terminal");
     await mkdir(join(dir, ".git"), { recursive: true });
     const inTerminal = (ci: Record<string, string>) =>

@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port.js";
+import { absentByRequest } from "./tools.js";
 
-/** Debian's nginx (`.ci/run` installs it when missing). */
-export const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path));
+/** Debian's nginx (`.ci/run` installs it when missing; npm has no package that ships it). */
+export const NGINX = absentByRequest("nginx") ? undefined : ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path));
 
 export interface Nginx {
   readonly origin: string;

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
 import { commitSkill, sourceFieldsOf } from "../../lifecycle/commit.js";
@@ -16,7 +18,12 @@ import { open, reportFailure, type LifecycleContext } from "./context.js";
  */
 export async function runRestore(args: CliArgs, context: LifecycleContext): Promise<number> {
   if (args.frozen && args.force) throw new UserError("--frozen and --force do not go together", 2);
-  const lock = await readLock(lockPath(context.scope));
+  const file = lockPath(context.scope);
+  // A restore that finds no lock has nothing to go by: say so rather than succeed silently.
+  if (!existsSync(file)) {
+    throw new UserError(`no ${basename(file)} in ${dirname(file)}: nothing to restore (skills-kernel add SOURCE installs skills and records them there)`, 1);
+  }
+  const lock = await readLock(file);
   let code = 0;
   for (const [name, entry] of Object.entries(lock.skills)) {
     try {

@@ -35,8 +35,20 @@ describe("a config found by searching runs no code unless trusted", () => {
     [".skills-kernelrc.yaml", "plugins:\n  - [skills-kernel-plugin-x, {}]\n"],
     ["package.json", JSON.stringify({ name: "p", "skills-kernel": { plugins: [["list-skills"], ["@acme/p"]] } })],
   ])("refuses a data config %s naming a plugin module", async (file, content) => {
-    const dir = await tempProject({ [file]: content });
+    // Installed: one that is not is a typo or a missing package first (below).
+    const installed = (name: string) => ({
+      [`node_modules/${name}/package.json`]: JSON.stringify({ name, main: "index.js" }),
+      [`node_modules/${name}/index.js`]: "",
+    });
+    const dir = await tempProject({ [file]: content, ...installed("skills-kernel-plugin-x"), ...installed("@acme/p") });
     await expectConfigError(loadConfig({ cwd: dir, builtins: BUILTINS }), `${file} was found by searching and names plugin module`);
+  });
+
+  it("says a name that is neither a built-in nor installed is a typo or missing, not code to trust", async () => {
+    const typo = await tempProject({ ".skills-kernelrc.yaml": "plugins: [fs, list-skils]\n" });
+    await expectConfigError(loadConfig({ cwd: typo, builtins: BUILTINS }), `.skills-kernelrc.yaml: plugin "list-skils" is not a built-in; did you mean "list-skills"?`);
+    const missing = await tempProject({ ".skills-kernelrc.yaml": "plugins: [skills-kernel-plugin-y]\n" });
+    await expectConfigError(loadConfig({ cwd: missing, builtins: BUILTINS }), "no package of that name is installed");
   });
 
   it("loads a data config naming only built-ins", async () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler as sdkNodeHandler } from "@modelcontextprotocol/node";
+import { ConfigError, ERROR_CODES } from "../../../kernel/errors.js";
 import type { HttpApp } from "./app.js";
 import { methodNotServed, UNSERVED_METHODS } from "./respond.js";
 
@@ -54,11 +55,25 @@ export interface ListenLimits {
  * the MCP SDK's Node adapter) on Node. All three serve the same app, telling it the peer's address.
  */
 export async function listen(fetch: AppFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {
-  const bun = (globalThis as { Bun?: BunGlobal }).Bun;
-  if (bun) return listenBun(bun, fetch, host, port, limits);
-  const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
-  if (deno) return listenDeno(deno, fetch, host, port);
-  return listenNode(fetch, host, port, limits);
+  try {
+    const bun = (globalThis as { Bun?: BunGlobal }).Bun;
+    if (bun) return listenBun(bun, fetch, host, port, limits);
+    const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
+    if (deno) return await listenDeno(deno, fetch, host, port);
+    return await listenNode(fetch, host, port, limits);
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    throw new ConfigError(
+      `port ${port} on ${host} is taken by another program: choose another with --port N (--port 0 picks a free one), or the http plugin's port option`,
+      ERROR_CODES.PORT_IN_USE,
+    );
+  }
+}
+
+/** Each runtime's way of saying so: Node's and Bun's code, Deno's error class. */
+function isAddressInUse(error: unknown): boolean {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  return code === "EADDRINUSE" || name === "AddrInUse";
 }
 
 /** A node:http request handler for the app (the SDK's adapter), leaving the app's globals alone. */
