@@ -11,6 +11,7 @@ import { SKILL_TOKENS } from "./skills/tokens.js";
 
 /** A kernel serving skills: the kernel, with the catalog every skills plugin shares at hand. */
 export interface SkillsKernel extends Kernel {
+  /** Every source's skills, whoever may see them; `catalogFor(identity)` is one caller's view. */
   readonly catalog: SkillCatalog;
   /**
    * Answer one HTTP request (MCP at /mcp, /healthz, /readyz, plugin routes such as the REST API),
@@ -40,7 +41,7 @@ export async function createKernel(options: Omit<KernelOptions, "builtins" | "co
   const http = () => (handler ??= import("./plugins/transports/http/index.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));
   const close = kernel.close.bind(kernel);
   return Object.assign(kernel, {
-    catalog: kernel.resolve(SKILL_TOKENS.SkillCatalog),
+    catalog: kernel.resolve(SKILL_TOKENS.WholeCatalog),
     fetch: async (request: Request) => (await http()).fetch(request),
     handleNodeRequest(request: IncomingMessage, response: ServerResponse) {
       http().then(

@@ -4,7 +4,7 @@ import type { Logger } from "./logger.js";
 import { observeRequests, type RequestObserver } from "./request-observer.js";
 import { runTool } from "./tool-call.js";
 import { requestTracing } from "./tracing.js";
-import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
+import type { CatalogFor, HandlerCaller, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
 import { VERSION } from "../version.js";
 
 const INSTRUCTIONS =
@@ -17,11 +17,11 @@ const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/l
 const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
 
 /** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
-function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, identity: Identity | undefined): string {
+function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, caller: HandlerCaller): string {
   const parts = [INSTRUCTIONS];
   for (const section of sections) {
     try {
-      const text = section({ identity });
+      const text = section(caller);
       if (text) parts.push(text);
     } catch (error) {
       logger.error(`an instructions section failed, and is left out: ${errorMessage(error)}`);
@@ -35,6 +35,8 @@ export interface ServerParts {
   readonly extensions: readonly ServerExtension[];
   readonly instructions: readonly InstructionsSection[];
   readonly listingTtl: ListingTtl | undefined;
+  /** Scopes the catalog to each caller: what every handler gets as `catalog`. */
+  readonly catalogFor: CatalogFor;
   readonly logger: Logger;
   /** Told of every request (metrics); the kernel's own tracing always comes first. */
   readonly observers?: readonly RequestObserver[];
@@ -46,8 +48,8 @@ export interface ServerParts {
  * (HTTP, per request) drops those of an older edition. Reused servers serve callers with no
  * identity only: a signed-in caller's server is built for them.
  */
-export function serverEdition({ instructions, listingTtl, logger }: ServerParts): string {
-  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger, undefined)}`;
+export function serverEdition({ instructions, listingTtl, catalogFor, logger }: ServerParts): string {
+  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger, { catalog: catalogFor(undefined) })}`;
 }
 
 /**
@@ -55,15 +57,16 @@ export function serverEdition({ instructions, listingTtl, logger }: ServerParts)
  * so transports call this once per connection (stdio: once; HTTP: per 2025-11-25 session or
  * request, and for the pool that serves 2026-07-28 requests).
  */
-export function createMcpServer({ tools, extensions, instructions, listingTtl, logger, observers = [] }: ServerParts, options: ServerBuildOptions = {}): McpServer {
+export function createMcpServer({ tools, extensions, instructions, listingTtl, catalogFor, logger, observers = [] }: ServerParts, options: ServerBuildOptions = {}): McpServer {
   // An answer for one caller (an identity, a token) is never for a shared cache.
   const personal = options.authenticated === true || options.identity !== undefined;
   const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: personal ? "private" : "public" } as const;
   const { identity } = options;
+  const caller: HandlerCaller = { identity, catalog: catalogFor(identity) };
   const server = new McpServer(
     { name: "skills-kernel", version: VERSION },
     {
-      instructions: composeInstructions(instructions, logger, options.identity),
+      instructions: composeInstructions(instructions, logger, caller),
       // logging: clients may set a level (logging/setLevel, or per request from 2026-07-28); the SDK answers it.
       // tools: fixed once the kernel has booted, so it never announces a change to them.
       capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },
@@ -73,7 +76,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
     },
   );
   observeRequests(server, [requestTracing, ...observers]);
-  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, identity }) ?? []);
+  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, ...caller }) ?? []);
   if (cleanups.length > 0 && options.lifetime) {
     options.lifetime.addEventListener("abort", () => cleanups.forEach((cleanup) => cleanup()), { once: true });
   } else if (cleanups.length > 0) {
@@ -97,7 +100,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
       },
       ((...params: unknown[]) => {
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
-        return runTool(tool, takesArgs ? params[0] : {}, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context }, logger);
+        return runTool(tool, takesArgs ? params[0] : {}, { ...caller, signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context }, logger);
       }) as never,
     );
   }

@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { traceToolCall } from "./tracing.js";
-import type { Identity, KernelTool, ToolCallExtra } from "./types.js";
+import type { CatalogFor, Identity, KernelTool, ToolCallExtra } from "./types.js";
 
 /** A call's arguments checked against the tool's input schema: what the handler gets, or the first issue. */
 export type CheckedInput = { readonly ok: true; readonly args: unknown } | { readonly ok: false; readonly message: string };
@@ -51,12 +51,20 @@ export interface ToolCallOptions {
  * checked and the handler run as over MCP; the structured output is not checked against the
  * output schema, a guard the SDK keeps for MCP clients.
  */
-export async function callKernelTool(tools: readonly KernelTool[], logger: Logger, name: string, input: unknown, options: ToolCallOptions = {}): Promise<CallToolResult> {
+export async function callKernelTool(
+  tools: readonly KernelTool[],
+  catalogFor: CatalogFor,
+  logger: Logger,
+  name: string,
+  input: unknown,
+  options: ToolCallOptions = {},
+): Promise<CallToolResult> {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) return toolError(`no tool is named ${name}; this kernel has ${tools.map((t) => t.name).join(", ") || "none"}`);
   const checked = await checkToolInput(tool, input);
   if (!checked.ok) return toolError(`${name}: invalid arguments: ${checked.message}`);
-  return runTool(tool, checked.args, { signal: options.signal ?? new AbortController().signal, identity: options.identity }, logger);
+  const { identity } = options;
+  return runTool(tool, checked.args, { signal: options.signal ?? new AbortController().signal, identity, catalog: catalogFor(identity) }, logger);
 }
 
 function toolError(text: string): CallToolResult {

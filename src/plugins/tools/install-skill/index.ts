@@ -73,10 +73,11 @@ const resultSchema = {
 export default definePlugin({
   name: "install-skill",
   provides: [SKILL_INSTALLER],
-  consumes: [TOKENS.SkillCatalog],
+  // The whole catalog: each install is scoped to its caller (installSkill reads through catalog.for).
+  consumes: [TOKENS.WholeCatalog],
   options: installOptionsSchema,
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const installer = createInstaller(catalog, options.targets, options, ctx.baseDir);
     ctx.provide(SKILL_INSTALLER, installer);
     ctx.addTool({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CatalogChange, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -96,9 +97,10 @@ class SearchIndex {
  */
 export default definePlugin({
   name: "search-skills",
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
+  // The whole catalog: one index holds every skill; each answer keeps what its caller may see.
+  consumes: [TOKENS.WholeCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
   setup(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const index = new SearchIndex(catalog, ctx.logger, ctx.resolveOptional(TOKENS.MetricsRecorder));
     const stopFollowing = catalog.onChange((change) => index.follow(change));
 
@@ -142,12 +144,11 @@ export default definePlugin({
           .describe("sources still loading: their skills are not in these results yet, so search again shortly"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ query, limit = DEFAULT_LIMIT, source }, { identity }) {
+      async handler({ query, limit = DEFAULT_LIMIT, source }, { catalog: view }) {
         if (!query.trim()) {
           throw new ToolInputError('query is blank: say what the skill should do, e.g. "write a commit message"');
         }
         await catalog.ready();
-        const view = catalog.for(identity);
         if (source !== undefined && !view.sources.some((s) => s.name === source)) {
           const names = view.sources.map((s) => s.name);
           throw new ToolInputError(
@@ -195,7 +196,7 @@ export default definePlugin({
 });
 
 /** The ranked skills a view shows, as it names them (a shadowed skill may answer to its plain name there). */
-function visibleOnly(view: SkillCatalog, ranked: readonly RankedSkill[]): RankedSkill[] {
+function visibleOnly(view: CatalogView, ranked: readonly RankedSkill[]): RankedSkill[] {
   const shown = new Set(view.sources.map((source) => source.name));
   return ranked.flatMap(({ skill, score }) => {
     const own = shown.has(skill.source) ? view.get(skill.qualifiedId) : undefined;

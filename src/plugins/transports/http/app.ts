@@ -13,6 +13,7 @@ import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, onSettled, restError } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
+import type { CatalogFor } from "../../../skills/catalog-view.js";
 import { SessionTable } from "./sessions.js";
 
 /** What /readyz reports: ready when every check is; each check says its state in a word. */
@@ -38,6 +39,8 @@ export interface HttpAppParts {
   readonly options: HttpAppOptions;
   /** Endpoints other plugins add (the REST API). */
   readonly routes?: readonly HttpRoute[];
+  /** The catalog as a caller may see it: what a route gets for that caller (the kernel's `catalogFor`). */
+  readonly catalogFor: CatalogFor;
   readonly readiness?: () => Readiness | Promise<Readiness>;
 }
 
@@ -86,7 +89,7 @@ const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * instance of its own, so any replica answers any request), 2025-11-25 in sessions (or, with
  * `stateless`, one request at a time).
  */
-export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
+export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], catalogFor, readiness }: HttpAppParts): HttpApp {
   const createServer: ServerFactory = ({ identity }) => buildServer({ authenticated: personal, identity });
   const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
   const authGuard = createAuthGuard(options.authToken);
@@ -206,7 +209,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
     if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
     if (isMcp) return serveMcp(request, client, untrack, caller);
     const contributed = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
-    if (contributed) return contributed.handle(request, path, caller);
+    if (contributed) return contributed.handle(request, path, { ...caller, catalog: catalogFor(caller.identity) });
     return restError(404, `nothing at ${path}`);
   };
 

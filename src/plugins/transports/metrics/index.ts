@@ -21,7 +21,8 @@ export default definePlugin({
   name: "metrics",
   provides: [HTTP_TOKENS.Route, TOKENS.RequestObserver, TOKENS.MetricsRecorder],
   consumes: [
-    { token: TOKENS.SkillCatalog, optional: true },
+    // The whole catalog: skills per source, whoever scrapes.
+    { token: TOKENS.WholeCatalog, optional: true },
     { token: TOKENS.CacheMonitor, optional: true },
   ],
   options: optionsSchema,
@@ -31,7 +32,7 @@ export default definePlugin({
     const { createKernelMetrics } = await import("./registry.js");
     let toolNames: ReadonlySet<string> = new Set();
     const metrics = createKernelMetrics({
-      catalog: ctx.resolveOptional(TOKENS.SkillCatalog),
+      catalog: ctx.resolveOptional(TOKENS.WholeCatalog),
       cache: ctx.resolveOptional(TOKENS.CacheMonitor),
       toolNames: () => toolNames,
     });

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ToolInputError } from "../../../kernel/errors.js";
 import { checkToolInput } from "../../../kernel/tool-call.js";
-import type { Identity, KernelTool, ToolCallExtra } from "../../../kernel/types.js";
+import type { HandlerCaller, KernelTool, ToolCallExtra } from "../../../kernel/types.js";
 
 /** A tool's answer for REST: its structured content, or why it refused. */
 export type ToolOutcome =
@@ -13,13 +13,13 @@ export type ToolOutcome =
  * schema (so REST keeps the tools' rules and caps), then its handler runs. A ToolInputError is
  * the caller's mistake (400); anything else propagates as a server error.
  */
-export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal, identity?: Identity): Promise<ToolOutcome> {
+export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal, caller: HandlerCaller): Promise<ToolOutcome> {
   const checked = await checkToolInput(tool, input);
   if (!checked.ok) return { ok: false, status: 400, message: checked.message };
   const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => Promise<CallToolResult>;
   let result: CallToolResult;
   try {
-    result = await handler(checked.args, { signal, identity });
+    result = await handler(checked.args, { signal, identity: caller.identity, catalog: caller.catalog });
   } catch (error) {
     if (error instanceof ToolInputError) return { ok: false, status: 400, message: error.message };
     throw error;
