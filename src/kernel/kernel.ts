@@ -13,7 +13,7 @@ import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolve
 import { Declarations } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
-import { KERNEL_TOKENS as TOKENS, type Token } from "./tokens.js";
+import { KERNEL_TOKENS as TOKENS, tokenName, type Token } from "./tokens.js";
 import type { CatalogFor, CatalogView, Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ToolDefinition, KernelTool } from "./types.js";
 
 /** A kernel with no catalog plugin: a handler that reads the catalog learns why there is none. */
@@ -337,6 +337,13 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
     },
     contribute(token, value) {
       register("contribute", token);
+      // One way to add each: the method checks what it is given, a bare contribution would not.
+      const method = CHECKED_BY.get(token);
+      if (method) {
+        throw new PluginError(plugin.name, `contribute() does not take "${tokenName(token)}"; use ctx.${method}(), which checks it`, {
+          code: ERROR_CODES.PLUGIN_INVALID,
+        });
+      }
       registry.contribute(staged, token, value);
     },
     addTool(tool) {
@@ -347,16 +354,30 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
       } catch (error) {
         throw new PluginError(plugin.name, errorMessage(error), { code: ERROR_CODES.PLUGIN_INVALID });
       }
-      ctx.contribute(TOKENS.Tool, checked);
+      registry.contribute(staged, TOKENS.Tool, checked);
     },
     extendServer(extend) {
-      ctx.contribute(TOKENS.ServerExtension, extend);
+      register("extendServer", TOKENS.ServerExtension);
+      registry.contribute(staged, TOKENS.ServerExtension, checkedFunction(plugin.name, "extendServer", extend));
     },
     addInstructions(section) {
-      ctx.contribute(TOKENS.Instructions, section);
+      register("addInstructions", TOKENS.Instructions);
+      registry.contribute(staged, TOKENS.Instructions, checkedFunction(plugin.name, "addInstructions", section));
     },
   };
   return ctx;
+}
+
+/** What the kernel collects through a method of its own, which checks it, and never through contribute. */
+const CHECKED_BY: ReadonlyMap<Token<unknown>, string> = new Map<Token<unknown>, string>([
+  [TOKENS.Tool, "addTool"],
+  [TOKENS.ServerExtension, "extendServer"],
+  [TOKENS.Instructions, "addInstructions"],
+]);
+
+function checkedFunction<T>(plugin: string, method: string, value: T): T {
+  if (typeof value !== "function") throw new PluginError(plugin, `${method}() takes a function, not ${typeof value}`, { code: ERROR_CODES.PLUGIN_INVALID });
+  return value;
 }
 
 function checkHooks(plugin: string, returned: unknown): PluginHooks {
