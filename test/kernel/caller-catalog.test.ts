@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // A third-party plugin's imports: the public entry and nothing else.
-import { createKernel, createLogger, defineToken, definePlugin, ERROR_CODES, HTTP_TOKENS, TOKENS, type SkillsKernel } from "../../src/index.js";
+import { createKernel, createLogger, defineToken, definePlugin, ERROR_CODES, HTTP_TOKENS, json, restError, TOKENS, type SkillsKernel } from "../../src/index.js";
 
 /**
  * Issue 35, item 1: what a plugin author writes first must respect the caller's visibility. A
@@ -32,9 +32,10 @@ const thirdParty = definePlugin({
     ctx.addInstructions(({ catalog }) => `Skills: ${names(catalog)}.`);
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: "/names",
-      async handle(_request, _path, { catalog }) {
+      async handle(request, _path, { catalog }) {
+        if (request.method !== "GET") return restError(405, "read-only");
         await catalog.ready();
-        return new Response(names(catalog));
+        return json(200, { names: names(catalog) });
       },
     });
   },
@@ -98,7 +99,7 @@ describe("a third-party plugin's catalog is its caller's", () => {
 
   it("an HTTP route gets the caller's catalog", async () => {
     const response = await kernel.fetch(new Request("http://127.0.0.1/names", { headers: { host: "127.0.0.1" } }));
-    expect(await response.text()).toBe("open-skill");
+    expect(await response.json()).toEqual({ names: "open-skill" });
   });
 
   it("a view cannot be widened into another caller's", () => {
