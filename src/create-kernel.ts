@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
 import cacheMemoryPlugin from "./plugins/caches/cache-memory/index.js";
 import catalogPlugin from "./plugins/core/catalog/index.js";
+import { definePlugin } from "./kernel/config.js";
+import { BOOT_KERNEL } from "./lifecycle/boot.js";
 import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/transports/stdio/index.js";
@@ -11,6 +13,7 @@ import { SKILL_TOKENS } from "./skills/tokens.js";
 
 /** A kernel serving skills: the kernel, with the catalog every skills plugin shares at hand. */
 export interface SkillsKernel extends Kernel {
+  /** Every source's skills, whoever may see them; `catalogFor(identity)` is one caller's view. */
   readonly catalog: SkillCatalog;
   /**
    * Answer one HTTP request (MCP at /mcp, /healthz, /readyz, plugin routes such as the REST API),
@@ -23,6 +26,18 @@ export interface SkillsKernel extends Kernel {
 }
 
 /**
+ * Offers createKernel to the plugins of every kernel it boots, so a tool that opens a source as
+ * the server would (add_skill) never imports the composition root that imports it.
+ */
+const kernelBoot = definePlugin({
+  name: "kernel-boot",
+  provides: [BOOT_KERNEL],
+  setup(ctx) {
+    ctx.provide(BOOT_KERNEL, (options) => createKernel(options));
+  },
+});
+
+/**
  * The composition root: the kernel knows no plugin, so this is where the built-in plugins, the
  * catalog, the stdio transport and the default cache (cache-memory, unless the config names
  * another cache) are handed to it, and where its HTTP handler is attached.
@@ -32,7 +47,7 @@ export async function createKernel(options: Omit<KernelOptions, "builtins" | "co
   const kernel = await bootKernel({
     ...options,
     builtins: builtinPlugins,
-    corePlugins: [catalogPlugin, stdioPlugin],
+    corePlugins: [catalogPlugin, stdioPlugin, kernelBoot],
     adjustPlugins: async (plugins) => withDefaultCache(adjustPlugins ? await adjustPlugins(plugins) : plugins, cacheMemoryPlugin),
   });
   // Built on first use and loaded lazily: a kernel that never answers HTTP never loads that code.
@@ -40,7 +55,7 @@ export async function createKernel(options: Omit<KernelOptions, "builtins" | "co
   const http = () => (handler ??= import("./plugins/transports/http/index.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));
   const close = kernel.close.bind(kernel);
   return Object.assign(kernel, {
-    catalog: kernel.resolve(SKILL_TOKENS.SkillCatalog),
+    catalog: kernel.resolve(SKILL_TOKENS.WholeCatalog),
     fetch: async (request: Request) => (await http()).fetch(request),
     handleNodeRequest(request: IncomingMessage, response: ServerResponse) {
       http().then(

@@ -17,11 +17,14 @@ export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
 export type { McpRequestEnd, McpRequestInfo, MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
 export { SkillCatalog, type CatalogSkill } from "./skills/catalog.js";
+// What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
+export type { CatalogFor, CatalogView } from "./skills/catalog-view.js";
 export { canSee, visibleSkills, type Identity, type Visibility } from "./skills/visibility.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
 export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode } from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog.js";
 export type {
+  HandlerCaller,
   InstructionsSection,
   KernelTool,
   ListingTtl,
@@ -50,4 +53,4 @@ export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillM
 // dependency on the kernel's world is skills-kernel itself (a peer dependency).
 export { z } from "zod";
 export { VERSION } from "./version.js";
-export { createHttpHandler, HTTP_TOKENS, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute } from "./plugins/transports/http/index.js";
+export { createHttpHandler, HTTP_TOKENS, json, restError, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute, type RouteCaller } from "./plugins/transports/http/index.js";

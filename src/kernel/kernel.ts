@@ -13,8 +13,18 @@ import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolve
 import { Declarations } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
-import { KERNEL_TOKENS as TOKENS, type Token } from "./tokens.js";
-import type { Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ToolDefinition, KernelTool } from "./types.js";
+import { KERNEL_TOKENS as TOKENS, tokenName, type Token } from "./tokens.js";
+import type { CatalogFor, CatalogView, Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ToolDefinition, KernelTool } from "./types.js";
+
+/** A kernel with no catalog plugin: a handler that reads the catalog learns why there is none. */
+const NO_CATALOG = new Proxy({} as CatalogView, {
+  get(_target, key) {
+    // Not a thenable: awaiting the catalog itself must not throw.
+    if (key === "then") return undefined;
+    throw new Error("no plugin in this config provides the skill catalog (TOKENS.CallerCatalog: the catalog plugin does)");
+  },
+});
+const noCatalog: CatalogFor = () => NO_CATALOG;
 
 export interface KernelOptions {
   readonly config?: SkillsKernelConfig;
@@ -54,6 +64,8 @@ export interface Kernel {
    * app): arguments checked and handler run as over MCP; an unknown tool is an error result.
    */
   callTool(name: string, input: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult>;
+  /** The skill catalog as `identity` may see it: what the kernel hands every handler answering that caller. */
+  readonly catalogFor: CatalogFor;
   /** A new McpServer with every contributed tool; call once per transport connection. */
   createMcpServer(options?: ServerBuildOptions): McpServer;
   /** Changes whenever a server built now would differ from one built before: its instructions or caching hint. */
@@ -208,7 +220,8 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const observers = registry.contributions(TOKENS.RequestObserver);
   const kernelContainer = registry.containerFor("kernel", new Map());
   const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
-  const serverParts = { tools, extensions, instructions, listingTtl, logger, observers };
+  const catalogFor = registry.has(TOKENS.CallerCatalog) ? registry.resolve(kernelContainer, TOKENS.CallerCatalog) : noCatalog;
+  const serverParts = { tools, extensions, instructions, listingTtl, catalogFor, logger, observers };
   const buildServer = (options?: ServerBuildOptions) => createMcpServer(serverParts, options);
   const edition = () => serverEdition(serverParts);
 
@@ -224,7 +237,8 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     resolve: (token) => registry.resolve(kernelContainer, token),
     resolveOptional: (token) => (registry.has(token) ? registry.resolve(kernelContainer, token) : undefined),
     resolveAll: (token) => registry.contributions(token),
-    callTool: (name, input, options) => callKernelTool(tools, logger, name, input, options),
+    callTool: (name, input, options) => callKernelTool(tools, catalogFor, logger, name, input, options),
+    catalogFor,
     createMcpServer: buildServer,
     serverEdition: edition,
     async serve(name = config.transport ?? "stdio") {
@@ -239,7 +253,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
         );
       }
       state = "serving";
-      const running = await transport.start({ createServer: buildServer, serverEdition: edition, logger: logger.child(transport.name), signal: lifetime.signal });
+      const running = await transport.start({ createServer: buildServer, serverEdition: edition, logger: logger.child(transport.name), signal: lifetime.signal, catalogFor });
       for (const { plugin, hooks, context } of booted) {
         if (!hooks.serve) continue;
         try {
@@ -323,6 +337,13 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
     },
     contribute(token, value) {
       register("contribute", token);
+      // One way to add each: the method checks what it is given, a bare contribution would not.
+      const method = CHECKED_BY.get(token);
+      if (method) {
+        throw new PluginError(plugin.name, `contribute() does not take "${tokenName(token)}"; use ctx.${method}(), which checks it`, {
+          code: ERROR_CODES.PLUGIN_INVALID,
+        });
+      }
       registry.contribute(staged, token, value);
     },
     addTool(tool) {
@@ -333,16 +354,30 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
       } catch (error) {
         throw new PluginError(plugin.name, errorMessage(error), { code: ERROR_CODES.PLUGIN_INVALID });
       }
-      ctx.contribute(TOKENS.Tool, checked);
+      registry.contribute(staged, TOKENS.Tool, checked);
     },
     extendServer(extend) {
-      ctx.contribute(TOKENS.ServerExtension, extend);
+      register("extendServer", TOKENS.ServerExtension);
+      registry.contribute(staged, TOKENS.ServerExtension, checkedFunction(plugin.name, "extendServer", extend));
     },
     addInstructions(section) {
-      ctx.contribute(TOKENS.Instructions, section);
+      register("addInstructions", TOKENS.Instructions);
+      registry.contribute(staged, TOKENS.Instructions, checkedFunction(plugin.name, "addInstructions", section));
     },
   };
   return ctx;
+}
+
+/** What the kernel collects through a method of its own, which checks it, and never through contribute. */
+const CHECKED_BY: ReadonlyMap<Token<unknown>, string> = new Map<Token<unknown>, string>([
+  [TOKENS.Tool, "addTool"],
+  [TOKENS.ServerExtension, "extendServer"],
+  [TOKENS.Instructions, "addInstructions"],
+]);
+
+function checkedFunction<T>(plugin: string, method: string, value: T): T {
+  if (typeof value !== "function") throw new PluginError(plugin, `${method}() takes a function, not ${typeof value}`, { code: ERROR_CODES.PLUGIN_INVALID });
+  return value;
 }
 
 function checkHooks(plugin: string, returned: unknown): PluginHooks {

@@ -4,7 +4,7 @@ import type { Logger } from "./logger.js";
 import { observeRequests, type RequestObserver } from "./request-observer.js";
 import { runTool } from "./tool-call.js";
 import { requestTracing } from "./tracing.js";
-import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
+import type { CatalogFor, HandlerCaller, Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
 import { SERVER_IDENTITY } from "./server-identity.js";
 
 const INSTRUCTIONS =
@@ -17,11 +17,11 @@ const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/l
 const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
 
 /** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
-function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, identity: Identity | undefined): string {
+function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, caller: HandlerCaller): string {
   const parts = [INSTRUCTIONS];
   for (const section of sections) {
     try {
-      const text = section({ identity });
+      const text = section(caller);
       if (text) parts.push(text);
     } catch (error) {
       logger.error(`an instructions section failed, and is left out: ${errorMessage(error)}`);
@@ -43,6 +43,8 @@ export interface ServerParts {
   readonly extensions: readonly ServerExtension[];
   readonly instructions: readonly InstructionsSection[];
   readonly listingTtl: ListingTtl | undefined;
+  /** Scopes the catalog to each caller: what every handler gets as `catalog`. */
+  readonly catalogFor: CatalogFor;
   readonly logger: Logger;
   /** Told of every request (metrics); the kernel's own tracing always comes first. */
   readonly observers?: readonly RequestObserver[];
@@ -54,8 +56,8 @@ export interface ServerParts {
  * (HTTP, per request) drops those of an older edition. Reused servers serve callers with no
  * identity only: a signed-in caller's server is built for them.
  */
-export function serverEdition({ instructions, listingTtl, logger }: ServerParts): string {
-  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger, undefined)}`;
+export function serverEdition({ instructions, listingTtl, catalogFor, logger }: ServerParts): string {
+  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger, { catalog: catalogFor(undefined) })}`;
 }
 
 /**
@@ -63,15 +65,16 @@ export function serverEdition({ instructions, listingTtl, logger }: ServerParts)
  * so transports call this once per connection (stdio: once; HTTP: per 2025-11-25 session or
  * request, and for the pool that serves 2026-07-28 requests).
  */
-export function createMcpServer({ tools, extensions, instructions, listingTtl, logger, observers = [] }: ServerParts, options: ServerBuildOptions = {}): McpServer {
+export function createMcpServer({ tools, extensions, instructions, listingTtl, catalogFor, logger, observers = [] }: ServerParts, options: ServerBuildOptions = {}): McpServer {
   // An answer for one caller (an identity, a token) is never for a shared cache.
   const personal = options.authenticated === true || options.identity !== undefined;
   const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: personal ? "private" : "public" } as const;
   const { identity } = options;
+  const caller: HandlerCaller = { identity, catalog: catalogFor(identity) };
   const server = new McpServer(
     SERVER_IDENTITY,
     {
-      instructions: composeInstructions(instructions, logger, options.identity),
+      instructions: composeInstructions(instructions, logger, caller),
       // logging: 2025-11-25 clients may set a level (logging/setLevel); the SDK answers it. 2026-07-28
       // deprecates it, so server/discover leaves it out (discoverWithoutLogging).
       // tools: fixed once the kernel has booted, so it never announces a change to them.
@@ -83,7 +86,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
   );
   discoverWithoutLogging(server);
   observeRequests(server, [requestTracing, ...observers]);
-  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, identity }) ?? []);
+  const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, ...caller }) ?? []);
   if (cleanups.length > 0 && options.lifetime) {
     options.lifetime.addEventListener("abort", () => cleanups.forEach((cleanup) => cleanup()), { once: true });
   } else if (cleanups.length > 0) {
@@ -108,7 +111,7 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, l
       },
       ((...params: unknown[]) => {
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
-        return runTool(tool, takesArgs ? params[0] : {}, { signal: context.mcpReq.signal, authInfo: context.http?.authInfo, identity, context, remote: options.remote !== undefined }, logger);
+        return runTool(tool, takesArgs ? params[0] : {}, { ...caller, signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context, remote: options.remote !== undefined }, logger);
       }) as never,
     );
   }

@@ -1,7 +1,7 @@
 import type { Cache, CacheMonitor } from "./cache.js";
 import type { Logger } from "./logger.js";
 import type { MetricsRecorder, RequestObserver } from "./request-observer.js";
-import type { Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
+import type { CatalogFor, Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./types.js";
 
 declare const carries: unique symbol;
 
@@ -44,6 +44,11 @@ export const KERNEL_TOKENS = {
    * provided by the catalog, from what its sources say of their changes. Absent: 0 (no caching).
    */
   ListingTtl: defineToken<ListingTtl>("listing-ttl"),
+  /**
+   * How a caller's view of the skill catalog is made: provided by the catalog plugin, and applied
+   * by the kernel to the `catalog` every handler gets. Absent: an empty catalog.
+   */
+  CallerCatalog: defineToken<CatalogFor>("caller-catalog"),
   /** Multi-registration: told of every MCP request of every server built (the metrics plugin). */
   RequestObserver: defineToken<RequestObserver>("request-observer"),
   /** Single, optional: figures a plugin reports for /metrics (provided by the metrics plugin). */

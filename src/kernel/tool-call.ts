@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { traceToolCall } from "./tracing.js";
-import type { Identity, KernelTool, ToolCallExtra } from "./types.js";
+import type { CatalogFor, Identity, KernelTool, ToolCallExtra } from "./types.js";
 
 /** A call's arguments checked against the tool's input schema: what the handler gets, or the first issue. */
 export type CheckedInput = { readonly ok: true; readonly args: unknown } | { readonly ok: false; readonly message: string };
@@ -19,24 +19,45 @@ export async function checkToolInput(tool: KernelTool, input: unknown): Promise<
 }
 
 /**
- * Runs a tool's handler on checked arguments, in a tool span. A ToolInputError is the caller's to
- * fix, and its message is written for them. Anything else is a bug: its message may hold paths or
- * internals, so it goes to the log in full and the caller learns only that the tool failed.
+ * How one call ended: the handler's result; refused, with a ToolInputError's message written for
+ * the caller; or failed, a bug, whose error is for the log only (it may hold paths or internals).
  */
-export async function runTool(tool: KernelTool, args: unknown, extra: ToolCallExtra, logger: Logger): Promise<CallToolResult> {
+export type ToolRun =
+  | { readonly kind: "result"; readonly result: CallToolResult }
+  | { readonly kind: "refused"; readonly message: string }
+  | { readonly kind: "failed"; readonly error: unknown };
+
+/**
+ * Runs a tool's handler on checked arguments, in a tool span, and says how it ended. Every way a
+ * tool is called goes through here: MCP and kernel.callTool (runTool), and the REST API, which
+ * answers a failed run with a 500 rather than a tool error.
+ */
+export async function runToolCall(tool: KernelTool, args: unknown, extra: ToolCallExtra): Promise<ToolRun> {
   const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => CallToolResult | Promise<CallToolResult>;
   try {
-    return await traceToolCall(tool.name, async (span) => {
+    const result = await traceToolCall(tool.name, async (span) => {
       const result = await handler(args, extra);
       if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR });
       return result;
     });
+    return { kind: "result", result };
   } catch (error) {
-    if (error instanceof ToolInputError) return toolError(`${tool.name}: ${errorMessage(error)}`);
-    logger.error(`tool ${tool.name} failed: ${errorMessage(error)}`);
-    if (error instanceof Error && error.stack) logger.debug(error.stack);
-    return toolError(`${tool.name}: internal error; the server's log has the details`);
+    if (error instanceof ToolInputError) return { kind: "refused", message: errorMessage(error) };
+    return { kind: "failed", error };
   }
+}
+
+/**
+ * A tool call as an MCP result. A refusal's message reaches the caller; a bug goes to the log in
+ * full and the caller learns only that the tool failed.
+ */
+export async function runTool(tool: KernelTool, args: unknown, extra: ToolCallExtra, logger: Logger): Promise<CallToolResult> {
+  const run = await runToolCall(tool, args, extra);
+  if (run.kind === "result") return run.result;
+  if (run.kind === "refused") return toolError(`${tool.name}: ${run.message}`);
+  logger.error(`tool ${tool.name} failed: ${errorMessage(run.error)}`);
+  if (run.error instanceof Error && run.error.stack) logger.debug(run.error.stack);
+  return toolError(`${tool.name}: internal error; the server's log has the details`);
 }
 
 export interface ToolCallOptions {
@@ -51,12 +72,20 @@ export interface ToolCallOptions {
  * checked and the handler run as over MCP; the structured output is not checked against the
  * output schema, a guard the SDK keeps for MCP clients.
  */
-export async function callKernelTool(tools: readonly KernelTool[], logger: Logger, name: string, input: unknown, options: ToolCallOptions = {}): Promise<CallToolResult> {
+export async function callKernelTool(
+  tools: readonly KernelTool[],
+  catalogFor: CatalogFor,
+  logger: Logger,
+  name: string,
+  input: unknown,
+  options: ToolCallOptions = {},
+): Promise<CallToolResult> {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) return toolError(`no tool is named ${name}; this kernel has ${tools.map((t) => t.name).join(", ") || "none"}`);
   const checked = await checkToolInput(tool, input);
   if (!checked.ok) return toolError(`${name}: invalid arguments: ${checked.message}`);
-  return runTool(tool, checked.args, { signal: options.signal ?? new AbortController().signal, identity: options.identity }, logger);
+  const { identity } = options;
+  return runTool(tool, checked.args, { signal: options.signal ?? new AbortController().signal, identity, catalog: catalogFor(identity) }, logger);
 }
 
 function toolError(text: string): CallToolResult {

@@ -132,24 +132,38 @@ export interface PluginContext extends PluginRuntimeContext {
 }
 
 /** A part of the server's instructions, for the caller the server answers; undefined or "" adds nothing. */
-export type InstructionsSection = (caller: { readonly identity?: Identity }) => string | undefined;
+export type InstructionsSection = (caller: HandlerCaller) => string | undefined;
+
+/**
+ * The skill catalog as one caller may see it. The kernel knows no skill: the skill domain fills
+ * this in (src/skills/catalog-view.ts) and the catalog plugin makes one per caller
+ * (TOKENS.CallerCatalog); the kernel hands it to every handler.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in src/skills/catalog-view.ts
+export interface CatalogView {}
+
+/** How a caller's view of the catalog is made: the catalog plugin's `TOKENS.CallerCatalog`. */
+export type CatalogFor = (identity: Identity | undefined) => CatalogView;
+
+/** Who a handler answers, and the catalog as they may see it. */
+export interface HandlerCaller {
+  /** Who is calling (see Identity); undefined for a caller with no identity. */
+  readonly identity?: Identity;
+  /** The skill catalog as this caller may see it: hidden sources are not in it. */
+  readonly catalog: CatalogView;
+}
 
 /** Registers resources or prompts on one McpServer; the returned function runs when it closes. */
 export type ServerExtension = (server: McpServer, build: ServerBuild) => void | (() => void);
 
 /** What the kernel decided for one server it builds, for the extensions that register on it. */
-export interface ServerBuild {
+export interface ServerBuild extends HandlerCaller {
   /**
    * The `ttlMs` and `cacheScope` every cacheable 2026-07-28 result of this server carries (lists,
    * reads, server/discover): how long what it lists stays as it is, `private` when the caller is
    * authenticated (answers may then differ per caller).
    */
   readonly cacheHint: Required<CacheHint>;
-  /**
-   * Who the server answers: every skill it lists or reads goes through `catalog.for(identity)`.
-   * Undefined for a caller with no identity, who sees only unrestricted sources.
-   */
-  readonly identity?: Identity;
 }
 
 /**
@@ -202,14 +216,12 @@ export type ToolArgs<Input extends ToolSchema> = Input extends StandardSchemaWit
     ? z.output<z.ZodObject<Input>>
     : Record<string, never>;
 
-/** What a tool handler gets besides its arguments. */
-export interface ToolCallExtra {
+/** What a tool handler gets besides its arguments: its caller, their view of the catalog, and the call's signal. */
+export interface ToolCallExtra extends HandlerCaller {
   /** Aborted when the client cancels the call or the connection closes. */
   readonly signal: AbortSignal;
   /** The validated access token's details, when the call came over HTTP with auth on. */
   readonly authInfo?: AuthInfo;
-  /** Who is calling (see ServerBuild.identity): pass it to `catalog.for(identity)` before reading skills. */
-  readonly identity?: Identity;
   /** The SDK's full request context, for what the fields above do not cover; absent outside MCP (REST, CLI tests). */
   readonly context?: ServerContext;
   /**
@@ -256,6 +268,8 @@ export interface TransportContext {
   readonly logger: Logger;
   /** Aborted when the kernel closes: stop accepting and wind down. */
   readonly signal: AbortSignal;
+  /** The catalog as `identity` may see it, for what a transport answers beside MCP (HTTP routes). */
+  readonly catalogFor: CatalogFor;
 }
 
 /** A way to reach the server, contributed by a transport plugin under TOKENS.Transport. */

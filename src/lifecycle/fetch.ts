@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { createKernel, type SkillsKernel } from "../create-kernel.js";
+import type { BootKernel, SourceKernel } from "./boot.js";
 import type { PluginEntry, SkillsKernelConfig } from "../kernel/config.js";
 import { errorMessage, ToolInputError, UserError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
 import type { CatalogSkill } from "../skills/catalog.js";
 import { stagingName } from "../skills/install-staging.js";
-import { createInstaller, installOptionsSchema } from "../plugins/tools/install-skill/index.js";
+import { createInstaller, installOptionsSchema } from "./installer.js";
 import { digestFolder, type FolderDigest } from "./digest.js";
 import type { SourceSpec } from "./source-spec.js";
-import type { Credentials } from "../plugins/sources/git/index.js";
+import type { Credentials } from "../remote/git/spec.js";
 import { catalogReader } from "../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../skills/signing/manifest.js";
 import { signatureStatus, type SignatureStatus } from "../skills/signing/status.js";
@@ -56,6 +56,8 @@ export interface OpenedSource {
 }
 
 export interface OpenOptions {
+  /** Boots the one-source kernel: createKernel from the CLI, the running kernel's BOOT_KERNEL from a tool. */
+  readonly boot: BootKernel;
   readonly logger: Logger;
   readonly cwd: string;
   /** Git: the commit to read (the ref was resolved before). */
@@ -73,7 +75,7 @@ export interface OpenOptions {
  * what add copies passes the same checks as what install_skill copies.
  */
 export async function openSource(spec: SourceSpec, options: OpenOptions): Promise<OpenedSource> {
-  const kernel = await createKernel({
+  const kernel = await options.boot({
     config: sourceConfig(spec, options),
     baseDir: options.cwd,
     configSource: "add",
@@ -147,7 +149,7 @@ function catalogVersion(spec: SourceSpec, skill: CatalogSkill): string | undefin
 }
 
 async function stage(
-  kernel: SkillsKernel,
+  kernel: SourceKernel,
   offered: OfferedSkill,
   stageIn: string,
   strict: boolean,

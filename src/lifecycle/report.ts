@@ -9,7 +9,7 @@ import type { SourceSpec } from "./source-spec.js";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { parseSource } from "./source-spec.js";
 import { tmpdir } from "node:os";
-import { tokenCredentials, type TokenEnv } from "../plugins/sources/git/index.js";
+import { tokenCredentials, type TokenEnv } from "../remote/git/host-tokens.js";
 
 /** One installed skill as `installed --json` and the list_installed_skills tool give it. */
 export interface InstalledRow {

@@ -1,4 +1,5 @@
-import { COMMIT, DEFAULT_PROTOCOLS, GitError, runGit, type Credentials } from "../plugins/sources/git/index.js";
+import { DEFAULT_PROTOCOLS, GitError, runGit } from "../remote/git/run.js";
+import { COMMIT, type Credentials } from "../remote/git/spec.js";
 
 /** Where a repository's ref points now, and whether asking for it pins (a tag or a commit). */
 export interface ResolvedRef {

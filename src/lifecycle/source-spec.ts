@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ConfigError } from "../kernel/errors.js";
 import { expandHome } from "../skills/paths.js";
-import { parseRepositorySpec, redactCredentials, type RepositorySpec } from "../plugins/sources/git/index.js";
+import { parseRepositorySpec, redactCredentials, type RepositorySpec } from "../remote/git/spec.js";
 
 /** Where skills are added from, as `add SOURCE` names it. */
 export type SourceSpec =

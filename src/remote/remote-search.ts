@@ -1,6 +1,7 @@
 import { errorMessage } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
-import type { CatalogSkill, SkillCatalog } from "../skills/catalog.js";
+import type { CatalogSkill } from "../skills/catalog.js";
+import type { CatalogView } from "../skills/catalog-view.js";
 
 /**
  * Asks every source that searches itself (a registry) for `query`, waits for the catalog to take
@@ -8,7 +9,7 @@ import type { CatalogSkill, SkillCatalog } from "../skills/catalog.js";
  * A source that fails costs its own answers only: search goes on with the rest.
  */
 export async function searchRemoteSources(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   query: string,
   options: { readonly limit: number; readonly source?: string; readonly signal?: AbortSignal },
   logger: Logger,

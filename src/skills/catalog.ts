@@ -136,19 +136,21 @@ export class SkillCatalog {
    * The catalog as `identity` may see it: the same interface over the sources it may see, with
    * identity resolved among those alone, so a hidden skill shadows nothing, is suggested for
    * nothing and answers exactly as an unknown name. Every tool, resource, prompt, completion and
-   * route reads through this; the whole catalog itself when every source is visible.
+   * route reads through this (the `catalog` in its context, src/skills/catalog-view.ts); the
+   * whole catalog itself when every source is visible.
    */
   for(identity: Identity | undefined): SkillCatalog {
-    const whole = this.#whole ?? this;
-    const shown = whole.#sources.filter((source) => canSee(whole.#visibility.get(source.name), identity)).map((source) => source.name);
-    if (shown.length === whole.#sources.length) return whole;
+    // A caller's view is never widened into another caller's: only the whole catalog scopes.
+    if (this.#whole) throw new Error("a view of the catalog cannot be scoped again; ask the whole catalog (TOKENS.WholeCatalog)");
+    const shown = this.#sources.filter((source) => canSee(this.#visibility.get(source.name), identity)).map((source) => source.name);
+    if (shown.length === this.#sources.length) return this;
     const key = shown.join("\n");
-    let view = whole.#views.get(key);
+    let view = this.#views.get(key);
     if (!view) {
-      view = new SkillCatalog(whole.logger);
-      view.#whole = whole;
+      view = new SkillCatalog(this.logger);
+      view.#whole = this;
       view.#shown = new Set(shown);
-      whole.#views.set(key, view);
+      this.#views.set(key, view);
     }
     return view;
   }

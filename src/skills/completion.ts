@@ -1,5 +1,6 @@
 import { ToolInputError } from "../kernel/errors.js";
-import type { CatalogSkill, SkillCatalog } from "./catalog.js";
+import type { CatalogSkill } from "./catalog.js";
+import type { CatalogView } from "./catalog-view.js";
 import { checkRelativePath, FETCHABLE_FILES_LIMIT, withoutSecrets } from "./skill-files.js";
 import { mapSkillUris, SKILL_DOCUMENT } from "./skill-uri.js";
 
@@ -41,7 +42,7 @@ export function completeSkillIds(skills: readonly CatalogSkill[], prefix: string
  * files cannot be listed just now offers none.
  */
 export async function completeSkillFiles(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   skill: CatalogSkill,
   prefix: string,
   includeSecretFiles: boolean,
@@ -64,7 +65,7 @@ export function completeUriSkill(skills: readonly CatalogSkill[], prefix: string
  * chosen).
  */
 export async function completeUriPath(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   first: string,
   prefix: string,
   includeSecretFiles: boolean,
@@ -83,7 +84,7 @@ export async function completeUriPath(
   return matchPrefix(candidates, prefix);
 }
 
-async function servedFiles(catalog: SkillCatalog, skill: CatalogSkill, includeSecretFiles: boolean): Promise<string[]> {
+async function servedFiles(catalog: CatalogView, skill: CatalogSkill, includeSecretFiles: boolean): Promise<string[]> {
   let listing;
   try {
     listing = withoutSecrets(await catalog.listFiles(skill, FETCHABLE_FILES_LIMIT), includeSecretFiles);

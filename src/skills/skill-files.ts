@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { z } from "zod";
-import type { CatalogSkill, SkillCatalog } from "./catalog.js";
+import type { CatalogSkill } from "./catalog.js";
+import type { CatalogView } from "./catalog-view.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
 import { INCLUDE_SECRET_FILES_DESCRIPTION, isSecretPath, SECRET_REASON } from "./secret-files.js";
@@ -149,7 +150,7 @@ export type FetchedFile =
  * The skill itself must exist: an unknown id throws.
  */
 export async function fetchSkillFiles(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   skill: CatalogSkill,
   paths: readonly string[],
   options: SkillFileOptions,
@@ -184,7 +185,7 @@ export async function fetchSkillFiles(
  * Why a path is not served, as precisely as the source can say: asked for none of its bytes, it
  * still refuses a link out of the folder, a FIFO or a missing file with its reason.
  */
-async function whyNotListed(catalog: SkillCatalog, skill: CatalogSkill, path: string): Promise<string> {
+async function whyNotListed(catalog: CatalogView, skill: CatalogSkill, path: string): Promise<string> {
   if (path.toLowerCase() === "skill.md") return "the SKILL.md itself comes from read_skill, not as one of the skill's files";
   try {
     await catalog.readFile(skill, path, 0);

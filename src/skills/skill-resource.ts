@@ -1,6 +1,6 @@
 import type { Resource } from "@modelcontextprotocol/server";
 import type { Logger } from "../kernel/logger.js";
-import type { SkillCatalog } from "./catalog.js";
+import type { CatalogView } from "./catalog-view.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "./answer-ceiling.js";
 import { mimeTypeByName } from "./mime-types.js";
 import { encodeContent, fetchSkillFiles, type SkillFileOptions } from "./skill-files.js";
@@ -25,7 +25,7 @@ export type SkillResourceMiss = { readonly miss: "missing" | "invalid"; readonly
  * is none: the one reader behind skill-resources' template and the skills extension's source.
  */
 export async function readSkillResource(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   uri: string,
   options: SkillFileOptions,
   logger: Logger,
@@ -55,7 +55,7 @@ export async function readSkillResource(
 }
 
 /** Each served skill's SKILL.md as a resource: the frontmatter's name, as the skills extension asks; the URI tells same-named skills apart. */
-export function skillDocuments(catalog: SkillCatalog): Resource[] {
+export function skillDocuments(catalog: CatalogView): Resource[] {
   return mapSkillUris(catalog.list()).mapped.map(({ skill, uri }) => ({
     uri,
     name: skill.name,

@@ -13,8 +13,13 @@ export interface SourceVisibility {
 
 /** The skill domain's services. */
 export const SKILL_TOKENS = {
-  /** Every skill from every source, with identity and precedence resolved. */
-  SkillCatalog: defineToken<SkillCatalog>("skill-catalog"),
+  /**
+   * Every skill of every source, whoever the caller: for what loads or watches the catalog, or
+   * reports on all of it (readiness, metrics). What answers a caller reads `catalog` from its
+   * context instead, already scoped to that caller. Named apart from the old `skill-catalog`, so
+   * a plugin written against that fails to boot rather than show hidden skills.
+   */
+  WholeCatalog: defineToken<SkillCatalog>("whole-catalog"),
   /** Multi-registration: each skill source, in precedence order (config order). */
   SkillSource: defineToken<SkillSource>("skill-source"),
   /** Multi-registration: who may see a source (fs roots, git repositories, catalogs with `visibleTo`). */

@@ -43,6 +43,8 @@ function breach({ from, to }: Edge): string | undefined {
   const target = pluginOf(to);
   if (/^src\/lib\//.test(from)) return "src/lib imports nothing of the project";
   if (target && /^src\/(kernel|skills)\//.test(from)) return "the kernel and the skill domain import no plugin";
+  if (target && /^src\/lifecycle\//.test(from)) return "the lifecycle imports no plugin: it is given what it needs (a source opener, src/lifecycle/boot.ts)";
+  if (pluginOf(from) && to === "src/create-kernel.ts") return "a plugin never imports the composition root that imports it";
   if (target && pluginOf(from) !== target && to !== `${target}index.ts`) return `outside ${target}, import only its index.ts`;
   return undefined;
 }
@@ -86,6 +88,22 @@ describe("the import rule", () => {
       .filter(({ why }) => why)
       .map(({ line, why }) => `${line}: ${why}`);
     expect(breaches).toEqual([]);
+  });
+
+  it("has no import cycle through the composition root", () => {
+    const next = new Map<string, string[]>();
+    for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+    // Everything createKernel loads, eagerly or on demand: none of it may import createKernel back.
+    const seen = new Set<string>();
+    const queue = [...(next.get("src/create-kernel.ts") ?? [])];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      queue.push(...(next.get(file) ?? []));
+    }
+    const back = [...seen].filter((file) => (next.get(file) ?? []).includes("src/create-kernel.ts"));
+    expect(back).toEqual([]);
   });
 
   it("has no import cycle between plugin folders", () => {

@@ -365,8 +365,8 @@ describe("what a plugin declares is what it does", () => {
     const { kernel } = await boot({ plugins: [[counter, { tool: "a" }], [{ ...counter, name: "counter-2" }, { tool: "b" }]] });
     expect(events).toEqual(["start:counter", "start:counter-2"]);
     const [a, b] = kernel.tools;
-    await a!.handler({}, { signal: new AbortController().signal });
-    expect(await b!.handler({}, { signal: new AbortController().signal })).toMatchObject({ content: [{ text: "counter-2 1" }] });
+    await kernel.callTool(a!.name, {});
+    expect(await kernel.callTool(b!.name, {})).toMatchObject({ content: [{ text: "counter-2 1" }] });
     await kernel.close();
   });
 

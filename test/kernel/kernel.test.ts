@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
-import { ConfigError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
+import { ConfigError, ERROR_CODES, PluginError, ToolInputError } from "../../src/kernel/errors.js";
 import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
 import { builtinPlugins } from "../../src/plugins/index.js";
 import { createLogger } from "../../src/kernel/logger.js";
@@ -260,15 +260,27 @@ describe("signals, dropped services and strict names", () => {
     expect(() => kernel.resolve(GREETING)).toThrow('service "test:greeting" is gone: plugin "flaky-db" did not start');
   });
 
-  it("keeps names unique however a plugin contributes", async () => {
+  it("keeps tool names unique across plugins", async () => {
     const tool = { name: "same", description: "x", handler: () => ({ content: [] }) };
     const run = boot({
-      plugins: [
-        definePlugin({ name: "a", setup: (ctx) => ctx.addTool(tool) }),
-        definePlugin({ name: "b", setup: (ctx) => ctx.contribute(TOKENS.Tool, tool) }),
-      ],
+      plugins: [definePlugin({ name: "a", setup: (ctx) => ctx.addTool(tool) }), definePlugin({ name: "b", setup: (ctx) => ctx.addTool(tool) })],
     });
     await expect(run).rejects.toThrow('plugin "b": a tool named "same" is already registered');
+  });
+
+  it("takes tools, server extensions and instructions only through the methods that check them", async () => {
+    // Once, contribute(Tool) skipped addTool's checks: the kernel booted, then every connection threw.
+    const unchecked = { name: "raw", description: "x", inputSchema: { n: 1 }, handler: () => ({ content: [] }) };
+    for (const [token, value, method] of [
+      [TOKENS.Tool, unchecked, "addTool"],
+      [TOKENS.ServerExtension, () => {}, "extendServer"],
+      [TOKENS.Instructions, () => "", "addInstructions"],
+    ] as const) {
+      const run = boot({ plugins: [definePlugin({ name: "raw", setup: (ctx) => ctx.contribute(token as Token<unknown>, value) })] });
+      await expect(run).rejects.toMatchObject({ code: ERROR_CODES.PLUGIN_INVALID, message: expect.stringContaining(`use ctx.${method}()`) });
+    }
+    const notFunction = boot({ plugins: [definePlugin({ name: "odd", setup: (ctx) => ctx.extendServer("nope" as never) })] });
+    await expect(notFunction).rejects.toThrow("extendServer() takes a function, not string");
   });
 
   it("refuses startup overrides for plugins that are not in the config", async () => {
@@ -572,7 +584,7 @@ describe("the server's instructions", () => {
         }),
       ],
     });
-    expect(late).toMatchObject({ message: 'plugin "late": contribute() was called after setup; register services, tools and sources in setup' });
+    expect(late).toMatchObject({ message: 'plugin "late": addInstructions() was called after setup; register services, tools and sources in setup' });
     expect((await connect(kernel)).getInstructions()).not.toContain("too late");
     await kernel.close();
   });

@@ -4,7 +4,21 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKernel, type SkillsKernel } from "../../src/index.js";
+import { createKernel, createLogger, definePlugin, type SkillsKernel } from "../../src/index.js";
+
+/** A tool with a bug: MCP answers it as a tool error, REST as a 500, both after the same tool span. */
+const failing = definePlugin({
+  name: "failing",
+  setup(ctx) {
+    ctx.addTool({
+      name: "list_skills",
+      description: "A list_skills with a bug: it always throws.",
+      handler: () => {
+        throw new TypeError("a bug");
+      },
+    });
+  },
+});
 
 const SKILLS = fileURLToPath(new URL("../../examples/skills", import.meta.url));
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -22,7 +36,7 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
 
   beforeAll(async () => {
     provider.register();
-    kernel = await createKernel({ config: { plugins: [["fs", { roots: [SKILLS] }], "search-skills", "http"] }, baseDir: SKILLS });
+    kernel = await createKernel({ logger: createLogger("silent"), config: { plugins: [["fs", { roots: [SKILLS] }], "search-skills", "http", "rest-api", failing] }, baseDir: SKILLS });
     const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
       // In process, as an app embedding the kernel answers: the Host header a socket would carry.
       fetch: (url, init) => {
@@ -63,6 +77,23 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
     expect(request!.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "search_skills" });
     expect(tool!.spanContext().traceId).toBe(TRACE_ID);
     expect(tool!.parentSpanContext?.spanId).toBe(request!.spanContext().spanId);
+  });
+
+  it("runs a REST call's tool in the same tool span as MCP's", async () => {
+    exporter.reset();
+    const response = await kernel.fetch(new Request("http://127.0.0.1/v1/skills/search?q=pdf", { headers: { host: "127.0.0.1" } }));
+    expect(response.status).toBe(200);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toContain("execute_tool search_skills");
+  });
+
+  it("answers a tool's bug with a 500 over REST and a tool error over MCP, each after its tool span", async () => {
+    exporter.reset();
+    const response = await kernel.fetch(new Request("http://127.0.0.1/v1/skills", { headers: { host: "127.0.0.1" } }));
+    expect(response.status).toBe(500);
+    expect(await response.text()).not.toContain("a bug");
+    const viaMcp = await client.callTool({ name: "list_skills", arguments: {} });
+    expect(viaMcp).toMatchObject({ isError: true, content: [{ text: "list_skills: internal error; the server's log has the details" }] });
+    expect(exporter.getFinishedSpans().filter((span) => span.name === "execute_tool list_skills")).toHaveLength(2);
   });
 
   it("starts a trace of its own for a request that carries none, and marks a failure", async () => {

@@ -1,10 +1,12 @@
 import { UserError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { Scope } from "../../lifecycle/agents.js";
+import { createKernel } from "../../create-kernel.js";
 import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
 import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
 import type { SourceSpec } from "../../lifecycle/source-spec.js";
-import { GitError, tokenCredentials, type TokenEnv } from "../../plugins/sources/git/index.js";
+import { GitError } from "../../remote/git/run.js";
+import { tokenCredentials, type TokenEnv } from "../../remote/git/host-tokens.js";
 
 /** What every lifecycle command runs with. */
 export interface LifecycleContext {
@@ -58,7 +60,7 @@ export function open(context: LifecycleContext, spec: SourceSpec, commit?: strin
   const { allowedSigners, requireSigned } = context;
   return withProgress(
     `fetching ${spec.written}`,
-    openSource(withToken(context, spec), { logger: context.logger, cwd: context.cwd, commit, catalogToken, allowedSigners, requireSigned }),
+    openSource(withToken(context, spec), { boot: createKernel, logger: context.logger, cwd: context.cwd, commit, catalogToken, allowedSigners, requireSigned }),
   );
 }
 

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { ConfigError, errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import { parseTokenEnv, type TokenEnv } from "../../plugins/sources/git/index.js";
+import { parseTokenEnv, type TokenEnv } from "../../remote/git/host-tokens.js";
 import { scopeFor } from "../../lifecycle/project.js";
 import type { CliArgs } from "../args.js";
 import type { LifecycleContext } from "./context.js";

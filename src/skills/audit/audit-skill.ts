@@ -2,7 +2,8 @@ import pLimit from "p-limit";
 import { errorMessage } from "../../kernel/errors.js";
 import { MiB } from "../skill-files.js";
 import { isSecretPath } from "../secret-files.js";
-import type { CatalogSkill, SkillCatalog } from "../catalog.js";
+import type { CatalogSkill } from "../catalog.js";
+import type { CatalogView } from "../catalog-view.js";
 import type { SkillFileContent, SkillFileListing } from "../types.js";
 import { auditFile } from "./audit.js";
 import type { AuditFinding } from "./types.js";
@@ -21,7 +22,7 @@ export const MAX_AUDITED_FILES = 5_000;
 const CONCURRENCY = 8;
 
 /** A reader over one skill of a catalog. */
-export function catalogReader(catalog: SkillCatalog, skill: CatalogSkill): SkillReader {
+export function catalogReader(catalog: CatalogView, skill: CatalogSkill): SkillReader {
   return {
     readDocument: (maxBytes, signal) => catalog.readDocument(skill, maxBytes, signal),
     listFiles: (limit, signal) => catalog.listFiles(skill, limit, signal),

@@ -1,5 +1,6 @@
 import { ToolInputError } from "../../kernel/errors.js";
-import type { CatalogSkill, SkillCatalog } from "../catalog.js";
+import type { CatalogSkill } from "../catalog.js";
+import type { CatalogView } from "../catalog-view.js";
 import { auditSkill, catalogReader } from "./audit-skill.js";
 import { describeFindings } from "./blocking-source.js";
 import type { AuditFinding } from "./types.js";
@@ -26,7 +27,7 @@ export interface InstallAuditOptions {
  * (a RiskySkillError listing them) unless `allowRisky`; every finding otherwise comes back as a
  * warning line. One call, so any installer (install_skill, `add`, `install`) can make it.
  */
-export async function auditBeforeInstall(catalog: SkillCatalog, skill: CatalogSkill, options: InstallAuditOptions = {}): Promise<string[]> {
+export async function auditBeforeInstall(catalog: CatalogView, skill: CatalogSkill, options: InstallAuditOptions = {}): Promise<string[]> {
   const findings = await auditSkill(catalogReader(catalog, skill), options.signal);
   const high = findings.filter((finding) => finding.severity === "high");
   if (high.length > 0 && !options.allowRisky) {

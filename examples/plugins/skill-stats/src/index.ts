@@ -1,4 +1,4 @@
-import { definePlugin, TOKENS, z } from "skills-kernel";
+import { definePlugin, z } from "skills-kernel";
 
 /** The skill_stats tool: how many skills each source serves, and how many were skipped. */
 export default definePlugin({
@@ -6,9 +6,7 @@ export default definePlugin({
   version: "1.0.0",
   // The kernel versions this plugin works with; a kernel outside the range refuses it by name.
   kernel: ">=0.1.0 <0.2.0",
-  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "skill_stats",
       description: "How many skills this server serves, per source, and how many it skipped as broken.",
@@ -19,7 +17,8 @@ export default definePlugin({
         skipped: z.number(),
       },
       annotations: { readOnlyHint: true },
-      async handler({ source }) {
+      // `catalog` is the caller's view: sources this caller may not see are not in it.
+      async handler({ source }, { catalog }) {
         await catalog.ready();
         const sources = catalog.sources.map((s) => s.name);
         if (source !== undefined && !sources.includes(source)) {

@@ -2,11 +2,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { createKernel, createLogger } from "skills-kernel";
+import { createKernel, createLogger, type SkillsKernel } from "skills-kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import skillStats from "../src/index.js";
 
+const PLATFORM = { claims: { groups: ["platform"] } };
+
 let dir: string;
+let kernel: SkillsKernel;
 let client: Client;
 let close: () => Promise<void>;
 
@@ -17,13 +20,16 @@ beforeAll(async () => {
     "team/b/SKILL.md": "---\nname: b\ndescription: Second.\n---\n",
     "team/broken/SKILL.md": "not a skill\n",
     "mine/c/SKILL.md": "---\nname: c\ndescription: Third.\n---\n",
+    "secret/hidden/SKILL.md": "---\nname: hidden\ndescription: For the platform team only.\n---\n",
   };
   for (const [file, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), content);
   }
-  const kernel = await createKernel({
-    config: { plugins: [["fs", { roots: ["./team", "./mine"], watch: false }], skillStats] },
+  kernel = await createKernel({
+    config: {
+      plugins: [["fs", { roots: ["./team", "./mine", { path: "./secret", source: "secret", visibleTo: PLATFORM }], watch: false }], skillStats],
+    },
     baseDir: dir,
     logger: createLogger("silent"),
   });
@@ -52,6 +58,16 @@ describe("the skill_stats tool", () => {
   it("counts the skills of every source and the ones skipped", async () => {
     const result = await client.callTool({ name: "skill_stats", arguments: {} });
     expect(result.structuredContent).toEqual({ total: 3, bySource: { team: 2, mine: 1 }, skipped: 1 });
+  });
+
+  it("counts only what its caller may see: a hidden source is not there for a caller outside it", async () => {
+    const anonymous = await client.callTool({ name: "skill_stats", arguments: {} });
+    expect(anonymous.structuredContent).toEqual({ total: 3, bySource: { team: 2, mine: 1 }, skipped: 1 });
+    const asking = await client.callTool({ name: "skill_stats", arguments: { source: "secret" } });
+    expect(asking.content).toEqual([{ type: "text", text: 'no source named "secret"; sources: team, mine' }]);
+    const platform = { subject: "ada", scopes: [], claims: { groups: ["platform"] } };
+    const member = await kernel.callTool("skill_stats", {}, { identity: platform });
+    expect(member.structuredContent).toEqual({ total: 4, bySource: { team: 2, mine: 1, secret: 1 }, skipped: 1 });
   });
 
   it("counts one source, and names the sources when asked for an unknown one", async () => {

@@ -19,7 +19,7 @@ const FIRST_ANSWER_WAIT_MS = 5_000;
  */
 export default definePlugin({
   name: "catalog",
-  provides: [SKILL_TOKENS.SkillCatalog, KERNEL_TOKENS.ListingTtl],
+  provides: [SKILL_TOKENS.WholeCatalog, KERNEL_TOKENS.CallerCatalog, KERNEL_TOKENS.ListingTtl],
   consumes: [
     { token: SKILL_TOKENS.SkillSource, optional: true },
     { token: SKILL_TOKENS.SourceVisibility, optional: true },
@@ -27,7 +27,8 @@ export default definePlugin({
   ],
   setup(ctx) {
     const catalog = new SkillCatalog(ctx.logger);
-    ctx.provide(SKILL_TOKENS.SkillCatalog, catalog);
+    ctx.provide(SKILL_TOKENS.WholeCatalog, catalog);
+    ctx.provide(KERNEL_TOKENS.CallerCatalog, (identity) => catalog.for(identity));
     ctx.provide(KERNEL_TOKENS.ListingTtl, () => catalog.listingTtlMs());
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // On any change, whoever the caller: list_changed names nothing, and the one relay that serves

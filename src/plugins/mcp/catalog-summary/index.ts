@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { oneLine, summarizeCatalog } from "../../../skills/catalog-summary.js";
-import { TOKENS } from "../../../tokens.js";
 
 const optionsSchema = z.strictObject({
   /** The most characters the summary adds to the server's instructions. */
@@ -23,19 +23,17 @@ const stillLoading = (sources: readonly string[]) =>
  */
 export default definePlugin({
   name: "catalog-summary",
-  consumes: [TOKENS.SkillCatalog],
   options: optionsSchema,
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
     // The catalog replaces its listing on each change: one summary per listing and loading state,
     // however many servers are built.
     const summaries = new WeakMap<readonly CatalogSkill[], { loading: string; text: string }>();
     // Named in the instructions are the skills the caller may see.
-    ctx.addInstructions(({ identity }) => summarize(catalog.for(identity), options.maxChars, summaries));
+    ctx.addInstructions(({ catalog }) => summarize(catalog, options.maxChars, summaries));
   },
 });
 
-function summarize(catalog: SkillCatalog, maxChars: number, summaries: WeakMap<readonly CatalogSkill[], { loading: string; text: string }>): string {
+function summarize(catalog: CatalogView, maxChars: number, summaries: WeakMap<readonly CatalogSkill[], { loading: string; text: string }>): string {
   const skills = catalog.list();
   const loading = catalog.loading();
   const key = loading.join("\n");

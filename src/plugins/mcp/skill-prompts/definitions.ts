@@ -2,7 +2,8 @@ import { completable, ProtocolError, ProtocolErrorCode, type GetPromptResult } f
 import { z } from "zod";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { oneLine } from "../../../skills/catalog-summary.js";
 import { completeSkillFiles, completeSkillIds } from "../../../skills/completion.js";
 import type { SkillFileOptions } from "../../../skills/skill-files.js";
@@ -29,7 +30,7 @@ export interface PromptBook {
 }
 
 export function createPromptBook(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   options: SkillFileOptions & { readonly maxSkillPrompts: number },
   logger: Logger,
 ): PromptBook {

@@ -3,9 +3,8 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import { skillFileOptionsSchema } from "../../../skills/skill-files.js";
-import { TOKENS } from "../../../tokens.js";
 import { createPromptBook, type PromptBook, type PromptDefinition } from "./definitions.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 
 const optionsSchema = skillFileOptionsSchema.extend({
   /**
@@ -18,13 +17,11 @@ const optionsSchema = skillFileOptionsSchema.extend({
 /** The served skills as MCP prompts, which clients offer as slash commands. */
 export default definePlugin({
   name: "skill-prompts",
-  consumes: [TOKENS.SkillCatalog],
   options: optionsSchema,
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
     // One book per view of the catalog (callers who may see the same sources share one).
-    const books = new WeakMap<SkillCatalog, PromptBook>();
-    const bookFor = (view: SkillCatalog) => {
+    const books = new WeakMap<CatalogView, PromptBook>();
+    const bookFor = (view: CatalogView) => {
       let book = books.get(view);
       if (!book) books.set(view, (book = createPromptBook(view, options, ctx.logger)));
       return book;
@@ -36,9 +33,8 @@ export default definePlugin({
       warned.add(line);
       ctx.logger.warn(line);
     };
-    ctx.extendServer((server, { identity }) => {
+    ctx.extendServer((server, { catalog: view }) => {
       // Each server answers one caller: its prompts are the skills that caller may see.
-      const view = catalog.for(identity);
       const book = bookFor(view);
       register(server, book.listing);
       const sync = keepInStep(server, book, warnOnce);

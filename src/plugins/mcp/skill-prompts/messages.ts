@@ -1,7 +1,8 @@
 import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/server";
 import { ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { summarizeCatalog } from "../../../skills/catalog-summary.js";
 import { mimeTypeByName } from "../../../skills/mime-types.js";
 import { decodeText, encodeContent, fetchSkillFiles, truncationNote, type SkillFileOptions } from "../../../skills/skill-files.js";
@@ -28,7 +29,7 @@ export function listingResult(skills: readonly CatalogSkill[]): GetPromptResult 
  * resource, and the file asked for (one the whitelist serves) as a second one.
  */
 export async function skillResult(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   skill: CatalogSkill,
   file: string | undefined,
   options: SkillFileOptions,
@@ -58,7 +59,7 @@ export async function skillResult(
 }
 
 async function fileMessage(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   skill: CatalogSkill,
   path: string,
   mapped: MappedSkill | undefined,

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -33,14 +33,12 @@ const optionsSchema = skillFileOptionsSchema.extend({
 export default definePlugin({
   name: "skill-resources",
   // Set up after skills-extension when there is one, so that its template is registered first.
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.SkillFilesServed, optional: true }],
+  consumes: [{ token: TOKENS.SkillFilesServed, optional: true }],
   options: optionsSchema,
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // Each server answers one caller: it lists and reads what that caller may see.
-    const skillResources = (server: McpServer, { identity }: ServerBuild) => {
-      const view = catalog.for(identity);
+    const skillResources = (server: McpServer, { catalog: view }: ServerBuild) => {
       registerTemplate(server, view, options, ctx.logger);
       registerPagedList(server, view);
     };
@@ -48,7 +46,7 @@ export default definePlugin({
   },
 });
 
-function registerTemplate(server: McpServer, catalog: SkillCatalog, options: SkillFileOptions, logger: Logger): void {
+function registerTemplate(server: McpServer, catalog: CatalogView, options: SkillFileOptions, logger: Logger): void {
   // Listed by the paged resources/list below, not through the template's list callback: the
   // SDK's own handler answers every resource at once and ignores cursors.
   const template = new ResourceTemplate("skill://{skill}/{+path}", {
@@ -97,7 +95,7 @@ function registerTemplate(server: McpServer, catalog: SkillCatalog, options: Ski
 }
 
 /** resources/list in pages of RESOURCES_PAGE_SIZE with MCP's opaque nextCursor: the SDK's lists all at once. */
-function registerPagedList(server: McpServer, catalog: SkillCatalog): void {
+function registerPagedList(server: McpServer, catalog: CatalogView): void {
   server.server.setRequestHandler("resources/list", async (request) => {
     const cursor = request.params?.cursor;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);

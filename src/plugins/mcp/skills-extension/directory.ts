@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type Resource } from "@modelcontextprotocol/server";
 import { DIRECTORY_MIME_TYPE } from "@modelcontextprotocol/server/ext/skills";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { mimeTypeByName } from "../../../skills/mime-types.js";
 import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
 import { SKILL_DOCUMENT, skillFileUri, type SkillLocation } from "../../../skills/skill-uri.js";
@@ -22,7 +22,7 @@ export interface DirectoryPage {
  * file, is no directory resource: -32602.
  */
 export async function readDirectory(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   { mapped, path }: SkillLocation,
   uri: string,
   cursor: unknown,

@@ -1,6 +1,6 @@
 import { SKILL_LIMITS, type Skill } from "@modelcontextprotocol/server/ext/skills";
 import pLimit from "p-limit";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../../../kernel/errors.js";
 import type { JsonValue } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -35,7 +35,7 @@ interface DocumentFacts {
 /** Makes skills' entries: the manifest from the source's listing, digests from FileFacts, computed once per version. */
 export class EntryBuilder {
   constructor(
-    private readonly catalog: SkillCatalog,
+    private readonly catalog: CatalogView,
     private readonly facts: FileFacts,
     private readonly includeSecretFiles: boolean,
     private readonly logger: Logger,

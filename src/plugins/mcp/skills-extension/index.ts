@@ -31,10 +31,11 @@ export default definePlugin({
   name: "skills-extension",
   // skill-resources (when configured) lists the SKILL.md resources in pages and adds no template.
   provides: [TOKENS.SkillFilesServed],
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Cache, optional: true }, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
+  // The whole catalog: entries are built and cached once for every caller; each server lists its caller's view.
+  consumes: [TOKENS.WholeCatalog, { token: TOKENS.Cache, optional: true }, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
   options: optionsSchema,
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const facts = new FileFacts(ctx.resolveOptional(TOKENS.Cache));
     const unlisted = new Set(options.unlisted);
     const allowedSigners = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy)?.allowedSigners;
@@ -50,9 +51,9 @@ export default definePlugin({
     // One extension per server: its caching hint is that server's (ServerBuild.cacheHint).
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // Each server answers one caller: its source is the catalog as that caller may see it.
-    const skillsExtension = (server: McpServer, { cacheHint, identity }: ServerBuild) =>
+    const skillsExtension = (server: McpServer, { cacheHint, catalog: view }: ServerBuild) =>
       new SkillsExtension({
-        source: new CatalogSkillSource(catalog.for(identity), listing, options.includeSecretFiles, ctx.logger),
+        source: new CatalogSkillSource(view, listing, options.includeSecretFiles, ctx.logger),
         cacheHint,
         // The entries are built and checked here; what the SDK still finds wrong is a bug, logged.
         onWarning: (warning) => ctx.logger.warn(`${warning.path}: ${warning.message}`),

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
-import type { SkillCatalog, CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { signatureStatus } from "../../../skills/signing/status.js";
@@ -30,7 +31,7 @@ export class SignerCheck {
   readonly #verdicts = new Map<string, SignerMeta | null>();
 
   constructor(
-    private readonly catalog: SkillCatalog,
+    private readonly catalog: CatalogView,
     private readonly allowedSigners: string,
   ) {}
 

@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ServerCon
 import type { SkillReadResult, SkillSource } from "@modelcontextprotocol/server/ext/skills";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { readSkillResource, skillDocuments } from "../../../skills/skill-resource.js";
 import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "../../../skills/skill-uri.js";
 import { readDirectory } from "./directory.js";
@@ -16,7 +16,7 @@ import type { SkillListing } from "./listing.js";
  */
 export class CatalogSkillSource implements SkillSource {
   constructor(
-    private readonly catalog: SkillCatalog,
+    private readonly catalog: CatalogView,
     private readonly listing: SkillListing,
     private readonly includeSecretFiles: boolean,
     private readonly logger: Logger,

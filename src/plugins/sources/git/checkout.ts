@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Cache } from "../../../kernel/cache.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import { OverByteCapError, withByteCap } from "./byte-cap.js";
-import { GitError, runGit } from "./git.js";
-import { COMMIT, type Credentials } from "./spec.js";
+import { GitError, runGit } from "../../../remote/git/run.js";
+import { COMMIT, type Credentials } from "../../../remote/git/spec.js";
 
 export interface CheckoutSettings {
   readonly url: string;

@@ -9,10 +9,10 @@ import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
-import { DEFAULT_PROTOCOLS } from "./git.js";
-import { tokenCredentials, tokenEnvProblem } from "./host-tokens.js";
+import { DEFAULT_PROTOCOLS } from "../../../remote/git/run.js";
+import { tokenCredentials, tokenEnvProblem } from "../../../remote/git/host-tokens.js";
 import { createGitSource } from "./source.js";
-import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, redactCredentials, type RepositorySpec } from "./spec.js";
+import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, redactCredentials, type RepositorySpec } from "../../../remote/git/spec.js";
 
 const repositorySchema = z.union([
   z.string().min(1),
@@ -100,8 +100,3 @@ function objectSpec(entry: { url: string; ref?: string; path?: string }): Reposi
     path: entry.path === undefined ? spec.path : checkFolder(entry.path, shown),
   };
 }
-
-// What the CLI's skill lifecycle (src/lifecycle) uses to pin and check repositories.
-export { runGit, GitError, DEFAULT_PROTOCOLS } from "./git.js";
-export { parseTokenEnv, tokenCredentials, type TokenEnv } from "./host-tokens.js";
-export { COMMIT, defaultSourceName, parseRepositorySpec, redactCredentials, type Credentials, type RepositorySpec } from "./spec.js";

@@ -8,8 +8,8 @@ import { isServedFrom } from "../../../skills/served-path.js";
 import { ageOf } from "../../../remote/age.js";
 import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";
-import { GitError } from "./git.js";
-import { COMMIT, type Credentials } from "./spec.js";
+import { GitError } from "../../../remote/git/run.js";
+import { COMMIT, type Credentials } from "../../../remote/git/spec.js";
 
 export interface GitSourceSettings {
   readonly name: string;

@@ -2,7 +2,7 @@ import type { Logger } from "../../../kernel/logger.js";
 import { isRecord } from "../../../skills/skill-md.js";
 import type { FetchedDocument, RemoteDocuments } from "../../../remote/documents.js";
 import { HttpError } from "../../../remote/http.js";
-import { COMMIT } from "../git/index.js";
+import { COMMIT } from "../../../remote/git/spec.js";
 
 export interface GitHubTreeEntry {
   readonly path: string;

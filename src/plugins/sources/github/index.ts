@@ -8,7 +8,7 @@ import { remoteLimitsSchema } from "../../../remote/options.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
-import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../git/index.js";
+import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../../../remote/git/spec.js";
 import { createGitHubClient } from "./client.js";
 import { createGitHubSource } from "./source.js";
 

@@ -5,7 +5,7 @@ import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { createRemoteFiles } from "../../../remote/remote-files.js";
 import type { Diagnostic, SkillSource, SourceSnapshot } from "../../../skills/types.js";
 import type { GitHubApi, GitHubTreeEntry } from "./api.js";
-import { COMMIT } from "../git/index.js";
+import { COMMIT } from "../../../remote/git/spec.js";
 import { scanRepository } from "./repository.js";
 
 export interface GitHubSourceSettings {

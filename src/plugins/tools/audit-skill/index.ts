@@ -4,7 +4,6 @@ import { auditSkill, catalogReader } from "../../../skills/audit/audit-skill.js"
 import { renderFindings } from "../../../skills/audit/render.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { describeSignature, signatureStatus } from "../../../skills/signing/status.js";
-import { TOKENS } from "../../../tokens.js";
 import { SKILL_TOKENS } from "../../../skills/tokens.js";
 
 const findingSchema = z.object({
@@ -18,9 +17,8 @@ const findingSchema = z.object({
 /** The `audit_skill` tool: a served skill's audit findings and signature, before an agent runs its scripts. */
 export default definePlugin({
   name: "audit-skill",
-  consumes: [TOKENS.SkillCatalog, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
+  consumes: [{ token: SKILL_TOKENS.SkillPolicy, optional: true }],
   setup(ctx) {
-    const skills = ctx.resolve(TOKENS.SkillCatalog);
     const policy = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy);
     ctx.addTool({
       name: "audit_skill",
@@ -48,7 +46,7 @@ export default definePlugin({
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ skill_name, source }, extra) {
-        const catalog = skills.for(extra.identity);
+        const { catalog } = extra;
         await catalog.ready();
         const skill = catalog.resolve(skill_name, source);
         const reader = catalogReader(catalog, skill);

@@ -6,10 +6,10 @@ import { renderAnswer, toAnswer } from "./format.js";
 /** The `get_cache_stats` tool: how the shared cache is doing, for operators more than agents. */
 export default definePlugin({
   name: "cache-stats",
-  consumes: [TOKENS.CacheMonitor, { token: TOKENS.SkillCatalog, optional: true }],
+  consumes: [TOKENS.CacheMonitor, { token: TOKENS.WholeCatalog, optional: true }],
   setup(ctx) {
     const monitor = ctx.resolve(TOKENS.CacheMonitor);
-    const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
+    const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);
     ctx.addTool({
       name: "get_cache_stats",
       title: "Cache statistics",
@@ -34,9 +34,9 @@ export default definePlugin({
         uptime_seconds: z.number(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler(_args, { identity }) {
+      async handler(_args, { catalog: view }) {
         // Entries count every skill's, so only a caller who may see every source gets them.
-        const withheld = catalog !== undefined && catalog.for(identity) !== catalog;
+        const withheld = catalog !== undefined && view !== catalog;
         const answer = toAnswer(await monitor.stats(), withheld);
         return { content: [{ type: "text", text: renderAnswer(answer) }], structuredContent: answer };
       },

@@ -9,7 +9,6 @@ import {
   type FetchedFile,
 } from "../../../skills/skill-files.js";
 import { ANSWER_CEILING_BYTES, fitAnswer } from "../../../skills/answer-ceiling.js";
-import { TOKENS } from "../../../tokens.js";
 
 /** Paths per call: enough for a step of a skill's instructions, small enough to keep a response readable. */
 const MAX_PATHS = 5;
@@ -30,11 +29,9 @@ type FileResult = z.infer<typeof fileResult>;
 /** The `fetch_skill_files` tool: step 3 of 3, files read_skill listed. */
 export default definePlugin({
   name: "fetch-skill-files",
-  consumes: [TOKENS.SkillCatalog],
   options: skillFileOptionsSchema,
   setup(ctx, options) {
     const { maxFileBytes } = options;
-    const skills = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "fetch_skill_files",
       title: "Fetch skill files",
@@ -60,8 +57,7 @@ export default definePlugin({
         files: z.array(fileResult).describe("one result per path asked for, in order"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ skill_name, file_paths }, { identity }) {
-        const catalog = skills.for(identity);
+      async handler({ skill_name, file_paths }, { catalog }) {
         await catalog.ready();
         const skill = catalog.resolve(skill_name);
         // Each file's content is in the answer twice: the text an agent reads and structuredContent.

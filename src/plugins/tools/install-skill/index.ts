@@ -1,62 +1,15 @@
-import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { defineToken } from "../../../kernel/tokens.js";
 import { z } from "zod";
-import type { SkillCatalog } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { TOKENS } from "../../../tokens.js";
-import { expandHome } from "../../../skills/paths.js";
-import { MiB } from "../../../skills/skill-files.js";
-import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
+import { createInstaller, installOptionsSchema, type SkillInstaller } from "../../../lifecycle/installer.js";
+import { BOOT_KERNEL } from "../../../lifecycle/boot.js";
 import { addLifecycleTools } from "./lifecycle-tools.js";
 import { renderInstall } from "./render.js";
 
 
-const DEFAULT_TARGETS = { project: ".claude/skills", user: "~/.claude/skills" } as const;
-
-// Strict objects, as in the fs plugin: a misspelt option is a config error, not an ignored key.
-export const installOptionsSchema = z.strictObject({
-  /** Where each target installs; relative paths resolve against the config file's folder, `~` to home. */
-  targets: z
-    .strictObject({
-      project: z.string().min(1).default(DEFAULT_TARGETS.project),
-      user: z.string().min(1).default(DEFAULT_TARGETS.user),
-    })
-    .prefault({}),
-  /** Files per skill, SKILL.md not counted; a larger skill is refused. */
-  maxFiles: z.number().int().min(1).default(5_000),
-  /** Bytes per skill, SKILL.md included; a larger skill is refused. */
-  maxBytes: z.number().int().min(1).default(100 * MiB),
-  /** Copy files named like credentials (.env, *.pem…) too; they are left out, and listed in left_out, otherwise. */
-  includeSecretFiles: z.boolean().default(false),
-  /** Hosts add_skill may fetch from for a caller over HTTP although they are loopback or private addresses. */
-  privateHosts: z.array(z.string().min(1).toLowerCase()).default([]),
-});
-
-export type InstallTarget = "project" | "user";
-
-/** Installs skills; the CLI's `install` resolves it to reach folders the tool may not (--to DIR). */
-export interface SkillInstaller {
-  /** Absolute folders. */
-  readonly targets: Readonly<Record<InstallTarget, string>>;
-  install(request: InstallRequest): Promise<InstallResult>;
-}
-
+/** The installer the tool uses; the CLI's `install` resolves it to reach folders the tool may not (--to DIR). */
 export const SKILL_INSTALLER = defineToken<SkillInstaller>("skill-installer");
-
-export function createInstaller(
-  catalog: SkillCatalog,
-  targets: Readonly<Record<InstallTarget, string>>,
-  limits: InstallLimits,
-  baseDir: string,
-): SkillInstaller {
-  const home = homedir();
-  const resolved = {
-    project: resolve(baseDir, expandHome(targets.project, home)),
-    user: resolve(baseDir, expandHome(targets.user, home)),
-  };
-  return { targets: resolved, install: (request) => installSkill(catalog, limits, request) };
-}
 
 const resultSchema = {
   name: z.string(),
@@ -75,13 +28,14 @@ const resultSchema = {
 export default definePlugin({
   name: "install-skill",
   provides: [SKILL_INSTALLER],
-  consumes: [TOKENS.SkillCatalog],
+  // The whole catalog: each install is scoped to its caller (installSkill reads through catalog.for).
+  consumes: [TOKENS.WholeCatalog, { token: BOOT_KERNEL, optional: true }],
   options: installOptionsSchema,
   needsTrust: {
     options: { targets: "install and install_skill write there", privateHosts: "add_skill fetches from them for callers over HTTP" },
   },
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const installer = createInstaller(catalog, options.targets, options, ctx.baseDir);
     ctx.provide(SKILL_INSTALLER, installer);
     ctx.addTool({
@@ -118,7 +72,7 @@ export default definePlugin({
         return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
       },
     });
-    addLifecycleTools(ctx, options);
+    addLifecycleTools(ctx, options, ctx.resolveOptional(BOOT_KERNEL));
   },
 });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { errorMessage, ToolInputError, UserError } from "../../../kernel/errors.js";
 import type { PluginContext } from "../../../kernel/types.js";
 import { checkRemoteTarget } from "./remote-target.js";
+import type { BootKernel } from "../../../lifecycle/boot.js";
 
 const scopeInput = {
   global: z.boolean().optional().describe("the user's skills and lock instead of the project's (default false)"),
@@ -55,7 +56,12 @@ const addedSkill = z.object({
  * list_installed_skills, check_outdated_skills and add_skill: what `skills-kernel installed` and `outdated`
  * say, for an agent deciding whether to suggest an update. The lifecycle code loads on first call.
  */
-export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readonly privateHosts: readonly string[] }): void {
+export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readonly privateHosts: readonly string[] }, boot: BootKernel | undefined): void {
+  // Sources open in a kernel of their own, which the running kernel boots (src/lifecycle/boot.ts).
+  const bootKernel: BootKernel = (options) => {
+    if (!boot) throw new ToolInputError("this server cannot open sources: it was not booted by createKernel");
+    return boot(options);
+  };
   const scopeOf = async (global: boolean) => (await import("../../../lifecycle/project.js")).scopeFor(global, ctx.baseDir);
   ctx.addTool({
     name: "list_installed_skills",
@@ -135,7 +141,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
           dryRun: dry_run,
           resolved,
         },
-        (opened, commit) => openSource(opened, { logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken }),
+        (opened, commit) => openSource(opened, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken }),
       ).catch((error: unknown) => {
         throw error instanceof UserError ? new ToolInputError(errorMessage(error)) : error;
       });
@@ -158,7 +164,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
     async handler({ global = false }) {
       const [{ outdatedRows }, { openSource }] = await Promise.all([import("../../../lifecycle/report.js"), import("../../../lifecycle/fetch.js")]);
       const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
-      const open = (spec: Parameters<typeof openSource>[0], commit?: string) => openSource(spec, { logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken });
+      const open = (spec: Parameters<typeof openSource>[0], commit?: string) => openSource(spec, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken });
       const skills = await outdatedRows(await scopeOf(global), ctx.baseDir, open);
       const text = skills.length === 0 ? "No skills are recorded in the lock." : skills.map((s) => `${s.name}: ${s.status}${s.note ? ` (${s.note})` : ""}`).join("\n");
       return { content: [{ type: "text", text }], structuredContent: { skills } };

@@ -1,4 +1,4 @@
-import type { InstallResult } from "./install.js";
+import type { InstallResult } from "../../../lifecycle/install.js";
 
 /** Files listed in the text before "... and N more"; the structured result lists them all. */
 const SHOWN_FILES = 50;

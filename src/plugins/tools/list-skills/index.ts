@@ -2,16 +2,13 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { ToolInputError } from "../../../kernel/errors.js";
 import { decodeCursor, page } from "../../../skills/page-cursor.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
-import { TOKENS } from "../../../tokens.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, sortedByName, toSkillList } from "./format.js";
 
 /** The `list_skills` tool: every served skill, in one of three formats, a page at a time. */
 export default definePlugin({
   name: "list-skills",
-  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
-    const skills = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "list_skills",
       title: "List skills",
@@ -55,8 +52,7 @@ export default definePlugin({
           ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ format = "names-only", cursor, limit, refresh }, { identity }) {
-        const catalog = skills.for(identity);
+      async handler({ format = "names-only", cursor, limit, refresh }, { catalog }) {
         const offset = cursor === undefined ? 0 : decodeCursor(cursor);
         if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
         if (refresh) await catalog.within(catalog.refresh(undefined, undefined, { revalidate: true }));
@@ -88,7 +84,7 @@ export default definePlugin({
  * Sources that loaded, but from a copy older than their TTL because the remote could not be asked
  * (a `stale` diagnostic: the git, github and http-catalog sources say how old it is).
  */
-function servingOldCopies(catalog: SkillCatalog): { source: string; state: "stale"; error: string }[] {
+function servingOldCopies(catalog: CatalogView): { source: string; state: "stale"; error: string }[] {
   const listed = new Set(catalog.unavailable().map((s) => s.source));
   return catalog
     .diagnostics()

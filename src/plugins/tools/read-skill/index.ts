@@ -3,7 +3,6 @@ import type { CatalogSkill } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/skill-files.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "../../../skills/answer-ceiling.js";
-import { TOKENS } from "../../../tokens.js";
 import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
@@ -13,10 +12,9 @@ import type { SkillFileContent, SkillFileListing } from "../../../skills/types.j
 /** The `read_skill` tool: step 2 of 3, a skill's SKILL.md and the list of its other files. */
 export default definePlugin({
   name: "read-skill",
-  consumes: [TOKENS.SkillCatalog, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
+  consumes: [{ token: SKILL_TOKENS.SkillPolicy, optional: true }],
   options: skillFileOptionsSchema,
   setup(ctx, { maxFileBytes, includeSecretFiles }) {
-    const skills = ctx.resolve(TOKENS.SkillCatalog);
     const policy = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy);
     ctx.addTool({
       name: "read_skill",
@@ -54,8 +52,7 @@ export default definePlugin({
           .describe("whether the skill is signed (SKILL.sig), and by whom when the server has allowed signers"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ skill_name, source }, { identity }) {
-        const catalog = skills.for(identity);
+      async handler({ skill_name, source }, { catalog }) {
         await catalog.ready();
         const skill = catalog.resolve(skill_name, source);
         const [read, listed] = await Promise.all([

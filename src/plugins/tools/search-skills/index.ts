@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CatalogChange, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -31,7 +32,7 @@ class SearchIndex {
   #rewarm: (() => void) | undefined;
 
   constructor(
-    private readonly catalog: SkillCatalog,
+    private readonly catalog: CatalogView,
     private readonly logger: Logger,
     private readonly metrics: MetricsRecorder | undefined,
   ) {}
@@ -101,17 +102,18 @@ class SearchIndex {
  */
 export default definePlugin({
   name: "search-skills",
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
+  // The whole catalog: one index holds every skill; a caller who may see part of it gets its own.
+  consumes: [TOKENS.WholeCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
   setup(ctx) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
+    const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const metrics = ctx.resolveOptional(TOKENS.MetricsRecorder);
     const index = new SearchIndex(catalog, ctx.logger, metrics);
     // A caller who may see part of the catalog is ranked over that part alone (word rarity,
     // totals), as a server without the hidden sources would rank it: one index per view, made at
     // its first search. With no restricted source there is no view, and nothing more to do.
-    const views = new Map<SkillCatalog, SearchIndex>();
+    const views = new Map<CatalogView, SearchIndex>();
     let viewRanker: (() => Ranker) | undefined;
-    const indexFor = (view: SkillCatalog): SearchIndex => {
+    const indexFor = (view: CatalogView): SearchIndex => {
       if (view === catalog) return index;
       let own = views.get(view);
       if (!own) {
@@ -166,12 +168,11 @@ export default definePlugin({
           .describe("sources still loading: their skills are not in these results yet, so search again shortly"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ query, limit = DEFAULT_LIMIT, source }, { identity }) {
+      async handler({ query, limit = DEFAULT_LIMIT, source }, { catalog: view }) {
         if (!query.trim()) {
           throw new ToolInputError('query is blank: say what the skill should do, e.g. "write a commit message"');
         }
         await catalog.ready();
-        const view = catalog.for(identity);
         if (source !== undefined && !view.sources.some((s) => s.name === source)) {
           const names = view.sources.map((s) => s.name);
           throw new ToolInputError(
@@ -221,7 +222,7 @@ export default definePlugin({
 });
 
 /** Whether a change concerns a view's sources. */
-function touches(view: SkillCatalog, { added, removed, updated }: CatalogChange): boolean {
+function touches(view: CatalogView, { added, removed, updated }: CatalogChange): boolean {
   const shown = new Set(view.sources.map((source) => source.name));
   return [added, removed, updated].some((skills) => skills.some((skill) => shown.has(skill.source)));
 }

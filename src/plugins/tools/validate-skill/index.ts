@@ -2,11 +2,11 @@ import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, posix, resolve } from "node:path";
 import { z } from "zod";
-import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { ToolInputError } from "../../../kernel/errors.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../../skills/skill-spec.js";
-import { TOKENS } from "../../../tokens.js";
 import { expandHome, isWithin } from "../../../skills/paths.js";
 import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "../../../skills/validate-folder.js";
 import { renderValidation } from "./render.js";
@@ -17,9 +17,7 @@ const issueSchema = z.object({ field: z.string(), message: z.string() });
 /** The `validate_skill` tool: checks a skill against the Agent Skills specification. */
 export default definePlugin({
   name: "validate-skill",
-  consumes: [TOKENS.SkillCatalog],
   setup(ctx) {
-    const skills = ctx.resolve(TOKENS.SkillCatalog);
     ctx.addTool({
       name: "validate_skill",
       title: "Validate a skill",
@@ -36,8 +34,7 @@ export default definePlugin({
       },
       outputSchema: { valid: z.boolean(), errors: z.array(issueSchema), warnings: z.array(issueSchema) },
       annotations: { readOnlyHint: true, openWorldHint: false },
-      async handler({ skill_name, path, content, directory_name }, { identity }) {
-        const catalog = skills.for(identity);
+      async handler({ skill_name, path, content, directory_name }, { catalog }) {
         const given = [skill_name, path, content].filter((value) => value !== undefined).length;
         if (given !== 1) {
           throw new ToolInputError(
@@ -69,7 +66,7 @@ export default definePlugin({
 });
 
 /** A served skill, read through its source, so a skill from any source (remote ones too) can be checked. */
-async function validateServed(catalog: SkillCatalog, id: string): Promise<{ subject: string; validation: SkillValidation }> {
+async function validateServed(catalog: CatalogView, id: string): Promise<{ subject: string; validation: SkillValidation }> {
   await catalog.ready();
   // An unknown id is refused here, naming the closest ones.
   const skill = catalog.resolve(id);
@@ -87,14 +84,14 @@ async function validateServed(catalog: SkillCatalog, id: string): Promise<{ subj
 }
 
 /** The folder a served skill lives in; a skill at a source's root is named by that root, when there is one. */
-function folderName(catalog: SkillCatalog, skill: CatalogSkill): string | undefined {
+function folderName(catalog: CatalogView, skill: CatalogSkill): string | undefined {
   if (skill.path !== "") return posix.basename(skill.path);
   const roots = catalog.sources.find((source) => source.name === skill.source)?.capabilities?.localFolders ?? [];
   return roots.length === 1 ? basename(roots[0]!) : undefined;
 }
 
 /** The real path of `path` when it lies inside a folder some source serves; an error result otherwise. */
-async function servedFolder(catalog: SkillCatalog, path: string, baseDir: string): Promise<string> {
+async function servedFolder(catalog: CatalogView, path: string, baseDir: string): Promise<string> {
   const absolute = resolve(baseDir, expandHome(path, homedir()));
   const roots = await servedRoots(catalog.sources);
   const configured = catalog.sources.flatMap((source) => source.capabilities?.localFolders ?? []);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
 import { auditSkill, catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { signatureStatus } from "../../../skills/signing/status.js";
@@ -8,7 +9,7 @@ import { extractFrontmatter } from "../../../skills/skill-md.js";
 import { decodeText, SHOWN_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
-import { type Caller, HTTP_TOKENS } from "../http/index.js";
+import { HTTP_TOKENS, type RouteCaller } from "../http/index.js";
 import { CONTENT_SECURITY_POLICY, html, page } from "./html.js";
 import { renderMarkdown } from "./markdown.js";
 import { listPage, matching, skillPage } from "./pages.js";
@@ -40,11 +41,10 @@ const PAGE_HEADERS = {
 export default definePlugin({
   name: "catalog-page",
   provides: [HTTP_TOKENS.Route],
-  consumes: [TOKENS.SkillCatalog, { token: TOKENS.SkillPolicy, optional: true }],
+  consumes: [{ token: TOKENS.SkillPolicy, optional: true }],
   options: optionsSchema,
   needsTrust: { plugin: "it serves pages on the HTTP listener" },
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
     const policy = ctx.resolveOptional(TOKENS.SkillPolicy);
     const answer = (status: number, body: string | null, extra: Record<string, string> = {}) =>
       new Response(body, { status, headers: { ...PAGE_HEADERS, ...extra } });
@@ -53,16 +53,16 @@ export default definePlugin({
       return answer(status, page("Not here", "", html`<h1>${message}</h1><p><a href="${root}">All skills</a></p>`, root), extra);
     };
     // Every page reads the catalog as its caller may see it (per-team visibility), and only so.
-    const guarded = (handle: (request: Request, path: string, shown: SkillCatalog) => Promise<Response>) => async (request: Request, path: string, caller: Caller) => {
+    const guarded = (handle: (request: Request, path: string, shown: CatalogView) => Promise<Response>) => async (request: Request, path: string, caller: RouteCaller) => {
       if (request.method !== "GET" && request.method !== "HEAD") return refuse(path, 405, "This catalog is read-only.", { allow: "GET, HEAD" });
-      const response = await handle(request, path, catalog.for(caller.identity));
+      const response = await handle(request, path, caller.catalog);
       return request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
     };
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: "/",
       handle: guarded(async (request, path, shown) => {
         if (path !== "/") return refuse(path, 404, "Nothing here.");
-        await catalog.ready();
+        await shown.ready();
         const skills = shown.list();
         const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, options.maxQueryChars).trim();
         return answer(200, listPage(skills, matching(skills, query), query));
@@ -77,7 +77,7 @@ export default definePlugin({
         } catch {
           return refuse(path, 400, "Malformed percent-encoding in the path.");
         }
-        await catalog.ready();
+        await shown.ready();
         const skill = shown.list().find((candidate) => candidate.qualifiedId === id);
         if (!skill) return refuse(path, 404, "No such skill.");
         return answer(200, await renderSkill(shown, policy, skill, options.maxDocumentBytes, request.signal));
@@ -93,7 +93,7 @@ function rootFor(path: string): string {
 }
 
 async function renderSkill(
-  catalog: SkillCatalog,
+  catalog: CatalogView,
   policy: SkillPolicy | undefined,
   skill: CatalogSkill,
   maxBytes: number,

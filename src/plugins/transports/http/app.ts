@@ -13,6 +13,7 @@ import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
 import type { HttpRoute } from "./routes.js";
+import type { CatalogFor } from "../../../skills/catalog-view.js";
 import { SessionTable } from "./sessions.js";
 import { WorkLimiter } from "./work-limit.js";
 
@@ -39,6 +40,8 @@ export interface HttpAppParts {
   readonly options: HttpAppOptions;
   /** Endpoints other plugins add (the REST API). */
   readonly routes?: readonly HttpRoute[];
+  /** The catalog as a caller may see it: what a route gets for that caller (the kernel's `catalogFor`). */
+  readonly catalogFor: CatalogFor;
   readonly readiness?: () => Readiness | Promise<Readiness>;
 }
 
@@ -91,7 +94,7 @@ const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * instance of its own, so any replica answers any request), 2025-11-25 in sessions (or, with
  * `stateless`, one request at a time).
  */
-export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], readiness }: HttpAppParts): HttpApp {
+export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], catalogFor, readiness }: HttpAppParts): HttpApp {
   checkWriteTools(options);
   const mayWrite = writePermission(options);
   const createServer: ServerFactory = (caller) => buildServer({ authenticated: personal, identity: caller.identity, remote: { writes: mayWrite(caller) } });
@@ -222,7 +225,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
     if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
     if (isMcp) return serveMcp(request, client, untrack, caller);
     const contributed = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
-    if (contributed) return work.run(laneOf(caller, client), request.signal, async () => contributed.handle(request, path, caller));
+    if (contributed) return work.run(laneOf(caller, client), request.signal, async () => contributed.handle(request, path, { ...caller, catalog: catalogFor(caller.identity) }));
     return restError(404, `nothing at ${path}`);
   };
 

@@ -53,7 +53,7 @@ export interface HttpHandler {
 export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions = {}): HttpHandler {
   const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
   const options = { ...configured, ...definedOnly(overrides) };
-  const catalog = kernel.resolveOptional(TOKENS.SkillCatalog);
+  const catalog = kernel.resolveOptional(TOKENS.WholeCatalog);
   const app = createHttpApp({
     buildServer: (build) => kernel.createMcpServer(build),
     edition: () => kernel.serverEdition(),
@@ -61,6 +61,7 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
     routes: kernel.resolveAll(HTTP_TOKENS.Route),
+    catalogFor: kernel.catalogFor,
     readiness: skillsReadiness(catalog, kernel.resolveOptional(TOKENS.CacheMonitor)),
   });
   const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);

@@ -14,7 +14,8 @@ export default definePlugin({
   name: "http",
   provides: [TOKENS.Transport, HTTP_TOKENS.Options],
   consumes: [
-    { token: TOKENS.SkillCatalog, optional: true },
+    // The whole catalog: /readyz reports every source, whoever asks.
+    { token: TOKENS.WholeCatalog, optional: true },
     { token: TOKENS.CacheMonitor, optional: true },
     // Read once every plugin is set up: route plugins (rest-api) in turn read this plugin's options.
     { token: HTTP_TOKENS.Route, optional: true, fromStart: true },
@@ -30,7 +31,7 @@ export default definePlugin({
     const options = configured.authToken === undefined && configured.oauth === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
     checkWriteTools(options);
     ctx.provide(HTTP_TOKENS.Options, options);
-    const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
+    const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);
     let routes: readonly HttpRoute[] = [];
     const cache = ctx.resolveOptional(TOKENS.CacheMonitor);
     ctx.contribute(TOKENS.Transport, httpTransport({ options, routes: () => routes, catalog, cache }));
@@ -45,7 +46,7 @@ export default definePlugin({
 // The public face: embedding apps serve the handler from their own server; route plugins
 // (rest-api) add endpoints under HTTP_TOKENS.Route and answer with the same JSON helpers.
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
-export { HTTP_TOKENS, type HttpRoute } from "./routes.js";
+export { HTTP_TOKENS, type HttpRoute, type RouteCaller } from "./routes.js";
 export type { Caller } from "./auth/gate.js";
 export { MIN_TOKEN_LENGTH, WRITE_SCOPE, type HttpOptions } from "./options.js";
 export { json, restError } from "./respond.js";

@@ -1,6 +1,13 @@
 import { defineToken } from "../../../kernel/tokens.js";
 import type { HttpOptions } from "./options.js";
 import type { Caller } from "./auth/gate.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
+
+/** Who sent a request to a route, and the catalog as they may see it. */
+export interface RouteCaller extends Caller {
+  /** The skill catalog as this caller may see it: hidden sources are not in it. */
+  readonly catalog: CatalogView;
+}
 
 /**
  * An HTTP endpoint a plugin adds beside MCP (the REST API). The http plugin sends it every request
@@ -11,9 +18,9 @@ export interface HttpRoute {
   readonly prefix: string;
   /**
    * Answer one request; `path` is the request's path below the mount point (starts with the
-   * prefix); `caller` is who sent it (its identity: what it may see, through `catalog.for`).
+   * prefix); `caller` is who sent it, with `catalog`, what they may see.
    */
-  handle(request: Request, path: string, caller: Caller): Promise<Response>;
+  handle(request: Request, path: string, caller: RouteCaller): Promise<Response>;
 }
 
 /** What the http plugin offers other plugins and the embedding API. */

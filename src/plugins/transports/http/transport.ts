@@ -26,7 +26,7 @@ export interface HttpTransportParts {
 export function httpTransport({ options, routes, catalog, cache }: HttpTransportParts): TransportDefinition {
   return {
     name: "http",
-    async start({ createServer, serverEdition, logger, signal }) {
+    async start({ createServer, serverEdition, logger, signal, catalogFor }) {
       const allowedHosts = defaultAllowedHosts(options.host, options.allowedHosts);
       if (!isLoopback(options.host) && options.authToken === undefined && options.oauth === undefined) {
         logger.warn(`listening on ${options.host} without an auth token: anyone who can reach it can use it (set --auth-token or ${AUTH_TOKEN_ENV})`);
@@ -41,6 +41,7 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
         logger,
         options: { ...options, allowedHosts },
         routes: routes(),
+        catalogFor,
         readiness: skillsReadiness(catalog, cache),
       });
       const listener = await listen(app.fetch, options.host, options.port, options);

@@ -21,7 +21,8 @@ export default definePlugin({
   name: "metrics",
   provides: [HTTP_TOKENS.Route, TOKENS.RequestObserver, TOKENS.MetricsRecorder],
   consumes: [
-    { token: TOKENS.SkillCatalog, optional: true },
+    // The whole catalog, so a scrape is answered with the scraper's view of it (catalog.for).
+    { token: TOKENS.WholeCatalog, optional: true },
     { token: TOKENS.CacheMonitor, optional: true },
   ],
   options: optionsSchema,
@@ -30,7 +31,7 @@ export default definePlugin({
     // prom-client is loaded only by a kernel that serves metrics.
     const { createKernelMetrics } = await import("./registry.js");
     let toolNames: ReadonlySet<string> = new Set();
-    const catalog = ctx.resolveOptional(TOKENS.SkillCatalog);
+    const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);
     const metrics = createKernelMetrics({
       cache: ctx.resolveOptional(TOKENS.CacheMonitor),
       toolNames: () => toolNames,

@@ -1,7 +1,5 @@
-import type { CallToolResult } from "@modelcontextprotocol/server";
-import { ToolInputError } from "../../../kernel/errors.js";
-import { checkToolInput } from "../../../kernel/tool-call.js";
-import type { Identity, KernelTool, ToolCallExtra } from "../../../kernel/types.js";
+import { checkToolInput, runToolCall } from "../../../kernel/tool-call.js";
+import type { HandlerCaller, KernelTool } from "../../../kernel/types.js";
 
 /** A tool's answer for REST: its structured content, or why it refused. */
 export type ToolOutcome =
@@ -9,21 +7,18 @@ export type ToolOutcome =
   | { readonly ok: false; readonly status: 400; readonly message: string };
 
 /**
- * Run a tool as MCP would, minus the protocol: the input is checked against the tool's own
- * schema (so REST keeps the tools' rules and caps), then its handler runs. A ToolInputError is
- * the caller's mistake (400); anything else propagates as a server error.
+ * Run a tool as MCP and kernel.callTool do, minus the protocol: the input is checked against the
+ * tool's own schema (so REST keeps the tools' rules and caps), then the kernel runs it in its tool
+ * span. A refusal is the caller's mistake (400); a bug is rethrown, for the http plugin to log and
+ * answer 500.
  */
-export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal, identity?: Identity): Promise<ToolOutcome> {
+export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal, caller: HandlerCaller): Promise<ToolOutcome> {
   const checked = await checkToolInput(tool, input);
   if (!checked.ok) return { ok: false, status: 400, message: checked.message };
-  const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => Promise<CallToolResult>;
-  let result: CallToolResult;
-  try {
-    result = await handler(checked.args, { signal, identity, remote: true });
-  } catch (error) {
-    if (error instanceof ToolInputError) return { ok: false, status: 400, message: error.message };
-    throw error;
-  }
+  const run = await runToolCall(tool, checked.args, { signal, identity: caller.identity, catalog: caller.catalog, remote: true });
+  if (run.kind === "refused") return { ok: false, status: 400, message: run.message };
+  if (run.kind === "failed") throw run.error;
+  const { result } = run;
   const structured = result.structuredContent;
   if (result.isError || typeof structured !== "object" || structured === null || Array.isArray(structured)) {
     const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");

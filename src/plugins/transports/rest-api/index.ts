@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { Identity, KernelTool } from "../../../kernel/types.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { KernelTool } from "../../../kernel/types.js";
 import { TOKENS } from "../../../tokens.js";
-import { HTTP_TOKENS, json, restError } from "../http/index.js";
+import { HTTP_TOKENS, json, restError, type RouteCaller } from "../http/index.js";
 import { callTool } from "./call-tool.js";
 import { openApiDocument } from "./openapi.js";
 
@@ -22,23 +21,22 @@ const optionsSchema = z
 export default definePlugin({
   name: "rest-api",
   provides: [HTTP_TOKENS.Route],
-  consumes: [TOKENS.SkillCatalog, { token: HTTP_TOKENS.Options, optional: true, fromStart: true }],
+  consumes: [{ token: HTTP_TOKENS.Options, optional: true, fromStart: true }],
   options: optionsSchema,
   needsTrust: { plugin: "it answers REST requests on the HTTP listener" },
   setup(ctx, { prefix }) {
-    const catalog = ctx.resolve(TOKENS.SkillCatalog);
     let tools: ReadonlyMap<string, KernelTool> = new Map();
     let bearer = false;
     let openApi: string | undefined;
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix,
-      async handle(request, path, { identity }) {
+      async handle(request, path, caller) {
         if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "the REST API is read-only: use GET", { allow: "GET, HEAD" });
         const rest = path.slice(prefix.length);
         if (rest === "/openapi.json") return json(200, JSON.parse((openApi ??= JSON.stringify(openApiDocument(prefix, tools, bearer)))));
-        const response = await route(rest, new URL(request.url).searchParams, request.signal, tools, catalog.for(identity), identity);
+        const response = await route(rest, new URL(request.url).searchParams, request.signal, tools, caller);
         // What one caller may see is for no shared cache.
-        if (identity !== undefined || catalog.restricted) response.headers.set("cache-control", "private");
+        if (caller.identity !== undefined || caller.catalog.restricted) response.headers.set("cache-control", "private");
         return response;
       },
     });
@@ -58,9 +56,9 @@ async function route(
   query: URLSearchParams,
   signal: AbortSignal,
   tools: ReadonlyMap<string, KernelTool>,
-  catalog: SkillCatalog,
-  identity: Identity | undefined,
+  caller: RouteCaller,
 ): Promise<Response> {
+  const { catalog } = caller;
   let segments: string[];
   try {
     segments = path.split("/").slice(1).map(decodeURIComponent);
@@ -70,7 +68,7 @@ async function route(
   const run = async (name: string, input: Record<string, unknown>) => {
     const tool = tools.get(name);
     if (!tool) return restError(404, `this server does not offer ${name}, so neither does this endpoint`);
-    const outcome = await callTool(tool, input, signal, identity);
+    const outcome = await callTool(tool, input, signal, caller);
     if (!outcome.ok) return restError(outcome.status, outcome.message);
     return json(200, outcome.value);
   };
@@ -98,7 +96,7 @@ async function route(
   if (third !== "files" || filePath.length === 0 || filePath.some((part) => part === "")) return restError(404, `nothing at ${path}`);
   const tool = tools.get("fetch_skill_files");
   if (!tool) return restError(404, "this server does not offer fetch_skill_files, so neither does this endpoint");
-  const outcome = await callTool(tool, { skill_name: id, file_paths: [filePath.join("/")] }, signal, identity);
+  const outcome = await callTool(tool, { skill_name: id, file_paths: [filePath.join("/")] }, signal, caller);
   if (!outcome.ok) return restError(outcome.status, outcome.message);
   const [file] = outcome.value.files as Record<string, unknown>[];
   // A path that is not one of the skill's files comes back as an error entry: for REST, not found.

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PluginEntry } from "../../../../src/kernel/config.js";
-import { parseRepositorySpec } from "../../../../src/plugins/sources/git/spec.js";
+import { parseRepositorySpec } from "../../../../src/remote/git/spec.js";
 import { boot } from "../../tools/validate-skill/kernel.js";
 import { createRepository, git, skill, tempDir } from "./repos.js";
 

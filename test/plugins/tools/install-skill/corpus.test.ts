@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { installSkill } from "../../../../src/plugins/tools/install-skill/install.js";
+import { installSkill } from "../../../../src/lifecycle/install.js";
 import { CORPORA, readManifest } from "../../../helpers/corpus.js";
 import { tempDir } from "../../sources/fs/files.js";
 import { boot } from "../validate-skill/kernel.js";

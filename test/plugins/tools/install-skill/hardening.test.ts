@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/prom
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PluginEntry } from "../../../../src/kernel/config.js";
-import { installSkill } from "../../../../src/plugins/tools/install-skill/install.js";
+import { installSkill } from "../../../../src/lifecycle/install.js";
 import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
 import { boot } from "../validate-skill/kernel.js";
 

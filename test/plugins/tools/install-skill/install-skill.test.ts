@@ -2,8 +2,9 @@ import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PluginEntry } from "../../../../src/kernel/config.js";
-import installSkillPlugin, { installOptionsSchema } from "../../../../src/plugins/tools/install-skill/index.js";
-import { installSkill, unsafeNameReason, type WriteNewFile } from "../../../../src/plugins/tools/install-skill/install.js";
+import installSkillPlugin from "../../../../src/plugins/tools/install-skill/index.js";
+import { installOptionsSchema } from "../../../../src/lifecycle/installer.js";
+import { installSkill, unsafeNameReason, type WriteNewFile } from "../../../../src/lifecycle/install.js";
 import { builtinPlugins } from "../../../../src/plugins/index.js";
 import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
 import { boot } from "../validate-skill/kernel.js";

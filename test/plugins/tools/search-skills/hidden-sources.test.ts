@@ -80,7 +80,7 @@ describe("an outsider's index", () => {
     await mkdir(join(dir, "public", "onboarding"), { recursive: true });
     try {
       await writeFile(join(dir, "public", "onboarding", "SKILL.md"), skill("onboarding", "Onboarding for new hires."));
-      await booted.resolve(TOKENS.SkillCatalog).refresh();
+      await booted.resolve(TOKENS.WholeCatalog).refresh();
       expect(await search(booted, "onboarding", outsider)).toMatchObject({ total: 1, results: [{ id: "onboarding" }] });
     } finally {
       await rm(join(dir, "public", "onboarding"), { recursive: true, force: true });

@@ -46,6 +46,10 @@ function appOver(build: () => McpServer, options: Partial<HttpOptions>): HttpApp
     buildServer: build,
     edition: () => "one",
     personal: false,
+    // These apps serve MCP only: no route asks for a caller's catalog.
+    catalogFor: () => {
+      throw new Error("no catalog in this test");
+    },
     logger: createLogger("error"),
     options: { ...parsed, allowedHosts: undefined },
   });

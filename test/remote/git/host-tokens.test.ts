@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTokenEnv, tokenCredentials } from "../../../../src/plugins/sources/git/host-tokens.js";
+import { parseTokenEnv, tokenCredentials } from "../../../src/remote/git/host-tokens.js";
 
 describe("tokenCredentials", () => {
   const env = { GITHUB_TOKEN: "gh-1", GH_TOKEN: "gh-2", CORP: "corp-1" };
