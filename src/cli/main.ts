@@ -83,7 +83,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
-      ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
+      ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http), withPlugin("well-known", "serve --transport http")] : []),
       ...(args.httpExtras.metrics ? [withPlugin("metrics", "--metrics")] : []),
       ...(args.httpExtras.ui ? [withPlugin("catalog-page", "--ui")] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),

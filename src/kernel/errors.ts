@@ -55,6 +55,10 @@ export const ERROR_CODES = {
   LIFECYCLE: "SK_ERR_LIFECYCLE",
   /** `serve` named a transport no plugin contributes. */
   UNKNOWN_TRANSPORT: "SK_ERR_UNKNOWN_TRANSPORT",
+  /** A skill archive that is refused: a path out of the folder, a link, over a limit, no SKILL.md at its root. */
+  ARCHIVE_REFUSED: "SK_ERR_ARCHIVE_REFUSED",
+  /** Bytes fetched for a skill that do not match the digest its index gave. */
+  DIGEST_MISMATCH: "SK_ERR_DIGEST_MISMATCH",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
