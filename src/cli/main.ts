@@ -239,6 +239,8 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return readCommand(kernel, args);
     case "cache-stats":
       return cacheStatsCommand(kernel, args);
+    case "export":
+      return (await import("./export.js")).runExport(kernel, resolve(args.out!), args.baseUrl);
     case "install": {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain
