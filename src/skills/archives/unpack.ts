@@ -99,10 +99,9 @@ async function readTarGz(bytes: Uint8Array, label: string, budget: Budget, limit
   const reader = extract();
   const done = new Promise<void>((resolve, reject) => {
     reader.on("entry", (header, stream, next) => {
-      const fail = (error: unknown) => {
-        stream.resume();
-        reader.destroy(error as Error);
-      };
+      // The reader's error is the one reported; the entry's stream is destroyed with it.
+      stream.on("error", () => undefined);
+      const fail = (error: unknown) => reader.destroy(error as Error);
       try {
         const path = budget.entry(header.name, header.type === "directory");
         if (header.type === "directory") {
