@@ -7,9 +7,11 @@ import { tmpdir } from "node:os";
 import { extname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
+import { zipSync } from "fflate";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { NODE_24, NPX_SKILLS } from "../helpers/runtimes.js";
 
@@ -247,5 +249,69 @@ describe("per-team visibility", () => {
     expect(hidden.status).toBe(404);
     const member = await indexAs(["platform"]);
     expect(JSON.parse(member.text).skills.map((entry: Entry) => entry.name)).toEqual(["deploy", "packed", "solo"]);
+  });
+});
+
+describe("--catalog and add read a 0.2.0 index", () => {
+  let fixtures: FixtureServer;
+  const forgedBody = skillMd("forged", "Its digest in the index is wrong.");
+
+  beforeAll(async () => {
+    // Artifacts made by other tools than ours: system tar and fflate's zip.
+    const tarred = join(base, "tarred");
+    await mkdir(join(tarred, "scripts"), { recursive: true });
+    await writeFile(join(tarred, "SKILL.md"), skillMd("tarred", "Comes as a tar.gz."));
+    await writeFile(join(tarred, "scripts/go.sh"), "echo go\n");
+    await promisify(execFile)("tar", ["-czf", join(base, "tarred.tar.gz"), "-C", tarred, "SKILL.md", "scripts"]);
+    const tarBytes = await readFile(join(base, "tarred.tar.gz"));
+    const zipBytes = zipSync({ "SKILL.md": new TextEncoder().encode(skillMd("zipped", "Comes as a zip.")), "references/a.md": new TextEncoder().encode("# A\n") });
+    const mdBytes = new TextEncoder().encode(skillMd("md-only", "Comes as its SKILL.md."));
+    const index = {
+      $schema: SCHEMA,
+      skills: [
+        { name: "md-only", type: "skill-md", description: "Comes as its SKILL.md.", url: "md-only/SKILL.md", digest: sha256(mdBytes) },
+        { name: "tarred", type: "archive", description: "Comes as a tar.gz.", url: "/files/tarred.tar.gz", digest: sha256(tarBytes) },
+        { name: "zipped", type: "archive", description: "Comes as a zip.", url: "ZIP_URL", digest: sha256(zipBytes) },
+        { name: "forged", type: "skill-md", description: "Its digest in the index is wrong.", url: "forged/SKILL.md", digest: sha256(new TextEncoder().encode("other bytes")) },
+      ],
+    };
+    fixtures = await startFixtureServer({
+      "/.well-known/agent-skills/md-only/SKILL.md": { body: mdBytes },
+      "/files/tarred.tar.gz": { body: tarBytes, headers: { "content-type": "application/gzip" } },
+      "/elsewhere/zipped.zip": { body: zipBytes, headers: { "content-type": "application/zip" } },
+      "/.well-known/agent-skills/forged/SKILL.md": { body: forgedBody },
+    });
+    fixtures.set("/.well-known/agent-skills/index.json", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(index).replace("ZIP_URL", `${fixtures.url}/elsewhere/zipped.zip`),
+    });
+  });
+
+  afterAll(async () => {
+    await fixtures?.close();
+  });
+
+  it("lists the skill-md, .tar.gz and .zip skills, and refuses the wrong digest in one line naming it", async () => {
+    const listed = await runCli(["list", "--catalog", fixtures.url]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split("\n").sort()).toEqual(["md-only", "tarred", "zipped"]);
+    const refused = listed.stderr.split("\n").filter((line) => line.includes("forged"));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/forged: refused, the bytes at .*forged\/SKILL\.md have digest sha256:[0-9a-f]{64}, not the sha256:[0-9a-f]{64} the index gives/);
+    for (const [name, file] of [["tarred", "scripts/go.sh"], ["zipped", "references/a.md"]]) {
+      const read = await runCli(["read", name!, "--json", "--catalog", fixtures.url]);
+      expect(read.code, read.stderr).toBe(0);
+      expect(JSON.parse(read.stdout).files).toEqual([file]);
+    }
+  });
+
+  it("add takes the site's URL (no git, no doubled path) and installs an archive skill's files", async () => {
+    for (const source of [fixtures.url, `${fixtures.url}/.well-known/agent-skills@tarred`]) {
+      const project = await mkdtemp(join(base, "add-"));
+      await mkdir(join(project, ".git"));
+      const added = await runCli(["add", source, "--skill", "tarred", "--agent", "claude-code"], { cwd: project, env: { HOME: join(project, "home") } });
+      expect(added.code, added.stderr).toBe(0);
+      expect(await filesUnder(join(project, ".claude/skills/tarred"))).toEqual(await filesUnder(join(base, "tarred")));
+    }
   });
 });
