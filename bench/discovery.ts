@@ -7,7 +7,7 @@
 //   npm run build && node --import tsx bench/discovery.ts [--skills-dir DIR] [--rounds 3] [--duration 10] [--connections 50]
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,7 @@ import { SiteBuilder } from "../src/plugins/transports/well-known/index.js";
 
 const { values } = parseArgs({
   options: {
+    "serve-only": { type: "boolean" },
     "skills-dir": { type: "string" },
     rounds: { type: "string", default: "3" },
     duration: { type: "string", default: "10" },
@@ -36,6 +37,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 // --- Building -------------------------------------------------------------------------------
+if (!values["serve-only"]) await buildRounds();
+async function buildRounds() {
 const logger = createLogger("error");
 const kernel = await createKernel({ config: { plugins: [["fs", { roots: [{ path: skillsDir }], watch: false }]] }, logger });
 await kernel.catalog.ready();
@@ -75,6 +78,7 @@ row("SiteBuilder first build (index + archives)", first);
 row("SiteBuilder rebuild, nothing changed", rebuild);
 row("tar -czf per archive folder (2 at a time)", tarEach);
 row("one tar -czf over the same folders", tarOne);
+}
 
 // --- Serving --------------------------------------------------------------------------------
 function start(command: string, args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
@@ -92,10 +96,14 @@ function start(command: string, args: string[], ready: RegExp): Promise<{ child:
 
 const kernelServer = await start(process.execPath, ["dist/cli.js", "serve", "--transport", "http", "--port", "0", "--skills-dir", skillsDir], /listening on (http:\/\/\S+)\/mcp/);
 const indexPath = "/.well-known/agent-skills/index.json";
-const served = await fetch(`${kernelServer.url}${indexPath}`);
+// The first request builds the site: wait for it, as a client would once.
+const served = await fetch(`${kernelServer.url}${indexPath}`, { signal: AbortSignal.timeout(600_000) });
+if (served.status !== 200) throw new Error(`index.json answered ${served.status}: ${await served.text()}`);
 const body = Buffer.from(await served.arrayBuffer());
 const headers = Object.fromEntries(served.headers);
-const bare = `const body = Buffer.from(${JSON.stringify(body.toString("base64"))}, "base64");
+const bodyFile = join(tmpdir(), `sk-bench-index-${process.pid}.json`);
+await writeFile(bodyFile, body);
+const bare = `const body = require("node:fs").readFileSync(${JSON.stringify(bodyFile)});
 const headers = ${JSON.stringify({ "content-type": headers["content-type"], "cache-control": headers["cache-control"], etag: headers.etag })};
 require("node:http").createServer((req, res) => { res.writeHead(200, { ...headers, "content-length": body.length }); res.end(body); })
   .listen(0, "127.0.0.1", function () { process.stderr.write("listening on http://127.0.0.1:" + this.address().port + "/\\n"); });`;
@@ -117,3 +125,4 @@ for (const [name, held] of Object.entries(results)) {
 }
 kernelServer.child.kill();
 bareServer.child.kill();
+await rm(bodyFile, { force: true });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CatalogChange, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogChange, CatalogSkill, SkillCatalog } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -8,6 +8,7 @@ import { TOKENS } from "../../../tokens.js";
 import type { RankedSkill, Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
+import { offeredToModel } from "../../../skills/claude-fields.js";
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
@@ -163,9 +164,10 @@ export default definePlugin({
         // to be counted. The index holds every skill: a caller who may not see them all has every
         // match ranked, and only those it may see kept, under the ids they have for it.
         const ranker = index.ranker();
-        const whole = view === catalog;
+        // Skills kept from the model (disable-model-invocation) are never found: counted as a view.
+        const whole = view === catalog && !holdsHidden(catalog.list());
         const ranked = await ranker.search(query, { limit: ranker.count && whole ? limit + 1 : Math.max(limit + 1, catalog.list().length), source });
-        const seen = whole ? ranked : visibleOnly(view, ranked);
+        const seen = whole ? ranked : visibleOnly(view, ranked).filter((result) => offeredToModel(result.skill));
         const total = ranker.count && whole ? await ranker.count(query, { source }) : seen.length;
         const loading = view.loading();
         const answer = { ...toAnswer(query, seen, limit, total), ...(loading.length > 0 && { loading_sources: loading }) };
@@ -201,4 +203,15 @@ function visibleOnly(view: SkillCatalog, ranked: readonly RankedSkill[]): Ranked
     const own = shown.has(skill.source) ? view.get(skill.qualifiedId) : undefined;
     return own ? [{ skill: own, score }] : [];
   });
+}
+
+/** Whether a listing holds a skill kept from the model, once per listing (the catalog replaces it on each change). */
+const hiddenIn = new WeakMap<readonly CatalogSkill[], boolean>();
+function holdsHidden(skills: readonly CatalogSkill[]): boolean {
+  let held = hiddenIn.get(skills);
+  if (held === undefined) {
+    held = skills.some((skill) => !offeredToModel(skill));
+    hiddenIn.set(skills, held);
+  }
+  return held;
 }
