@@ -46,6 +46,7 @@ const COMMAND_SPECS = {
   sign: { options: { key: { type: "string" } }, positionals: [1, 1], usage: "SKILL_DIR --key PRIVATE_KEY" },
   verify: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "SKILL_DIR --allowed-signers FILE" },
   "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  export: { options: { out: { type: "string" }, "base-url": { type: "string" } }, positionals: [1, 1], usage: "DIR --out SITE" },
   install: {
     options: {
       to: { type: "string" },
@@ -126,6 +127,9 @@ export interface CliArgs {
   readonly skillsDirs: readonly string[];
   /** Let a config found by searching run code (see docs/configuration.md#trust). */
   readonly trustConfig: boolean;
+  /** export: the folder to write the static site into, and the origin for absolute urls. */
+  readonly out?: string;
+  readonly baseUrl?: string;
   /** `--git URL|owner/repo[#REF][:PATH]`, repeatable. */
   readonly git: readonly string[];
   /** `--catalog URL`, repeatable. */
@@ -213,6 +217,9 @@ Usage:
   skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
   skills-kernel tools [--json]                 the tools the config's plugins register
   skills-kernel call TOOL [--args JSON]        call one, as an agent would; prints its answer
+  skills-kernel export DIR --out SITE [--base-url URL]
+                                               write DIR's skills as a static Agent Skills
+                                               discovery site (.well-known/agent-skills/)
 
 Installed skills (docs/lifecycle.md; agents: docs/agents.md):
   skills-kernel add SOURCE [--skill NAME]... [--agent ID]... [--all-agents] [--copy]
@@ -353,6 +360,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
+  if (command === "export" && !values.help && values.out === undefined) throw new ConfigError("export needs --out SITE; see --help");
+  const baseUrl = values["base-url"] as string | undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) throw new ConfigError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
   if (command === "sign" && !values.help && values.key === undefined) throw new ConfigError("sign needs --key PRIVATE_KEY; see --help");
   if (values["require-signed"] === true && values["allowed-signers"] === undefined) {
     throw new ConfigError("--require-signed needs --allowed-signers FILE; see --help");
@@ -360,14 +370,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
     throw new ConfigError("verify needs --allowed-signers FILE; see --help");
   }
-  for (const name of ["config", "transport", "to", "host", "auth-token", "oauth-issuer", "oauth-audience", "cache", "key", "allowed-signers"]) {
+  for (const name of ["config", "out", "transport", "to", "host", "auth-token", "oauth-issuer", "oauth-audience", "cache", "key", "allowed-signers"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   for (const name of ["skill", "agent"]) {
     if ((values[name] as string[] | undefined)?.includes("")) throw new ConfigError(`--${name} needs a value`);
   }
   const http = httpFlags(values);
-  const skillsDirs = (values["skills-dir"] as string[] | undefined) ?? [];
+  // export DIR: the folder is the one source, as --skills-dir DIR.
+  const skillsDirs = [...((values["skills-dir"] as string[] | undefined) ?? []), ...(command === "export" ? positionals : [])];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
   const git = (values.git as string[] | undefined) ?? [];
   if (git.some((repo) => repo === "")) throw new ConfigError(`--git needs a repository`);
@@ -381,6 +392,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     configPath: values.config as string | undefined,
     skillsDirs,
     trustConfig: values["trust-config"] === true,
+    out: values.out as string | undefined,
+    baseUrl,
     git,
     catalogs,
     refresh: values.refresh === true,

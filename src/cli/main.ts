@@ -85,7 +85,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
-      ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http)] : []),
+      ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http), withPlugin("well-known", "serve --transport http")] : []),
       ...(args.httpExtras.metrics ? [withPlugin("metrics", "--metrics")] : []),
       ...(args.httpExtras.ui ? [withPlugin("catalog-page", "--ui")] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
@@ -253,6 +253,8 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return toolsCommand(kernel, args);
     case "call":
       return callCommand(kernel, args);
+    case "export":
+      return (await import("./export.js")).runExport(kernel, resolve(args.out!), args.baseUrl);
     case "install": {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain

@@ -57,6 +57,10 @@ export const ERROR_CODES = {
   UNKNOWN_TRANSPORT: "SK_ERR_UNKNOWN_TRANSPORT",
   /** The HTTP port asked for is taken by another program. */
   PORT_IN_USE: "SK_ERR_PORT_IN_USE",
+  /** A skill archive that is refused: a path out of the folder, a link, over a limit, no SKILL.md at its root. */
+  ARCHIVE_REFUSED: "SK_ERR_ARCHIVE_REFUSED",
+  /** Bytes fetched for a skill that do not match the digest its index gave. */
+  DIGEST_MISMATCH: "SK_ERR_DIGEST_MISMATCH",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

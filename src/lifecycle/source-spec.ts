@@ -22,7 +22,7 @@ const OWNER_REPO_SKILL = /^([A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+)\/([A-Za-z
 
 /**
  * Parses SOURCE: a local folder (a path that starts with `/`, `.` or `~`, or names a folder here),
- * a catalog (an http(s) URL ending in `.json` or holding `/.well-known/skills`), or a repository as
+ * a catalog (an http(s) URL ending in `.json`, a well-known folder, or a site: see isCatalogUrl), or a repository as
  * `--git` takes it (owner/repo, any git URL including file://, with #REF and :PATH). Any of them may
  * end in `@skill` to add that skill alone; `owner/repo/skill` is the same for GitHub shorthand.
  */
@@ -50,15 +50,33 @@ function parseSpec(text: string, written: string, cwd: string): SourceSpec {
     if (!isFolder(folder)) throw new ConfigError(`${folder} is not a folder`);
     return { kind: "local", written, folder };
   }
-  if (/^https?:\/\//i.test(text) && (/\.json(?:[?#].*)?$/i.test(text) || text.includes("/.well-known/skills"))) {
-    return { kind: "catalog", written, url: text };
-  }
+  if (isCatalogUrl(text)) return { kind: "catalog", written, url: text };
   try {
     // A user name and password in the URL go to git alone: never to the lock, a message or a log.
     return { kind: "git", written: redactCredentials(written), repository: parseRepositorySpec(text) };
   } catch (error) {
     throw new ConfigError(`${(error as Error).message}; a source is a repository, a catalog URL (…json) or a local folder`);
   }
+}
+
+/** Hosts whose http(s) URLs are repositories, never a site's discovery index. */
+const GIT_HOSTS: ReadonlySet<string> = new Set(["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"]);
+
+/**
+ * An http(s) URL of a catalog: a .json document, a well-known folder, or a site whose
+ * /.well-known/agent-skills (or /.well-known/skills) index is read, as `npx skills` takes it.
+ * A URL on a git host, or with `.git`, a `#ref` or a `:path` after its path, is a repository.
+ */
+function isCatalogUrl(text: string): boolean {
+  if (!/^https?:\/\//i.test(text)) return false;
+  if (/\.json(?:[?#].*)?$/i.test(text) || /\/\.well-known\/(?:agent-skills|skills)(?:\/|$)/.test(text)) return true;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return !GIT_HOSTS.has(url.hostname.toLowerCase()) && !/\.git(?:\/|$)/.test(url.pathname) && !url.pathname.includes(":") && url.hash === "" && url.username === "";
 }
 
 function isFolder(path: string): boolean {

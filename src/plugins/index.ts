@@ -28,6 +28,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   stdio: async () => (await import("./transports/stdio/index.js")).default,
   http: async () => (await import("./transports/http/index.js")).default,
   "catalog-page": async () => (await import("./transports/catalog-page/index.js")).default,
+  "well-known": async () => (await import("./transports/well-known/index.js")).default,
   metrics: async () => (await import("./transports/metrics/index.js")).default,
   "rest-api": async () => (await import("./transports/rest-api/index.js")).default,
   "cache-memory": async () => (await import("./caches/cache-memory/index.js")).default,

@@ -3,6 +3,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import type { CatalogSkill } from "../../../skills/catalog.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 import { oneLine, summarizeCatalog } from "../../../skills/catalog-summary.js";
+import { offeredToModel } from "../../../skills/claude-fields.js";
 
 const optionsSchema = z.strictObject({
   /** The most characters the summary adds to the server's instructions. */
@@ -40,11 +41,13 @@ function summarize(catalog: CatalogView, maxChars: number, summaries: WeakMap<re
   const cached = summaries.get(skills);
   if (cached?.loading === key) return cached.text;
   let text: string;
-  if (loading.length === 0) text = summarizeCatalog(skills, maxChars).text;
+  // A skill its author keeps from the model (disable-model-invocation) is not announced.
+  const offered = skills.filter(offeredToModel);
+  if (loading.length === 0) text = summarizeCatalog(offered, maxChars).text;
   else if (skills.length === 0) text = LOADING;
   else {
     const note = stillLoading(loading);
-    text = `${summarizeCatalog(skills, maxChars - note.length - 1).text}\n${note}`;
+    text = `${summarizeCatalog(offered, maxChars - note.length - 1).text}\n${note}`;
   }
   summaries.set(skills, { loading: key, text });
   return text;

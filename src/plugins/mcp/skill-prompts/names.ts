@@ -1,4 +1,5 @@
 import type { CatalogSkill } from "../../../skills/catalog.js";
+import { userInvocable } from "../../../skills/claude-fields.js";
 
 /** The prompt that lists what is served (and gets any skill by id). */
 export const LISTING_PROMPT = "skills";
@@ -37,6 +38,10 @@ export function planSkillPrompts(skills: readonly CatalogSkill[]): { prompts: Sk
     const name = skill.id;
     if (!PROMPT_NAME.test(name)) {
       skipped.push({ skill, reason: "its name cannot be a prompt name (letters, digits, '_', '-' and '.', at most 64)" });
+      continue;
+    }
+    if (!userInvocable(skill)) {
+      skipped.push({ skill, reason: "its frontmatter says user-invocable: false" });
       continue;
     }
     if (name === LISTING_PROMPT) {

@@ -4,6 +4,7 @@ import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/t
 import { Analyzer, TermList, type AnalysedWord, type TermNumbers } from "./analyze.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
+import { whenToUse as whenToUseField } from "../../../skills/claude-fields.js";
 
 /**
  * The fields of a skill that are indexed, and how much a match in each counts. The name is the
@@ -100,7 +101,7 @@ function fieldTexts(skill: CatalogSkill): Record<Field, string> {
   return {
     name: skill.name,
     description: skill.description,
-    triggers: [...extractTriggers(skill.description), whenToUse].join(" "),
+    triggers: [...extractTriggers(skill.description), whenToUse, whenToUseField(skill) ?? ""].join(" "),
     labels: skillLabels(skill.frontmatter).join(" "),
     folders: folders(skill.path),
     body,

@@ -36,12 +36,19 @@ export interface ParsedCatalog {
 const SAFE_NAME = /^[^./\\\u0000-\u001f\u007f][^/\\\u0000-\u001f\u007f]*$/;
 
 export function parseCatalog(text: string, format: CatalogFormat | "auto", source: string, maxSkills: number): ParsedCatalog {
-  let data: unknown;
+  return parseCatalogData(parseJson(text), format, source, maxSkills);
+}
+
+export function parseJson(text: string): unknown {
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new Error(`the catalog is not JSON: ${(error as Error).message}`);
   }
+}
+
+/** parseCatalog over a document already parsed. */
+export function parseCatalogData(data: unknown, format: CatalogFormat | "auto", source: string, maxSkills: number): ParsedCatalog {
   const skills = isRecord(data) ? data.skills : undefined;
   if (!Array.isArray(skills)) throw new Error('the catalog has no "skills" array');
   const shape: CatalogFormat =

@@ -10,6 +10,7 @@ import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache
 import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
 import { MiB } from "../../../skills/skill-files.js";
+import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
 import { VERSION } from "../../../version.js";
@@ -18,7 +19,7 @@ import { createCatalogSource } from "./source.js";
 const catalogSchema = z.union([
   z.string().min(1),
   z.strictObject({
-    /** The catalog JSON, or a site whose /.well-known/skills/index.json is read. */
+    /** The catalog JSON, or a site whose /.well-known/agent-skills/index.json (then /.well-known/skills/index.json) is read. */
     url: z.string().min(1),
     /** The source's name; the catalog's host by default. */
     name: z.string().min(1).optional(),
@@ -47,7 +48,11 @@ export const httpCatalogOptionsSchema = z.strictObject({
   ...remoteLimitsSchema,
 });
 
-/** Serves skills listed by JSON catalogs over HTTP: the agent-skills registry shape and the RFC 8615 well-known index. */
+/**
+ * Serves skills listed by JSON catalogs over HTTP: the agent-skills registry shape, the Agent
+ * Skills discovery 0.2.0 index (skill-md and archive entries, digests checked) and the older
+ * RFC 8615 well-known index.
+ */
 export default definePlugin({
   name: "http-catalog",
   provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
@@ -58,12 +63,13 @@ export default definePlugin({
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
     const entries = options.catalogs.map((entry) => {
       const settings: CatalogOptions = typeof entry === "string" ? { url: entry, format: "auto" } : entry;
-      return { settings, url: catalogUrl(settings.url) };
+      const candidates = catalogUrls(settings.url);
+      return { settings, url: candidates[0]!, candidates };
     });
     // Catalogs named after their host get -2, -3… when one host serves several (as fs does for folders).
     const named = sourceNames(entries.map(({ settings, url }) => ({ explicit: settings.name, fallback: new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-") })));
     const names = new Set<string>();
-    for (const [index, { settings, url }] of entries.entries()) {
+    for (const [index, { settings, url, candidates }] of entries.entries()) {
       const name = named[index]!;
       if (names.has(name)) throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
@@ -83,6 +89,8 @@ export default definePlugin({
           ...options,
           name,
           url,
+          candidates,
+          unpackLimits: DEFAULT_UNPACK_LIMITS,
           format: settings.format,
           filesBaseUrl: settings.filesBaseUrl,
           http,
@@ -94,11 +102,14 @@ export default definePlugin({
   },
 });
 
+const WELL_KNOWN_FOLDERS = [".well-known/agent-skills", ".well-known/skills"];
+
 /**
- * The document to fetch: a URL ending in .json as given; any other URL is a site (or a folder of
- * one) whose well-known index is read, as the skills CLI does.
+ * The documents to try, in order: a URL ending in .json as given; a well-known folder's
+ * index.json; any other URL is a site (or a folder of one) whose 0.2.0 index
+ * (/.well-known/agent-skills) is read, then the older /.well-known/skills, as the skills CLI does.
  */
-export function catalogUrl(text: string): string {
+export function catalogUrls(text: string): string[] {
   let url: URL;
   try {
     url = new URL(text);
@@ -108,6 +119,8 @@ export function catalogUrl(text: string): string {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new PluginError("http-catalog", `"${text.slice(0, 200)}" is not an http(s) URL`, { exitCode: 2 });
   }
-  if (url.pathname.endsWith(".json")) return url.href;
-  return new URL(posix.join(url.pathname, ".well-known/skills/index.json"), url).href;
+  if (url.pathname.endsWith(".json")) return [url.href];
+  const folder = /^(.*?\/\.well-known\/(?:agent-skills|skills))(?:\/|$)/.exec(url.pathname);
+  if (folder) return [new URL(`${folder[1]}/index.json`, url).href];
+  return WELL_KNOWN_FOLDERS.map((path) => new URL(posix.join(url.pathname, path, "index.json"), url).href);
 }

@@ -4,6 +4,7 @@ import { ToolInputError } from "../../../kernel/errors.js";
 import { decodeCursor, page } from "../../../skills/page-cursor.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, sortedByName, toSkillList } from "./format.js";
+import { offeredToModel } from "../../../skills/claude-fields.js";
 
 /** The `list_skills` tool: every served skill, in one of three formats, a page at a time. */
 export default definePlugin({
@@ -57,7 +58,8 @@ export default definePlugin({
         if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
         if (refresh) await catalog.within(catalog.refresh(undefined, undefined, { revalidate: true }));
         await catalog.ready();
-        const listing = catalog.list();
+        // A skill its author keeps from the model (disable-model-invocation) is read by name only.
+        const listing = catalog.list().filter(offeredToModel);
         const { items, nextCursor } = page(sortedByName(listing), offset, limit ?? PAGE_SIZES[format]);
         const all = toSkillList(items, format, listing.length);
         const unavailable = [

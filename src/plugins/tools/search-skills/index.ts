@@ -9,6 +9,7 @@ import { TOKENS } from "../../../tokens.js";
 import type { Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
+import { offeredToModel } from "../../../skills/claude-fields.js";
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
@@ -185,10 +186,14 @@ export default definePlugin({
         await searchRemoteSources(view, query, { limit, source }, ctx.logger);
         // One result past the limit, so the last one described can be labelled against the next.
         // `total` comes from the ranker's count when it has one; otherwise every match is ranked
-        // to be counted.
+        // to be counted. Skills kept from the model (disable-model-invocation) are never found: where
+        // the view holds one, every match is ranked and they are left out.
         const ranker = indexFor(view).ranker();
-        const seen = await ranker.search(query, { limit: ranker.count ? limit + 1 : Math.max(limit + 1, view.list().length), source });
-        const total = ranker.count ? await ranker.count(query, { source }) : seen.length;
+        const hides = view.list().some((skill) => !offeredToModel(skill));
+        const counted = ranker.count !== undefined && !hides;
+        const ranked = await ranker.search(query, { limit: counted ? limit + 1 : Math.max(limit + 1, view.list().length), source });
+        const seen = hides ? ranked.filter((result) => offeredToModel(result.skill)) : ranked;
+        const total = counted ? await ranker.count!(query, { source }) : seen.length;
         const loading = view.loading();
         const answer = { ...toAnswer(query, seen, limit, total), ...(loading.length > 0 && { loading_sources: loading }) };
         return {
@@ -226,3 +231,4 @@ function touches(view: CatalogView, { added, removed, updated }: CatalogChange):
   const shown = new Set(view.sources.map((source) => source.name));
   return [added, removed, updated].some((skills) => skills.some((skill) => shown.has(skill.source)));
 }
+

@@ -1,0 +1,128 @@
+// Agent Skills discovery: building the index and archives for a catalog (the `well-known`
+// plugin's SiteBuilder, what `export` and the http route run), first build and a rebuild with
+// nothing changed, beside `tar -czf` over the same folders in the same run; then serving
+// index.json at 50 connections (autocannon) from `serve --transport http`, beside a bare
+// node:http server answering the same bytes, in alternating rounds (docs/benchmarks.md).
+//
+//   npm run build && node --import tsx bench/discovery.ts [--skills-dir DIR] [--rounds 3] [--duration 10] [--connections 50]
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+// @ts-expect-error autocannon ships no types, and this script reads only requests and latency.
+import autocannon from "autocannon";
+import pLimit from "p-limit";
+import { createKernel } from "../src/create-kernel.js";
+import { createLogger } from "../src/kernel/logger.js";
+import { SiteBuilder } from "../src/plugins/transports/well-known/index.js";
+
+const { values } = parseArgs({
+  options: {
+    "serve-only": { type: "boolean" },
+    "skills-dir": { type: "string" },
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+  },
+});
+const rounds = Number(values.rounds);
+const root = fileURLToPath(new URL("..", import.meta.url));
+// The shared corpus beside the checkout (or beside the worktrees' folder) when there is one, else the example skills.
+const corpus = ["../../shared/corpus", "../../../shared/corpus"].map((path) => fileURLToPath(new URL(path, import.meta.url))).find(existsSync);
+const skillsDir = values["skills-dir"] ?? corpus ?? join(root, "examples/skills");
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+// --- Building -------------------------------------------------------------------------------
+if (!values["serve-only"]) await buildRounds();
+async function buildRounds() {
+const logger = createLogger("error");
+const kernel = await createKernel({ config: { plugins: [["fs", { roots: [{ path: skillsDir }], watch: false }]] }, logger });
+await kernel.catalog.ready();
+const signal = new AbortController().signal;
+const probe = await new SiteBuilder(logger).build(kernel.catalog, signal);
+const archived = probe.index.skills.filter((entry) => entry.type === "archive").map((entry) => kernel.catalog.get(entry.name)!);
+const archiveBytes = [...probe.artifacts.values()].filter((artifact) => artifact.contentType === "application/gzip").reduce((sum, artifact) => sum + artifact.bytes.length, 0);
+console.log(`${skillsDir}: ${kernel.catalog.list().length} skills; index lists ${probe.index.skills.length} (${archived.length} archives, ${(archiveBytes / 1024 / 1024).toFixed(1)} MiB; ${probe.leftOut.length} left out)`);
+
+const first: number[] = [];
+const rebuild: number[] = [];
+const tarEach: number[] = [];
+const tarOne: number[] = [];
+const scratch = await mkdtemp(join(tmpdir(), "sk-bench-discovery-"));
+const run = promisify(execFile);
+for (let round = 0; round < rounds; round += 1) {
+  const builder = new SiteBuilder(logger);
+  let start = process.hrtime.bigint();
+  await builder.build(kernel.catalog, signal);
+  first.push(ms(start));
+  start = process.hrtime.bigint();
+  await builder.build(kernel.catalog, signal);
+  rebuild.push(ms(start));
+  // tar -czf per archive skill folder, two at a time (the machine's cores).
+  start = process.hrtime.bigint();
+  await pLimit(2).map(archived, (skill, index) => run("tar", ["-czf", join(scratch, `${index}.tar.gz`), "-C", join(skillsDir, skill.path), "."]));
+  tarEach.push(ms(start));
+  // One tar -czf over all of them: no process per skill, no per-skill archive.
+  start = process.hrtime.bigint();
+  await run("tar", ["-czf", join(scratch, "all.tar.gz"), "-C", skillsDir, ...archived.map((skill) => skill.path)], { maxBuffer: 1 << 26 });
+  tarOne.push(ms(start));
+}
+await rm(scratch, { recursive: true, force: true });
+await kernel.close();
+const row = (name: string, xs: number[]) => console.log(`${name.padEnd(44)} median ${median(xs).toFixed(0).padStart(6)} ms   runs ${xs.map((x) => x.toFixed(0)).join(", ")}`);
+row("SiteBuilder first build (index + archives)", first);
+row("SiteBuilder rebuild, nothing changed", rebuild);
+row("tar -czf per archive folder (2 at a time)", tarEach);
+row("one tar -czf over the same folders", tarOne);
+}
+
+// --- Serving --------------------------------------------------------------------------------
+function start(command: string, args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(command, args, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const match = ready.exec(stderr);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+}
+
+const kernelServer = await start(process.execPath, ["dist/cli.js", "serve", "--transport", "http", "--port", "0", "--skills-dir", skillsDir], /listening on (http:\/\/\S+)\/mcp/);
+const indexPath = "/.well-known/agent-skills/index.json";
+// The first request builds the site: wait for it, as a client would once.
+const served = await fetch(`${kernelServer.url}${indexPath}`, { signal: AbortSignal.timeout(600_000) });
+if (served.status !== 200) throw new Error(`index.json answered ${served.status}: ${await served.text()}`);
+const body = Buffer.from(await served.arrayBuffer());
+const headers = Object.fromEntries(served.headers);
+const bodyFile = join(tmpdir(), `sk-bench-index-${process.pid}.json`);
+await writeFile(bodyFile, body);
+const bare = `const body = require("node:fs").readFileSync(${JSON.stringify(bodyFile)});
+const headers = ${JSON.stringify({ "content-type": headers["content-type"], "cache-control": headers["cache-control"], etag: headers.etag })};
+require("node:http").createServer((req, res) => { res.writeHead(200, { ...headers, "content-length": body.length }); res.end(body); })
+  .listen(0, "127.0.0.1", function () { process.stderr.write("listening on http://127.0.0.1:" + this.address().port + "/\\n"); });`;
+const bareServer = await start(process.execPath, ["-e", bare], /listening on (http:\/\/\S+)\//);
+console.log(`index.json: ${body.length} bytes; ${values.connections} connections, ${values.duration} s a run`);
+const results: Record<string, { rps: number[]; p50: number[]; p99: number[]; errors: number }> = {};
+for (let round = 0; round < rounds; round += 1) {
+  for (const [name, url] of [["skills-kernel", kernelServer.url], ["bare node:http", bareServer.url]] as const) {
+    const result = await autocannon({ url: `${url}${indexPath}`, connections: Number(values.connections), duration: Number(values.duration) });
+    const held = (results[name] ??= { rps: [], p50: [], p99: [], errors: 0 });
+    held.rps.push(result.requests.average);
+    held.p50.push(result.latency.p50);
+    held.p99.push(result.latency.p99);
+    held.errors += result.errors + result.non2xx;
+  }
+}
+for (const [name, held] of Object.entries(results)) {
+  console.log(`${name.padEnd(16)} median ${median(held.rps).toFixed(0).padStart(6)} req/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors ${held.errors}   req/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}`);
+}
+kernelServer.child.kill();
+bareServer.child.kill();
+await rm(bodyFile, { force: true });

@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { definePlugin } from "../../../kernel/config.js";
+import { errorMessage } from "../../../kernel/errors.js";
+import type { CatalogView } from "../../../skills/catalog-view.js";
+import { TOKENS } from "../../../tokens.js";
+import { HTTP_TOKENS, restError } from "../http/index.js";
+import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
+
+const optionsSchema = z.strictObject({
+  /** Serve the index; false turns the plugin off where the CLI adds it on its own (serve --transport http). */
+  enabled: z.boolean().default(true),
+  /** How long a client or shared cache may keep an answer, and how long the server keeps a built index before looking again. */
+  maxAgeSeconds: z.number().int().min(0).max(86_400).default(60),
+});
+
+/**
+ * Agent Skills discovery 0.2.0 on the http transport: `/.well-known/agent-skills/index.json`
+ * listing what the caller may see, each skill as its SKILL.md (`skill-md`) or a `.tar.gz` of its
+ * folder (`archive`), with the sha256 of the bytes served. What `npx skills add https://host`
+ * and other installers read (docs/deployment.md#agent-skills-discovery).
+ */
+export default definePlugin({
+  name: "well-known",
+  provides: [HTTP_TOKENS.Route],
+  // The whole catalog for its changes; each answer is built from the caller's view.
+  consumes: [TOKENS.WholeCatalog, { token: HTTP_TOKENS.Options, optional: true, fromStart: true }],
+  options: optionsSchema,
+  needsTrust: { plugin: "it serves skills on the HTTP listener" },
+  setup(ctx, options) {
+    if (!options.enabled) return;
+    const catalog = ctx.resolve(TOKENS.WholeCatalog);
+    const builder = new SiteBuilder(ctx.logger);
+    // One site per view (what one set of callers may see), rebuilt after maxAge or a catalog change.
+    const sites = new WeakMap<CatalogView, { readonly site: Promise<Site>; readonly at: number; readonly generation: number }>();
+    let generation = 0;
+    let signIn = false;
+    const reported = new Set<string>();
+    catalog.onChange((change) => {
+      generation += 1;
+      builder.forget(change.removed);
+    });
+    const siteOf = (view: CatalogView): Promise<Site> => {
+      const held = sites.get(view);
+      if (held && held.generation === generation && Date.now() - held.at < options.maxAgeSeconds * 1000) return held.site;
+      const site = builder.build(view, ctx.signal);
+      sites.set(view, { site, at: Date.now(), generation });
+      site.then(
+        (built) => {
+          for (const left of built.leftOut) {
+            const line = `${left.skill} is left out of the discovery index (${left.code}): ${left.reason}`;
+            if (!reported.has(line)) ctx.logger.warn(line);
+            reported.add(line);
+          }
+        },
+        () => sites.delete(view),
+      );
+      return site;
+    };
+
+    ctx.contribute(HTTP_TOKENS.Route, {
+      prefix: WELL_KNOWN_PATH,
+      async handle(request, path, { identity, catalog: view }) {
+        if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "the discovery index is read-only: use GET", { allow: "GET, HEAD" });
+        const rest = path.slice(WELL_KNOWN_PATH.length + 1);
+        await catalog.ready();
+        let site: Site;
+        try {
+          site = await siteOf(view);
+        } catch (error) {
+          ctx.logger.error(`building the discovery index failed: ${errorMessage(error)}`);
+          return restError(503, "the discovery index could not be built; the server's log has the details");
+        }
+        // What one caller may see is for no shared cache.
+        const cacheControl = identity !== undefined || signIn || catalog.restricted ? "private, no-cache" : `public, max-age=${options.maxAgeSeconds}`;
+        const found = rest === INDEX_FILE ? { bytes: site.indexBytes, contentType: "application/json", etag: site.etag } : artifactOf(site, rest);
+        if (!found) return restError(404, "no such skill or file in the discovery index", { "cache-control": cacheControl });
+        const headers = { "content-type": found.contentType, etag: found.etag, "cache-control": cacheControl, "x-content-type-options": "nosniff" };
+        if (matches(request.headers.get("if-none-match"), found.etag)) return new Response(null, { status: 304, headers });
+        const body = request.method === "HEAD" ? null : found.bytes;
+        return new Response(body, { status: 200, headers: { ...headers, "content-length": String(found.bytes.length) } });
+      },
+    });
+    return {
+      start(started) {
+        const http = started.resolveOptional(HTTP_TOKENS.Options);
+        signIn = http?.authToken !== undefined || http?.oauth !== undefined;
+      },
+    };
+  },
+});
+
+function artifactOf(site: Site, path: string): { bytes: Uint8Array; contentType: string; etag: string } | undefined {
+  const artifact = site.artifacts.get(path);
+  if (!artifact) return undefined;
+  return { ...artifact, etag: `"${createEtag(artifact.bytes)}"` };
+}
+
+/** A strong ETag from the artifact's digest, made once per artifact. */
+const etags = new WeakMap<Uint8Array, string>();
+function createEtag(bytes: Uint8Array): string {
+  let etag = etags.get(bytes);
+  if (etag === undefined) {
+    etag = createHash("sha256").update(bytes).digest("base64url").slice(0, 27);
+    etags.set(bytes, etag);
+  }
+  return etag;
+}
+
+function matches(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(",").some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === "*" || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
+
+export { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
