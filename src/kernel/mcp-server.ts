@@ -4,7 +4,7 @@ import type { Logger } from "./logger.js";
 import { observeRequests, type RequestObserver } from "./request-observer.js";
 import { runTool } from "./tool-call.js";
 import { requestTracing } from "./tracing.js";
-import type { CatalogFor, HandlerCaller, Identity, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
+import type { CatalogFor, HandlerCaller, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
 import { SERVER_IDENTITY } from "./server-identity.js";
 
 const INSTRUCTIONS =

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CatalogChange, SkillCatalog } from "../../../skills/catalog.js";
+import type { CatalogChange } from "../../../skills/catalog.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
