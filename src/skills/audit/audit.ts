@@ -1,5 +1,5 @@
 import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity } from "./types.js";
-import { isScript, unitsOf } from "./file-units.js";
+import { contextOf, isScript, unitsOf } from "./file-units.js";
 import { normaliseForMatching } from "./normalise.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
 
@@ -45,7 +45,9 @@ export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = fal
   const text = decoder.decode(bytes);
   findings.push(...textFindings(path, text, isSkillDocument));
   // The same text as an agent understands it: what only shows once decoded or folded was hidden.
-  const normalised = normaliseForMatching(text);
+  // A script is read again whole (a flow may pass through lines that did not change); other
+  // files only at the lines that did.
+  const normalised = normaliseForMatching(text, contextOf(path, text) !== "script" || isSkillDocument);
   if (normalised !== text) {
     const seen = new Set(findings.map((finding) => `${finding.rule}:${finding.line}`));
     for (const finding of textFindings(path, normalised, isSkillDocument)) {

@@ -11,14 +11,26 @@ import confusables from "unhomoglyph/data.json" with { type: "json" };
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
- * Non-ASCII characters whose Unicode confusable prototype (UTS #39, via unhomoglyph's copy of
- * confusables.txt) is ASCII. The prototype of I, l and 1 is "l": an upper-case look-alike folds to "I".
+ * Letters and digits that look like ASCII ones: full-width and other compatibility forms (NFKC),
+ * then Unicode's confusables (UTS #39, via unhomoglyph's copy of confusables.txt). Only letters
+ * and digits are folded, so punctuation and scripts without look-alikes stay as they are. The
+ * prototype of I, l and 1 is "l": an upper-case look-alike folds to "I".
  */
 const FOLD = new Map<string, string>();
 for (const [from, to] of Object.entries(confusables as Record<string, string>)) {
-  if (/^[\x21-\x7E]+$/.test(to) && /[^\x00-\x7F]/.test(from)) FOLD.set(from, to === "l" && from.toLowerCase() !== from ? "I" : to);
+  if (/^[A-Za-z0-9]+$/.test(to) && /^[^\x00-\x7F]$/u.test(from) && /\p{L}|\p{N}/u.test(from)) FOLD.set(from, to === "l" && from.toLowerCase() !== from ? "I" : to);
 }
-const NON_ASCII = /[^\x00-\x7F]/u;
+/** Compatibility forms of ASCII letters and digits: full-width, mathematical, circled, superscript. */
+const COMPATIBLE = String.raw`\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A\u{1D400}-\u{1D7FF}\u2460-\u24FF\u00B2\u00B3\u00B9\u2070-\u209F\u2100-\u214F`;
+const escapeClass = (char: string) => (/[\\\]^-]/.test(char) ? `\\${char}` : char);
+/** The characters fold changes; CJK and other scripts without look-alikes are not among them. */
+const FOLDABLE_CLASS = `[${[...FOLD.keys()].map(escapeClass).join("")}${COMPATIBLE}]`;
+const FOLDABLE = new RegExp(FOLDABLE_CLASS, "gu");
+
+function foldChar(char: string): string {
+  const compatible = char.normalize("NFKC");
+  return /^[A-Za-z0-9]$/.test(compatible) ? compatible : (FOLD.get(char) ?? char);
+}
 
 /** How many times nested encodings are undone. */
 const MAX_DECODE_DEPTH = 3;
@@ -86,23 +98,44 @@ function joinSplitWords(line: string): string {
 }
 
 function fold(line: string): string {
-  if (!NON_ASCII.test(line)) return line;
-  let folded = "";
-  for (const char of line.normalize("NFKC")) folded += FOLD.get(char) ?? char;
-  return folded;
+  return line.replace(FOLDABLE, foldChar);
 }
+
+/** What may need normalising: a non-ASCII character, an escape, an encoded run, a split word. */
+const SUSPECT = new RegExp(
+  String.raw`${FOLDABLE_CLASS}|\p{Default_Ignorable_Code_Point}|\\[xu]|&#|%[0-9A-Fa-f]{2}|\w(?:''|"")|\w\\[a-z]|["']\s*\+\s*["']|[A-Za-z0-9+/]{20,}|[0-9A-Fa-f]{20,}`,
+  "gu",
+);
+
+/** Lines that give markdown its structure: kept when other unchanged lines are blanked. */
+const STRUCTURE = /^(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/;
 
 /**
  * `text` normalised for matching, line for line. Returns `text` itself when nothing changed, so
- * a caller can tell a file that needs a second look.
+ * a caller can tell a file that needs a second look. With `onlyChanged`, lines that did not
+ * change are left empty (fences and frontmatter markers kept), so a second pass reads only them.
  */
-export function normaliseForMatching(text: string): string {
-  const lines = text.split("\n");
+export function normaliseForMatching(text: string, onlyChanged = false): string {
+  // Most lines hold nothing to normalise: only the lines with a suspect are looked at.
+  const suspects = new Set<number>();
+  SUSPECT.lastIndex = 0;
+  for (let match = SUSPECT.exec(text); match; match = SUSPECT.exec(text)) {
+    const start = text.lastIndexOf("\n", match.index) + 1;
+    suspects.add(start);
+    const end = text.indexOf("\n", match.index);
+    if (end === -1) break;
+    SUSPECT.lastIndex = end;
+  }
+  if (suspects.size === 0) return text;
   let changed = false;
-  const normalised = lines.map((line) => {
-    const next = joinSplitWords(decodeLine(fold(line.replace(INVISIBLE, ""))));
+  let offset = 0;
+  const lines = text.split("\n").map((line) => {
+    const start = offset;
+    offset += line.length + 1;
+    const next = suspects.has(start) ? joinSplitWords(decodeLine(fold(line.replace(INVISIBLE, "")))) : line;
     if (next !== line) changed = true;
+    else if (onlyChanged && !STRUCTURE.test(line)) return "";
     return next;
   });
-  return changed ? normalised.join("\n") : text;
+  return changed ? lines.join("\n") : text;
 }

@@ -13,7 +13,7 @@ function found(riskyCase: RiskyCase): boolean {
 }
 
 /** Recall held back must not fall below this: the figure docs/security.md states, rounded down. */
-const HELD_BACK_RECALL_FLOOR = 0;
+const HELD_BACK_RECALL_FLOOR = 0.9;
 
 describe("the audit on risky content in every class and place", () => {
   it("has at least five phrasings per class in each half", () => {

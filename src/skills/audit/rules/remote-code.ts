@@ -133,7 +133,7 @@ export const remoteInstructions: AuditRule = lineRule({
     /\b(?:follow|obey|execute|carry\s+out|comply\s+with)\s+(?:exactly\s+)?(?:the\s+|any\s+)?(?:latest\s+|current\s+|remote\s+)?(?:instructions|commands|directives|orders)\s+(?:at|from|served\s+(?:at|by)|published\s+at|hosted\s+at)\s+<?https?:\/\//i,
   ],
   says: "tells the agent to follow instructions fetched from the network",
-  trigger: /https?:\/\//,
+  trigger: /https?:\/\/[^\n]*\b(?:follow|obey|execute|carry\s+out|comply|do)\b|\b(?:follow|obey|execute|carry\s+out|comply)\b[^\n]*https?:\/\//,
 });
 
 export const decodeExec: AuditRule = lineRule({

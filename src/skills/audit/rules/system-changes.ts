@@ -77,7 +77,7 @@ export const destructiveDelete: AuditRule = lineRule({
     /\bformat(?:\.com)?\s+[A-Za-z]:(?=\s|$)|\b(?:Format-Volume|Clear-Disk)\b/i,
   ],
   says: "deletes something the task does not own",
-  trigger: /\brm\b|rmtree|rimraf|rmsync|rmdirsync|\brmdir\s*\(|remove-item|(?:rd|rmdir|del|erase)\s+\/|mkfs|of=\/dev\/|:\(\)|\bfind\b|shred|fileutils|format|clear-disk/,
+  trigger: /\brm\b|rmtree|rimraf|rmsync|rmdirsync|\brmdir\s*\(|remove-item|(?:rd|rmdir|del|erase)\s+\/|mkfs|of=\/dev\/|:\(\)|-delete\b|-exec\s+rm\b|shred|fileutils\.rm|format(?:\.com)?\s+[a-z]:|format-volume|clear-disk/,
 });
 
 export const sudoersWrite: AuditRule = lineRule({
