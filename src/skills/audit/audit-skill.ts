@@ -30,6 +30,8 @@ export function catalogReader(catalog: SkillCatalog, skill: CatalogSkill): Skill
   };
 }
 
+export const INCOMPLETE_REASON = "a file or folder the audit could not read whole: what it holds is unknown";
+
 /**
  * What the audit could not read is not passed: high, so `add` and `install` refuse it unless
  * --allow-risky, and a blocking source does not serve it.
