@@ -55,6 +55,18 @@ describe("skills-kernel audit (bundle)", () => {
     expect(json.skills.map((s) => s.name)).toEqual(["pushy"]);
   });
 
+  it("--format sarif prints SARIF 2.1.0 with paths relative to the working folder; an unknown format is a usage error", async () => {
+    const root = await skills();
+    const { code, stdout } = await runCli(["audit", "skills", "--format", "sarif"], { cwd: join(root, "..") });
+    expect(code).toBe(1);
+    const log = JSON.parse(stdout) as { version: string; runs: { results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    expect(log.version).toBe("2.1.0");
+    expect(log.runs[0]!.results.map((r) => [r.ruleId, r.level, r.locations[0]!.physicalLocation.artifactLocation.uri])).toContainEqual(["pipe-to-shell", "error", "skills/risky/scripts/setup.sh"]);
+    const wrong = await runCli(["audit", root, "--format", "xml"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--format must be one of text, json, sarif");
+  });
+
   it("exits 2 for usage errors: no PATH, a PATH that is not a folder, a folder with no skill", async () => {
     const root = await tempDir();
     expect(await runCli(["audit"])).toMatchObject({ code: 2, stdout: "" });
@@ -105,5 +117,5 @@ describe.each(CORPORA)("skills-kernel audit over $label", (corpus) => {
     console.log(`audit over ${audited.length} skills of ${corpus.label}; with a high finding: ${high.length} (${share(high.length)})\n${lines.join("\n")}`);
     expect(high.length / audited.length).toBeLessThanOrEqual(0.01);
     expect(code).toBe(high.length > 0 ? 1 : 0);
-  });
+  }, 300_000);
 });
