@@ -2,6 +2,9 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../kernel/errors.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../kernel/logger.js";
 import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/index.js";
+
+export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
+export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
 import { unknownOption } from "./unknown-option.js";
 
@@ -42,7 +45,7 @@ const COMMAND_SPECS = {
   search: { options: { limit: { type: "string" }, json: { type: "boolean" } }, positionals: [1, Infinity], usage: "QUERY" },
   read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
-  audit: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "PATH" },
+  audit: { options: { json: { type: "boolean" }, format: { type: "string" } }, positionals: [1, 1], usage: "PATH" },
   sign: { options: { key: { type: "string" } }, positionals: [1, 1], usage: "SKILL_DIR --key PRIVATE_KEY" },
   verify: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "SKILL_DIR --allowed-signers FILE" },
   "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
@@ -143,6 +146,8 @@ export interface CliArgs {
   readonly http: HttpFlags;
   readonly httpExtras: HttpExtras;
   readonly format: ListFormat;
+  /** audit: text (default), json (also `--json`) or sarif. */
+  readonly auditFormat: AuditFormat;
   readonly limit?: number;
   readonly json: boolean;
   /** call: the tool's arguments, a JSON object. */
@@ -206,7 +211,7 @@ Usage:
   skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
   skills-kernel validate PATH...               check skill folders against the Agent Skills
                                                spec; exits 1 if any is invalid
-  skills-kernel audit PATH                     audit a skill, or the skills under a folder, for
+  skills-kernel audit PATH [--format FORMAT]   audit a skill, or the skills under a folder, for
                                                risky content; exits 1 if any finding is high
   skills-kernel sign SKILL_DIR --key KEY       sign a skill with an SSH key (writes SKILL.sig)
   skills-kernel verify SKILL_DIR --allowed-signers FILE
@@ -270,7 +275,8 @@ Command options:
   --ui                   serve http: a read-only catalog page at GET /
   --oauth-issuer URL     serve http: sign-in, JWT access tokens from this issuer (with
   --oauth-audience AUD   the audience they must name); see docs/security.md#sign-in
-  --format FORMAT        list: names-only (default), json or full
+  --format FORMAT        list: names-only (default), json or full; audit: text (default),
+                         json or sarif (SARIF 2.1.0, for code scanning)
   --limit N              search: how many results, 1 to 50 (default 5)
   --json                 search, read, validate, audit, install, add, installed, outdated,
                          update, cache-stats: print JSON
@@ -349,7 +355,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
     throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${String(logLevel)}"`);
   }
-  const format = (values.format as string | undefined) ?? "names-only";
+  const auditFormat = (values.format as string | undefined) ?? (values.json === true ? "json" : "text");
+  const format = command === "audit" ? "names-only" : ((values.format as string | undefined) ?? "names-only");
+  if (command === "audit" && !(AUDIT_FORMATS as readonly string[]).includes(auditFormat)) {
+    throw new ConfigError(`--format must be one of ${AUDIT_FORMATS.join(", ")}, not "${auditFormat}"`);
+  }
   if (!(LIST_FORMATS as readonly string[]).includes(format)) {
     throw new ConfigError(`--format must be one of ${LIST_FORMATS.join(", ")}, not "${format}"`);
   }
@@ -403,6 +413,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     http,
     httpExtras: { metrics: values.metrics === true, ui: values.ui === true },
     format: format as ListFormat,
+    auditFormat: auditFormat as AuditFormat,
     limit,
     json: values.json === true,
     toolArgs: values.args as string | undefined,

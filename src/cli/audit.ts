@@ -3,12 +3,14 @@ import { fsOptionsSchema, type SkillFolder } from "../plugins/sources/fs/index.j
 import { auditSkill, MAX_AUDITED_BYTES, type SkillReader } from "../skills/audit/audit-skill.js";
 import { hasHighFinding } from "../skills/audit/audit.js";
 import { renderAudit } from "../skills/audit/render.js";
+import { toSarif } from "../skills/audit/sarif.js";
+import type { AuditFormat } from "./args.js";
 import type { AuditFinding } from "../skills/audit/types.js";
 import { parseSkillMd } from "../skills/skill-md.js";
 import { findSkills } from "./skill-folder.js";
 
 export interface AuditCliOptions {
-  readonly json: boolean;
+  readonly format: AuditFormat;
 }
 
 export interface AuditedSkill {
@@ -41,7 +43,8 @@ export async function runAudit(path: string, options: AuditCliOptions): Promise<
     const findings = await auditSkill(reader);
     skills.push({ name: await nameOf(folder, reader), path: folder.path === "" ? path : join(path, folder.path), findings });
   }
-  if (options.json) process.stdout.write(`${JSON.stringify({ skills }, null, 2)}\n`);
+  if (options.format === "json") process.stdout.write(`${JSON.stringify({ skills }, null, 2)}\n`);
+  else if (options.format === "sarif") process.stdout.write(`${JSON.stringify(toSarif(skills, process.cwd()), null, 2)}\n`);
   else process.stdout.write(`${renderAudit(skills)}\n`);
   return skills.some((skill) => hasHighFinding(skill.findings)) ? 1 : 0;
 }

@@ -54,7 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (args.command === "audit") {
       // Like validate: folders on disk, no config, no kernel.
       const { runAudit } = await import("./audit.js");
-      return await runAudit(args.positionals[0]!, { json: args.json });
+      return await runAudit(args.positionals[0]!, { format: args.auditFormat });
     }
     if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!);
     if (args.command === "verify") return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);

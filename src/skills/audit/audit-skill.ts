@@ -5,7 +5,8 @@ import { isSecretPath } from "../secret-files.js";
 import type { CatalogSkill } from "../catalog.js";
 import type { CatalogView } from "../catalog-view.js";
 import type { SkillFileContent, SkillFileListing } from "../types.js";
-import { auditFile } from "./audit.js";
+import { auditFile, isBinary } from "./audit.js";
+import { isScript } from "./file-units.js";
 import type { AuditFinding } from "./types.js";
 
 /** One skill's files, however they are reached (a source, the catalog, a folder on disk). */
@@ -30,14 +31,21 @@ export function catalogReader(catalog: CatalogView, skill: CatalogSkill): SkillR
   };
 }
 
+export const INCOMPLETE_REASON = "a file or folder the audit could not read whole: what it holds is unknown";
+
+/**
+ * What the audit could not read is not passed: high, so `add` and `install` refuse it unless
+ * --allow-risky, and a blocking source does not serve it.
+ */
 function incomplete(file: string, message: string): AuditFinding {
-  return { rule: "audit-incomplete", severity: "low", file, line: 0, message };
+  return { rule: "audit-incomplete", severity: "high", file, line: 0, message };
 }
 
 /**
  * Every finding in a skill: its SKILL.md, then each file it would serve (files named like
  * credentials are never served, so never read). Findings come sorted by file, SKILL.md first.
- * A file too large, or a folder too large to list, is audited as far as read and says so.
+ * A file too large, or a folder too large to list, is audited as far as read and says so (a
+ * binary file that is not a script is judged by its first bytes, so its size hides nothing).
  */
 export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Promise<AuditFinding[]> {
   const document = await reader.readDocument(MAX_AUDITED_BYTES, signal);
@@ -54,7 +62,8 @@ export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Pro
     });
     if (typeof content === "string") return [incomplete(file.path, `could not be read: ${content}`)];
     const found = auditFile(file.path, content.bytes);
-    if (content.truncated) found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
+    const readAsText = !isBinary(content.bytes) || isScript(file.path, content.bytes);
+    if (content.truncated && readAsText) found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
     return found;
   });
   findings.push(...perFile.flat());

@@ -1,5 +1,6 @@
 import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity } from "./types.js";
-import { unitsOf } from "./file-units.js";
+import { contextOf, isScript, unitsOf } from "./file-units.js";
+import { normaliseForMatching } from "./normalise.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
 
 /** Bytes of a file looked at to tell text from binary, as git does: a NUL means binary. */
@@ -32,13 +33,32 @@ export function isBinary(bytes: Uint8Array): boolean {
  * SKILL.md is read with its frontmatter. Pure: it reads only the bytes given.
  */
 export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = false): AuditFinding[] {
-  if (isBinary(bytes)) {
-    return BINARY_RULES.flatMap((rule) => {
-      const message = rule.check(bytes);
-      return message === undefined ? [] : [{ rule: rule.id, severity: rule.severity, file: path, line: 0, message }];
-    });
-  }
+  const binary = isBinary(bytes);
+  const findings: AuditFinding[] = binary
+    ? BINARY_RULES.flatMap((rule) => {
+        const message = rule.check(bytes);
+        return message === undefined ? [] : [{ rule: rule.id, severity: rule.severity, file: path, line: 0, message }];
+      })
+    : [];
+  // A NUL does not stop a shell from running the lines around it: a script is read as text whatever it holds.
+  if (binary && !isScript(path, bytes)) return findings;
   const text = decoder.decode(bytes);
+  findings.push(...textFindings(path, text, isSkillDocument));
+  // The same text as an agent understands it: what only shows once decoded or folded was hidden.
+  // A script is read again whole (a flow may pass through lines that did not change); other
+  // files only at the lines that did.
+  const normalised = normaliseForMatching(text, contextOf(path, text) !== "script" || isSkillDocument);
+  if (normalised !== text) {
+    const seen = new Set(findings.map((finding) => `${finding.rule}:${finding.line}`));
+    for (const finding of textFindings(path, normalised, isSkillDocument)) {
+      if (seen.has(`${finding.rule}:${finding.line}`)) continue;
+      findings.push({ ...finding, message: `once hidden text is decoded: ${finding.message}` });
+    }
+  }
+  return findings.sort((a, b) => a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+}
+
+function textFindings(path: string, text: string, isSkillDocument: boolean): AuditFinding[] {
   const rules = triggered(text);
   if (rules.length === 0) return [];
   const findings: AuditFinding[] = [];
@@ -51,7 +71,7 @@ export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = fal
       }
     }
   }
-  return findings.sort((a, b) => a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+  return findings;
 }
 
 /** Whether any finding is high: what refuses an install and blocks serving. */

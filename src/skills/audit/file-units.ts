@@ -7,14 +7,22 @@ import type { LineContext, TextUnit } from "./types.js";
  */
 
 const MARKDOWN = /\.(?:md|markdown|mdx|txt|rst|adoc|html?)$/i;
-const SCRIPT = /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|ps1|psm1|psd1|rb|pl|php|lua|bat|cmd|vbs)$/i;
+const SCRIPT = /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|ps1|psm1|psd1|rb|pl|pm|php|lua|bat|cmd|vbs|vba|applescript|scpt|awk|sed|tcl|r|jl|go|rs|java|kt|kts|swift|c|cc|cpp|cs|groovy|gradle|nu|ex|exs|el|vim|mk)$/i;
+/** Files that run by name: build files, and files without an extension in scripts/ or bin/. */
+const RUNNABLE = /(?:^|\/)(?:Makefile|GNUmakefile|Dockerfile|Containerfile|Justfile|Rakefile|Vagrantfile)$|(?:^|\/)(?:scripts|bin)\/[^/.]+$/i;
+const SHEBANG = [0x23, 0x21];
+
+/** Whether an agent would run the file: by its name, its folder, or a `#!` first line. */
+export function isScript(path: string, bytes: Uint8Array): boolean {
+  return SCRIPT.test(path) || RUNNABLE.test(path) || (bytes[0] === SHEBANG[0] && bytes[1] === SHEBANG[1]);
+}
 const FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/gm;
 const FRONTMATTER_END = /^(?:---|\.\.\.)[ \t]*\r?$/gm;
 
 /** A file's kind by its name and first line: an agent runs a script, reads markdown, and looks data up. */
 export function contextOf(path: string, text: string): "markdown" | "script" | "data" {
   if (MARKDOWN.test(path)) return "markdown";
-  if (SCRIPT.test(path) || text.startsWith("#!")) return "script";
+  if (SCRIPT.test(path) || RUNNABLE.test(path) || text.startsWith("#!")) return "script";
   return "data";
 }
 

@@ -1,5 +1,5 @@
 import type { AuditRule, RuleHit, TextUnit } from "../types.js";
-import { CONCEAL_PATTERNS, OVERRIDE_PATTERNS } from "./instructions.js";
+import { AGENT, CONCEAL_PATTERNS, OVERRIDE_PATTERNS } from "./instructions.js";
 import { lineRule, quoteLine } from "./line-rule.js";
 
 /*
@@ -10,8 +10,6 @@ import { lineRule, quoteLine } from "./line-rule.js";
 /** Every context that holds text: hidden characters are hidden wherever they are. */
 const EVERYWHERE = { prose: "high", frontmatter: "high", script: "high", "doc-code": "high", data: "high" } as const;
 
-/** Words that address an AI agent rather than a human reader. */
-const AGENT = /\b(?:AI|assistant|agent|Claude|LLM|language\s+model|GPT|Copilot|chatbot)\b/i;
 /** Words that tell someone to do something. */
 const IMPERATIVE = /\b(?:ignore|disregard|must|always|never|do\s+not|don't|instead|secretly|execute|run|send|upload|you\s+are|you\s+will|you\s+should)\b/i;
 /** Commands in hidden text: a hidden comment that runs something is never a note to a maintainer. */

@@ -40,6 +40,8 @@ export interface LineRuleSpec extends Omit<AuditRule, "check" | "trigger"> {
    * talked about (a scanner's list of attacks), not said, though an agent still reads it.
    */
   readonly quoted?: AuditSeverity;
+  /** The severity of a match on a line that warns against it ("never run `rm -rf /`"). */
+  readonly warned?: AuditSeverity;
   /** See AuditRule: literals each match of the patterns holds, so one fast pass finds them. */
   readonly trigger: RegExp;
 }
@@ -49,6 +51,8 @@ function insideQuotes(before: string): boolean {
   const count = (mark: string) => before.split(mark).length - 1;
   return count('"') % 2 === 1 || count("`") % 2 === 1 || count("\u201c") > count("\u201d") || count("\u2018") > count("\u2019");
 }
+
+const WARNING = /\b(?:never|don't|do\s+not|avoid|dangerous|danger|warning|careful|destructive|forbidden|blocks?|denied|deny|prevents?|refuses?|e\.g\.|such\s+as|example)\b/i;
 
 /** A rule that is one or more patterns, each matched within a line. */
 export function lineRule(spec: LineRuleSpec): AuditRule {
@@ -65,7 +69,9 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
         .map((index) => {
           const line = unit.lines[index]!;
           const message = `${spec.says}: ${quoteLine(line)}`;
-          if (spec.quoted === undefined) return { index, message };
+          if (spec.warned !== undefined && WARNING.test(line)) return { index, message: `warns against a line that ${spec.says.replace(/^(\w+)s\b/, "would $1")}: ${quoteLine(line)}`, severity: spec.warned };
+          // In frontmatter and data files quotation marks are the format's, not a quotation.
+          if (spec.quoted === undefined || (unit.context !== "prose" && unit.context !== "script")) return { index, message };
           const at = Math.min(...spec.patterns.map((pattern) => pattern.exec(line)?.index ?? Infinity));
           return insideQuotes(line.slice(0, at)) ? { index, message: `quotes a phrase that ${spec.says.replace(/^asks/, "would ask")}: ${quoteLine(line)}`, severity: spec.quoted } : { index, message };
         });

@@ -1,13 +1,16 @@
-import type { AuditRule } from "../types.js";
-import { codeSeverity, lineRule } from "./line-rule.js";
+import type { AuditRule, RuleHit, TextUnit } from "../types.js";
+import { codeSeverity, lineRule, quoteLine } from "./line-rule.js";
 
 /*
- * Running code nobody reviewed: a download piped into an interpreter, a decoded blob executed,
- * an encoded PowerShell command. In a script it runs; in a README it tells a person how to
- * install a tool, which is common and weighs little.
+ * Running code nobody reviewed: a download piped into an interpreter, saved and run, or read
+ * into a variable that is executed; a decoded blob executed; an encoded PowerShell command;
+ * instructions fetched from the network and followed. In a script it runs; in a README it tells
+ * a person how to install a tool, which is common and weighs little.
  */
 
-const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)*(?:ba|z|k|da|fi|c)?sh|python[0-9.]*|node|perl|ruby|pwsh|powershell|iex|Invoke-Expression`;
+/** An interpreter as a pipe's last stage: by name, by path, through env, or $SHELL. */
+const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:/usr)?(?:/local)?/bin/)?(?:env\s+(?:-\S+\s+)*(?:\S+=\S+\s+)*)?(?:(?:/usr)?(?:/local)?/bin/)?(?:(?:ba|z|k|da|fi|c|a)?sh|python[0-9.]*|node|perl|ruby|php|pwsh|powershell|iex|Invoke-Expression|source)\b|\$\{?SHELL\}?`;
+const DOWNLOAD = String.raw`\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?\s+(?:GET\s+)?https?:|aria2c|lwp-download)\b`;
 
 export const pipeToShell: AuditRule = lineRule({
   id: "pipe-to-shell",
@@ -15,15 +18,122 @@ export const pipeToShell: AuditRule = lineRule({
   reason: "runs code fetched from the network without keeping or checking it",
   severityIn: codeSeverity("high", "low"),
   patterns: [
-    new RegExp(String.raw`\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:${SHELL})\b`, "i"),
-    /\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b/,
-    /\b(?:ba|z)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/,
+    // A download, any stages between (`| tee x`), then an interpreter.
+    new RegExp(String.raw`${DOWNLOAD}[^|\n]*(?:\|[^|\n]*)*\|\s*(?:${SHELL})`, "i"),
+    /(?:\b(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node)|(?:^|[;&|]\s*)\.)\s+(?:-\S+\s+)*<\(\s*(?:curl|wget)\b/,
+    /\b(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)\s+(?:-\S+\s+)*-(?:c|e|r|Command)\s+["']?[^\n]*\$\(\s*(?:curl|wget)\b/i,
+    /\beval\s+["']?\$\(\s*(?:curl|wget)\b/,
     /\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:DownloadString|Invoke-WebRequest|iwr|irm|Invoke-RestMethod)\b/i,
+    /\b(?:DownloadString|DownloadData)\b[^\n]*[;|]\s*(?:iex|Invoke-Expression)\b/i,
     /\b(?:exec|eval)\s*\([^\n]*\b(?:urlopen|requests\.get|httpx\.get)\s*\(/,
     /\b(?:eval|new\s+Function)\s*\([^\n]*\bfetch\s*\(/,
+    /\bimport\s*\(\s*["'`]https?:\/\//,
   ],
-  says: "pipes downloaded code into an interpreter",
-  trigger: /curl|wget|fetch|\biwr\b|\birm\b|invoke-|\biex\b|urlopen|requests\.get|httpx\.get/,
+  says: "runs downloaded code",
+  trigger: /curl|wget|fetch|\biwr\b|\birm\b|invoke-|\biex\b|urlopen|requests\.get|httpx\.get|http|aria2c|lwp-download|downloadstring|downloaddata/,
+});
+
+/** A download that names the file it writes: `curl -o F`, `wget -O F`, `-OutFile F`, `urlretrieve(u, F)`. */
+const SAVED_TO = [
+  /\b(?:curl|wget)\b[^\n]*?\s(?:-o|-O|--output(?:-document)?)[\s=]+["']?([^\s"';&|]+)/,
+  /\b(?:Invoke-WebRequest|iwr)\b[^\n]*?-OutFile\s+["']?([^\s"';|]+)/i,
+  /\burlretrieve\(\s*[^,\n]+,\s*["']([^"']+)["']/,
+  /\.DownloadFile\(\s*[^,\n]+,\s*["']([^"']+)["']/,
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The first line after `from` that runs `file` (an interpreter given it, made executable, or called). */
+function runs(unit: TextUnit, file: string, from: number): number {
+  const name = escapeRegExp(file);
+  const base = escapeRegExp(file.split(/[/\\]/).pop()!);
+  const run = new RegExp(
+    String.raw`(?:\b(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node|pwsh|powershell|chmod\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)|Start-Process|Invoke-Item|msiexec\s+/i)\s+(?:-\S+\s+)*["']?|(?:^|[;&|]\s*|\bthen\s+|&\s*)["']?(?:\./)?)(?:${name}|\S*[/\\]${base})["']?(?=[\s;&|)]|$)`,
+    "i",
+  );
+  const called = new RegExp(String.raw`\b(?:subprocess\.\w+|os\.(?:system|exec\w*)|execSync|execFileSync|spawnSync|spawn|execFile|system)\s*\(\s*\[?[^\n]*["']${name}["']`);
+  for (let index = from; index < unit.lines.length; index++) {
+    const line = unit.lines[index]!;
+    const saved = SAVED_TO.some((pattern) => pattern.exec(line)?.[1] === file);
+    const rest = saved ? line.slice(line.indexOf(file) + file.length) : line;
+    if (run.test(rest) || called.test(rest)) return index;
+  }
+  return -1;
+}
+
+export const downloadAndRun: AuditRule = {
+  id: "download-and-run",
+  severity: "high",
+  reason: "saves a download to a file and runs it, which no one has read",
+  severityIn: codeSeverity("high", "low"),
+  trigger: /curl|wget|-outfile|urlretrieve|downloadfile/,
+  check(unit): RuleHit[] {
+    const hits: RuleHit[] = [];
+    unit.lines.forEach((line, index) => {
+      for (const pattern of SAVED_TO) {
+        const file = pattern.exec(line)?.[1];
+        if (file === undefined || file === "-" || file === "/dev/null") continue;
+        const ran = runs(unit, file, index);
+        if (ran >= 0) hits.push({ index, message: `downloads ${file}, and line ${unit.firstLine + ran} runs it: ${quoteLine(line)}` });
+      }
+    });
+    return hits;
+  },
+};
+
+/** Code read from the network into a variable: Python, JavaScript, PowerShell, Ruby, shell. */
+const FETCHED_INTO = [
+  /^\s*(?:(?:const|let|var)\s+)?(\w+)\s*=[^=\n][^\n]*\b(?:urlopen|requests\.get|httpx\.get|urllib3|fetch|axios\.get|got|DownloadString|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|Net::HTTP\.get|URI\.open|open-uri)\b/,
+  /^\s*\$(\w+)\s*=[^=\n][^\n]*\b(?:DownloadString|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b/i,
+  /^\s*(?:export\s+|local\s+)?(\w+)=["']?\$\(\s*(?:curl|wget)\b/,
+];
+/** What runs a variable's value as code. */
+const EXECUTES = (name: string) =>
+  new RegExp(
+    String.raw`\b(?:exec|eval|compile|Function|runInThisContext|runInNewContext|instance_eval|(?:iex|Invoke-Expression))\s*[(\s]\s*(?:new\s+)?["'$]?\{?${name}\b|\b(?:(?:ba|z)?sh|python[0-9.]*|node|perl)\s+-[ce]\s+["']?\$\{?${name}\b|\beval\s+["']?\$\{?${name}\b`,
+    "i",
+  );
+
+export const remoteCodeExec: AuditRule = {
+  id: "remote-code-exec",
+  severity: "high",
+  reason: "reads code from the network into a variable and executes it",
+  severityIn: codeSeverity("high", "low"),
+  trigger: /urlopen|requests\.get|httpx\.get|urllib3|fetch|axios|got|downloadstring|invoke-webrequest|invoke-restmethod|\biwr\b|\birm\b|net::http|uri\.open|open-uri|curl|wget/,
+  check(unit): RuleHit[] {
+    const hits: RuleHit[] = [];
+    unit.lines.forEach((line, index) => {
+      for (const pattern of FETCHED_INTO) {
+        const name = pattern.exec(line)?.[1];
+        if (name === undefined) continue;
+        const executes = EXECUTES(escapeRegExp(name));
+        for (let at = index; at < unit.lines.length; at++) {
+          // On the fetching line, only the statements after it (`$s = …DownloadString(…); iex $s`).
+          const text = at === index ? line.slice(line.indexOf(";") + 1 || line.length) : unit.lines[at]!;
+          if (!executes.test(text)) continue;
+          hits.push({ index, message: `reads code from the network into ${name}, and line ${unit.firstLine + at} executes it: ${quoteLine(line)}` });
+          break;
+        }
+      }
+    });
+    return hits;
+  },
+};
+
+/** Instructions fetched and followed: the skill's real text lives elsewhere and may change. */
+export const remoteInstructions: AuditRule = lineRule({
+  id: "remote-instructions",
+  severity: "high",
+  reason: "tells the agent to fetch instructions from the network and follow them",
+  severityIn: { prose: "high", frontmatter: "high", data: "medium" },
+  patterns: [
+    /\b(?:fetch|download|retrieve|get|read|load|open|visit|curl|pull)\b[^\n]{0,80}?https?:\/\/\S+[^\n]{0,60}?\b(?:follow|obey|execute|carry\s+out|comply\s+with|do)\s+(?:exactly\s+)?(?:the\s+)?(?:(?:instructions|commands|steps|directives|orders)\s+(?:it|they|that\s+it|that\s+they|found|there|therein|inside|in\s+it|from\s+it)|what(?:ever)?\s+(?:it|they)\s+(?:says?|tells?|contains?)|them\b|it\b)/i,
+    /\b(?:follow|obey|execute|carry\s+out|comply\s+with)\s+(?:exactly\s+)?(?:the\s+|any\s+)?(?:latest\s+|current\s+|remote\s+)?(?:instructions|commands|directives|orders)\s+(?:at|from|served\s+(?:at|by)|published\s+at|hosted\s+at)\s+<?https?:\/\//i,
+  ],
+  says: "tells the agent to follow instructions fetched from the network",
+  trigger: /https?:\/\/[^\n]*\b(?:follow|obey|execute|carry\s+out|comply|do)\b|\b(?:follow|obey|execute|carry\s+out|comply)\b[^\n]*https?:\/\//,
 });
 
 export const decodeExec: AuditRule = lineRule({
@@ -32,15 +142,15 @@ export const decodeExec: AuditRule = lineRule({
   reason: "decodes a blob and runs it, so what runs cannot be read in the skill",
   severityIn: codeSeverity("high", "medium"),
   patterns: [
-    /\b(?:base64|base32|xxd|openssl\s+(?:base64|enc))\b[^\n|]*\s(?:-d|--decode|-D|-r)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b/,
+    /\b(?:base64|base32|xxd|openssl\s+(?:base64|enc))\b[^\n|]*\s(?:-d|--decode|-D|-r)\b[^\n]*\|\s*(?:sudo\s+)?(?:(?:\/usr)?\/bin\/)?(?:env\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|node|ruby)\b/,
     /\beval\b[^\n]*\$\([^\n]*\bbase64\s+(?:-d|--decode|-D)\b/,
-    /\b(?:exec|eval)\s*\([^\n]*\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode)\s*\(/,
+    /\b(?:exec|eval)\s*\([^\n]*\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify)\s*\(/,
     /\b(?:eval|Function|runInThisContext|runInNewContext)\s*\([^\n]*(?:\batob\s*\(|Buffer\.from\s*\([^)]*['"](?:base64|hex)['"])/,
     /\b(?:iex|Invoke-Expression)\b[^\n]*FromBase64String/i,
     /FromBase64String[^\n]*\|\s*(?:iex|Invoke-Expression)\b/i,
   ],
   says: "decodes something and runs it",
-  trigger: /base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|atob|buffer\.from|frombase64string/,
+  trigger: /base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify|atob|buffer\.from|frombase64string/,
 });
 
 export const encodedPowershell: AuditRule = lineRule({

@@ -26,13 +26,42 @@ export const startupFileWrite: AuditRule = lineRule({
   trigger: /\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\/fish|\/etc\/profile|\/etc\/environment|bash\.bashrc|zsh\/zshrc|\$profile|crontab/,
 });
 
+/** Places that run code at login, boot or on a schedule, or let someone in: written, the change outlives the task. */
+const PERSISTENT_PLACE = String.raw`authorized_keys2?\b|Library[/\\]Launch(?:Agents|Daemons)\b|/etc/cron(?:tab|\.d|\.daily|\.hourly|\.weekly|\.monthly)?\b|/var/spool/cron\b|/etc/systemd/system\b|\.config/systemd/user\b|\.config/autostart\b|/etc/init\.d\b|/etc/rc\.local\b|/etc/ld\.so\.preload\b|/etc/(?:passwd|shadow|group)\b|Start Menu[/\\]Programs[/\\]Startup|\.git/hooks/`;
+/** A write, in any language: a redirection, tee, cp/mv/ln/install, open for writing, a write call. */
+const WRITE = String.raw`(?:>>?|\btee\b|\b(?:cp|mv|ln|install|rsync)\s|\bopen\s*\(|\b(?:append|write)File(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|\bwrite_text\s*\(|\bFile\.(?:write|open)\b|\b(?:Add|Set)-Content\b|\bOut-File\b|\bCopy-Item\b|\bNew-Item\b)`;
+
+export const persistence: AuditRule = lineRule({
+  id: "persistence",
+  severity: "high",
+  reason: "installs something that outlives the task: SSH authorized keys, cron, a launch agent, a systemd unit, a Run key, a scheduled task",
+  severityIn: codeSeverity("high", "low"),
+  patterns: [
+    new RegExp(String.raw`${WRITE}[^\n]*(?:${PERSISTENT_PLACE})`, "i"),
+    new RegExp(String.raw`(?:${PERSISTENT_PLACE})[^\n]*(?:["']\s*,\s*["'][aw]\+?["']|\.(?:write|open)\b)`, "i"),
+    /\blaunchctl\s+(?:load|bootstrap|submit)\b|\bsystemctl\s+(?:--user\s+)?enable\b|\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|\b(?:New-Service|sc(?:\.exe)?\s+create)\b|\bat\s+now\b/i,
+    /(?:\b(?:New|Set)-ItemProperty\b|\breg(?:\.exe)?\s+add\b)[^\n]*CurrentVersion\\+Run(?:Once)?\b/i,
+    /\bcrontab\s+(?!-[lr]\b)(?:-u\s+\S+\s+)?["']?[\w./~$-]+["']?\s*$/,
+    /\bsetcap\s+\S*cap_(?:setuid|setgid|sys_admin|dac_override)|\busermod\s+(?:-\S+\s+)*-a?G\s+(?:sudo|wheel|admin|root|docker)\b/i,
+  ],
+  says: "makes a change that outlives the task",
+  trigger: /authorized_keys|launch(?:agents|daemons)|\/etc\/cron|spool\/cron|systemd|autostart|init\.d|rc\.local|ld\.so\.preload|\/etc\/(?:passwd|shadow|group)|startup|git\/hooks|launchctl|systemctl|schtasks|scheduledtask|new-service|sc(?:\.exe)?\s+create|\bat\s+now|currentversion|crontab|setcap|usermod/,
+});
+
 const SYSTEM_DIRS = String.raw`/(?:etc|usr|bin|sbin|lib|lib64|boot|var|opt|System|Library|Users|home)?/?\*?`;
+
+/** A recursive delete or a shred, in any language. */
+const DELETE = String.raw`\brm\b[^\n;&|]*\s-[a-zA-Z]*[rR]|["']rm["']\s*,\s*["']-[a-zA-Z]*[rR]|\brmtree\b|\brm(?:dir)?Sync\b|\brimraf\b|\bRemove-Item\b|\bfind\b[^\n;&|]*?(?=[^\n;&|]*(?:-delete\b|-exec\s+rm\b))|\bshred\b|\bFileUtils\.rm_rf?\b|\b(?:del|erase)\s+(?:\/[sqf]\s+)+|\brd\s+\/s`;
+/** The home folder itself (not a folder in it), the user's keys and documents, in any language. */
+const HOME_ITSELF = String.raw`(?:(?:~|\$HOME|\$\{HOME\}|\$env:(?:USERPROFILE|HOME)|%USERPROFILE%)(?:[/\\](?:\.ssh|\.gnupg|Documents|Desktop|Pictures))?[/\\]?\*?|(?:os\.)?homedir\(\)|Path\.home\(\)|expanduser\(\s*["']~[/\\]?["']\s*\)|process\.env\.(?:HOME|USERPROFILE)|os\.environ\[["']HOME["']\]|Dir\.home|ENV\[["']HOME["']\])(?=["'\s,;)|]|$)`;
 
 export const destructiveDelete: AuditRule = lineRule({
   id: "destructive-delete",
   severity: "high",
   reason: "deletes the home folder, the root or a system folder, or wipes a disk",
-  severityIn: codeSeverity("high", "medium"),
+  // Wiping a home folder or a disk is never an install step: high wherever an agent reads it.
+  severityIn: { script: "high", frontmatter: "high", "doc-code": "high", prose: "high" },
+  warned: "medium",
   patterns: [
     new RegExp(String.raw`\brm\s+(?:-[-a-zA-Z]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[-a-zA-Z]+\s+)*["']?(?:${HOME}/?\*?|${SYSTEM_DIRS})["']?(?=\s|$|;|&|\|)`),
     /\bshutil\.rmtree\(\s*(?:os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[["']HOME["']\]|["']\/["']|["']~\/?["'])\s*[,)]/,
@@ -42,9 +71,13 @@ export const destructiveDelete: AuditRule = lineRule({
     /\bmkfs(?:\.\w+)?\s+\/dev\/(?:sd|nvme|hd|xvd|vd|disk)/,
     /\bdd\s+[^\n]*\bof=\/dev\/(?:sd|nvme|hd|xvd|vd|disk)/,
     /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/,
+    /\brm\b[^\n]*--no-preserve-root\b/,
+    new RegExp(String.raw`(?:${DELETE})[^\n;&|]*?(?<![\w.-])${HOME_ITSELF}`),
+    new RegExp(String.raw`(?<![\w.-])${HOME_ITSELF}[^\n;&]*\|\s*(?:Remove-Item|rm|del|xargs\s+(?:-\S+\s+)*rm)\b`, "i"),
+    /\bformat(?:\.com)?\s+[A-Za-z]:(?=\s|$)|\b(?:Format-Volume|Clear-Disk)\b/i,
   ],
   says: "deletes something the task does not own",
-  trigger: /rm\s+-|rmtree|rimraf|rmsync|rmdirsync|\brm\s*\(|\brmdir\s*\(|remove-item|(?:rd|rmdir|del)\s+\/|mkfs|of=\/dev\/|:\(\)/,
+  trigger: /\brm\b|rmtree|rimraf|rmsync|rmdirsync|\brmdir\s*\(|remove-item|(?:rd|rmdir|del|erase)\s+\/|mkfs|of=\/dev\/|:\(\)|-delete\b|-exec\s+rm\b|shred|fileutils\.rm|format(?:\.com)?\s+[a-z]:|format-volume|clear-disk/,
 });
 
 export const sudoersWrite: AuditRule = lineRule({

@@ -1,0 +1,141 @@
+import confusables from "unhomoglyph/data.json" with { type: "json" };
+
+/*
+ * Text as an agent understands it, for rules to match: invisible characters dropped, look-alike
+ * letters and full-width forms folded to ASCII, inline encodings decoded, words split by empty
+ * quotes or string concatenation joined. Each line stays one line, so a finding's line is the
+ * line in the file.
+ */
+
+/** Characters a reader does not see (Unicode Default_Ignorable): zero-width, bidirectional controls, variation selectors, tags. */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * Letters and digits that look like ASCII ones: full-width and other compatibility forms (NFKC),
+ * then Unicode's confusables (UTS #39, via unhomoglyph's copy of confusables.txt). Only letters
+ * and digits are folded, so punctuation and scripts without look-alikes stay as they are. The
+ * prototype of I, l and 1 is "l": an upper-case look-alike folds to "I".
+ */
+const FOLD = new Map<string, string>();
+for (const [from, to] of Object.entries(confusables as Record<string, string>)) {
+  if (/^[A-Za-z0-9]+$/.test(to) && /^[^\x00-\x7F]$/u.test(from) && /\p{L}|\p{N}/u.test(from)) FOLD.set(from, to === "l" && from.toLowerCase() !== from ? "I" : to);
+}
+/** Compatibility forms of ASCII letters and digits: full-width, mathematical, circled, superscript. */
+const COMPATIBLE = String.raw`\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A\u{1D400}-\u{1D7FF}\u2460-\u24FF\u00B2\u00B3\u00B9\u2070-\u209F\u2100-\u214F`;
+const escapeClass = (char: string) => (/[\\\]^-]/.test(char) ? `\\${char}` : char);
+/** The characters fold changes; CJK and other scripts without look-alikes are not among them. */
+const FOLDABLE_CLASS = `[${[...FOLD.keys()].map(escapeClass).join("")}${COMPATIBLE}]`;
+const FOLDABLE = new RegExp(FOLDABLE_CLASS, "gu");
+
+function foldChar(char: string): string {
+  const compatible = char.normalize("NFKC");
+  return /^[A-Za-z0-9]$/.test(compatible) ? compatible : (FOLD.get(char) ?? char);
+}
+
+/** How many times nested encodings are undone. */
+const MAX_DECODE_DEPTH = 3;
+/** Runs shorter than this are too short to hold an instruction or a command. */
+const MIN_BASE64 = 20;
+const BASE64 = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const HEX_RUN = /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Fa-f])/g;
+const ESCAPES = /\\x[0-9A-Fa-f]{2}|\\u\{[0-9A-Fa-f]{1,6}\}|\\u[0-9A-Fa-f]{4}|&#x[0-9A-Fa-f]{1,6};|&#[0-9]{1,7};|(?:%[0-9A-Fa-f]{2}){3,}/g;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Decoded bytes as text, when they read as text: printable, with a space or a command's punctuation. */
+function asText(bytes: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  // Control characters other than tab and line breaks mean binary (a hash, a key, an image).
+  if (/[\x00-\x08\x0E-\x1F\x7F]/.test(text) || !/[\s;|/.]/.test(text)) return undefined;
+  const letters = text.match(/[\p{L}\s]/gu)?.length ?? 0;
+  return letters >= text.length * 0.6 ? text.replace(/\r?\n/g, " ") : undefined;
+}
+
+function decodeBase64(run: string): string | undefined {
+  if (run.length < MIN_BASE64 || !/[a-z]/.test(run) || !/[A-Z]/.test(run)) return undefined;
+  return asText(Buffer.from(run, "base64"));
+}
+
+function decodeEscape(escape: string): string {
+  if (escape.startsWith("%")) {
+    try {
+      return decodeURIComponent(escape);
+    } catch {
+      return escape;
+    }
+  }
+  const hex = /^\\x|^\\u\{?|^&#x/.test(escape);
+  const digits = escape.replace(/^\\x|^\\u\{?|^&#x?|[};]$/g, "").replace(/[};]$/, "");
+  const code = Number.parseInt(digits, hex ? 16 : 10);
+  return code > 0 && code <= 0x10ffff && code !== 10 && code !== 13 ? String.fromCodePoint(code) : escape;
+}
+
+/** One line with its inline encodings decoded, nested ones up to MAX_DECODE_DEPTH. */
+function decodeLine(line: string): string {
+  let current = line;
+  for (let depth = 0; depth < MAX_DECODE_DEPTH; depth++) {
+    const next = current
+      .replace(ESCAPES, decodeEscape)
+      .replace(BASE64, (run) => decodeBase64(run) ?? run)
+      .replace(HEX_RUN, (run) => asText(Buffer.from(run, "hex")) ?? run);
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/** Words split to dodge a pattern: `cu''rl`, `c""u""rl`, `c\url`, `"cu" + "rl"`. */
+function joinSplitWords(line: string): string {
+  return line
+    .replace(/(?<=\w)(?:''|"")+(?=\w)/g, "")
+    .replace(/(?<=\w)\\(?=[a-z])/g, "")
+    .replace(/(["'])\s*\+\s*\1/g, "");
+}
+
+function fold(line: string): string {
+  return line.replace(FOLDABLE, foldChar);
+}
+
+/** What may need normalising: a non-ASCII character, an escape, an encoded run, a split word. */
+const SUSPECT = new RegExp(
+  String.raw`${FOLDABLE_CLASS}|\p{Default_Ignorable_Code_Point}|\\[xu]|&#|%[0-9A-Fa-f]{2}|\w(?:''|"")|\w\\[a-z]|["']\s*\+\s*["']|[A-Za-z0-9+/]{20,}|[0-9A-Fa-f]{20,}`,
+  "gu",
+);
+
+/** Lines that give markdown its structure: kept when other unchanged lines are blanked. */
+const STRUCTURE = /^(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/;
+
+/**
+ * `text` normalised for matching, line for line. Returns `text` itself when nothing changed, so
+ * a caller can tell a file that needs a second look. With `onlyChanged`, lines that did not
+ * change are left empty (fences and frontmatter markers kept), so a second pass reads only them.
+ */
+export function normaliseForMatching(text: string, onlyChanged = false): string {
+  // Most lines hold nothing to normalise: only the lines with a suspect are looked at.
+  const suspects = new Set<number>();
+  SUSPECT.lastIndex = 0;
+  for (let match = SUSPECT.exec(text); match; match = SUSPECT.exec(text)) {
+    const start = text.lastIndexOf("\n", match.index) + 1;
+    suspects.add(start);
+    const end = text.indexOf("\n", match.index);
+    if (end === -1) break;
+    SUSPECT.lastIndex = end;
+  }
+  if (suspects.size === 0) return text;
+  let changed = false;
+  let offset = 0;
+  const lines = text.split("\n").map((line) => {
+    const start = offset;
+    offset += line.length + 1;
+    const next = suspects.has(start) ? joinSplitWords(decodeLine(fold(line.replace(INVISIBLE, "")))) : line;
+    if (next !== line) changed = true;
+    else if (onlyChanged && !STRUCTURE.test(line)) return "";
+    return next;
+  });
+  return changed ? lines.join("\n") : text;
+}
