@@ -6,7 +6,7 @@ import { readBody } from "./body.js";
 import { createOAuthGate, type Caller } from "./auth/gate.js";
 import { identityIn } from "./auth/verifier.js";
 import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
-import { serveLegacyOnce } from "./legacy-once.js";
+import { leavesNoClientState, serveLegacyOnce } from "./legacy-once.js";
 import type { HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
@@ -106,6 +106,11 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         logger,
       );
   const pool = new ServerPool((lifetime) => buildServer({ authenticated: personal, lifetime }), edition, MAX_IDLE_SERVERS);
+  // `--stateless` 2025-11-25 requests get pooled servers of their own, so no server ever carries
+  // state between the two revisions; only requests that leave none behind are answered by one.
+  const legacyPool = new ServerPool((lifetime) => buildServer({ authenticated: personal, lifetime }), edition, MAX_IDLE_SERVERS);
+  const legacyServer = (caller: Caller, parsed: unknown) =>
+    caller.identity === undefined && leavesNoClientState(parsed) ? legacyPool.acquire() : createServer(caller);
   // The caller's token reaches the factory as the SDK's authInfo, which carries its identity: a
   // signed-in caller's server is built for them, callers with no identity share pooled servers.
   const modern = createMcpHandler(
@@ -169,7 +174,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       }
     }
     if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
-      if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes, caller);
+      if (!sessions) return serveLegacyOnce((who) => legacyServer(who, parsed), request, parsed, options.maxAnswerBytes, caller);
       return sessions.handle(request, parsed, client, caller);
     }
     // A subscription stream stays open for as long as its client listens: not work shutdown waits for.
@@ -251,6 +256,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       await sessions?.closeAll();
       await modern.close();
       pool.close();
+      legacyPool.close();
       const connected = await relay;
       await connected?.close();
     },
