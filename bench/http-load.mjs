@@ -6,11 +6,13 @@
 // p50, p99, errors, the server's CPU time (user+sys) per request and its RSS sampled every second
 // (docs/benchmarks.md). Requests speak 2026-07-28 (stateless by the protocol) unless
 // `--protocol 2025-11-25`, which runs the kernel with --stateless (what a v1-SDK build can serve);
-// `--baseline bare` measures against a bare node:http JSON server instead; `--mode stateful` opens
+// `--baseline bare` measures against a bare node:http JSON server instead, `--baseline modern`
+// against the same kernel serving 2026-07-28 (with `--protocol 2025-11-25`: the two revisions' stateless
+// paths side by side); `--mode stateful` opens
 // one 2025-11-25 session per connection first. `--kernel` runs another build's CLI (main's dist).
 //
 //   npm run build && npm run bench:http-load -- [--duration 20] [--connections 50] [--rounds 3] [--runtime node|bun|deno]
-//     [--protocol 2026-07-28|2025-11-25] [--baseline plain-v2|bare] [--mode stateless|stateful] [--skills-dir DIR] [--kernel PATH/cli.js]
+//     [--protocol 2026-07-28|2025-11-25] [--baseline plain-v2|bare|modern] [--mode stateless|stateful] [--skills-dir DIR] [--kernel PATH/cli.js]
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -177,11 +179,19 @@ console.log(
   `${connections} connections, ${duration} s a run, ${rounds} rounds, skills from ${skillsDir}, kernel ${kernelCli} on ${values.runtime}, ` +
     `${stateful ? "2025-11-25 sessions" : `${protocol} requests`}; load average ${load1()}`,
 );
-const baseline =
-  values.baseline === "bare"
-    ? { name: "bare node:http JSON server", command: [process.execPath], args: ["bench/fixtures/bare-json-server.mjs"], protocol }
-    : { name: "plain SDK v2 server (2026-07-28)", command: [process.execPath], args: ["bench/fixtures/plain-v2-http-server.mjs", skillsDir], protocol: MODERN };
 const kernelArgs = ["serve", "--transport", "http", ...(stateful || protocol === MODERN ? [] : ["--stateless"]), "--port", "0", "--skills-dir", skillsDir];
+const baselines = {
+  bare: { name: "bare node:http JSON server", command: [process.execPath], args: ["bench/fixtures/bare-json-server.mjs"], protocol },
+  "plain-v2": { name: "plain SDK v2 server (2026-07-28)", command: [process.execPath], args: ["bench/fixtures/plain-v2-http-server.mjs", skillsDir], protocol: MODERN },
+  modern: {
+    name: `skills-kernel serve --transport http (${values.runtime}, ${MODERN})`,
+    command: runtimes[values.runtime],
+    args: [kernelCli, ...kernelArgs.filter((arg) => arg !== "--stateless")],
+    protocol: MODERN,
+  },
+};
+const baseline = baselines[values.baseline];
+if (!baseline) throw new Error(`--baseline: ${values.baseline} is not one of ${Object.keys(baselines).join(", ")}`);
 const kernelName = `skills-kernel serve --transport http${kernelArgs.includes("--stateless") ? " --stateless" : ""} (${values.runtime}, ${protocol})`;
 
 const rows = [];

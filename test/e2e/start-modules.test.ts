@@ -78,4 +78,17 @@ describe("the modules `skills-kernel list` loads", () => {
       await rm(work, { recursive: true, force: true });
     }
   });
+
+  // The search index is most of a cold start's CPU and listing never reads it. The index's build
+  // is logged at debug whoever asks for it; `search` is the control that the line is still written.
+  it("builds no search index, as `search` does", async () => {
+    const indexed = /search-skills\] debug: indexed \d+ skills/;
+    const dir = join(REPO_ROOT, "examples/skills");
+    const listed = await runCli(["list", "--format", "names-only", "--log-level", "debug", "--skills-dir", dir]);
+    expect(listed).toMatchObject({ code: 0, stdout: expect.stringContaining("commit-message-writer") });
+    expect(listed.stderr).not.toMatch(indexed);
+    const searched = await runCli(["search", "commit message", "--log-level", "debug", "--skills-dir", dir]);
+    expect(searched).toMatchObject({ code: 0, stdout: expect.stringContaining("commit-message-writer") });
+    expect(searched.stderr).toMatch(indexed);
+  });
 });

@@ -6,7 +6,7 @@ import { readBody } from "./body.js";
 import { createOAuthGate, type Caller } from "./auth/gate.js";
 import { identityIn } from "./auth/verifier.js";
 import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
-import { serveLegacyOnce } from "./legacy-once.js";
+import { leavesNoClientState, serveLegacyOnce } from "./legacy-once.js";
 import { checkWriteTools, type HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
@@ -116,7 +116,13 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         logger,
       );
   const work = new WorkLimiter(options);
-  const pool = new ServerPool((lifetime) => buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } }), edition, MAX_IDLE_SERVERS);
+  const pooledServer = (lifetime: AbortSignal) => buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } });
+  const pool = new ServerPool(pooledServer, edition, MAX_IDLE_SERVERS);
+  // `--stateless` 2025-11-25 requests get pooled servers of their own, so no server ever carries
+  // state between the two revisions; only requests that leave none behind are answered by one.
+  const legacyPool = new ServerPool(pooledServer, edition, MAX_IDLE_SERVERS);
+  const legacyServer = (caller: Caller, parsed: unknown) =>
+    caller.identity === undefined && leavesNoClientState(parsed) ? legacyPool.acquire() : createServer(caller);
   // The caller's token reaches the factory as the SDK's authInfo, which carries its identity: a
   // signed-in caller's server is built for them, callers with no identity share pooled servers.
   const modern = createMcpHandler(
@@ -181,7 +187,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
     }
     const serve = async (): Promise<Response> => {
       if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
-        if (!sessions) return serveLegacyOnce(createServer, request, parsed, options.maxAnswerBytes, caller);
+        if (!sessions) return serveLegacyOnce((who) => legacyServer(who, parsed), request, parsed, options.maxAnswerBytes, caller);
         return sessions.handle(request, parsed, client, caller);
       }
       const response = await modern.fetch(request, { parsedBody: parsed, authInfo: caller.authInfo });
@@ -271,6 +277,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       await sessions?.closeAll();
       await modern.close();
       pool.close();
+      legacyPool.close();
       const connected = await relay;
       await connected?.close();
     },
