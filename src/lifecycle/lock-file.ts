@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { checkRelativePath } from "../skills/skill-files.js";
-import { AGENTS } from "./agents.js";
+import { agentById } from "./agents.js";
 
 /** The lock's file name: the one `npx skills` writes at a project's root, so both read each other's. */
 export const LOCK_FILE = "skills-lock.json";
@@ -111,7 +111,7 @@ function checkEntry(file: string, name: string, entry: LockEntry): void {
     if (problem) throw bad(`file "${path}": ${problem}`);
   }
   for (const agent of entry.agents ?? []) {
-    if (!AGENTS.some((row) => row.id === agent)) throw bad(`unknown agent "${agent}"`);
+    if (!agentById(agent)) throw bad(`unknown agent "${agent}"`);
   }
 }
 
