@@ -1,11 +1,11 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../../src/lifecycle/agents.js";
-import { runCli } from "../helpers/cli.js";
+import { CLI, runCli } from "../helpers/cli.js";
 import { NODE_24, NPX_SKILLS } from "../helpers/runtimes.js";
 
 /**
@@ -113,5 +113,52 @@ describe("the agents of npx skills 1.7.4, installed by both tools", () => {
     const ourPlaces = (await placements(us.home, "demo")).map((place) => place.replace(/ \(.*\)$/, ""));
     expect(theirPlaces.length).toBeGreaterThan(40);
     expect(ourPlaces).toEqual(theirPlaces);
+  });
+});
+
+/** Runs `add` under a pseudo-terminal (util-linux `script`), typing `keys` once it asks. */
+function addAtTerminal(project: string, home: string, keys: string[]): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...cleanEnv(home), TERM: "xterm" };
+  delete env.CI;
+  // A new pseudo-terminal has no size: give it one, or the prompt wraps at every character.
+  const command = `stty cols 120 rows 40; ${[process.execPath, CLI, "add", join(base, "source")].map((word) => `'${word}'`).join(" ")}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: project, env, stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    let typed = false;
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.stdout.setEncoding("utf8").on("data", async (chunk: string) => {
+      output += chunk;
+      if (typed || !output.includes("Install for which agents")) return;
+      typed = true;
+      for (const key of keys) {
+        child.stdin.write(key);
+        await new Promise((next) => setTimeout(next, 300));
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe("add at a terminal with no --agent", () => {
+  it("asks which agents, with the detected ones chosen, and installs for those picked", async () => {
+    const { project, home } = await twin("terminal");
+    await mkdir(join(project, ".junie"));
+    const result = await addAtTerminal(project, home, ["winds", "\t", "\r"]);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain("added demo for junie, windsurf (link, 1 file)");
+    const lock = JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8"));
+    expect(lock.skills.demo.agents).toEqual(["junie", "windsurf"]);
+  });
+
+  it("does not ask without a terminal: it installs for the detected agents", async () => {
+    const { project, home } = await twin("no-terminal");
+    await mkdir(join(project, ".junie"));
+    await ours(["add", join(base, "source")], project, home);
+    expect(await placements(project, "demo")).toEqual([".agents/skills/demo (folder)", ".junie/skills/demo (link)"]);
   });
 });

@@ -2,6 +2,7 @@ import { addSkills, type AddedSkill } from "../../lifecycle/add.js";
 import { parseSource } from "../../lifecycle/source-spec.js";
 import type { CliArgs } from "../args.js";
 import { chooseAgents } from "../../lifecycle/agents.js";
+import { askAgents, canAsk } from "./ask-agents.js";
 import { open, resolveGit, short, type LifecycleContext } from "./context.js";
 
 /**
@@ -10,11 +11,13 @@ import { open, resolveGit, short, type LifecycleContext } from "./context.js";
  */
 export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<number> {
   const { spec, skill } = parseSource(args.positionals[0]!, context.cwd);
+  let agents = chooseAgents(args.agents, args.allAgents, context.scope);
+  if (args.agents.length === 0 && !args.allAgents && !args.json && canAsk()) agents = await askAgents(context.scope, agents);
   const outcome = await addSkills(
     {
       spec,
       wanted: [...new Set([...args.skills, ...(skill ? [skill] : [])])],
-      agents: chooseAgents(args.agents, args.allAgents, context.scope),
+      agents,
       mode: args.copy ? "copy" : "link",
       scope: context.scope,
       force: args.force,

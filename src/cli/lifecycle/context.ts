@@ -28,7 +28,7 @@ export function withToken(context: LifecycleContext, spec: SourceSpec): SourceSp
 
 /**
  * A progress line on a terminal (never when CI is set or stderr is a pipe), cleared once `work`
- * settles; the commands never ask anything, so they run the same with no terminal at all.
+ * settles. Only `add` without --agent asks anything, and only at a terminal.
  */
 export async function withProgress<T>(text: string, work: Promise<T>): Promise<T> {
   const shown = process.stderr.isTTY === true && !process.env.CI;
