@@ -95,7 +95,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(added.stdout).toMatch(/^added review at \w{12} \(pinned to v1\) for claude-code, codex, windsurf \(link, 1 file\)\n$/);
     await repo.commit({ "skills/deploy/scripts/run.sh": "echo v2\n", "skills/review/SKILL.md": skill("review", "Review it twice.") });
     const outdated = await run(["outdated", "--json"]);
-    expect(outdated.code, outdated.stderr).toBe(0);
+    expect(outdated.code, outdated.stderr).toBe(1);
     const rows = JSON.parse(outdated.stdout);
     expect(rows.find((row: { name: string }) => row.name === "review")).toMatchObject({ status: "pinned" });
     expect(rows.find((row: { name: string }) => row.name === "deploy")).toMatchObject({ status: "outdated", current: first });
@@ -152,8 +152,9 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
         { name: "review", state: "ok", pinned: true, ref: "v1" },
       ]);
       const outdated = await client.callTool({ name: "check_outdated_skills", arguments: {} });
+      // main moved on with review alone changed: deploy's own files are current.
       expect((outdated.structuredContent as { skills: unknown[] }).skills).toMatchObject([
-        { name: "deploy", status: "outdated" },
+        { name: "deploy", status: "current" },
         { name: "review", status: "pinned" },
       ]);
     } finally {
@@ -372,7 +373,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     await mkdir(join(dir, ".git"), { recursive: true });
     const inTerminal = (ci: Record<string, string>) =>
       new Promise<string>((resolve, reject) => {
-        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} add ${JSON.stringify(`${repo.url}:skills@deploy`)} --force`;
+        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} add ${JSON.stringify(`${repo.url}:skills@deploy`)} --agent claude-code --force`;
         const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], { cwd: dir, env: { ...process.env, ...env, CI: "", ...ci } });
         let out = "";
         child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));

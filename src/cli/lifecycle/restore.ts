@@ -1,7 +1,7 @@
 import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
 import { commitSkill, sourceFieldsOf } from "../../lifecycle/commit.js";
-import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
+import { lockFolder, lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
 import { storeFolder } from "../../lifecycle/place.js";
 import { inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
@@ -40,7 +40,7 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
     throw new UserError(`${name} has local edits (${state.differing.join(", ")}); left as it is (--force replaces them)`, 1);
   }
   if (entry.sourceType === "git" && entry.commit === undefined) throw new UserError(`${name}: the lock records no commit`, 1);
-  const source = await open(context, entrySpec(name, entry, context.cwd), entry.commit);
+  const source = await open(context, entrySpec(name, entry, lockFolder(context.scope)), entry.commit);
   try {
     // The lock's digests name exactly what the project reviewed and committed: restore does not audit again.
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false, true);
