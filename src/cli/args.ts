@@ -45,6 +45,7 @@ const COMMAND_SPECS = {
   sign: { options: { key: { type: "string" } }, positionals: [1, 1], usage: "SKILL_DIR --key PRIVATE_KEY" },
   verify: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "SKILL_DIR --allowed-signers FILE" },
   "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  init: { options: { description: { type: "string" }, references: { type: "boolean" }, scripts: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   install: {
     options: {
       to: { type: "string" },
@@ -167,6 +168,8 @@ export interface CliArgs {
   readonly acceptSigner: boolean;
   /** add, outdated, update, restore: `[user@]host=VARIABLE`, the variable holding that host's token. */
   readonly tokenEnv: readonly string[];
+  /** init: the new skill's description, and whether it gets references/ and scripts/. */
+  readonly init: { readonly description?: string; readonly references: boolean; readonly scripts: boolean };
 }
 
 export interface HttpFlags {
@@ -199,6 +202,8 @@ Usage:
                                                spec; exits 1 if any is invalid
   skills-kernel audit PATH                     audit a skill, or the skills under a folder, for
                                                risky content; exits 1 if any finding is high
+  skills-kernel init NAME [--description TEXT] [--references] [--scripts]
+                                               make a new skill folder NAME with a valid SKILL.md
   skills-kernel sign SKILL_DIR --key KEY       sign a skill with an SSH key (writes SKILL.sig)
   skills-kernel verify SKILL_DIR --allowed-signers FILE
                                                check a skill's signature; exits 1 if unsigned,
@@ -397,6 +402,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     frozen: values.frozen === true,
     acceptSigner: values["accept-signer"] === true,
     tokenEnv: (values["token-env"] as string[] | undefined) ?? [],
+    init: { description: values.description as string | undefined, references: values.references === true, scripts: values.scripts === true },
   };
 }
 

@@ -163,7 +163,16 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
   });
 
   it("refuses to restore a skill whose digest was tampered with, writing nothing for it", async () => {
-    const tampered = await lock();
+    const original = await lock();
+    const folderDigest = structuredClone(original);
+    folderDigest.skills.review.computedHash = "0".repeat(64);
+    await writeFile(join(project, "skills-lock.json"), JSON.stringify(folderDigest));
+    for (const folder of [".agents", ".claude", ".windsurf"]) await rm(join(project, folder), { recursive: true, force: true });
+    const byFolder = await run(["restore"]);
+    expect(byFolder.code).toBe(1);
+    expect(byFolder.stderr).toContain(`refusing to restore "review": its content does not match the lock's folder digest (computedHash); nothing was written`);
+    expect(existsSync(join(project, ".claude", "skills", "review"))).toBe(false);
+    const tampered = structuredClone(original);
     tampered.skills.review.files["SKILL.md"] = sha("something else");
     await writeFile(join(project, "skills-lock.json"), JSON.stringify(tampered));
     for (const folder of [".agents", ".claude", ".windsurf"]) await rm(join(project, folder), { recursive: true, force: true });

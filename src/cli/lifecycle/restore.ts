@@ -10,7 +10,7 @@ import { open, reportFailure, type LifecycleContext } from "./context.js";
 
 /**
  * `skills-kernel restore`: from the lock alone, exactly the locked commits into the locked agents,
- * every file's digest checked before anything is written. What is installed and matches is left
+ * every digest the lock records (each file's and the folder's) checked before anything is written. What is installed and matches is left
  * alone; local edits are kept (exit 1) unless --force. --frozen changes nothing the lock cannot
  * vouch for: an entry without per-file digests is an error, as are local edits.
  */
@@ -45,7 +45,7 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
     // The lock's digests name exactly what the project reviewed and committed: restore does not audit again.
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false, true);
     try {
-      const refused = await refuseStaged(staged, { files: entry.files, signer: entry.signer, acceptSigner: args.acceptSigner });
+      const refused = await refuseStaged(staged, { files: entry.files, computedHash: entry.computedHash, signer: entry.signer, acceptSigner: args.acceptSigner });
       if (refused) throw new UserError(`refusing to restore "${name}": ${refused}`, 1);
       const fields = sourceFieldsOf(entry);
       await commitSkill(staged, { folder: name, agents: state.agents, mode: entry.mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });
