@@ -79,7 +79,7 @@ const COMMAND_SPECS = {
     positionals: [1, 1],
     usage: "SOURCE",
   },
-  installed: { options: { global: { type: "boolean" }, json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  installed: { options: { global: { type: "boolean" }, json: { type: "boolean" }, check: { type: "boolean" } }, positionals: [0, 0], usage: "" },
   outdated: { options: { global: { type: "boolean" }, json: { type: "boolean" }, "token-env": { type: "string", multiple: true } }, positionals: [0, 0], usage: "" },
   update: {
     options: {
@@ -168,6 +168,8 @@ export interface CliArgs {
   readonly acceptSigner: boolean;
   /** add, outdated, update, restore: `[user@]host=VARIABLE`, the variable holding that host's token. */
   readonly tokenEnv: readonly string[];
+  /** installed: check what each agent will actually load. */
+  readonly check: boolean;
   /** init: the new skill's description, and whether it gets references/ and scripts/. */
   readonly init: { readonly description?: string; readonly references: boolean; readonly scripts: boolean };
 }
@@ -217,7 +219,8 @@ Installed skills (docs/lifecycle.md; agents: docs/agents.md):
                                                install skills from a repository (owner/repo,
                                                any git URL, #REF, :PATH), a catalog URL or a
                                                folder, recorded in skills-lock.json
-  skills-kernel installed [--json]             installed skills and their state
+  skills-kernel installed [--check] [--json]   installed skills and their state; --check: what
+                                               each agent will load (exits 1 if one would not)
   skills-kernel outdated [--json]              tracked skills whose source moved on
   skills-kernel update [NAME]... [--force] [--dry-run]
                                                bring tracked skills to their source's latest
@@ -402,6 +405,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     frozen: values.frozen === true,
     acceptSigner: values["accept-signer"] === true,
     tokenEnv: (values["token-env"] as string[] | undefined) ?? [],
+    check: values.check === true,
     init: { description: values.description as string | undefined, references: values.references === true, scripts: values.scripts === true },
   };
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -160,5 +160,46 @@ describe("add at a terminal with no --agent", () => {
     await mkdir(join(project, ".junie"));
     await ours(["add", join(base, "source")], project, home);
     expect(await placements(project, "demo")).toEqual([".agents/skills/demo (folder)", ".junie/skills/demo (link)"]);
+  });
+});
+
+describe("installed --check: what each agent will actually load", () => {
+  it("catches a linked skills folder codex does not read and a name/folder mismatch, and passes after each fix", async () => {
+    const { project, home } = await twin("check");
+    await ours(["add", join(base, "source"), "--agent", "codex", "--agent", "claude-code"], project, home);
+    const check = (args: string[] = []) => runCli(["installed", "--check", ...args], { cwd: project, env: cleanEnv(home), timeoutMs: 60_000 });
+    const clean = await check();
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toBe("Every agent will load every skill (1 checked).\n");
+
+    // The user moves the shared folder away and links it back: codex no longer reads it.
+    await rename(join(project, ".agents", "skills"), join(project, "store"));
+    await symlink("../store", join(project, ".agents", "skills"));
+    const linked = await check(["--json"]);
+    expect(linked.code).toBe(1);
+    expect(JSON.parse(linked.stdout)).toEqual([
+      {
+        skill: "demo",
+        agent: "codex",
+        problem: `${join(project, ".agents", "skills")} is a link, and Codex does not read a linked skills folder`,
+        fix: "replace the link with the folder it points to",
+        source: "https://github.com/openai/codex/issues/11314",
+      },
+    ]);
+    await rm(join(project, ".agents", "skills"));
+    await rename(join(project, "store"), join(project, ".agents", "skills"));
+    expect((await check()).code).toBe(0);
+
+    // A name that no longer matches its folder: every host rejects the skill.
+    const skillFile = join(project, ".agents", "skills", "demo", "SKILL.md");
+    const original = await readFile(skillFile, "utf8");
+    await writeFile(skillFile, original.replace("name: demo", "name: demo-two"));
+    const renamed = await check();
+    expect(renamed.code).toBe(1);
+    expect(renamed.stdout).toContain("claude-code will not load demo: name:");
+    expect(renamed.stdout).toContain("codex will not load demo: name:");
+    expect(renamed.stdout).toContain("fix: make the name in");
+    await writeFile(skillFile, original);
+    expect((await check()).code).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { parseSource } from "../../lifecycle/source-spec.js";
 import type { CliArgs } from "../args.js";
 import { chooseAgents } from "../../lifecycle/agents.js";
 import { askAgents, canAsk } from "./ask-agents.js";
-import { open, resolveGit, short, type LifecycleContext } from "./context.js";
+import { open, resolveGit, short, warnUnseen, type LifecycleContext } from "./context.js";
 
 /**
  * `skills-kernel add SOURCE`: one line per skill added (files and warnings with --verbose); each
@@ -30,6 +30,7 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
   );
   if (args.json) process.stdout.write(`${JSON.stringify(outcome.added, null, 2)}\n`);
   else for (const added of outcome.added) printSummary(added, args.verbose);
+  for (const added of outcome.added) if (!added.dry_run) await warnUnseen(context, added.folder, added.agents);
   for (const note of outcome.notes) process.stderr.write(`skills-kernel: note: ${note}\n`);
   for (const failure of outcome.failures) process.stderr.write(`skills-kernel: ${failure}\n`);
   return outcome.failures.length > 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 import { UserError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import type { Scope } from "../../lifecycle/agents.js";
+import { agentById, type Scope } from "../../lifecycle/agents.js";
+import { checkSkillForAgents, describeProblem } from "../../lifecycle/host-check.js";
 import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
 import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
 import type { SourceSpec } from "../../lifecycle/source-spec.js";
@@ -70,4 +71,10 @@ export function reportFailure(error: unknown): void {
 
 export function short(commit: string | undefined): string {
   return commit ? commit.slice(0, 12) : "-";
+}
+
+/** A line on stderr for each agent that will not load a skill just written, with its fix. */
+export async function warnUnseen(context: LifecycleContext, folder: string, agentIds: readonly string[]): Promise<void> {
+  const agents = agentIds.map((id) => agentById(id)).filter((agent) => agent !== undefined);
+  for (const problem of await checkSkillForAgents(folder, agents, context.scope)) process.stderr.write(`skills-kernel: warning: ${describeProblem(problem)}\n`);
 }

@@ -6,7 +6,7 @@ import { storeFolder } from "../../lifecycle/place.js";
 import { inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import { entrySpec, findLocked } from "../../lifecycle/report.js";
-import { open, reportFailure, type LifecycleContext } from "./context.js";
+import { open, reportFailure, warnUnseen, type LifecycleContext } from "./context.js";
 
 /**
  * `skills-kernel restore`: from the lock alone, exactly the locked commits into the locked agents,
@@ -22,6 +22,7 @@ export async function runRestore(args: CliArgs, context: LifecycleContext): Prom
     try {
       const line = await restoreOne(name, entry, args, context);
       process.stdout.write(`${line}\n`);
+      await warnUnseen(context, name, entry.agents ?? []);
     } catch (error) {
       reportFailure(error);
       code = 1;

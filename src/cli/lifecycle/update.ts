@@ -7,7 +7,7 @@ import { signerOf } from "../../lifecycle/signer.js";
 import { inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import { checkFreshness, entrySpec, findLocked, recordMovedCommits, sharedOpener, type SourceOpener } from "../../lifecycle/report.js";
-import { open, reportFailure, short, type LifecycleContext } from "./context.js";
+import { open, reportFailure, short, warnUnseen, type LifecycleContext } from "./context.js";
 
 /**
  * `skills-kernel update [NAME]...`: brings tracked skills to their source's latest in every agent
@@ -31,6 +31,7 @@ export async function runUpdate(args: CliArgs, context: LifecycleContext): Promi
         // Kept edits, and a source that could not be asked (a deleted branch), fail the run; npx skills' entries do not.
         if (outcome.status === "kept" || (outcome.status === "unknown" && entry.files !== undefined)) code = 1;
         if (!args.json) say(name, outcome, args.dryRun);
+        if (outcome.status === "updated" && !args.dryRun) await warnUnseen(context, name, entry.agents ?? []);
       } catch (error) {
         reportFailure(error);
         code = 1;
