@@ -50,6 +50,7 @@ const COMMAND_SPECS = {
   verify: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "SKILL_DIR --allowed-signers FILE" },
   "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
   export: { options: { out: { type: "string" }, "base-url": { type: "string" } }, positionals: [1, 1], usage: "DIR --out SITE" },
+  init: { options: { description: { type: "string" }, references: { type: "boolean" }, scripts: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
   install: {
     options: {
       to: { type: "string" },
@@ -83,7 +84,7 @@ const COMMAND_SPECS = {
     positionals: [1, 1],
     usage: "SOURCE",
   },
-  installed: { options: { global: { type: "boolean" }, json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
+  installed: { options: { global: { type: "boolean" }, json: { type: "boolean" }, check: { type: "boolean" } }, positionals: [0, 0], usage: "" },
   outdated: { options: { global: { type: "boolean" }, json: { type: "boolean" }, "token-env": { type: "string", multiple: true } }, positionals: [0, 0], usage: "" },
   update: {
     options: {
@@ -181,6 +182,10 @@ export interface CliArgs {
   readonly acceptSigner: boolean;
   /** add, outdated, update, restore: `[user@]host=VARIABLE`, the variable holding that host's token. */
   readonly tokenEnv: readonly string[];
+  /** installed: check what each agent will actually load. */
+  readonly check: boolean;
+  /** init: the new skill's description, and whether it gets references/ and scripts/. */
+  readonly init: { readonly description?: string; readonly references: boolean; readonly scripts: boolean };
 }
 
 export interface HttpFlags {
@@ -213,6 +218,8 @@ Usage:
                                                spec; exits 1 if any is invalid
   skills-kernel audit PATH [--format FORMAT]   audit a skill, or the skills under a folder, for
                                                risky content; exits 1 if any finding is high
+  skills-kernel init NAME [--description TEXT] [--references] [--scripts]
+                                               make a new skill folder NAME with a valid SKILL.md
   skills-kernel sign SKILL_DIR --key KEY       sign a skill with an SSH key (writes SKILL.sig)
   skills-kernel verify SKILL_DIR --allowed-signers FILE
                                                check a skill's signature; exits 1 if unsigned,
@@ -231,7 +238,8 @@ Installed skills (docs/lifecycle.md; agents: docs/agents.md):
                                                install skills from a repository (owner/repo,
                                                any git URL, #REF, :PATH), a catalog URL or a
                                                folder, recorded in skills-lock.json
-  skills-kernel installed [--json]             installed skills and their state
+  skills-kernel installed [--check] [--json]   installed skills and their state; --check: what
+                                               each agent will load (exits 1 if one would not)
   skills-kernel outdated [--json]              tracked skills whose source moved on
   skills-kernel update [NAME]... [--force] [--dry-run]
                                                bring tracked skills to their source's latest
@@ -434,6 +442,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     frozen: values.frozen === true,
     acceptSigner: values["accept-signer"] === true,
     tokenEnv: (values["token-env"] as string[] | undefined) ?? [],
+    check: values.check === true,
+    init: { description: values.description as string | undefined, references: values.references === true, scripts: values.scripts === true },
   };
 }
 

@@ -56,6 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const { runAudit } = await import("./audit.js");
       return await runAudit(args.positionals[0]!, { format: args.auditFormat });
     }
+    if (args.command === "init") return await (await import("./init.js")).runInit(args.positionals[0]!, args.init);
     if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!);
     if (args.command === "verify") return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);
     if (LIFECYCLE_COMMANDS.has(args.command)) {

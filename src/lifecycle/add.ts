@@ -5,7 +5,7 @@ import type { AgentRow, Scope } from "./agents.js";
 import { refuseStaged } from "./checks.js";
 import { commitSkill, type SourceFields } from "./commit.js";
 import type { OfferedSkill, OpenedSource } from "./fetch.js";
-import { lockPath, readLock } from "./lock-file.js";
+import { lockFolder, lockPath, portableFolder, readLock } from "./lock-file.js";
 import type { InstallMode } from "./place.js";
 import { refuseLinkedFolders, storeFolder } from "./place.js";
 import type { SourceOpener } from "./report.js";
@@ -45,6 +45,8 @@ export interface AddOutcome {
   readonly added: AddedSkill[];
   /** One message per skill that failed; the others were added. */
   readonly failures: string[];
+  /** What the user should know about what was recorded (a path the lock cannot make portable). */
+  readonly notes: string[];
 }
 
 /**
@@ -57,11 +59,13 @@ export async function addSkills(request: AddRequest, open: SourceOpener): Promis
   await readLock(lockPath(request.scope));
   await refuseLinkedFolders(request.agents, request.scope);
   const source = await open(request.spec, request.resolved?.commit);
-  const outcome: AddOutcome = { added: [], failures: [] };
+  const outcome: AddOutcome = { added: [], failures: [], notes: [] };
+  const where = recordedSource(request.spec, request.scope);
+  if (where.note) outcome.notes.push(where.note);
   try {
     for (const offered of choose(source, request.wanted, request.spec.written)) {
       try {
-        outcome.added.push(await addOne(source, offered, request));
+        outcome.added.push(await addOne(source, offered, request, where));
       } catch (error) {
         if (!(error instanceof UserError)) throw error;
         outcome.failures.push(errorMessage(error).replace(/\s*\n\s*/g, " "));
@@ -73,7 +77,19 @@ export async function addSkills(request: AddRequest, open: SourceOpener): Promis
   return outcome;
 }
 
-async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddRequest): Promise<AddedSkill> {
+/** How the lock names a source: a local folder relative to the lock where it can be, else by its absolute path with a note. */
+function recordedSource(spec: SourceSpec, scope: Scope): { source: string; url?: string; note?: string } {
+  if (spec.kind === "git") return { source: spec.written, url: spec.repository.url };
+  if (spec.kind === "catalog") return { source: spec.written, url: spec.url };
+  const portable = scope.global ? undefined : portableFolder(spec.folder, lockFolder(scope));
+  if (portable !== undefined) return { source: portable };
+  const note = scope.global
+    ? undefined
+    : `${spec.folder} is outside the project and its parent folder, so ${lockPath(scope)} records its absolute path: other clones need the folder at that path too`;
+  return { source: spec.folder, url: spec.folder, note };
+}
+
+async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddRequest, where: { source: string; url?: string }): Promise<AddedSkill> {
   const { spec, resolved } = request;
   const staged = await source.stage(offered, request.dryRun ? tmpdir() : storeFolder(request.scope), request.strict, request.allowRisky ?? false);
   try {
@@ -81,9 +97,9 @@ async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddR
     if (refused) throw new UserError(`refusing to add "${offered.name}": ${refused}`, 1);
     const folder = basename(staged.folder);
     const fields: SourceFields = {
-      source: spec.written,
+      source: where.source,
       sourceType: sourceType(spec),
-      url: spec.kind === "git" ? spec.repository.url : spec.kind === "catalog" ? spec.url : spec.folder,
+      url: where.url,
       ref: spec.kind === "git" ? spec.repository.ref : undefined,
       pinned: resolved?.pinned ?? false,
       commit: resolved?.commit,

@@ -1,155 +1,60 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { distance } from "fastest-levenshtein";
 import { ConfigError } from "../kernel/errors.js";
-import { dirname, join } from "node:path";
+import { AGENT_ROWS, type AgentRow } from "./agents-table.js";
 
-/**
- * One row per agent: where it reads skills in a project and for the user. `project` folders are
- * relative to the project root, `global` to the home folder (`$XDG_CONFIG_HOME` defaults to
- * `.config`). The first project folder is where skills are installed; every one of them, and
- * `detect`, tells the agent is used in a project. `docs` is where the agent documents its folders.
- */
-export interface AgentRow {
-  readonly id: string;
-  readonly name: string;
-  readonly project: readonly string[];
-  readonly global: string;
-  /** Project folders whose presence says the agent is used there (besides `project`). */
-  readonly detect: readonly string[];
-  readonly docs: string;
-}
+export type { AgentRow } from "./agents-table.js";
 
-/** The shared folder every agent row that lists it reads; installs store one copy there. */
+/** The shared folder: every agent reading it is "universal", and installs store one copy there. */
 export const SHARED_FOLDER = ".agents/skills";
 
-export const AGENTS: readonly AgentRow[] = [
-  {
-    id: "agents",
-    name: "Shared .agents/skills",
-    project: [SHARED_FOLDER],
-    global: ".agents/skills",
-    detect: [],
-    docs: "https://agentskills.io/integrate-skills",
-  },
-  {
-    id: "claude-code",
-    name: "Claude Code",
-    project: [".claude/skills"],
-    global: ".claude/skills",
-    detect: [".claude"],
-    docs: "https://docs.claude.com/en/docs/claude-code/skills",
-  },
-  {
-    id: "codex",
-    name: "OpenAI Codex",
-    project: [SHARED_FOLDER],
-    global: ".codex/skills",
-    detect: [".codex"],
-    docs: "https://developers.openai.com/codex/skills",
-  },
-  {
-    id: "cursor",
-    name: "Cursor",
-    project: [".cursor/skills"],
-    global: ".cursor/skills",
-    detect: [".cursor"],
-    docs: "https://cursor.com/docs/context/skills",
-  },
-  {
-    id: "github-copilot",
-    name: "GitHub Copilot",
-    project: [".github/skills", SHARED_FOLDER],
-    global: ".copilot/skills",
-    detect: [".github/copilot-instructions.md"],
-    docs: "https://docs.github.com/en/copilot/concepts/agents/about-agent-skills",
-  },
-  {
-    id: "gemini-cli",
-    name: "Gemini CLI",
-    project: [".gemini/skills"],
-    global: ".gemini/skills",
-    detect: [".gemini"],
-    docs: "https://geminicli.com/docs/cli/skills/",
-  },
-  {
-    id: "opencode",
-    name: "OpenCode",
-    project: [".opencode/skills"],
-    global: ".config/opencode/skills",
-    detect: [".opencode", "opencode.json"],
-    docs: "https://opencode.ai/docs/skills/",
-  },
-  {
-    id: "goose",
-    name: "Goose",
-    project: [".goose/skills"],
-    global: ".config/goose/skills",
-    detect: [".goose", ".goosehints"],
-    docs: "https://block.github.io/goose/docs/guides/context-engineering/using-skills/",
-  },
-  {
-    id: "windsurf",
-    name: "Windsurf",
-    project: [".windsurf/skills"],
-    global: ".codeium/windsurf/skills",
-    detect: [".windsurf"],
-    docs: "https://docs.windsurf.com/windsurf/cascade/skills",
-  },
-  {
-    id: "cline",
-    name: "Cline",
-    project: [".cline/skills"],
-    global: ".cline/skills",
-    detect: [".cline", ".clinerules"],
-    docs: "https://docs.cline.bot/features/skills",
-  },
-  {
-    id: "amp",
-    name: "Amp",
-    project: [SHARED_FOLDER],
-    global: ".config/agents/skills",
-    detect: [],
-    docs: "https://ampcode.com/manual#agent-skills",
-  },
-  {
-    id: "kiro",
-    name: "Kiro",
-    project: [".kiro/skills"],
-    global: ".kiro/skills",
-    detect: [".kiro"],
-    docs: "https://kiro.dev/docs/skills/",
-  },
-  {
-    id: "roo",
-    name: "Roo Code",
-    project: [".roo/skills"],
-    global: ".roo/skills",
-    detect: [".roo", ".roomodes"],
-    docs: "https://docs.roocode.com/features/skills",
-  },
-  {
-    id: "qwen-code",
-    name: "Qwen Code",
-    project: [".qwen/skills"],
-    global: ".qwen/skills",
-    detect: [".qwen"],
-    docs: "https://qwenlm.github.io/qwen-code-docs/en/users/features/skills/",
-  },
-];
+export const AGENTS: readonly AgentRow[] = AGENT_ROWS;
+
+/** Ids this project used before it took npx skills' table, kept so older locks and commands still work. */
+const FORMER_IDS: Readonly<Record<string, string>> = { agents: "universal", kiro: "kiro-cli" };
+
+/** Where a `$VAR/…` user folder is when the variable is unset (or relative, which the XDG spec says to ignore). */
+const HOME_DEFAULTS: Readonly<Record<string, string>> = {
+  XDG_CONFIG_HOME: ".config",
+  CLAUDE_CONFIG_DIR: ".claude",
+  AUTOHAND_HOME: ".autohand",
+  GROK_HOME: ".grok",
+  HERMES_HOME: ".hermes",
+  VIBE_HOME: ".vibe",
+};
 
 /** The agent installed into when none is named and none is detected. */
 export const DEFAULT_AGENT = "claude-code";
 
 export function agentById(id: string): AgentRow | undefined {
-  return AGENTS.find((agent) => agent.id === id);
+  const wanted = FORMER_IDS[id] ?? id;
+  return AGENTS.find((agent) => agent.id === wanted);
 }
 
-/** Where an agent's skills live: the first project folder under `root`, or its global folder. */
+/** Whether the agent reads the shared folder in a project (npx skills' "universal" agents). */
+export function isUniversal(agent: AgentRow): boolean {
+  return agent.project === SHARED_FOLDER;
+}
+
+/** The folder an agent reads for the user, with `~` and `$VAR` resolved; undefined for a project-only agent. */
+export function userFolder(agent: AgentRow, home: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const global = agent.global;
+  if (global === undefined) return undefined;
+  if (global.startsWith("~/")) return join(home, global.slice(2));
+  const [, variable, rest] = /^\$([A-Z_]+)\/(.*)$/.exec(global)!;
+  const value = env[variable!]?.trim();
+  return join(value?.startsWith("/") ? value : join(home, HOME_DEFAULTS[variable!]!), rest!);
+}
+
+/**
+ * Where an agent's skills are installed: its project folder under `root`, or for the user its
+ * own folder, except that universal agents share `~/.agents/skills` there too, as npx skills does.
+ */
 export function agentFolder(agent: AgentRow, scope: Scope): string {
-  if (!scope.global) return join(scope.root, agent.project[0]!);
-  const config = process.env.XDG_CONFIG_HOME;
-  // The XDG spec says a relative value is invalid and is to be ignored.
-  if (config?.startsWith("/") && agent.global.startsWith(".config/")) return join(config, agent.global.slice(".config/".length));
-  return join(scope.home, agent.global);
+  if (!scope.global) return join(scope.root, agent.project);
+  // A project-only agent has no user folder: chooseAgents refuses it with --global.
+  return isUniversal(agent) ? join(scope.home, SHARED_FOLDER) : (userFolder(agent, scope.home) ?? join(scope.home, agent.project));
 }
 
 /** Where installs happen: a project's root, or (global) the user's home folder. */
@@ -160,31 +65,53 @@ export interface Scope {
   readonly home: string;
 }
 
+/** The project files that say an agent is used: its own dot-folder (never the shared one) and its markers. */
+function projectMarkers(agent: AgentRow): string[] {
+  const root = agent.project.split("/")[0]!;
+  const own = agent.id === "universal" ? [SHARED_FOLDER] : !isUniversal(agent) && root.startsWith(".") ? [root] : [];
+  return [...own, ...(agent.detect ?? [])];
+}
 
 /**
- * The agents used in this scope: in a project, those whose own install folder or marker exists
- * (a folder several agents share says only "agents"); globally, those whose folder's parent
- * exists (`~/.claude`). Empty when none is found.
+ * The agents used in this scope: in a project, those whose dot-folder or marker exists (the
+ * shared folder says only "universal"); for the user, those whose folder's parent exists
+ * (`~/.claude`). Empty when none is found.
  */
 export function detectAgents(scope: Scope): AgentRow[] {
   return AGENTS.filter((agent) => {
-    if (scope.global) return existsSync(dirname(agentFolder(agent, scope)));
-    const own = agent.id === "agents" || agent.project[0] !== SHARED_FOLDER ? [agent.project[0]!] : [];
-    return [...own, ...agent.detect].some((path) => existsSync(join(scope.root, path)));
+    if (scope.global) {
+      if (isUniversal(agent)) return agent.id === "universal" && existsSync(join(scope.home, ".agents"));
+      const folder = userFolder(agent, scope.home);
+      return folder !== undefined && existsSync(join(folder, ".."));
+    }
+    return projectMarkers(agent).some((path) => existsSync(join(scope.root, path)));
   });
 }
 
 /** `--agent` ids, `--all-agents`, or the agents detected in the scope, or claude-code. */
 export function chooseAgents(ids: readonly string[], all: boolean, scope: Scope): AgentRow[] {
-  if (all) return [...AGENTS];
+  if (all) return scope.global ? AGENTS.filter((agent) => agent.global !== undefined) : [...AGENTS];
   if (ids.length > 0) {
-    return [...new Set(ids)].map((id) => {
+    const chosen = [...new Set(ids)].map((id) => {
       const agent = agentById(id);
-      if (!agent) throw new ConfigError(`unknown agent "${id}"; agents: ${AGENTS.map((row) => row.id).join(", ")} (docs/agents.md)`);
+      if (!agent) throw new ConfigError(unknownAgent(id));
       return agent;
     });
+    const projectOnly = scope.global ? chosen.filter((agent) => agent.global === undefined) : [];
+    if (projectOnly.length > 0) throw new ConfigError(`${projectOnly.map((agent) => agent.id).join(", ")}: read skills in a project only; drop --global or that --agent`);
+    return [...new Map(chosen.map((agent) => [agent.id, agent])).values()];
   }
   const detected = detectAgents(scope);
   return detected.length > 0 ? detected : [agentById(DEFAULT_AGENT)!];
 }
 
+/** An unknown `--agent`: the closest ids, and where the whole table is. */
+function unknownAgent(id: string): string {
+  const lower = id.toLowerCase();
+  const near = AGENTS.map((agent) => ({ id: agent.id, far: agent.name.toLowerCase() === lower ? 0 : distance(lower, agent.id) }))
+    .filter((candidate) => candidate.far <= 2)
+    .sort((a, b) => a.far - b.far)
+    .map((candidate) => candidate.id);
+  const hint = near.length > 0 ? `; did you mean ${near.slice(0, 3).join(", ")}?` : "";
+  return `unknown agent "${id}"${hint} (${AGENTS.length} agents: docs/agents.md)`;
+}

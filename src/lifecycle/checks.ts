@@ -5,6 +5,8 @@ import { signerChange, type LockedSigner } from "./signer.js";
 /** What a staged skill must match: the lock's digests (restore), the locked signer (update, restore). */
 export interface StagedExpectations {
   readonly files?: FileDigests;
+  /** The lock's folder digest (npx skills' `computedHash`): restore checks it beside each file's. */
+  readonly computedHash?: string;
   readonly signer?: LockedSigner;
   /** Take a skill whose signer changed, or whose signature is gone. */
   readonly acceptSigner?: boolean;
@@ -21,6 +23,9 @@ export async function refuseStaged(staged: StagedSkill, expected: StagedExpectat
     if (differing.length > 0) {
       return `its content does not match the lock's digests (${differing.slice(0, 5).join(", ")}${differing.length > 5 ? ", …" : ""}); nothing was written`;
     }
+  }
+  if (expected.computedHash !== undefined && expected.computedHash !== staged.digest.computedHash) {
+    return "its content does not match the lock's folder digest (computedHash); nothing was written";
   }
   if (expected.signer && !expected.acceptSigner) {
     const changed = signerChange(expected.signer, staged.signature);

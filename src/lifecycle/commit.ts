@@ -68,7 +68,7 @@ export async function commitSkill(staged: StagedSkill, plan: SkillPlan): Promise
     const existing = lock.skills[plan.folder];
     // Another source's skill of the same name is not replaced by accident; npx skills' entries (no
     // per-file digests) spell URLs their own way, and adding the skill here takes them over.
-    if (existing?.files !== undefined && existing.sourceUrl !== plan.source.url && !plan.force) {
+    if (existing?.files !== undefined && (existing.sourceUrl ?? existing.source) !== (plan.source.url ?? plan.source.source) && !plan.force) {
       throw new UserError(`${plan.folder} is installed from ${existing.source}; --force replaces it with ${plan.source.source}`, 1);
     }
     const previous = existing && plan.addAgents ? await entryAgents(existing, plan.scope, plan.folder) : [];

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { z } from "zod";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { checkRelativePath } from "../skills/skill-files.js";
-import { AGENTS } from "./agents.js";
+import { agentById } from "./agents.js";
 
 /** The lock's file name: the one `npx skills` writes at a project's root, so both read each other's. */
 export const LOCK_FILE = "skills-lock.json";
@@ -22,11 +22,11 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
  */
 const entrySchema = z
   .object({
-    /** The source as the user wrote it. */
+    /** The source as the user wrote it; a local folder relative to the lock's folder where it can be (npx skills' portable form). */
     source: z.string().min(1),
     /** git, catalog or local (npx skills: github, local, node_modules…). */
     sourceType: z.string().min(1),
-    /** The resolved URL: a git remote, a catalog document, or an absolute folder. */
+    /** The resolved URL: a git remote or a catalog document; a local folder's absolute path only where it cannot be relative. */
     sourceUrl: z.string().min(1).optional(),
     /** The branch, tag or commit asked for; absent when none was. */
     ref: z.string().min(1).optional(),
@@ -71,6 +71,25 @@ export function lockPath(scope: { readonly global: boolean; readonly root: strin
   return join(state?.startsWith("/") ? state : join(homedir(), ".local", "state"), "skills-kernel", LOCK_FILE);
 }
 
+/** The folder a lock's relative paths are relative to: the one holding it. */
+export function lockFolder(scope: { readonly global: boolean; readonly root: string }): string {
+  return dirname(lockPath(scope));
+}
+
+/**
+ * A local source's folder as a project lock records it, the way npx skills writes it: relative to
+ * the lock's folder (`./skills`, `../shared-skills`) when inside the project or beside it (inside
+ * its parent), so the lock works in every clone; undefined when only an absolute path can name it.
+ */
+export function portableFolder(folder: string, lockDir: string): string | undefined {
+  const path = relative(lockDir, folder);
+  if (isAbsolute(path)) return undefined;
+  const posix = path.split(sep).join("/");
+  if (posix === "") return ".";
+  if (posix.startsWith("../../") || posix === "../..") return undefined;
+  return posix.startsWith("../") || posix === ".." ? posix : `./${posix}`;
+}
+
 /**
  * Reads the lock; a missing file is an empty lock. A file that cannot be read, is not a lock, or
  * is of a newer format is an error naming it: it is never reset, since it is the project's record.
@@ -111,7 +130,7 @@ function checkEntry(file: string, name: string, entry: LockEntry): void {
     if (problem) throw bad(`file "${path}": ${problem}`);
   }
   for (const agent of entry.agents ?? []) {
-    if (!AGENTS.some((row) => row.id === agent)) throw bad(`unknown agent "${agent}"`);
+    if (!agentById(agent)) throw bad(`unknown agent "${agent}"`);
   }
 }
 

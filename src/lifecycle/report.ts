@@ -1,6 +1,7 @@
 import { differingFiles } from "./digest.js";
 import type { OpenedSource } from "./fetch.js";
-import { lockPath, readLock, type LockEntry } from "./lock-file.js";
+import { lockFolder, lockPath, readLock, writeLock, type LockEntry } from "./lock-file.js";
+import { withLockFile } from "./lock-guard.js";
 import { sourceFieldsOf } from "./commit.js";
 import { resolveRef } from "./resolve-git.js";
 import { inspectSkill } from "./state.js";
@@ -9,6 +10,7 @@ import type { SourceSpec } from "./source-spec.js";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { parseSource } from "./source-spec.js";
 import { tmpdir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
 import { tokenCredentials, type TokenEnv } from "../remote/git/host-tokens.js";
 
 /** One installed skill as `installed --json` and the list_installed_skills tool give it. */
@@ -63,11 +65,17 @@ export interface OutdatedRow {
 /** Opens a source (the CLI's shows a progress line). */
 export type SourceOpener = (spec: SourceSpec, commit?: string) => Promise<OpenedSource>;
 
-/** The source a lock entry came from, as it was written (a local folder by its absolute path). */
-export function entrySpec(name: string, entry: LockEntry, cwd: string): SourceSpec {
-  if (entry.sourceType === "local" && entry.sourceUrl) return { kind: "local", written: entry.source, folder: entry.sourceUrl };
+/**
+ * The source a lock entry came from, as it was written; `lockDir` is the lock's folder, which a
+ * local folder's relative path (ours and npx skills') starts from.
+ */
+export function entrySpec(name: string, entry: LockEntry, lockDir: string): SourceSpec {
+  if (entry.sourceType === "local") {
+    const folder = entry.sourceUrl && isAbsolute(entry.sourceUrl) ? entry.sourceUrl : resolve(lockDir, entry.source);
+    return { kind: "local", written: entry.source, folder };
+  }
   if (entry.sourceType === "catalog" && entry.sourceUrl) return { kind: "catalog", written: entry.source, url: entry.sourceUrl };
-  if (entry.sourceType === "git") return parseSource(entry.source, cwd).spec;
+  if (entry.sourceType === "git") return parseSource(entry.source, lockDir).spec;
   throw new UserError(`"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`, 1);
 }
 
@@ -80,36 +88,83 @@ export function findLocked(source: OpenedSource, name: string, entry: LockEntry)
 }
 
 /**
- * Whether a locked skill's source has moved on: a branch's new commit, or a catalog's or folder's
- * new content. `tokenEnv` names the tokens for private HTTPS hosts (github.com's come unasked).
+ * Whether a locked skill's own files changed at its source: a branch's new commit, or a catalog's
+ * or folder's new content. A new commit that leaves the skill's files as they were is "current",
+ * with `latest` the commit to record. `tokenEnv` names the tokens for private HTTPS hosts.
  */
-export async function checkFreshness(name: string, entry: LockEntry, cwd: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow> {
+export async function checkFreshness(name: string, entry: LockEntry, lockDir: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow> {
   const current = entry.commit ?? entry.version ?? null;
   if (entry.pinned) return { name, status: "pinned", current, latest: null, ...(entry.ref ? { note: `pinned to ${entry.ref}` } : {}) };
   try {
     if (entry.files === undefined) return { name, status: "unknown", current, latest: null, note: "installed by npx skills: add it here to track it" };
+    let commit: string | undefined;
     if (entry.sourceType === "git" && entry.sourceUrl) {
-      const latest = await resolveRef(entry.sourceUrl, entry.ref, tokenCredentials(entry.sourceUrl, tokenEnv));
-      return { name, status: latest.commit === entry.commit ? "current" : "outdated", current, latest: latest.commit };
+      commit = (await resolveRef(entry.sourceUrl, entry.ref, tokenCredentials(entry.sourceUrl, tokenEnv))).commit;
+      if (commit === entry.commit) return { name, status: "current", current, latest: commit };
     }
-    const source = await open(entrySpec(name, entry, cwd));
-    try {
-      const staged = await source.stage(findLocked(source, name, entry), tmpdir(), false, true);
-      await staged.discard();
-      const changed = differingFiles(entry.files, staged.digest.files).length > 0;
-      return { name, status: changed ? "outdated" : "current", current, latest: staged.offered.version ?? (changed ? "changed" : current) };
-    } finally {
-      await source.close();
-    }
+    const source = await open(entrySpec(name, entry, lockDir), commit);
+    const staged = await source.stage(findLocked(source, name, entry), tmpdir(), false, true);
+    await staged.discard();
+    const changed = differingFiles(entry.files, staged.digest.files).length > 0;
+    const latest = commit ?? staged.offered.version ?? (changed ? "changed" : current);
+    return { name, status: changed ? "outdated" : "current", current, latest };
   } catch (error) {
     return { name, status: "unknown", current, latest: null, note: errorMessage(error) };
   }
 }
 
+/**
+ * An opener that opens each source (at each commit) once, for a run over many skills of one
+ * repository; `closeAll` closes what it opened.
+ */
+export function sharedOpener(open: SourceOpener): { open: SourceOpener; closeAll(): Promise<void> } {
+  const opened = new Map<string, Promise<OpenedSource>>();
+  return {
+    open: (spec, commit) => {
+      const key = JSON.stringify([spec, commit]);
+      let source = opened.get(key);
+      if (!source) {
+        source = open(spec, commit);
+        opened.set(key, source);
+      }
+      return source;
+    },
+    async closeAll() {
+      const all = await Promise.allSettled(opened.values());
+      for (const result of all) if (result.status === "fulfilled") await result.value.close();
+    },
+  };
+}
+
+/**
+ * Records the commit each current git skill's branch moved to, where the skill's own files did
+ * not change, so the lock names what is installed without rewriting a file.
+ */
+export async function recordMovedCommits(scope: Scope, rows: readonly OutdatedRow[]): Promise<void> {
+  const moved = rows.filter((row) => row.status === "current" && row.latest !== null && row.latest !== row.current && /^[0-9a-f]{40}$/.test(row.latest));
+  if (moved.length === 0) return;
+  const file = lockPath(scope);
+  await withLockFile(file, async () => {
+    const lock = await readLock(file);
+    const skills = { ...lock.skills };
+    for (const row of moved) {
+      const entry = skills[row.name];
+      if (entry?.commit === row.current) skills[row.name] = { ...entry, commit: row.latest! };
+    }
+    await writeLock(file, { ...lock, skills });
+  });
+}
+
 /** Every skill of the scope's lock and whether its source moved on. */
-export async function outdatedRows(scope: Scope, cwd: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow[]> {
+export async function outdatedRows(scope: Scope, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow[]> {
   const lock = await readLock(lockPath(scope));
+  const shared = sharedOpener(open);
   const rows: OutdatedRow[] = [];
-  for (const [name, entry] of Object.entries(lock.skills)) rows.push(await checkFreshness(name, entry, cwd, open, tokenEnv));
+  try {
+    for (const [name, entry] of Object.entries(lock.skills)) rows.push(await checkFreshness(name, entry, lockFolder(scope), shared.open, tokenEnv));
+  } finally {
+    await shared.closeAll();
+  }
+  await recordMovedCommits(scope, rows);
   return rows;
 }

@@ -1,4 +1,4 @@
-import { AGENTS, agentById, SHARED_FOLDER, type AgentRow, type Scope } from "./agents.js";
+import { AGENTS, agentById, isUniversal, type AgentRow, type Scope } from "./agents.js";
 import { differingFiles, digestFolder, exists } from "./digest.js";
 import type { LockEntry } from "./lock-file.js";
 import { agentSkillPath, storeFolder } from "./place.js";
@@ -25,8 +25,9 @@ export async function entryAgents(entry: LockEntry, scope: Scope, folder: string
   if (entry.agents) return entry.agents.map((id) => agentById(id)!);
   const found: AgentRow[] = [];
   for (const agent of AGENTS) {
-    // Agents reading the shared folder are all "agents" here: the folder cannot tell them apart.
-    if (agent.id !== "agents" && agent.project[0] === SHARED_FOLDER) continue;
+    // Agents reading the shared folder are all "universal" here: the folder cannot tell them apart.
+    if (agent.id !== "universal" && isUniversal(agent)) continue;
+    if (scope.global && agent.global === undefined) continue;
     if (await exists(agentSkillPath(agent, scope, folder))) found.push(agent);
   }
   return found;

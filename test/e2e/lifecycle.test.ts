@@ -53,15 +53,15 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
   });
 
   it("adds every skill of a repository for three agents: one stored copy, links, one line per skill", async () => {
-    const result = await run(["add", `${repo.url}#main:skills`, "--agent", "claude-code", "--agent", "cursor", "--agent", "codex"]);
+    const result = await run(["add", `${repo.url}#main:skills`, "--agent", "claude-code", "--agent", "windsurf", "--agent", "codex"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout.trim().split("\n")).toEqual([
-      `added deploy at ${first.slice(0, 12)} (tracking main) for claude-code, cursor, codex (link, 2 files)`,
-      `added review at ${first.slice(0, 12)} (tracking main) for claude-code, cursor, codex (link, 1 file)`,
+      `added deploy at ${first.slice(0, 12)} (tracking main) for claude-code, windsurf, codex (link, 2 files)`,
+      `added review at ${first.slice(0, 12)} (tracking main) for claude-code, windsurf, codex (link, 1 file)`,
     ]);
     expect(await readFile(join(project, ".agents", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe("echo v1\n");
-    for (const agent of [".claude", ".cursor"]) {
+    for (const agent of [".claude", ".windsurf"]) {
       const link = join(project, agent, "skills", "deploy");
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(readlinkSync(link)).toBe(join("..", "..", ".agents", "skills", "deploy"));
@@ -78,7 +78,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
       pinned: false,
       commit: first,
       skillPath: "skills/deploy/SKILL.md",
-      agents: ["claude-code", "codex", "cursor"],
+      agents: ["claude-code", "codex", "windsurf"],
       mode: "link",
       computedHash: npxHash({ "SKILL.md": skill("deploy", "Deploy the service."), "scripts/run.sh": "echo v1\n" }),
       files: { "SKILL.md": sha(skill("deploy", "Deploy the service.")), "scripts/run.sh": sha("echo v1\n") },
@@ -92,10 +92,10 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
   it("pins a tag with SOURCE@skill on a file:// URL; outdated shows it pinned and the branch outdated", async () => {
     const added = await run(["add", `${repo.url}#v1:skills@review`, "--agent", "claude-code"]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toMatch(/^added review at \w{12} \(pinned to v1\) for claude-code, codex, cursor \(link, 1 file\)\n$/);
+    expect(added.stdout).toMatch(/^added review at \w{12} \(pinned to v1\) for claude-code, codex, windsurf \(link, 1 file\)\n$/);
     await repo.commit({ "skills/deploy/scripts/run.sh": "echo v2\n", "skills/review/SKILL.md": skill("review", "Review it twice.") });
     const outdated = await run(["outdated", "--json"]);
-    expect(outdated.code, outdated.stderr).toBe(0);
+    expect(outdated.code, outdated.stderr).toBe(1);
     const rows = JSON.parse(outdated.stdout);
     expect(rows.find((row: { name: string }) => row.name === "review")).toMatchObject({ status: "pinned" });
     expect(rows.find((row: { name: string }) => row.name === "deploy")).toMatchObject({ status: "outdated", current: first });
@@ -115,14 +115,14 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     expect(await readFile(join(project, ".agents", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe("echo mine\n");
     const forced = await run(["update", "deploy", "--force"]);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(await readFile(join(project, ".cursor", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe("echo v2\n");
+    expect(await readFile(join(project, ".windsurf", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe("echo v2\n");
     expect((await lock()).skills.deploy.files["scripts/run.sh"]).toBe(sha("echo v2\n"));
   });
 
   it("removes a skill from one agent only, and the lock follows", async () => {
-    const result = await run(["remove", "deploy", "--agent", "cursor"]);
+    const result = await run(["remove", "deploy", "--agent", "windsurf"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(existsSync(join(project, ".cursor", "skills", "deploy"))).toBe(false);
+    expect(existsSync(join(project, ".windsurf", "skills", "deploy"))).toBe(false);
     expect(existsSync(join(project, ".claude", "skills", "deploy", "SKILL.md"))).toBe(true);
     expect((await lock()).skills.deploy.agents).toEqual(["claude-code", "codex"]);
   });
@@ -130,13 +130,13 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
   it("restores exactly the locked commits after every agent folder is gone, the tag deleted and main moved", async () => {
     git(repo.bare, "tag", "-d", "v1");
     await repo.commit({ "skills/review/SKILL.md": skill("review", "Moved on again.") });
-    for (const folder of [".agents", ".claude", ".cursor"]) await rm(join(project, folder), { recursive: true, force: true });
+    for (const folder of [".agents", ".claude", ".windsurf"]) await rm(join(project, folder), { recursive: true, force: true });
     const before = await readFile(join(project, "skills-lock.json"), "utf8");
     const result = await run(["restore", "--frozen"], project, { XDG_CACHE_HOME: join(base, "fresh-cache") });
     expect(result.code, result.stderr).toBe(0);
     expect(await readFile(join(project, ".claude", "skills", "review", "SKILL.md"), "utf8")).toBe(skill("review", "Review a change."));
     expect(await readFile(join(project, ".claude", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe("echo v2\n");
-    expect(existsSync(join(project, ".cursor", "skills", "deploy"))).toBe(false);
+    expect(existsSync(join(project, ".windsurf", "skills", "deploy"))).toBe(false);
     expect(await readFile(join(project, "skills-lock.json"), "utf8")).toBe(before);
     const states = JSON.parse((await run(["installed", "--json"])).stdout).map((row: { state: string }) => row.state);
     expect(states).toEqual(["ok", "ok"]);
@@ -152,8 +152,9 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
         { name: "review", state: "ok", pinned: true, ref: "v1" },
       ]);
       const outdated = await client.callTool({ name: "check_outdated_skills", arguments: {} });
+      // main moved on with review alone changed: deploy's own files are current.
       expect((outdated.structuredContent as { skills: unknown[] }).skills).toMatchObject([
-        { name: "deploy", status: "outdated" },
+        { name: "deploy", status: "current" },
         { name: "review", status: "pinned" },
       ]);
     } finally {
@@ -162,10 +163,19 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
   });
 
   it("refuses to restore a skill whose digest was tampered with, writing nothing for it", async () => {
-    const tampered = await lock();
+    const original = await lock();
+    const folderDigest = structuredClone(original);
+    folderDigest.skills.review.computedHash = "0".repeat(64);
+    await writeFile(join(project, "skills-lock.json"), JSON.stringify(folderDigest));
+    for (const folder of [".agents", ".claude", ".windsurf"]) await rm(join(project, folder), { recursive: true, force: true });
+    const byFolder = await run(["restore"]);
+    expect(byFolder.code).toBe(1);
+    expect(byFolder.stderr).toContain(`refusing to restore "review": its content does not match the lock's folder digest (computedHash); nothing was written`);
+    expect(existsSync(join(project, ".claude", "skills", "review"))).toBe(false);
+    const tampered = structuredClone(original);
     tampered.skills.review.files["SKILL.md"] = sha("something else");
     await writeFile(join(project, "skills-lock.json"), JSON.stringify(tampered));
-    for (const folder of [".agents", ".claude", ".cursor"]) await rm(join(project, folder), { recursive: true, force: true });
+    for (const folder of [".agents", ".claude", ".windsurf"]) await rm(join(project, folder), { recursive: true, force: true });
     const result = await run(["restore"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`refusing to restore "review": its content does not match the lock's digests (SKILL.md); nothing was written`);
@@ -206,9 +216,9 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     git(branchy.work, "push", "-q", branchy.bare, "HEAD:refs/heads/feature");
     const cwd = join(base, "global-cwd");
     await mkdir(cwd, { recursive: true });
-    const added = await run(["add", `${branchy.url}#feature:skills`, "--global", "--agent", "cursor"], cwd);
+    const added = await run(["add", `${branchy.url}#feature:skills`, "--global", "--agent", "windsurf"], cwd);
     expect(added.code, added.stderr).toBe(0);
-    expect(existsSync(join(env.HOME!, ".cursor", "skills", "topic", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(env.HOME!, ".codeium", "windsurf", "skills", "topic", "SKILL.md"))).toBe(true);
     expect(existsSync(join(env.XDG_STATE_HOME!, "skills-kernel", "skills-lock.json"))).toBe(true);
     expect(existsSync(join(cwd, "skills-lock.json"))).toBe(false);
     git(branchy.bare, "branch", "-D", "feature");
@@ -239,28 +249,28 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     await mkdir(join(linked, ".agents", "skills"), { recursive: true });
     await mkdir(join(linked, ".claude"));
     await symlink(join("..", ".agents", "skills"), join(linked, ".claude", "skills"));
-    const added = await run(["add", `${repo.url}:skills@deploy`, "--agent", "claude-code", "--agent", "cursor"], linked);
+    const added = await run(["add", `${repo.url}:skills@deploy`, "--agent", "claude-code", "--agent", "windsurf"], linked);
     expect(added.code, added.stderr).toBe(0);
     expect(lstatSync(join(linked, ".agents", "skills", "deploy")).isDirectory()).toBe(true);
     expect(JSON.parse((await run(["installed", "--json"], linked)).stdout)).toMatchObject([{ name: "deploy", state: "ok" }]);
     expect((await run(["remove", "deploy", "--agent", "claude-code"], linked)).code).toBe(0);
-    expect(existsSync(join(linked, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(linked, ".windsurf", "skills", "deploy", "SKILL.md"))).toBe(true);
   });
 
   it("--copy gives each agent its own copy, each checked for edits", async () => {
     const copies = join(base, "copies");
     await mkdir(join(copies, ".git"), { recursive: true });
-    const added = await run(["add", `${repo.url}:skills@review`, "--copy", "--agent", "claude-code", "--agent", "cursor"], copies);
+    const added = await run(["add", `${repo.url}:skills@review`, "--copy", "--agent", "claude-code", "--agent", "windsurf"], copies);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toContain("for claude-code, cursor (copy, 1 file)");
-    for (const agent of [".claude", ".cursor"]) expect(lstatSync(join(copies, agent, "skills", "review")).isDirectory()).toBe(true);
+    expect(added.stdout).toContain("for claude-code, windsurf (copy, 1 file)");
+    for (const agent of [".claude", ".windsurf"]) expect(lstatSync(join(copies, agent, "skills", "review")).isDirectory()).toBe(true);
     expect(existsSync(join(copies, ".agents", "skills", "review"))).toBe(false);
-    await writeFile(join(copies, ".cursor", "skills", "review", "notes.md"), "mine\n");
+    await writeFile(join(copies, ".windsurf", "skills", "review", "notes.md"), "mine\n");
     expect(JSON.parse((await run(["installed", "--json"], copies)).stdout)).toMatchObject([{ name: "review", state: "modified", mode: "copy", differing: ["notes.md"] }]);
     const removed = await run(["remove", "review"], copies);
     expect(removed.code, removed.stderr).toBe(0);
     expect(existsSync(join(copies, ".claude", "skills", "review"))).toBe(false);
-    expect(existsSync(join(copies, ".cursor", "skills", "review"))).toBe(false);
+    expect(existsSync(join(copies, ".windsurf", "skills", "review"))).toBe(false);
     expect((await lock(copies)).skills).toEqual({});
   });
 
@@ -271,15 +281,15 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     server.set("/.well-known/skills/index.json", { body: JSON.stringify({ skills: [{ name: "site-help", description: "Help for the site.", files: ["SKILL.md"] }] }) });
     server.set("/.well-known/skills/site-help/SKILL.md", () => ({ body }));
     const url = `${server.url}/.well-known/skills/index.json`;
-    const added = await run(["add", url, "--agent", "cursor"], catalogProject);
+    const added = await run(["add", url, "--agent", "windsurf"], catalogProject);
     expect(added.code, added.stderr).toBe(0);
-    expect((await lock(catalogProject)).skills["site-help"]).toMatchObject({ source: url, sourceType: "catalog", agents: ["cursor"] });
+    expect((await lock(catalogProject)).skills["site-help"]).toMatchObject({ source: url, sourceType: "catalog", agents: ["windsurf"] });
     body = skill("site-help", "Better help for the site.");
     const outdated = JSON.parse((await run(["outdated", "--json"], catalogProject)).stdout);
     expect(outdated).toMatchObject([{ name: "site-help", status: "outdated" }]);
     const updated = await run(["update"], catalogProject);
     expect(updated.code, updated.stderr).toBe(0);
-    expect(await readFile(join(catalogProject, ".cursor", "skills", "site-help", "SKILL.md"), "utf8")).toBe(body);
+    expect(await readFile(join(catalogProject, ".windsurf", "skills", "site-help", "SKILL.md"), "utf8")).toBe(body);
   });
 
   it("add_skill adds from a catalog over MCP, and leaves file:// repositories to the CLI", async () => {
@@ -287,10 +297,10 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     await mkdir(join(toolProject, ".git"), { recursive: true });
     const { client, transport } = await connectCli([], { cwd: toolProject });
     try {
-      const added = await client.callTool({ name: "add_skill", arguments: { source: `${server.url}/.well-known/skills/index.json`, agents: ["cursor"] } });
+      const added = await client.callTool({ name: "add_skill", arguments: { source: `${server.url}/.well-known/skills/index.json`, agents: ["windsurf"] } });
       expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
-      expect(added.structuredContent).toMatchObject({ added: [{ folder: "site-help", agents: ["cursor"] }], failures: [] });
-      expect(existsSync(join(toolProject, ".cursor", "skills", "site-help", "SKILL.md"))).toBe(true);
+      expect(added.structuredContent).toMatchObject({ added: [{ folder: "site-help", agents: ["windsurf"] }], failures: [] });
+      expect(existsSync(join(toolProject, ".windsurf", "skills", "site-help", "SKILL.md"))).toBe(true);
       expect((await lock(toolProject)).skills["site-help"].sourceType).toBe("catalog");
       const local = await client.callTool({ name: "add_skill", arguments: { source: repo.url } });
       expect(local.isError).toBe(true);
@@ -321,13 +331,13 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     const installed = await run(["installed", "--json"], npx);
     expect(installed.code, installed.stderr).toBe(0);
     expect(JSON.parse(installed.stdout)).toMatchObject([
-      { name: "review", state: "ok", agents: ["agents", "claude-code"], source: "acme/skills", installed_by: "npx skills" },
+      { name: "review", state: "ok", agents: ["claude-code", "universal"], source: "acme/skills", installed_by: "npx skills" },
     ]);
     const added = await run(["add", `${repo.url}#${first}:skills@review`], npx);
     expect(added.code, added.stderr).toBe(0);
     const after = await lock(npx);
     expect(Object.keys(after.skills)).toEqual(["review"]);
-    expect(after.skills.review).toMatchObject({ commit: first, pinned: true, agents: ["agents", "claude-code"], computedHash: npxHash({ "SKILL.md": content }) });
+    expect(after.skills.review).toMatchObject({ commit: first, pinned: true, agents: ["claude-code", "universal"], computedHash: npxHash({ "SKILL.md": content }) });
     expect(lstatSync(join(npx, ".claude", "skills", "review")).isSymbolicLink()).toBe(true);
   });
 
@@ -343,24 +353,24 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     const installed = await runCli(["install", "Ahrefs Automation", "--skills-dir", join(odd.work, "skills"), "--to", "./vendor"], { cwd: target, env });
     expect(installed.code, installed.stderr).toBe(0);
     expect(existsSync(join(target, "vendor", "ahrefs-automation", "SKILL.md"))).toBe(true);
-    const agents = await runCli(["install", "Ahrefs Automation", "--skills-dir", join(odd.work, "skills"), "--agent", "cursor", "--agent", "gemini-cli"], { cwd: target, env });
+    const agents = await runCli(["install", "Ahrefs Automation", "--skills-dir", join(odd.work, "skills"), "--agent", "windsurf", "--agent", "trae"], { cwd: target, env });
     expect(agents.code, agents.stderr).toBe(0);
-    expect(existsSync(join(target, ".cursor", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
-    expect(existsSync(join(target, ".gemini", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(target, ".windsurf", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(target, ".trae", "skills", "ahrefs-automation", "SKILL.md"))).toBe(true);
   });
 
   it.each(["node24", "bun", "deno"] as const)("adds, removes and restores on %s (proper-lockfile and links in the bundle)", async (runtime) => {
     const dir = join(base, `runtime-${runtime}`);
     await mkdir(join(dir, ".git"), { recursive: true });
     const cli = (args: string[]) => runCli(args, { cwd: dir, env, runtime, timeoutMs: 60_000 });
-    const added = await cli(["add", `${repo.url}:skills`, "--agent", "cursor"]);
+    const added = await cli(["add", `${repo.url}:skills`, "--agent", "windsurf"]);
     expect(added.code, added.stderr).toBe(0);
     expect((await cli(["remove", "review"])).code).toBe(0);
     await rm(join(dir, ".agents"), { recursive: true, force: true });
     const restored = await cli(["restore"]);
     expect(restored.code, restored.stderr).toBe(0);
-    expect(lstatSync(join(dir, ".cursor", "skills", "deploy")).isSymbolicLink()).toBe(true);
-    expect(existsSync(join(dir, ".cursor", "skills", "deploy", "SKILL.md"))).toBe(true);
+    expect(lstatSync(join(dir, ".windsurf", "skills", "deploy")).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(dir, ".windsurf", "skills", "deploy", "SKILL.md"))).toBe(true);
     expect(Object.keys((await lock(dir)).skills)).toEqual(["deploy"]);
   });
 
@@ -371,7 +381,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
     await mkdir(join(dir, ".git"), { recursive: true });
     const inTerminal = (ci: Record<string, string>) =>
       new Promise<string>((resolve, reject) => {
-        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} add ${JSON.stringify(`${repo.url}:skills@deploy`)} --force`;
+        const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} add ${JSON.stringify(`${repo.url}:skills@deploy`)} --agent claude-code --force`;
         const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], { cwd: dir, env: { ...process.env, ...env, CI: "", ...ci } });
         let out = "";
         child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));

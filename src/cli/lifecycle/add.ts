@@ -2,7 +2,8 @@ import { addSkills, type AddedSkill } from "../../lifecycle/add.js";
 import { parseSource } from "../../lifecycle/source-spec.js";
 import type { CliArgs } from "../args.js";
 import { chooseAgents } from "../../lifecycle/agents.js";
-import { open, resolveGit, short, type LifecycleContext } from "./context.js";
+import { askAgents, canAsk } from "./ask-agents.js";
+import { open, resolveGit, short, warnUnseen, type LifecycleContext } from "./context.js";
 
 /**
  * `skills-kernel add SOURCE`: one line per skill added (files and warnings with --verbose); each
@@ -10,11 +11,13 @@ import { open, resolveGit, short, type LifecycleContext } from "./context.js";
  */
 export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<number> {
   const { spec, skill } = parseSource(args.positionals[0]!, context.cwd);
+  let agents = chooseAgents(args.agents, args.allAgents, context.scope);
+  if (args.agents.length === 0 && !args.allAgents && !args.json && canAsk()) agents = await askAgents(context.scope, agents);
   const outcome = await addSkills(
     {
       spec,
       wanted: [...new Set([...args.skills, ...(skill ? [skill] : [])])],
-      agents: chooseAgents(args.agents, args.allAgents, context.scope),
+      agents,
       mode: args.copy ? "copy" : "link",
       scope: context.scope,
       force: args.force,
@@ -27,6 +30,8 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
   );
   if (args.json) process.stdout.write(`${JSON.stringify(outcome.added, null, 2)}\n`);
   else for (const added of outcome.added) printSummary(added, args.verbose);
+  for (const added of outcome.added) if (!added.dry_run) await warnUnseen(context, added.folder, added.agents);
+  for (const note of outcome.notes) process.stderr.write(`skills-kernel: note: ${note}\n`);
   for (const failure of outcome.failures) process.stderr.write(`skills-kernel: ${failure}\n`);
   return outcome.failures.length > 0 ? 1 : 0;
 }

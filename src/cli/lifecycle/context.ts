@@ -1,6 +1,7 @@
 import { UserError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import type { Scope } from "../../lifecycle/agents.js";
+import { agentById, type Scope } from "../../lifecycle/agents.js";
+import { checkSkillForAgents, describeProblem } from "../../lifecycle/host-check.js";
 import { createKernel } from "../../create-kernel.js";
 import { openSource, type OpenedSource } from "../../lifecycle/fetch.js";
 import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
@@ -30,7 +31,7 @@ export function withToken(context: LifecycleContext, spec: SourceSpec): SourceSp
 
 /**
  * A progress line on a terminal (never when CI is set or stderr is a pipe), cleared once `work`
- * settles; the commands never ask anything, so they run the same with no terminal at all.
+ * settles. Only `add` without --agent asks anything, and only at a terminal.
  */
 export async function withProgress<T>(text: string, work: Promise<T>): Promise<T> {
   const shown = process.stderr.isTTY === true && !process.env.CI;
@@ -72,4 +73,10 @@ export function reportFailure(error: unknown): void {
 
 export function short(commit: string | undefined): string {
   return commit ? commit.slice(0, 12) : "-";
+}
+
+/** A line on stderr for each agent that will not load a skill just written, with its fix. */
+export async function warnUnseen(context: LifecycleContext, folder: string, agentIds: readonly string[]): Promise<void> {
+  const agents = agentIds.map((id) => agentById(id)).filter((agent) => agent !== undefined);
+  for (const problem of await checkSkillForAgents(folder, agents, context.scope)) process.stderr.write(`skills-kernel: warning: ${describeProblem(problem)}\n`);
 }

@@ -3,16 +3,16 @@ import { basename, dirname } from "node:path";
 import { UserError } from "../../kernel/errors.js";
 import { refuseStaged } from "../../lifecycle/checks.js";
 import { commitSkill, sourceFieldsOf } from "../../lifecycle/commit.js";
-import { lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
+import { lockFolder, lockPath, readLock, type LockEntry } from "../../lifecycle/lock-file.js";
 import { refuseLinkedFolders, storeFolder } from "../../lifecycle/place.js";
 import { entryAgents, inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import { entrySpec, findLocked } from "../../lifecycle/report.js";
-import { open, reportFailure, type LifecycleContext } from "./context.js";
+import { open, reportFailure, warnUnseen, type LifecycleContext } from "./context.js";
 
 /**
  * `skills-kernel restore`: from the lock alone, exactly the locked commits into the locked agents,
- * every file's digest checked before anything is written. What is installed and matches is left
+ * every digest the lock records (each file's and the folder's) checked before anything is written. What is installed and matches is left
  * alone; local edits are kept (exit 1) unless --force. --frozen changes nothing the lock cannot
  * vouch for: an entry without per-file digests is an error, as are local edits.
  */
@@ -29,6 +29,7 @@ export async function runRestore(args: CliArgs, context: LifecycleContext): Prom
     try {
       const line = await restoreOne(name, entry, args, context);
       process.stdout.write(`${line}\n`);
+      await warnUnseen(context, name, entry.agents ?? []);
     } catch (error) {
       reportFailure(error);
       code = 1;
@@ -48,12 +49,12 @@ async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context
     throw new UserError(`${name} has local edits (${state.differing.join(", ")}); left as it is (--force replaces them)`, 1);
   }
   if (entry.sourceType === "git" && entry.commit === undefined) throw new UserError(`${name}: the lock records no commit`, 1);
-  const source = await open(context, entrySpec(name, entry, context.cwd), entry.commit);
+  const source = await open(context, entrySpec(name, entry, lockFolder(context.scope)), entry.commit);
   try {
     // The lock's digests name exactly what the project reviewed and committed: restore does not audit again.
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false, true);
     try {
-      const refused = await refuseStaged(staged, { files: entry.files, signer: entry.signer, acceptSigner: args.acceptSigner });
+      const refused = await refuseStaged(staged, { files: entry.files, computedHash: entry.computedHash, signer: entry.signer, acceptSigner: args.acceptSigner });
       if (refused) throw new UserError(`refusing to restore "${name}": ${refused}`, 1);
       const fields = sourceFieldsOf(entry);
       await commitSkill(staged, { folder: name, agents: state.agents, mode: entry.mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });

@@ -97,7 +97,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
       dry_run: z.boolean().optional().describe("only say what would be added (default false)"),
       strict: z.boolean().optional().describe("refuse a SKILL.md that breaks the spec (default false: warn)"),
     },
-    outputSchema: { added: z.array(addedSkill), failures: z.array(z.string()) },
+    outputSchema: { added: z.array(addedSkill), failures: z.array(z.string()), notes: z.array(z.string()) },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async handler({ source, skills = [], agents = [], all_agents = false, global = false, copy = false, dry_run = false, strict = false }, extra) {
       const [{ parseSource }, { chooseAgents }, { addSkills }, { resolveRef }, { openSource }] = await Promise.all([
@@ -148,6 +148,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
       const lines = [
         ...outcome.added.map((a) => `${a.dry_run ? "would add" : "added"} ${a.folder} for ${a.agents.join(", ")} (${a.files.length} files)`),
         ...outcome.failures,
+        ...outcome.notes.map((note) => `note: ${note}`),
       ];
       return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: { ...outcome }, isError: outcome.added.length === 0 };
     },
@@ -156,8 +157,8 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
     name: "check_outdated_skills",
     title: "Check installed skills for updates",
     description:
-      "For each skill in the lock, whether its source moved on: a tracked branch's new commit, or a catalog's or folder's " +
-      "new content. Pinned skills (a tag or a commit) are reported as pinned, never as outdated. `skills-kernel update` applies updates.",
+      "For each skill in the lock, whether its own files changed at its source (a tracked branch's new commit that leaves " +
+      "a skill's files as they were leaves it current). Pinned skills (a tag or a commit) are reported as pinned, never as outdated. `skills-kernel update` applies updates.",
     inputSchema: scopeInput,
     outputSchema: { skills: z.array(outdatedRow) },
     annotations: { readOnlyHint: true, openWorldHint: true },
@@ -165,7 +166,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
       const [{ outdatedRows }, { openSource }] = await Promise.all([import("../../../lifecycle/report.js"), import("../../../lifecycle/fetch.js")]);
       const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
       const open = (spec: Parameters<typeof openSource>[0], commit?: string) => openSource(spec, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken });
-      const skills = await outdatedRows(await scopeOf(global), ctx.baseDir, open);
+      const skills = await outdatedRows(await scopeOf(global), open);
       const text = skills.length === 0 ? "No skills are recorded in the lock." : skills.map((s) => `${s.name}: ${s.status}${s.note ? ` (${s.note})` : ""}`).join("\n");
       return { content: [{ type: "text", text }], structuredContent: { skills } };
     },
