@@ -1,4 +1,4 @@
-import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity } from "./types.js";
+import { SEVERITIES, type AuditFinding, type AuditSeverity } from "./types.js";
 import { contextOf, isScript, unitsOf } from "./file-units.js";
 import { normaliseForMatching } from "./normalise.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
@@ -13,11 +13,6 @@ const decoder = new TextDecoder();
  * alone, and a test stops at the first match, so a common trigger costs little.
  */
 const TRIGGERS = new Map(TEXT_RULES.map((rule) => [rule, new RegExp(rule.trigger.source, "im")]));
-
-/** The rules whose trigger matches somewhere in `text`. */
-function triggered(text: string): AuditRule[] {
-  return TEXT_RULES.filter((rule) => TRIGGERS.get(rule)!.test(text));
-}
 
 function lower(a: AuditSeverity, b: AuditSeverity | undefined): AuditSeverity {
   return b !== undefined && SEVERITIES.indexOf(b) > SEVERITIES.indexOf(a) ? b : a;
@@ -58,14 +53,16 @@ export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = fal
   return findings.sort((a, b) => a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
 }
 
+/**
+ * Each rule is tried only on the units it weighs, and only where its trigger matches: a rule
+ * about code does not scan prose.
+ */
 function textFindings(path: string, text: string, isSkillDocument: boolean): AuditFinding[] {
-  const rules = triggered(text);
-  if (rules.length === 0) return [];
   const findings: AuditFinding[] = [];
   for (const unit of unitsOf(path, text, isSkillDocument)) {
-    for (const rule of rules) {
+    for (const rule of TEXT_RULES) {
       const severity = rule.severityIn[unit.context];
-      if (severity === undefined) continue;
+      if (severity === undefined || !TRIGGERS.get(rule)!.test(unit.text)) continue;
       for (const hit of rule.check(unit)) {
         findings.push({ rule: rule.id, severity: lower(severity, hit.severity), file: path, line: unit.firstLine + hit.index, message: hit.message });
       }

@@ -10,22 +10,33 @@ export function quoteLine(line: string): string {
   return JSON.stringify(shown.length > QUOTED_CHARS ? `${shown.slice(0, QUOTED_CHARS - 1)}…` : shown);
 }
 
-/** Each pattern tried over the whole unit first (one regex pass), and line by line only when it matches. */
-export function linesMatching(unit: TextUnit, patterns: readonly RegExp[], whole: readonly RegExp[]): number[] {
+/**
+ * The lines on which `trigger` (global) starts a match. Each match of a rule's patterns holds
+ * one of its trigger's, so only these lines can match: one pass over the unit instead of one
+ * per pattern. After a hit the search moves to the next line, so no match hides another.
+ */
+export function triggerLines(unit: TextUnit, trigger: RegExp): number[] {
   const text = unit.text;
-  const found = new Set<number>();
-  patterns.forEach((pattern, p) => {
-    if (!whole[p]!.test(text)) return;
-    unit.lines.forEach((line, index) => {
-      if (pattern.test(line)) found.add(index);
-    });
-  });
-  return [...found].sort((a, b) => a - b);
+  const found: number[] = [];
+  let line = 0;
+  let lineStart = 0;
+  trigger.lastIndex = 0;
+  for (let match = trigger.exec(text); match; match = trigger.exec(text)) {
+    for (let next = text.indexOf("\n", lineStart); next !== -1 && next < match.index; next = text.indexOf("\n", lineStart)) {
+      line++;
+      lineStart = next + 1;
+    }
+    found.push(line);
+    const end = text.indexOf("\n", match.index);
+    if (end === -1) break;
+    trigger.lastIndex = end + 1;
+  }
+  return found;
 }
 
-/** A pattern as tested against a whole unit: `^` and `$` at every line. */
-export function multiline(pattern: RegExp): RegExp {
-  return pattern.flags.includes("m") ? pattern : new RegExp(pattern.source, `${pattern.flags}m`);
+/** The lines where any pattern matches, among those the trigger allows. */
+export function linesMatching(unit: TextUnit, patterns: readonly RegExp[], trigger: RegExp): number[] {
+  return triggerLines(unit, trigger).filter((index) => patterns.some((pattern) => pattern.test(unit.lines[index]!)));
 }
 
 export interface LineRuleSpec extends Omit<AuditRule, "check" | "trigger"> {
@@ -56,7 +67,8 @@ const WARNING = /\b(?:never|don't|do\s+not|avoid|dangerous|danger|warning|carefu
 
 /** A rule that is one or more patterns, each matched within a line. */
 export function lineRule(spec: LineRuleSpec): AuditRule {
-  const whole = spec.patterns.map(multiline);
+  // Case-insensitive, as the audit tests a trigger before it runs a rule.
+  const trigger = new RegExp(spec.trigger.source, "gim");
   return {
     id: spec.id,
     severity: spec.severity,
@@ -64,7 +76,7 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
     severityIn: spec.severityIn,
     trigger: spec.trigger,
     check(unit): RuleHit[] {
-      return linesMatching(unit, spec.patterns, whole)
+      return linesMatching(unit, spec.patterns, trigger)
         .filter((index) => !spec.unless?.test(unit.lines[index]!))
         .map((index) => {
           const line = unit.lines[index]!;
