@@ -103,11 +103,11 @@ function fold(line: string): string {
 
 /**
  * What may need normalising: a non-ASCII character, an escape, an encoded run, a split word.
- * Plain ASCII is searched without the look-alike class, which is slow to scan; a non-ASCII
- * character found is then checked alone against it.
+ * Each branch starts at a rare character or the start of a run, and the look-alike class, slow
+ * to scan, is tried only on the non-ASCII runs found.
  */
-const SUSPECT = /[^\x00-\x7F]|\\[xu]|&#|%[0-9A-Fa-f]{2}|\w(?:''|"")|\w\\[a-z]|["']\s*\+\s*["']|[A-Za-z0-9+/]{20,}/g;
-const SUSPECT_CHARACTER = new RegExp(String.raw`^(?:${FOLDABLE_CLASS}|\p{Default_Ignorable_Code_Point})`, "u");
+const SUSPECT = /[^\x00-\x7F]+|\\[xu]|&#|%[0-9A-Fa-f]{2}|(?<=\w)(?:''|"")|(?<=\w)\\[a-z]|["']\s*\+\s*["']|(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{20,}/g;
+const SUSPECT_CHARACTER = new RegExp(String.raw`${FOLDABLE_CLASS}|\p{Default_Ignorable_Code_Point}`, "u");
 
 /** Lines that give markdown its structure: kept when other unchanged lines are blanked. */
 const STRUCTURE = /^(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/;
@@ -122,7 +122,7 @@ export function normaliseForMatching(text: string, onlyChanged = false): string 
   const suspects = new Set<number>();
   SUSPECT.lastIndex = 0;
   for (let match = SUSPECT.exec(text); match; match = SUSPECT.exec(text)) {
-    if (match[0].charCodeAt(0) > 0x7f && !SUSPECT_CHARACTER.test(text.slice(match.index, match.index + 2))) continue;
+    if (match[0].charCodeAt(0) > 0x7f && !SUSPECT_CHARACTER.test(match[0])) continue;
     const start = text.lastIndexOf("\n", match.index) + 1;
     suspects.add(start);
     const end = text.indexOf("\n", match.index);
