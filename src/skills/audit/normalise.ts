@@ -102,12 +102,39 @@ function fold(line: string): string {
 }
 
 /**
- * What may need normalising: a non-ASCII character, an escape, an encoded run, a split word.
- * Each branch starts at a rare character or the start of a run, and the look-alike class, slow
- * to scan, is tried only on the non-ASCII runs found.
+ * What may need normalising, besides a long run: a non-ASCII character, an escape, a split word.
+ * Each branch starts at a rare character (a line matched needlessly only costs a look at it),
+ * and the look-alike class, slow to scan, is tried only on the non-ASCII runs found.
  */
-const SUSPECT = /[^\x00-\x7F]+|\\[xu]|&#|%[0-9A-Fa-f]{2}|(?<=\w)(?:''|"")|(?<=\w)\\[a-z]|["']\s*\+\s*["']|(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{20,}/g;
+const SUSPECT = /[^\x00-\x7F]+|\\[a-z]|&#|%[0-9A-Fa-f]{2}|''|""|["']\s*\+\s*["']/g;
 const SUSPECT_CHARACTER = new RegExp(String.raw`${FOLDABLE_CLASS}|\p{Default_Ignorable_Code_Point}`, "u");
+
+/** ASCII codes that may be part of a base64 or hex run. */
+const RUN_CHARACTER = new Uint8Array(128);
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") RUN_CHARACTER[char.charCodeAt(0)] = 1;
+const inRun = (text: string, at: number) => RUN_CHARACTER[text.charCodeAt(at)] === 1;
+
+/**
+ * Where runs of MIN_BASE64 or more base64 characters start. A regex would try every letter of
+ * the text; this looks at one character in MIN_BASE64, and around it only when it is in a run.
+ */
+function longRunStarts(text: string): number[] {
+  const starts: number[] = [];
+  let at = MIN_BASE64 - 1;
+  while (at < text.length) {
+    if (!inRun(text, at)) {
+      at += MIN_BASE64;
+      continue;
+    }
+    let start = at;
+    while (start > 0 && inRun(text, start - 1)) start--;
+    let end = at + 1;
+    while (end < text.length && inRun(text, end)) end++;
+    if (end - start >= MIN_BASE64) starts.push(start);
+    at = end + MIN_BASE64;
+  }
+  return starts;
+}
 
 /** Lines that give markdown its structure: kept when other unchanged lines are blanked. */
 const STRUCTURE = /^(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/;
@@ -129,6 +156,7 @@ export function normaliseForMatching(text: string, onlyChanged = false): string 
     if (end === -1) break;
     SUSPECT.lastIndex = end;
   }
+  for (const start of longRunStarts(text)) suspects.add(text.lastIndexOf("\n", start) + 1);
   if (suspects.size === 0) return text;
   let changed = false;
   let offset = 0;
