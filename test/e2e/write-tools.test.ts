@@ -136,7 +136,7 @@ describe("write tools over HTTP", () => {
     expect(await toolNames(server, writer, "2026-07-28")).toEqual(expect.arrayContaining(WRITE_TOOLS));
     const added = await callText(server, writer, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json`, agents: ["cursor"] });
     expect(added, added.text).toMatchObject({ isError: false });
-    expect(existsSync(join(dir, ".cursor", "skills", "site-help", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(dir, ".agents", "skills", "site-help", "SKILL.md"))).toBe(true);
     // A source that cannot be read says why, as the CLI does, never "internal error".
     const missing = await callText(server, writer, "add_skill", { source: `${catalog.url}/missing/index.json` });
     expect(missing.isError).toBe(true);
