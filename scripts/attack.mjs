@@ -7,7 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -105,6 +105,45 @@ async function project(name, files) {
     await writeFile(join(dir, path), content);
   }
   return dir;
+}
+
+/** A static bearer token as long as `serve --auth-token` asks for. */
+const TOKEN = "attack-token-0123456789";
+
+/** `skills-kernel serve --transport http --port 0 ...args`: its origin once listening, and a stop. */
+async function serveHttp(args) {
+  const child = spawn(process.execPath, [CLI, "serve", "--transport", "http", "--port", "0", ...args], {
+    env: { ...process.env, XDG_CACHE_HOME: join(base, "cache"), HOME: base, SKILLS_KERNEL_TRUST_CONFIG: "" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const origin = await new Promise((resolve, reject) => {
+    let err = "";
+    child.stderr.on("data", (chunk) => {
+      err += chunk;
+      const match = /listening on (http:\/\/[^/\s]+)/.exec(err);
+      if (match) resolve(match[1]);
+    });
+    child.on("exit", () => reject(new BrokenCase(`the server exited: ${err.trim().split("\n").at(-1)}`)));
+  });
+  return { origin, stop: () => child.kill() };
+}
+
+/** One JSON-RPC request over Streamable HTTP: the message, whether answered as JSON or as an SSE event. */
+async function rpc(origin, token, method, params, session) {
+  const response = await fetch(`${origin}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(session && { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const text = await response.text();
+  const json = text.trimStart().startsWith("{") ? text : /^data: (.*)$/m.exec(text)?.[1];
+  if (!response.ok || !json) throw new BrokenCase(`${method} answered ${response.status}: ${text.slice(0, 200)}`);
+  return { message: JSON.parse(json), session: response.headers.get("mcp-session-id") ?? undefined };
 }
 
 const cases = {
@@ -309,6 +348,39 @@ cases["a signed-in server refuses alg none, HMAC with the public key, and a forg
   } finally {
     child.kill();
     await idp.close();
+  }
+};
+
+cases["write tools are not served over HTTP by the default config (issue 34, item 3)"] = async () => {
+  const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
+  try {
+    const init = await rpc(server.origin, TOKEN, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attack", version: "1" } });
+    const listed = await rpc(server.origin, TOKEN, "tools/list", {}, init.session);
+    const names = (listed.message.result?.tools ?? []).map((tool) => tool.name);
+    if (names.length === 0) throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
+    return !names.includes("add_skill") && !names.includes("install_skill");
+  } finally {
+    server.stop();
+  }
+};
+
+cases["TRACE is refused with 405 on every path, never a 5xx (issue 34, item 10)"] = async () => {
+  const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
+  // fetch refuses to send TRACE, so node:http asks.
+  const trace = (path) =>
+    new Promise((resolve, reject) => {
+      const asked = request(`${server.origin}${path}`, { method: "TRACE" }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      });
+      asked.on("error", reject);
+      asked.end();
+    });
+  try {
+    const statuses = await Promise.all(["/mcp", "/healthz", "/", "/nowhere"].map(trace));
+    return statuses.every((status) => status === 405);
+  } finally {
+    server.stop();
   }
 };
 

@@ -66,6 +66,8 @@ export interface OpenOptions {
   readonly catalogToken?: string;
   /** ssh-keygen's allowed signers file: a signed skill's signer is then checked and named. */
   readonly allowedSigners?: string;
+  /** false: git fails on an HTTP redirect (add_skill for a caller over HTTP, whose host was checked). */
+  readonly followRedirects?: boolean;
   /** Refuse to copy a skill whose signature does not verify against allowedSigners. */
   readonly requireSigned?: boolean;
 }
@@ -121,7 +123,7 @@ function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
     case "git": {
       const { url, path, credentials } = spec.repository;
       // The git plugin takes the credentials out of the URL again and hands them to git alone.
-      return [["git", { repositories: [{ url: withCredentials(url, credentials), ref: options.commit ?? spec.repository.ref, path, name: SOURCE }] }]];
+      return [["git", { repositories: [{ url: withCredentials(url, credentials), ref: options.commit ?? spec.repository.ref, path, name: SOURCE }], followRedirects: options.followRedirects ?? true }]];
     }
     case "catalog": {
       const headers = options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};

@@ -13,12 +13,13 @@ const GIT_TIMEOUT_MS = 120_000;
  * Asks the remote where `ref` points (ls-remote, no clone). A full commit id pins without asking;
  * a tag pins; a branch, or no ref (the default branch), tracks.
  */
-export async function resolveRef(url: string, ref: string | undefined, credentials?: Credentials): Promise<ResolvedRef> {
+export async function resolveRef(url: string, ref: string | undefined, credentials?: Credentials, followRedirects = true): Promise<ResolvedRef> {
   if (ref !== undefined && COMMIT.test(ref)) return { commit: ref.toLowerCase(), pinned: true };
   const output = await runGit(["ls-remote", "--", url, ...(ref === undefined ? ["HEAD"] : [ref])], {
     timeoutMs: GIT_TIMEOUT_MS,
     protocols: DEFAULT_PROTOCOLS,
     credentials,
+    followRedirects,
   });
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {

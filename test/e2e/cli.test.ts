@@ -46,7 +46,7 @@ describe("CLI basics", () => {
 
   it.each([
     [["--bogus"], /^skills-kernel: unknown option --bogus; see skills-kernel serve --help$/m],
-    [["search", "x", "--format", "json"], /^skills-kernel: search takes no --format option \(list takes it\); see skills-kernel search --help$/m],
+    [["search", "x", "--format", "json"], /^skills-kernel: search takes no --format option \(list, audit take it\); see skills-kernel search --help$/m],
     [["frobnicate"], /unknown command "frobnicate"; commands: serve, list/],
     [["list", "extra"], /unexpected argument "extra"/],
     [["--log-level", "loud"], /--log-level must be one of silent, error, warn, info, debug, not "loud"/],

@@ -27,7 +27,7 @@ const SKILL = (name: string) => `---\nname: ${name}\ndescription: A skill.\n---\
 const inline = (plugins: string, top = "") => `export default { ${top}plugins: [${plugins}, "list-skills"] };\n`;
 
 const CASES: readonly Case[] = [
-  { doc: "docs/configuration.md", quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, sign, verify, cache-stats, install, …`, argv: ["frobnicate"] },
+  { doc: "docs/configuration.md", quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, sign, verify, cache-stats, export, …`, argv: ["frobnicate"] },
   { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--to <value>' argument missing; see --help`, argv: ["install", "pdf", "--to"] },
   { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--config <value>' argument missing; see --help`, argv: ["--config"] },
   { doc: "docs/configuration.md", quoted: `skills-kernel: read needs NAME; see --help`, argv: ["read"] },
@@ -126,7 +126,7 @@ const CASES: readonly Case[] = [
   { doc: "docs/configuration.md", quoted: "skills-kernel: unknown option --bogus; see skills-kernel serve --help", argv: ["--bogus"] },
   { doc: "docs/configuration.md", quoted: "skills-kernel: unknown option --fromat; did you mean --format?; see skills-kernel list --help", argv: ["list", "--fromat", "json"] },
   // --format belongs to list, not search.
-  { doc: "docs/configuration.md", quoted: "skills-kernel: search takes no --format option (list takes it); see skills-kernel search --help", argv: ["search", "x", "--format", "json"] },
+  { doc: "docs/configuration.md", quoted: "skills-kernel: search takes no --format option (list, audit take it); see skills-kernel search --help", argv: ["search", "x", "--format", "json"] },
   {
     doc: "docs/configuration.md",
     quoted: "skills-kernel: plugins.config.mjs was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.mjs, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)",

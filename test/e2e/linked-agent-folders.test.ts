@@ -57,7 +57,7 @@ describe("a linked agent folder, or a linked folder above it", () => {
     { layout: ".claude -> elsewhere", link: ".claude", args: ["--agent", "claude-code"] },
     { layout: ".claude/skills -> elsewhere", link: ".claude/skills", args: ["--agent", "claude-code"] },
     { layout: ".agents -> elsewhere", link: ".agents", args: ["--agent", "claude-code"] },
-    { layout: ".cursor/skills -> elsewhere, --copy", link: ".cursor/skills", args: ["--agent", "cursor", "--copy"] },
+    { layout: ".windsurf/skills -> elsewhere, --copy", link: ".windsurf/skills", args: ["--agent", "windsurf", "--copy"] },
   ])("refuses add with $layout, writing nothing anywhere", async ({ layout, link, args }) => {
     const target = await elsewhere(layout.replace(/\W+/g, "-"));
     const dir = await project(`add-${layout.replace(/\W+/g, "-")}`, async (dir) => {

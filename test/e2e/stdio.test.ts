@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, RUNTIMES, type Runtime } from "../helpers/cli.js";
-import { CORPORA, expectedCorpusNames } from "../helpers/corpus.js";
+import { CORPORA, offeredCorpusNames } from "../helpers/corpus.js";
 
 type Connected = Awaited<ReturnType<typeof connectCli>>;
 
@@ -87,7 +87,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("stdio server on %s", (runtime
       }
 
       it("lists every skill the rules accept, in all three formats, page by page", async () => {
-        const expected = expectedCorpusNames(corpus);
+        const expected = offeredCorpusNames(corpus);
 
         const json = (await allPages("json")).flatMap(({ text: page }) => (JSON.parse(page) as SkillList).skills);
         expect(json.map((s) => s.name).sort()).toEqual(expected);

@@ -1,5 +1,7 @@
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -136,7 +138,8 @@ describe("write tools over HTTP", () => {
     expect(await toolNames(server, writer, "2026-07-28")).toEqual(expect.arrayContaining(WRITE_TOOLS));
     const added = await callText(server, writer, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json`, agents: ["cursor"] });
     expect(added, added.text).toMatchObject({ isError: false });
-    expect(existsSync(join(dir, ".cursor", "skills", "site-help", "SKILL.md"))).toBe(true);
+    // Cursor reads project skills from .agents/skills (src/lifecycle/agents-table.ts).
+    expect(existsSync(join(dir, ".agents", "skills", "site-help", "SKILL.md")), added.text).toBe(true);
     // A source that cannot be read says why, as the CLI does, never "internal error".
     const missing = await callText(server, writer, "add_skill", { source: `${catalog.url}/missing/index.json` });
     expect(missing.isError).toBe(true);
@@ -145,6 +148,47 @@ describe("write tools over HTTP", () => {
     // Allowed by name, not by address: another loopback name is still refused.
     const other = await callText(server, writer, "add_skill", { source: "http://localhost:9/x.json" });
     expect(other.text).toContain("loopback, link-local or private address");
+  });
+
+  it("a git host allowed by privateHosts cannot redirect git to a loopback name it does not allow", async () => {
+    // Two https servers on loopback with one self-signed certificate the server's git trusts: the
+    // allowed 127.0.0.1 answers info/refs with a 302 to https://localhost:<other port>.
+    const tls = join(base, "tls");
+    await mkdir(tls, { recursive: true });
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", join(tls, "key.pem"), "-out", join(tls, "cert.pem")], { stdio: "ignore" });
+    const keys = { key: readFileSync(join(tls, "key.pem")), cert: readFileSync(join(tls, "cert.pem")) };
+    const internalHits: string[] = [];
+    const internal = createHttpsServer(keys, (request, response) => {
+      internalHits.push(request.url ?? "");
+      response.writeHead(404).end();
+    });
+    const front = createHttpsServer(keys, (request, response) => {
+      const port = (internal.address() as AddressInfo).port;
+      response.writeHead(302, { location: `https://localhost:${port}/admin.git${(request.url ?? "").replace(/^\/repo\.git/, "")}` }).end();
+    });
+    await Promise.all([internal, front].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))));
+    try {
+      const dir = await project("redirect", {
+        plugins: [
+          ["fs", { roots: [".claude/skills"] }],
+          ["install-skill", { privateHosts: ["127.0.0.1"] }],
+          ["http", { oauth: { issuer: idp.issuer.url, audience: AUDIENCE, jwksCooldownMs: 0 }, writeTools: {} }],
+        ],
+      });
+      const server = await startHttpServer(["--config", join(dir, "skills.config.json")], {
+        cwd: dir,
+        env: { HOME: home, SKILLS_KERNEL_AUTH_TOKEN: "", GIT_SSL_CAINFO: join(tls, "cert.pem") },
+      });
+      servers.push(server);
+      const writer = await bearer("skills:read skills:write");
+      const source = `https://127.0.0.1:${(front.address() as AddressInfo).port}/repo.git`;
+      const refused = await callText(server, writer, "add_skill", { source, agents: ["cursor"] });
+      expect(refused.isError, refused.text).toBe(true);
+      expect(refused.text).toContain("the remote redirects, which is not followed here");
+      expect(internalHits).toEqual([]);
+    } finally {
+      await Promise.all([internal, front].map((server) => new Promise((resolve) => server.close(resolve))));
+    }
   });
 
   it("refuses writeTools with no token and no sign-in, before listening", async () => {

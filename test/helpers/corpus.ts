@@ -78,16 +78,29 @@ export function readAnomalies({ dir }: Corpus): Anomaly[] {
  * rather than from our loader: every manifest row except the skills the rules skip (no
  * frontmatter or no description).
  */
-export function expectedCorpusNames(corpus: Corpus): string[] {
+export function expectedCorpusNames(corpus: Corpus, keep: (row: ManifestRow) => boolean = () => true): string[] {
   const skipped = new Set(
     readAnomalies(corpus)
       .filter(({ kind }) => kind === "no-frontmatter" || kind === "missing-description")
       .map(({ repo, path }) => `${repo}\t${path}`),
   );
   return readManifest(corpus)
-    .filter(({ repo, path }) => !skipped.has(`${repo}\t${path}`))
+    .filter((row) => !skipped.has(`${row.repo}\t${row.path}`) && keep(row))
     .map(({ name }) => name)
     .sort();
+}
+
+/**
+ * The names list_skills offers the model: every served skill but those whose frontmatter says
+ * `disable-model-invocation: true` (Claude Code's field; still readable by name, never listed).
+ */
+export function offeredCorpusNames(corpus: Corpus): string[] {
+  return expectedCorpusNames(corpus, ({ repo, path }) => !/^disable-model-invocation:\s*true\s*$/m.test(frontmatterOf(join(corpus.dir, corpusPath(repo, path), "SKILL.md"))));
+}
+
+function frontmatterOf(file: string): string {
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  return /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? "";
 }
 
 /** The anomaly kinds that break the Agent Skills spec (every other kind leaves a skill valid). */

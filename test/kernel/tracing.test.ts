@@ -13,6 +13,8 @@ const failing = definePlugin({
     ctx.addTool({
       name: "list_skills",
       description: "A list_skills with a bug: it always throws.",
+      // Over HTTP, only a tool that says it does not write is served without writeTools.
+      annotations: { readOnlyHint: true },
       handler: () => {
         throw new TypeError("a bug");
       },

@@ -19,6 +19,8 @@ export interface GitRunOptions {
   readonly signal?: AbortSignal;
   /** Given to git by a credential helper for their origin only, never in a URL or an argument. */
   readonly credentials?: Credentials;
+  /** false: an HTTP redirect is a failure, so the host checked before a fetch is the one git reaches. */
+  readonly followRedirects?: boolean;
 }
 
 // A helper that answers git's "get" from the environment it is run with (see credentialConfig).
@@ -32,7 +34,7 @@ const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
  * template or the user's config would install), no submodules, no LFS or other smudge filter,
  * no fsmonitor, no background maintenance, and only the allowed transports.
  */
-function safetyConfig(protocols: readonly string[]): string[] {
+function safetyConfig(protocols: readonly string[], followRedirects: boolean): string[] {
   const settings = [
     "core.hooksPath=/dev/null",
     "init.templateDir=",
@@ -48,6 +50,7 @@ function safetyConfig(protocols: readonly string[]): string[] {
     "credential.interactive=false",
     "protocol.allow=never",
     ...protocols.map((protocol) => `protocol.${protocol}.allow=always`),
+    ...(followRedirects ? [] : ["http.followRedirects=false"]),
   ];
   return settings.flatMap((setting) => ["-c", setting]);
 }
@@ -85,7 +88,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   return new Promise((resolve, reject) => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const child = spawn("git", [...safetyConfig(options.protocols), ...credentialConfig(options.credentials), ...args], {
+    const child = spawn("git", [...safetyConfig(options.protocols, options.followRedirects ?? true), ...credentialConfig(options.credentials), ...args], {
       cwd: options.cwd,
       env: safetyEnv(options.protocols, options.credentials),
       stdio: ["ignore", "pipe", "pipe"],
@@ -114,7 +117,8 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       if (code === 0) return resolve(Buffer.concat(out).toString("utf8"));
       if (code === null && signal.aborted) return; // killed on purpose: the error handler reports it
       const last = err.trim().split("\n").filter(Boolean).slice(-2).join("; ");
-      reject(new GitError(`git ${args[0]} failed: ${last || `exit code ${code}`}`));
+      const redirected = options.followRedirects === false && /returned error: 30[12378]\b/.test(last);
+      reject(new GitError(`git ${args[0]} failed: ${last || `exit code ${code}`}${redirected ? " (the remote redirects, which is not followed here)" : ""}`));
     });
   });
 }

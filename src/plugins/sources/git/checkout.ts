@@ -23,6 +23,8 @@ export interface CheckoutSettings {
   readonly maxTotalBytes: number;
   /** For an HTTP(S) remote whose URL held them; `url` no longer does. */
   readonly credentials?: Credentials;
+  /** false: git fails on an HTTP redirect instead of following it. */
+  readonly followRedirects: boolean;
 }
 
 export interface Checkout {
@@ -105,7 +107,7 @@ async function exists(path: string): Promise<boolean> {
 /** The commit a branch, a tag (peeled) or the default branch points at, asked of the remote. */
 async function resolveRef(settings: CheckoutSettings, signal: AbortSignal): Promise<string> {
   const { url, ref } = settings;
-  const git = { timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
+  const git = { timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, followRedirects: settings.followRedirects, signal };
   const output = await runGit(ref === undefined ? ["ls-remote", "--", url, "HEAD"] : ["ls-remote", "--", url, ref], git);
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {
@@ -149,7 +151,7 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
 
 /** Fetches `commit` alone into the empty folder `temporary` and checks it out there. */
 async function fetchInto(temporary: string, settings: CheckoutSettings, commit: string, signal: AbortSignal): Promise<void> {
-  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, signal };
+  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, followRedirects: settings.followRedirects, signal };
   await runGit(["init", "-q"], git);
   await runGit(["remote", "add", "origin", settings.url], git);
   // Shallow, and blobs only for what the checkout needs: a sparse checkout of one folder of a

@@ -37,6 +37,11 @@ export const gitOptionsSchema = z.strictObject({
   refTtlMs: z.number().int().min(0).default(10 * 60 * 1000),
   /** Transports a URL may use; never ext:: or other command-running ones. */
   protocols: z.array(z.enum(["https", "ssh", "file", "http", "git"])).min(1).default([...DEFAULT_PROTOCOLS]),
+  /**
+   * false: an HTTP redirect from a remote fails the fetch, so git reaches only the host named
+   * (add_skill sets it for callers over HTTP, whose hosts are checked). Narrows, so needs no trust.
+   */
+  followRedirects: z.boolean().default(true),
   /** Folder levels below the repository folder scanned for skills. */
   maxDepth: z.number().int().min(0).default(6),
   /** Tokens for private HTTPS hosts: `[user@]host[:port]` to the environment variable holding one (GITHUB_TOKEN or GH_TOKEN serve github.com unasked). */

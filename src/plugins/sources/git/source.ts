@@ -24,6 +24,7 @@ export interface GitSourceSettings {
   /** The most one checkout may take on disk. */
   readonly maxTotalBytes: number;
   readonly protocols: readonly string[];
+  readonly followRedirects: boolean;
   readonly credentials?: Credentials;
   readonly maxDepth: number;
   readonly maxFrontmatterBytes: number;

@@ -119,11 +119,13 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
         throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, or a catalog URL; add a local folder or file:// repository with the CLI");
       }
       if (extra.remote) await checkRemoteTarget(spec.kind === "git" ? spec.repository.url : spec.url, privateHosts);
+      // The host just checked is the only one git may reach: a redirect could lead anywhere.
+      const followRedirects = !extra.remote;
       const scope = await scopeOf(global);
       // A remote that cannot be asked is the caller's to see, not an internal error.
       const resolved =
         spec.kind === "git"
-          ? await resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials).catch((error: unknown) => {
+          ? await resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials, followRedirects).catch((error: unknown) => {
               throw new ToolInputError(`${source}: ${errorMessage(error)}`);
             })
           : undefined;
@@ -141,7 +143,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
           dryRun: dry_run,
           resolved,
         },
-        (opened, commit) => openSource(opened, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken }),
+        (opened, commit) => openSource(opened, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken, followRedirects }),
       ).catch((error: unknown) => {
         throw error instanceof UserError ? new ToolInputError(errorMessage(error)) : error;
       });

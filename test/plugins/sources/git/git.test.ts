@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -191,5 +193,26 @@ describe("repository specs", () => {
     expect(() => parseRepositorySpec("o/r:../../etc")).toThrow(/plain relative path/);
     expect(() => parseRepositorySpec("o/r#--output=x")).toThrow(/not a branch, tag or commit/);
     expect(() => parseRepositorySpec("ext::sh -c touch% /tmp/pwned")).toThrow(/neither owner\/repo nor a repository URL/);
+  });
+
+  it("with followRedirects false, a remote that redirects fails and its target is never asked", async () => {
+    const internalHits: string[] = [];
+    const internal = createServer((request, response) => {
+      internalHits.push(request.url ?? "");
+      response.writeHead(404).end();
+    });
+    const front = createServer((_request, response) => {
+      response.writeHead(302, { location: `http://127.0.0.1:${(internal.address() as AddressInfo).port}/admin.git/info/refs?service=git-upload-pack` }).end();
+    });
+    await Promise.all([internal, front].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}/repo.git`;
+      const booted = await start([{ url, name: "steered" }], await tempDir(), { protocols: ["http"], followRedirects: false });
+      const messages = booted.kernel.catalog.diagnostics().map((d) => d.message);
+      expect(messages.some((m) => /returned error: 302 \(the remote redirects, which is not followed here\)/.test(m))).toBe(true);
+      expect(internalHits).toEqual([]);
+    } finally {
+      await Promise.all([internal, front].map((server) => new Promise((resolve) => server.close(resolve))));
+    }
   });
 });
