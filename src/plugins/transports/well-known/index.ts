@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
@@ -73,7 +72,7 @@ export default definePlugin({
         }
         // What one caller may see is for no shared cache.
         const cacheControl = identity !== undefined || signIn || catalog.restricted ? "private, no-cache" : `public, max-age=${options.maxAgeSeconds}`;
-        const found = rest === INDEX_FILE ? { bytes: site.indexBytes, contentType: "application/json", etag: site.etag } : artifactOf(site, rest);
+        const found = rest === INDEX_FILE ? { bytes: site.indexBytes, contentType: "application/json", etag: site.etag } : site.artifacts.get(rest);
         if (!found) return restError(404, "no such skill or file in the discovery index", { "cache-control": cacheControl });
         const headers = { "content-type": found.contentType, etag: found.etag, "cache-control": cacheControl, "x-content-type-options": "nosniff" };
         if (matches(request.headers.get("if-none-match"), found.etag)) return new Response(null, { status: 304, headers });
@@ -89,23 +88,6 @@ export default definePlugin({
     };
   },
 });
-
-function artifactOf(site: Site, path: string): { bytes: Uint8Array; contentType: string; etag: string } | undefined {
-  const artifact = site.artifacts.get(path);
-  if (!artifact) return undefined;
-  return { ...artifact, etag: `"${createEtag(artifact.bytes)}"` };
-}
-
-/** A strong ETag from the artifact's digest, made once per artifact. */
-const etags = new WeakMap<Uint8Array, string>();
-function createEtag(bytes: Uint8Array): string {
-  let etag = etags.get(bytes);
-  if (etag === undefined) {
-    etag = createHash("sha256").update(bytes).digest("base64url").slice(0, 27);
-    etags.set(bytes, etag);
-  }
-  return etag;
-}
 
 function matches(header: string | null, etag: string): boolean {
   if (header === null) return false;

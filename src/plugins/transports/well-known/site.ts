@@ -14,10 +14,11 @@ import { DISCOVERY_SCHEMA, type DiscoveryEntry, type DiscoveryIndex } from "../.
 export const WELL_KNOWN_PATH = "/.well-known/agent-skills";
 export const INDEX_FILE = "index.json";
 
-/** One file the site serves below WELL_KNOWN_PATH: its bytes and their media type. */
+/** One file the site serves below WELL_KNOWN_PATH: its bytes, their media type and ETag. */
 export interface Artifact {
   readonly bytes: Uint8Array;
   readonly contentType: string;
+  readonly etag: string;
 }
 
 /** A skill the index leaves out, and why (the site's diagnostics). */
@@ -138,7 +139,8 @@ export class SiteBuilder {
     if (document.truncated) return refused("over-limit", `its SKILL.md is larger than ${SKILL_LIMITS.bytes} bytes`);
     const entry = { name: skill.name, description: skill.description };
     if (files.length === 0) {
-      return { entry: { ...entry, type: "skill-md", digest: digestOf(document.bytes) }, path: `${skill.name}/SKILL.md`, artifact: { bytes: document.bytes, contentType: MARKDOWN } };
+      const digest = digestOf(document.bytes);
+      return { entry: { ...entry, type: "skill-md", digest }, path: `${skill.name}/SKILL.md`, artifact: { bytes: document.bytes, contentType: MARKDOWN, etag: etagOf(digest) } };
     }
     const packed: ArchiveFile[] = [{ path: "SKILL.md", bytes: document.bytes }];
     let total = document.bytes.length;
@@ -151,12 +153,18 @@ export class SiteBuilder {
       packed.push({ path: file.path, bytes: read.bytes });
     }
     const bytes = await packTarGz(packed);
-    return { entry: { ...entry, type: "archive", digest: digestOf(bytes) }, path: `${skill.name}.tar.gz`, artifact: { bytes, contentType: GZIP } };
+    const digest = digestOf(bytes);
+    return { entry: { ...entry, type: "archive", digest }, path: `${skill.name}.tar.gz`, artifact: { bytes, contentType: GZIP, etag: etagOf(digest) } };
   }
 }
 
 function keyOf(skill: CatalogSkill): string {
   return `${skill.source}\u0000${skill.path}`;
+}
+
+/** A strong ETag from a `sha256:{hex}` digest, so an artifact's bytes are hashed once. */
+function etagOf(digest: string): string {
+  return `"${Buffer.from(digest.slice("sha256:".length), "hex").toString("base64url").slice(0, 27)}"`;
 }
 
 /** `sha256:{hex}` of exactly these bytes, the spec's digest. */
