@@ -8,9 +8,9 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// `npm test` rebuilds only the bundle the end-to-end tests run; declarations are for publishing,
-// and for the example plugin packages, which compile against them: a bundle-only build keeps the
-// ones the last full build (npm ci, npm run build) made.
+// `npm test` builds everything: the example plugin packages compile against the declarations,
+// and the API report check reads them. A bundle-only build (an end-to-end test's bundle) keeps
+// the declarations the last full build made.
 const bundleOnly = process.argv.includes("--bundle-only");
 const dist = new URL("../dist/", import.meta.url);
 if (bundleOnly) {
@@ -28,7 +28,7 @@ function readdirSafe(folder) {
 }
 
 await build({
-  entryPoints: { cli: "src/cli.ts", index: "src/index.ts" },
+  entryPoints: { cli: "src/cli.ts", index: "src/index.ts", testing: "src/testing/index.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -40,7 +40,8 @@ await build({
   legalComments: "linked",
   // jiti is large and needed only to load TypeScript configs on Node < 22.6: keep it out of the
   // bundle and import it on demand.
-  external: ["jiti"],
+  // The MCP client is a peer dependency that only skills-kernel/testing uses: the test's own copy.
+  external: ["jiti", "@modelcontextprotocol/client"],
   plugins: [
     {
       name: "lazy-zod-locales",

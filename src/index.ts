@@ -12,16 +12,22 @@ export {
   type SkillsKernelConfig,
   type StartupConfig,
 } from "./kernel/config.js";
-export { loadConfig, type LoadedConfig } from "./kernel/config-loader.js";
+export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./kernel/config-loader.js";
 export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
 export type { McpRequestEnd, McpRequestInfo, MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
 export { SkillCatalog, type CatalogSkill } from "./skills/catalog.js";
 // What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
 export type { CatalogFor, CatalogView } from "./skills/catalog-view.js";
-export { canSee, visibleSkills, type Identity, type Visibility } from "./skills/visibility.js";
+export { canSee, visibilitySchema, visibleSkills, type Identity, type Visibility } from "./skills/visibility.js";
+// The plugin kit: a source from two methods, and what the built-in remote sources fetch and cache with.
+export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
+export type { SkillFiles } from "./kit/files-source.js";
+export { HttpClient, HttpError, type HttpRequest, type HttpResponse, type HttpSettings } from "./remote/http.js";
+export { PLUGIN_CACHE_SERVICES, pluginCache } from "./remote/plugin-cache.js";
+export { cacheRoot } from "./remote/cache-dir.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
-export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode } from "./kernel/errors.js";
+export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode, type PluginErrorOptions, type UserErrorOptions } from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog.js";
 export type {
   HandlerCaller,
@@ -46,11 +52,13 @@ export type {
   TransportContext,
   TransportDefinition,
 } from "./kernel/types.js";
-export type { Diagnostic, DiagnosticSeverity, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceFreshness, SourceSkill, SourceSnapshot } from "./skills/types.js";
-export { validateSkillDocument, type SkillValidation } from "./skills/skill-spec.js";
+export type { Diagnostic, DiagnosticSeverity, LeftOutFile, LoadOptions, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceCapabilities, SourceFreshness, SourceSkill, SourceSnapshot } from "./skills/types.js";
+export type { SourceVisibility } from "./skills/tokens.js";
+export type { AuditMode, SkillPolicy } from "./skills/policy.js";
+export { validateSkillDocument, type SkillValidation, type SpecIssue, type ValidateOptions } from "./skills/skill-spec.js";
 export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillMdIssue, type SkillMdResult } from "./skills/skill-md.js";
 // The zod (4) the kernel and the MCP SDK use: a plugin package imports it from here, so that its only
 // dependency on the kernel's world is skills-kernel itself (a peer dependency).
 export { z } from "zod";
 export { VERSION } from "./version.js";
-export { createHttpHandler, HTTP_TOKENS, json, restError, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute, type RouteCaller } from "./plugins/transports/http/index.js";
+export { createHttpHandler, HTTP_TOKENS, json, restError, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute, type Caller, type RouteCaller } from "./plugins/transports/http/index.js";

@@ -65,7 +65,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-interface UserErrorOptions {
+export interface UserErrorOptions {
   readonly code?: ErrorCode;
   readonly cause?: unknown;
 }

@@ -18,10 +18,11 @@ beforeAll(async () => {
   await symlink(join(REPO_ROOT, "node_modules"), join(project, "node_modules"), "dir");
   const skill = (name: string) => strToU8(`---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`);
   await writeFile(join(project, "team.zip"), zipSync({ "pdf/SKILL.md": skill("pdf"), "pdf/notes.md": strToU8("notes\n"), "csv/SKILL.md": skill("csv") }));
+  await writeFile(join(project, "bundle.json"), JSON.stringify({ "json/SKILL.md": `---\nname: json\ndescription: The json skill.\n---\n# json\n` }));
   await mkdir(join(project, "config"));
   await writeFile(
     join(project, "config/skills.yaml"),
-    ["plugins:", "  - [skills-kernel-plugin-zip, { archives: [../team.zip] }]", "  - list-skills", "  - read-skill", "  - skills-kernel-plugin-skill-stats", ""].join("\n"),
+    ["plugins:", "  - [skills-kernel-plugin-zip, { archives: [../team.zip] }]", "  - [skills-kernel-plugin-json-bundle, { file: ../bundle.json }]", "  - list-skills", "  - read-skill", "  - skills-kernel-plugin-skill-stats", ""].join("\n"),
   );
 });
 afterAll(async () => {
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 describe("each example plugin package depends on nothing of the kernel's but skills-kernel", () => {
-  it.each(["zip-source", "skill-stats"])("%s: skills-kernel is its only peer, and zod is not among its dependencies", async (folder) => {
+  it.each(["zip-source", "skill-stats", "json-bundle"])("%s: skills-kernel is its only peer, and zod is not among its dependencies", async (folder) => {
     const manifest = JSON.parse(await readFile(join(REPO_ROOT, "examples/plugins", folder, "package.json"), "utf8"));
     expect(Object.keys(manifest.peerDependencies)).toEqual(["skills-kernel"]);
     expect(Object.keys(manifest.dependencies ?? {})).not.toContain("zod");
@@ -37,14 +38,14 @@ describe("each example plugin package depends on nothing of the kernel's but ski
 });
 
 describe.each(Object.keys(RUNTIMES) as Runtime[])("plugin packages named in a config, on %s", (runtime) => {
-  it("serves the zip archive's skills and the skill_stats tool", async () => {
+  it("serves the zip archive's and the JSON bundle's skills, and the skill_stats tool", async () => {
     const list = await runCli(["list", "--config", "config/skills.yaml"], { cwd: project, runtime, timeoutMs: 30_000 });
-    expect(list).toMatchObject({ code: 0, stdout: "csv\npdf\n", stderr: "" });
+    expect(list).toMatchObject({ code: 0, stdout: "csv\njson\npdf\n", stderr: "" });
 
     const { client, transport } = await connectCli(["--config", "config/skills.yaml"], { cwd: project, runtime });
     try {
       const stats = await client.callTool({ name: "skill_stats", arguments: {} });
-      expect(stats.structuredContent).toEqual({ total: 2, bySource: { team: 2 }, skipped: 0 });
+      expect(stats.structuredContent).toEqual({ total: 3, bySource: { team: 2, "json-bundle": 1 }, skipped: 0 });
       const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "pdf" } });
       expect(JSON.stringify(read.structuredContent)).toContain("notes.md");
     } finally {

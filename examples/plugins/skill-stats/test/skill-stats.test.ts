@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { createKernel, createLogger, type SkillsKernel } from "skills-kernel";
+import { memorySource, skillMd, startTestKernel } from "skills-kernel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import skillStats from "../src/index.js";
 
@@ -68,6 +69,19 @@ describe("the skill_stats tool", () => {
     const platform = { subject: "ada", scopes: [], claims: { groups: ["platform"] } };
     const member = await kernel.callTool("skill_stats", {}, { identity: platform });
     expect(member.structuredContent).toEqual({ total: 4, bySource: { team: 2, mine: 1, secret: 1 }, skipped: 1 });
+  });
+
+  it("finds nothing at all when the only source is hidden from its caller", async () => {
+    const hidden = memorySource("secret", { "hidden/SKILL.md": skillMd("hidden", "Platform only.") }, { visibleTo: PLATFORM });
+    const anonymous = await startTestKernel({ plugins: [hidden, skillStats] });
+    const member = await startTestKernel({ plugins: [hidden, skillStats], identity: { subject: "ada", scopes: [], ...PLATFORM } });
+    try {
+      expect((await anonymous.callTool("skill_stats")).structuredContent).toEqual({ total: 0, bySource: {}, skipped: 0 });
+      expect((await member.callTool("skill_stats")).structuredContent).toEqual({ total: 1, bySource: { secret: 1 }, skipped: 0 });
+    } finally {
+      await anonymous.close();
+      await member.close();
+    }
   });
 
   it("counts one source, and names the sources when asked for an unknown one", async () => {
