@@ -1,0 +1,23 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module script without declarations
+import { apiReportDifferences } from "../../scripts/api-report.mjs";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+describe("the API reports (etc/*.api.md)", () => {
+  it("match the public surface the built declarations describe, and a stale one is named", async () => {
+    expect(apiReportDifferences()).toEqual([]);
+    const stale = await mkdtemp(join(tmpdir(), "api-report-"));
+    try {
+      await cp(join(ROOT, "etc"), stale, { recursive: true });
+      const testing = join(stale, "skills-kernel-testing.api.md");
+      await writeFile(testing, (await readFile(testing, "utf8")).replace(/^export function memorySource.*$/m, ""));
+      expect(apiReportDifferences(stale).map((path: string) => path.split("/").pop())).toEqual(["skills-kernel-testing.api.md"]);
+    } finally {
+      await rm(stale, { recursive: true, force: true });
+    }
+  });
+});
