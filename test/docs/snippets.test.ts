@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * The TypeScript blocks of the docs a plugin author copies from type-check against src/, so they
  * cannot rot as the API moves. Each block becomes a file of a virtual package inside the repo (so
  * vitest, the MCP client and zod resolve from its node_modules, and `skills-kernel` maps to
- * src/index.ts); a block right after a line naming a file ("`src/index.ts`:") gets that name, so
+ * src/index.ts, `skills-kernel/testing` to src/testing/index.ts); a block right after a line naming a file ("`src/index.ts`:") gets that name, so
  * a test block can import the plugin block before it.
  */
 const ROOT = join(import.meta.dirname, "../..");
@@ -47,7 +47,7 @@ function typeErrors(blocks: readonly Snippet[]): string[] {
     skipLibCheck: true,
     types: ["node"],
     baseUrl: ROOT,
-    paths: { "skills-kernel": ["./src/index.ts"] },
+    paths: { "skills-kernel": ["./src/index.ts"], "skills-kernel/testing": ["./src/testing/index.ts"] },
   };
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile, directoryExists } = host;
