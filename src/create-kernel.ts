@@ -1,7 +1,5 @@
-import { withDefaultCache } from "./cache/default-cache.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
-import cacheMemoryPlugin from "./plugins/caches/cache-memory/index.js";
 import catalogPlugin from "./plugins/core/catalog/index.js";
 import { definePlugin } from "./kernel/config.js";
 import { BOOT_KERNEL } from "./lifecycle/boot.js";
@@ -43,12 +41,10 @@ const kernelBoot = definePlugin({
  * another cache) are handed to it, and where its HTTP handler is attached.
  */
 export async function createKernel(options: Omit<KernelOptions, "builtins" | "corePlugins"> = {}): Promise<SkillsKernel> {
-  const { adjustPlugins } = options;
   const kernel = await bootKernel({
     ...options,
     builtins: builtinPlugins,
     corePlugins: [catalogPlugin, stdioPlugin, kernelBoot],
-    adjustPlugins: async (plugins) => withDefaultCache(adjustPlugins ? await adjustPlugins(plugins) : plugins, cacheMemoryPlugin),
   });
   // Built on first use and loaded lazily: a kernel that never answers HTTP never loads that code.
   let handler: Promise<HttpHandler> | undefined;

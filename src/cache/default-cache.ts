@@ -1,12 +1,14 @@
-import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { KERNEL_TOKENS } from "../kernel/tokens.js";
-import type { Plugin } from "../kernel/types.js";
+import type { ServiceRef } from "../kernel/types.js";
+
+/** cache-memory, loaded only for a kernel whose config names no cache plugin. */
+const cacheMemory = async () => (await import("../plugins/caches/cache-memory/index.js")).default;
 
 /**
- * The plugin list with `fallback` (cache-memory) added when no plugin in it provides the cache,
- * so every kernel has one: a config names cache-redis (or a cache of its own) to replace it.
+ * The cache as a plugin consumes it: the config's cache plugin (cache-redis, or one of its own),
+ * else cache-memory, which the kernel then boots for every consumer.
  */
-export function withDefaultCache(plugins: ResolvedPluginEntry[], fallback: Plugin<any>): ResolvedPluginEntry[] {
-  const hasCache = plugins.some((entry) => entry.plugin.provides?.includes(KERNEL_TOKENS.Cache));
-  return hasCache ? plugins : [{ plugin: fallback, options: undefined, origin: "core" }, ...plugins];
-}
+export const CACHE = { token: KERNEL_TOKENS.Cache, optional: true, default: cacheMemory } satisfies ServiceRef;
+
+/** How the cache is doing, from the same plugin as CACHE; none beside a cache plugin that reports nothing. */
+export const CACHE_MONITOR = { token: KERNEL_TOKENS.CacheMonitor, optional: true, default: cacheMemory } satisfies ServiceRef;

@@ -8,6 +8,7 @@ import { callKernelTool, type ToolCallOptions } from "./tool-call.js";
 import { checkedTool } from "./tool-schema.js";
 import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
+import { withDefaultProviders } from "./plugin-defaults.js";
 import { orderPlugins, pluginNeeds } from "./plugin-order.js";
 import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
 import { Declarations } from "./declarations.js";
@@ -103,6 +104,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const core = (options.corePlugins ?? []).filter((plugin) => !listed.some((entry) => entry.plugin.name === plugin.name));
   let resolved: ResolvedPluginEntry[] = [...core.map((plugin) => ({ plugin, options: undefined, origin: "core" })), ...listed];
   if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
+  resolved = await withDefaultProviders(resolved);
   await checkPluginContracts(resolved.map(({ plugin }) => plugin), source);
   const validated = await Promise.all(
     resolved.map(async (entry) => ({ plugin: entry.plugin, options: await validatePluginOptions(entry.plugin, entry.options, source) })),

@@ -40,9 +40,10 @@ function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver
     typeof ref === "symbol" ||
     (typeof ref === "object" && ref !== null && typeof (ref as { token?: unknown }).token === "symbol" &&
       ["undefined", "boolean"].includes(typeof (ref as { optional?: unknown }).optional) &&
-      ["undefined", "boolean"].includes(typeof (ref as { fromStart?: unknown }).fromStart));
+      ["undefined", "boolean"].includes(typeof (ref as { fromStart?: unknown }).fromStart) &&
+      ["undefined", "function"].includes(typeof (ref as { default?: unknown }).default));
   if (plugin.consumes !== undefined && !(Array.isArray(plugin.consumes) && plugin.consumes.every(validRef))) {
-    throw invalid("consumes must be an array of tokens or { token, optional, fromStart } objects");
+    throw invalid("consumes must be an array of tokens or { token, optional, fromStart, default } objects");
   }
   if (plugin.options !== undefined && typeof (plugin.options as { "~standard"?: { validate?: unknown } })?.["~standard"]?.validate !== "function") {
     throw invalid("options must be a Standard Schema (zod, valibot, arktype...)");

@@ -64,8 +64,18 @@ export interface NeedsTrust {
  * A consumed service: required by default; `{ token, optional: true }` when the plugin copes
  * without. `fromStart: true` says the plugin resolves it only from `start` on, once every plugin
  * is set up: it then orders nothing, so two plugins may each consume the other's that way.
+ * `default` is the plugin that provides the service when no plugin in the config does (a ranker,
+ * the cache, the skill policy): the kernel boots it, with its default options, once for every
+ * consumer naming it.
  */
-export type ServiceRef = Token<unknown> | { readonly token: Token<unknown>; readonly optional?: boolean; readonly fromStart?: boolean };
+export type ServiceRef =
+  | Token<unknown>
+  | {
+      readonly token: Token<unknown>;
+      readonly optional?: boolean;
+      readonly fromStart?: boolean;
+      readonly default?: () => Plugin<any> | Promise<Plugin<any>>;
+    };
 
 /** The lifecycle hooks a setup returns (see Plugin.setup). */
 export interface PluginHooks {

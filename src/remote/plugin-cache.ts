@@ -2,13 +2,11 @@ import { join } from "node:path";
 import type { Cache } from "../kernel/cache.js";
 import type { PluginRuntimeContext, ServiceRef } from "../kernel/types.js";
 import { TOKENS } from "../tokens.js";
+import { CACHE, CACHE_MONITOR } from "../cache/default-cache.js";
 import { createDiskCache } from "./disk-cache.js";
 
 /** What pluginCache resolves: a plugin that calls it lists these in its `consumes`. */
-export const PLUGIN_CACHE_SERVICES: readonly ServiceRef[] = [
-  { token: TOKENS.Cache, optional: true },
-  { token: TOKENS.CacheMonitor, optional: true },
-];
+export const PLUGIN_CACHE_SERVICES: readonly ServiceRef[] = [CACHE, CACHE_MONITOR];
 
 /**
  * The cache a remote source plugin keeps what it fetched in: the configured cache plugin's when its

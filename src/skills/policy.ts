@@ -2,8 +2,8 @@ import type { SkillSource } from "./types.js";
 
 /*
  * What a server may serve and install, by source: the audit's verdict and, when asked for, a
- * signature by an allowed signer. The skill-policy plugin provides one; without it the catalog
- * applies DEFAULT_POLICY.
+ * signature by an allowed signer. The skill-policy plugin provides one; the catalog boots it
+ * with its defaults when a config does not list it.
  */
 
 /** off: never audited at load; warn: served, findings reported where skills are read and installed; block: a skill with a high finding is not served. */
@@ -27,8 +27,3 @@ export interface SkillPolicy {
 export function defaultAuditMode(source: SkillSource): AuditMode {
   return (source.capabilities?.localFolders?.length ?? 0) > 0 ? "warn" : "block";
 }
-
-export const DEFAULT_POLICY: SkillPolicy = {
-  auditMode: defaultAuditMode,
-  requiredSigners: () => undefined,
-};

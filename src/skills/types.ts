@@ -181,7 +181,7 @@ export interface Ranker {
   /**
    * A ranker of the same kind and settings holding no skills. search_skills keeps one per set of
    * sources a caller may see, so that skills hidden from a caller weigh nothing in its scores
-   * (word rarity, totals). Without it, such callers are ranked by the built-in BM25 ranker.
+   * (word rarity, totals). Without it, such callers are ranked by BM25 (ranker-bm25's ranker).
    */
   emptyCopy?(): Ranker;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Cache } from "../../src/kernel/cache.js";
+import { CACHE } from "../../src/cache/default-cache.js";
 import { definePlugin } from "../../src/kernel/config.js";
 import { createKernel } from "../../src/create-kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
@@ -10,7 +11,7 @@ import { freePort } from "../helpers/free-port.js";
 function consumer(name: string, seen: Cache[]) {
   return definePlugin({
     name,
-    consumes: [{ token: TOKENS.Cache, optional: true }],
+    consumes: [CACHE],
     setup(ctx) {
       const cache = ctx.resolveOptional(TOKENS.Cache);
       if (cache) seen.push(cache);
@@ -20,7 +21,7 @@ function consumer(name: string, seen: Cache[]) {
 
 const boot = (plugins: unknown[]) => createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
 
-describe("the default cache", () => {
+describe("the default cache (CACHE: the Cache token with cache-memory as its default)", () => {
   it("is cache-memory when the config names no cache, each plugin in its own namespace", async () => {
     const seen: Cache[] = [];
     const kernel = await boot([consumer("one", seen), consumer("two", seen)]);
@@ -32,6 +33,12 @@ describe("the default cache", () => {
     } finally {
       await kernel.close();
     }
+  });
+
+  it("is not booted when no plugin consumes the cache", async () => {
+    const kernel = await boot(["list-skills"]);
+    expect(kernel.plugins).not.toContain("cache-memory");
+    await kernel.close();
   });
 
   it("gives way to a cache the config names, built in or its own", async () => {

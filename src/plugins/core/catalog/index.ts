@@ -1,7 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { definePlugin } from "../../../kernel/config.js";
 import { SkillCatalog } from "../../../skills/catalog.js";
-import { DEFAULT_POLICY } from "../../../skills/policy.js";
 import { KERNEL_TOKENS } from "../../../kernel/tokens.js";
 import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { announceSkillChanges } from "./announce.js";
@@ -14,7 +13,8 @@ const FIRST_ANSWER_WAIT_MS = 5_000;
  * The skill catalog: every source's skills with identity resolved. Loaded at start, once every
  * source is set up; a served kernel also follows the sources' watchers, and tells each client
  * when what it lists changed with the skills. Each source is held to the skill policy (the
- * skill-policy plugin's, else the default: remote sources blocked on a high audit finding), so a
+ * skill-policy plugin's, with its defaults when the config does not list it: remote sources
+ * blocked on a high audit finding), so a
  * skill it refuses is never in the catalog.
  */
 export default definePlugin({
@@ -23,7 +23,8 @@ export default definePlugin({
   consumes: [
     { token: SKILL_TOKENS.SkillSource, optional: true },
     { token: SKILL_TOKENS.SourceVisibility, optional: true },
-    { token: SKILL_TOKENS.SkillPolicy, optional: true },
+    // Without a skill-policy entry in the config, its defaults: remote sources blocked on a high finding.
+    { token: SKILL_TOKENS.SkillPolicy, default: async () => (await import("../skill-policy/index.js")).default },
   ],
   setup(ctx) {
     const catalog = new SkillCatalog(ctx.logger);
@@ -38,7 +39,7 @@ export default definePlugin({
     let stopWatching: (() => void) | undefined;
     return {
       async start(started) {
-        const policy = started.resolveOptional(SKILL_TOKENS.SkillPolicy) ?? DEFAULT_POLICY;
+        const policy = started.resolve(SKILL_TOKENS.SkillPolicy);
         const visibility = new Map(started.resolveAll(SKILL_TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]));
         for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) {
           catalog.addSource(await servingChecks(source, policy, started.logger), { visibleTo: visibility.get(source.name) });

@@ -1,3 +1,4 @@
+import { CACHE } from "../../../cache/default-cache.js";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import { z } from "zod";
@@ -32,7 +33,7 @@ export default definePlugin({
   // skill-resources (when configured) lists the SKILL.md resources in pages and adds no template.
   provides: [TOKENS.SkillFilesServed],
   // The whole catalog: entries are built and cached once for every caller; each server lists its caller's view.
-  consumes: [TOKENS.WholeCatalog, { token: TOKENS.Cache, optional: true }, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
+  consumes: [TOKENS.WholeCatalog, CACHE, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);

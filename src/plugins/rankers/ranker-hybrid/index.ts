@@ -1,3 +1,4 @@
+import { CACHE } from "../../../cache/default-cache.js";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
@@ -37,7 +38,7 @@ export const hybridOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "ranker-hybrid",
   provides: [TOKENS.Ranker],
-  consumes: [{ token: TOKENS.Cache, optional: true }],
+  consumes: [CACHE],
   options: hybridOptionsSchema,
   needsTrust: {
     options: {

@@ -1,3 +1,4 @@
+import { CACHE, CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -71,10 +72,7 @@ export const fsOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "fs",
   provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
-  consumes: [
-    { token: TOKENS.Cache, optional: true },
-    { token: TOKENS.CacheMonitor, optional: true },
-  ],
+  consumes: [CACHE, CACHE_MONITOR],
   options: fsOptionsSchema,
   async setup(ctx, options) {
     const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), ...limits } = options;

@@ -1,3 +1,4 @@
+import { CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { TOKENS } from "../../../tokens.js";
@@ -6,7 +7,7 @@ import { renderAnswer, toAnswer } from "./format.js";
 /** The `get_cache_stats` tool: how the shared cache is doing, for operators more than agents. */
 export default definePlugin({
   name: "cache-stats",
-  consumes: [TOKENS.CacheMonitor, { token: TOKENS.WholeCatalog, optional: true }],
+  consumes: [{ ...CACHE_MONITOR, optional: false }, { token: TOKENS.WholeCatalog, optional: true }],
   setup(ctx) {
     const monitor = ctx.resolve(TOKENS.CacheMonitor);
     const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);

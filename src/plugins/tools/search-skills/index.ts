@@ -99,12 +99,17 @@ class SearchIndex {
 /**
  * The `search_skills` tool: step 1 of 3, the skills that fit a task, ranked, metadata only. It
  * ranks with the ranker a plugin provides (`ranker-fuse`, `ranker-bm25`, or a third-party one),
- * else with its own BM25 ranker.
+ * `ranker-bm25` when the config names none.
  */
 export default definePlugin({
   name: "search-skills",
   // The whole catalog: one index holds every skill; a caller who may see part of it gets its own.
-  consumes: [TOKENS.WholeCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
+  consumes: [
+    TOKENS.WholeCatalog,
+    // Without a ranker in the config, BM25: it needs no options, so search works with this plugin alone.
+    { token: TOKENS.Ranker, default: async () => (await import("../../rankers/ranker-bm25/index.js")).default },
+    { token: TOKENS.MetricsRecorder, optional: true },
+  ],
   setup(ctx) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const metrics = ctx.resolveOptional(TOKENS.MetricsRecorder);
@@ -205,9 +210,7 @@ export default definePlugin({
 
     return {
       async start(ctx) {
-        // No ranker plugin in the config: the default needs no options, so search works with just
-        // this plugin. Imported here, not at the top, so a config with another ranker never loads it.
-        const ranker: Ranker = ctx.resolveOptional(TOKENS.Ranker) ?? new (await import("../../rankers/ranker-bm25/index.js")).Bm25Ranker();
+        const ranker = ctx.resolve(TOKENS.Ranker);
         ctx.logger.debug(`ranking with ${ranker.name}`);
         index.use(ranker);
         const Bm25 = ranker.emptyCopy ? undefined : (await import("../../rankers/ranker-bm25/index.js")).Bm25Ranker;

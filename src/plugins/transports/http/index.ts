@@ -1,3 +1,4 @@
+import { CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { ConfigError } from "../../../kernel/errors.js";
 import { TOKENS } from "../../../tokens.js";
@@ -16,7 +17,7 @@ export default definePlugin({
   consumes: [
     // The whole catalog: /readyz reports every source, whoever asks.
     { token: TOKENS.WholeCatalog, optional: true },
-    { token: TOKENS.CacheMonitor, optional: true },
+    CACHE_MONITOR,
     // Read once every plugin is set up: route plugins (rest-api) in turn read this plugin's options.
     { token: HTTP_TOKENS.Route, optional: true, fromStart: true },
   ],

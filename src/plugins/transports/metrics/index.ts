@@ -1,3 +1,4 @@
+import { CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { TOKENS } from "../../../tokens.js";
@@ -23,7 +24,7 @@ export default definePlugin({
   consumes: [
     // The whole catalog, so a scrape is answered with the scraper's view of it (catalog.for).
     { token: TOKENS.WholeCatalog, optional: true },
-    { token: TOKENS.CacheMonitor, optional: true },
+    CACHE_MONITOR,
   ],
   options: optionsSchema,
   needsTrust: { plugin: "it answers scrapes on the HTTP listener" },
