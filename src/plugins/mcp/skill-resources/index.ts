@@ -8,7 +8,7 @@ import type { ServerBuild } from "../../../kernel/types.js";
 import { completeUriPath, completeUriSkill } from "../../../skills/completion.js";
 import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../../skills/skill-files.js";
 import { readSkillResource, skillDocuments } from "../../../skills/skill-resource.js";
-import { decodeCursor, page } from "../../../skills/page-cursor.js";
+import { decodeOffset, page } from "../../../skills/page-cursor.js";
 import { TOKENS } from "../../../tokens.js";
 
 /** Resources per resources/list page: a page a client reads at once, however many files the skills hold. */
@@ -98,7 +98,7 @@ function registerTemplate(server: McpServer, catalog: CatalogView, options: Skil
 function registerPagedList(server: McpServer, catalog: CatalogView): void {
   server.server.setRequestHandler("resources/list", async (request) => {
     const cursor = request.params?.cursor;
-    const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+    const offset = cursor === undefined ? 0 : decodeOffset(cursor);
     if (offset === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
     await catalog.ready();
     const { items, nextCursor } = page(skillDocuments(catalog), offset, RESOURCES_PAGE_SIZE);

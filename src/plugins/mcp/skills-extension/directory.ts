@@ -4,7 +4,8 @@ import type { CatalogView } from "../../../skills/catalog-view.js";
 import { mimeTypeByName } from "../../../skills/mime-types.js";
 import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
 import { SKILL_DOCUMENT, skillFileUri, type SkillLocation } from "../../../skills/skill-uri.js";
-import { decodeCursor, encodeCursor, indexAfter } from "./cursor.js";
+import { encodeCursor, indexAfter } from "../../../skills/page-cursor.js";
+import { decodeKeyCursor } from "./cursor.js";
 
 /** Children per page of a directory read. */
 export const DIRECTORY_PAGE_SIZE = 200;
@@ -29,7 +30,7 @@ export async function readDirectory(
   includeSecretFiles: boolean,
   signal: AbortSignal,
 ): Promise<DirectoryPage> {
-  const after = decodeCursor(cursor);
+  const after = decodeKeyCursor(cursor);
   const listing = withoutSecrets(await catalog.listFiles(mapped.skill, FETCHABLE_FILES_LIMIT, signal), includeSecretFiles);
   const files = [...listing.files];
   if (path === "") files.push({ path: SKILL_DOCUMENT, size: (await catalog.readDocument(mapped.skill, 0)).size });

@@ -1,7 +1,8 @@
 import type { CatalogSkill } from "../../../skills/catalog.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { MappedSkill, SkillUriMap } from "../../../skills/skill-uri.js";
-import { decodeCursor, encodeCursor, indexAfter } from "./cursor.js";
+import { encodeCursor, indexAfter } from "../../../skills/page-cursor.js";
+import { decodeKeyCursor } from "./cursor.js";
 import type { EntryBuilder, EntryResult, SkillEntry } from "./entries.js";
 
 /** Skills whose entries are built at once while a page fills. */
@@ -31,7 +32,7 @@ export class SkillListing {
 
   async page(map: SkillUriMap, cursor: unknown, signal: AbortSignal): Promise<SkillsPage> {
     const ordered = this.#order(map);
-    let next = indexAfter(ordered, (mapped) => mapped.uri, decodeCursor(cursor));
+    let next = indexAfter(ordered, (mapped) => mapped.uri, decodeKeyCursor(cursor));
     const skills: SkillEntry[] = [];
     let last: MappedSkill | undefined;
     while (skills.length < this.pageSize && next < ordered.length) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { ToolInputError } from "../../../kernel/errors.js";
-import { decodeCursor, page } from "../../../skills/page-cursor.js";
+import { decodeOffset, page } from "../../../skills/page-cursor.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, sortedByName, toSkillList } from "./format.js";
 import { offeredToModel } from "../../../skills/claude-fields.js";
@@ -54,7 +54,7 @@ export default definePlugin({
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ format = "names-only", cursor, limit, refresh }, { catalog }) {
-        const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+        const offset = cursor === undefined ? 0 : decodeOffset(cursor);
         if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
         if (refresh) await catalog.within(catalog.refresh(undefined, undefined, { revalidate: true }));
         await catalog.ready();

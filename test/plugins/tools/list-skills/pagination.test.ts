@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "../../../../src/skills/page-cursor.js";
+import { decodeOffset, encodeCursor } from "../../../../src/skills/page-cursor.js";
 import { RESOURCES_PAGE_SIZE } from "../../../../src/plugins/mcp/skill-resources/index.js";
 import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
 import { startSkillServer, textOf } from "../../../helpers/skill-server.js";
@@ -20,9 +20,9 @@ async function manySkills(count: number): Promise<string> {
 
 describe("page cursors", () => {
   it("round-trip, and refuse anything this server did not make", () => {
-    expect(decodeCursor(encodeCursor(300))).toBe(300);
+    expect(decodeOffset(encodeCursor(300))).toBe(300);
     for (const bad of ["", "abc", encodeCursor(1).slice(1), Buffer.from("sk1:-1").toString("base64url"), Buffer.from("sk1:1e3").toString("base64url"), "x".repeat(65)]) {
-      expect(decodeCursor(bad)).toBeUndefined();
+      expect(decodeOffset(bad)).toBeUndefined();
     }
   });
 });
