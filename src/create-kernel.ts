@@ -7,7 +7,7 @@ import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/transports/stdio/index.js";
 import type { SkillCatalog } from "./skills/catalog.js";
-import { SKILL_TOKENS } from "./skills/tokens.js";
+import { TOKENS } from "./tokens.js";
 
 /** A kernel serving skills: the kernel, with the catalog every skills plugin shares at hand. */
 export interface SkillsKernel extends Kernel {
@@ -51,7 +51,7 @@ export async function createKernel(options: Omit<KernelOptions, "builtins" | "co
   const http = () => (handler ??= import("./plugins/transports/http/index.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));
   const close = kernel.close.bind(kernel);
   return Object.assign(kernel, {
-    catalog: kernel.resolve(SKILL_TOKENS.WholeCatalog),
+    catalog: kernel.resolve(TOKENS.WholeCatalog),
     fetch: async (request: Request) => (await http()).fetch(request),
     handleNodeRequest(request: IncomingMessage, response: ServerResponse) {
       http().then(

@@ -53,7 +53,7 @@ export type {
   TransportDefinition,
 } from "./kernel/types.js";
 export type { Diagnostic, DiagnosticSeverity, LeftOutFile, LoadOptions, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceCapabilities, SourceFreshness, SourceSkill, SourceSnapshot } from "./skills/types.js";
-export type { SourceVisibility } from "./skills/tokens.js";
+export type { SourceVisibility } from "./skills/visibility.js";
 export type { AuditMode, SkillPolicy } from "./skills/policy.js";
 export { validateSkillDocument, type SkillValidation, type SpecIssue, type ValidateOptions } from "./skills/skill-spec.js";
 export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillMdIssue, type SkillMdResult } from "./skills/skill-md.js";

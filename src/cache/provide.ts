@@ -1,16 +1,16 @@
 import type { PluginContext, PluginHooks } from "../kernel/types.js";
-import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import type { CacheEngine } from "./engine.js";
+import { TOKENS } from "../tokens.js";
 
 /** The services every cache backend plugin provides. */
-export const CACHE_SERVICES = [KERNEL_TOKENS.Cache, KERNEL_TOKENS.CacheMonitor] as const;
+export const CACHE_SERVICES = [TOKENS.Cache, TOKENS.CacheMonitor] as const;
 
 /**
  * Offer `engine` as TOKENS.Cache, each consuming plugin getting its own namespace (its name), and
  * as the monitor get_cache_stats reads. The engine is closed with the kernel.
  */
 export function provideCache(ctx: PluginContext, engine: CacheEngine): Required<Pick<PluginHooks, "stop">> {
-  ctx.provideScoped(KERNEL_TOKENS.Cache, (consumer) => engine.view(consumer.name));
-  ctx.provide(KERNEL_TOKENS.CacheMonitor, engine);
+  ctx.provideScoped(TOKENS.Cache, (consumer) => engine.view(consumer.name));
+  ctx.provide(TOKENS.CacheMonitor, engine);
   return { stop: () => engine.close() };
 }

@@ -1,8 +1,8 @@
 import { parseRedisUrl } from "../cache/redis-url.js";
 import { ConfigError } from "../kernel/errors.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
-import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import { builtinPlugins } from "../plugins/index.js";
+import { TOKENS } from "../tokens.js";
 
 /** `--cache memory` or `--cache redis://HOST:PORT[/DB]`, checked. */
 export type CacheChoice = { readonly backend: "memory" } | { readonly backend: "redis"; readonly url: string };
@@ -27,6 +27,6 @@ export async function applyCacheChoice(plugins: ResolvedPluginEntry[], choice: C
   const base = typeof configured?.options === "object" && configured.options !== null ? configured.options : {};
   const options = choice.backend === "redis" ? { ...base, url: choice.url } : configured?.options;
   const plugin = configured?.plugin ?? (await builtinPlugins[name]!());
-  const others = plugins.filter((entry) => !entry.plugin.provides?.includes(KERNEL_TOKENS.Cache));
+  const others = plugins.filter((entry) => !entry.plugin.provides?.includes(TOKENS.Cache));
   return [{ plugin, options, origin: "--cache" }, ...others];
 }

@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ConfigError, ToolInputError } from "../kernel/errors.js";
-import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import { agentFolder, chooseAgents } from "../lifecycle/agents.js";
 import { scopeFor } from "../lifecycle/project.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
@@ -10,6 +9,7 @@ import { renderInstall, SKILL_INSTALLER } from "../plugins/tools/install-skill/i
 import { expandHome } from "../skills/paths.js";
 import { RiskySkillError } from "../skills/audit/install-check.js";
 import { renderFindings } from "../skills/audit/render.js";
+import { TOKENS } from "../tokens.js";
 
 export interface InstallCliOptions {
   /** "project", "user", or a folder (relative to the working directory, `~` to home). */
@@ -36,7 +36,7 @@ export interface InstallCliOptions {
 export async function runInstall(kernel: Kernel, name: string, options: InstallCliOptions): Promise<number> {
   const installer = installerOf(kernel);
   // A local caller, as for list and read: what the stdio plugin's identity may see.
-  const identity = kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity;
+  const identity = kernel.resolveOptional(TOKENS.LocalCaller)?.identity;
   let code = 0;
   const results = [];
   for (const targetRoot of await targetRoots(installer, options)) {

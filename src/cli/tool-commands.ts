@@ -1,10 +1,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { UserError } from "../kernel/errors.js";
-import { KERNEL_TOKENS } from "../kernel/tokens.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import type { CliArgs } from "./args.js";
 import { describeUnavailable, MAX_PAGE_SIZE, type SkillList } from "../plugins/tools/list-skills/index.js";
 import { renderAnswer } from "../plugins/tools/cache-stats/index.js";
+import { TOKENS } from "../tokens.js";
 
 /**
  * Human subcommands call the very tools an agent calls, in process (Kernel.callTool): the same
@@ -15,7 +15,7 @@ export async function callTool(kernel: Kernel, tool: string, plugin: string, arg
     throw new UserError(`the ${tool} tool is not enabled: add "${plugin}" to plugins`, 2);
   }
   // The CLI is a local client, as a stdio one is: it sees what the stdio plugin's identity may.
-  return kernel.callTool(tool, args, { identity: kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity });
+  return kernel.callTool(tool, args, { identity: kernel.resolveOptional(TOKENS.LocalCaller)?.identity });
 }
 
 function textOf(result: CallToolResult): string {
@@ -130,6 +130,6 @@ export async function callCommand(kernel: Kernel, args: CliArgs): Promise<number
     }
   }
   if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UserError("--args must be a JSON object, like '{\"query\": \"pdf\"}'", 2);
-  const result = await kernel.callTool(name, input as Record<string, unknown>, { identity: kernel.resolveOptional(KERNEL_TOKENS.LocalCaller)?.identity });
+  const result = await kernel.callTool(name, input as Record<string, unknown>, { identity: kernel.resolveOptional(TOKENS.LocalCaller)?.identity });
   return print(result, true);
 }

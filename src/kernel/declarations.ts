@@ -1,12 +1,13 @@
 import { ERROR_CODES, PluginError } from "./errors.js";
-import { KERNEL_TOKENS, tokenName, type Token } from "./tokens.js";
+import { tokenName, type Token } from "./tokens.js";
 import type { Plugin } from "./types.js";
+import { TOKENS } from "../tokens.js";
 
 /**
  * What only the kernel collects (tools, server extensions, instructions, transports): no plugin
  * is ordered by them, so listing them in `provides` or `consumes` would order nothing.
  */
-const KERNEL_COLLECTED: ReadonlySet<Token<unknown>> = new Set([KERNEL_TOKENS.Tool, KERNEL_TOKENS.ServerExtension, KERNEL_TOKENS.Instructions, KERNEL_TOKENS.Transport]);
+const KERNEL_COLLECTED: ReadonlySet<Token<unknown>> = new Set([TOKENS.Tool, TOKENS.ServerExtension, TOKENS.Instructions, TOKENS.Transport]);
 
 /**
  * The kernel orders plugins by what they declare in `provides` and `consumes`, so what a plugin

@@ -14,8 +14,9 @@ import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolve
 import { Declarations } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
-import { KERNEL_TOKENS as TOKENS, tokenName, type Token } from "./tokens.js";
+import { tokenName, type Token } from "./tokens.js";
 import type { CatalogFor, CatalogView, Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ToolDefinition, KernelTool } from "./types.js";
+import { TOKENS } from "../tokens.js";
 
 /** A kernel with no catalog plugin: a handler that reads the catalog learns why there is none. */
 const NO_CATALOG = new Proxy({} as CatalogView, {

@@ -256,7 +256,7 @@ export interface ToolDefinition<Input extends ToolSchema = ToolSchema, Output ex
 /** Builds a fresh McpServer from the kernel's registry; the SDK allows one transport per server. */
 export type McpServerFactory = (options?: ServerBuildOptions) => McpServer;
 
-/** How long what the server lists stays as it is, in ms: provided by the catalog (KERNEL_TOKENS.ListingTtl). */
+/** How long what the server lists stays as it is, in ms: provided by the catalog (TOKENS.ListingTtl). */
 export type ListingTtl = () => number;
 
 /** A tool as the kernel keeps it once added: both schemas in the form the SDK takes. */

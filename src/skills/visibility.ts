@@ -19,6 +19,13 @@ export const visibilitySchema = z
 
 export type Visibility = z.output<typeof visibilitySchema>;
 
+/** Who may see one source's skills, contributed by the plugin that contributes the source. */
+export interface SourceVisibility {
+  /** The source's name. */
+  readonly name: string;
+  readonly visibleTo: Visibility;
+}
+
 /** The identity a config chooses (stdio, tests of a team's view). */
 export const identitySchema = z.strictObject({
   subject: z.string().min(1),

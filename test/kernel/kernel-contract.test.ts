@@ -6,9 +6,10 @@ import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.j
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError } from "../../src/kernel/errors.js";
 import { bootKernel } from "../../src/kernel/kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
-import { defineToken, KERNEL_TOKENS } from "../../src/kernel/tokens.js";
+import { defineToken } from "../../src/kernel/tokens.js";
 import type { Plugin, TransportDefinition } from "../../src/kernel/types.js";
 import { VERSION } from "../../src/version.js";
+import { TOKENS } from "../../src/tokens.js";
 
 async function boot(config: SkillsKernelConfig, corePlugins: Plugin<any>[] = []) {
   const lines: string[] = [];
@@ -49,7 +50,7 @@ describe("registration happens in setup only", () => {
           },
         }),
       });
-      const transport = definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("wire")) });
+      const transport = definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")) });
       const { kernel } = await boot({ plugins: [late, transport] });
       if (hook === "serve") await kernel.serve("wire");
       expect(errors).toHaveLength(2);
@@ -65,7 +66,7 @@ describe("registration happens in setup only", () => {
   it("refuses a registration through a context kept from setup", async () => {
     let kept: any;
     const { kernel } = await boot({ plugins: [definePlugin({ name: "keeper", setup: (ctx) => void (kept = ctx) })] });
-    expect(() => kept.contribute(KERNEL_TOKENS.Tool, { name: "x" })).toThrow(/contribute\(\) was called after setup/);
+    expect(() => kept.contribute(TOKENS.Tool, { name: "x" })).toThrow(/contribute\(\) was called after setup/);
     await kernel.close();
   });
 });
@@ -157,7 +158,7 @@ describe("services by token", () => {
           counter.n++;
           expect(ctx.resolve(COUNTER)).toBe(counter);
           seen.push(`${counter.owner}:${counter.n}`);
-          ctx.resolve(KERNEL_TOKENS.Logger).info("hi");
+          ctx.resolve(TOKENS.Logger).info("hi");
         },
       });
     const { lines } = await boot({ plugins: [user("a"), counters, user("b")] });
@@ -208,7 +209,7 @@ describe("plugin contract", () => {
 });
 
 describe("lifecycle", () => {
-  const wired = () => definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("wire")) });
+  const wired = () => definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")) });
 
   it("serves once, never after close, and says which state it is in", async () => {
     const { kernel } = await boot({ plugins: [wired()] });
@@ -223,16 +224,16 @@ describe("lifecycle", () => {
 
   it("gives a transport the server factory, a logger and the kernel's signal", async () => {
     const events: string[] = [];
-    const { kernel } = await boot({ plugins: [definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("wire", events)) })] });
+    const { kernel } = await boot({ plugins: [definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire", events)) })] });
     await kernel.serve("wire");
     expect(events).toEqual(["wire started, aborted=false"]);
     await kernel.close();
   });
 
   it("lets a config replace a core plugin by name", async () => {
-    const core = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("stdio")) });
+    const core = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("stdio")) });
     const events: string[] = [];
-    const mine = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(KERNEL_TOKENS.Transport, loopback("stdio", events)) });
+    const mine = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("stdio", events)) });
     const { kernel } = await boot({ plugins: [mine] }, [core]);
     await kernel.serve("stdio");
     expect(events).toHaveLength(1);

@@ -1,10 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { definePlugin } from "../../../kernel/config.js";
 import { SkillCatalog } from "../../../skills/catalog.js";
-import { KERNEL_TOKENS } from "../../../kernel/tokens.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { announceSkillChanges } from "./announce.js";
 import { servingChecks } from "./serving-checks.js";
+import { TOKENS } from "../../../tokens.js";
 
 /** How long a server's first answers wait for a source's first load (a hanging catalog retries for far longer). */
 const FIRST_ANSWER_WAIT_MS = 5_000;
@@ -19,18 +18,18 @@ const FIRST_ANSWER_WAIT_MS = 5_000;
  */
 export default definePlugin({
   name: "catalog",
-  provides: [SKILL_TOKENS.WholeCatalog, KERNEL_TOKENS.CallerCatalog, KERNEL_TOKENS.ListingTtl],
+  provides: [TOKENS.WholeCatalog, TOKENS.CallerCatalog, TOKENS.ListingTtl],
   consumes: [
-    { token: SKILL_TOKENS.SkillSource, optional: true },
-    { token: SKILL_TOKENS.SourceVisibility, optional: true },
+    { token: TOKENS.SkillSource, optional: true },
+    { token: TOKENS.SourceVisibility, optional: true },
     // Without a skill-policy entry in the config, its defaults: remote sources blocked on a high finding.
-    { token: SKILL_TOKENS.SkillPolicy, default: async () => (await import("../skill-policy/index.js")).default },
+    { token: TOKENS.SkillPolicy, default: async () => (await import("../skill-policy/index.js")).default },
   ],
   setup(ctx) {
     const catalog = new SkillCatalog(ctx.logger);
-    ctx.provide(SKILL_TOKENS.WholeCatalog, catalog);
-    ctx.provide(KERNEL_TOKENS.CallerCatalog, (identity) => catalog.for(identity));
-    ctx.provide(KERNEL_TOKENS.ListingTtl, () => catalog.listingTtlMs());
+    ctx.provide(TOKENS.WholeCatalog, catalog);
+    ctx.provide(TOKENS.CallerCatalog, (identity) => catalog.for(identity));
+    ctx.provide(TOKENS.ListingTtl, () => catalog.listingTtlMs());
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // On any change, whoever the caller: list_changed names nothing, and the one relay that serves
     // every 2026-07-28 subscriptions/listen stream is built for no caller in particular.
@@ -39,9 +38,9 @@ export default definePlugin({
     let stopWatching: (() => void) | undefined;
     return {
       async start(started) {
-        const policy = started.resolve(SKILL_TOKENS.SkillPolicy);
-        const visibility = new Map(started.resolveAll(SKILL_TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]));
-        for (const source of started.resolveAll(SKILL_TOKENS.SkillSource)) {
+        const policy = started.resolve(TOKENS.SkillPolicy);
+        const visibility = new Map(started.resolveAll(TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]));
+        for (const source of started.resolveAll(TOKENS.SkillSource)) {
           catalog.addSource(await servingChecks(source, policy, started.logger), { visibleTo: visibility.get(source.name) });
         }
         void catalog.refresh(undefined, started.signal);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { expandHome } from "../../../skills/paths.js";
 import { AUDIT_MODES, defaultAuditMode, type SkillPolicy } from "../../../skills/policy.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { TOKENS } from "../../../tokens.js";
 
 export const skillPolicyOptionsSchema = z.strictObject({
   /** Audit mode by source name, "*" for every source not named; else warn for local folders, block for remote ones. */
@@ -21,7 +21,7 @@ export const skillPolicyOptionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "skill-policy",
-  provides: [SKILL_TOKENS.SkillPolicy],
+  provides: [TOKENS.SkillPolicy],
   options: skillPolicyOptionsSchema,
   setup(ctx, options) {
     const allowedSigners = options.allowedSigners && resolve(ctx.baseDir, expandHome(options.allowedSigners, homedir()));
@@ -35,6 +35,6 @@ export default definePlugin({
         options.requireSigned === true || (Array.isArray(options.requireSigned) && options.requireSigned.includes(source.name)) ? allowedSigners : undefined,
       ...(allowedSigners && { allowedSigners }),
     };
-    ctx.provide(SKILL_TOKENS.SkillPolicy, policy);
+    ctx.provide(TOKENS.SkillPolicy, policy);
   },
 });

@@ -9,7 +9,7 @@ import { completeUriPath, completeUriSkill } from "../../../skills/completion.js
 import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../../skills/skill-files.js";
 import { readSkillResource, skillDocuments } from "../../../skills/skill-resource.js";
 import { decodeOffset, page } from "../../../skills/page-cursor.js";
-import { TOKENS } from "../../../tokens.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 
 /** Resources per resources/list page: a page a client reads at once, however many files the skills hold. */
 export const RESOURCES_PAGE_SIZE = 200;
@@ -33,7 +33,7 @@ const optionsSchema = skillFileOptionsSchema.extend({
 export default definePlugin({
   name: "skill-resources",
   // Set up after skills-extension when there is one, so that its template is registered first.
-  consumes: [{ token: TOKENS.SkillFilesServed, optional: true }],
+  consumes: [{ token: INTERNAL_TOKENS.SkillFilesServed, optional: true }],
   options: optionsSchema,
   setup(ctx, options) {
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { INCLUDE_SECRET_FILES_DESCRIPTION } from "../../../skills/secret-files.js";
 import { TOKENS } from "../../../tokens.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import type { ServerBuild } from "../../../kernel/types.js";
 import { EntryBuilder } from "./entries.js";
 import { FileFacts } from "./file-facts.js";
@@ -31,15 +31,15 @@ const optionsSchema = z.strictObject({
 export default definePlugin({
   name: "skills-extension",
   // skill-resources (when configured) lists the SKILL.md resources in pages and adds no template.
-  provides: [TOKENS.SkillFilesServed],
+  provides: [INTERNAL_TOKENS.SkillFilesServed],
   // The whole catalog: entries are built and cached once for every caller; each server lists its caller's view.
-  consumes: [TOKENS.WholeCatalog, CACHE, { token: SKILL_TOKENS.SkillPolicy, optional: true }],
+  consumes: [TOKENS.WholeCatalog, CACHE, { token: TOKENS.SkillPolicy, optional: true }],
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const facts = new FileFacts(ctx.resolveOptional(TOKENS.Cache));
     const unlisted = new Set(options.unlisted);
-    const allowedSigners = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy)?.allowedSigners;
+    const allowedSigners = ctx.resolveOptional(TOKENS.SkillPolicy)?.allowedSigners;
     const signers = allowedSigners === undefined ? undefined : new SignerCheck(catalog, allowedSigners);
     const listing = new SkillListing(
       new EntryBuilder(catalog, facts, options.includeSecretFiles, ctx.logger, signers),
@@ -48,7 +48,7 @@ export default definePlugin({
       options.pageSize,
       ctx.logger,
     );
-    ctx.provide(TOKENS.SkillFilesServed, true);
+    ctx.provide(INTERNAL_TOKENS.SkillFilesServed, true);
     // One extension per server: its caching hint is that server's (ServerBuild.cacheHint).
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // Each server answers one caller: its source is the catalog as that caller may see it.

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, PluginError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
 import { groupRoots, type ResolvedRoot } from "./roots.js";
 import { createSnapshotStore } from "./snapshot-store.js";
@@ -71,7 +70,7 @@ export const fsOptionsSchema = z.strictObject({
 /** Serves the skills found in folders on disk, one skill source per `source` name. */
 export default definePlugin({
   name: "fs",
-  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
+  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
   consumes: [CACHE, CACHE_MONITOR],
   options: fsOptionsSchema,
   async setup(ctx, options) {
@@ -84,7 +83,7 @@ export default definePlugin({
       if (group.roots.some((root) => JSON.stringify(root.visibleTo) !== JSON.stringify(first?.visibleTo))) {
         throw new PluginError(ctx.name, `the roots of source "${group.source}" differ in visibleTo: a source is seen by one set of callers; give them one visibleTo, or different sources`, { exitCode: 2 });
       }
-      if (first?.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name: group.source, visibleTo: first.visibleTo });
+      if (first?.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name: group.source, visibleTo: first.visibleTo });
       const roots: string[] = [];
       const optionalRoots: string[] = [];
       const followLinksOut: string[] = [];

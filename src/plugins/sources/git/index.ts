@@ -5,7 +5,6 @@ import { PluginError } from "../../../kernel/errors.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
 import { sourceNames } from "../../../skills/source-names.js";
 import { TOKENS } from "../../../tokens.js";
@@ -60,7 +59,7 @@ export const gitOptionsSchema = z.strictObject({
 /** Serves skills from git repositories, checked out shallow and sparse into the user's cache folder. */
 export default definePlugin({
   name: "git",
-  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
+  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
@@ -86,7 +85,7 @@ export default definePlugin({
       const { tokenEnv, ...settings } = options;
       const credentials = spec.credentials ?? tokenCredentials(spec.url, tokenEnv);
       const entry = options.repositories[index];
-      if (typeof entry === "object" && entry.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
+      if (typeof entry === "object" && entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       ctx.contribute(
         TOKENS.SkillSource,
         createGitSource({ ...settings, ...spec, ...(credentials && { credentials }), name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),

@@ -7,7 +7,6 @@ import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
 import { MiB } from "../../../skills/skill-files.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
@@ -55,7 +54,7 @@ export const httpCatalogOptionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "http-catalog",
-  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
+  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
@@ -73,7 +72,7 @@ export default definePlugin({
       const name = named[index]!;
       if (names.has(name)) throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
-      if (settings.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name, visibleTo: settings.visibleTo });
+      if (settings.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: settings.visibleTo });
       const http = new HttpClient({
         name,
         timeoutMs: options.timeoutMs,

@@ -4,7 +4,7 @@ import { auditSkill, catalogReader } from "../../../skills/audit/audit-skill.js"
 import { renderFindings } from "../../../skills/audit/render.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { describeSignature, signatureStatus } from "../../../skills/signing/status.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
+import { TOKENS } from "../../../tokens.js";
 
 const findingSchema = z.object({
   rule: z.string(),
@@ -17,9 +17,9 @@ const findingSchema = z.object({
 /** The `audit_skill` tool: a served skill's audit findings and signature, before an agent runs its scripts. */
 export default definePlugin({
   name: "audit-skill",
-  consumes: [{ token: SKILL_TOKENS.SkillPolicy, optional: true }],
+  consumes: [{ token: TOKENS.SkillPolicy, optional: true }],
   setup(ctx) {
-    const policy = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy);
+    const policy = ctx.resolveOptional(TOKENS.SkillPolicy);
     ctx.addTool({
       name: "audit_skill",
       title: "Audit a skill",

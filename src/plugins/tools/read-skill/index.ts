@@ -3,19 +3,19 @@ import type { CatalogSkill } from "../../../skills/catalog.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/skill-files.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "../../../skills/answer-ceiling.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { describeSignature, signatureStatus } from "../../../skills/signing/status.js";
 import type { SkillFileContent, SkillFileListing } from "../../../skills/types.js";
+import { TOKENS } from "../../../tokens.js";
 
 /** The `read_skill` tool: step 2 of 3, a skill's SKILL.md and the list of its other files. */
 export default definePlugin({
   name: "read-skill",
-  consumes: [{ token: SKILL_TOKENS.SkillPolicy, optional: true }],
+  consumes: [{ token: TOKENS.SkillPolicy, optional: true }],
   options: skillFileOptionsSchema,
   setup(ctx, { maxFileBytes, includeSecretFiles }) {
-    const policy = ctx.resolveOptional(SKILL_TOKENS.SkillPolicy);
+    const policy = ctx.resolveOptional(TOKENS.SkillPolicy);
     ctx.addTool({
       name: "read_skill",
       title: "Read a skill",

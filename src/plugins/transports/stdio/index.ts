@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { KERNEL_TOKENS } from "../../../kernel/tokens.js";
 import { identitySchema } from "../../../skills/visibility.js";
 import { stdioTransport } from "./transport.js";
+import { TOKENS } from "../../../tokens.js";
 
 const optionsSchema = z.strictObject({
   /**
@@ -15,10 +15,10 @@ const optionsSchema = z.strictObject({
 /** The stdio transport: one MCP session over the process's stdin and stdout. */
 export default definePlugin({
   name: "stdio",
-  provides: [KERNEL_TOKENS.Transport, KERNEL_TOKENS.LocalCaller],
+  provides: [TOKENS.Transport, TOKENS.LocalCaller],
   options: optionsSchema,
   setup(ctx, { identity }) {
-    ctx.contribute(KERNEL_TOKENS.Transport, stdioTransport(identity));
-    ctx.provide(KERNEL_TOKENS.LocalCaller, { identity });
+    ctx.contribute(TOKENS.Transport, stdioTransport(identity));
+    ctx.provide(TOKENS.LocalCaller, { identity });
   },
 });

@@ -1,9 +1,9 @@
-import { TOKENS } from "../../../../src/tokens.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { PluginContext } from "../../../../src/kernel/types.js";
 import type { SkillSource, SourceSnapshot } from "../../../../src/skills/types.js";
-import type { SourceVisibility } from "../../../../src/skills/tokens.js";
+import type { SourceVisibility } from "../../../../src/skills/visibility.js";
 import fsPlugin from "../../../../src/plugins/sources/fs/index.js";
+import { TOKENS } from "../../../../src/tokens.js";
 
 export interface FakeContext {
   readonly ctx: PluginContext;
