@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SkillCatalog } from "../../src/skills/catalog.js";
 import { SkillFileError, ToolInputError } from "../../src/kernel/errors.js";
 import { createLogger } from "../../src/kernel/logger.js";
+import { manualClock } from "../helpers/clock.js";
 import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string, rank = 0): SourceSkill => ({
@@ -173,15 +174,19 @@ describe("SkillCatalog changes", () => {
       ),
     );
     await catalog.refresh();
-    const stop = catalog.watch(new AbortController().signal);
+    const time = manualClock();
+    const stop = catalog.watch(new AbortController().signal, time.clock);
     const changed = new Promise<void>((resolve) => catalog.onChange(() => resolve()));
     for (let i = 0; i < 5; i++) notify();
+    expect(loads).toBe(1);
+    await time.tickAsync(60_000);
     await changed;
     expect(loads).toBe(2);
     expect(catalog.list().map((s) => s.name)).toEqual(["v2"]);
     stop();
     notify();
-    await new Promise((r) => setTimeout(r, 400));
+    expect(time.pending()).toBe(0);
+    await time.tickAsync(60_000);
     expect(loads).toBe(2);
   });
 });
@@ -377,7 +382,8 @@ describe("SkillCatalog snapshots per source", () => {
         name,
         async () => {
           loads[name]++;
-          return { skills: [skill(name, name)], diagnostics: [] };
+          // Each load says something new, so the reload shows as a change.
+          return { skills: [{ ...skill(name, name), description: `load ${loads[name]}` }], diagnostics: [] };
         },
         (onChange) => {
           if (name === "noisy") notify = onChange;
@@ -385,9 +391,12 @@ describe("SkillCatalog snapshots per source", () => {
         },
       );
     const catalog = await catalogOf(watched("quiet"), watched("noisy"));
-    const stop = catalog.watch(new AbortController().signal);
+    const time = manualClock();
+    const stop = catalog.watch(new AbortController().signal, time.clock);
+    const changed = new Promise<void>((resolve) => catalog.onChange(() => resolve()));
     notify();
-    await new Promise((r) => setTimeout(r, 400));
+    await time.tickAsync(60_000);
+    await changed;
     stop();
     expect(loads).toEqual({ quiet: 1, noisy: 2 });
   });
