@@ -44,7 +44,7 @@ export interface HttpAppParts {
   /** The catalog as a caller may see it: what a route gets for that caller (the kernel's `catalogFor`). */
   readonly catalogFor: CatalogFor;
   readonly readiness?: () => Readiness | Promise<Readiness>;
-  /** What session expiry and shutdown's grace period are timed by: the system clock unless a test hands one. */
+  /** What session expiry, body timeouts and shutdown's grace are timed by: the system clock unless a test hands one. */
   readonly clock?: Clock;
 }
 
@@ -174,7 +174,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       if (!isJsonContentType(request.headers.get("content-type"))) {
         return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
       }
-      const text = await readBody(request, options.maxBodyBytes, options.bodyTimeoutMs);
+      const text = await readBody(request, options.maxBodyBytes, options.bodyTimeoutMs, clock);
       if (typeof text !== "string") return jsonRpcError(text.status, text.status === 400 ? -32700 : -32000, text.message);
       try {
         parsed = JSON.parse(text);

@@ -1,10 +1,11 @@
 import { fileURLToPath } from "node:url";
+import type { z } from "zod";
 import { createKernel, type SkillsKernel } from "../../../../src/create-kernel.js";
 import type { Clock } from "../../../../src/kernel/clock.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { createHttpApp, type HttpApp, type HttpAppOptions } from "../../../../src/plugins/transports/http/app.js";
 import { defaultAllowedHosts } from "../../../../src/plugins/transports/http/guard.js";
-import { httpOptionsSchema, type HttpOptions } from "../../../../src/plugins/transports/http/options.js";
+import { httpOptionsSchema } from "../../../../src/plugins/transports/http/options.js";
 import { HTTP_TOKENS, type HttpRoute } from "../../../../src/plugins/transports/http/routes.js";
 
 export const EXAMPLES = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
@@ -22,7 +23,7 @@ export function bootExamples(): Promise<SkillsKernel> {
   });
 }
 
-export interface AppSettings extends Partial<Omit<HttpOptions, "host" | "port">> {
+export interface AppSettings extends Omit<z.input<typeof httpOptionsSchema>, "host" | "port"> {
   readonly clock?: Clock;
   readonly routes?: readonly HttpRoute[];
   /** The port the app is told it listens on (default 3000), as `serve` tells it once bound. */
