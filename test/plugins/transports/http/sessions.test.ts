@@ -70,6 +70,19 @@ describe("2025-11-25 sessions, in process", () => {
     expect(await toolsIn(app, id)).toMatchObject({ status: 404, body: { error: { message: "Session not found" } } });
   });
 
+  it("keeps a session whose client holds its GET stream open, however long, and closes it once the stream ends", async () => {
+    const time = manualClock();
+    app = appOf(kernel, { clock: time.clock, sessionIdleMs: IDLE_MS });
+    const id = await open(app);
+    const stream = await get(app, "/mcp", { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" });
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    await time.tickAsync(IDLE_MS * 3);
+    expect((await toolsIn(app, id)).status).toBe(200);
+    await stream.body!.cancel();
+    await time.tickAsync(IDLE_MS * 2);
+    expect((await toolsIn(app, id)).status).toBe(404);
+  });
+
   it("closes a session on DELETE, freeing its place", async () => {
     app = appOf(kernel, { maxSessions: 1 });
     const id = await open(app);
