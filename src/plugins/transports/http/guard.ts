@@ -33,8 +33,9 @@ function normalizeHostname(name: string): string {
  * DNS-rebinding protection: a page on evil.example whose name resolves to 127.0.0.1 makes the
  * browser send `Host: evil.example` and `Origin: http://evil.example`. Both must name an allowed
  * host, checked by the SDK's own validators; an Origin may also be listed whole in
- * `allowedOrigins`. With `boundPort` (the default names of a server that knows its port), both
- * must also name that port: a page served from another port of this machine is another origin.
+ * `allowedOrigins`. With `boundPort` (the default names of a server that knows its port), a port
+ * in Host and an Origin's port must be that one: a page served from another port of this machine
+ * is another origin.
  */
 export function createHostGuard(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] = [], boundPort?: () => number | undefined) {
   if (!allowedHosts) return (): Refusal | undefined => undefined;
@@ -45,7 +46,10 @@ export function createHostGuard(allowedHosts: readonly string[] | undefined, all
     const host = validateHostHeader(hostHeader, hosts);
     if (!host.ok) return { status: 403, message: host.message };
     const port = boundPort?.();
-    if (port !== undefined && portOf(`http://${hostHeader}`) !== port) {
+    // A Host without a port is what a proxy on this machine forwards (nginx's `$host`); a browser
+    // always names the port it connected to, so only a port that is not this server's is refused.
+    const named = new URL(`http://${hostHeader}`).port;
+    if (port !== undefined && named !== "" && Number(named) !== port) {
       return { status: 403, message: `Invalid Host: ${hostHeader} does not name this server's port ${port} (DNS-rebinding protection; allowedHosts lists other names to serve)` };
     }
     const origin = request.headers.get("origin");
