@@ -1,8 +1,8 @@
 import { createClock } from "@sinonjs/fake-timers";
 import type { Clock } from "../../src/kernel/clock.js";
 
-/** A clock of the test's own: time moves only when the test advances it (`tickAsync`). */
-export function manualClock(start = Date.UTC(2026, 0, 1)) {
+/** A clock of the test's own, from now on: time moves only when the test advances it. */
+export function manualClock(start = Date.now()) {
   const fake = createClock(start);
   const clock: Clock = {
     now: () => fake.now,
