@@ -112,14 +112,18 @@ describe("SkillCatalog identity", () => {
 
   it("shares one load between concurrent refreshes and ready()", async () => {
     let loads = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
     const counting = metadataSource("c", async () => {
       loads++;
-      await new Promise((r) => setTimeout(r, 10));
+      await gate;
       return { skills: [skill("a", "a")], diagnostics: [] };
     });
     const catalog = new SkillCatalog(createLogger("silent"));
     catalog.addSource(counting);
-    await Promise.all([catalog.refresh(), catalog.refresh(), catalog.ready()]);
+    const all = Promise.all([catalog.refresh(), catalog.refresh(), catalog.ready()]);
+    open();
+    await all;
     expect(loads).toBe(1);
     await catalog.refresh();
     expect(loads).toBe(2);
@@ -362,7 +366,7 @@ describe("SkillCatalog snapshots per source", () => {
     let open!: () => void;
     slow.state.gate = new Promise((resolve) => (open = resolve));
     const first = catalog.refresh();
-    await new Promise((r) => setTimeout(r, 5));
+    while (slow.state.loads === 0) await new Promise((resolve) => setImmediate(resolve));
     // The first load has read the old skills; this change must still be seen by the next refresh.
     slow.state.skills = [skill("fresh", "fresh")];
     const second = catalog.refresh();
