@@ -29,7 +29,6 @@ function namedPaths(doc: string): string[] {
  * packages' files.
  */
 const NOT_SOURCES = new Set([
-  "dist/cli.js",
   ".d.ts",
   "plugins.config.mts",
   "plugins.config.mjs",
@@ -46,7 +45,8 @@ const NOT_SOURCES = new Set([
   "@modelcontextprotocol/sdk/client/index.js",
 ]);
 const SHORT_SOURCE = /`([\w.@-]+(?:\/[\w.@-]+)*\.(?:ts|mts|mjs|js|cjs))`/g;
-const ROOTED = /^(?:src|test|bench|examples|scripts|docs)\//;
+/** Named from the repository's root (checked above), or the build's output. */
+const ROOTED = /^(?:src|test|bench|examples|scripts|docs|dist)\//;
 
 /** Source files named without their folder whose name no tracked file ends with. */
 function unknownSources(doc: string, tracked: readonly string[]): string[] {
