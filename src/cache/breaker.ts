@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from "../kernel/clock.js";
+
 /**
  * A circuit breaker: after `threshold` failures in a row it opens, and callers skip the backend.
  * Once `retryAfterMs` has passed, one call goes through as a probe: its success closes the
@@ -13,7 +15,7 @@ export class CircuitBreaker {
     private readonly threshold: number,
     private readonly retryAfterMs: number,
     private readonly onChange: (open: boolean) => void,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Pick<Clock, "now"> = systemClock,
   ) {}
 
   get open(): boolean {
@@ -23,7 +25,7 @@ export class CircuitBreaker {
   /** Whether a call may reach the backend now; when open, true for one probe per retry period. */
   allows(): boolean {
     if (this.#openedAt === undefined) return true;
-    if (this.#probing || this.now() - this.#openedAt < this.retryAfterMs) return false;
+    if (this.#probing || this.clock.now() - this.#openedAt < this.retryAfterMs) return false;
     this.#probing = true;
     return true;
   }
@@ -37,10 +39,10 @@ export class CircuitBreaker {
     this.#failures++;
     if (this.#openedAt !== undefined) {
       // A failed probe (or a failure reported by the backend): wait another period.
-      this.#openedAt = this.now();
+      this.#openedAt = this.clock.now();
       this.#probing = false;
     } else if (this.#failures >= this.threshold) {
-      this.#openedAt = this.now();
+      this.#openedAt = this.clock.now();
       this.onChange(true);
     }
   }

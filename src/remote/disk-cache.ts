@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Cache, JsonValue } from "../kernel/cache.js";
+import { systemClock, type Clock } from "../kernel/clock.js";
 
 /** How long an entry lives when the caller gives no TTL. */
 const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -10,16 +11,16 @@ const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
  * The cache remote sources use when no cache plugin is configured: one JSON file per key under
  * the user's cache folder, so a one-shot command (`skills-kernel list`) or the next start still
  * answers from what an earlier run fetched. Like every Cache, it never throws: an unreadable
- * entry is a miss, a failed write is dropped.
+ * entry is a miss, a failed write is dropped. `clock` dates the entries.
  */
-export function createDiskCache(dir: string, namespace: string): Cache {
+export function createDiskCache(dir: string, namespace: string, clock: Pick<Clock, "now"> = systemClock): Cache {
   const fileOf = (key: string) => join(dir, createHash("sha256").update(`${namespace}\0${key}`).digest("hex").slice(0, 40) + ".json");
   return {
     namespace,
     async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
       try {
         const entry = JSON.parse(await readFile(fileOf(key), "utf8")) as { key: string; expires: number; value: T };
-        return entry.key === key && entry.expires > Date.now() ? entry.value : undefined;
+        return entry.key === key && entry.expires > clock.now() ? entry.value : undefined;
       } catch {
         return undefined;
       }
@@ -30,7 +31,7 @@ export function createDiskCache(dir: string, namespace: string): Cache {
       const temporary = `${file}.${randomUUID()}.tmp`;
       try {
         await mkdir(dir, { recursive: true });
-        await writeFile(temporary, JSON.stringify({ key, expires: Date.now() + ttlMs, value }));
+        await writeFile(temporary, JSON.stringify({ key, expires: clock.now() + ttlMs, value }));
         await rename(temporary, file);
       } catch {
         await rm(temporary, { force: true }).catch(() => {});
@@ -39,6 +40,6 @@ export function createDiskCache(dir: string, namespace: string): Cache {
     async delete(key) {
       await rm(fileOf(key), { force: true }).catch(() => {});
     },
-    scope: (name) => createDiskCache(dir, `${namespace}/${name}`),
+    scope: (name) => createDiskCache(dir, `${namespace}/${name}`, clock),
   };
 }

@@ -1,4 +1,5 @@
 import { distance } from "fastest-levenshtein";
+import { systemClock, type Clock, type ClockTimer } from "../kernel/clock.js";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay } from "./display-text.js";
@@ -404,21 +405,21 @@ export class SkillCatalog {
   /**
    * Reload a source whenever it reports a change, debounced per source, so an edit under one
    * root never reloads the others. Returns a function that stops every watcher; aborting
-   * `signal` stops a reload in progress.
+   * `signal` stops a reload in progress; `clock` times the debounce.
    */
-  watch(signal: AbortSignal): () => void {
+  watch(signal: AbortSignal, clock: Clock = systemClock): () => void {
     if (this.#whole) throw new Error("the whole catalog is watched, not a view of it");
-    const timers = new Map<string, ReturnType<typeof setTimeout>>();
+    const timers = new Map<string, ClockTimer>();
     const stops = this.#sources.flatMap((source) => {
       if (!source.watch) return [];
       const schedule = () => {
-        clearTimeout(timers.get(source.name));
-        timers.set(source.name, setTimeout(() => void this.refresh(source.name, signal), WATCH_DEBOUNCE_MS));
+        clock.clearTimeout(timers.get(source.name));
+        timers.set(source.name, clock.setTimeout(() => void this.refresh(source.name, signal), WATCH_DEBOUNCE_MS));
       };
       return [source.watch(schedule)];
     });
     return () => {
-      for (const timer of timers.values()) clearTimeout(timer);
+      for (const timer of timers.values()) clock.clearTimeout(timer);
       for (const stop of stops) stop();
     };
   }

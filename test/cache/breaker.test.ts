@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { CircuitBreaker } from "../../src/cache/breaker.js";
+import { manualClock } from "../helpers/clock.js";
 
 function breaker(threshold = 3, retryAfterMs = 1_000) {
-  let now = 0;
+  const time = manualClock();
   const changes: boolean[] = [];
-  const made = new CircuitBreaker(threshold, retryAfterMs, (open) => changes.push(open), () => now);
-  return { breaker: made, changes, advance: (ms: number) => (now += ms) };
+  const made = new CircuitBreaker(threshold, retryAfterMs, (open) => changes.push(open), time.clock);
+  return { breaker: made, changes, advance: (ms: number) => time.tick(ms) };
 }
 
 describe("CircuitBreaker", () => {

@@ -2,19 +2,22 @@ import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDiskCache } from "../../src/remote/disk-cache.js";
+import { manualClock } from "../helpers/clock.js";
 import { tempDir } from "../plugins/sources/fs/files.js";
 
 describe("the disk cache remote sources fall back to", () => {
   it("keeps JSON values across instances until their TTL, per namespace and scope", async () => {
     const dir = await tempDir();
-    const cache = createDiskCache(dir, "http-catalog");
+    const time = manualClock();
+    const cache = createDiskCache(dir, "http-catalog", time.clock);
     await cache.set("doc", { etag: '"v1"', body: "eA==" });
     await cache.scope("site").set("doc", "scoped");
-    await cache.set("brief", 1, 1);
+    await cache.set("brief", 1, 1_000);
+    expect(await cache.get("brief")).toBe(1);
     expect(await createDiskCache(dir, "http-catalog").get("doc")).toEqual({ etag: '"v1"', body: "eA==" });
     expect(await createDiskCache(dir, "http-catalog/site").get("doc")).toBe("scoped");
     expect(await createDiskCache(dir, "github").get("doc")).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    time.tick(1_000);
     expect(await cache.get("brief")).toBeUndefined();
     await cache.delete("doc");
     expect(await cache.get("doc")).toBeUndefined();

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { isJSONRPCMessage } from "../helpers/json-rpc.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_HEADERS, rawInitialize, rawRequest, type RawResponse } from "../helpers/http-client.js";
+import { waitFor } from "../helpers/wait.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 
 // Whatever a client sends over HTTP, the bundled server answers with a status that says whose
@@ -274,7 +275,7 @@ describe("cancellations on the stateless bundle", () => {
     const slow = rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: call(1) });
     // Ids a request could be travelling under, the client's own among them (a batch holds 20 at most).
     const cancels = Array.from({ length: 20 }, (_, requestId) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "hostile" } }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor("the call to reach the tool", () => server.stderr().includes("slow_tool: working"));
     const cancel = await rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(cancels) });
     expect(cancel.status).toBe(202);
     // A cancelled request is never answered: the slow call's answer proves nothing reached it.

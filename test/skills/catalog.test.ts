@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SkillCatalog } from "../../src/skills/catalog.js";
 import { SkillFileError, ToolInputError } from "../../src/kernel/errors.js";
 import { createLogger } from "../../src/kernel/logger.js";
+import { manualClock } from "../helpers/clock.js";
 import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string, rank = 0): SourceSkill => ({
@@ -111,14 +112,18 @@ describe("SkillCatalog identity", () => {
 
   it("shares one load between concurrent refreshes and ready()", async () => {
     let loads = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
     const counting = metadataSource("c", async () => {
       loads++;
-      await new Promise((r) => setTimeout(r, 10));
+      await gate;
       return { skills: [skill("a", "a")], diagnostics: [] };
     });
     const catalog = new SkillCatalog(createLogger("silent"));
     catalog.addSource(counting);
-    await Promise.all([catalog.refresh(), catalog.refresh(), catalog.ready()]);
+    const all = Promise.all([catalog.refresh(), catalog.refresh(), catalog.ready()]);
+    open();
+    await all;
     expect(loads).toBe(1);
     await catalog.refresh();
     expect(loads).toBe(2);
@@ -173,15 +178,19 @@ describe("SkillCatalog changes", () => {
       ),
     );
     await catalog.refresh();
-    const stop = catalog.watch(new AbortController().signal);
+    const time = manualClock();
+    const stop = catalog.watch(new AbortController().signal, time.clock);
     const changed = new Promise<void>((resolve) => catalog.onChange(() => resolve()));
     for (let i = 0; i < 5; i++) notify();
+    expect(loads).toBe(1);
+    await time.tickAsync(60_000);
     await changed;
     expect(loads).toBe(2);
     expect(catalog.list().map((s) => s.name)).toEqual(["v2"]);
     stop();
     notify();
-    await new Promise((r) => setTimeout(r, 400));
+    expect(time.pending()).toBe(0);
+    await time.tickAsync(60_000);
     expect(loads).toBe(2);
   });
 });
@@ -357,7 +366,7 @@ describe("SkillCatalog snapshots per source", () => {
     let open!: () => void;
     slow.state.gate = new Promise((resolve) => (open = resolve));
     const first = catalog.refresh();
-    await new Promise((r) => setTimeout(r, 5));
+    while (slow.state.loads === 0) await new Promise((resolve) => setImmediate(resolve));
     // The first load has read the old skills; this change must still be seen by the next refresh.
     slow.state.skills = [skill("fresh", "fresh")];
     const second = catalog.refresh();
@@ -377,7 +386,8 @@ describe("SkillCatalog snapshots per source", () => {
         name,
         async () => {
           loads[name]++;
-          return { skills: [skill(name, name)], diagnostics: [] };
+          // Each load says something new, so the reload shows as a change.
+          return { skills: [{ ...skill(name, name), description: `load ${loads[name]}` }], diagnostics: [] };
         },
         (onChange) => {
           if (name === "noisy") notify = onChange;
@@ -385,9 +395,12 @@ describe("SkillCatalog snapshots per source", () => {
         },
       );
     const catalog = await catalogOf(watched("quiet"), watched("noisy"));
-    const stop = catalog.watch(new AbortController().signal);
+    const time = manualClock();
+    const stop = catalog.watch(new AbortController().signal, time.clock);
+    const changed = new Promise<void>((resolve) => catalog.onChange(() => resolve()));
     notify();
-    await new Promise((r) => setTimeout(r, 400));
+    await time.tickAsync(60_000);
+    await changed;
     stop();
     expect(loads).toEqual({ quiet: 1, noisy: 2 });
   });

@@ -1,4 +1,5 @@
 import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServer } from "@modelcontextprotocol/server";
+import { systemClock, type Clock, type ClockTimer } from "../../../kernel/clock.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { ServerBuildOptions } from "../../../kernel/types.js";
@@ -43,6 +44,8 @@ export interface HttpAppParts {
   /** The catalog as a caller may see it: what a route gets for that caller (the kernel's `catalogFor`). */
   readonly catalogFor: CatalogFor;
   readonly readiness?: () => Readiness | Promise<Readiness>;
+  /** What session expiry, body timeouts and shutdown's grace are timed by: the system clock unless a test hands one. */
+  readonly clock?: Clock;
 }
 
 export type HttpAppOptions = Pick<
@@ -67,6 +70,8 @@ export type HttpAppOptions = Pick<
 > & {
   /** Host names Host and Origin may name; undefined checks nothing (see defaultAllowedHosts). */
   readonly allowedHosts: readonly string[] | undefined;
+  /** The port Host and Origin must name too, once the server listens; unset: any port. */
+  readonly boundPort?: () => number | undefined;
   /** A prefix the app is mounted under (`/skills`): stripped before routing, others get 404. */
   readonly basePath?: string;
 };
@@ -94,11 +99,11 @@ const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * instance of its own, so any replica answers any request), 2025-11-25 in sessions (or, with
  * `stateless`, one request at a time).
  */
-export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], catalogFor, readiness }: HttpAppParts): HttpApp {
+export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], catalogFor, readiness, clock = systemClock }: HttpAppParts): HttpApp {
   checkWriteTools(options);
   const mayWrite = writePermission(options);
   const createServer: ServerFactory = (caller) => buildServer({ authenticated: personal, identity: caller.identity, remote: { writes: mayWrite(caller) } });
-  const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins);
+  const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins, options.boundPort);
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
   const oauth = options.oauth && createOAuthGate(options.oauth, `${basePath}${options.path}`, logger);
@@ -114,6 +119,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
           maxAnswerBytes: options.maxAnswerBytes,
         },
         logger,
+        clock,
       );
   const work = new WorkLimiter(options);
   const pooledServer = (lifetime: AbortSignal) => buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } });
@@ -168,7 +174,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       if (!isJsonContentType(request.headers.get("content-type"))) {
         return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
       }
-      const text = await readBody(request, options.maxBodyBytes, options.bodyTimeoutMs);
+      const text = await readBody(request, options.maxBodyBytes, options.bodyTimeoutMs, clock);
       if (typeof text !== "string") return jsonRpcError(text.status, text.status === 400 ? -32700 : -32000, text.message);
       try {
         parsed = JSON.parse(text);
@@ -266,12 +272,12 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       closing = true;
       if (inFlight > 0) {
         logger.debug(`waiting for ${inFlight} request(s) in flight`);
-        let timer: ReturnType<typeof setTimeout> | undefined;
+        let timer: ClockTimer;
         await new Promise<void>((resolve) => {
           drained = resolve;
-          timer = setTimeout(resolve, graceMs);
+          timer = clock.setTimeout(resolve, graceMs);
         });
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         if (inFlight > 0) logger.warn(`${inFlight} request(s) still in flight after ${graceMs} ms; closing anyway`);
       }
       await sessions?.closeAll();

@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from "../../../kernel/clock.js";
+
 /** Why a request body was not read. */
 export interface BodyRefusal {
   readonly status: 408 | 413 | 400;
@@ -9,11 +11,11 @@ export interface BodyRefusal {
  * now and then cannot hold a request (and what it holds) open for ever. node:http also cuts such
  * a body itself (requestTimeout); Bun and Deno hand the stream over as it arrives, so it is timed here.
  */
-export async function readBody(request: Request, maxBytes: number, timeoutMs: number): Promise<string | BodyRefusal> {
+export async function readBody(request: Request, maxBytes: number, timeoutMs: number, clock: Clock = systemClock): Promise<string | BodyRefusal> {
   if (request.body === null) return "";
   const reader = request.body.getReader();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = clock.setTimeout(() => {
     timedOut = true;
     void reader.cancel().catch(() => undefined);
   }, timeoutMs);
@@ -33,7 +35,7 @@ export async function readBody(request: Request, maxBytes: number, timeoutMs: nu
   } catch {
     if (!timedOut) return { status: 400, message: "Parse error: the request body could not be read" };
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
   }
   if (timedOut) return { status: 408, message: `Request Timeout: the request body did not arrive within ${timeoutMs} ms` };
   return new TextDecoder().decode(Buffer.concat(chunks));

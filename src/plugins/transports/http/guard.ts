@@ -32,21 +32,41 @@ function normalizeHostname(name: string): string {
 /**
  * DNS-rebinding protection: a page on evil.example whose name resolves to 127.0.0.1 makes the
  * browser send `Host: evil.example` and `Origin: http://evil.example`. Both must name an allowed
- * host (any port), checked by the SDK's own validators; an Origin may also be listed whole in
- * `allowedOrigins`.
+ * host, checked by the SDK's own validators; an Origin may also be listed whole in
+ * `allowedOrigins`. With `boundPort` (the default names of a server that knows its port), a port
+ * in Host and an Origin's port must be that one: a page served from another port of this machine
+ * is another origin.
  */
-export function createHostGuard(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] = []) {
+export function createHostGuard(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] = [], boundPort?: () => number | undefined) {
   if (!allowedHosts) return (): Refusal | undefined => undefined;
   const hosts = [...allowedHosts];
   const origins = new Set(allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, "")));
   return (request: Request): Refusal | undefined => {
-    const host = validateHostHeader(request.headers.get("host"), hosts);
+    const hostHeader = request.headers.get("host");
+    const host = validateHostHeader(hostHeader, hosts);
     if (!host.ok) return { status: 403, message: host.message };
+    const port = boundPort?.();
+    // A Host without a port is what a proxy on this machine forwards (nginx's `$host`); a browser
+    // always names the port it connected to, so only a port that is not this server's is refused.
+    const named = new URL(`http://${hostHeader}`).port;
+    if (port !== undefined && named !== "" && Number(named) !== port) {
+      return { status: 403, message: `Invalid Host: ${hostHeader} does not name this server's port ${port} (DNS-rebinding protection; allowedHosts lists other names to serve)` };
+    }
     const origin = request.headers.get("origin");
     if (origin !== null && origins.has(origin.toLowerCase())) return undefined;
     const checked = validateOriginHeader(origin, hosts);
-    return checked.ok ? undefined : { status: 403, message: checked.message };
+    if (!checked.ok) return { status: 403, message: checked.message };
+    if (port !== undefined && origin && portOf(origin) !== port) {
+      return { status: 403, message: `Invalid Origin: ${origin} is not this server's own origin (allowedOrigins lists the pages that may call it)` };
+    }
+    return undefined;
   };
+}
+
+/** The port a URL names, or its scheme's default. */
+function portOf(url: string): number {
+  const { port, protocol } = new URL(url);
+  return port !== "" ? Number(port) : protocol === "https:" ? 443 : 80;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
+import { systemClock, unref, type Clock, type ClockTimer } from "../../../kernel/clock.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { Caller } from "./auth/gate.js";
 import { LimitedTransport } from "./limited-transport.js";
@@ -44,16 +45,17 @@ export class SessionTable {
   /** Sessions open or being made, per client address. */
   readonly #perClient = new Map<string, number>();
   #count = 0;
-  readonly #sweeper: ReturnType<typeof setInterval>;
+  readonly #sweeper: ClockTimer;
 
   constructor(
     private readonly createServer: LegacyServerFactory,
     private readonly limits: SessionLimits,
     private readonly logger: Logger,
+    private readonly clock: Clock = systemClock,
   ) {
-    this.#sweeper = setInterval(() => this.#sweep(), Math.min(Math.max(limits.idleMs / 4, 50), 60_000));
+    this.#sweeper = clock.setInterval(() => this.#sweep(), Math.min(Math.max(limits.idleMs / 4, 50), 60_000));
     // The sweeper alone must never keep a process alive.
-    (this.#sweeper as { unref?: () => void }).unref?.();
+    unref(this.#sweeper);
   }
 
   /** Answer one 2025 request; a POST's body comes parsed (the caller has read and checked it). */
@@ -68,7 +70,7 @@ export class SessionTable {
     // one, built for what its token says now.
     if (!session || session.caller !== callerKey(caller)) return jsonRpcError(404, -32001, "Session not found");
     session.active++;
-    session.lastSeen = Date.now();
+    session.lastSeen = this.clock.now();
     try {
       const response = await session.transport.handleRequest(request, { parsedBody, authInfo: caller.authInfo });
       return onSettled(response, () => this.#release(session));
@@ -99,7 +101,7 @@ export class SessionTable {
       const sdkTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => (this.limits.replicaId === undefined ? randomUUID() : `${this.limits.replicaId}.${randomUUID()}`),
         onsessioninitialized: (id) => {
-          session = { server: server!, transport: sdkTransport, client, caller: callerKey(caller), active: 1, lastSeen: Date.now() };
+          session = { server: server!, transport: sdkTransport, client, caller: callerKey(caller), active: 1, lastSeen: this.clock.now() };
           this.#sessions.set(id, session);
           this.logger.debug(`session ${id} opened (${this.#sessions.size} open)`);
         },
@@ -125,7 +127,7 @@ export class SessionTable {
 
   #release(session: Session): void {
     session.active--;
-    session.lastSeen = Date.now();
+    session.lastSeen = this.clock.now();
   }
 
   #take(client: string): void {
@@ -159,13 +161,13 @@ export class SessionTable {
     }
     if (!oldest) return;
     const [id, session] = oldest;
-    this.logger.debug(`session ${id} idle for ${Date.now() - session.lastSeen} ms; closing it to make room`);
+    this.logger.debug(`session ${id} idle for ${this.clock.now() - session.lastSeen} ms; closing it to make room`);
     this.#forget(id);
     void session.server.close();
   }
 
   #sweep(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     for (const [id, session] of this.#sessions) {
       if (session.active === 0 && now - session.lastSeen >= this.limits.idleMs) {
         this.logger.debug(`session ${id} idle for ${now - session.lastSeen} ms; closing it`);
@@ -177,7 +179,7 @@ export class SessionTable {
 
   /** Close every session (their event streams end) and stop the sweeper. */
   async closeAll(): Promise<void> {
-    clearInterval(this.#sweeper);
+    this.clock.clearInterval(this.#sweeper);
     const sessions = [...this.#sessions.values()];
     for (const id of [...this.#sessions.keys()]) this.#forget(id);
     await Promise.allSettled(sessions.map((session) => session.server.close()));

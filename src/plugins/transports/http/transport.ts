@@ -34,17 +34,21 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
       if (allowedHosts === undefined) {
         logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
       }
+      // The default names are checked with the port too; names the config lists are its to vouch for.
+      let listening: number | undefined;
+      const boundPort = options.allowedHosts === undefined && allowedHosts !== undefined ? () => listening : undefined;
       const app = createHttpApp({
         buildServer: createServer,
         edition: serverEdition,
         personal: personalAnswers(options, catalog),
         logger,
-        options: { ...options, allowedHosts },
+        options: { ...options, allowedHosts, boundPort },
         routes: routes(),
         catalogFor,
         readiness: skillsReadiness(catalog, cache),
       });
       const listener = await listen(app.fetch, options.host, options.port, options);
+      listening = listener.port;
       const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
       logger.info(`listening on http://${shown}:${listener.port}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
 
