@@ -104,6 +104,8 @@ async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddR
       pinned: resolved?.pinned ?? false,
       commit: resolved?.commit,
       version: offered.version,
+      digest: offered.skill.artifact?.digest,
+      indexUrl: offered.skill.artifact?.indexUrl,
       path: offered.path,
       name: offered.name === folder ? undefined : offered.name,
       signer: signerOf(staged.signature),
