@@ -16,6 +16,7 @@ const COMMON = {
   refresh: { type: "boolean" },
   git: { type: "string", multiple: true },
   catalog: { type: "string", multiple: true },
+  "skills-archive": { type: "string", multiple: true },
   "log-level": { type: "string" },
   cache: { type: "string" },
   "allowed-signers": { type: "string" },
@@ -138,6 +139,8 @@ export interface CliArgs {
   readonly git: readonly string[];
   /** `--catalog URL`, repeatable. */
   readonly catalogs: readonly string[];
+  /** `--skills-archive PATH_OR_URL`, repeatable. */
+  readonly archives: readonly string[];
   /** Ask remote sources now instead of trusting what they fetched within their TTL. */
   readonly refresh: boolean;
   readonly logLevel?: LogLevel;
@@ -255,7 +258,10 @@ Options for every command:
                          then optionally #REF and :PATH (repeatable)
   --catalog URL          serve skills from a JSON catalog over HTTP, or a site's
                          /.well-known/skills/index.json (repeatable)
-                         Any of these three serves exactly the sources named, and
+  --skills-archive PATH_OR_URL
+                         serve the skills in a .tar.gz or .zip, on disk or over
+                         HTTP: one skill at its root, or skill folders (repeatable)
+                         Any of these four serves exactly the sources named, and
                          no config is searched for.
   --refresh              ask git repositories and catalogs for changes now, instead of
                          using what was fetched within their TTL (10 minutes by default)
@@ -402,6 +408,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (git.some((repo) => repo === "")) throw new ConfigError(`--git needs a repository`);
   const catalogs = (values.catalog as string[] | undefined) ?? [];
   if (catalogs.some((url) => url === "")) throw new ConfigError(`--catalog needs a URL`);
+  const archives = (values["skills-archive"] as string[] | undefined) ?? [];
+  if (archives.some((archive) => archive === "")) throw new ConfigError(`--skills-archive needs a file or a URL`);
   return {
     command,
     positionals,
@@ -414,6 +422,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     baseUrl,
     git,
     catalogs,
+    archives,
     refresh: values.refresh === true,
     logLevel,
     cache: typeof values.cache === "string" ? parseCacheFlag(values.cache) : undefined,

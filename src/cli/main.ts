@@ -66,7 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);
-    const sources = { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs };
+    const sources = { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs, archives: args.archives };
     // A source named on the command line means no config search at all (docs/configuration.md#trust).
     const loaded = await findConfig(args, cwd, hasExplicitSources(sources));
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
@@ -260,7 +260,7 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain
       // `skills-kernel` there does, so installing into it is not worth a warning.
-      const servedByDefault = args.configPath === undefined && hasExplicitSources({ skillsDirs: args.skillsDirs, git: args.git, catalogs: args.catalogs });
+      const servedByDefault = args.configPath === undefined && hasExplicitSources({ skillsDirs: args.skillsDirs, git: args.git, catalogs: args.catalogs, archives: args.archives });
       return runInstall(kernel, args.positionals[0]!, {
         to: args.to ?? "project",
         agents: args.agents,

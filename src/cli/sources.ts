@@ -4,11 +4,12 @@ import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { TOKENS } from "../tokens.js";
 
-/** The sources named on the command line: `--skills-dir`, `--git`, `--catalog`. */
+/** The sources named on the command line: `--skills-dir`, `--git`, `--catalog`, `--skills-archive`. */
 export interface ExplicitSources {
   readonly skillsDirs: readonly string[];
   readonly git: readonly string[];
   readonly catalogs: readonly string[];
+  readonly archives: readonly string[];
 }
 
 /**
@@ -21,12 +22,12 @@ export function splitSkillsDirs(dirs: readonly string[]): { dirs: string[]; git:
 }
 
 export function hasExplicitSources(sources: ExplicitSources): boolean {
-  return sources.skillsDirs.length + sources.git.length + sources.catalogs.length > 0;
+  return sources.skillsDirs.length + sources.git.length + sources.catalogs.length + sources.archives.length > 0;
 }
 
 /**
- * With any source flag, exactly the sources named are served: the fs, git and http-catalog
- * plugins get them (keeping the config's other options for those plugins, such as limits and
+ * With any source flag, exactly the sources named are served: the fs, git, http-catalog and
+ * archive plugins get them (keeping the config's other options for those plugins, such as limits and
  * cache folders), and every other plugin that provides skill sources is left out.
  */
 export function serveExactly(sources: ExplicitSources, cwd: string) {
@@ -35,6 +36,8 @@ export function serveExactly(sources: ExplicitSources, cwd: string) {
     if (sources.skillsDirs.length > 0) wanted.push(["fs", "roots", sources.skillsDirs.map((dir) => ({ path: resolve(cwd, dir) }))]);
     if (sources.git.length > 0) wanted.push(["git", "repositories", [...sources.git]]);
     if (sources.catalogs.length > 0) wanted.push(["http-catalog", "catalogs", [...sources.catalogs]]);
+    // A file is named relative to where the command runs, as --skills-dir is.
+    if (sources.archives.length > 0) wanted.push(["archive", "archives", sources.archives.map((archive) => (/^https?:\/\//i.test(archive) ? archive : resolve(cwd, archive)))]);
     const kept = plugins.filter(
       (entry) => !entry.plugin.provides?.includes(TOKENS.SkillSource) || wanted.some(([name]) => name === entry.plugin.name),
     );

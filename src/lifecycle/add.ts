@@ -104,6 +104,8 @@ async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddR
       pinned: resolved?.pinned ?? false,
       commit: resolved?.commit,
       version: offered.version,
+      digest: offered.skill.artifact?.digest,
+      indexUrl: offered.skill.artifact?.indexUrl,
       path: offered.path,
       name: offered.name === folder ? undefined : offered.name,
       signer: signerOf(staged.signature),
@@ -128,12 +130,17 @@ async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddR
 
 /** The skills asked for (by name or by folder name), or all of them; an unknown one is an error naming what there is. */
 function choose(source: OpenedSource, wanted: readonly string[], written: string): OfferedSkill[] {
-  if (source.skills.length === 0) throw new UserError(`${written} has no skills`, 1);
+  // A skill the source refused is named with the reason, not as missing.
+  const refused = (name: string) => {
+    const why = source.skipped.get(name);
+    return why === undefined ? undefined : new UserError(`refusing to add "${name}" from ${written}: ${why}`, 1);
+  };
+  if (source.skills.length === 0) throw (wanted.length === 1 ? refused(wanted[0]!) : undefined) ?? new UserError(`${written} has no skills`, 1);
   if (wanted.length === 0) return [...source.skills];
   const has = source.skills.map((skill) => skill.name).join(", ");
   return wanted.map((name) => {
     const found = source.skills.find((skill) => skill.name === name) ?? source.skills.find((skill) => basename(skill.path) === name);
-    if (!found) throw new UserError(`${written} has no skill named "${name}"; it has: ${has}`, 1);
+    if (!found) throw refused(name) ?? new UserError(`${written} has no skill named "${name}"; it has: ${has}`, 1);
     return found;
   });
 }

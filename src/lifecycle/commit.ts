@@ -32,6 +32,9 @@ export interface SourceFields {
   readonly pinned?: boolean;
   readonly commit?: string;
   readonly version?: string;
+  /** A discovery index's artifact: its digest and the index's url. */
+  readonly digest?: string;
+  readonly indexUrl?: string;
   readonly path?: string;
   readonly name?: string;
   readonly signer?: LockedSigner;
@@ -45,9 +48,9 @@ export function lockFields(fields: SourceFields): Partial<LockEntry> & Pick<Lock
 
 /** The source fields of a lock entry (the inverse of lockFields). */
 export function sourceFieldsOf(entry: LockEntry): SourceFields {
-  const { sourceUrl, skillPath, source, sourceType, ref, pinned, commit, version, name, signer } = entry;
+  const { sourceUrl, skillPath, source, sourceType, ref, pinned, commit, version, digest, indexUrl, name, signer } = entry;
   const path = skillPath === undefined ? undefined : skillPath === "SKILL.md" ? "" : skillPath.replace(/\/SKILL\.md$/, "");
-  return { source, sourceType, url: sourceUrl, ref, pinned, commit, version, path, name, signer };
+  return { source, sourceType, url: sourceUrl, ref, pinned, commit, version, digest, indexUrl, path, name, signer };
 }
 
 export interface Committed {

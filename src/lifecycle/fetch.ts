@@ -47,6 +47,8 @@ export interface StagedSkill {
 
 export interface OpenedSource {
   readonly skills: readonly OfferedSkill[];
+  /** Why each skill the source skipped was skipped (a refused archive, a digest mismatch), by its name or path. */
+  readonly skipped: ReadonlyMap<string, string>;
   /**
    * Copies one skill into `<stageIn>/.installing-…/`, through the install's checks (limits, secrets,
    * unsafe paths, the audit: a high finding refuses it unless `allowRisky`).
@@ -101,8 +103,15 @@ export async function openSource(spec: SourceSpec, options: OpenOptions): Promis
       version: catalogVersion(spec, skill),
       skill,
     }));
+  const skipped = new Map(
+    kernel.catalog
+      .diagnostics()
+      .filter((diagnostic) => diagnostic.source === SOURCE && diagnostic.severity === "error" && diagnostic.path !== "")
+      .map((diagnostic) => [diagnostic.path, diagnostic.message]),
+  );
   return {
     skills,
+    skipped,
     stage: (offered, stageIn, strict, allowRisky) => stage(kernel, offered, stageIn, strict, allowRisky, options),
     close: () => kernel.close(),
   };

@@ -36,6 +36,10 @@ const entrySchema = z
     commit: z.string().regex(/^[0-9a-f]{40}$/).optional(),
     /** The version the catalog gave, when it gave one. */
     version: z.string().min(1).optional(),
+    /** A discovery index's skill: the digest of the artifact installed, as the index gave it; outdated compares it with the index's. */
+    digest: z.string().regex(DIGEST).optional(),
+    /** The discovery index that named the artifact (a site's source may have answered with either well-known index). */
+    indexUrl: z.string().url().optional(),
     /** The skill's SKILL.md inside the source, POSIX separators (`skills/pdf/SKILL.md`; `SKILL.md` at the root). */
     skillPath: z.string().min(1).optional(),
     /** The skill's name when its folder is named otherwise. */
@@ -134,7 +138,7 @@ function checkEntry(file: string, name: string, entry: LockEntry): void {
   }
 }
 
-const ENTRY_KEYS = ["source", "sourceType", "sourceUrl", "ref", "pinned", "commit", "version", "skillPath", "name", "agents", "mode", "signer", "computedHash", "files"];
+const ENTRY_KEYS = ["source", "sourceType", "sourceUrl", "ref", "pinned", "commit", "version", "digest", "indexUrl", "skillPath", "name", "agents", "mode", "signer", "computedHash", "files"];
 
 /** The lock as written: skills, files and unknown keys sorted, each entry's own keys in a fixed order, two-space indent, final newline. */
 export function formatLock(lock: Lock): string {

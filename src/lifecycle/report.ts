@@ -5,6 +5,7 @@ import { withLockFile } from "./lock-guard.js";
 import { sourceFieldsOf } from "./commit.js";
 import { resolveRef } from "./resolve-git.js";
 import { inspectSkill } from "./state.js";
+import { publishedDigest } from "./published.js";
 import type { Scope } from "./agents.js";
 import type { SourceSpec } from "./source-spec.js";
 import { errorMessage, UserError } from "../kernel/errors.js";
@@ -88,8 +89,8 @@ export function findLocked(source: OpenedSource, name: string, entry: LockEntry)
 }
 
 /**
- * Whether a locked skill's own files changed at its source: a branch's new commit, or a catalog's
- * or folder's new content. A new commit that leaves the skill's files as they were is "current",
+ * Whether a locked skill's own files changed at its source: a branch's new commit, a discovery
+ * index's new digest for the artifact, or a catalog's or folder's new content. A new commit that leaves the skill's files as they were is "current",
  * with `latest` the commit to record. `tokenEnv` names the tokens for private HTTPS hosts.
  */
 export async function checkFreshness(name: string, entry: LockEntry, lockDir: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow> {
@@ -97,6 +98,11 @@ export async function checkFreshness(name: string, entry: LockEntry, lockDir: st
   if (entry.pinned) return { name, status: "pinned", current, latest: null, ...(entry.ref ? { note: `pinned to ${entry.ref}` } : {}) };
   try {
     if (entry.files === undefined) return { name, status: "unknown", current, latest: null, note: "installed by npx skills: add it here to track it" };
+    if (entry.sourceType === "catalog" && entry.digest && entry.indexUrl) {
+      // The index's digest says whether the artifact changed: an unchanged one is not downloaded.
+      const latest = await publishedDigest(entry.indexUrl, entry.name ?? name, process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined);
+      return { name, status: latest === entry.digest ? "current" : "outdated", current: entry.digest, latest };
+    }
     let commit: string | undefined;
     if (entry.sourceType === "git" && entry.sourceUrl) {
       commit = (await resolveRef(entry.sourceUrl, entry.ref, tokenCredentials(entry.sourceUrl, tokenEnv))).commit;

@@ -9,6 +9,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   git: async () => (await import("./sources/git/index.js")).default,
   github: async () => (await import("./sources/github/index.js")).default,
   "http-catalog": async () => (await import("./sources/http-catalog/index.js")).default,
+  archive: async () => (await import("./sources/archive/index.js")).default,
   registry: async () => (await import("./sources/registry/index.js")).default,
   "list-skills": async () => (await import("./tools/list-skills/index.js")).default,
   "search-skills": async () => (await import("./tools/search-skills/index.js")).default,

@@ -545,6 +545,7 @@ function same(a: CatalogSkill, b: CatalogSkill): boolean {
     a.description === b.description &&
     a.path === b.path &&
     a.excerpt === b.excerpt &&
+    a.artifact?.digest === b.artifact?.digest &&
     (a.frontmatter === b.frontmatter || JSON.stringify(a.frontmatter) === JSON.stringify(b.frontmatter))
   );
 }
@@ -643,6 +644,7 @@ function buildState(
       frontmatter: skill.frontmatter,
       excerpt: skill.excerpt,
       shadowed,
+      ...(skill.artifact ? { artifact: skill.artifact } : {}),
     };
     if (!shadowed) byName.set(skill.name, entry);
     byQualifiedId.set(qualifiedId, entry);

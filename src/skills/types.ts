@@ -35,6 +35,16 @@ export interface SourceSkill {
   readonly excerpt: string;
   /** Order within the source (lower wins a name clash); e.g. the root's index. */
   readonly rank: number;
+  /** The published artifact the skill was read from, when a discovery index gave one. */
+  readonly artifact?: PublishedArtifact;
+}
+
+/** A 0.2.0 index entry's artifact: what `add` records so `outdated` can compare without downloading it. */
+export interface PublishedArtifact {
+  /** `sha256:{64 hex}` of the artifact's bytes, as the index gives it (and as they were checked). */
+  readonly digest: string;
+  /** The index that named it. */
+  readonly indexUrl: string;
 }
 
 /** How a load should treat what a remote source remembers. */

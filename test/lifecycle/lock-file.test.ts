@@ -33,7 +33,20 @@ describe("skills-lock.json", () => {
     expect(formatLock(await readLock(path))).toBe(text);
   });
 
+  it("keeps a discovery index's digest and url beside the version, and reads a lock written before them", async () => {
+    const path = await file();
+    const indexUrl = "https://skills.example.com/.well-known/agent-skills/index.json";
+    const entry = { source: "https://skills.example.com", sourceType: "catalog", sourceUrl: "https://skills.example.com", skillPath: "pdf/SKILL.md", computedHash: "h", indexUrl, digest, version: "2" };
+    await writeLock(path, { version: 1, skills: { pdf: entry } });
+    const written = JSON.parse(await readFile(path, "utf8")).skills.pdf;
+    expect(Object.keys(written)).toEqual(["source", "sourceType", "sourceUrl", "version", "digest", "indexUrl", "skillPath", "computedHash"]);
+    expect((await readLock(path)).skills.pdf).toEqual(entry);
+    const older = await file(JSON.stringify({ version: 1, skills: { pdf: { source: "https://skills.example.com", sourceType: "catalog", computedHash: "h", files: { "SKILL.md": digest } } } }));
+    expect((await readLock(older)).skills.pdf!.digest).toBeUndefined();
+  });
+
   it.each([
+    ["an artifact digest that is not sha256", JSON.stringify({ version: 1, skills: { a: { source: "s", sourceType: "catalog", computedHash: "h", digest: "md5:1" } } }), /skills\.a\.digest/],
     ["not JSON", "{", /is not valid JSON/],
     ["a newer format", '{"version": 2, "skills": {}}', /has format version 2, newer than this skills-kernel reads \(1\)/],
     ["not a lock", '{"version": 1}', /is not a skills lock: skills:/],

@@ -51,6 +51,47 @@ describe("Claude Code frontmatter", () => {
     expect(deploy).toBeDefined();
   });
 
+  it("when_to_use is shown by list_skills (json and full) and read_skill, and absent for a skill without one", async () => {
+    const json = await booted.call("list_skills", { format: "json" });
+    const listed = Object.fromEntries(json.structured.skills.map((entry: { name: string; when_to_use?: string }) => [entry.name, entry.when_to_use]));
+    expect(listed).toEqual({ changelog: "whenever a release needs its zebra notes written", plain: undefined });
+    expect(JSON.parse(json.text).skills.find((entry: { name: string }) => entry.name === "changelog").when_to_use).toBe("whenever a release needs its zebra notes written");
+    const full = await booted.call("list_skills", { format: "full" });
+    expect(full.text).toContain("A changelog skill.\n\nWhen to use: whenever a release needs its zebra notes written");
+    const names = await booted.call("list_skills", {});
+    expect(names.structured.skills[0]).not.toHaveProperty("when_to_use");
+    const read = await booted.call("read_skill", { skill_name: "changelog" });
+    expect(read.structured.when_to_use).toBe("whenever a release needs its zebra notes written");
+    expect((await booted.call("read_skill", { skill_name: "plain" })).structured).not.toHaveProperty("when_to_use");
+  });
+
+  it("argument-hint describes the prompt's arguments argument, whose value reaches the first message; without one, no such argument", async () => {
+    const prompts = (await booted.client.listPrompts()).prompts;
+    const deploy = prompts.find((prompt) => prompt.name === "deploy-prod")!;
+    expect(deploy.arguments?.find((argument) => argument.name === "arguments")).toEqual({ name: "arguments", description: "[environment]", required: false });
+    expect(prompts.find((prompt) => prompt.name === "plain")!.arguments?.map((argument) => argument.name)).toEqual(["file"]);
+    const got = await booted.client.getPrompt({ name: "deploy-prod", arguments: { arguments: "staging" } });
+    expect(got.messages[0]!.content).toMatchObject({ type: "text", text: expect.stringMatching(/\n\nArguments: staging$/) });
+    const bare = await booted.client.getPrompt({ name: "deploy-prod" });
+    expect((bare.messages[0]!.content as { text: string }).text).not.toContain("Arguments");
+  });
+
+  it("a prompt follows its skill's argument-hint when it changes", async () => {
+    await skill("plain", "custom-field: kept as written\nargument-hint: \"[file]\"\n");
+    try {
+      await booted.kernel.catalog.refresh();
+      const plain = (await booted.client.listPrompts()).prompts.find((prompt) => prompt.name === "plain")!;
+      expect(plain.arguments?.map((argument) => [argument.name, argument.description])).toEqual([
+        ["arguments", "[file]"],
+        ["file", expect.any(String)],
+      ]);
+      const got = await booted.client.getPrompt({ name: "plain", arguments: { arguments: "notes.md" } });
+      expect((got.messages[0]!.content as { text: string }).text).toMatch(/Arguments: notes\.md$/);
+    } finally {
+      await skill("plain", "custom-field: kept as written\n");
+    }
+  });
+
   it("user-invocable: false gives no prompt; unknown fields pass through", async () => {
     const names = (await booted.client.listPrompts()).prompts.map((prompt) => prompt.name);
     expect(names).toContain("plain");

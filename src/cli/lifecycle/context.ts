@@ -71,8 +71,10 @@ export function reportFailure(error: unknown): void {
   process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
 }
 
+/** A commit's first 12 hex digits; an artifact digest's too, after its `sha256:`. */
 export function short(commit: string | undefined): string {
-  return commit ? commit.slice(0, 12) : "-";
+  if (!commit) return "-";
+  return commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12);
 }
 
 /** A line on stderr for each agent that will not load a skill just written, with its fix. */

@@ -79,7 +79,15 @@ async function updateOne(name: string, entry: LockEntry, args: CliArgs, context:
       scope: context.scope,
       force: true,
       addAgents: false,
-      source: { ...fields, commit, version: offered.version, path: offered.path, signer: signerOf(staged.signature) },
+      source: {
+        ...fields,
+        commit,
+        version: offered.version,
+        digest: offered.skill.artifact?.digest,
+        indexUrl: offered.skill.artifact?.indexUrl,
+        path: offered.path,
+        signer: signerOf(staged.signature),
+      },
     });
   } finally {
     await staged.discard();

@@ -22,7 +22,7 @@ export const DEFAULT_UNPACK_LIMITS: UnpackLimits = { entries: SKILL_LIMITS.files
 /** Small archives of repetitive text compress far; the ratio only matters once there is much to unpack. */
 const RATIO_FLOOR_BYTES = 1024 * 1024;
 
-/** The SKILL.md at an archive's root, the one file every skill archive must hold. */
+/** The SKILL.md at a skill archive's root: the discovery spec's rule, the one file it must hold. */
 const ROOT_DOCUMENT = "SKILL.md";
 
 export type ArchiveKind = "tar.gz" | "zip";
@@ -49,11 +49,21 @@ export function archiveKind(bytes: Uint8Array): ArchiveKind | undefined {
  * gets bytes.
  */
 export async function unpackSkillArchive(bytes: Uint8Array, label: string, limits: UnpackLimits = DEFAULT_UNPACK_LIMITS): Promise<ArchiveFile[]> {
+  const files = await unpackArchive(bytes, label, limits);
+  if (!files.some((file) => file.path === ROOT_DOCUMENT)) throw new ArchiveRefused(label, `has no ${ROOT_DOCUMENT} at its root`);
+  return files;
+}
+
+/**
+ * The files of any archive of skills (`.tar.gz` or `.zip`), under the same checks as
+ * unpackSkillArchive, each path once, wherever its SKILL.md files are.
+ */
+export async function unpackArchive(bytes: Uint8Array, label: string, limits: UnpackLimits): Promise<ArchiveFile[]> {
   const kind = archiveKind(bytes);
   if (kind === undefined) throw new ArchiveRefused(label, "is neither a .tar.gz nor a .zip archive");
   const budget = new Budget(label, bytes.length, limits);
   const files = kind === "zip" ? await readZip(bytes, label, budget) : await readTarGz(bytes, label, budget, limits);
-  return atSkillRoot(files, label);
+  return eachPathOnce(files, label);
 }
 
 /** Counts entries and bytes as they are read, and refuses the first that goes over. */
@@ -184,13 +194,12 @@ async function readZip(bytes: Uint8Array, label: string, budget: Budget): Promis
   return files;
 }
 
-/** The archive's root is the skill folder (the discovery spec's rule): SKILL.md there, each path once. */
-function atSkillRoot(files: ArchiveFile[], label: string): ArchiveFile[] {
+/** A path twice would leave which of its files is served to the order of entries. */
+function eachPathOnce(files: ArchiveFile[], label: string): ArchiveFile[] {
   const seen = new Set<string>();
   for (const file of files) {
     if (seen.has(file.path)) throw new ArchiveRefused(label, `holds "${file.path}" twice`);
     seen.add(file.path);
   }
-  if (!seen.has(ROOT_DOCUMENT)) throw new ArchiveRefused(label, `has no ${ROOT_DOCUMENT} at its root`);
   return files;
 }

@@ -5,6 +5,7 @@ import type { Logger } from "../../../kernel/logger.js";
 import type { CatalogSkill } from "../../../skills/catalog.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 import { oneLine } from "../../../skills/catalog-summary.js";
+import { argumentHint } from "../../../skills/claude-fields.js";
 import { completeSkillFiles, completeSkillIds } from "../../../skills/completion.js";
 import type { SkillFileOptions } from "../../../skills/skill-files.js";
 import { listingResult, skillResult } from "./messages.js";
@@ -14,7 +15,9 @@ import { LISTING_PROMPT, planSkillPrompts } from "./names.js";
 export interface PromptDefinition {
   readonly name: string;
   readonly config: { readonly title?: string; readonly description: string; readonly argsSchema: z.ZodObject };
-  readonly callback: (args: { skill?: string; file?: string }) => Promise<GetPromptResult>;
+  readonly callback: (args: { skill?: string; file?: string; arguments?: string }) => Promise<GetPromptResult>;
+  /** A skill's `argument-hint`: its `arguments` argument's description. */
+  readonly hint?: string;
 }
 
 const FILE_DESCRIPTION = "One of the skill's other files to include too, by its path in the skill folder";
@@ -62,11 +65,14 @@ export function createPromptBook(
       }),
   };
 
-  const skillPrompt = (name: string, description: string): PromptDefinition => ({
+  const skillPrompt = (name: string, description: string, hint: string | undefined): PromptDefinition => ({
     name,
+    hint,
     config: {
       description,
       argsSchema: z.object({
+        // Claude Code's argument-hint says what the skill takes; a skill without one takes none.
+        ...(hint === undefined ? {} : { arguments: z.string().describe(hint).optional() }),
         file: completable(z.string().describe(FILE_DESCRIPTION), async (value) => {
           await catalog.ready();
           const skill = catalog.get(name);
@@ -74,10 +80,10 @@ export function createPromptBook(
         }).optional(),
       }),
     },
-    callback: ({ file }) =>
+    callback: ({ file, arguments: given }) =>
       answer(name, logger, async () => {
         await catalog.ready();
-        return skillResult(catalog, catalog.resolve(name), file, options, logger);
+        return skillResult(catalog, catalog.resolve(name), file, options, logger, given);
       }),
   });
 
@@ -110,9 +116,10 @@ export function createPromptBook(
       }
       definitions = kept.map(({ name, skill }) => {
         const description = oneLine(skill.description, 1_024);
+        const hint = argumentHint(skill);
         let definition = made.get(name);
-        if (definition?.config.description !== description) {
-          definition = skillPrompt(name, description);
+        if (definition?.config.description !== description || definition.hint !== hint) {
+          definition = skillPrompt(name, description, hint);
           made.set(name, definition);
         }
         return definition;

@@ -65,8 +65,10 @@ function keepInStep(server: McpServer, book: PromptBook, warnOnce: (line: string
     for (const definition of current) {
       const had = registered.get(definition.name);
       if (had) {
-        // Same name, new description: the prompt keeps its place in the list.
-        if (had.definition !== definition) had.prompt.update({ description: definition.config.description });
+        // Same name, new description or argument-hint: the prompt keeps its place in the list.
+        if (had.definition !== definition) {
+          had.prompt.update({ description: definition.config.description, argsSchema: definition.config.argsSchema, callback: definition.callback as never });
+        }
         had.definition = definition;
         continue;
       }

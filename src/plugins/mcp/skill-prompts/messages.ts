@@ -34,6 +34,8 @@ export async function skillResult(
   file: string | undefined,
   options: SkillFileOptions,
   logger: Logger,
+  /** What the user gave the prompt's `arguments` (a skill with an argument-hint takes them). */
+  given?: string,
 ): Promise<GetPromptResult> {
   const mapped = mapSkillUris(catalog.list()).get(skill.qualifiedId);
   const document = await catalog.readDocument(skill, options.maxFileBytes);
@@ -44,7 +46,7 @@ export async function skillResult(
       role: "user",
       content: {
         type: "text",
-        text: `Use the skill "${skill.id}" for the task at hand: follow its instructions (SKILL.md) below.${where}`,
+        text: `Use the skill "${skill.id}" for the task at hand: follow its instructions (SKILL.md) below.${where}${given?.trim() ? `\n\nArguments: ${given.trim()}` : ""}`,
       },
     },
     {

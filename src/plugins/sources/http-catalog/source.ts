@@ -10,7 +10,7 @@ import type { UnpackLimits } from "../../../skills/archives/unpack.js";
 import { isRecord } from "../../../skills/skill-md.js";
 import { loadArtifact, type UnpackedSkill } from "./artifacts.js";
 import { parseCatalogData, parseJson, type CatalogEntry, type CatalogFormat } from "./catalog-document.js";
-import { isDiscoveryIndex, parseDiscoveryIndex } from "./discovery-document.js";
+import { isDiscoveryIndex, parseDiscoveryIndex } from "../../../skills/discovery-reader.js";
 
 export interface CatalogSourceSettings {
   readonly name: string;
@@ -57,9 +57,10 @@ export function createCatalogSource(settings: CatalogSourceSettings): SkillSourc
     const loads = await Promise.all(parsed.entries.map((entry) => loadArtifact(entry, { ...settings, source: settings.name }, signal)));
     const next = new Map<string, UnpackedSkill>();
     const folders = new Map<string, RemoteSkillFolder>();
-    for (const { loaded } of loads) {
+    for (const [index, { loaded }] of loads.entries()) {
       if (!loaded) continue;
-      next.set(loaded.skill.path, loaded);
+      const artifact = { digest: parsed.entries[index]!.digest, indexUrl };
+      next.set(loaded.skill.path, { ...loaded, skill: { ...loaded.skill, artifact } });
       const listed = [...loaded.files].map(([path, bytes]) => ({ path, size: bytes.length }));
       folders.set(loaded.skill.path, toListing(listed, "SKILL.md"));
     }

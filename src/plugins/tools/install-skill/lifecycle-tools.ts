@@ -41,6 +41,8 @@ const addedSkill = z.object({
   pinned: z.boolean().optional(),
   commit: z.string().optional(),
   version: z.string().optional(),
+  digest: z.string().optional(),
+  indexUrl: z.string().optional(),
   path: z.string().optional(),
   name: z.string().optional(),
   signer: z.object({ key: z.string(), principal: z.string().optional() }).optional(),

@@ -1,4 +1,5 @@
 import type { CatalogSkill } from "../../../skills/catalog.js";
+import { whenToUse } from "../../../skills/claude-fields.js";
 
 export const LIST_FORMATS = ["names-only", "json", "full"] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
@@ -18,6 +19,8 @@ export interface ListedSkill {
   name: string;
   source: string;
   description?: string;
+  /** Claude Code's `when_to_use`, when the skill has one: when it applies, beside the description. */
+  when_to_use?: string;
   path?: string;
 }
 
@@ -66,9 +69,14 @@ export function toSkillList(sorted: readonly CatalogSkill[], format: ListFormat,
     skills: sorted.map((skill) =>
       format === "names-only"
         ? { id: skill.id, name: skill.name, source: skill.source }
-        : { id: skill.id, name: skill.name, source: skill.source, description: skill.description, path: skill.path },
+        : withWhenToUse({ id: skill.id, name: skill.name, source: skill.source, description: skill.description, path: skill.path }, skill),
     ),
   };
+}
+
+function withWhenToUse(listed: ListedSkill, skill: CatalogSkill): ListedSkill {
+  const when = whenToUse(skill);
+  return when === undefined ? listed : { ...listed, when_to_use: when };
 }
 
 /** The text answer, in the three formats of the original skills-lister. */
@@ -77,7 +85,7 @@ export function renderSkillList(list: SkillList, sources: readonly string[]): st
     (list.next_cursor === undefined ? "" : `\n\n${list.total} skills in all; for the next page, call list_skills with cursor ${JSON.stringify(list.next_cursor)}.`) +
     (list.unavailable_sources ?? []).map((u) => `\n\n${describeUnavailable(u)}`).join("");
   if (list.format === "json") {
-    const skills = list.skills.map(({ id, name, description, source, path }) => ({ id, name, description, source, path }));
+    const skills = list.skills.map(({ id, name, description, when_to_use, source, path }) => ({ id, name, description, when_to_use, source, path }));
     return JSON.stringify({
       total: list.total,
       skills,
@@ -94,7 +102,9 @@ export function renderSkillList(list: SkillList, sources: readonly string[]): st
       : `No skills found in ${sources.join("; ")}.${more}`;
   }
   if (list.format === "names-only") return list.skills.map((s) => s.id).join("\n") + more;
-  const blocks = list.skills.map((s) => `## ${s.id}\nsource: ${s.source}${s.path ? ` (${s.path})` : ""}\n\n${s.description ?? ""}`);
+  const blocks = list.skills.map(
+    (s) => `## ${s.id}\nsource: ${s.source}${s.path ? ` (${s.path})` : ""}\n\n${s.description ?? ""}${s.when_to_use ? `\n\nWhen to use: ${s.when_to_use}` : ""}`,
+  );
   return [`# ${list.total} skill${list.total === 1 ? "" : "s"}`, ...blocks].join("\n\n") + more;
 }
 

@@ -15,7 +15,7 @@ export default definePlugin({
       title: "List skills",
       description:
         "List every Agent Skill this server serves. format: names-only (default: one id per line, cheapest), " +
-        "json ({ total, skills: [{ id, name, description, source, path }], next_cursor? }) or full (readable, with descriptions). " +
+        "json ({ total, skills: [{ id, name, description, when_to_use?, source, path }], next_cursor? }) or full (readable, with descriptions). " +
         `Answers come in pages of ${PAGE_SIZES["names-only"]} skills for names-only and ${PAGE_SIZES.json} for json and full; ` +
         "when there are more, next_cursor is set: pass it back as cursor for the next page. " +
         "Call a skill by its id: its name, or source:name when another skill has the same name.",
@@ -40,6 +40,7 @@ export default definePlugin({
             name: z.string(),
             source: z.string(),
             description: z.string().optional(),
+            when_to_use: z.string().optional().describe("when the skill applies, as its author put it beside the description"),
             path: z.string().optional(),
           }),
         ),

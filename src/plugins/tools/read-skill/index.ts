@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CatalogSkill } from "../../../skills/catalog.js";
+import { whenToUse } from "../../../skills/claude-fields.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/skill-files.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "../../../skills/answer-ceiling.js";
@@ -41,6 +42,7 @@ export default definePlugin({
         name: z.string(),
         source: z.string(),
         description: z.string(),
+        when_to_use: z.string().optional().describe("when the skill applies, as its author put it beside the description"),
         frontmatter: z.record(z.string(), z.unknown()),
         content: z.string().describe("the whole SKILL.md, or its start when truncated"),
         size: z.number().int().describe("the SKILL.md's size in bytes"),
@@ -65,6 +67,7 @@ export default definePlugin({
         const content = decodeText(document.bytes, document.truncated);
         const hasSignature = listed.files.some((file) => file.path === SIGNATURE_FILE);
         const signature = await signatureStatus(catalogReader(catalog, skill), hasSignature, policy?.allowedSigners);
+        const when = whenToUse(skill);
         return {
           // An unsigned skill, the usual case, adds nothing to the text an agent reads.
           content: [{ type: "text", text: signature.signed ? `${render(skill, document, content, listing)}\n${describeSignature(signature)}` : render(skill, document, content, listing) }],
@@ -74,6 +77,7 @@ export default definePlugin({
             name: skill.name,
             source: skill.source,
             description: skill.description,
+            ...(when === undefined ? {} : { when_to_use: when }),
             frontmatter: skill.frontmatter,
             content,
             size: document.size,
