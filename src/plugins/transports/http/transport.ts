@@ -34,19 +34,23 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
       if (allowedHosts === undefined) {
         logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
       }
+      const contributed = routes();
       const app = createHttpApp({
         buildServer: createServer,
         edition: serverEdition,
         personal: personalAnswers(options, catalog),
         logger,
         options: { ...options, allowedHosts },
-        routes: routes(),
+        routes: contributed,
         catalogFor,
         readiness: skillsReadiness(catalog, cache),
       });
       const listener = await listen(app.fetch, options.host, options.port, options);
       const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
-      logger.info(`listening on http://${shown}:${listener.port}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
+      const origin = `http://${shown}:${listener.port}`;
+      logger.info(`listening on ${origin}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
+      // Where the other plugins' endpoints are (the catalog page, /metrics): a URL to open or scrape.
+      if (contributed.length > 0) logger.info(`also serving ${contributed.map((route) => `${origin}${route.prefix}`).join(", ")}`);
 
       let closing: Promise<void> | undefined;
       const close = () =>
