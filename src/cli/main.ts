@@ -10,7 +10,7 @@ import { VERSION } from "../version.js";
 import { parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
 import { LIFECYCLE_COMMANDS } from "./commands.js";
 import { commandHelp, generalHelp } from "./help.js";
-import { printBanner, type BannerFacts } from "./banner.js";
+import { NOTHING_SERVED_HINT, printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, callCommand, listCommand, readCommand, searchCommand, toolsCommand } from "./tool-commands.js";
@@ -238,8 +238,10 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
     .then(() => {
       if (stopping !== undefined) return;
       // The banner tells how to start this server over stdio; an HTTP server has said where it listens.
+      const served = kernel.catalog.list().length;
+      if (served === 0) kernel.logger.warn(NOTHING_SERVED_HINT);
       if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
-      else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
+      else if (served > 0) kernel.logger.info(`serving ${served} skills over ${facts.transport}`);
     })
     .catch((error: unknown) => kernel.logger.error(`cannot describe what is served: ${errorMessage(error)}`));
   await running.closed;
