@@ -1,6 +1,7 @@
-// The end-to-end tests run the bundle on Node 24, Bun and Deno, and the conformance suite on Node 24.
-// Those runtimes are a separate package (test/runtimes) so that installing skills-kernel never
-// downloads them: `npm test` installs them here on first use, and again when their lock changes.
+// The end-to-end tests run the bundle on Node 24, Bun and Deno, the conformance suite on Node 24, the
+// catalog page in Chromium, and pack the MCP Bundle with the mcpb tool. Those are a separate package
+// (test/runtimes) so that installing skills-kernel never downloads them: `npm test` (and
+// `npm run pack:mcpb`) installs them here on first use, and again when their lock changes.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +18,7 @@ try {
   // Never installed here.
 }
 if (installed !== lock) {
-  console.error("skills-kernel: installing the test runtimes (Node 24, Bun, Deno, the MCP conformance suite) in test/runtimes");
+  console.error("skills-kernel: installing the test runtimes (Node 24, Bun, Deno, the MCP conformance suite, Chromium, the mcpb tool) in test/runtimes");
   // npm_execpath is the npm running `npm test`: no reliance on `npm` being on PATH.
   const npm = process.env.npm_execpath;
   const args = ["ci", "--no-audit", "--no-fund", "--prefix", folder];

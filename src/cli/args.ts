@@ -6,125 +6,22 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/inde
 export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
+import { COMMAND_SPECS, COMMON, type Command, type OptionSpec } from "./commands.js";
 import { unknownOption } from "./unknown-option.js";
 
-/** Options every command takes: where the skills come from and how loud to be. */
-const COMMON = {
-  config: { type: "string" },
-  "skills-dir": { type: "string", multiple: true },
-  "trust-config": { type: "boolean" },
-  refresh: { type: "boolean" },
-  git: { type: "string", multiple: true },
-  catalog: { type: "string", multiple: true },
-  "skills-archive": { type: "string", multiple: true },
-  "log-level": { type: "string" },
-  cache: { type: "string" },
-  "allowed-signers": { type: "string" },
-  "require-signed": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "v" },
-} as const satisfies ParseArgsConfig["options"];
-
-/** Each command's own options and how many positional arguments it takes. */
-const COMMAND_SPECS = {
-  serve: {
-    options: {
-      transport: { type: "string" },
-      host: { type: "string" },
-      port: { type: "string" },
-      stateless: { type: "boolean" },
-      "auth-token": { type: "string" },
-      metrics: { type: "boolean" },
-      ui: { type: "boolean" },
-      "oauth-issuer": { type: "string" },
-      "oauth-audience": { type: "string" },
-    },
-    positionals: [0, 0],
-    usage: "",
-  },
-  list: { options: { format: { type: "string" } }, positionals: [0, 0], usage: "" },
-  search: { options: { limit: { type: "string" }, json: { type: "boolean" } }, positionals: [1, Infinity], usage: "QUERY" },
-  read: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
-  validate: { options: { json: { type: "boolean" } }, positionals: [1, Infinity], usage: "PATH..." },
-  audit: { options: { json: { type: "boolean" }, format: { type: "string" } }, positionals: [1, 1], usage: "PATH" },
-  sign: { options: { key: { type: "string" } }, positionals: [1, 1], usage: "SKILL_DIR --key PRIVATE_KEY" },
-  verify: { options: { json: { type: "boolean" } }, positionals: [1, 1], usage: "SKILL_DIR --allowed-signers FILE" },
-  "cache-stats": { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
-  export: { options: { out: { type: "string" }, "base-url": { type: "string" } }, positionals: [1, 1], usage: "DIR --out SITE" },
-  init: { options: { description: { type: "string" }, references: { type: "boolean" }, scripts: { type: "boolean" } }, positionals: [1, 1], usage: "NAME" },
-  install: {
-    options: {
-      to: { type: "string" },
-      agent: { type: "string", multiple: true },
-      "all-agents": { type: "boolean" },
-      global: { type: "boolean" },
-      force: { type: "boolean" },
-      "dry-run": { type: "boolean" },
-      strict: { type: "boolean" },
-      json: { type: "boolean" },
-      "allow-risky": { type: "boolean" },
-    },
-    positionals: [1, 1],
-    usage: "NAME",
-  },
-  add: {
-    options: {
-      skill: { type: "string", multiple: true },
-      agent: { type: "string", multiple: true },
-      "all-agents": { type: "boolean" },
-      global: { type: "boolean" },
-      copy: { type: "boolean" },
-      force: { type: "boolean" },
-      "dry-run": { type: "boolean" },
-      strict: { type: "boolean" },
-      json: { type: "boolean" },
-      verbose: { type: "boolean" },
-      "allow-risky": { type: "boolean" },
-      "token-env": { type: "string", multiple: true },
-    },
-    positionals: [1, 1],
-    usage: "SOURCE",
-  },
-  installed: { options: { global: { type: "boolean" }, json: { type: "boolean" }, check: { type: "boolean" } }, positionals: [0, 0], usage: "" },
-  outdated: { options: { global: { type: "boolean" }, json: { type: "boolean" }, "token-env": { type: "string", multiple: true } }, positionals: [0, 0], usage: "" },
-  update: {
-    options: {
-      global: { type: "boolean" },
-      force: { type: "boolean" },
-      "dry-run": { type: "boolean" },
-      json: { type: "boolean" },
-      verbose: { type: "boolean" },
-      "allow-risky": { type: "boolean" },
-      "accept-signer": { type: "boolean" },
-      "token-env": { type: "string", multiple: true },
-    },
-    positionals: [0, Infinity],
-    usage: "[NAME]...",
-  },
-  remove: { options: { global: { type: "boolean" }, agent: { type: "string", multiple: true } }, positionals: [1, Infinity], usage: "NAME" },
-  restore: {
-    options: {
-      global: { type: "boolean" },
-      frozen: { type: "boolean" },
-      force: { type: "boolean" },
-      "accept-signer": { type: "boolean" },
-      "token-env": { type: "string", multiple: true },
-    },
-    positionals: [0, 0],
-    usage: "",
-  },
-  tools: { options: { json: { type: "boolean" } }, positionals: [0, 0], usage: "" },
-  call: { options: { args: { type: "string" } }, positionals: [1, 1], usage: "TOOL [--args JSON]" },
-} as const satisfies Record<string, { options: ParseArgsConfig["options"]; positionals: readonly [number, number]; usage: string }>;
-
-export type Command = keyof typeof COMMAND_SPECS;
-
-/** The commands that manage installed skills and skills-lock.json (docs/lifecycle.md). */
-export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set(["add", "installed", "outdated", "update", "remove", "restore"]);
 const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
+
+/** node:util's view of declared options: their types, without the words help shows. */
+function parserOptions(specs: Readonly<Record<string, OptionSpec>>): NonNullable<ParseArgsConfig["options"]> {
+  return Object.fromEntries(
+    Object.entries(specs).map(([name, { type, multiple, short }]) => [name, { type, ...(multiple && { multiple }), ...(short && { short }) }]),
+  );
+}
 
 export interface CliArgs {
   readonly command: Command;
+  /** Whether the command word was given (`serve --help`), not implied (`--help`). */
+  readonly commandNamed: boolean;
   readonly positionals: readonly string[];
   readonly help: boolean;
   readonly version: boolean;
@@ -146,7 +43,7 @@ export interface CliArgs {
   readonly logLevel?: LogLevel;
   readonly cache?: CacheChoice;
   readonly transport?: string;
-  /** `--host`, `--port`, `--stateless`, `--auth-token`: the http transport's options from flags. */
+  /** `--host`, `--port`, `--stateless`, `--replica-id`, `--auth-token`, `--oauth-*`: the http transport's options from flags. */
   readonly http: HttpFlags;
   readonly httpExtras: HttpExtras;
   readonly format: ListFormat;
@@ -195,6 +92,8 @@ export interface HttpFlags {
   readonly host?: string;
   readonly port?: number;
   readonly stateless?: true;
+  /** `--replica-id`: the prefix of the session ids this replica mints. */
+  readonly replicaId?: string;
   readonly authToken?: string;
   /** `--oauth-issuer`, `--oauth-audience`: merged over the config's `oauth`. */
   readonly oauth?: { readonly issuer?: string; readonly audience?: string };
@@ -205,122 +104,6 @@ export interface HttpExtras {
   readonly metrics: boolean;
   readonly ui: boolean;
 }
-
-export const HELP = `skills-kernel: serve Agent Skills to AI agents over MCP
-
-Usage:
-  skills-kernel [serve] [--transport NAME]     run the MCP server (stdio by default)
-  skills-kernel serve --transport http [--host H] [--port N] [--stateless] [--auth-token T]
-                                       [--oauth-issuer URL --oauth-audience AUD]
-                                       [--metrics] [--ui]
-                                               serve MCP over HTTP at /mcp
-  skills-kernel list [--format FORMAT]         the skills the server serves
-  skills-kernel search QUERY [--limit N]       find skills (the search_skills tool)
-  skills-kernel read NAME                      a skill's SKILL.md and its files (read_skill)
-  skills-kernel validate PATH...               check skill folders against the Agent Skills
-                                               spec; exits 1 if any is invalid
-  skills-kernel audit PATH [--format FORMAT]   audit a skill, or the skills under a folder, for
-                                               risky content; exits 1 if any finding is high
-  skills-kernel init NAME [--description TEXT] [--references] [--scripts]
-                                               make a new skill folder NAME with a valid SKILL.md
-  skills-kernel sign SKILL_DIR --key KEY       sign a skill with an SSH key (writes SKILL.sig)
-  skills-kernel verify SKILL_DIR --allowed-signers FILE
-                                               check a skill's signature; exits 1 if unsigned,
-                                               changed since signing, or signed by someone else
-  skills-kernel install NAME [--to project|user|DIR | --agent ID...] [--force] [--dry-run]
-                                               copy a served skill into a skills folder
-  skills-kernel cache-stats                    how the cache is doing (get_cache_stats)
-  skills-kernel tools [--json]                 the tools the config's plugins register
-  skills-kernel call TOOL [--args JSON]        call one, as an agent would; prints its answer
-  skills-kernel export DIR --out SITE [--base-url URL]
-                                               write DIR's skills as a static Agent Skills
-                                               discovery site (.well-known/agent-skills/)
-
-Installed skills (docs/lifecycle.md; agents: docs/agents.md):
-  skills-kernel add SOURCE [--skill NAME]... [--agent ID]... [--all-agents] [--copy]
-                                               install skills from a repository (owner/repo,
-                                               any git URL, #REF, :PATH), a catalog URL or a
-                                               folder, recorded in skills-lock.json
-  skills-kernel installed [--check] [--json]   installed skills and their state; --check: what
-                                               each agent will load (exits 1 if one would not)
-  skills-kernel outdated [--json]              tracked skills whose source moved on
-  skills-kernel update [NAME]... [--force] [--dry-run]
-                                               bring tracked skills to their source's latest
-  skills-kernel remove NAME... [--agent ID]... remove skills (from some agents only)
-  skills-kernel restore [--frozen]             install exactly what skills-lock.json records
-
-Options for every command:
-  --config FILE          config file (default: plugins.config.*, .skills-kernelrc,
-                         or a "skills-kernel" key in package.json, searched from here
-                         up to the project root; without one, the embedded default)
-  --skills-dir DIR       serve exactly this folder of skills (repeatable)
-  --git REPO             serve skills from a git repository: URL or owner/repo,
-                         then optionally #REF and :PATH (repeatable)
-  --catalog URL          serve skills from a JSON catalog over HTTP, or a site's
-                         /.well-known/skills/index.json (repeatable)
-  --skills-archive PATH_OR_URL
-                         serve the skills in a .tar.gz or .zip, on disk or over
-                         HTTP: one skill at its root, or skill folders (repeatable)
-                         Any of these four serves exactly the sources named, and
-                         no config is searched for.
-  --refresh              ask git repositories and catalogs for changes now, instead of
-                         using what was fetched within their TTL (10 minutes by default)
-  --trust-config         let a config found by searching run code (a JS/TS config, or
-                         plugins that are not built-ins) and reach the network, the
-                         environment or a listener; also SKILLS_KERNEL_TRUST_CONFIG=1
-  --allowed-signers FILE ssh-keygen's allowed signers file: read_skill says who signed a
-                         skill; verify checks against it
-  --require-signed       serve and install only skills whose SKILL.sig verifies against
-                         --allowed-signers
-  --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
-  --cache BACKEND        memory (the default) or redis://HOST:PORT[/DB]; replaces the
-                         config's cache plugin
-  -h, --help             show this help
-  -v, --version          print the version
-
-Command options:
-  --transport NAME       serve: stdio (default) or http
-  --host HOST            serve http: address to listen on (default 127.0.0.1)
-  --port N               serve http: port (default 3000; 0 picks a free one)
-  --stateless            serve http: no 2025-11-25 sessions either, so any replica answers any request
-  --auth-token TOKEN     serve http: require Authorization: Bearer TOKEN (16+ characters;
-                         or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)
-  --metrics              serve http: Prometheus metrics at GET /metrics
-  --ui                   serve http: a read-only catalog page at GET /
-  --oauth-issuer URL     serve http: sign-in, JWT access tokens from this issuer (with
-  --oauth-audience AUD   the audience they must name); see docs/security.md#sign-in
-  --format FORMAT        list: names-only (default), json or full; audit: text (default),
-                         json or sarif (SARIF 2.1.0, for code scanning)
-  --limit N              search: how many results, 1 to 50 (default 5)
-  --json                 search, read, validate, audit, install, add, installed, outdated,
-                         update, cache-stats: print JSON
-  --to TARGET            install: project (default), user, or a folder
-  --agent ID             install, add, remove: this agent's folder (repeatable; see docs/agents.md)
-  --all-agents           install, add: every agent's folder
-  --global               add, installed, outdated, update, remove, restore, install --agent:
-                         the user's folders and lock instead of the project's
-  --copy                 add: a copy for each agent instead of one copy linked
-  --force                install, add: replace a skill already there; update, restore:
-                         replace local edits
-  --dry-run              install, add, update: say what would be written, write nothing
-  --strict               install, add: refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)
-  --skill NAME           add: only this skill of the source (repeatable; or SOURCE@NAME)
-  --allow-risky          install, add, update: install a skill the audit finds
-                         high-severity problems in (refused otherwise, with the findings)
-  --verbose              add, update: list each skill's files and warnings
-  --frozen               restore: change nothing that does not match the lock; exit 1 instead
-  --accept-signer        update, restore: take a skill whose signer changed from the one
-                         the lock records, or that is no longer signed
-  --token-env HOST=VAR   add, outdated, update, restore: send $VAR as the token to git over
-                         HTTPS at HOST (USER@HOST=VAR to name a user; repeatable);
-                         github.com uses GITHUB_TOKEN or GH_TOKEN unasked
-
-Without a config, the server serves .claude/skills and .agents/skills under the
-working directory (project) and under your home folder (user); a project skill
-wins over a user skill of the same name.
-
-Exit codes: 0 success, 1 the operation failed, 2 usage or config error.
-`;
 
 /**
  * SKILLS_KERNEL_TRUST_CONFIG: "1" or "true" trusts, unset, "", "0" or "false" does not; anything
@@ -336,10 +119,11 @@ export function trustConfigFromEnv(value: string | undefined): boolean {
 /** Parse argv (without node and script). Mistakes are ConfigErrors: exit code 2, one line. */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // A first, lenient pass finds the command word without mistaking an option's value for it.
-  const ALL_OPTIONS = Object.assign({}, COMMON, ...Object.values(COMMAND_SPECS).map((s) => s.options));
+  const ALL_OPTIONS = parserOptions(Object.assign({}, COMMON, ...Object.values(COMMAND_SPECS).map((s) => s.options)));
   const lenient = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: ALL_OPTIONS, tokens: true });
   const first = lenient.positionals[0];
-  const command = (first !== undefined && first in COMMAND_SPECS ? first : "serve") as Command;
+  const commandNamed = first !== undefined && first in COMMAND_SPECS;
+  const command = (commandNamed ? first : "serve") as Command;
   const spec = COMMAND_SPECS[command];
   const known = { ...COMMON, ...spec.options };
   const stray = lenient.tokens.find((token) => token.kind === "option" && !Object.hasOwn(known, token.name));
@@ -347,16 +131,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { ...COMMON, ...spec.options } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: parserOptions(known) });
   } catch (error) {
     // Unknown options are caught above; node:util phrases the rest well ("Option '--to <value>'
     // argument missing"): keep the first line only.
     throw new ConfigError(`${String((error as Error).message).split("\n")[0]}; see --help`);
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
-  const positionals = command === "serve" && first !== "serve" ? parsed.positionals : parsed.positionals.slice(1);
+  const positionals = commandNamed ? parsed.positionals.slice(1) : parsed.positionals;
 
-  if (command === "serve" && first !== undefined && first !== "serve") {
+  if (!commandNamed && first !== undefined) {
     throw new ConfigError(`unknown command "${first}"; commands: ${COMMANDS.join(", ")}`);
   }
   const [least, most] = spec.positionals;
@@ -394,7 +178,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
     throw new ConfigError("verify needs --allowed-signers FILE; see --help");
   }
-  for (const name of ["config", "out", "transport", "to", "host", "auth-token", "oauth-issuer", "oauth-audience", "cache", "key", "allowed-signers"]) {
+  for (const name of ["config", "out", "transport", "to", "host", "replica-id", "auth-token", "oauth-issuer", "oauth-audience", "cache", "key", "allowed-signers"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   for (const name of ["skill", "agent"]) {
@@ -412,6 +196,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (archives.some((archive) => archive === "")) throw new ConfigError(`--skills-archive needs a file or a URL`);
   return {
     command,
+    commandNamed,
     positionals,
     help: values.help === true,
     version: values.version === true,
@@ -471,6 +256,7 @@ function httpFlags(values: Record<string, string | string[] | boolean | undefine
     ...(values.host !== undefined && { host: values.host as string }),
     ...(port !== undefined && { port }),
     ...(values.stateless === true && { stateless: true as const }),
+    ...(values["replica-id"] !== undefined && { replicaId: values["replica-id"] as string }),
     ...(authToken !== undefined && { authToken }),
     ...oauthFlags(values, authToken),
   };

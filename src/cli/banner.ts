@@ -11,6 +11,10 @@ export interface BannerFacts {
   readonly skillsDirs: readonly string[];
 }
 
+/** Logged when the server starts with no skills at all: where skills come from, in a line. */
+export const NOTHING_SERVED_HINT =
+  "serving no skills: install some with skills-kernel add OWNER/REPO, or serve a folder, a git repository or a catalog with --skills-dir DIR, --git OWNER/REPO or --catalog URL";
+
 /**
  * Shown on stderr when a person starts the server in a terminal: what it serves, and the exact
  * command an MCP client should run (with absolute paths, since clients start it elsewhere).

@@ -7,8 +7,10 @@ import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
-import { HELP, LIFECYCLE_COMMANDS, parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
-import { printBanner, type BannerFacts } from "./banner.js";
+import { parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";
+import { LIFECYCLE_COMMANDS } from "./commands.js";
+import { commandHelp, generalHelp } from "./help.js";
+import { NOTHING_SERVED_HINT, printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, callCommand, listCommand, readCommand, searchCommand, toolsCommand } from "./tool-commands.js";
@@ -39,7 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // `skills-kernel list | head`: once the reader is gone, the rest of the output has nowhere to go.
     if (args.command !== "serve") process.stdout.on("error", exitQuietlyOnClosedPipe);
     if (args.help) {
-      process.stdout.write(HELP);
+      process.stdout.write(args.commandNamed ? commandHelp(args.command) : generalHelp());
       return 0;
     }
     if (args.version) {
@@ -77,12 +79,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     const transport = args.transport ?? config.transport ?? "stdio";
     const httpFlagsGiven = Object.keys(args.http).length > 0 || args.httpExtras.metrics || args.httpExtras.ui;
     if (httpFlagsGiven && (args.command !== "serve" || transport !== "http")) {
-      throw new ConfigError("--host, --port, --stateless, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http");
+      throw new ConfigError("--host, --port, --stateless, --replica-id, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http");
     }
-    if (args.http.authToken !== undefined) {
+    if (args.http.authToken !== undefined || args.http.replicaId !== undefined) {
       // Imported here, not by the argument parser: every other command starts without the http plugin.
-      const { MIN_TOKEN_LENGTH } = await import("../plugins/transports/http/index.js");
-      if (args.http.authToken.length < MIN_TOKEN_LENGTH) throw new ConfigError(`--auth-token must be at least ${MIN_TOKEN_LENGTH} characters`);
+      const { MIN_TOKEN_LENGTH, REPLICA_ID } = await import("../plugins/transports/http/index.js");
+      if (args.http.authToken !== undefined && args.http.authToken.length < MIN_TOKEN_LENGTH) {
+        throw new ConfigError(`--auth-token must be at least ${MIN_TOKEN_LENGTH} characters`);
+      }
+      if (args.http.replicaId !== undefined && !REPLICA_ID.pattern.test(args.http.replicaId)) {
+        throw new ConfigError(`--replica-id must be ${REPLICA_ID.rule}, not "${args.http.replicaId}"`);
+      }
     }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
@@ -231,8 +238,10 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
     .then(() => {
       if (stopping !== undefined) return;
       // The banner tells how to start this server over stdio; an HTTP server has said where it listens.
+      const served = kernel.catalog.list().length;
+      if (served === 0) kernel.logger.warn(NOTHING_SERVED_HINT);
       if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
-      else kernel.logger.info(`serving ${kernel.catalog.list().length} skills over ${facts.transport}`);
+      else if (served > 0) kernel.logger.info(`serving ${served} skills over ${facts.transport}`);
     })
     .catch((error: unknown) => kernel.logger.error(`cannot describe what is served: ${errorMessage(error)}`));
   await running.closed;

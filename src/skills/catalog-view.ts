@@ -23,6 +23,7 @@ export type SkillCatalogView = Pick<
   | "diagnostics"
   | "sources"
   | "onChange"
+  | "announcingAwaitedChange"
   | "restricted"
   | "listingTtlMs"
 >;

@@ -105,6 +105,8 @@ export class SkillCatalog {
   #next: Promise<void> | undefined;
   #running: Promise<void> | undefined;
   #loaded = false;
+  /** While listeners hear a change no answer has gone out without (see announcingAwaitedChange). */
+  #announcingAwaited = false;
   /** Set when serving or answering one command: how long answers wait for a load (see answerWithin). */
   #firstAnswerWaitMs: number | undefined;
   /** Past that bound, still wait for some source to have finished its first load (see answerWithin). */
@@ -424,15 +426,36 @@ export class SkillCatalog {
     };
   }
 
-  #announce(change: CatalogChange): void {
+  #announce(change: CatalogChange, awaited: boolean): void {
     if (change.added.length + change.removed.length + change.updated.length === 0) return;
-    for (const listener of this.#listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.logger.error(`a catalog listener failed: ${errorMessage(error)}`);
+    this.#announcingAwaited = awaited;
+    try {
+      for (const listener of this.#listeners) {
+        try {
+          listener(change);
+        } catch (error) {
+          this.logger.error(`a catalog listener failed: ${errorMessage(error)}`);
+        }
       }
+    } finally {
+      this.#announcingAwaited = false;
     }
+  }
+
+  /**
+   * Whether the change listeners are hearing now is one every answer so far waited for: a source's
+   * first load, applied while answers still wait for it (before the answerWithin bound). No client
+   * has seen the catalog without it, so none needs telling that a list changed.
+   */
+  announcingAwaitedChange(): boolean {
+    return (this.#whole ?? this).#announcingAwaited;
+  }
+
+  /** Whether answers given now would wait for the first load. */
+  #answersWaitForFirstLoad(): boolean {
+    if (this.#loaded) return false;
+    if (this.#firstAnswerWaitMs === undefined || this.#firstLoadStarted === undefined) return true;
+    return performance.now() - this.#firstLoadStarted < this.#firstAnswerWaitMs;
   }
 
   /** Loads the sources at once; each applies as it finishes, so none waits for a slower one. */
@@ -460,6 +483,7 @@ export class SkillCatalog {
   /** One source's load outcome into the catalog, and the change it makes to listeners. */
   #apply(name: string, outcome: { snapshot?: SourceSnapshot; failure?: string }): void {
     this.#oneSourceLoaded();
+    const awaited = !this.#loads.has(name) && this.#answersWaitForFirstLoad();
     if (outcome.snapshot) {
       this.#loads.set(name, { snapshot: outcome.snapshot, failure: undefined });
     } else {
@@ -475,7 +499,7 @@ export class SkillCatalog {
       this.#sources.flatMap((source) => this.#diagnosticsOf(source.name)),
     );
     this.#report(this.#state.diagnostics);
-    this.#announce(diff(previous.skills, this.#state.skills));
+    this.#announce(diff(previous.skills, this.#state.skills), awaited);
   }
 
   #diagnosticsOf(source: string): Diagnostic[] {

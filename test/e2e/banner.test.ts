@@ -1,11 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, REPO_ROOT } from "../helpers/cli.js";
+import { HAS_SCRIPT, needsScript } from "../helpers/tools.js";
 
-const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
 let work: string;
 let skills: string;
 
@@ -38,7 +38,7 @@ async function bannerOf(script: string): Promise<string> {
   return output.replace(/\r/g, "");
 }
 
-describe.skipIf(!HAS_SCRIPT)("the banner's connect command still works after npx's cache is gone (skipped: script(1) is not installed)", () => {
+describe.skipIf(!HAS_SCRIPT)(needsScript("the banner's connect command still works after npx's cache is gone"), () => {
   it("names the checkout's own bin when npx ran the checkout through a link in its cache", async () => {
     // What `npx skills-kernel` does in a checkout: ~/.npm/_npx/<hash>/node_modules/skills-kernel -> checkout.
     const cached = join(work, ".npm/_npx/0123abcd/node_modules");

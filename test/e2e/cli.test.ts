@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { createHostileRoot } from "../fixtures/hostile-root.js";
 import { REPO_ROOT, RUNTIMES, runCli } from "../helpers/cli.js";
+import { HAS_SCRIPT, needsScript } from "../helpers/tools.js";
 
 let work: string;
 
@@ -211,11 +212,10 @@ describe("list", () => {
   }, 120_000);
 });
 
-const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
 
 describe("serving", () => {
   // script(1) gives the server a real terminal, as when a person starts it by hand.
-  it.skipIf(!HAS_SCRIPT)("tells a person in a terminal what it serves and how to connect (skipped: script(1) is not installed)", async () => {
+  it.skipIf(!HAS_SCRIPT)(needsScript("tells a person in a terminal what it serves and how to connect"), async () => {
     const root = join(work, "banner-root");
     await skill(root, "alpha", "alpha", "First skill.");
     const [command, ...prefix] = RUNTIMES.node;

@@ -1,9 +1,10 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES, runCli } from "../helpers/cli.js";
+import { HAS_SCRIPT, needsScript } from "../helpers/tools.js";
 
 /**
  * What a newcomer reads when something is off, through dist/cli.js: a config that imports
@@ -68,7 +69,7 @@ describe("warnings", () => {
   });
 
   // script(1) gives the server a terminal, so it prints its banner.
-  it.skipIf(spawnSync("script", ["--version"]).status !== 0)("the banner counts the warnings and says where they are (skipped: script(1) is not installed)", async () => {
+  it.skipIf(!HAS_SCRIPT)(needsScript("the banner counts the warnings and says where they are"), async () => {
     const banner = async (level: string) => {
       const line = [...RUNTIMES.node, "--skills-dir", "skills", "--log-level", level].map((w) => `'${w}'`).join(" ");
       const child = spawn("script", ["-qec", line, "/dev/null"], { cwd: work, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });

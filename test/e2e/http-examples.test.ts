@@ -7,10 +7,15 @@ import { connectHttp, rawInitialize } from "../helpers/http-client.js";
 const example = (name: string) => fileURLToPath(new URL(`../../examples/http/${name}`, import.meta.url));
 
 /** Run an example app, wait for the address it prints, and hand it to `use`; then SIGTERM it. */
-async function withExample(runtime: Runtime, file: string, use: (origin: string) => Promise<void>): Promise<{ code: number | null; stderr: string }> {
+async function withExample(
+  runtime: Runtime,
+  file: string,
+  use: (origin: string) => Promise<void>,
+  flags: readonly string[] = [],
+): Promise<{ code: number | null; stderr: string }> {
   const [command, ...rest] = RUNTIMES[runtime];
-  // RUNTIMES runs the CLI: keep the runtime and its flags, swap the script.
-  const child = spawn(command, [...rest.slice(0, -1), example(file)], { stdio: ["ignore", "pipe", "pipe"] });
+  // RUNTIMES runs the CLI: keep the runtime and its flags, add the example's own, swap the script.
+  const child = spawn(command, [...rest.slice(0, -1), ...flags, example(file)], { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
@@ -55,6 +60,18 @@ describe("examples/http", () => {
 
   it("hono.mjs mounts skills in a Hono app on Node", async () => {
     const { code, stderr } = await withExample("node", "hono.mjs", checkMounted);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+
+  it("deno.mjs serves the kernel's fetch with Deno.serve", async () => {
+    const { code, stderr } = await withExample("deno", "deno.mjs", async (origin) => {
+      const { client } = await connectHttp(new URL("/mcp", origin));
+      const found = await client.callTool({ name: "search_skills", arguments: { query: "release notes", limit: 1 } });
+      expect(found.structuredContent).toMatchObject({ results: [{ id: "changelog-curator" }] });
+      await client.close();
+      expect(await (await fetch(new URL("/readyz", origin))).json()).toMatchObject({ status: "ready" });
+    }, ["--unstable-no-legacy-abort"]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
   });

@@ -275,13 +275,27 @@ describe("HTTP flags on the command line", () => {
     for (const [args, message] of [
       [["--transport", "http", "--port", "http"], '--port must be a whole number from 0 to 65535, not "http"'],
       [["--transport", "http", "--auth-token", "short"], "--auth-token must be at least 16 characters"],
-      [["--port", "3000"], "--host, --port, --stateless, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http"],
+      [["--port", "3000"], "--host, --port, --stateless, --replica-id, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http"],
       [["--transport", "http", "--oauth-issuer", "ftp://id.example.com", "--oauth-audience", "a"], '--oauth-issuer must be an http(s) URL, not "ftp://id.example.com"'],
       [["--transport", "http", "--auth-token", "0123456789abcdef", "--oauth-issuer", "https://id.example.com"], "--auth-token and --oauth-issuer do not go together: a shared token names no caller"],
+      [["--transport", "http", "--replica-id", "r 1"], '--replica-id must be 1 to 32 letters, digits, - or _, not "r 1"'],
     ] as const) {
       const result = await runCli([...args, "--skills-dir", EXAMPLES]);
       expect(result.stderr).toBe(`skills-kernel: ${message}\n`);
       expect(result.code).toBe(2);
+    }
+  });
+
+  it("--replica-id starts every session id it mints; the start-up log names /metrics and the catalog page", async () => {
+    const server = await startHttpServer(["--skills-dir", EXAMPLES, "--replica-id", "r7", "--metrics", "--ui"]);
+    try {
+      const { client, transport } = await connectHttp(server.mcpUrl);
+      expect(transport.sessionId).toMatch(/^r7\./);
+      await client.close();
+      const also = server.stderr().split("\n").find((line) => line.includes("also serving"));
+      expect(also?.split("also serving ")[1]?.split(", ")).toEqual(expect.arrayContaining([`${server.origin}/metrics`, `${server.origin}/`]));
+    } finally {
+      await server.stop();
     }
   });
 

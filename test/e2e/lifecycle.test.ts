@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, connectCli, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createRepository, git, skill, type TestRepository } from "../plugins/sources/git/repos.js";
+import { HAS_SCRIPT, needsScript } from "../helpers/tools.js";
 
 const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
@@ -375,8 +376,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
   });
 
   // script(1) gives the CLI a terminal; without it this test cannot run here.
-  const hasScript = existsSync("/usr/bin/script");
-  it.skipIf(!hasScript)("shows a progress line on a terminal, and none when CI is set (skipped: script(1) is not installed)", async () => {
+  it.skipIf(!HAS_SCRIPT)(needsScript("shows a progress line on a terminal, and none when CI is set"), async () => {
     const dir = join(base, "terminal");
     await mkdir(join(dir, ".git"), { recursive: true });
     const inTerminal = (ci: Record<string, string>) =>

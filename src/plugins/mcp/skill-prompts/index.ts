@@ -4,6 +4,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import { skillFileOptionsSchema } from "../../../skills/skill-files.js";
 import { createPromptBook, type PromptBook, type PromptDefinition } from "./definitions.js";
+import { listPromptsAfterFirstLoad } from "./list-after-load.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 
 const optionsSchema = skillFileOptionsSchema.extend({
@@ -36,7 +37,7 @@ export default definePlugin({
     ctx.extendServer((server, { catalog: view }) => {
       // Each server answers one caller: its prompts are the skills that caller may see.
       const book = bookFor(view);
-      register(server, book.listing);
+      listPromptsAfterFirstLoad(server, view, () => register(server, book.listing));
       const sync = keepInStep(server, book, warnOnce);
       sync();
       // Each prompt added, removed or changed notifies prompts list_changed (the SDK does, once a tick).

@@ -49,5 +49,5 @@ export default definePlugin({
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
 export { HTTP_TOKENS, type HttpRoute, type RouteCaller } from "./routes.js";
 export type { Caller } from "./auth/gate.js";
-export { MIN_TOKEN_LENGTH, WRITE_SCOPE, type HttpOptions } from "./options.js";
+export { MIN_TOKEN_LENGTH, REPLICA_ID, WRITE_SCOPE, type HttpOptions } from "./options.js";
 export { json, restError } from "./respond.js";

@@ -11,6 +11,9 @@ export const WRITE_SCOPE = "skills:write";
 /** A shorter token is guessable; refuse it rather than serve behind it. */
 export const MIN_TOKEN_LENGTH = 16;
 
+/** A replica id goes into session ids and a balancer's routing rules: nothing there needs escaping. */
+export const REPLICA_ID = { pattern: /^[A-Za-z0-9_-]{1,32}$/, rule: "1 to 32 letters, digits, - or _" } as const;
+
 /**
  * The http plugin's options (config `plugins: [["http", {...}]]`; the CLI's `--host`, `--port`,
  * `--stateless` and `--auth-token` override them). Every limit has a default, so a server nobody
@@ -57,7 +60,7 @@ export const httpOptionsSchema = z
      */
     replicaId: z
       .string()
-      .regex(/^[A-Za-z0-9_-]{1,32}$/, "replicaId must be 1 to 32 letters, digits, - or _")
+      .regex(REPLICA_ID.pattern, `replicaId must be ${REPLICA_ID.rule}`)
       .optional(),
     /** Largest request body accepted, in bytes; a larger one gets 413. */
     maxBodyBytes: z.number().int().positive().default(1024 * 1024),

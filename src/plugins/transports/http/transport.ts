@@ -37,20 +37,24 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
       // The default names are checked with the port too; names the config lists are its to vouch for.
       let listening: number | undefined;
       const boundPort = options.allowedHosts === undefined && allowedHosts !== undefined ? () => listening : undefined;
+      const contributed = routes();
       const app = createHttpApp({
         buildServer: createServer,
         edition: serverEdition,
         personal: personalAnswers(options, catalog),
         logger,
         options: { ...options, allowedHosts, boundPort },
-        routes: routes(),
+        routes: contributed,
         catalogFor,
         readiness: skillsReadiness(catalog, cache),
       });
       const listener = await listen(app.fetch, options.host, options.port, options);
       listening = listener.port;
       const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
-      logger.info(`listening on http://${shown}:${listener.port}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
+      const origin = `http://${shown}:${listener.port}`;
+      logger.info(`listening on ${origin}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
+      // Where the other plugins' endpoints are (the catalog page, /metrics): a URL to open or scrape.
+      if (contributed.length > 0) logger.info(`also serving ${contributed.map((route) => `${origin}${route.prefix}`).join(", ")}`);
 
       let closing: Promise<void> | undefined;
       const close = () =>

@@ -1,0 +1,25 @@
+// Deno.serve with the kernel's own fetch handler: MCP at /mcp, health checks at /healthz and
+// /readyz, on a port of the app's choosing.
+//
+//   deno run -A --unstable-no-legacy-abort examples/http/deno.mjs [PORT]
+//
+// The handler stops work for a client that went away through request.signal: the flag makes Deno
+// abort it only then, not after every answer (Deno's legacy behaviour, which it warns about).
+import { createKernel, createLogger } from "skills-kernel";
+
+const kernel = await createKernel({
+  config: { plugins: [["fs", { roots: [{ path: "../skills", source: "examples" }] }], "search-skills", "read-skill"] },
+  baseDir: new URL(".", import.meta.url).pathname,
+  logger: createLogger("warn"),
+});
+
+const server = Deno.serve(
+  { hostname: "127.0.0.1", port: Number(Deno.args[0] ?? 0), onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`) },
+  kernel.fetch,
+);
+
+// Shut down in order: the kernel closes its sessions (ending their streams), then the server.
+Deno.addSignalListener("SIGTERM", async () => {
+  await kernel.close();
+  await server.shutdown();
+});

@@ -1,0 +1,54 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMAND_SPECS, COMMON, type Command } from "../../src/cli/commands.js";
+import { runCli } from "../helpers/cli.js";
+
+let work: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "sk-help-"));
+  // A package.json stops the config search here: help must not depend on a config anyway.
+  await writeFile(join(work, "package.json"), "{}");
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
+
+describe("help through the bundle", () => {
+  it("--help names every command and says what each common option does", async () => {
+    const help = await runCli(["--help"], { cwd: work });
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    for (const command of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  skills-kernel ${command}\\b`, "m"));
+    for (const [name, option] of Object.entries(COMMON)) {
+      expect(help.stdout).toMatch(new RegExp(`^  (-., )?--${name}${"value" in option ? ` ${option.value}` : ""} +\\S`, "m"));
+    }
+    expect(help.stdout).toContain("skills-kernel COMMAND --help");
+  });
+
+  // Needed arguments are not needed for help: `search --help` has no QUERY, `sign --help` no --key.
+  it.each(COMMANDS)("%s --help prints its usage and each of its options, exit 0", async (command) => {
+    const help = await runCli([command, "--help"], { cwd: work });
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    const spec = COMMAND_SPECS[command];
+    expect(help.stdout.split("\n")[0]).toBe(`Usage: skills-kernel ${command}${spec.usage ? ` ${spec.usage}` : ""} [OPTIONS]`);
+    for (const [name, option] of Object.entries(spec.options)) {
+      expect(help.stdout).toMatch(new RegExp(`^  --${name}${"value" in option ? ` ${option.value}` : ""} +\\S`, "m"));
+    }
+    // Another command's own option is not listed as this one's.
+    const others = COMMANDS.filter((other) => other !== command).flatMap((other) => Object.keys(COMMAND_SPECS[other].options));
+    const foreign = others.filter((name) => !(name in spec.options));
+    for (const name of foreign) expect(help.stdout).not.toMatch(new RegExp(`^  --${name}\\b`, "m"));
+    expect(help.stdout).toContain("--skills-dir DIR");
+  });
+
+  it("-h after a command is that command's help, and the short form works", async () => {
+    const help = await runCli(["add", "-h"], { cwd: work });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: skills-kernel add SOURCE \[OPTIONS\]\n/);
+    expect(help.stdout).toMatch(/^ {2}--token-env HOST=VAR +send \$VAR/m);
+  });
+});
