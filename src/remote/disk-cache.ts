@@ -1,25 +1,37 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { FolderBound } from "../cache/folder-bound.js";
 import type { Cache, JsonValue } from "../kernel/cache.js";
 
 /** How long an entry lives when the caller gives no TTL. */
 const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
+export interface DiskCacheOptions {
+  /** The most bytes the folder's entries take together: past it, those written longest ago go (FolderBound). */
+  readonly maxBytes?: number;
+}
+
 /**
- * The cache remote sources use when no cache plugin is configured: one JSON file per key under
- * the user's cache folder, so a one-shot command (`skills-kernel list`) or the next start still
- * answers from what an earlier run fetched. Like every Cache, it never throws: an unreadable
- * entry is a miss, a failed write is dropped.
+ * A cache in a folder: one JSON file per key under the user's cache folder, so a one-shot command
+ * (`skills-kernel list`) or the next start still answers from what an earlier run stored. Like
+ * every Cache, it never throws: an unreadable entry (truncated, another key's, expired) is a miss,
+ * a failed write is dropped. Writes land whole (written aside, then renamed), so several processes
+ * may share the folder.
  */
-export function createDiskCache(dir: string, namespace: string): Cache {
+export function createDiskCache(dir: string, namespace: string, options: DiskCacheOptions = {}): Cache {
+  return diskCache(dir, namespace, options.maxBytes === undefined ? undefined : new FolderBound(dir, options.maxBytes));
+}
+
+function diskCache(dir: string, namespace: string, bound: FolderBound | undefined): Cache {
   const fileOf = (key: string) => join(dir, createHash("sha256").update(`${namespace}\0${key}`).digest("hex").slice(0, 40) + ".json");
   return {
     namespace,
     async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
       try {
         const entry = JSON.parse(await readFile(fileOf(key), "utf8")) as { key: string; expires: number; value: T };
-        return entry.key === key && entry.expires > Date.now() ? entry.value : undefined;
+        // The key is stored beside the value: a file copied under another key's name is a miss.
+        return entry.key === `${namespace}\0${key}` && entry.expires > Date.now() ? entry.value : undefined;
       } catch {
         return undefined;
       }
@@ -29,9 +41,11 @@ export function createDiskCache(dir: string, namespace: string): Cache {
       // Written aside and renamed: a reader never sees half an entry, nor a concurrent writer's mix.
       const temporary = `${file}.${randomUUID()}.tmp`;
       try {
-        await mkdir(dir, { recursive: true });
-        await writeFile(temporary, JSON.stringify({ key, expires: Date.now() + ttlMs, value }));
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        const text = JSON.stringify({ key: `${namespace}\0${key}`, expires: Date.now() + ttlMs, value });
+        await writeFile(temporary, text);
         await rename(temporary, file);
+        await bound?.written(text.length);
       } catch {
         await rm(temporary, { force: true }).catch(() => {});
       }
@@ -39,6 +53,6 @@ export function createDiskCache(dir: string, namespace: string): Cache {
     async delete(key) {
       await rm(fileOf(key), { force: true }).catch(() => {});
     },
-    scope: (name) => createDiskCache(dir, `${namespace}/${name}`),
+    scope: (name) => diskCache(dir, `${namespace}/${name}`, bound),
   };
 }

@@ -109,6 +109,21 @@ function grown(array: Int32Array, size: number): Int32Array {
   return larger;
 }
 
+/** An index's content as flat arrays (InvertedIndex.parts): postings run after run, one run per term. */
+export interface IndexParts {
+  readonly documents: number;
+  /** Each run's term. */
+  readonly terms: readonly string[];
+  /** Each run's length: how many documents hold its term. */
+  readonly frequencies: Int32Array<ArrayBuffer>;
+  readonly docs: Int32Array<ArrayBuffer>;
+  readonly tfs: Int32Array<ArrayBuffer>;
+  /** Each document's length in each field, field after field. */
+  readonly lengths: Uint16Array<ArrayBuffer>;
+  /** Pairs of (document × fields + field, length) for lengths of LONG_FIELD or more. */
+  readonly longFields: Int32Array<ArrayBuffer>;
+}
+
 /** One way a query word can match: an indexed term and how much a match through it counts (1 = the word itself). */
 export interface Alternative {
   readonly term: string;
@@ -307,6 +322,89 @@ export class InvertedIndex {
         tfs[at] = pairTfs.terms[pair]!;
       }
     }
+  }
+
+  /**
+   * What the index holds, as flat arrays another process can load instead of building it
+   * (index-file.ts); undefined once a document was removed (a saved index is a freshly built one).
+   */
+  parts(): IndexParts | undefined {
+    if (this.#live !== this.#next) return undefined;
+    const documents = this.#next;
+    const terms: string[] = [];
+    const runs: Postings[] = [];
+    let pairs = 0;
+    this.#postings.forEach((postings, term) => {
+      if (!postings) return;
+      terms.push(this.#terms.text(term));
+      runs.push(postings);
+      pairs += postings.length;
+    });
+    const frequencies = new Int32Array(runs.length);
+    const docs = new Int32Array(pairs);
+    const tfs = new Int32Array(pairs);
+    let at = 0;
+    runs.forEach((postings, r) => {
+      frequencies[r] = postings.length;
+      docs.set(postings.docs.subarray(postings.start, postings.start + postings.length), at);
+      tfs.set(postings.tfs.subarray(postings.start, postings.start + postings.length), at);
+      at += postings.length;
+    });
+    const lengths = new Uint16Array(this.#fields.length * documents);
+    for (let f = 0; f < this.#fields.length; f++) lengths.set(this.#lengths.subarray(f * this.#stride, f * this.#stride + documents), f * documents);
+    const longFields = Int32Array.from([...this.#longFields].flat());
+    return { documents, terms, frequencies, docs, tfs, lengths, longFields };
+  }
+
+  /**
+   * Fills an empty index with saved parts, as addAll would have built it; false (the index left
+   * empty) when they do not hold together: parts read from disk are input like any other.
+   */
+  load(parts: IndexParts): boolean {
+    if (this.#next !== 0) throw new Error("load fills an empty index only");
+    const { documents, terms, frequencies, docs, tfs, lengths, longFields } = parts;
+    const fieldCount = this.#fields.length;
+    const fieldBits = (1 << (fieldCount * TF_BITS)) - 1;
+    if (terms.length !== frequencies.length || docs.length !== tfs.length || lengths.length !== fieldCount * documents || longFields.length % 2 !== 0) return false;
+    let at = 0;
+    for (const df of frequencies) {
+      if (df < 1 || at + df > docs.length) return false;
+      for (let i = at; i < at + df; i++) {
+        // Sorted, within the documents, and some field counted: what addAll lays out.
+        if (docs[i]! < (i === at ? 0 : docs[i - 1]! + 1) || docs[i]! >= documents || tfs[i]! <= 0 || (tfs[i]! & ~fieldBits) !== 0) return false;
+      }
+      at += df;
+    }
+    if (at !== docs.length) return false;
+    const longs = new Map<number, number>();
+    for (let i = 0; i < longFields.length; i += 2) {
+      const key = longFields[i]!;
+      const doc = Math.floor(key / fieldCount);
+      if (key < 0 || doc >= documents || longFields[i + 1]! < LONG_FIELD || lengths[(key % fieldCount) * documents + doc] !== LONG_FIELD) return false;
+      longs.set(key, longFields[i + 1]!);
+    }
+    const numbers = terms.map((term) => (term === "" ? -1 : this.#terms.add(term)));
+    if (numbers.includes(-1) || new Set(numbers).size !== numbers.length) return false;
+    for (let f = 0; f < fieldCount; f++) {
+      for (let doc = 0; doc < documents; doc++) {
+        const length = lengths[f * documents + doc]!;
+        if (length === LONG_FIELD && !longs.has(doc * fieldCount + f)) return false;
+        this.#lengthSums[f]! += length === LONG_FIELD ? longs.get(doc * fieldCount + f)! : length;
+      }
+    }
+    this.#grow(documents, documents);
+    this.#lengths = lengths;
+    for (const [key, length] of longs) this.#longFields.set(key, length);
+    at = 0;
+    numbers.forEach((term, r) => {
+      const df = frequencies[r]!;
+      this.#postings[term] = new Postings(docs, tfs, at, df, df);
+      this.#vocabulary.set(terms[r]!, true);
+      at += df;
+    });
+    this.#next = documents;
+    this.#live = documents;
+    return true;
   }
 
   /** Remove a document, given the same terms it was added with. */

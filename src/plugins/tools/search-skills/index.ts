@@ -10,9 +10,22 @@ import type { Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 import { offeredToModel } from "../../../skills/claude-fields.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import { join } from "node:path";
+import { createSavedIndexes, savedIndexKey, type SavedIndexes } from "./saved-index.js";
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
+const MiB = 1024 * 1024;
+
+export const searchSkillsOptionsSchema = z.strictObject({
+  /** Where built search indexes are kept for the next start: relative to the config's folder, `~` to home. Default: the user's cache folder. */
+  cacheDir: z.string().min(1).optional(),
+  /** False: keep no search index on disk (every start builds it). */
+  diskCache: z.boolean().default(true),
+  /** The most bytes the saved indexes take together; past it, the oldest written go. */
+  maxDiskCacheBytes: z.number().int().min(1).default(256 * MiB),
+});
 
 /** Keep the index in step with the catalog without rebuilding it: removals first, then additions. */
 function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void {
@@ -32,10 +45,15 @@ class SearchIndex {
   /** Builds the index in the background again once a change has dropped it (set while serving). */
   #rewarm: (() => void) | undefined;
 
+  /** Counts changes applied to the ranker: a save deferred past one would save another index. */
+  #changes = 0;
+
   constructor(
     private readonly catalog: CatalogView,
     private readonly logger: Logger,
     private readonly metrics: MetricsRecorder | undefined,
+    /** Where the whole catalog's index is kept between runs; a caller's view keeps none. */
+    private readonly saved?: SavedIndexes,
   ) {}
 
   /** Chosen at start: a ranker plugin's, else the default. */
@@ -49,6 +67,7 @@ class SearchIndex {
    * than adding skill by skill, and its postings are sized to fit.
    */
   follow(change: CatalogChange): void {
+    this.#changes++;
     if (!this.#ranker || !this.#built) return;
     // The catalog has applied the change; the index holds what it held before.
     const indexed = this.catalog.list().length - change.added.length + change.removed.length;
@@ -62,6 +81,7 @@ class SearchIndex {
 
   /** Builds the index afresh at the next search (a view's, after a change to its sources). */
   drop(): void {
+    this.#changes++;
     this.#built = false;
   }
 
@@ -85,14 +105,29 @@ class SearchIndex {
     if (!this.#built) {
       const started = performance.now();
       const skills = this.catalog.list();
-      this.#ranker.build(skills);
+      const ranker = this.#ranker;
+      const key = this.saved && ranker.saveIndex && ranker.loadIndex ? savedIndexKey(ranker.name, skills) : undefined;
+      const saved = key === undefined ? undefined : this.saved!.load(key);
+      const loaded = saved !== undefined && ranker.loadIndex!(skills, saved);
+      if (!loaded) ranker.build(skills);
       this.#built = true;
       const elapsed = performance.now() - started;
       // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
-      this.logger.debug(`indexed ${skills.length} skills in ${Math.round(elapsed)} ms`);
-      this.metrics?.searchIndexBuilt(elapsed / 1000);
+      this.logger.debug(`${loaded ? "loaded the saved index of" : "indexed"} ${skills.length} skills in ${Math.round(elapsed)} ms`);
+      if (!loaded) this.metrics?.searchIndexBuilt(elapsed / 1000);
+      if (key !== undefined && !loaded) this.#save(key);
     }
     return this.#ranker;
+  }
+
+  /** Saves the index just built, after the answer that built it, unless a change came first. */
+  #save(key: string): void {
+    const changes = this.#changes;
+    setImmediate(() => {
+      if (changes !== this.#changes || !this.#built) return;
+      const bytes = this.#ranker?.saveIndex?.();
+      if (bytes) void this.saved!.save(key, bytes);
+    }).unref();
   }
 }
 
@@ -105,10 +140,12 @@ export default definePlugin({
   name: "search-skills",
   // The whole catalog: one index holds every skill; a caller who may see part of it gets its own.
   consumes: [TOKENS.WholeCatalog, { token: TOKENS.Ranker, optional: true }, { token: TOKENS.MetricsRecorder, optional: true }],
-  setup(ctx) {
+  options: searchSkillsOptionsSchema,
+  setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const metrics = ctx.resolveOptional(TOKENS.MetricsRecorder);
-    const index = new SearchIndex(catalog, ctx.logger, metrics);
+    const saved = options.diskCache ? createSavedIndexes(join(cacheRoot(options.cacheDir, ctx.baseDir), "indexes"), options.maxDiskCacheBytes) : undefined;
+    const index = new SearchIndex(catalog, ctx.logger, metrics, saved);
     // A caller who may see part of the catalog is ranked over that part alone (word rarity,
     // totals), as a server without the hidden sources would rank it: one index per view, made at
     // its first search. With no restricted source there is no view, and nothing more to do.
