@@ -6,6 +6,7 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/inde
 export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
+import type { DiskCacheFlags } from "./disk-cache-flags.js";
 import { unknownOption } from "./unknown-option.js";
 
 /** Options every command takes: where the skills come from and how loud to be. */
@@ -18,6 +19,8 @@ const COMMON = {
   catalog: { type: "string", multiple: true },
   "log-level": { type: "string" },
   cache: { type: "string" },
+  "cache-dir": { type: "string" },
+  "no-disk-cache": { type: "boolean" },
   "allowed-signers": { type: "string" },
   "require-signed": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -142,6 +145,8 @@ export interface CliArgs {
   readonly refresh: boolean;
   readonly logLevel?: LogLevel;
   readonly cache?: CacheChoice;
+  /** `--cache-dir DIR`, `--no-disk-cache`: where (or whether) what outlives a run is kept on disk. */
+  readonly diskCache: DiskCacheFlags;
   readonly transport?: string;
   /** `--host`, `--port`, `--stateless`, `--auth-token`: the http transport's options from flags. */
   readonly http: HttpFlags;
@@ -269,6 +274,10 @@ Options for every command:
   --log-level LEVEL      ${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)
   --cache BACKEND        memory (the default) or redis://HOST:PORT[/DB]; replaces the
                          config's cache plugin
+  --cache-dir DIR        the cache folder (skill snapshots, search indexes, downloads);
+                         also SKILLS_KERNEL_CACHE_DIR (default ~/.cache/skills-kernel)
+  --no-disk-cache        keep no skill snapshot or search index on disk: every start
+                         reads every SKILL.md and builds the index
   -h, --help             show this help
   -v, --version          print the version
 
@@ -388,7 +397,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
     throw new ConfigError("verify needs --allowed-signers FILE; see --help");
   }
-  for (const name of ["config", "out", "transport", "to", "host", "auth-token", "oauth-issuer", "oauth-audience", "cache", "key", "allowed-signers"]) {
+  for (const name of ["config", "out", "transport", "to", "host", "auth-token", "oauth-issuer", "oauth-audience", "cache", "cache-dir", "key", "allowed-signers"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   for (const name of ["skill", "agent"]) {
@@ -417,6 +426,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     refresh: values.refresh === true,
     logLevel,
     cache: typeof values.cache === "string" ? parseCacheFlag(values.cache) : undefined,
+    diskCache: { dir: values["cache-dir"] as string | undefined, off: values["no-disk-cache"] === true },
     transport: values.transport as string | undefined,
     http,
     httpExtras: { metrics: values.metrics === true, ui: values.ui === true },
