@@ -47,6 +47,7 @@ class SearchIndex {
 
   /** Counts changes applied to the ranker: a save deferred past one would save another index. */
   #changes = 0;
+  #saving: Promise<void> | undefined;
 
   constructor(
     private readonly catalog: CatalogView,
@@ -123,11 +124,16 @@ class SearchIndex {
   /** Saves the index just built, after the answer that built it, unless a change came first. */
   #save(key: string): void {
     const changes = this.#changes;
-    setImmediate(() => {
+    this.#saving = new Promise((resolve) => setImmediate(resolve)).then(async () => {
       if (changes !== this.#changes || !this.#built) return;
       const bytes = this.#ranker?.saveIndex?.();
-      if (bytes) void this.saved!.save(key, bytes);
-    }).unref();
+      if (bytes) await this.saved!.save(key, bytes);
+    });
+  }
+
+  /** Resolves once an index being saved has landed (at stop, so that a one-shot command's index reaches the next run). */
+  async saving(): Promise<void> {
+    await this.#saving;
   }
 }
 
@@ -258,7 +264,10 @@ export default definePlugin({
         // first search then finds the index built, and the handshake never waits for it.
         void catalog.ready().then(() => index.warm(ctx.signal, ctx.logger));
       },
-      stop: () => stopFollowing(),
+      async stop() {
+        stopFollowing();
+        await index.saving();
+      },
     };
   },
 });
