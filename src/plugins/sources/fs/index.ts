@@ -120,7 +120,7 @@ export default definePlugin({
     const monitor = ctx.resolveOptional(TOKENS.CacheMonitor);
     const shared = cache && (monitor?.persistent ?? true) ? cache : undefined;
     const store = shared ?? (diskCache ? createDiskCache(join(cacheRoot(cacheDir, ctx.baseDir), "snapshots"), ctx.name, { maxBytes: maxDiskCacheBytes }) : undefined);
-    const snapshots = store ? createSnapshotStore(store, limits, ctx.logger) : undefined;
+    const snapshots = store ? createSnapshotStore(store, limits, ctx.logger, { compress: shared !== undefined }) : undefined;
     // Redis back after a restart may have lost the snapshots: each source checks and writes its own again.
     const onCacheReady = shared ? monitor?.onReady?.bind(monitor) : undefined;
     for (const { name, roots, optionalRoots, followLinksOut } of sources) {
