@@ -160,8 +160,11 @@ export class InvertedIndex {
   readonly #terms: TermNumbers;
   /** By term number. */
   readonly #postings: (Postings | undefined)[] = [];
-  /** The terms this index holds, for prefix and typo lookups. */
-  readonly #vocabulary = new SearchableMap<true>();
+  /**
+   * The terms this index holds, for prefix and typo lookups: made at the first such lookup, as most
+   * queries' words are all in the index and need neither, then kept in step with the postings.
+   */
+  #vocabulary: SearchableMap<true> | undefined;
   /**
    * Each document's length in each field, field after field: lengths[field * #stride + doc]. A
    * term's postings are read in document order and most fall in one field, so the lengths they read
@@ -223,7 +226,7 @@ export class InvertedIndex {
         if (!postings) {
           postings = new Postings();
           this.#postings[term] = postings;
-          this.#vocabulary.set(this.#terms.text(term), true);
+          this.#vocabulary?.set(this.#terms.text(term), true);
         }
         // This document's entry is the last one once it exists: count in place.
         const last = postings.start + postings.length - 1;
@@ -311,7 +314,6 @@ export class InvertedIndex {
       if (df === 0) continue;
       cursor[term] = offset;
       this.#postings[term] = new Postings(docs, tfs, offset, df, df);
-      this.#vocabulary.set(this.#terms.text(term), true);
       offset += df;
     }
     let pair = 0;
@@ -399,7 +401,6 @@ export class InvertedIndex {
     numbers.forEach((term, r) => {
       const df = frequencies[r]!;
       this.#postings[term] = new Postings(docs, tfs, at, df, df);
-      this.#vocabulary.set(terms[r]!, true);
       at += df;
     });
     this.#next = documents;
@@ -421,7 +422,7 @@ export class InvertedIndex {
         postings.remove(doc);
         if (postings.length === 0) {
           this.#postings[term] = undefined;
-          this.#vocabulary.delete(this.#terms.text(term));
+          this.#vocabulary?.delete(this.#terms.text(term));
         }
       }
       start = end;
@@ -433,6 +434,15 @@ export class InvertedIndex {
     return id === undefined ? undefined : this.#postings[id];
   }
 
+  #words(): SearchableMap<true> {
+    if (!this.#vocabulary) {
+      const vocabulary = new SearchableMap<true>();
+      for (let term = 0; term < this.#postings.length; term++) if (this.#postings[term]) vocabulary.set(this.#terms.text(term), true);
+      this.#vocabulary = vocabulary;
+    }
+    return this.#vocabulary;
+  }
+
   has(term: string): boolean {
     return this.#lookup(term) !== undefined;
   }
@@ -440,7 +450,7 @@ export class InvertedIndex {
   /** Indexed terms that start with `prefix` (itself excluded), at most `limit`, shortest first. */
   completions(prefix: string, limit: number): string[] {
     const found: string[] = [];
-    for (const term of this.#vocabulary.atPrefix(prefix).keys()) {
+    for (const term of this.#words().atPrefix(prefix).keys()) {
       if (term !== prefix) found.push(term);
     }
     return found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, limit);
@@ -449,7 +459,7 @@ export class InvertedIndex {
   /** Indexed terms within `distance` edits of `term` (itself excluded), with their distance. */
   similar(term: string, distance: number): [string, number][] {
     const found: [string, number][] = [];
-    for (const [candidate, [, d]] of this.#vocabulary.fuzzyGet(term, distance)) {
+    for (const [candidate, [, d]] of this.#words().fuzzyGet(term, distance)) {
       if (candidate !== term) found.push([candidate, d]);
     }
     return found;
