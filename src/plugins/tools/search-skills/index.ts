@@ -107,7 +107,8 @@ class SearchIndex {
       const started = performance.now();
       const skills = this.catalog.list();
       const ranker = this.#ranker;
-      const key = this.saved && ranker.saveIndex && ranker.loadIndex ? savedIndexKey(ranker.name, skills) : undefined;
+      // An empty catalog's index is built at once: nothing worth a file.
+      const key = skills.length > 0 && this.saved && ranker.saveIndex && ranker.loadIndex ? savedIndexKey(ranker.name, skills) : undefined;
       const saved = key === undefined ? undefined : this.saved!.load(key);
       const loaded = saved !== undefined && ranker.loadIndex!(skills, saved);
       if (!loaded) ranker.build(skills);
