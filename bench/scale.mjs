@@ -4,7 +4,7 @@
 // Per size, candidates interleaved run by run (the order reversed every other run):
 //   - spawn → first complete search answer, skills-kernel cold (--no-disk-cache: every SKILL.md
 //     read, the index built) and warm (--cache-dir a folder one earlier run filled: snapshots and
-//     the saved index), beside the echo server (one tool that answers at once: the floor of any
+//     the saved index) and on a first start (an empty cache folder each run), beside the echo server (one tool that answers at once: the floor of any
 //     stdio server), wall time and the server's CPU time (all threads) up
 //     to it. skills-kernel answers within 5 s whatever is loaded: an answer with no skill (the
 //     query matches pdf skills) came before the catalog, so it is asked again; retries are counted;
@@ -85,6 +85,14 @@ const warmDir = (root) => join(cwd, `warm-${root.replaceAll("/", "_")}`);
 const servers = (root) => [
   { name: "skills-kernel cold", args: [kernel, "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" },
   { name: "skills-kernel warm", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" },
+  // A user's very first start: an empty cache folder each run, filled while it serves.
+  {
+    name: "skills-kernel first start (empty cache folder)",
+    get args() {
+      return [kernel, "--skills-dir", root, "--cache-dir", mkdtempSync(join(cwd, "first-"))];
+    },
+    tool: "search_skills",
+  },
   // Older builds know no disk cache: every start of theirs is cold.
   ...(values.baseline ? [{ name: `skills-kernel ${values.baseline}`, args: [resolve(repo, values.baseline), "--skills-dir", root], tool: "search_skills" }] : []),
   ...runtimes.map((runtime) => ({ name: `skills-kernel on ${runtime.name}`, command: runtime.command, args: [...runtime.args(kernel), "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" })),
