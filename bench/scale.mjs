@@ -21,7 +21,7 @@
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
 //   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
 //   node bench/scale.mjs --sizes 1566 --runtimes bun,deno --only 'kernel'   # the bundle on Bun and Deno too
-//   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel$|MiniSearch|echo'   # search over stdio
+//   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel cold$|MiniSearch|echo'   # search over stdio
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
