@@ -15,7 +15,7 @@ export class FolderBound {
 
   constructor(
     private readonly dir: string,
-    private readonly maxBytes: number,
+    readonly maxBytes: number,
   ) {}
 
   /** Says `bytes` were written to the folder; resolves once any trim this started is done. */

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FolderBound } from "../cache/folder-bound.js";
 import type { Cache, JsonValue } from "../kernel/cache.js";
@@ -29,7 +29,7 @@ function diskCache(dir: string, namespace: string, bound: FolderBound | undefine
     namespace,
     async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
       try {
-        const entry = JSON.parse(await readFile(fileOf(key), "utf8")) as { key: string; expires: number; value: T };
+        const entry = JSON.parse(await readEntry(fileOf(key), bound)) as { key: string; expires: number; value: T };
         // The key is stored beside the value: a file copied under another key's name is a miss.
         return entry.key === `${namespace}\0${key}` && entry.expires > Date.now() ? entry.value : undefined;
       } catch {
@@ -55,4 +55,15 @@ function diskCache(dir: string, namespace: string, bound: FolderBound | undefine
     },
     scope: (name) => diskCache(dir, `${namespace}/${name}`, bound),
   };
+}
+
+/** An entry's text; a file larger than the folder's bound is no entry of this cache, and is not read. */
+async function readEntry(file: string, bound: FolderBound | undefined): Promise<string> {
+  const handle = await open(file, "r");
+  try {
+    if (bound && (await handle.stat()).size > bound.maxBytes) throw new Error(`${file} is larger than its folder may hold`);
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
 }

@@ -16,7 +16,7 @@ import { createFsSource } from "./source.js";
 import { defaultWatchLimit } from "./watch-limit.js";
 
 const KiB = 1024;
-/** Room for the snapshots of a few large roots: 10,000 skills take about 15 MB. */
+/** Room for the snapshots of a few large roots (docs/caching.md has their sizes). */
 const DISK_CACHE_BYTES = 256 * KiB * KiB;
 
 // Strict objects: a misspelt option (`maxdepth`) is a config error, not a silently ignored key.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CatalogChange } from "../../../skills/catalog.js";
+import type { CatalogChange, CatalogSkill } from "../../../skills/catalog.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
@@ -110,7 +110,7 @@ class SearchIndex {
       // An empty catalog's index is built at once: nothing worth a file.
       const key = skills.length > 0 && this.saved && ranker.saveIndex && ranker.loadIndex ? savedIndexKey(ranker.name, skills) : undefined;
       const saved = key === undefined ? undefined : this.saved!.load(key);
-      const loaded = saved !== undefined && ranker.loadIndex!(skills, saved);
+      const loaded = saved !== undefined && this.#load(ranker, skills, saved);
       if (!loaded) ranker.build(skills);
       this.#built = true;
       const elapsed = performance.now() - started;
@@ -122,14 +122,26 @@ class SearchIndex {
     return this.#ranker;
   }
 
+  /** Whether the ranker took a saved index: one that throws on it (a third-party ranker) builds instead. */
+  #load(ranker: Ranker, skills: readonly CatalogSkill[], saved: Uint8Array): boolean {
+    try {
+      return ranker.loadIndex!(skills, saved);
+    } catch (error) {
+      this.logger.debug(`the ${ranker.name} ranker could not load a saved index: ${errorMessage(error)}`);
+      return false;
+    }
+  }
+
   /** Saves the index just built, after the answer that built it, unless a change came first. */
   #save(key: string): void {
     const changes = this.#changes;
-    this.#saving = new Promise((resolve) => setImmediate(resolve)).then(async () => {
-      if (changes !== this.#changes || !this.#built) return;
-      const bytes = this.#ranker?.saveIndex?.();
-      if (bytes) await this.saved!.save(key, bytes);
-    });
+    this.#saving = new Promise((resolve) => setImmediate(resolve))
+      .then(async () => {
+        if (changes !== this.#changes || !this.#built) return;
+        const bytes = this.#ranker?.saveIndex?.();
+        if (bytes) await this.saved!.save(key, bytes);
+      })
+      .catch((error: unknown) => this.logger.debug(`could not save the search index: ${errorMessage(error)}`));
   }
 
   /** Resolves once an index being saved has landed (at stop, so that a one-shot command's index reaches the next run). */

@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { createHash, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FolderBound } from "../../../cache/folder-bound.js";
@@ -30,7 +30,10 @@ export function createSavedIndexes(dir: string, maxBytes: number): SavedIndexes 
     load(key) {
       let bytes: Buffer;
       try {
-        bytes = readFileSync(fileOf(key));
+        const file = fileOf(key);
+        // A file larger than the folder may hold is none this store wrote: not read at all.
+        if (statSync(file).size > maxBytes) return undefined;
+        bytes = readFileSync(file);
       } catch {
         return undefined;
       }
