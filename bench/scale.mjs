@@ -2,11 +2,14 @@
 // over stdio and driven by the MCP SDK client, on real-shaped catalogs (bench/scale/make-real-catalog.mjs:
 // whole skill folders, category folders, nested skills; --flat: SKILL.md-only folders instead).
 // Per size, candidates interleaved run by run (the order reversed every other run):
-//   - spawn → first complete search answer, wall time and the server's CPU time (all threads) up
+//   - spawn → first complete search answer, skills-kernel cold (--no-disk-cache: every SKILL.md
+//     read, the index built) and warm (--cache-dir a folder one earlier run filled: snapshots and
+//     the saved index) and on a first start (an empty cache folder each run), beside the echo server (one tool that answers at once: the floor of any
+//     stdio server), wall time and the server's CPU time (all threads) up
 //     to it. skills-kernel answers within 5 s whatever is loaded: an answer with no skill (the
 //     query matches pdf skills) came before the catalog, so it is asked again; retries are counted;
 //   - with --settle/--idle > 0, RSS and idle CPU of each server once it has answered;
-//   - `skills-kernel list` (each kernel build's), wall and CPU time, against two floors that only
+//   - `skills-kernel list` (each kernel build's; this tree's cold and warm), wall and CPU time, against two floors that only
 //     read every SKILL.md (bench/anchors/read-all.mjs, read-all-2.mjs) and two that also parse its
 //     frontmatter and print the list (list-floor.mjs with yaml, list-floor-2.mjs with gray-matter).
 // Ratios are against both Fuse servers (two independent implementations of the same thing), and
@@ -18,7 +21,7 @@
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
 //   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
 //   node bench/scale.mjs --sizes 1566 --runtimes bun,deno --only 'kernel'   # the bundle on Bun and Deno too
-//   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel$|MiniSearch|echo'   # search over stdio
+//   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel cold$|MiniSearch|echo'   # search over stdio
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -68,7 +71,6 @@ const kernel = resolve(repo, values.kernel);
 const cwd = mkdtempSync(join(tmpdir(), "skills-kernel-scale-cwd-"));
 const anchor = (file) => join(repo, "bench/anchors", file);
 
-const kernels = [kernel, ...(values.baseline ? [resolve(repo, values.baseline)] : [])];
 const RUNTIMES = { bun: (cli) => [cli], deno: (cli) => ["run", "-A", "--quiet", cli] };
 const runtimes = values.runtimes
   .split(",")
@@ -78,17 +80,32 @@ const runtimes = values.runtimes
     return { name, command: join(repo, "test/runtimes/node_modules/.bin", name), args: RUNTIMES[name] };
   });
 const only = new RegExp(values.only);
+/** Per catalog, the cache folder the warm candidates start from (filled by warmUp). */
+const warmDir = (root) => join(cwd, `warm-${root.replaceAll("/", "_")}`);
 const servers = (root) => [
-  ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel" : `skills-kernel ${values.baseline}`, args: [cli, "--skills-dir", root], tool: "search_skills" })),
-  ...runtimes.map((runtime) => ({ name: `skills-kernel on ${runtime.name}`, command: runtime.command, args: [...runtime.args(kernel), "--skills-dir", root], tool: "search_skills" })),
+  { name: "skills-kernel cold", args: [kernel, "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" },
+  { name: "skills-kernel warm", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" },
+  // A user's very first start: an empty cache folder each run, filled while it serves.
+  {
+    name: "skills-kernel first start (empty cache folder)",
+    get args() {
+      return [kernel, "--skills-dir", root, "--cache-dir", mkdtempSync(join(cwd, "first-"))];
+    },
+    tool: "search_skills",
+  },
+  // Older builds know no disk cache: every start of theirs is cold.
+  ...(values.baseline ? [{ name: `skills-kernel ${values.baseline}`, args: [resolve(repo, values.baseline), "--skills-dir", root], tool: "search_skills" }] : []),
+  ...runtimes.map((runtime) => ({ name: `skills-kernel on ${runtime.name}`, command: runtime.command, args: [...runtime.args(kernel), "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" })),
   { name: "Fuse server 1 (fuse-server.mjs)", args: [anchor("fuse-server.mjs"), root], tool: "search" },
   { name: "Fuse server 2 (fuse-server-2.mjs)", args: [anchor("fuse-server-2.mjs"), root], tool: "search" },
   { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
-  // The protocol's own cost, beside the latency series: answers at once, reads nothing.
-  ...(latencyCalls > 0 ? [{ name: "echo server (echo-server.mjs)", args: [anchor("echo-server.mjs")], tool: "search" }] : []),
+  // The protocol's own cost, the floor of a start: answers at once, reads nothing.
+  { name: "echo server (echo-server.mjs)", args: [anchor("echo-server.mjs")], tool: "search", echo: true },
 ].filter((candidate) => only.test(candidate.name));
 const commands = (root) => [
-  ...kernels.map((cli, index) => ({ name: index === 0 ? "skills-kernel list" : `skills-kernel ${values.baseline} list`, args: [cli, "list", "--skills-dir", root] })),
+  { name: "skills-kernel list cold", args: [kernel, "list", "--skills-dir", root, "--no-disk-cache"] },
+  { name: "skills-kernel list warm", args: [kernel, "list", "--skills-dir", root, "--cache-dir", warmDir(root)] },
+  ...(values.baseline ? [{ name: `skills-kernel ${values.baseline} list`, args: [resolve(repo, values.baseline), "list", "--skills-dir", root] }] : []),
   { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
   { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
   { name: "list-floor.mjs (synchronous walk, yaml, sorted list)", args: [anchor("list-floor.mjs"), root] },
@@ -112,7 +129,7 @@ async function serve(candidate) {
   for (;;) {
     const answer = await client.callTool({ name: candidate.tool, arguments: { query: values.query } }, { timeout: 900_000 });
     if (answer.isError) throw new Error(`${candidate.name}: ${JSON.stringify(answer.content)}`);
-    if (!beforeTheCatalog(answer)) break;
+    if (candidate.echo || !beforeTheCatalog(answer)) break;
     retries++;
     await sleep(50);
   }
@@ -173,14 +190,25 @@ async function interleaved(candidates, run) {
 /** The first-answer table: each server's medians, and ratios against both Fuse servers. */
 function printServers(candidates, samples) {
   const fuse = [1, 2].map((n) => candidates.findIndex((candidate) => candidate.name.startsWith(`Fuse server ${n}`)));
+  const echo = candidates.findIndex((candidate) => candidate.echo);
   const med = (index, key) => (index < 0 ? undefined : median(samples[index].map((sample) => sample[key])));
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
   const latency = latencyCalls > 0 ? " search p50 over stdio, ms |" : "";
-  console.log(`| server | first answer, wall ms | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`);
+  console.log(`| server | first answer, wall ms (range) | vs echo | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs echo | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`);
   for (const [index, candidate] of candidates.entries()) {
     const [wall, cpu] = [med(index, "wall"), med(index, "cpu")];
-    const cells = [Math.round(wall), ratio(wall, med(fuse[0], "wall")), ratio(wall, med(fuse[1], "wall")), Math.round(cpu), ratio(cpu, med(fuse[0], "cpu")), ratio(cpu, med(fuse[1], "cpu"))];
+    const walls = samples[index].map((sample) => sample.wall);
+    const cells = [
+      `${Math.round(wall)} (${Math.round(Math.min(...walls))}–${Math.round(Math.max(...walls))})`,
+      ratio(wall, med(echo, "wall")),
+      ratio(wall, med(fuse[0], "wall")),
+      ratio(wall, med(fuse[1], "wall")),
+      Math.round(cpu),
+      ratio(cpu, med(echo, "cpu")),
+      ratio(cpu, med(fuse[0], "cpu")),
+      ratio(cpu, med(fuse[1], "cpu")),
+    ];
     cells.push(samples[index].map((sample) => sample.retries).join(","));
     if (latency) cells.push(med(index, "latency").toFixed(2));
     if (extra) {
@@ -191,6 +219,14 @@ function printServers(candidates, samples) {
   }
 }
 
+/** Fills the warm candidates' cache folder: servers' first searches, then their stops, and one `list`. */
+async function warmUp(root) {
+  if (!only.test("skills-kernel warm") && !only.test("skills-kernel list warm")) return;
+  // Twice: a stop may cut a large snapshot's write short, and the next start writes the rest.
+  for (let start = 0; start < 2; start++) await serve({ name: "warm-up", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" });
+  await once({ args: [kernel, "list", "--skills-dir", root, "--cache-dir", warmDir(root)] });
+}
+
 const load = () => loadavg().map((figure) => figure.toFixed(1)).join(" ");
 console.log(`# scale benchmark, node ${process.version}, ${runs} interleaved runs, ${values.flat ? "SKILL.md-only" : "real-shaped"} catalogs, kernel ${values.kernel}\n`);
 for (const size of values.sizes.split(",").map(Number)) {
@@ -199,6 +235,7 @@ for (const size of values.sizes.split(",").map(Number)) {
     : await makeRealCatalog(size, join(tmpdir(), `skills-kernel-scale-real-${size}`));
   console.log(`## ${size.toLocaleString("en")} skills (${root})\n\nload average before: ${load()}\n`);
   const candidates = servers(root);
+  await warmUp(root);
   const samples = await interleaved(candidates, serve);
   if (candidates.length > 0) printServers(candidates, samples);
   const oneShots = commands(root);
@@ -206,10 +243,10 @@ for (const size of values.sizes.split(",").map(Number)) {
   const floorFiles = ["read-all.mjs", "read-all-2.mjs", "list-floor.mjs", "list-floor-2.mjs"];
   const floors = floorFiles.map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
   const lmed = (index, key) => (index < 0 ? undefined : median(lists[index].map((sample) => sample[key])));
-  console.log(`\n| command | wall ms | CPU ms | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|${"---:|".repeat(floors.length)}`);
+  console.log(`\n| command | wall ms | vs read-all | CPU ms | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|---:|${"---:|".repeat(floors.length)}`);
   for (const [index, command] of oneShots.entries()) {
-    const cpu = lmed(index, "cpu");
-    const cells = [Math.round(lmed(index, "wall")), Math.round(cpu), ...floors.map((floor) => ratio(cpu, lmed(floor, "cpu")))];
+    const [wall, cpu] = [lmed(index, "wall"), lmed(index, "cpu")];
+    const cells = [Math.round(wall), ratio(wall, lmed(floors[0], "wall")), Math.round(cpu), ...floors.map((floor) => ratio(cpu, lmed(floor, "cpu")))];
     console.log(`| ${command.name} | ${cells.join(" | ")} |`);
   }
   console.log(`\nload average after: ${load()}\n`);

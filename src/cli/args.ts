@@ -7,6 +7,7 @@ export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
 import { COMMAND_SPECS, COMMON, type Command, type OptionSpec } from "./commands.js";
+import type { DiskCacheFlags } from "./disk-cache-flags.js";
 import { unknownOption } from "./unknown-option.js";
 
 const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
@@ -42,6 +43,8 @@ export interface CliArgs {
   readonly refresh: boolean;
   readonly logLevel?: LogLevel;
   readonly cache?: CacheChoice;
+  /** `--cache-dir DIR`, `--no-disk-cache`: where (or whether) what outlives a run is kept on disk. */
+  readonly diskCache: DiskCacheFlags;
   readonly transport?: string;
   /** `--host`, `--port`, `--stateless`, `--replica-id`, `--auth-token`, `--oauth-*`: the http transport's options from flags. */
   readonly http: HttpFlags;
@@ -178,7 +181,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
     throw new ConfigError("verify needs --allowed-signers FILE; see --help");
   }
-  for (const name of ["config", "out", "transport", "to", "host", "replica-id", "auth-token", "oauth-issuer", "oauth-audience", "cache", "key", "allowed-signers"]) {
+  for (const name of ["config", "out", "transport", "to", "host", "replica-id", "auth-token", "oauth-issuer", "oauth-audience", "cache", "cache-dir", "key", "allowed-signers"]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   for (const name of ["skill", "agent"]) {
@@ -211,6 +214,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     refresh: values.refresh === true,
     logLevel,
     cache: typeof values.cache === "string" ? parseCacheFlag(values.cache) : undefined,
+    diskCache: { dir: values["cache-dir"] as string | undefined, off: values["no-disk-cache"] === true },
     transport: values.transport as string | undefined,
     http,
     httpExtras: { metrics: values.metrics === true, ui: values.ui === true },

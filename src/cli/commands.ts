@@ -53,6 +53,12 @@ export const COMMON = {
     type: "boolean",
     help: "ask git repositories and catalogs for changes now, instead of using what was fetched within their TTL (10 minutes by default)",
   },
+  "cache-dir": {
+    type: "string",
+    value: "DIR",
+    help: "the cache folder (skill snapshots, search indexes, downloads); also SKILLS_KERNEL_CACHE_DIR (default ~/.cache/skills-kernel)",
+  },
+  "no-disk-cache": { type: "boolean", help: "keep no skill snapshot or search index on disk: every start reads every SKILL.md and builds the index" },
   "trust-config": {
     type: "boolean",
     help: "let a config found by searching run code (a JS/TS config, or plugins that are not built-ins) and reach the network, the environment or a listener; also SKILLS_KERNEL_TRUST_CONFIG=1",

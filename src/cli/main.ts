@@ -15,6 +15,7 @@ import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
 import { cacheStatsCommand, callCommand, listCommand, readCommand, searchCommand, toolsCommand } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
+import { applyDiskCacheFlags, hasDiskCacheFlags } from "./disk-cache-flags.js";
 import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
@@ -97,6 +98,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(args.httpExtras.metrics ? [withPlugin("metrics", "--metrics")] : []),
       ...(args.httpExtras.ui ? [withPlugin("catalog-page", "--ui")] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
+      ...(hasDiskCacheFlags(args.diskCache) ? [(plugins: ResolvedPluginEntry[]) => applyDiskCacheFlags(plugins, args.diskCache, cwd)] : []),
       ...(args.allowedSigners !== undefined
         ? [(plugins: ResolvedPluginEntry[]) => applyPolicyFlags(plugins, policyFlags(args.allowedSigners!, args.requireSigned, cwd))]
         : []),

@@ -194,5 +194,16 @@ export interface Ranker {
    * (word rarity, totals). Without it, such callers are ranked by BM25 (ranker-bm25's ranker).
    */
   emptyCopy?(): Ranker;
+  /**
+   * The index `build` just made, as bytes, for a later start over the same skills to load instead
+   * of building (search_skills keeps it in the user's cache folder). Optional; undefined when there
+   * is nothing to save (skills added or removed since the build).
+   */
+  saveIndex?(): Uint8Array | undefined;
+  /**
+   * Loads what saveIndex gave for these very skills, in this order: true when loaded, as `build`
+   * would have left it; false (nothing changed) for bytes it cannot use, and the caller builds.
+   */
+  loadIndex?(skills: readonly CatalogSkill[], saved: Uint8Array): boolean;
 }
 

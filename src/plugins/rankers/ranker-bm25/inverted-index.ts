@@ -109,6 +109,21 @@ function grown(array: Int32Array, size: number): Int32Array {
   return larger;
 }
 
+/** An index's content as flat arrays (InvertedIndex.parts): postings run after run, one run per term. */
+export interface IndexParts {
+  readonly documents: number;
+  /** Each run's term. */
+  readonly terms: readonly string[];
+  /** Each run's length: how many documents hold its term. */
+  readonly frequencies: Int32Array<ArrayBuffer>;
+  readonly docs: Int32Array<ArrayBuffer>;
+  readonly tfs: Int32Array<ArrayBuffer>;
+  /** Each document's length in each field, field after field. */
+  readonly lengths: Uint16Array<ArrayBuffer>;
+  /** Pairs of (document × fields + field, length) for lengths of LONG_FIELD or more. */
+  readonly longFields: Int32Array<ArrayBuffer>;
+}
+
 /** One way a query word can match: an indexed term and how much a match through it counts (1 = the word itself). */
 export interface Alternative {
   readonly term: string;
@@ -145,8 +160,11 @@ export class InvertedIndex {
   readonly #terms: TermNumbers;
   /** By term number. */
   readonly #postings: (Postings | undefined)[] = [];
-  /** The terms this index holds, for prefix and typo lookups. */
-  readonly #vocabulary = new SearchableMap<true>();
+  /**
+   * The terms this index holds, for prefix and typo lookups: made at the first such lookup, as most
+   * queries' words are all in the index and need neither, then kept in step with the postings.
+   */
+  #vocabulary: SearchableMap<true> | undefined;
   /**
    * Each document's length in each field, field after field: lengths[field * #stride + doc]. A
    * term's postings are read in document order and most fall in one field, so the lengths they read
@@ -208,7 +226,7 @@ export class InvertedIndex {
         if (!postings) {
           postings = new Postings();
           this.#postings[term] = postings;
-          this.#vocabulary.set(this.#terms.text(term), true);
+          this.#vocabulary?.set(this.#terms.text(term), true);
         }
         // This document's entry is the last one once it exists: count in place.
         const last = postings.start + postings.length - 1;
@@ -296,7 +314,6 @@ export class InvertedIndex {
       if (df === 0) continue;
       cursor[term] = offset;
       this.#postings[term] = new Postings(docs, tfs, offset, df, df);
-      this.#vocabulary.set(this.#terms.text(term), true);
       offset += df;
     }
     let pair = 0;
@@ -307,6 +324,88 @@ export class InvertedIndex {
         tfs[at] = pairTfs.terms[pair]!;
       }
     }
+  }
+
+  /**
+   * What the index holds, as flat arrays another process can load instead of building it
+   * (index-file.ts); undefined once a document was removed (a saved index is a freshly built one).
+   */
+  parts(): IndexParts | undefined {
+    if (this.#live !== this.#next) return undefined;
+    const documents = this.#next;
+    const terms: string[] = [];
+    const runs: Postings[] = [];
+    let pairs = 0;
+    this.#postings.forEach((postings, term) => {
+      if (!postings) return;
+      terms.push(this.#terms.text(term));
+      runs.push(postings);
+      pairs += postings.length;
+    });
+    const frequencies = new Int32Array(runs.length);
+    const docs = new Int32Array(pairs);
+    const tfs = new Int32Array(pairs);
+    let at = 0;
+    runs.forEach((postings, r) => {
+      frequencies[r] = postings.length;
+      docs.set(postings.docs.subarray(postings.start, postings.start + postings.length), at);
+      tfs.set(postings.tfs.subarray(postings.start, postings.start + postings.length), at);
+      at += postings.length;
+    });
+    const lengths = new Uint16Array(this.#fields.length * documents);
+    for (let f = 0; f < this.#fields.length; f++) lengths.set(this.#lengths.subarray(f * this.#stride, f * this.#stride + documents), f * documents);
+    const longFields = Int32Array.from([...this.#longFields].flat());
+    return { documents, terms, frequencies, docs, tfs, lengths, longFields };
+  }
+
+  /**
+   * Fills an empty index with saved parts, as addAll would have built it; false (the index left
+   * empty) when they do not hold together: parts read from disk are input like any other.
+   */
+  load(parts: IndexParts): boolean {
+    if (this.#next !== 0) throw new Error("load fills an empty index only");
+    const { documents, terms, frequencies, docs, tfs, lengths, longFields } = parts;
+    const fieldCount = this.#fields.length;
+    const fieldBits = (1 << (fieldCount * TF_BITS)) - 1;
+    if (terms.length !== frequencies.length || docs.length !== tfs.length || lengths.length !== fieldCount * documents || longFields.length % 2 !== 0) return false;
+    let at = 0;
+    for (const df of frequencies) {
+      if (df < 1 || at + df > docs.length) return false;
+      for (let i = at; i < at + df; i++) {
+        // Sorted, within the documents, and some field counted: what addAll lays out.
+        if (docs[i]! < (i === at ? 0 : docs[i - 1]! + 1) || docs[i]! >= documents || tfs[i]! <= 0 || (tfs[i]! & ~fieldBits) !== 0) return false;
+      }
+      at += df;
+    }
+    if (at !== docs.length) return false;
+    const longs = new Map<number, number>();
+    for (let i = 0; i < longFields.length; i += 2) {
+      const key = longFields[i]!;
+      const doc = Math.floor(key / fieldCount);
+      if (key < 0 || doc >= documents || longFields[i + 1]! < LONG_FIELD || lengths[(key % fieldCount) * documents + doc] !== LONG_FIELD) return false;
+      longs.set(key, longFields[i + 1]!);
+    }
+    const numbers = terms.map((term) => (term === "" ? -1 : this.#terms.add(term)));
+    if (numbers.includes(-1) || new Set(numbers).size !== numbers.length) return false;
+    for (let f = 0; f < fieldCount; f++) {
+      for (let doc = 0; doc < documents; doc++) {
+        const length = lengths[f * documents + doc]!;
+        if (length === LONG_FIELD && !longs.has(doc * fieldCount + f)) return false;
+        this.#lengthSums[f]! += length === LONG_FIELD ? longs.get(doc * fieldCount + f)! : length;
+      }
+    }
+    this.#grow(documents, documents);
+    this.#lengths = lengths;
+    for (const [key, length] of longs) this.#longFields.set(key, length);
+    at = 0;
+    numbers.forEach((term, r) => {
+      const df = frequencies[r]!;
+      this.#postings[term] = new Postings(docs, tfs, at, df, df);
+      at += df;
+    });
+    this.#next = documents;
+    this.#live = documents;
+    return true;
   }
 
   /** Remove a document, given the same terms it was added with. */
@@ -323,7 +422,7 @@ export class InvertedIndex {
         postings.remove(doc);
         if (postings.length === 0) {
           this.#postings[term] = undefined;
-          this.#vocabulary.delete(this.#terms.text(term));
+          this.#vocabulary?.delete(this.#terms.text(term));
         }
       }
       start = end;
@@ -335,6 +434,15 @@ export class InvertedIndex {
     return id === undefined ? undefined : this.#postings[id];
   }
 
+  #words(): SearchableMap<true> {
+    if (!this.#vocabulary) {
+      const vocabulary = new SearchableMap<true>();
+      for (let term = 0; term < this.#postings.length; term++) if (this.#postings[term]) vocabulary.set(this.#terms.text(term), true);
+      this.#vocabulary = vocabulary;
+    }
+    return this.#vocabulary;
+  }
+
   has(term: string): boolean {
     return this.#lookup(term) !== undefined;
   }
@@ -342,7 +450,7 @@ export class InvertedIndex {
   /** Indexed terms that start with `prefix` (itself excluded), at most `limit`, shortest first. */
   completions(prefix: string, limit: number): string[] {
     const found: string[] = [];
-    for (const term of this.#vocabulary.atPrefix(prefix).keys()) {
+    for (const term of this.#words().atPrefix(prefix).keys()) {
       if (term !== prefix) found.push(term);
     }
     return found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, limit);
@@ -351,7 +459,7 @@ export class InvertedIndex {
   /** Indexed terms within `distance` edits of `term` (itself excluded), with their distance. */
   similar(term: string, distance: number): [string, number][] {
     const found: [string, number][] = [];
-    for (const [candidate, [, d]] of this.#vocabulary.fuzzyGet(term, distance)) {
+    for (const [candidate, [, d]] of this.#words().fuzzyGet(term, distance)) {
       if (candidate !== term) found.push([candidate, d]);
     }
     return found;

@@ -2,6 +2,7 @@ import type { CatalogSkill } from "../../../skills/catalog.js";
 import { extractTriggers, skillLabels } from "../../../skills/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
 import { Analyzer, TermList, type AnalysedWord, type TermNumbers } from "./analyze.js";
+import { decodeIndex, encodeIndex } from "./index-file.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
 import { whenToUse as whenToUseField } from "../../../skills/claude-fields.js";
@@ -276,6 +277,30 @@ export class Bm25Ranker implements Ranker {
     this.#lastCount = undefined;
     this.#index.addAll(skills.length, (doc, terms, fieldEnds) => this.#documents.analyse(skills[doc]!, terms, fieldEnds));
     skills.forEach((skill, doc) => this.#hold(skill, doc));
+  }
+
+  /** The index just built, as bytes (index-file.ts); undefined once skills were added or removed since. */
+  saveIndex(): Uint8Array | undefined {
+    const parts = this.#index.parts();
+    return parts && parts.documents === this.#skills.length ? encodeIndex(parts, FIELD_NAMES.length) : undefined;
+  }
+
+  /**
+   * Loads an index saveIndex gave when it was built from these same skills, in this order (the
+   * caller's key says so): false, with nothing loaded, for bytes that do not hold together.
+   */
+  loadIndex(skills: readonly CatalogSkill[], saved: Uint8Array): boolean {
+    const parts = decodeIndex(saved, FIELD_NAMES.length);
+    if (!parts || parts.documents !== skills.length || new Set(skills.map((skill) => skill.qualifiedId)).size !== skills.length) return false;
+    const index = new InvertedIndex(FIELD_SPECS, K1, this.#analyzer.terms);
+    if (!index.load(parts)) return false;
+    this.#index = index;
+    this.#skills = [];
+    this.#docs.clear();
+    this.#byName.clear();
+    this.#lastCount = undefined;
+    skills.forEach((skill, doc) => this.#hold(skill, doc));
+    return true;
   }
 
   add(skills: readonly CatalogSkill[]): void {

@@ -2,10 +2,13 @@ import { CACHE, CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, PluginError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import { createDiskCache } from "../../../remote/disk-cache.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
 import { groupRoots, type ResolvedRoot } from "./roots.js";
 import { createSnapshotStore } from "./snapshot-store.js";
@@ -13,6 +16,8 @@ import { createFsSource } from "./source.js";
 import { defaultWatchLimit } from "./watch-limit.js";
 
 const KiB = 1024;
+/** Room for the snapshots of a few large roots (docs/caching.md has their sizes). */
+const DISK_CACHE_BYTES = 256 * KiB * KiB;
 
 // Strict objects: a misspelt option (`maxdepth`) is a config error, not a silently ignored key.
 const rootSchema = z.union([
@@ -65,6 +70,15 @@ export const fsOptionsSchema = z.strictObject({
   maxWatchedDirectories: z.number().int().min(0).optional(),
   /** How often polled folders and skill files are checked, at the least (many are checked less often). */
   pollIntervalMs: z.number().int().min(100).default(2000),
+  /**
+   * Where the roots' snapshots are kept when the cache does not outlive the process (the default
+   * in-process one): relative to the config's folder, `~` to home. Default: the user's cache folder.
+   */
+  cacheDir: z.string().min(1).optional(),
+  /** False: with the in-process cache, keep no snapshot on disk (every start lists and reads the roots). */
+  diskCache: z.boolean().default(true),
+  /** The most bytes the snapshots on disk take together; past it, the oldest written go. */
+  maxDiskCacheBytes: z.number().int().min(1).default(DISK_CACHE_BYTES),
 });
 
 /** Serves the skills found in folders on disk, one skill source per `source` name. */
@@ -74,7 +88,7 @@ export default definePlugin({
   consumes: [CACHE, CACHE_MONITOR],
   options: fsOptionsSchema,
   async setup(ctx, options) {
-    const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), ...limits } = options;
+    const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), cacheDir, diskCache, maxDiskCacheBytes, ...limits } = options;
     // Every root is checked, in the order configured, before any source is added: a bad root
     // fails the boot cleanly, and the error always names the first bad one.
     const sources: { name: string; roots: string[]; optionalRoots: string[]; followLinksOut: string[] }[] = [];
@@ -97,18 +111,19 @@ export default definePlugin({
       if (roots.length > 0) sources.push({ name: group.source, roots, optionalRoots, followLinksOut });
     }
     // Snapshots kept in a cache that dies with the process would duplicate what each source keeps
-    // between its own loads, as serialized copies: memory spent and nothing saved. Only a cache
-    // that outlives the process (Redis) is worth filling.
+    // between its own loads: a cache that outlives the process (Redis) holds them, else files in
+    // the user's cache folder do, through the same store.
     const cache = ctx.resolveOptional(TOKENS.Cache);
     const monitor = ctx.resolveOptional(TOKENS.CacheMonitor);
-    const persistent = monitor?.persistent ?? true;
-    const snapshots = cache && persistent ? createSnapshotStore(cache, limits, ctx.logger) : undefined;
+    const shared = cache && (monitor?.persistent ?? true) ? cache : undefined;
+    const store = shared ?? (diskCache ? createDiskCache(join(cacheRoot(cacheDir, ctx.baseDir), "snapshots"), ctx.name, { maxBytes: maxDiskCacheBytes }) : undefined);
+    const snapshots = store ? createSnapshotStore(store, limits, ctx.logger, { compress: shared !== undefined }) : undefined;
     // Redis back after a restart may have lost the snapshots: each source checks and writes its own again.
-    const onCacheReady = monitor?.onReady?.bind(monitor);
+    const onCacheReady = shared ? monitor?.onReady?.bind(monitor) : undefined;
     for (const { name, roots, optionalRoots, followLinksOut } of sources) {
       ctx.contribute(
         TOKENS.SkillSource,
-        createFsSource({ name, roots, optionalRoots, followLinksOut, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, onCacheReady }),
+        createFsSource({ name, roots, optionalRoots, followLinksOut, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, probeSnapshots: shared !== undefined, onCacheReady }),
       );
     }
     // Stopped before the cache is (plugins stop in reverse order): a snapshot still being written

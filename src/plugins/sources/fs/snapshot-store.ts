@@ -54,6 +54,15 @@ export interface SnapshotTuning {
   readonly flushMs: number;
 }
 
+export interface SnapshotStoreOptions {
+  /**
+   * Whether chunks are compressed (brotli, in base64): for a cache whose memory or network is what
+   * costs (Redis). A local disk holds plain JSON, which a restart parses without inflating it first.
+   */
+  readonly compress?: boolean;
+  readonly tuning?: SnapshotTuning;
+}
+
 /**
  * The layout of stored snapshots: a change to the records or to how they are split changes it,
  * so an older layout is never read as this one (its keys are simply never asked for again).
@@ -108,7 +117,7 @@ interface Head {
   readonly chunks: readonly ChunkRef[];
 }
 
-export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger: Logger, tuning: SnapshotTuning = DEFAULT_TUNING): SnapshotStore {
+export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger: Logger, { compress = true, tuning = DEFAULT_TUNING }: SnapshotStoreOptions = {}): SnapshotStore {
   // The package version in the namespace: a release that parses differently never reads an
   // older release's snapshots. What parsing depends on besides the file is part of each key.
   const store = cache.scope(`snapshot-v${SNAPSHOT_FORMAT}@${VERSION}`);
@@ -134,19 +143,19 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
     let refused = false;
 
     /** Compress and store one chunk, its place in the head taken now (chunks land in any order). */
-    const store1 = async (hash: string, text: string) => {
+    const store1 = async (hash: string, text: string, group: readonly SnapshotRecord[]) => {
       const at = kept.length;
       kept.push([hash, Date.now(), 0]);
       const task = (async () => {
-        const bytes = Buffer.from(text, "utf8");
-        const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
-        const stored = (await brotli(bytes, { params })).toString("base64");
-        storedChars += stored.length;
+        // Uncompressed, the records are the value itself: a restart parses them once, unescaped.
+        const stored: JsonValue = compress ? await compressed(text) : group;
+        const chars = typeof stored === "string" ? stored.length : text.length;
+        storedChars += chars;
         if (storedChars > tuning.maxStoredChars) {
           refused = true;
           return;
         }
-        kept[at] = [hash, kept[at]![1], stored.length];
+        kept[at] = [hash, kept[at]![1], chars];
         written.push(hash);
         await store.set(chunkKey(root, hash), stored, SNAPSHOT_TTL_MS);
       })().finally(() => inFlight.delete(task));
@@ -175,7 +184,7 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
         // Record by record, joined only when the whole fits: no string past chunkChars is made.
         const parts = group.map((record) => JSON.stringify(record));
         const chars = parts.reduce((sum, part) => sum + part.length + 1, 1);
-        if (chars <= tuning.chunkChars || group.length === 1) return store1(hash, `[${parts.join(",")}]`);
+        if (chars <= tuning.chunkChars || group.length === 1) return store1(hash, `[${parts.join(",")}]`, group);
       }
       await send(group.slice(0, half));
       await send(group.slice(half));
@@ -273,8 +282,16 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
   };
 }
 
-/** The records of a stored chunk, or undefined for anything this store did not write. */
+/** A chunk's JSON, compressed and in base64. */
+async function compressed(text: string): Promise<string> {
+  const bytes = Buffer.from(text, "utf8");
+  const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+  return (await brotli(bytes, { params })).toString("base64");
+}
+
+/** The records of a stored chunk (as they are, or compressed), or undefined for anything this store did not write. */
 async function readChunk(value: unknown): Promise<unknown[] | undefined> {
+  if (Array.isArray(value)) return value;
   if (typeof value !== "string") return undefined;
   try {
     const records: unknown = JSON.parse((await unbrotli(Buffer.from(value, "base64"))).toString("utf8"));

@@ -36,6 +36,11 @@ export interface FsSourceSettings {
   readonly logger: Logger;
   /** Where each root's snapshot is kept across restarts (the shared cache), when there is one. */
   readonly snapshots?: SnapshotStore;
+  /**
+   * Whether a served source looks for its snapshots now and then, to write again one the cache
+   * lost (Redis emptied); snapshots in this process's own files need no such check.
+   */
+  readonly probeSnapshots?: boolean;
   /** Subscribes to the cache coming back (CacheMonitor.onReady): a snapshot it lost is written again. */
   readonly onCacheReady?: (listener: () => void) => () => void;
 }
@@ -151,7 +156,7 @@ export function createFsSource(settings: FsSourceSettings): SkillSource {
       // Redis back after a restart says so; one emptied while connected (FLUSHALL, eviction) does
       // not, so each snapshot's head is also looked for now and then: one GET a root.
       const stopChecking = snapshots && settings.onCacheReady?.(checkSnapshots);
-      const probe = snapshots ? setInterval(checkSnapshots, SNAPSHOT_PROBE_MS) : undefined;
+      const probe = snapshots && settings.probeSnapshots ? setInterval(checkSnapshots, SNAPSHOT_PROBE_MS) : undefined;
       (probe as { unref?: () => void } | undefined)?.unref?.();
       return () => {
         stopWatching();

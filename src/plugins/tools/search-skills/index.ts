@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CatalogChange } from "../../../skills/catalog.js";
+import type { CatalogChange, CatalogSkill } from "../../../skills/catalog.js";
 import type { CatalogView } from "../../../skills/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
@@ -10,9 +10,22 @@ import type { Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
 import { offeredToModel } from "../../../skills/claude-fields.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import { join } from "node:path";
+import { createSavedIndexes, savedIndexKey, type SavedIndexes } from "./saved-index.js";
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
+const MiB = 1024 * 1024;
+
+export const searchSkillsOptionsSchema = z.strictObject({
+  /** Where built search indexes are kept for the next start: relative to the config's folder, `~` to home. Default: the user's cache folder. */
+  cacheDir: z.string().min(1).optional(),
+  /** False: keep no search index on disk (every start builds it). */
+  diskCache: z.boolean().default(true),
+  /** The most bytes the saved indexes take together; past it, the oldest written go. */
+  maxDiskCacheBytes: z.number().int().min(1).default(256 * MiB),
+});
 
 /** Keep the index in step with the catalog without rebuilding it: removals first, then additions. */
 function apply(ranker: Ranker, { added, removed, updated }: CatalogChange): void {
@@ -32,10 +45,16 @@ class SearchIndex {
   /** Builds the index in the background again once a change has dropped it (set while serving). */
   #rewarm: (() => void) | undefined;
 
+  /** Counts changes applied to the ranker: a save deferred past one would save another index. */
+  #changes = 0;
+  #saving: Promise<void> | undefined;
+
   constructor(
     private readonly catalog: CatalogView,
     private readonly logger: Logger,
     private readonly metrics: MetricsRecorder | undefined,
+    /** Where the whole catalog's index is kept between runs; a caller's view keeps none. */
+    private readonly saved?: SavedIndexes,
   ) {}
 
   /** Chosen at start: a ranker plugin's, else the default. */
@@ -49,6 +68,7 @@ class SearchIndex {
    * than adding skill by skill, and its postings are sized to fit.
    */
   follow(change: CatalogChange): void {
+    this.#changes++;
     if (!this.#ranker || !this.#built) return;
     // The catalog has applied the change; the index holds what it held before.
     const indexed = this.catalog.list().length - change.added.length + change.removed.length;
@@ -62,6 +82,7 @@ class SearchIndex {
 
   /** Builds the index afresh at the next search (a view's, after a change to its sources). */
   drop(): void {
+    this.#changes++;
     this.#built = false;
   }
 
@@ -85,14 +106,47 @@ class SearchIndex {
     if (!this.#built) {
       const started = performance.now();
       const skills = this.catalog.list();
-      this.#ranker.build(skills);
+      const ranker = this.#ranker;
+      // An empty catalog's index is built at once: nothing worth a file.
+      const key = skills.length > 0 && this.saved && ranker.saveIndex && ranker.loadIndex ? savedIndexKey(ranker.name, skills) : undefined;
+      const saved = key === undefined ? undefined : this.saved!.load(key);
+      const loaded = saved !== undefined && this.#load(ranker, skills, saved);
+      if (!loaded) ranker.build(skills);
       this.#built = true;
       const elapsed = performance.now() - started;
       // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
-      this.logger.debug(`indexed ${skills.length} skills in ${Math.round(elapsed)} ms`);
-      this.metrics?.searchIndexBuilt(elapsed / 1000);
+      this.logger.debug(`${loaded ? "loaded the saved index of" : "indexed"} ${skills.length} skills in ${Math.round(elapsed)} ms`);
+      if (!loaded) this.metrics?.searchIndexBuilt(elapsed / 1000);
+      if (key !== undefined && !loaded) this.#save(key);
     }
     return this.#ranker;
+  }
+
+  /** Whether the ranker took a saved index: one that throws on it (a third-party ranker) builds instead. */
+  #load(ranker: Ranker, skills: readonly CatalogSkill[], saved: Uint8Array): boolean {
+    try {
+      return ranker.loadIndex!(skills, saved);
+    } catch (error) {
+      this.logger.debug(`the ${ranker.name} ranker could not load a saved index: ${errorMessage(error)}`);
+      return false;
+    }
+  }
+
+  /** Saves the index just built, after the answer that built it, unless a change came first. */
+  #save(key: string): void {
+    const changes = this.#changes;
+    this.#saving = new Promise((resolve) => setImmediate(resolve))
+      .then(async () => {
+        if (changes !== this.#changes || !this.#built) return;
+        const bytes = this.#ranker?.saveIndex?.();
+        if (bytes) await this.saved!.save(key, bytes);
+      })
+      .catch((error: unknown) => this.logger.debug(`could not save the search index: ${errorMessage(error)}`));
+  }
+
+  /** Resolves once an index being saved has landed (at stop, so that a one-shot command's index reaches the next run). */
+  async saving(): Promise<void> {
+    await this.#saving;
   }
 }
 
@@ -110,10 +164,12 @@ export default definePlugin({
     { token: TOKENS.Ranker, default: async () => (await import("../../rankers/ranker-bm25/index.js")).default },
     { token: TOKENS.MetricsRecorder, optional: true },
   ],
-  setup(ctx) {
+  options: searchSkillsOptionsSchema,
+  setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const metrics = ctx.resolveOptional(TOKENS.MetricsRecorder);
-    const index = new SearchIndex(catalog, ctx.logger, metrics);
+    const saved = options.diskCache ? createSavedIndexes(join(cacheRoot(options.cacheDir, ctx.baseDir), "indexes"), options.maxDiskCacheBytes) : undefined;
+    const index = new SearchIndex(catalog, ctx.logger, metrics, saved);
     // A caller who may see part of the catalog is ranked over that part alone (word rarity,
     // totals), as a server without the hidden sources would rank it: one index per view, made at
     // its first search. With no restricted source there is no view, and nothing more to do.
@@ -224,7 +280,10 @@ export default definePlugin({
         // first search then finds the index built, and the handshake never waits for it.
         void catalog.ready().then(() => index.warm(ctx.signal, ctx.logger));
       },
-      stop: () => stopFollowing(),
+      async stop() {
+        stopFollowing();
+        await index.saving();
+      },
     };
   },
 });

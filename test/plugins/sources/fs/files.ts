@@ -49,7 +49,7 @@ export function snapshottedSource(root: string, cache: CacheEngine, tuning?: Sna
     maxWatchedDirectories: 0,
     pollIntervalMs: 1_000,
     logger,
-    snapshots: createSnapshotStore(cache.view("fs"), SNAPSHOT_LIMITS, logger, tuning),
+    snapshots: createSnapshotStore(cache.view("fs"), SNAPSHOT_LIMITS, logger, { tuning }),
   });
   return { source, logs };
 }

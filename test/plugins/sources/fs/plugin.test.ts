@@ -24,6 +24,8 @@ describe("options", () => {
         maxSkillFileBytes: 262_144,
         watch: true,
         pollIntervalMs: 2000,
+        diskCache: true,
+        maxDiskCacheBytes: 268_435_456,
       },
     });
   });

@@ -26,10 +26,10 @@ async function ageTree(root: string) {
 }
 
 /** A kernel over `root`, its catalog loaded, with its debug lines. */
-async function bootOver(root: string, cachePlugins: unknown[]) {
+async function bootOver(root: string, cachePlugins: unknown[], fsOptions: Record<string, unknown> = {}) {
   const logs: string[] = [];
   const kernel = await createKernel({
-    config: { plugins: [...cachePlugins, ["fs", { roots: [root], watch: false }]] as never },
+    config: { plugins: [...cachePlugins, ["fs", { roots: [root], watch: false, ...fsOptions }]] as never },
     logger: createLogger("debug", (line) => logs.push(line)),
   });
   await kernel.catalog.ready();
@@ -101,16 +101,15 @@ describe("fs snapshots in Redis", () => {
     }
   });
 
-  it("are not kept in the default in-process cache, whose copies would die with the reads they copy", async () => {
-    const root = await tempDir();
+  it("are kept on disk, not in the default in-process cache, whose copies would die with the reads they copy", async () => {
+    const [root, cacheDir] = [await tempDir(), await tempDir()];
     await writeSkillFile(root, "alpha", skillMd("alpha"));
     await ageTree(root);
-    const server = await bootOver(root, []);
+    const server = await bootOver(root, [], { cacheDir });
     try {
       expect(server.kernel.plugins).toContain("cache-memory");
       expect(server.skills()).toEqual(["alpha: The alpha skill."]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(server.kept()).toBe(false);
+      await waitFor("the snapshot's head and chunk on disk", async () => (await readdir(join(cacheDir, "snapshots")).catch(() => [])).length === 2);
       expect(await server.entries()).toBe(0);
     } finally {
       await server.kernel.close();

@@ -290,7 +290,8 @@ describe("search_skills as skills change", () => {
 
 describe("search_skills's index", () => {
   it("is built on first need, so one-shot commands never pay for it", async () => {
-    const { search, logs } = await connect([["fs", { roots: repoRoots }], "search-skills"]);
+    // No index saved by an earlier run over these same skills: this one builds.
+    const { search, logs } = await connect([["fs", { roots: repoRoots }], ["search-skills", { diskCache: false }]]);
     const built = () => logs.some((line) => line.includes("indexed"));
     expect(built()).toBe(false);
     expect(answerOf(await search({ query: "changelog" })).results[0]?.id).toBe("changelog-curator");
@@ -304,7 +305,7 @@ describe("search_skills's index", () => {
       config: {
         plugins: [
           ["fs", { roots: repoRoots }],
-          "search-skills",
+          ["search-skills", { diskCache: false }],
           loopbackTransport,
         ],
       },
