@@ -12,7 +12,6 @@ import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
 import { expandHome } from "../../../skills/paths.js";
 import { MiB } from "../../../skills/skill-files.js";
 import { sourceNames } from "../../../skills/source-names.js";
-import { SKILL_TOKENS } from "../../../skills/tokens.js";
 import { visibilitySchema } from "../../../skills/visibility.js";
 import { TOKENS } from "../../../tokens.js";
 import { VERSION } from "../../../version.js";
@@ -60,7 +59,7 @@ function stem(location: string): string {
  */
 export default definePlugin({
   name: "archive",
-  provides: [TOKENS.SkillSource, SKILL_TOKENS.SourceVisibility],
+  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: archiveOptionsSchema,
   needsTrust: { options: { archives: "they are read from disk or fetched over the network, with their headers" } },
@@ -73,7 +72,7 @@ export default definePlugin({
       const name = named[index]!;
       if (names.has(name)) throw new PluginError(ctx.name, `two archives are both named "${name}"; give one another name`, { exitCode: 2 });
       names.add(name);
-      if (entry.visibleTo) ctx.contribute(SKILL_TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
+      if (entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       const remote = /^https?:\/\//i.test(entry.location);
       if (!remote && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(entry.location)) {
         throw new PluginError(ctx.name, `"${redact(entry.location).slice(0, 200)}" is neither a file nor an http(s) URL`, { exitCode: 2 });
