@@ -5,8 +5,8 @@
 //   node --import tsx bench/visibility.ts [--runs 15] [--synthetic 10000]
 import { parseArgs } from "node:util";
 import { createLogger } from "../src/kernel/logger.js";
-import { SkillCatalog } from "../src/skills/catalog.js";
-import type { SkillSource, SourceSkill } from "../src/skills/types.js";
+import { WholeCatalog } from "../src/skills/catalog.js";
+import type { CatalogSource, SourceSkill } from "../src/skills/types.js";
 import type { Identity } from "../src/skills/visibility.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
 
@@ -15,12 +15,12 @@ const runs = Number(values.runs);
 const seed = await loadSeedSkills();
 const all = syntheticCatalog(seed.skills, Number(values.synthetic));
 
-function source(name: string, skills: readonly SourceSkill[]): SkillSource {
+function source(name: string, skills: readonly SourceSkill[]): CatalogSource {
   const none = () => Promise.reject(new Error("not read here"));
   return { name, description: name, load: async () => ({ skills, diagnostics: [] }), readDocument: none, listFiles: none, readFile: none };
 }
 const asSource = (part: typeof all) => part.map(({ name, description, path, frontmatter, excerpt }, rank) => ({ name, description, path, frontmatter, excerpt, rank }));
-const catalog = new SkillCatalog(createLogger("error"));
+const catalog = new WholeCatalog(createLogger("error"));
 catalog.addSource(source("team", asSource(all.filter((_, i) => i % 2 === 0))), { visibleTo: { claims: { groups: ["platform"] } } });
 catalog.addSource(source("company", asSource(all.filter((_, i) => i % 2 === 1))));
 const outsider: Identity = { subject: "bob", scopes: [], claims: { groups: ["sales"] } };

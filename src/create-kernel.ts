@@ -6,13 +6,13 @@ import { BOOT_KERNEL } from "./lifecycle/boot.js";
 import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/transports/stdio/index.js";
-import type { SkillCatalog } from "./skills/catalog.js";
+import type { WholeCatalog } from "./skills/catalog.js";
 import { TOKENS } from "./tokens.js";
 
 /** A kernel serving skills: the kernel, with the catalog every skills plugin shares at hand. */
 export interface SkillsKernel extends Kernel {
   /** Every source's skills, whoever may see them; `catalogFor(identity)` is one caller's view. */
-  readonly catalog: SkillCatalog;
+  readonly catalog: WholeCatalog;
   /**
    * Answer one HTTP request (MCP at /mcp, /healthz, /readyz, plugin routes such as the REST API),
    * for an app that owns the server: Bun.serve, Deno.serve, Hono. Options come from the http

@@ -16,7 +16,7 @@ export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./kernel/
 export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
 export type { McpRequestEnd, McpRequestInfo, MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
-export { SkillCatalog, type CatalogSkill } from "./skills/catalog.js";
+export { WholeCatalog, type CatalogSkill } from "./skills/catalog.js";
 // What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
 export type { CatalogFor, CatalogView } from "./skills/catalog-view.js";
 export { canSee, visibilitySchema, visibleSkills, type Identity, type Visibility } from "./skills/visibility.js";
@@ -52,7 +52,7 @@ export type {
   TransportContext,
   TransportDefinition,
 } from "./kernel/types.js";
-export type { Diagnostic, DiagnosticSeverity, LeftOutFile, LoadOptions, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource, SourceCapabilities, SourceFreshness, SourceSkill, SourceSnapshot } from "./skills/types.js";
+export type { Diagnostic, DiagnosticSeverity, LeftOutFile, LoadOptions, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, ListedFile, SkillFileListing, CatalogSource, SourceCapabilities, SourceFreshness, SourceSkill, SourceSnapshot } from "./skills/types.js";
 export type { SourceVisibility } from "./skills/visibility.js";
 export type { AuditMode, SkillPolicy } from "./skills/policy.js";
 export { validateSkillDocument, type SkillValidation, type SpecIssue, type ValidateOptions } from "./skills/skill-spec.js";

@@ -3,9 +3,9 @@ import type { Logger } from "./kernel/logger.js";
 import type { MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 import { defineToken } from "./kernel/tokens.js";
 import type { CatalogFor, Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./kernel/types.js";
-import type { SkillCatalog } from "./skills/catalog.js";
+import type { WholeCatalog } from "./skills/catalog.js";
 import type { SkillPolicy } from "./skills/policy.js";
-import type { Ranker, SkillSource } from "./skills/types.js";
+import type { Ranker, CatalogSource } from "./skills/types.js";
 import type { SourceVisibility } from "./skills/visibility.js";
 
 /**
@@ -57,9 +57,9 @@ export const TOKENS = {
    * context instead, already scoped to that caller. Named apart from the old `skill-catalog`, so
    * a plugin written against that fails to boot rather than show hidden skills.
    */
-  WholeCatalog: defineToken<SkillCatalog>("whole-catalog"),
+  WholeCatalog: defineToken<WholeCatalog>("whole-catalog"),
   /** Multi-registration: each skill source, in precedence order (config order). */
-  SkillSource: defineToken<SkillSource>("skill-source"),
+  CatalogSource: defineToken<CatalogSource>("skill-source"),
   /** Multi-registration: who may see a source (fs roots, git repositories, catalogs with `visibleTo`). */
   SourceVisibility: defineToken<SourceVisibility>("source-visibility"),
   /** The ranker search uses: provided by a ranker plugin, else search uses the default. */

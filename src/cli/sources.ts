@@ -39,7 +39,7 @@ export function serveExactly(sources: ExplicitSources, cwd: string) {
     // A file is named relative to where the command runs, as --skills-dir is.
     if (sources.archives.length > 0) wanted.push(["archive", "archives", sources.archives.map((archive) => (/^https?:\/\//i.test(archive) ? archive : resolve(cwd, archive)))]);
     const kept = plugins.filter(
-      (entry) => !entry.plugin.provides?.includes(TOKENS.SkillSource) || wanted.some(([name]) => name === entry.plugin.name),
+      (entry) => !entry.plugin.provides?.includes(TOKENS.CatalogSource) || wanted.some(([name]) => name === entry.plugin.name),
     );
     const added: ResolvedPluginEntry[] = [];
     for (const [name, key, value] of wanted) {

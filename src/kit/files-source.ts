@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { parseRemoteSkill } from "../remote/parse-skill.js";
 import { createRemoteFiles, type RemoteSkillFolder, toListing } from "../remote/remote-files.js";
 import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/folder-rules.js";
-import type { Diagnostic, SkillFileEntry, SkillSource, SourceSkill } from "../skills/types.js";
+import type { Diagnostic, ListedFile, CatalogSource, SourceSkill } from "../skills/types.js";
 
 /**
  * Storage of skill folders in two operations over relative, "/"-separated paths ("" is the root):
@@ -23,7 +23,7 @@ const join = (dir: string, name: string) => (dir === "" ? name : name === "" ? d
  * A skill source over a SkillFiles adapter: every folder holding a SKILL.md is a skill, its other
  * files (sizes read at load, as the SDK's catalog does) are what read_skill lists and serves.
  */
-export function filesSource(name: string, description: string, files: SkillFiles): SkillSource {
+export function filesSource(name: string, description: string, files: SkillFiles): CatalogSource {
   const { remember, ...reads } = createRemoteFiles((skillPath, file) => files.read(join(skillPath, file)));
   return {
     name,
@@ -46,7 +46,7 @@ export function filesSource(name: string, description: string, files: SkillFiles
         const parsed = parseRemoteSkill(await files.read(document), { source: name, path: dir, folderName: posix.basename(dir) || name, rank: skills.length }, PARSE_LIMITS);
         diagnostics.push(...parsed.diagnostics.map((d) => ({ ...d, path: document })));
         if (!parsed.skill) return;
-        const folderFiles: SkillFileEntry[] = [];
+        const folderFiles: ListedFile[] = [];
         const walk = async (sub: string, depth: number): Promise<void> => {
           for (const entry of await files.list(join(dir, sub))) {
             const path = join(sub, entry.name);

@@ -36,12 +36,12 @@ export function sourceFromFiles<Options = { readonly visibleTo?: Visibility }>(d
   return definePlugin<Options>({
     ...identity,
     options: options ?? (visibleToOption as unknown as StandardSchemaV1<unknown, Options>),
-    provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
+    provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
     async setup(ctx, values) {
       const storage = typeof files === "function" ? await files(values, ctx) : files;
       const visibility = typeof visibleTo === "function" ? visibleTo(values) : (visibleTo ?? (options ? undefined : (values as { visibleTo?: Visibility }).visibleTo));
       if (visibility) ctx.contribute(TOKENS.SourceVisibility, { name: ctx.name, visibleTo: visibility });
-      ctx.contribute(TOKENS.SkillSource, filesSource(ctx.name, description ?? ctx.name, storage));
+      ctx.contribute(TOKENS.CatalogSource, filesSource(ctx.name, description ?? ctx.name, storage));
     },
   });
 }

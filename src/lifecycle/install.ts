@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { CatalogSkill, SkillCatalog } from "../skills/catalog.js";
+import type { CatalogSkill, WholeCatalog } from "../skills/catalog.js";
 import type { Identity } from "../skills/visibility.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay, hasUnsafeCharacter } from "../skills/display-text.js";
@@ -10,7 +10,7 @@ import { isSecretPath, SECRET_REASON } from "../skills/secret-files.js";
 import { checkRelativePath } from "../skills/skill-files.js";
 import { validateSkillDocument } from "../skills/skill-spec.js";
 import { auditBeforeInstall } from "../skills/audit/install-check.js";
-import type { SkillFileEntry } from "../skills/types.js";
+import type { ListedFile } from "../skills/types.js";
 import { isWithin } from "../skills/paths.js";
 import { installFolderName } from "../skills/folder-name.js";
 import { servedRoots } from "../skills/validate-folder.js";
@@ -44,7 +44,7 @@ export interface InstallRequest {
    * serving only `--skills-dir` folders): no "not served" warning.
    */
   readonly servedElsewhere?: boolean;
-  /** Who asks: only a skill this identity may see can be installed (SkillCatalog.for). */
+  /** Who asks: only a skill this identity may see can be installed (WholeCatalog.for). */
   readonly identity?: Identity;
 }
 
@@ -96,7 +96,7 @@ const MAX_NAME_BYTES = 200;
  * is ever run or made executable.
  */
 export async function installSkill(
-  whole: SkillCatalog,
+  whole: WholeCatalog,
   limits: InstallLimits,
   request: InstallRequest,
   write: WriteNewFile = writeNewFile,
@@ -162,7 +162,7 @@ export async function installSkill(
     if (problem) throw new ToolInputError(`refusing to install "${name}": its file "${clip(file.path)}" cannot be copied: ${problem}`);
   }
   const leftOut = (listing.leftOut ?? []).map((file) => ({ path: escapeForDisplay(file.path), reason: file.reason }));
-  const copied: SkillFileEntry[] = [];
+  const copied: ListedFile[] = [];
   for (const file of listing.files) {
     // A folder holding both SKILL.md and skill.md lists the one it does not serve; on a
     // case-insensitive disk the two would be one file.
@@ -245,9 +245,9 @@ export function unsafeNameReason(name: string): string | undefined {
  * left of `budget`, not by the listed sizes: a source may not know them (a catalog lists 0).
  */
 async function copyFiles(
-  catalog: SkillCatalog,
+  catalog: WholeCatalog,
   skill: CatalogSkill,
-  files: readonly SkillFileEntry[],
+  files: readonly ListedFile[],
   temp: string,
   write: WriteNewFile,
   budget: number,
@@ -322,7 +322,7 @@ interface ServedPlace {
 }
 
 /** Where the skill folder `dir` is (or would be) served from: the first source root that holds it. */
-async function servedPlace(catalog: SkillCatalog, dir: string): Promise<ServedPlace | undefined> {
+async function servedPlace(catalog: WholeCatalog, dir: string): Promise<ServedPlace | undefined> {
   // The target root may not exist yet; when it does, its real path is what the roots compare with.
   const real = await realpath(dirname(dir)).then((parent) => join(parent, basename(dir)), () => dir);
   const served = (await servedRoots(catalog.sources)).find(({ root }) => isWithin(real, root));
@@ -330,7 +330,7 @@ async function servedPlace(catalog: SkillCatalog, dir: string): Promise<ServedPl
 }
 
 /** Reloads the source that serves `place`: the installed skill's id, or undefined when it is not listed. */
-async function refreshUntilServed(catalog: SkillCatalog, place: ServedPlace): Promise<string | undefined> {
+async function refreshUntilServed(catalog: WholeCatalog, place: ServedPlace): Promise<string | undefined> {
   // refresh() covers a load that starts after the call, so the new folder is always seen.
   await catalog.refresh(place.source);
   return catalog.list().find((skill) => skill.source === place.source && skill.path === place.path)?.id;

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { SkillCatalog } from "../skills/catalog.js";
+import type { WholeCatalog } from "../skills/catalog.js";
 import { expandHome } from "../skills/paths.js";
 import { MiB } from "../skills/skill-files.js";
 import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
@@ -37,7 +37,7 @@ export interface SkillInstaller {
 }
 
 export function createInstaller(
-  catalog: SkillCatalog,
+  catalog: WholeCatalog,
   targets: Readonly<Record<InstallTarget, string>>,
   limits: InstallLimits,
   baseDir: string,

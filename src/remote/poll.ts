@@ -17,7 +17,7 @@ export function pollEvery(ttlMs: number | undefined): ((onChange: () => void) =>
 }
 
 /**
- * The freshness of a source whose content expires after `ttlMs` (SkillSource.freshness): it may
+ * The freshness of a source whose content expires after `ttlMs` (CatalogSource.freshness): it may
  * change that often; undefined for content that never expires (a pinned commit).
  */
 export function pollFreshness(ttlMs: number | undefined): SourceFreshness | undefined {

@@ -2,14 +2,14 @@ import { errorMessage, SkillFileError } from "../kernel/errors.js";
 import { compare } from "../lib/compare.js";
 import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/folder-rules.js";
 import { checkRelativePath } from "../skills/skill-files.js";
-import type { SkillFileContent, SkillFileEntry, SkillSource } from "../skills/types.js";
+import type { SkillFileContent, ListedFile, CatalogSource } from "../skills/types.js";
 
 /** A remote skill folder as its source's listing describes it. */
 export interface RemoteSkillFolder {
   /** The SKILL.md's own name in the folder (SKILL.md or skill.md). */
   readonly document: string;
   /** Sorted by path; only paths a request could spell. */
-  readonly files: readonly SkillFileEntry[];
+  readonly files: readonly ListedFile[];
   /** False when the folder held more than a listing keeps. */
   readonly complete: boolean;
 }
@@ -17,7 +17,7 @@ export interface RemoteSkillFolder {
 /** Downloads one file of a skill folder (`file` relative to it), whole or refused. */
 export type RemoteFileReader = (skillPath: string, file: string, signal?: AbortSignal) => Promise<Uint8Array>;
 
-export interface RemoteFiles extends Pick<SkillSource, "readDocument" | "listFiles" | "readFile"> {
+export interface RemoteFiles extends Pick<CatalogSource, "readDocument" | "listFiles" | "readFile"> {
   /** The folders of the last load, by skill path. */
   remember(folders: ReadonlyMap<string, RemoteSkillFolder>): void;
 }
@@ -75,7 +75,7 @@ export function createRemoteFiles(reader: RemoteFileReader): RemoteFiles {
  * request could spell, those under node_modules or .git and those too deep are left out, as a
  * local listing leaves them out; past MAX_LISTED_ENTRIES the listing is marked incomplete.
  */
-export function toListing(entries: readonly SkillFileEntry[], document: string): RemoteSkillFolder {
+export function toListing(entries: readonly ListedFile[], document: string): RemoteSkillFolder {
   const files = entries
     .filter((entry) => entry.path !== document && checkRelativePath(entry.path) === undefined)
     .filter((entry) => {

@@ -1,13 +1,13 @@
-import type { SkillCatalog } from "./catalog.js";
+import type { WholeCatalog } from "./catalog.js";
 
 /**
  * The catalog as one caller may see it: what every tool, resource, prompt, instructions section
- * and route gets in its context, already scoped to its caller (`SkillCatalog.for`). It cannot be
+ * and route gets in its context, already scoped to its caller (`WholeCatalog.for`). It cannot be
  * widened: a view has no `for`, and the whole catalog is a service of its own
  * (`TOKENS.WholeCatalog`) that a plugin must declare.
  */
 export type SkillCatalogView = Pick<
-  SkillCatalog,
+  WholeCatalog,
   | "list"
   | "get"
   | "resolve"

@@ -3,7 +3,7 @@ import { systemClock, type Clock, type ClockTimer } from "../kernel/clock.js";
 import type { Logger } from "../kernel/logger.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay } from "./display-text.js";
-import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, SkillSource, SourceSkill, SourceSnapshot } from "./types.js";
+import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, CatalogSource, SourceSkill, SourceSnapshot } from "./types.js";
 import { canSee, type Identity, type Visibility } from "./visibility.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
@@ -83,16 +83,16 @@ const MAX_ECHOED_CHARS = 100;
  * shallower folders, then path order. The first skill of each name answers to the plain name;
  * the others stay reachable by their qualified id.
  */
-export class SkillCatalog {
-  readonly #sources: SkillSource[] = [];
+export class WholeCatalog {
+  readonly #sources: CatalogSource[] = [];
   #state: CatalogState = EMPTY;
   /** Who may see each restricted source, by name (docs/security.md#per-team-visibility). */
   readonly #visibility = new Map<string, Visibility>();
   /** Set on a view (`for`): the catalog it shows part of, and the sources it shows. */
-  #whole: SkillCatalog | undefined;
+  #whole: WholeCatalog | undefined;
   #shown: ReadonlySet<string> | undefined;
   /** On the whole catalog: one view per set of sources shown, and its state for the current load. */
-  readonly #views = new Map<string, SkillCatalog>();
+  readonly #views = new Map<string, WholeCatalog>();
   readonly #viewStates = new Map<string, CatalogState>();
   /** Each source's last load: its snapshot, and whether that snapshot is stale (the latest load failed). */
   readonly #loads = new Map<string, SourceLoad>();
@@ -121,7 +121,7 @@ export class SkillCatalog {
   constructor(private readonly logger: Logger) {}
 
   /** Add a source; with `visibleTo`, only callers it names see its skills (see `for`). */
-  addSource(source: SkillSource, options: { readonly visibleTo?: Visibility } = {}): void {
+  addSource(source: CatalogSource, options: { readonly visibleTo?: Visibility } = {}): void {
     if (this.#whole) throw new Error("sources are added to the whole catalog, not to a view of it");
     if (this.#sources.some((s) => s.name === source.name)) {
       throw new Error(`a skill source named "${source.name}" already exists; give one of them another name`);
@@ -130,7 +130,7 @@ export class SkillCatalog {
     if (options.visibleTo) this.#visibility.set(source.name, options.visibleTo);
   }
 
-  get sources(): readonly SkillSource[] {
+  get sources(): readonly CatalogSource[] {
     const shown = this.#shown;
     return shown ? this.#whole!.#sources.filter((source) => shown.has(source.name)) : this.#sources;
   }
@@ -142,7 +142,7 @@ export class SkillCatalog {
    * route reads through this (the `catalog` in its context, src/skills/catalog-view.ts); the
    * whole catalog itself when every source is visible.
    */
-  for(identity: Identity | undefined): SkillCatalog {
+  for(identity: Identity | undefined): WholeCatalog {
     // A caller's view is never widened into another caller's: only the whole catalog scopes.
     if (this.#whole) throw new Error("a view of the catalog cannot be scoped again; ask the whole catalog (TOKENS.WholeCatalog)");
     const shown = this.#sources.filter((source) => canSee(this.#visibility.get(source.name), identity)).map((source) => source.name);
@@ -150,7 +150,7 @@ export class SkillCatalog {
     const key = shown.join("\n");
     let view = this.#views.get(key);
     if (!view) {
-      view = new SkillCatalog(this.logger);
+      view = new WholeCatalog(this.logger);
       view.#whole = this;
       view.#shown = new Set(shown);
       this.#views.set(key, view);
@@ -367,7 +367,7 @@ export class SkillCatalog {
     return state.skills.find((skill) => skill.source === source && skill.name === idOrName);
   }
 
-  async #route(skill: string | CatalogSkill): Promise<{ found: CatalogSkill; source: SkillSource }> {
+  async #route(skill: string | CatalogSkill): Promise<{ found: CatalogSkill; source: CatalogSource }> {
     await this.ready();
     const found = typeof skill === "string" ? this.resolve(skill) : skill;
     const source = this.sources.find((s) => s.name === found.source);

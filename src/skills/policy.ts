@@ -1,4 +1,4 @@
-import type { SkillSource } from "./types.js";
+import type { CatalogSource } from "./types.js";
 
 /*
  * What a server may serve and install, by source: the audit's verdict and, when asked for, a
@@ -13,17 +13,17 @@ export const AUDIT_MODES: readonly AuditMode[] = ["off", "warn", "block"];
 
 export interface SkillPolicy {
   /** The audit mode for a source. */
-  auditMode(source: SkillSource): AuditMode;
+  auditMode(source: CatalogSource): AuditMode;
   /**
    * The allowed signers file (ssh-keygen's format) a source's skills must be signed by, or
    * undefined when the source's skills need no signature.
    */
-  requiredSigners(source: SkillSource): string | undefined;
+  requiredSigners(source: CatalogSource): string | undefined;
   /** The allowed signers file that read_skill and installs check signatures against, if any. */
   readonly allowedSigners?: string;
 }
 
 /** A source with local folders is the user's own: warn. Anything fetched is blocked on a high finding. */
-export function defaultAuditMode(source: SkillSource): AuditMode {
+export function defaultAuditMode(source: CatalogSource): AuditMode {
   return (source.capabilities?.localFolders?.length ?? 0) > 0 ? "warn" : "block";
 }

@@ -59,7 +59,7 @@ export interface SourceSnapshot {
 }
 
 /** A file of a skill folder other than its SKILL.md. */
-export interface SkillFileEntry {
+export interface ListedFile {
   /** Relative to the skill folder, POSIX separators, never starting with "/" or holding "..". */
   readonly path: string;
   readonly size: number;
@@ -69,7 +69,7 @@ export interface SkillFileEntry {
 
 export interface SkillFileListing {
   /** Sorted by path, at most the limit asked for. */
-  readonly files: readonly SkillFileEntry[];
+  readonly files: readonly ListedFile[];
   /** How many more files the folder holds beyond `files` (a lower bound when not `complete`). */
   readonly omitted: number;
   /** False when the folder is larger than a listing reads (entry or depth limits). */
@@ -117,7 +117,7 @@ export interface SourceCapabilities {
  * Skills are named to a source by `SourceSkill.path`. A source refuses, with a SkillFileError
  * saying why, any file that is not a regular file inside that skill's folder.
  */
-export interface SkillSource {
+export interface CatalogSource {
   /** Unique among sources: the prefix of qualified ids (`source:name`). */
   readonly name: string;
   /** Human-readable location for banners and logs, e.g. the folders it scans. */

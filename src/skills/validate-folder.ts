@@ -5,7 +5,7 @@ import { SKILL_FILES } from "./folder-rules.js";
 import { isWithin } from "./paths.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "./skill-spec.js";
-import type { SkillSource } from "./types.js";
+import type { CatalogSource } from "./types.js";
 
 /** Enough of a SKILL.md to check its frontmatter and count well past 500 body lines. */
 export const MAX_VALIDATED_BYTES = 1024 * 1024;
@@ -74,7 +74,7 @@ export interface ServedRoot {
 }
 
 /** Every local folder the sources serve, symlinks resolved; a root that does not exist yet as configured. */
-export async function servedRoots(sources: readonly SkillSource[]): Promise<ServedRoot[]> {
+export async function servedRoots(sources: readonly CatalogSource[]): Promise<ServedRoot[]> {
   return Promise.all(
     sources.flatMap((source) =>
       (source.capabilities?.localFolders ?? []).map(async (root) => ({ source: source.name, root: await realpath(root).catch(() => root) })),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Identity } from "../kernel/types.js";
-import type { CatalogSkill, SkillCatalog } from "./catalog.js";
+import type { CatalogSkill, WholeCatalog } from "./catalog.js";
 
 export type { Identity };
 
@@ -35,7 +35,7 @@ export const identitySchema = z.strictObject({
 
 /**
  * The one rule every tool, resource, prompt, completion and route applies, through the catalog's
- * view (`SkillCatalog.for`): nothing restricted is seen without an identity.
+ * view (`WholeCatalog.for`): nothing restricted is seen without an identity.
  */
 export function canSee(visibleTo: Visibility | undefined, identity: Identity | undefined): boolean {
   if (visibleTo === undefined) return true;
@@ -51,6 +51,6 @@ export function canSee(visibleTo: Visibility | undefined, identity: Identity | u
 }
 
 /** The skills `identity` may see, with the ids they answer to for it (a hidden skill shadows nothing). */
-export function visibleSkills(catalog: SkillCatalog, identity: Identity | undefined): readonly CatalogSkill[] {
+export function visibleSkills(catalog: WholeCatalog, identity: Identity | undefined): readonly CatalogSkill[] {
   return catalog.for(identity).list();
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { SkillCatalog } from "../../src/skills/catalog.js";
+import { WholeCatalog } from "../../src/skills/catalog.js";
 import { SkillFileError, ToolInputError } from "../../src/kernel/errors.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { manualClock } from "../helpers/clock.js";
-import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
+import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string, rank = 0): SourceSkill => ({
   name,
@@ -15,25 +15,25 @@ const skill = (name: string, path: string, rank = 0): SourceSkill => ({
 });
 
 /** A source of metadata only: these tests never read files. */
-function metadataSource(name: string, load: SkillSource["load"], watch?: SkillSource["watch"]): SkillSource {
+function metadataSource(name: string, load: CatalogSource["load"], watch?: CatalogSource["watch"]): CatalogSource {
   const noFiles = () => Promise.reject(new Error("not in this test"));
   return { name, description: `${name} folder`, load, readDocument: noFiles, listFiles: noFiles, readFile: noFiles, watch };
 }
 
-const source = (name: string, skills: SourceSkill[], fail = false): SkillSource =>
+const source = (name: string, skills: SourceSkill[], fail = false): CatalogSource =>
   metadataSource(name, async () => {
     if (fail) throw new Error("disk on fire");
     return { skills, diagnostics: [] };
   });
 
-async function catalogOf(...sources: SkillSource[]) {
-  const catalog = new SkillCatalog(createLogger("silent"));
+async function catalogOf(...sources: CatalogSource[]) {
+  const catalog = new WholeCatalog(createLogger("silent"));
   for (const s of sources) catalog.addSource(s);
   await catalog.refresh();
   return catalog;
 }
 
-describe("SkillCatalog identity", () => {
+describe("WholeCatalog identity", () => {
   it("gives a name to the first source and a qualified id to the others", async () => {
     const catalog = await catalogOf(source("project", [skill("pdf", "pdf")]), source("user", [skill("pdf", "pdf")]));
     expect(catalog.list().map((s) => [s.id, s.qualifiedId, s.shadowed])).toEqual([
@@ -105,7 +105,7 @@ describe("SkillCatalog identity", () => {
   });
 
   it("refuses two sources with one name", () => {
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(source("dup", []));
     expect(() => catalog.addSource(source("dup", []))).toThrow('a skill source named "dup" already exists');
   });
@@ -119,7 +119,7 @@ describe("SkillCatalog identity", () => {
       await gate;
       return { skills: [skill("a", "a")], diagnostics: [] };
     });
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(counting);
     const all = Promise.all([catalog.refresh(), catalog.refresh(), catalog.ready()]);
     open();
@@ -130,10 +130,10 @@ describe("SkillCatalog identity", () => {
   });
 });
 
-describe("SkillCatalog changes", () => {
+describe("WholeCatalog changes", () => {
   it("tells listeners what each load added, removed and updated", async () => {
     let skills = [skill("a", "a"), skill("b", "b")];
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(metadataSource("s", async () => ({ skills, diagnostics: [] })));
     const changes: string[] = [];
     catalog.onChange(({ added, removed, updated }) =>
@@ -148,7 +148,7 @@ describe("SkillCatalog changes", () => {
 
   it("counts a skill whose id changed as updated", async () => {
     let first = [skill("x", "x")];
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(metadataSource("one", async () => ({ skills: first, diagnostics: [] })));
     catalog.addSource(source("two", [skill("x", "x")]));
     await catalog.refresh();
@@ -163,7 +163,7 @@ describe("SkillCatalog changes", () => {
   it("reloads, debounced, when a source reports changes", async () => {
     let loads = 0;
     let notify = () => {};
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(
       metadataSource(
         "w",
@@ -196,7 +196,7 @@ describe("SkillCatalog changes", () => {
 });
 
 /** A source whose file methods record their calls and answer with the skill path they were given. */
-function fileSource(name: string, skills: SourceSkill[], calls: string[]): SkillSource {
+function fileSource(name: string, skills: SourceSkill[], calls: string[]): CatalogSource {
   const bytes = (text: string) => new TextEncoder().encode(text);
   return {
     name,
@@ -229,10 +229,10 @@ async function refusalOf(run: () => unknown): Promise<string> {
   return (error as Error).message;
 }
 
-describe("SkillCatalog file routing", () => {
+describe("WholeCatalog file routing", () => {
   const setup = () => {
     const calls: string[] = [];
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(fileSource("project", [skill("pdf", "docs/pdf"), skill("pdf-tools", "pdf-tools")], calls));
     catalog.addSource(fileSource("user", [skill("pdf", "pdf"), skill("csv", "csv")], calls));
     return { calls, catalog };
@@ -291,7 +291,7 @@ describe("SkillCatalog file routing", () => {
   });
 
   it("takes the first of a name that repeats within the source", async () => {
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(source("corpus", [skill("run", "b/deep/run"), skill("run", "z/run")]));
     await catalog.refresh();
     expect(catalog.resolve("run", "corpus").path).toBe("z/run");
@@ -300,7 +300,7 @@ describe("SkillCatalog file routing", () => {
 
   it("refuses the files of a skill that shares its path with a higher-ranked one of its source", async () => {
     const calls: string[] = [];
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(fileSource("mine", [skill("a", "x", 0), skill("b", "x", 1)], calls));
     await catalog.refresh();
     await catalog.readDocument("a", 10);
@@ -311,7 +311,7 @@ describe("SkillCatalog file routing", () => {
   });
 });
 
-describe("SkillCatalog snapshots per source", () => {
+describe("WholeCatalog snapshots per source", () => {
   /** A source whose skills and failures the test sets, counting its loads. */
   function controlled(name: string) {
     const state = { skills: [skill(`${name}-a`, "a")], fail: false, loads: 0, gate: Promise.resolve() };
@@ -361,7 +361,7 @@ describe("SkillCatalog snapshots per source", () => {
 
   it("makes refresh wait for a load that starts after the call", async () => {
     const slow = controlled("slow");
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(slow.source);
     let open!: () => void;
     slow.state.gate = new Promise((resolve) => (open = resolve));
@@ -407,7 +407,7 @@ describe("SkillCatalog snapshots per source", () => {
 
   it("logs a skipped skill once per process, at warn, however often it reloads", async () => {
     const lines: string[] = [];
-    const catalog = new SkillCatalog(createLogger("debug", (line) => lines.push(line)));
+    const catalog = new WholeCatalog(createLogger("debug", (line) => lines.push(line)));
     const bad = { severity: "error" as const, source: "s", path: "broken", code: "yaml-parse", message: "bad YAML" };
     catalog.addSource(metadataSource("s", async () => ({ skills: [], diagnostics: [bad] })));
     await catalog.refresh();
@@ -422,8 +422,8 @@ describe("SkillCatalog snapshots per source", () => {
   });
 });
 
-describe("SkillCatalog listing TTL (the caching hint of 2026-07-28 results)", () => {
-  const withFreshness = (name: string, freshness: SkillSource["freshness"]): SkillSource => ({ ...source(name, []), freshness });
+describe("WholeCatalog listing TTL (the caching hint of 2026-07-28 results)", () => {
+  const withFreshness = (name: string, freshness: CatalogSource["freshness"]): CatalogSource => ({ ...source(name, []), freshness });
 
   it("is an hour when nothing changes before a restart, and the shortest any source allows", async () => {
     expect((await catalogOf(withFreshness("pinned", undefined))).listingTtlMs()).toBe(3_600_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SkillCatalog } from "../../src/skills/catalog.js";
+import { WholeCatalog } from "../../src/skills/catalog.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { SkillFileError } from "../../src/kernel/errors.js";
 import {
@@ -9,7 +9,7 @@ import {
   completeUriSkill,
   matchPrefix,
 } from "../../src/skills/completion.js";
-import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
+import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string): SourceSkill => ({
   name,
@@ -21,7 +21,7 @@ const skill = (name: string, path: string): SourceSkill => ({
 });
 
 /** An in-memory source: its skills, and each skill folder's files by skill path. */
-function source(name: string, skills: SourceSkill[], files: Record<string, string[]> = {}): SkillSource {
+function source(name: string, skills: SourceSkill[], files: Record<string, string[]> = {}): CatalogSource {
   const unused = () => Promise.reject(new Error("not in this test"));
   return {
     name,
@@ -37,8 +37,8 @@ function source(name: string, skills: SourceSkill[], files: Record<string, strin
   };
 }
 
-async function catalogOf(...sources: SkillSource[]) {
-  const catalog = new SkillCatalog(createLogger("silent"));
+async function catalogOf(...sources: CatalogSource[]) {
+  const catalog = new WholeCatalog(createLogger("silent"));
   for (const s of sources) catalog.addSource(s);
   await catalog.refresh();
   return catalog;

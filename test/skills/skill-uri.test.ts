@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { SkillCatalog } from "../../src/skills/catalog.js";
+import { WholeCatalog } from "../../src/skills/catalog.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { mapSkillUris, noSkillAt, parseSkillUri, skillFileUri } from "../../src/skills/skill-uri.js";
-import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
+import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string, rank = 0): SourceSkill => ({
   name,
@@ -13,13 +13,13 @@ const skill = (name: string, path: string, rank = 0): SourceSkill => ({
   rank,
 });
 
-function source(name: string, skills: SourceSkill[]): SkillSource {
+function source(name: string, skills: SourceSkill[]): CatalogSource {
   const noFiles = () => Promise.reject(new Error("not in this test"));
   return { name, description: name, load: async () => ({ skills, diagnostics: [] }), readDocument: noFiles, listFiles: noFiles, readFile: noFiles };
 }
 
-async function mapOf(...sources: SkillSource[]) {
-  const catalog = new SkillCatalog(createLogger("silent"));
+async function mapOf(...sources: CatalogSource[]) {
+  const catalog = new WholeCatalog(createLogger("silent"));
   for (const s of sources) catalog.addSource(s);
   await catalog.refresh();
   return { catalog, map: mapSkillUris(catalog.list()) };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/kernel/logger.js";
-import { SkillCatalog } from "../../src/skills/catalog.js";
-import type { SkillSource, SourceSkill } from "../../src/skills/types.js";
+import { WholeCatalog } from "../../src/skills/catalog.js";
+import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
 import { canSee, visibleSkills, type Identity } from "../../src/skills/visibility.js";
 
 const ada: Identity = { subject: "ada", scopes: ["skills:read"], claims: { groups: ["platform", "ops"] } };
 const bob: Identity = { subject: "bob", scopes: ["skills:finance"], claims: { groups: "sales" } };
 
-function source(name: string, skills: string[]): SkillSource {
+function source(name: string, skills: string[]): CatalogSource {
   const reported: SourceSkill[] = skills.map((skill, rank) => ({ name: skill, description: `${skill} of ${name}`, path: skill, frontmatter: {}, excerpt: "", rank }));
   const none = () => Promise.reject(new Error("not read here"));
   return { name, description: name, load: async () => ({ skills: reported, diagnostics: [] }), readDocument: none, listFiles: none, readFile: none };
@@ -25,9 +25,9 @@ describe("canSee", () => {
   });
 });
 
-describe("SkillCatalog.for", () => {
+describe("WholeCatalog.for", () => {
   it("resolves identity among the visible sources only: a hidden skill shadows and suggests nothing", async () => {
-    const catalog = new SkillCatalog(createLogger("error"));
+    const catalog = new WholeCatalog(createLogger("error"));
     catalog.addSource(source("team", ["deploy", "handbook"]), { visibleTo: { claims: { groups: ["platform"] } } });
     catalog.addSource(source("company", ["handbook"]));
     await catalog.refresh();

@@ -1,7 +1,7 @@
 import pLimit from "p-limit";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
-import type { LoadOptions, Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../types.js";
+import type { LoadOptions, Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../types.js";
 import { auditSkill, type SkillReader } from "./audit-skill.js";
 import { findingPlace } from "./render.js";
 import type { AuditFinding } from "./types.js";
@@ -24,7 +24,7 @@ export function describeFindings(findings: readonly AuditFinding[]): string {
 }
 
 /** A reader over one skill of a source, by its path. */
-export function sourceReader(source: SkillSource, path: string): SkillReader {
+export function sourceReader(source: CatalogSource, path: string): SkillReader {
   return {
     readDocument: (maxBytes, signal) => source.readDocument(path, maxBytes, signal),
     listFiles: (limit, signal) => source.listFiles(path, limit, signal),
@@ -41,7 +41,7 @@ export function sourceReader(source: SkillSource, path: string): SkillReader {
  * up the read, nor leave a skill out. Checking at load instead would read every file of every
  * skill after each load of a large local catalog, most of them never read by anyone.
  */
-export function withServeChecks(source: SkillSource, checks: readonly ServeCheck[], logger: Logger, onFirstRead: readonly ServeCheck[] = []): SkillSource {
+export function withServeChecks(source: CatalogSource, checks: readonly ServeCheck[], logger: Logger, onFirstRead: readonly ServeCheck[] = []): CatalogSource {
   // Each refusal is logged once, not at every reload.
   const logged = new Set<string>();
   // The last load's skills by path (kept only when there are checks on first read), the paths

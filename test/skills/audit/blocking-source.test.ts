@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/kernel/logger.js";
 import { withServeChecks, type ServeCheck } from "../../../src/skills/audit/blocking-source.js";
-import type { SkillSource, SourceSkill } from "../../../src/skills/types.js";
+import type { CatalogSource, SourceSkill } from "../../../src/skills/types.js";
 
 const skill = (name: string): SourceSkill => ({ name, description: `${name}.`, path: name, frontmatter: {}, excerpt: "", rank: 0 });
 const content = { bytes: new Uint8Array([35]), size: 1, truncated: false };
 
 /** A source of two skills whose reads always succeed. */
-function source(): SkillSource {
+function source(): CatalogSource {
   return {
     name: "local",
     description: "in memory",

@@ -10,7 +10,7 @@ import {
   z,
   type Diagnostic,
   type SkillFileContent,
-  type SkillSource,
+  type CatalogSource,
   type SourceSkill,
 } from "skills-kernel";
 
@@ -31,7 +31,7 @@ export default definePlugin({
   version: "1.0.0",
   // The kernel versions this plugin works with; a kernel outside the range refuses it by name.
   kernel: ">=0.1.0 <0.2.0",
-  provides: [TOKENS.SkillSource],
+  provides: [TOKENS.CatalogSource],
   options,
   async setup(ctx, { archives, maxArchiveBytes, maxUnpackedBytes }) {
     const names = new Set<string>();
@@ -43,7 +43,7 @@ export default definePlugin({
       const name = path.basename(file).replace(/\.zip$/i, "");
       if (names.has(name)) throw new PluginError(ctx.name, `two archives are named ${name}`, { exitCode: 2 });
       names.add(name);
-      ctx.contribute(TOKENS.SkillSource, createZipSource({ name, file, maxArchiveBytes, maxUnpackedBytes }));
+      ctx.contribute(TOKENS.CatalogSource, createZipSource({ name, file, maxArchiveBytes, maxUnpackedBytes }));
     }
   },
 });
@@ -56,7 +56,7 @@ interface ZipSourceOptions {
 }
 
 /** The archive is read whole at each load and kept in memory: archives of skills are small. */
-export function createZipSource({ name, file, maxArchiveBytes, maxUnpackedBytes }: ZipSourceOptions): SkillSource {
+export function createZipSource({ name, file, maxArchiveBytes, maxUnpackedBytes }: ZipSourceOptions): CatalogSource {
   let entries = new Map<string, Uint8Array>();
 
   const entry = (skillPath: string, filePath: string): Uint8Array => {

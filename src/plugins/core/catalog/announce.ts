@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { WholeCatalog } from "../../../skills/catalog.js";
 
 /**
  * Tell one server's client that what it lists changed with the skills: resources (each SKILL.md)
@@ -9,7 +9,7 @@ import type { SkillCatalog } from "../../../skills/catalog.js";
  * these on the client's subscriptions/listen streams; on a 2025 one they go as they are.
  * Returns the function that stops following the catalog.
  */
-export function announceSkillChanges(server: McpServer, catalog: SkillCatalog, logger: Logger): () => void {
+export function announceSkillChanges(server: McpServer, catalog: WholeCatalog, logger: Logger): () => void {
   quietForAwaitedChanges(server, catalog);
   return catalog.onChange(() => {
     if (catalog.announcingAwaitedChange()) return;
@@ -32,7 +32,7 @@ const SKILL_LISTS_CHANGED = new Set(["notifications/resources/list_changed", "no
  * server says nothing of it. A server built before the load (Deno answers `initialize` sooner
  * than a local folder loads) would otherwise announce list changes right after the opening.
  */
-function quietForAwaitedChanges(server: McpServer, catalog: SkillCatalog): void {
+function quietForAwaitedChanges(server: McpServer, catalog: WholeCatalog): void {
   const notify = server.server.notification.bind(server.server);
   server.server.notification = (notification, options) =>
     SKILL_LISTS_CHANGED.has(notification.method) && catalog.announcingAwaitedChange() ? Promise.resolve() : notify(notification, options);

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { definePlugin } from "../../../kernel/config.js";
-import { SkillCatalog } from "../../../skills/catalog.js";
+import { WholeCatalog } from "../../../skills/catalog.js";
 import { announceSkillChanges } from "./announce.js";
 import { servingChecks } from "./serving-checks.js";
 import { TOKENS } from "../../../tokens.js";
@@ -20,13 +20,13 @@ export default definePlugin({
   name: "catalog",
   provides: [TOKENS.WholeCatalog, TOKENS.CallerCatalog, TOKENS.ListingTtl],
   consumes: [
-    { token: TOKENS.SkillSource, optional: true },
+    { token: TOKENS.CatalogSource, optional: true },
     { token: TOKENS.SourceVisibility, optional: true },
     // Without a skill-policy entry in the config, its defaults: remote sources blocked on a high finding.
     { token: TOKENS.SkillPolicy, default: async () => (await import("../skill-policy/index.js")).default },
   ],
   setup(ctx) {
-    const catalog = new SkillCatalog(ctx.logger);
+    const catalog = new WholeCatalog(ctx.logger);
     ctx.provide(TOKENS.WholeCatalog, catalog);
     ctx.provide(TOKENS.CallerCatalog, (identity) => catalog.for(identity));
     ctx.provide(TOKENS.ListingTtl, () => catalog.listingTtlMs());
@@ -40,7 +40,7 @@ export default definePlugin({
       async start(started) {
         const policy = started.resolve(TOKENS.SkillPolicy);
         const visibility = new Map(started.resolveAll(TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]));
-        for (const source of started.resolveAll(TOKENS.SkillSource)) {
+        for (const source of started.resolveAll(TOKENS.CatalogSource)) {
           catalog.addSource(await servingChecks(source, policy, started.logger), { visibleTo: visibility.get(source.name) });
         }
         void catalog.refresh(undefined, started.signal);

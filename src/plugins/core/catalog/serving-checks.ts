@@ -1,13 +1,13 @@
 import type { Logger } from "../../../kernel/logger.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
-import type { SkillSource } from "../../../skills/types.js";
+import type { CatalogSource } from "../../../skills/types.js";
 
 /**
  * The source as the policy lets it serve: unchanged when nothing is checked (audit off, no
  * signature required), else wrapped so that refused skills never load and, in warn mode, a skill
  * with high findings is named in the log when first read. The audit is imported only for a source that needs it.
  */
-export async function servingChecks(source: SkillSource, policy: SkillPolicy, logger: Logger): Promise<SkillSource> {
+export async function servingChecks(source: CatalogSource, policy: SkillPolicy, logger: Logger): Promise<CatalogSource> {
   const mode = policy.auditMode(source);
   const signers = policy.requiredSigners(source);
   if (mode === "off" && signers === undefined) return source;

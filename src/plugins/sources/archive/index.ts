@@ -59,7 +59,7 @@ function stem(location: string): string {
  */
 export default definePlugin({
   name: "archive",
-  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
+  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: archiveOptionsSchema,
   needsTrust: { options: { archives: "they are read from disk or fetched over the network, with their headers" } },
@@ -92,7 +92,7 @@ export default definePlugin({
         ? { kind: "url", url: entry.location, documents: new RemoteDocuments(http, cache.scope(name)) }
         : { kind: "file", path: resolve(ctx.baseDir, expandHome(entry.location, homedir())) };
       ctx.contribute(
-        TOKENS.SkillSource,
+        TOKENS.CatalogSource,
         createArchiveSource({
           name,
           description: location.kind === "url" ? redact(location.url) : location.path,

@@ -6,7 +6,7 @@ import { parseRemoteSkill } from "../../../remote/parse-skill.js";
 import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { createRemoteFiles, toListing, type RemoteSkillFolder } from "../../../remote/remote-files.js";
 import { unpackArchive, type UnpackLimits } from "../../../skills/archives/unpack.js";
-import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
+import type { Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
 import { readArchiveBytes, type ArchiveLocation } from "./archive-bytes.js";
 import { skillFolders } from "./skill-folders.js";
 
@@ -33,7 +33,7 @@ export interface ArchiveSourceSettings {
  * each load through the same checks as a discovery index's archives (src/skills/archives/unpack.ts)
  * and served from memory. A refused archive fails the load with one line saying why.
  */
-export function createArchiveSource(settings: ArchiveSourceSettings): SkillSource {
+export function createArchiveSource(settings: ArchiveSourceSettings): CatalogSource {
   let held = new Map<string, ReadonlyMap<string, Uint8Array>>();
   const files = createRemoteFiles(async (skillPath, file) => held.get(skillPath)?.get(file) ?? new Uint8Array());
   return {

@@ -3,7 +3,7 @@ import { lstat, opendir, realpath, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { SkillFileError } from "../../../kernel/errors.js";
 import { checkRelativePath } from "../../../skills/skill-files.js";
-import type { LeftOutFile, SkillFileContent, SkillFileEntry, SkillFileListing, SkillSource } from "../../../skills/types.js";
+import type { LeftOutFile, SkillFileContent, ListedFile, SkillFileListing, CatalogSource } from "../../../skills/types.js";
 import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "../../../skills/read-head.js";
 import { isServedFrom } from "../../../skills/served-path.js";
@@ -14,7 +14,7 @@ import type { SkillFolder } from "./scan.js";
 const STAT_CONCURRENCY = 16;
 
 /** The file access half of the fs source: what it serves of the skills its last load found. */
-export interface SkillFiles extends Pick<SkillSource, "readDocument" | "listFiles" | "readFile"> {
+export interface SkillFiles extends Pick<CatalogSource, "readDocument" | "listFiles" | "readFile"> {
   /**
    * Replace the skills known with those of a load, in precedence order: when two roots of the
    * source hold the same path, the first (the one the catalog ranks first) is served.
@@ -53,7 +53,7 @@ export function createSkillFiles(): SkillFiles {
     async listFiles(skillPath, limit, signal) {
       const folder = folderOf(skillPath, ".");
       const { candidates, complete, leftOut } = await walk(folder, signal);
-      const files: SkillFileEntry[] = [];
+      const files: ListedFile[] = [];
       let next = 0;
       while (files.length < limit && next < candidates.length) {
         signal?.throwIfAborted();
@@ -156,7 +156,7 @@ async function walk(
  * only when its target is a regular file inside the skill folder; a symlinked folder is never
  * descended, as in the scan, so link loops cannot loop.
  */
-async function toEntry(dir: string, candidate: Candidate): Promise<SkillFileEntry | undefined> {
+async function toEntry(dir: string, candidate: Candidate): Promise<ListedFile | undefined> {
   try {
     let target = candidate.abs;
     if (candidate.link) {

@@ -84,7 +84,7 @@ export const fsOptionsSchema = z.strictObject({
 /** Serves the skills found in folders on disk, one skill source per `source` name. */
 export default definePlugin({
   name: "fs",
-  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
+  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
   consumes: [CACHE, CACHE_MONITOR],
   options: fsOptionsSchema,
   async setup(ctx, options) {
@@ -122,7 +122,7 @@ export default definePlugin({
     const onCacheReady = shared ? monitor?.onReady?.bind(monitor) : undefined;
     for (const { name, roots, optionalRoots, followLinksOut } of sources) {
       ctx.contribute(
-        TOKENS.SkillSource,
+        TOKENS.CatalogSource,
         createFsSource({ name, roots, optionalRoots, followLinksOut, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, probeSnapshots: shared !== undefined, onCacheReady }),
       );
     }

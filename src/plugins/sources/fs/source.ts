@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { basename, posix } from "node:path";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
+import type { Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
 import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../../skills/skill-md.js";
 import { createSkillFiles } from "./files.js";
 import { inSlices } from "./in-slices.js";
@@ -78,7 +78,7 @@ export type ReadRecords = ReadonlyMap<string, ReadRecord>;
  * the folders change; kept between loads are where the last load found each skill (the folders
  * its files are served from) and what each skill file held, by its identity.
  */
-export function createFsSource(settings: FsSourceSettings): SkillSource {
+export function createFsSource(settings: FsSourceSettings): CatalogSource {
   const files = createSkillFiles();
   let records: readonly ReadRecords[] = settings.roots.map(() => new Map());
   /** Per root, the folders the last load listed (only with a snapshot store): see loadRoot. */

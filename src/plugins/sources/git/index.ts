@@ -59,7 +59,7 @@ export const gitOptionsSchema = z.strictObject({
 /** Serves skills from git repositories, checked out shallow and sparse into the user's cache folder. */
 export default definePlugin({
   name: "git",
-  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
+  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
@@ -87,7 +87,7 @@ export default definePlugin({
       const entry = options.repositories[index];
       if (typeof entry === "object" && entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       ctx.contribute(
-        TOKENS.SkillSource,
+        TOKENS.CatalogSource,
         createGitSource({ ...settings, ...spec, ...(credentials && { credentials }), name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),
       );
     }

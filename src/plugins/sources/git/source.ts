@@ -2,7 +2,7 @@ import { realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { SkillSource, SourceSnapshot } from "../../../skills/types.js";
+import type { CatalogSource, SourceSnapshot } from "../../../skills/types.js";
 import { createFsSource } from "../fs/index.js";
 import { isServedFrom } from "../../../skills/served-path.js";
 import { ageOf } from "../../../remote/age.js";
@@ -39,8 +39,8 @@ const MAX_DIRECTORIES = 20_000;
  * A git repository as a skill source: the checkout is a folder on disk, so scanning, parsing and
  * serving files are the fs source's, with its limits and symlink rules, over that folder.
  */
-export function createGitSource(settings: GitSourceSettings): SkillSource {
-  let served: SkillSource | undefined;
+export function createGitSource(settings: GitSourceSettings): CatalogSource {
+  let served: CatalogSource | undefined;
   const current = () => {
     if (!served) throw new GitError(`${settings.url} has not been checked out yet`);
     return served;

@@ -46,7 +46,7 @@ export const githubOptionsSchema = z.strictObject({
 /** Serves skills from GitHub repositories through the REST API, for users without git. */
 export default definePlugin({
   name: "github",
-  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
+  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: githubOptionsSchema,
   needsTrust: {
@@ -68,7 +68,7 @@ export default definePlugin({
       if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
       names.add(name);
       if (typeof entry === "object" && entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
-      ctx.contribute(TOKENS.SkillSource, createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }));
+      ctx.contribute(TOKENS.CatalogSource, createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }));
     }
   },
 });

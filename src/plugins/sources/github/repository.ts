@@ -3,7 +3,7 @@ import pLimit from "p-limit";
 import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
 import { parseRemoteSkill } from "../../../remote/parse-skill.js";
 import { toListing, type RemoteSkillFolder } from "../../../remote/remote-files.js";
-import type { Diagnostic, SkillFileEntry, SourceSkill } from "../../../skills/types.js";
+import type { Diagnostic, ListedFile, SourceSkill } from "../../../skills/types.js";
 import type { GitHubApi, GitHubTreeEntry } from "./api.js";
 
 /** Regular files and executables; symlinks (120000) and submodules (160000) are never served. */
@@ -65,7 +65,7 @@ export async function scanRepository(api: GitHubApi, entries: readonly GitHubTre
 
   // Every served file belongs to each skill folder above it, as a local listing would show it.
   const skillFolders = new Set(folders);
-  const files = new Map<string, SkillFileEntry[]>(folders.map((folder) => [folder, []]));
+  const files = new Map<string, ListedFile[]>(folders.map((folder) => [folder, []]));
   const blobs = new Map<string, Map<string, GitHubTreeEntry>>(folders.map((folder) => [folder, new Map()]));
   for (const entry of entries) {
     if (entry.type !== "blob" || !SERVED_MODES.has(entry.mode) || !entry.path.startsWith(prefix)) continue;

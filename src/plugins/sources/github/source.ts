@@ -3,7 +3,7 @@ import type { HttpClient } from "../../../remote/http.js";
 import { ageOf } from "../../../remote/age.js";
 import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { createRemoteFiles } from "../../../remote/remote-files.js";
-import type { Diagnostic, SkillSource, SourceSnapshot } from "../../../skills/types.js";
+import type { Diagnostic, CatalogSource, SourceSnapshot } from "../../../skills/types.js";
 import type { GitHubApi, GitHubTreeEntry } from "./api.js";
 import { COMMIT } from "../../../remote/git/spec.js";
 import { scanRepository } from "./repository.js";
@@ -31,7 +31,7 @@ export interface GitHubSourceSettings {
  * conditional request for the ref (a 304 while it has not moved), then nothing for a commit
  * already seen: its tree and SKILL.md files are cached by id. Other files are downloaded when read.
  */
-export function createGitHubSource(settings: GitHubSourceSettings): SkillSource {
+export function createGitHubSource(settings: GitHubSourceSettings): CatalogSource {
   const { owner, repo, api } = settings;
   let commit = "";
   let blobs = new Map<string, Map<string, GitHubTreeEntry>>();

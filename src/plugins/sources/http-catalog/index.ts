@@ -54,7 +54,7 @@ export const httpCatalogOptionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "http-catalog",
-  provides: [TOKENS.SkillSource, TOKENS.SourceVisibility],
+  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
   consumes: PLUGIN_CACHE_SERVICES,
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
@@ -83,7 +83,7 @@ export default definePlugin({
         redirectHosts: settings.redirectHosts,
       });
       ctx.contribute(
-        TOKENS.SkillSource,
+        TOKENS.CatalogSource,
         createCatalogSource({
           ...options,
           name,

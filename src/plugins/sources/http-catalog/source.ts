@@ -1,6 +1,6 @@
 import type { Logger } from "../../../kernel/logger.js";
 import { decodeText } from "../../../skills/skill-files.js";
-import type { Diagnostic, SkillSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
+import type { Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
 import type { RemoteDocuments } from "../../../remote/documents.js";
 import { redact, type HttpClient } from "../../../remote/http.js";
 import { ageOf } from "../../../remote/age.js";
@@ -37,7 +37,7 @@ export interface CatalogSourceSettings {
  * A JSON catalog over HTTP as a skill source. Listing costs one request (a 304 once cached): names
  * and descriptions come from the catalog; a SKILL.md and its files are downloaded when read.
  */
-export function createCatalogSource(settings: CatalogSourceSettings): SkillSource {
+export function createCatalogSource(settings: CatalogSourceSettings): CatalogSource {
   let entries = new Map<string, CatalogEntry>();
   let base = new URL(settings.url);
   let indexUrl = settings.candidates[0]!;

@@ -37,7 +37,7 @@ export const registryOptionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "registry",
-  provides: [TOKENS.SkillSource],
+  provides: [TOKENS.CatalogSource],
   consumes: PLUGIN_CACHE_SERVICES,
   options: registryOptionsSchema,
   needsTrust: { plugin: "it sends queries to a search API and fetches from GitHub, with GITHUB_TOKEN when it is set" },
@@ -60,7 +60,7 @@ export default definePlugin({
       logger: ctx.logger,
     });
     ctx.contribute(
-      TOKENS.SkillSource,
+      TOKENS.CatalogSource,
       createRegistrySource({
         ...options,
         http,

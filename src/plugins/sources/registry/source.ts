@@ -7,7 +7,7 @@ import type { RemoteDocuments } from "../../../remote/documents.js";
 import type { HttpClient } from "../../../remote/http.js";
 import { createRemoteFiles, type RemoteSkillFolder } from "../../../remote/remote-files.js";
 import { decodeText } from "../../../skills/skill-files.js";
-import type { SkillSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
+import type { CatalogSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
 import { SKILL_FILES } from "../../../skills/folder-rules.js";
 import { scanRepository, type GitHubApi, type GitHubTreeEntry } from "../github/index.js";
 import { isRegistryId, parseSearchAnswer, type RegistryHit } from "./search-api.js";
@@ -48,7 +48,7 @@ const KEEP_MS = 365 * 24 * 60 * 60 * 1000;
  * is asked through `search`, and the skills it names (`owner/repo/skill`) are read from GitHub
  * and remembered, so they are listed, readable and installable from then on, across restarts.
  */
-export function createRegistrySource(settings: RegistrySourceSettings): SkillSource {
+export function createRegistrySource(settings: RegistrySourceSettings): CatalogSource {
   let discovered: SourceSkill[] | undefined;
   const located = new Map<string, Located>();
   const watchers = new Set<() => void>();

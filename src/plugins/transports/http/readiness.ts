@@ -1,5 +1,5 @@
 import type { CacheMonitor } from "../../../kernel/cache.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { WholeCatalog } from "../../../skills/catalog.js";
 import type { Readiness } from "./app.js";
 
 /**
@@ -8,7 +8,7 @@ import type { Readiness } from "./app.js";
  * is still worth serving. Source names stay out: the health checks need no token. Without a
  * catalog (a kernel serving only tools) it is ready at once.
  */
-export function skillsReadiness(catalog: SkillCatalog | undefined, cache?: CacheMonitor): () => Readiness {
+export function skillsReadiness(catalog: WholeCatalog | undefined, cache?: CacheMonitor): () => Readiness {
   let loaded = catalog === undefined;
   void catalog?.ready().then(() => (loaded = true));
   return () => {

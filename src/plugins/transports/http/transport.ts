@@ -1,5 +1,5 @@
 import type { CacheMonitor } from "../../../kernel/cache.js";
-import type { SkillCatalog } from "../../../skills/catalog.js";
+import type { WholeCatalog } from "../../../skills/catalog.js";
 import type { TransportDefinition } from "../../../kernel/types.js";
 import { createHttpApp } from "./app.js";
 import { defaultAllowedHosts } from "./guard.js";
@@ -13,7 +13,7 @@ export interface HttpTransportParts {
   readonly options: HttpOptions;
   /** Read when the transport starts, so routes every plugin contributed are there. */
   readonly routes: () => readonly HttpRoute[];
-  readonly catalog: SkillCatalog | undefined;
+  readonly catalog: WholeCatalog | undefined;
   /** The cache backend's monitor, when a cache plugin is configured: /readyz reports its state. */
   readonly cache?: CacheMonitor;
 }

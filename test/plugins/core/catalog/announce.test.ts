@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { SkillCatalog } from "../../../../src/skills/catalog.js";
+import { WholeCatalog } from "../../../../src/skills/catalog.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
-import type { SkillSource, SourceSkill } from "../../../../src/skills/types.js";
+import type { CatalogSource, SourceSkill } from "../../../../src/skills/types.js";
 import { announceSkillChanges } from "../../../../src/plugins/core/catalog/announce.js";
 
 describe("announcing skill changes", () => {
   it("tells the client resources and prompts changed, only once it has opened, and stops when the server closes", async () => {
     let skills: SourceSkill[] = [];
     const noFiles = () => Promise.reject(new Error("not in this test"));
-    const source: SkillSource = {
+    const source: CatalogSource = {
       name: "s",
       description: "s",
       load: async () => ({ skills, diagnostics: [] }),
@@ -17,7 +17,7 @@ describe("announcing skill changes", () => {
       listFiles: noFiles,
       readFile: noFiles,
     };
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource(source);
 
     const sent: string[] = [];
@@ -59,7 +59,7 @@ describe("announcing skill changes", () => {
   ] as const)("%s", async (_title, answerWithinMs, expected) => {
     const noFiles = () => Promise.reject(new Error("not in this test"));
     const skills: SourceSkill[] = [{ name: "one", description: "one", path: "one", frontmatter: {}, excerpt: "", rank: 0 }];
-    const catalog = new SkillCatalog(createLogger("silent"));
+    const catalog = new WholeCatalog(createLogger("silent"));
     catalog.addSource({ name: "s", description: "s", load: async () => ({ skills, diagnostics: [] }), readDocument: noFiles, listFiles: noFiles, readFile: noFiles });
     if (answerWithinMs !== undefined) catalog.answerWithin(answerWithinMs);
     const sent: string[] = [];

@@ -6,7 +6,7 @@ import { createLogger } from "../../../../src/kernel/logger.js";
 import { builtinPlugins } from "../../../../src/plugins/index.js";
 import catalogSummary from "../../../../src/plugins/mcp/catalog-summary/index.js";
 import { TOKENS } from "../../../../src/tokens.js";
-import type { SkillSource, SourceSkill } from "../../../../src/skills/types.js";
+import type { CatalogSource, SourceSkill } from "../../../../src/skills/types.js";
 
 const LOADING = "This server's skills were still loading when this connection opened: search or list them to see which it serves.";
 
@@ -17,7 +17,7 @@ function gatedSource(skills: SourceSkill[], name = "gated") {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const unused = () => Promise.reject(new Error("not in this test"));
-  const source: SkillSource = {
+  const source: CatalogSource = {
     name,
     description: name,
     load: async () => {
@@ -28,7 +28,7 @@ function gatedSource(skills: SourceSkill[], name = "gated") {
     listFiles: unused,
     readFile: unused,
   };
-  const plugin = definePlugin({ name, provides: [TOKENS.SkillSource], setup: (ctx) => ctx.contribute(TOKENS.SkillSource, source) });
+  const plugin = definePlugin({ name, provides: [TOKENS.CatalogSource], setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, source) });
   return { plugin, open };
 }
 

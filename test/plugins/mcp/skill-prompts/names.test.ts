@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { SkillCatalog } from "../../../../src/skills/catalog.js";
+import { WholeCatalog } from "../../../../src/skills/catalog.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { planSkillPrompts } from "../../../../src/plugins/mcp/skill-prompts/names.js";
-import type { SkillSource, SourceSkill } from "../../../../src/skills/types.js";
+import type { CatalogSource, SourceSkill } from "../../../../src/skills/types.js";
 
 const skill = (name: string, path = name): SourceSkill => ({
   name,
@@ -13,13 +13,13 @@ const skill = (name: string, path = name): SourceSkill => ({
   rank: 0,
 });
 
-function source(name: string, skills: SourceSkill[]): SkillSource {
+function source(name: string, skills: SourceSkill[]): CatalogSource {
   const unused = () => Promise.reject(new Error("not in this test"));
   return { name, description: name, load: async () => ({ skills, diagnostics: [] }), readDocument: unused, listFiles: unused, readFile: unused };
 }
 
-async function plan(...sources: SkillSource[]) {
-  const catalog = new SkillCatalog(createLogger("silent"));
+async function plan(...sources: CatalogSource[]) {
+  const catalog = new WholeCatalog(createLogger("silent"));
   for (const s of sources) catalog.addSource(s);
   await catalog.refresh();
   const { prompts, skipped } = planSkillPrompts(catalog.list());

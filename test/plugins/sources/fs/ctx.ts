@@ -1,6 +1,6 @@
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { PluginContext } from "../../../../src/kernel/types.js";
-import type { SkillSource, SourceSnapshot } from "../../../../src/skills/types.js";
+import type { CatalogSource, SourceSnapshot } from "../../../../src/skills/types.js";
 import type { SourceVisibility } from "../../../../src/skills/visibility.js";
 import fsPlugin from "../../../../src/plugins/sources/fs/index.js";
 import { TOKENS } from "../../../../src/tokens.js";
@@ -8,7 +8,7 @@ import { TOKENS } from "../../../../src/tokens.js";
 export interface FakeContext {
   readonly ctx: PluginContext;
   /** What setup passed to addSkillSource, in order. */
-  readonly sources: SkillSource[];
+  readonly sources: CatalogSource[];
   /** Who may see each source, as setup contributed it. */
   readonly visibility: SourceVisibility[];
   /** Every log line, debug included. */
@@ -17,7 +17,7 @@ export interface FakeContext {
 
 /** A PluginContext with just what the fs plugin uses; anything else fails the test loudly. */
 export function createFakeContext(baseDir: string): FakeContext {
-  const sources: SkillSource[] = [];
+  const sources: CatalogSource[] = [];
   const visibility: SourceVisibility[] = [];
   const logs: string[] = [];
   const unexpected = (method: string) => () => {
@@ -31,8 +31,8 @@ export function createFakeContext(baseDir: string): FakeContext {
     provide: unexpected("provide"),
     contribute: (token, value) => {
       if (token === TOKENS.SourceVisibility) return void visibility.push(value as SourceVisibility);
-      if (token !== TOKENS.SkillSource) throw new Error(`fs contributed ${String(token)}`);
-      sources.push(value as SkillSource);
+      if (token !== TOKENS.CatalogSource) throw new Error(`fs contributed ${String(token)}`);
+      sources.push(value as CatalogSource);
     },
     resolve: unexpected("resolve"),
     resolveOptional: () => undefined,

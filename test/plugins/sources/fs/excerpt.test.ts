@@ -4,7 +4,7 @@ import { CacheEngine } from "../../../../src/cache/engine.js";
 import { createMemoryBackend } from "../../../../src/cache/memory-backend.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { Bm25Ranker } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
-import { SkillCatalog, type CatalogChange } from "../../../../src/skills/catalog.js";
+import { WholeCatalog, type CatalogChange } from "../../../../src/skills/catalog.js";
 import { parseSkillMd } from "../../../../src/skills/skill-md.js";
 import { setupFs } from "./ctx.js";
 import { waitFor } from "../../../helpers/wait.js";
@@ -16,7 +16,7 @@ const skillText = (body: string) => `---\nname: wide\ndescription: Deploys thing
 
 async function catalogOver(root: string) {
   const { sources } = await setupFs({ roots: [root], watch: false }, root);
-  const catalog = new SkillCatalog(createLogger("silent"));
+  const catalog = new WholeCatalog(createLogger("silent"));
   catalog.addSource(sources[0]!);
   const changes: CatalogChange[] = [];
   catalog.onChange((change) => changes.push(change));
@@ -99,7 +99,7 @@ describe("a catalog entry", () => {
     // The second source, as a restarted process, recalls both skills from the first one's snapshot.
     for (const _ of [1, 2]) {
       const { source, logs } = snapshottedSource(root, cache);
-      const catalog = new SkillCatalog(createLogger("silent"));
+      const catalog = new WholeCatalog(createLogger("silent"));
       catalog.addSource(source);
       await catalog.refresh();
       loads.push(catalog.list());

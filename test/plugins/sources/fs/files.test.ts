@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillFileError } from "../../../../src/kernel/errors.js";
-import type { SkillSource } from "../../../../src/skills/types.js";
+import type { CatalogSource } from "../../../../src/skills/types.js";
 import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES } from "../../../../src/skills/folder-rules.js";
 import { createHostileRoot } from "../../../fixtures/hostile-root.js";
 import { setupFs } from "./ctx.js";
@@ -13,7 +13,7 @@ import { skillMd, tempDir, writeSkillFile } from "./files.js";
 const MiB = 1024 * 1024;
 
 /** Sets the plugin up over `roots`, loads its only source once, and returns it. */
-async function loadedSource(roots: unknown[], baseDir: string): Promise<SkillSource> {
+async function loadedSource(roots: unknown[], baseDir: string): Promise<CatalogSource> {
   const { sources } = await setupFs({ roots }, baseDir);
   await sources[0]!.load(new AbortController().signal);
   return sources[0]!;
@@ -121,7 +121,7 @@ describe("listing a skill's files", () => {
 
 describe("a skill folder of 20,000 files, among other hostile ones", () => {
   let work: string;
-  let source: SkillSource;
+  let source: CatalogSource;
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "skills-kernel-files-"));
@@ -162,7 +162,7 @@ describe("a skill folder of 20,000 files, among other hostile ones", () => {
 describe("reading a skill's files", () => {
   let work: string;
   let root: string;
-  let source: SkillSource;
+  let source: CatalogSource;
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "skills-kernel-read-"));

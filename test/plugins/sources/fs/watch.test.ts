@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CatalogChange } from "../../../../src/skills/catalog.js";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
-import type { SkillSource } from "../../../../src/skills/types.js";
+import type { CatalogSource } from "../../../../src/skills/types.js";
 import { setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
 import { HAS_INOTIFY_INFO, inotifyWatches, waitFor } from "./watching.js";
@@ -16,12 +16,12 @@ afterEach(() => {
 });
 
 interface Watching {
-  readonly source: SkillSource;
+  readonly source: CatalogSource;
   /** Change signals since the last change(). */
   calls(): number;
   /** Runs `action` and waits for a change signal after it. */
   change(action: () => Promise<unknown>): Promise<void>;
-  load(): ReturnType<SkillSource["load"]>;
+  load(): ReturnType<CatalogSource["load"]>;
   stop(): void;
   readonly logs: string[];
 }

@@ -1,14 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { definePlugin, type PluginEntry } from "../../../../src/kernel/config.js";
-import type { SkillSource } from "../../../../src/skills/types.js";
+import type { CatalogSource } from "../../../../src/skills/types.js";
 import { TOKENS } from "../../../../src/tokens.js";
 import { startSkillServer, type SkillServer } from "../../../helpers/skill-server.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/skills", import.meta.url));
 
 /** A remote-like source: serves one skill until `down` is set, then every load throws. */
-function flakySource(state: { down: boolean }): SkillSource {
+function flakySource(state: { down: boolean }): CatalogSource {
   const refuse = () => Promise.reject(new Error("not in this test"));
   return {
     name: "remote",
@@ -34,7 +34,7 @@ const OFF: PluginEntry = ["skill-policy", { audit: { "*": "off" } }];
 
 it("says which source is stale or failed in list_skills, and still lists the others", async () => {
   const state = { down: false };
-  const remote = definePlugin({ name: "remote", provides: [TOKENS.SkillSource], setup: (ctx) => ctx.contribute(TOKENS.SkillSource, flakySource(state)) });
+  const remote = definePlugin({ name: "remote", provides: [TOKENS.CatalogSource], setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, flakySource(state)) });
   server = await startSkillServer([FIXTURES], ["list-skills", remote, OFF]);
   const list = async () => (await server!.call("list_skills", { format: "json" })).structuredContent as { skills: { id: string }[]; unavailable_sources?: unknown };
 
@@ -49,7 +49,7 @@ it("says which source is stale or failed in list_skills, and still lists the oth
 });
 
 it("reports a source that never loaded as failed", async () => {
-  const remote = definePlugin({ name: "remote", provides: [TOKENS.SkillSource], setup: (ctx) => ctx.contribute(TOKENS.SkillSource, flakySource({ down: true })) });
+  const remote = definePlugin({ name: "remote", provides: [TOKENS.CatalogSource], setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, flakySource({ down: true })) });
   server = await startSkillServer([FIXTURES], ["list-skills", remote, OFF]);
   const result = (await server.call("list_skills", { format: "json" })).structuredContent as { skills: { id: string }[]; unavailable_sources?: unknown };
   expect(result.skills.length).toBeGreaterThan(0);
