@@ -1,11 +1,15 @@
 import { CONTENT_SECURITY_POLICY, html, page } from "./html.js";
 
-/** Headers on every page: no script may run, nothing may frame it, and nothing is guessed or kept. */
+/**
+ * Headers on every page: no script may run, nothing may frame it, and nothing is guessed or kept.
+ * No referrer leaves for another site; the page's own forms keep theirs, since a browser sends
+ * `Origin: null` under `no-referrer` and the Origin check would then refuse them.
+ */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy": CONTENT_SECURITY_POLICY,
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cache-control": "no-store",
 };
