@@ -56,7 +56,10 @@ const optionsSchema = z
 export default definePlugin({
   name: "catalog-page",
   provides: [HTTP_TOKENS.Route],
-  consumes: [{ token: TOKENS.SkillPolicy, optional: true }],
+  consumes: [
+    { token: TOKENS.SkillPolicy, optional: true },
+    { token: HTTP_TOKENS.Options, optional: true, fromStart: true },
+  ],
   options: optionsSchema,
   needsTrust: { plugin: "it serves pages on the HTTP listener" },
   setup(ctx, options) {
@@ -117,6 +120,14 @@ export default definePlugin({
         handle: async (_request, path) => notice(404, "No sign-in here: this server asks for none, or the request brought its own token.", rootFor(path)),
       });
     }
+    return {
+      start(started) {
+        // Said at start, not first at a browser's sign-in: the operator reads the log, a reader cannot fix it.
+        if (started.resolveOptional(HTTP_TOKENS.Options)?.oauth !== undefined && options.oauthClientId === undefined) {
+          ctx.logger.warn("with oauth, browsers cannot sign in to the catalog page until its oauthClientId option names the page's OAuth client");
+        }
+      },
+    };
   },
 });
 

@@ -132,6 +132,31 @@ describe("the catalog page behind OAuth", () => {
     expect(list).toContain('href="skill/team%3Adeploy/"');
   });
 
+  it("makes cookies Secure and the redirect URI https when served over HTTPS, or a trusted proxy says so", async () => {
+    const direct = await handler.fetch(new Request("https://127.0.0.1/sign-in/oauth", { headers: { host: "127.0.0.1" } }));
+    expect(direct.headers.getSetCookie()[0]).toMatch(/^skills_sign_in=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
+    expect(new URL(direct.headers.get("location")!).searchParams.get("redirect_uri")).toBe("https://127.0.0.1/sign-in/callback");
+    const proxied = new Request(`${ORIGIN}/sign-in/oauth`, { headers: { host: "127.0.0.1", "x-forwarded-proto": "https" } });
+    // Not trusted unless configured: the proxy's word is anyone's.
+    expect((await handler.fetch(proxied.clone())).headers.getSetCookie()[0]).not.toContain("Secure");
+    const behindProxy = await serve(
+      { oauth: { issuer: idp.issuer.url, audience: AUDIENCE, requiredScopes: [SCOPE] } },
+      { oauthClientId: "catalog-page", trustForwardedProto: true },
+    );
+    const trusted = await behindProxy.fetch(proxied);
+    expect(trusted.headers.getSetCookie()[0]).toMatch(/; Secure$/);
+    expect(new URL(trusted.headers.get("location")!).searchParams.get("redirect_uri")).toBe("https://127.0.0.1/sign-in/callback");
+  });
+
+  it("says sign-in is not set up without the page's OAuth client id", async () => {
+    const noClient = await serve({ oauth: { issuer: idp.issuer.url, audience: AUDIENCE } });
+    const b = browser(noClient);
+    const response = await b.go("/sign-in");
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain("<code>oauthClientId</code>");
+    expect((await b.go("/sign-in/oauth")).headers.get("location")).toBe("../sign-in");
+  });
+
   it("shows each user what their token may see", async () => {
     user = { sub: "bob", groups: ["sales"] };
     const b = browser(handler);
