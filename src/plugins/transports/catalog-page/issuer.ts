@@ -1,28 +1,26 @@
-import { readIssuerMetadata } from "../http/index.js";
+import * as oauth from "oauth4webapi";
+import { isLoopback, readIssuerMetadata } from "../http/index.js";
 
 /** How long the issuer's token endpoint may take to answer. */
 const TOKEN_TIMEOUT_MS = 10_000;
-
-export interface IssuerEndpoints {
-  readonly authorization: string;
-  readonly token: string;
-}
 
 /** Why a sign-in with the issuer could not finish, in words the page may show. */
 export class SignInError extends Error {}
 
 /**
- * The issuer's authorization and token endpoints, from the metadata the http plugin's sign-in
- * reads too; asked once, and again after a failure, so an issuer down at start needs no restart.
+ * The issuer's metadata, as oauth4webapi takes it, from the function the http plugin's JWT
+ * verifier reads it with (OpenID Connect, else RFC 8414, its `issuer` checked); asked once, and
+ * again after a failure, so an issuer down at start needs no restart.
  */
-export function issuerEndpoints(issuer: string): () => Promise<IssuerEndpoints> {
-  let found: Promise<IssuerEndpoints> | undefined;
+export function issuerMetadata(issuer: string): () => Promise<oauth.AuthorizationServer> {
+  let found: Promise<oauth.AuthorizationServer> | undefined;
   return () =>
     (found ??= readIssuerMetadata(issuer).then(({ document, url }) => {
-      const { authorization_endpoint: authorization, token_endpoint: token } = document;
-      if (typeof authorization !== "string" || !URL.canParse(authorization)) throw new SignInError(`${url} names no authorization_endpoint`);
-      if (typeof token !== "string" || !URL.canParse(token)) throw new SignInError(`${url} names no token_endpoint`);
-      return { authorization, token };
+      for (const endpoint of ["authorization_endpoint", "token_endpoint"]) {
+        const named = document[endpoint];
+        if (typeof named !== "string" || !URL.canParse(named)) throw new SignInError(`${url} names no ${endpoint}`);
+      }
+      return document as unknown as oauth.AuthorizationServer;
     })).catch((error: unknown) => {
       found = undefined;
       throw error instanceof SignInError ? error : new SignInError((error as Error).message);
@@ -30,44 +28,46 @@ export function issuerEndpoints(issuer: string): () => Promise<IssuerEndpoints> 
 }
 
 export interface CodeExchange {
-  readonly tokenEndpoint: string;
   readonly clientId: string;
-  readonly code: string;
+  /** The issuer's answer, as `validateAuthResponse` passed it. */
+  readonly callback: URLSearchParams;
   readonly verifier: string;
   readonly redirectUri: string;
 }
 
 /** The access token the issuer gives for an authorization code (a public client: PKCE, no secret). */
-export async function exchangeCode(exchange: CodeExchange): Promise<string> {
-  let response: Response;
+export async function exchangeCode(issuer: oauth.AuthorizationServer, exchange: CodeExchange): Promise<string> {
+  const client: oauth.Client = { client_id: exchange.clientId };
+  let answer: oauth.TokenEndpointResponse;
   try {
-    response = await fetch(exchange.tokenEndpoint, {
-      method: "POST",
-      redirect: "error",
+    const response = await oauth.authorizationCodeGrantRequest(issuer, client, oauth.None(), exchange.callback, exchange.redirectUri, exchange.verifier, {
       signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code: exchange.code,
-        redirect_uri: exchange.redirectUri,
-        client_id: exchange.clientId,
-        code_verifier: exchange.verifier,
-      }),
+      // Plain http only to this machine (a local issuer, the tests): the code never crosses a network.
+      [oauth.allowInsecureRequests]: isLoopbackHttp(issuer.token_endpoint!),
     });
+    answer = await oauth.processAuthorizationCodeResponse(issuer, client, response);
   } catch (error) {
-    throw new SignInError(`the issuer's token endpoint could not be reached: ${(error as Error).message}`);
+    // oauth4webapi's own argument checks: a fault here, not the issuer's.
+    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_INVALID_ARG")) throw error;
+    throw new SignInError(reasonOf(error));
   }
-  let answer: Record<string, unknown>;
-  try {
-    answer = (await response.json()) as Record<string, unknown>;
-  } catch {
-    throw new SignInError(`the issuer's token endpoint answered HTTP ${response.status}, not JSON`);
-  }
-  if (!response.ok) {
-    const reason = typeof answer.error === "string" ? answer.error : `HTTP ${response.status}`;
-    throw new SignInError(`the issuer refused the code: ${reason}${typeof answer.error_description === "string" ? ` (${answer.error_description})` : ""}`);
-  }
-  if (typeof answer.access_token !== "string" || answer.access_token === "") throw new SignInError("the issuer's answer holds no access_token");
-  if (typeof answer.token_type !== "string" || answer.token_type.toLowerCase() !== "bearer") throw new SignInError("the issuer's token is not a bearer token");
+  // oauth4webapi takes DPoP-bound tokens too; the bearer check takes bearer tokens only.
+  if (answer.token_type !== "bearer") throw new SignInError("the issuer's token is not a bearer token");
   return answer.access_token;
+}
+
+function isLoopbackHttp(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === "http:" && isLoopback(hostname);
+}
+
+/** Why the code exchange failed, in words the page may show (oauth4webapi's, or fetch's). */
+function reasonOf(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError) {
+    return `the issuer refused the code: ${error.error}${error.error_description ? ` (${error.error_description})` : ""}`;
+  }
+  if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
+    return `the issuer's token answer is not accepted: ${error.message}`;
+  }
+  return `the issuer's token endpoint could not be reached: ${(error as Error).message}`;
 }

@@ -1,27 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-
-/** A PKCE code verifier (RFC 7636 §4.1): 32 random bytes, base64url, 43 characters. */
-export function newCodeVerifier(): string {
-  return randomBytes(32).toString("base64url");
-}
-
-/** The S256 code challenge of a verifier (RFC 7636 §4.2): base64url(SHA-256(verifier)). */
-export function codeChallengeOf(verifier: string): string {
-  return createHash("sha256").update(verifier, "ascii").digest("base64url");
-}
-
-/** The `state` that ties the issuer's answer to the sign-in this browser started. */
-export function newState(): string {
-  return randomBytes(32).toString("base64url");
-}
-
-/** Whether the state the issuer sent back is the one kept, in constant time; a missing one never matches. */
-export function stateMatches(kept: string, returned: string | null): boolean {
-  if (returned === null || returned === "") return false;
-  const a = createHash("sha256").update(kept).digest();
-  const b = createHash("sha256").update(returned).digest();
-  return timingSafeEqual(a, b);
-}
+import * as oauth from "oauth4webapi";
 
 export interface AuthorizationRequest {
   readonly authorizationEndpoint: string;
@@ -35,15 +12,44 @@ export interface AuthorizationRequest {
 }
 
 /** The issuer's authorization URL for the code flow with PKCE (S256). */
-export function authorizationUrl(request: AuthorizationRequest): URL {
+export async function authorizationUrl(request: AuthorizationRequest): Promise<URL> {
   const url = new URL(request.authorizationEndpoint);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", request.clientId);
   url.searchParams.set("redirect_uri", request.redirectUri);
   if (request.scopes.length > 0) url.searchParams.set("scope", request.scopes.join(" "));
   url.searchParams.set("state", request.state);
-  url.searchParams.set("code_challenge", codeChallengeOf(request.verifier));
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(request.verifier));
   url.searchParams.set("code_challenge_method", "S256");
   if (request.resource !== undefined) url.searchParams.set("resource", request.resource);
   return url;
+}
+
+/** Why the issuer's answer is refused, and with which status, in words the page may show. */
+export interface AnswerRefused {
+  readonly status: 400 | 401;
+  readonly refused: string;
+}
+
+/**
+ * The issuer's answer on the way back, checked by oauth4webapi: its `state` is the one kept, an
+ * `iss` it names is the issuer's own (RFC 9207, required when the metadata says it is sent), and
+ * it holds no error but a code. What passes is what the code exchange takes.
+ */
+export function checkAnswer(issuer: oauth.AuthorizationServer, clientId: string, answer: URLSearchParams, state: string): URLSearchParams | AnswerRefused {
+  let checked: URLSearchParams;
+  try {
+    checked = oauth.validateAuthResponse(issuer, { client_id: clientId }, answer, state);
+  } catch (error) {
+    if (error instanceof oauth.AuthorizationResponseError) {
+      return { status: 401, refused: `The issuer did not sign you in: ${error.error}${error.error_description ? ` (${error.error_description})` : ""}.` };
+    }
+    if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
+      return { status: 400, refused: `The answer is not for the sign-in this browser started (${error.message}).` };
+    }
+    throw error;
+  }
+  // The exchange would refuse it too, as the token endpoint's fault: it is the answer's.
+  if (!checked.get("code")) return { status: 400, refused: "The issuer's answer holds no code." };
+  return checked;
 }

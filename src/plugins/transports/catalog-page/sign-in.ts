@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
+import * as oauth from "oauth4webapi";
 import type { Logger } from "../../../kernel/logger.js";
 import type { Caller, SignInGate } from "../http/index.js";
 import { html, page, type Markup } from "./html.js";
-import { exchangeCode, issuerEndpoints, SignInError, type IssuerEndpoints } from "./issuer.js";
+import { exchangeCode, issuerMetadata, SignInError } from "./issuer.js";
 import { locate, postedFromHere, rootFor, type PageLocation } from "./location.js";
-import { authorizationUrl, newCodeVerifier, newState, stateMatches } from "./pkce.js";
+import { authorizationUrl, checkAnswer } from "./pkce.js";
 import { answer, notice, redirect } from "./respond.js";
 import { type CookieSealer, CSRF_COOKIE, readCookie, SESSION_COOKIE, sessionContent, setCookie, SIGN_IN_COOKIE, signInContent } from "./session.js";
 
@@ -46,7 +47,7 @@ const SIGN_OUT_PURPOSE = "sign out";
  */
 export class PageSignIn {
   readonly #accounts = new WeakMap<Request, Account>();
-  readonly #endpoints = new Map<string, () => Promise<IssuerEndpoints>>();
+  readonly #metadata = new Map<string, () => Promise<oauth.AuthorizationServer>>();
 
   constructor(
     private readonly sealer: CookieSealer,
@@ -122,17 +123,12 @@ export class PageSignIn {
   async #startOAuth(gate: SignInGate & { mode: "oauth" }, here: PageLocation, root: string): Promise<Response> {
     const clientId = this.options.oauthClientId;
     if (clientId === undefined) return redirect(`${root}sign-in`);
-    let endpoints: IssuerEndpoints;
-    try {
-      endpoints = await this.#endpointsOf(gate.issuer)();
-    } catch (error) {
-      this.logger.warn(`catalog page sign-in: ${(error as Error).message}`);
-      return notice(503, "The sign-in service cannot be reached; try again later.", root, [], { "retry-after": "5" });
-    }
-    const kept = { state: newState(), verifier: newCodeVerifier(), redirectUri: `${here.origin}${here.mountPath}sign-in/callback` };
+    const issuer = await this.#issuer(gate.issuer, root);
+    if (issuer instanceof Response) return issuer;
+    const kept = { state: oauth.generateRandomState(), verifier: oauth.generateRandomCodeVerifier(), redirectUri: `${here.origin}${here.mountPath}sign-in/callback` };
     const sealed = await this.sealer.seal(SIGN_IN_USE, kept, this.sealer.nowSec() + SIGN_IN_TTL_SEC);
-    const location = authorizationUrl({
-      authorizationEndpoint: endpoints.authorization,
+    const location = await authorizationUrl({
+      authorizationEndpoint: issuer.authorization_endpoint!,
       clientId,
       redirectUri: kept.redirectUri,
       scopes: this.options.oauthScopes ?? gate.requiredScopes,
@@ -148,19 +144,15 @@ export class PageSignIn {
     const sealed = readCookie(request, SIGN_IN_COOKIE);
     const kept = sealed === undefined ? undefined : signInContent(await this.sealer.unseal(SIGN_IN_USE, sealed));
     if (kept === undefined) return this.#signInAgain(400, "This sign-in was not started in this browser, or took too long.", root, cleared);
-    const params = new URL(request.url).searchParams;
-    if (!stateMatches(kept.state, params.get("state"))) return this.#signInAgain(400, "The answer is not for the sign-in this browser started (its state does not match).", root, cleared);
-    const issuer = params.get("iss");
-    // RFC 9207: an issuer that names itself must be the configured one (a mix-up otherwise).
-    if (issuer !== null && issuer.replace(/\/+$/, "") !== gate.issuer.replace(/\/+$/, "")) return this.#signInAgain(400, "The answer names another issuer.", root, cleared);
-    const refusal = params.get("error");
-    if (refusal !== null) return this.#signInAgain(401, `The issuer did not sign you in: ${refusal}${params.has("error_description") ? ` (${params.get("error_description")})` : ""}.`, root, cleared);
-    const code = params.get("code");
-    if (code === null || code === "") return this.#signInAgain(400, "The issuer's answer holds no code.", root, cleared);
+    // Not cleared: the code is not spent yet, so a reload may finish the sign-in once the issuer answers.
+    const issuer = await this.#issuer(gate.issuer, root);
+    if (issuer instanceof Response) return issuer;
+    const clientId = this.options.oauthClientId ?? "";
+    const callback = checkAnswer(issuer, clientId, new URL(request.url).searchParams, kept.state);
+    if ("refused" in callback) return this.#signInAgain(callback.status, callback.refused, root, cleared);
     let token: string;
     try {
-      const endpoints = await this.#endpointsOf(gate.issuer)();
-      token = await exchangeCode({ tokenEndpoint: endpoints.token, clientId: this.options.oauthClientId ?? "", code, verifier: kept.verifier, redirectUri: kept.redirectUri });
+      token = await exchangeCode(issuer, { clientId, callback, verifier: kept.verifier, redirectUri: kept.redirectUri });
     } catch (error) {
       if (!(error instanceof SignInError)) throw error;
       this.logger.warn(`catalog page sign-in: ${error.message}`);
@@ -193,10 +185,16 @@ export class PageSignIn {
     return answer(status, page("Sign in", "", html`<h1>${message}</h1><p><a href="${root}sign-in">Sign in</a></p>`, root), {}, cookies);
   }
 
-  #endpointsOf(issuer: string): () => Promise<IssuerEndpoints> {
-    let found = this.#endpoints.get(issuer);
-    if (found === undefined) this.#endpoints.set(issuer, (found = issuerEndpoints(issuer)));
-    return found;
+  /** The issuer's metadata, or the page saying it cannot be reached. */
+  async #issuer(issuer: string, root: string): Promise<oauth.AuthorizationServer | Response> {
+    let found = this.#metadata.get(issuer);
+    if (found === undefined) this.#metadata.set(issuer, (found = issuerMetadata(issuer)));
+    try {
+      return await found();
+    } catch (error) {
+      this.logger.warn(`catalog page sign-in: ${(error as Error).message}`);
+      return notice(503, "The sign-in service cannot be reached; try again later.", root, [], { "retry-after": "5" });
+    }
   }
 }
 

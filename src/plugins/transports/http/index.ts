@@ -49,5 +49,5 @@ export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./
 export { HTTP_TOKENS, type HttpRoute, type RouteCaller, type SignInGate, type TokenVerdict } from "./routes.js";
 export { readIssuerMetadata } from "./auth/verifier.js";
 export type { Caller } from "./auth/gate.js";
-export { MIN_TOKEN_LENGTH, WRITE_SCOPE, type HttpOptions } from "./options.js";
+export { isLoopback, MIN_TOKEN_LENGTH, WRITE_SCOPE, type HttpOptions } from "./options.js";
 export { json, restError } from "./respond.js";

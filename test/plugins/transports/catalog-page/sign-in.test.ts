@@ -78,6 +78,8 @@ beforeAll(async () => {
   await idp.issuer.keys.generate("RS256");
   await idp.start(0, "127.0.0.1");
   idp.service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }) => {
+    // The ID token (its aud the page's client) stays as the issuer made it: oauth4webapi checks it.
+    if (token.payload.aud === "catalog-page") return;
     Object.assign(token.payload, { sub: user.sub, aud: AUDIENCE, scope: SCOPE, groups: user.groups });
   });
   dir = await mkdtemp(join(tmpdir(), "sk-page-sign-in-"));
@@ -170,13 +172,19 @@ describe("the catalog page behind OAuth", () => {
     expect(await (await b.go("/skill/handbook/")).text()).toContain("public:handbook");
   });
 
-  it("refuses an answer whose state is not the one kept, or that this browser never asked for", async () => {
+  it("refuses an answer whose state is not the one kept, from another issuer, or that this browser never asked for", async () => {
     user = { sub: "ada", groups: ["platform"] };
     const wrong = browser(handler);
     const { response } = await signInWithIssuer(wrong, (callback) => callback.searchParams.set("state", "forged"));
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain("state does not match");
+    expect(await response.text()).toContain("The answer is not for the sign-in this browser started (unexpected &#34;state&#34;");
     expect(wrong.jar.has("skills_session")).toBe(false);
+    // RFC 9207: an answer naming another issuer is a mix-up.
+    const mixedUp = browser(handler);
+    const { response: otherIssuer } = await signInWithIssuer(mixedUp, (callback) => callback.searchParams.set("iss", "https://evil.example"));
+    expect(otherIssuer.status).toBe(400);
+    expect(await otherIssuer.text()).toContain("unexpected &#34;iss&#34;");
+    expect(mixedUp.jar.has("skills_session")).toBe(false);
     const missing = browser(handler);
     const { response: lost } = await signInWithIssuer(missing, () => missing.jar.clear());
     expect(lost.status).toBe(400);
