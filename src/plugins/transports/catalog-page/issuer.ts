@@ -7,20 +7,23 @@ const TOKEN_TIMEOUT_MS = 10_000;
 /** Why a sign-in with the issuer could not finish, in words the page may show. */
 export class SignInError extends Error {}
 
+/** The issuer's metadata with the two endpoints the code flow needs. */
+export type IssuerMetadata = oauth.AuthorizationServer & { readonly authorization_endpoint: string; readonly token_endpoint: string };
+
 /**
  * The issuer's metadata, as oauth4webapi takes it, from the function the http plugin's JWT
  * verifier reads it with (OpenID Connect, else RFC 8414, its `issuer` checked); asked once, and
  * again after a failure, so an issuer down at start needs no restart.
  */
-export function issuerMetadata(issuer: string): () => Promise<oauth.AuthorizationServer> {
-  let found: Promise<oauth.AuthorizationServer> | undefined;
+export function issuerMetadata(issuer: string): () => Promise<IssuerMetadata> {
+  let found: Promise<IssuerMetadata> | undefined;
   return () =>
     (found ??= readIssuerMetadata(issuer).then(({ document, url }) => {
       for (const endpoint of ["authorization_endpoint", "token_endpoint"]) {
         const named = document[endpoint];
         if (typeof named !== "string" || !URL.canParse(named)) throw new SignInError(`${url} names no ${endpoint}`);
       }
-      return document as unknown as oauth.AuthorizationServer;
+      return document as unknown as IssuerMetadata;
     })).catch((error: unknown) => {
       found = undefined;
       throw error instanceof SignInError ? error : new SignInError((error as Error).message);
@@ -36,14 +39,14 @@ export interface CodeExchange {
 }
 
 /** The access token the issuer gives for an authorization code (a public client: PKCE, no secret). */
-export async function exchangeCode(issuer: oauth.AuthorizationServer, exchange: CodeExchange): Promise<string> {
+export async function exchangeCode(issuer: IssuerMetadata, exchange: CodeExchange): Promise<string> {
   const client: oauth.Client = { client_id: exchange.clientId };
   let answer: oauth.TokenEndpointResponse;
   try {
     const response = await oauth.authorizationCodeGrantRequest(issuer, client, oauth.None(), exchange.callback, exchange.redirectUri, exchange.verifier, {
       signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
       // Plain http only to this machine (a local issuer, the tests): the code never crosses a network.
-      [oauth.allowInsecureRequests]: isLoopbackHttp(issuer.token_endpoint!),
+      [oauth.allowInsecureRequests]: isLoopbackHttp(issuer.token_endpoint),
     });
     answer = await oauth.processAuthorizationCodeResponse(issuer, client, response);
   } catch (error) {

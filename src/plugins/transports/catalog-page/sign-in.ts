@@ -3,7 +3,7 @@ import * as oauth from "oauth4webapi";
 import type { Logger } from "../../../kernel/logger.js";
 import type { Caller, SignInGate } from "../http/index.js";
 import { html, page, type Markup } from "./html.js";
-import { exchangeCode, issuerMetadata, SignInError } from "./issuer.js";
+import { exchangeCode, issuerMetadata, SignInError, type IssuerMetadata } from "./issuer.js";
 import { locate, postedFromHere, rootFor, type PageLocation } from "./location.js";
 import { authorizationUrl, checkAnswer } from "./pkce.js";
 import { answer, notice, redirect } from "./respond.js";
@@ -47,7 +47,7 @@ const SIGN_OUT_PURPOSE = "sign out";
  */
 export class PageSignIn {
   readonly #accounts = new WeakMap<Request, Account>();
-  readonly #metadata = new Map<string, () => Promise<oauth.AuthorizationServer>>();
+  readonly #metadata = new Map<string, () => Promise<IssuerMetadata>>();
 
   constructor(
     private readonly sealer: CookieSealer,
@@ -128,7 +128,7 @@ export class PageSignIn {
     const kept = { state: oauth.generateRandomState(), verifier: oauth.generateRandomCodeVerifier(), redirectUri: `${here.origin}${here.mountPath}sign-in/callback` };
     const sealed = await this.sealer.seal(SIGN_IN_USE, kept, this.sealer.nowSec() + SIGN_IN_TTL_SEC);
     const location = await authorizationUrl({
-      authorizationEndpoint: issuer.authorization_endpoint!,
+      authorizationEndpoint: issuer.authorization_endpoint,
       clientId,
       redirectUri: kept.redirectUri,
       scopes: this.options.oauthScopes ?? gate.requiredScopes,
@@ -186,7 +186,7 @@ export class PageSignIn {
   }
 
   /** The issuer's metadata, or the page saying it cannot be reached. */
-  async #issuer(issuer: string, root: string): Promise<oauth.AuthorizationServer | Response> {
+  async #issuer(issuer: string, root: string): Promise<IssuerMetadata | Response> {
     let found = this.#metadata.get(issuer);
     if (found === undefined) this.#metadata.set(issuer, (found = issuerMetadata(issuer)));
     try {

@@ -1,7 +1,6 @@
 import { OAuth2Server } from "oauth2-mock-server";
-import type { AuthorizationServer } from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchangeCode, issuerMetadata, SignInError } from "../../../../src/plugins/transports/catalog-page/issuer.js";
+import { exchangeCode, type IssuerMetadata, issuerMetadata, SignInError } from "../../../../src/plugins/transports/catalog-page/issuer.js";
 import { checkAnswer } from "../../../../src/plugins/transports/catalog-page/pkce.js";
 
 /** The code exchange against a real issuer on loopback (oauth2-mock-server), and where it may go. */
@@ -18,7 +17,7 @@ afterAll(async () => {
 });
 
 /** An exchange of a code the issuer never gave, its answer checked as the callback checks it. */
-function exchangeOf(issuer: AuthorizationServer) {
+function exchangeOf(issuer: IssuerMetadata) {
   const callback = checkAnswer(issuer, "catalog-page", new URLSearchParams({ code: "never-issued", state: "s" }), "s");
   if (!(callback instanceof URLSearchParams)) throw new Error(callback.refused);
   return { clientId: "catalog-page", callback, verifier: "v".repeat(43), redirectUri: "https://skills.example.com/sign-in/callback" };
