@@ -61,4 +61,4 @@ export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillM
 // dependency on the kernel's world is skills-kernel itself (a peer dependency).
 export { z } from "zod";
 export { VERSION } from "./version.js";
-export { createHttpHandler, HTTP_TOKENS, json, restError, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute, type Caller, type RouteCaller } from "./plugins/transports/http/index.js";
+export { createHttpHandler, HTTP_TOKENS, json, restError, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute, type Caller, type RouteCaller, type SignInGate, type TokenVerdict } from "./plugins/transports/http/index.js";

@@ -125,7 +125,7 @@ describe.skipIf(!CHROMIUM.path)(`catalog page (--ui) in headless Chromium, throu
       await page.goto(new URL("/", server.origin).href);
       await page.getByRole("link", { name: "hostile" }).click();
       await page.waitForLoadState("load");
-      expect(new URL(page.url()).pathname).toBe("/skill/team%3Ahostile");
+      expect(new URL(page.url()).pathname).toBe("/skill/team%3Ahostile/");
       expect(dialogs).toEqual([]);
       expect(await page.evaluate("typeof window.pwned")).toBe("undefined");
       // Only the page's own markup: no element a skill could have smuggled in.
@@ -171,13 +171,13 @@ describe.skipIf(!CHROMIUM.path)(`catalog page (--ui) in headless Chromium, throu
   });
 
   it("sends a policy that allows no script at all, and refuses writes", async () => {
-    const response = await fetch(new URL("/skill/team%3Ahostile", server.origin));
+    const response = await fetch(new URL("/skill/team%3Ahostile/", server.origin));
     expect(response.status).toBe(200);
     const policy = response.headers.get("content-security-policy")!;
     expect(policy).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; /);
     expect(policy).not.toContain("script-src");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect((await fetch(new URL("/", server.origin), { method: "POST" })).status).toBe(405);
-    expect((await fetch(new URL("/skill/nope%3Anope", server.origin))).status).toBe(404);
+    expect((await fetch(new URL("/skill/nope%3Anope/", server.origin))).status).toBe(404);
   });
 });

@@ -41,6 +41,8 @@ button{padding:.4rem .8rem;font:inherit}
 ul.skills{list-style:none;padding:0}
 ul.skills li{padding:.6rem 0;border-bottom:1px solid #eee}
 .source,.muted{color:#555;font-size:.9rem}
+.account{float:right;margin:0}.account span{color:#555}
+label{display:flex;gap:.5rem;align-items:center}input[type=password]{flex:1;padding:.4rem;font:inherit}
 .finding-high{color:#a40000}.finding-medium{color:#8a5300}
 pre{background:#f5f5f5;padding:.6rem;overflow:auto}
 article{border-top:1px solid #ddd;margin-top:1rem}
@@ -61,12 +63,13 @@ export const CONTENT_SECURITY_POLICY = [
 
 /**
  * A whole page: the same header and search form on every page. Links are relative (`root` is
- * the way back to the list page), so the page works wherever the handler is mounted.
+ * the way back to the list page), so the page works wherever the handler is mounted. `account`
+ * is who is signed in, with the sign-out button, when the server has sign-in.
  */
-export function page(title: string, query: string, body: Markup, root: string): string {
+export function page(title: string, query: string, body: Markup, root: string, account?: Markup): string {
   return `<!doctype html>${
     html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · skills</title><style>${trusted(STYLE)}</style></head>
-<body><header><a href="${root}">Skills catalog</a>
+<body><header><a href="${root}">Skills catalog</a>${account}
 <form method="get" action="${root}" role="search"><input type="search" name="q" value="${query}" aria-label="Search skills" placeholder="Search skills"><button type="submit">Search</button></form></header>
 <main>${body}</main></body></html>`.markup
   }`;

@@ -4,16 +4,16 @@ import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { ServerBuildOptions } from "../../../kernel/types.js";
 import { readBody } from "./body.js";
-import { createOAuthGate, type Caller } from "./auth/gate.js";
+import { createOAuthGate, type Caller, type OAuthGate } from "./auth/gate.js";
 import { identityIn } from "./auth/verifier.js";
-import { createAuthGuard, createHostGuard, type Refusal } from "./guard.js";
+import { createAuthGuard, createHostGuard, tokenMatcher, type Refusal } from "./guard.js";
 import { leavesNoClientState, serveLegacyOnce } from "./legacy-once.js";
 import { checkWriteTools, type HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
-import type { HttpRoute } from "./routes.js";
+import type { HttpRoute, SignInGate } from "./routes.js";
 import type { CatalogFor } from "../../../skills/catalog-view.js";
 import { SessionTable } from "./sessions.js";
 import { WorkLimiter } from "./work-limit.js";
@@ -107,6 +107,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
   const oauth = options.oauth && createOAuthGate(options.oauth, `${basePath}${options.path}`, logger);
+  const signInGate = signInGateOf(options, oauth);
   const sessions = options.stateless
     ? undefined
     : new SessionTable(
@@ -224,8 +225,14 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
     // The protected resource metadata is how a client without a token finds the issuer.
     const metadata = oauth?.metadata(request, path);
     if (metadata) return metadata;
+    // A page's own session stands in for the bearer header only on a route that asks for it, never on MCP.
+    const contributed = isMcp ? undefined : routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
     let caller: Caller = {};
-    if (oauth) {
+    if (contributed?.signIn && signInGate && !request.headers.has("authorization")) {
+      const signedIn = await contributed.signIn(request, path, signInGate(request));
+      if (signedIn instanceof Response) return signedIn;
+      caller = signedIn;
+    } else if (oauth) {
       const checked = await oauth.authenticate(request);
       if (checked instanceof Response) return checked;
       caller = checked;
@@ -236,7 +243,6 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
     if (isMcp) return serveMcp(request, client, untrack, caller);
-    const contributed = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
     if (contributed) return work.run(laneOf(caller, client), request.signal, async () => contributed.handle(request, path, { ...caller, catalog: catalogFor(caller.identity) }));
     return restError(404, `nothing at ${path}`);
   };
@@ -288,6 +294,20 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       await connected?.close();
     },
   };
+}
+
+/** What a route with `signIn` gets, per request: the mode and the token check of the bearer gate; none without auth. */
+function signInGateOf(options: HttpAppOptions, oauth: OAuthGate | undefined): ((request: Request) => SignInGate) | undefined {
+  if (oauth && options.oauth) {
+    const { issuer, requiredScopes, audience } = options.oauth;
+    return (request) => ({ mode: "oauth", issuer, requiredScopes, audience, check: (token) => oauth.check(token, request) });
+  }
+  if (options.authToken === undefined) return undefined;
+  const matches = tokenMatcher(options.authToken);
+  return () => ({
+    mode: "token",
+    check: async (token) => (matches(token) ? { caller: {} } : { status: 401, refused: "invalid token" }),
+  });
 }
 
 /**

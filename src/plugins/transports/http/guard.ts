@@ -75,14 +75,14 @@ function portOf(url: string): number {
  */
 export function createAuthGuard(token: string | undefined) {
   if (token === undefined) return (): Refusal | undefined => undefined;
-  const expected = digest(token);
+  const matches = tokenMatcher(token);
   return (request: Request): Refusal | undefined => {
     const header = request.headers.get("authorization");
     const match = header === null ? null : /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
     if (!match) {
       return { status: 401, message: "authentication required: send Authorization: Bearer <token>", headers: { "www-authenticate": 'Bearer realm="skills-kernel"' } };
     }
-    if (!timingSafeEqual(digest(match[1]!), expected)) {
+    if (!matches(match[1]!)) {
       return {
         status: 401,
         message: "invalid token",
@@ -91,6 +91,12 @@ export function createAuthGuard(token: string | undefined) {
     }
     return undefined;
   };
+}
+
+/** Whether a candidate is the token, compared in constant time over both sides' hashes. */
+export function tokenMatcher(token: string): (candidate: string) => boolean {
+  const expected = digest(token);
+  return (candidate) => timingSafeEqual(digest(candidate), expected);
 }
 
 function digest(value: string): Buffer {

@@ -47,7 +47,8 @@ export default definePlugin({
 // The public face: embedding apps serve the handler from their own server; route plugins
 // (rest-api) add endpoints under HTTP_TOKENS.Route and answer with the same JSON helpers.
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
-export { HTTP_TOKENS, type HttpRoute, type RouteCaller } from "./routes.js";
+export { HTTP_TOKENS, type HttpRoute, type RouteCaller, type SignInGate, type TokenVerdict } from "./routes.js";
+export { readIssuerMetadata } from "./auth/verifier.js";
 export type { Caller } from "./auth/gate.js";
-export { MIN_TOKEN_LENGTH, REPLICA_ID, WRITE_SCOPE, type HttpOptions } from "./options.js";
+export { isLoopback, MIN_TOKEN_LENGTH, REPLICA_ID, WRITE_SCOPE, type HttpOptions } from "./options.js";
 export { json, restError } from "./respond.js";

@@ -21,7 +21,34 @@ export interface HttpRoute {
    * prefix); `caller` is who sent it, with `catalog`, what they may see.
    */
   handle(request: Request, path: string, caller: RouteCaller): Promise<Response>;
+  /**
+   * For pages a browser opens, which cannot send an Authorization header: with auth configured, a
+   * request for this route without that header comes here instead of being refused. It names the
+   * caller its own session holds (a cookie), or answers the request itself (a sign-in page, a
+   * redirect, a refusal). MCP and routes without it accept the bearer header alone.
+   */
+  signIn?(request: Request, path: string, gate: SignInGate): Promise<Caller | Response>;
 }
+
+/** A token checked as a bearer token would be: its caller, or why it is refused (401, 403, or 503 when the issuer cannot be asked). */
+export type TokenVerdict = { readonly caller: Caller } | { readonly status: number; readonly refused: string };
+
+/** The server's auth, as a route with `signIn` sees it: the mode, and the same token check MCP makes. */
+export type SignInGate = {
+  /** Check a token a browser handed over (typed in, or got from the issuer) exactly as the bearer check would. */
+  check(token: string): Promise<TokenVerdict>;
+} & (
+  | { readonly mode: "token" }
+  | {
+      readonly mode: "oauth";
+      /** The authorization server's issuer URL. */
+      readonly issuer: string;
+      /** Scopes every token must hold. */
+      readonly requiredScopes: readonly string[];
+      /** What the tokens' `aud` must hold (a resource indicator to ask the issuer for). */
+      readonly audience: string;
+    }
+);
 
 /** What the http plugin offers other plugins and the embedding API. */
 export const HTTP_TOKENS = {

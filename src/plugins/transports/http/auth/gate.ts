@@ -3,6 +3,7 @@ import { errorMessage } from "../../../../kernel/errors.js";
 import type { Logger } from "../../../../kernel/logger.js";
 import type { Identity } from "../../../../kernel/types.js";
 import { json } from "../respond.js";
+import type { TokenVerdict } from "../routes.js";
 import type { OAuthOptions } from "./options.js";
 import { createJwtVerifier, identityIn, IssuerUnavailableError } from "./verifier.js";
 
@@ -19,6 +20,8 @@ export interface OAuthGate {
   metadata(request: Request, path: string): Response | undefined;
   /** The verified caller, or the 401/403/503 answer with its `WWW-Authenticate` challenge. */
   authenticate(request: Request): Promise<Caller | Response>;
+  /** A token a page got for its caller, checked as `authenticate` checks a bearer token. */
+  check(token: string, request: Request): Promise<TokenVerdict>;
 }
 
 /**
@@ -70,6 +73,21 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
         }
         logger.debug(`refused a token: ${errorMessage(error)}`);
         return bearerAuthChallengeResponse(error, challenge);
+      }
+    },
+    async check(token, request) {
+      try {
+        if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, "the token is not a bearer token");
+        const authInfo = await verifyBearerToken(`Bearer ${token}`, { verifier, ...challengeOptions(request) });
+        return { caller: { authInfo, identity: identityIn(authInfo) } };
+      } catch (error) {
+        if (error instanceof IssuerUnavailableError) {
+          logger.warn(`cannot check access tokens: ${error.message}`);
+          return { status: 503, refused: "the authorization server cannot be reached; try again later" };
+        }
+        logger.debug(`refused a page's token: ${errorMessage(error)}`);
+        const scope = error instanceof OAuthError && error.code === OAuthErrorCode.InsufficientScope;
+        return { status: scope ? 403 : 401, refused: error instanceof OAuthError ? error.message : "the token is not accepted" };
       }
     },
   };

@@ -107,8 +107,19 @@ function reasonOf(error: errors.JOSEError): string {
   return "the token is not a valid JWT access token";
 }
 
-/** The issuer's `jwks_uri`, from its OpenID Connect discovery document, else its RFC 8414 metadata. */
+/** The issuer's `jwks_uri`, from its metadata. */
 async function discoverJwks(issuer: string): Promise<URL> {
+  const { document, url } = await readIssuerMetadata(issuer);
+  const jwksUri = document.jwks_uri;
+  if (typeof jwksUri !== "string" || !URL.canParse(jwksUri)) throw new IssuerUnavailableError(`${url} names no jwks_uri`);
+  return new URL(jwksUri);
+}
+
+/**
+ * The issuer's metadata: its OpenID Connect discovery document, else its RFC 8414 one, and where
+ * it was read. A document naming another issuer is refused (RFC 8414 §3.3).
+ */
+export async function readIssuerMetadata(issuer: string): Promise<{ document: Record<string, unknown>; url: string }> {
   const base = issuer.replace(/\/+$/, "");
   const failures: string[] = [];
   for (const path of ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]) {
@@ -125,11 +136,11 @@ async function discoverJwks(issuer: string): Promise<URL> {
       failures.push(`${url}: ${(error as Error).message}`);
       continue;
     }
-    const { issuer: named, jwks_uri: jwksUri } = (document ?? {}) as { issuer?: unknown; jwks_uri?: unknown };
-    // RFC 8414 §3.3: a document naming another issuer is not this issuer's.
-    if (typeof named !== "string" || named.replace(/\/+$/, "") !== base) throw new IssuerUnavailableError(`${url} names issuer ${JSON.stringify(named)}, not ${issuer}`);
-    if (typeof jwksUri !== "string" || !URL.canParse(jwksUri)) throw new IssuerUnavailableError(`${url} names no jwks_uri`);
-    return new URL(jwksUri);
+    const found = (typeof document === "object" && document !== null ? document : {}) as Record<string, unknown>;
+    if (typeof found.issuer !== "string" || found.issuer.replace(/\/+$/, "") !== base) {
+      throw new IssuerUnavailableError(`${url} names issuer ${JSON.stringify(found.issuer)}, not ${issuer}`);
+    }
+    return { document: found, url };
   }
   throw new IssuerUnavailableError(`the issuer's discovery document could not be read (${failures.join("; ")})`);
 }
