@@ -59,7 +59,10 @@ describe("routes beside MCP, in process", () => {
     expect(list.headers.get("content-security-policy")).toMatch(/^default-src 'none';/);
     expect(await list.text()).toContain("commit-message-writer");
     await kernel.catalog.ready();
-    const page = await get(app, `/skill/${kernel.catalog.get("readme-reviewer")!.qualifiedId}`);
+    const id = kernel.catalog.get("readme-reviewer")!.qualifiedId;
+    // A skill's page is a folder, so that the relative links in its SKILL.md resolve under it.
+    expect((await get(app, `/skill/${id}`)).status).toBe(308);
+    const page = await get(app, `/skill/${id}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("readme-reviewer");
     expect((await get(app, "/skill/no-such-skill")).status).toBe(404);
