@@ -65,7 +65,7 @@ describe("routes beside MCP, in process", () => {
     const page = await get(app, `/skill/${id}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("readme-reviewer");
-    expect((await get(app, "/skill/no-such-skill")).status).toBe(404);
+    expect((await get(app, "/skill/no-such-skill/")).status).toBe(404);
     expect((await get(app, "/?q=changelog")).status).toBe(200);
   });
 
