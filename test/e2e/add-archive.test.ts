@@ -41,7 +41,7 @@ describe("add takes a .tar.gz, .tgz or .zip of skills", () => {
     base = await mkdtemp(join(tmpdir(), "skills-kernel-add-archive-"));
     project = join(base, "project");
     await mkdir(join(project, ".git"), { recursive: true });
-    env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1", SKILLS_KERNEL_CACHE_DIR: "" };
+    env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1" };
     await writeFile(join(project, "evil.zip"), zipSync({ "SKILL.md": skillMd("evil"), "../escape.sh": encode("echo out\n") }));
     server = await startFixtureServer({
       "/dl/notes.zip": { body: zipSync({ "SKILL.md": skillMd("notes") }), headers: { "content-type": "application/zip" } },
