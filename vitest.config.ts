@@ -17,6 +17,8 @@ export default defineConfig({
     maxWorkers: 2,
     // After the summary: one line per reason tests were skipped for (test/skip-reasons.reporter.ts).
     reporters: ["default", "./test/skip-reasons.reporter.ts"],
+    // No test writes to the user's cache folder (the file says why it sets XDG_CACHE_HOME).
+    globalSetup: ["test/scratch-cache.setup.ts"],
     projects: [
       // `npm run test:unit`: no bundle, runtimes, Redis, nginx or network.
       {

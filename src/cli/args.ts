@@ -6,7 +6,7 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/inde
 export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
-import { COMMAND_SPECS, COMMON, type Command, type OptionSpec } from "./commands.js";
+import { COMMAND_SPECS, COMMON, LIFECYCLE_COMMANDS, NOT_FOR_LIFECYCLE, SOURCE_FLAGS, type Command, type OptionSpec } from "./commands.js";
 import type { DiskCacheFlags } from "./disk-cache-flags.js";
 import { unknownOption } from "./unknown-option.js";
 
@@ -119,6 +119,19 @@ export function trustConfigFromEnv(value: string | undefined): boolean {
   throw new ConfigError(`SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0, not ${JSON.stringify(value)}`);
 }
 
+/** A lifecycle command given a common option it has no use for: one line saying why, exit 2. */
+function refuseServerOptions(command: Command, tokens: ReturnType<typeof parseArgs>["tokens"]): void {
+  for (const token of tokens ?? []) {
+    if (token.kind !== "option") continue;
+    const why = SOURCE_FLAGS.has(token.name)
+      ? command === "add"
+        ? "name the source as SOURCE (skills-kernel add PATH_OR_URL)"
+        : "it reads the sources skills-lock.json records"
+      : NOT_FOR_LIFECYCLE[token.name];
+    if (why !== undefined) throw new ConfigError(`${command} does not take ${token.rawName}: ${why}`);
+  }
+}
+
 /** Parse argv (without node and script). Mistakes are ConfigErrors: exit code 2, one line. */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // A first, lenient pass finds the command word without mistaking an option's value for it.
@@ -131,6 +144,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const known = { ...COMMON, ...spec.options };
   const stray = lenient.tokens.find((token) => token.kind === "option" && !Object.hasOwn(known, token.name));
   if (stray?.kind === "option") throw new ConfigError(unknownOption(stray.rawName, command, COMMON, COMMAND_SPECS));
+  if (LIFECYCLE_COMMANDS.has(command)) refuseServerOptions(command, lenient.tokens);
 
   let parsed;
   try {

@@ -194,7 +194,7 @@ export const COMMAND_SPECS = {
   },
   add: {
     summary:
-      "install skills from a repository (owner/repo, any git URL, #REF, :PATH), a catalog URL or a folder, recorded in skills-lock.json (docs/lifecycle.md)",
+      "install skills from a repository (owner/repo, any git URL, #REF, :PATH), a catalog URL, a .tar.gz or .zip, or a folder, recorded in skills-lock.json (docs/lifecycle.md)",
     usage: "SOURCE",
     positionals: [1, 1],
     options: {
@@ -269,3 +269,19 @@ export type Command = keyof typeof COMMAND_SPECS;
 
 /** The commands that manage installed skills and skills-lock.json (docs/lifecycle.md). */
 export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set(["add", "installed", "outdated", "update", "remove", "restore"]);
+
+/** The sources the server's commands take as flags; add takes its source as SOURCE instead. */
+export const SOURCE_FLAGS: ReadonlySet<string> = new Set(["skills-dir", "git", "catalog", "skills-archive"]);
+
+/**
+ * The common options the lifecycle commands refuse, and why: they read SOURCE or the lock, with
+ * no config and no server kernel, so these would be silently ignored.
+ */
+export const NOT_FOR_LIFECYCLE: Readonly<Record<string, string>> = {
+  config: "the installed-skills commands read no config",
+  "trust-config": "the installed-skills commands read no config",
+  refresh: "the installed-skills commands always ask their sources anew",
+  cache: "the installed-skills commands serve nothing",
+  "cache-dir": "set SKILLS_KERNEL_CACHE_DIR to choose where their downloads go",
+  "no-disk-cache": "the installed-skills commands keep no snapshot or search index",
+};

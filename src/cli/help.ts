@@ -1,4 +1,4 @@
-import { COMMAND_SPECS, COMMON, LIFECYCLE_COMMANDS, type Command, type CommandSpec, type OptionSpec } from "./commands.js";
+import { COMMAND_SPECS, COMMON, LIFECYCLE_COMMANDS, NOT_FOR_LIFECYCLE, SOURCE_FLAGS, type Command, type CommandSpec, type OptionSpec } from "./commands.js";
 
 /** Help is written for an 80-column terminal. */
 const WIDTH = 80;
@@ -21,6 +21,7 @@ export function generalHelp(): string {
     entries(COMMANDS.filter((name) => LIFECYCLE_COMMANDS.has(name))),
     "\nOptions for every command:\n",
     options(COMMON),
+    wrap(`Of these, the installed-skills commands take only ${listed(commonFor("add").map(([name, option]) => flag(name, option)))}.`, 0),
     "\nWithout a config, the server serves .claude/skills and .agents/skills under the\n",
     "working directory (project) and under your home folder (user); a project skill\n",
     "wins over a user skill of the same name.\n\n",
@@ -33,16 +34,28 @@ export function commandHelp(command: Command): string {
   const spec: CommandSpec = COMMAND_SPECS[command];
   const usage = ["skills-kernel", command, spec.usage, "[OPTIONS]"].filter((part) => part !== "").join(" ");
   // A no-break space keeps each flag with its value when the line wraps.
-  const common = Object.entries(COMMON).map(([name, option]) => flag(name, option).replace(" ", NO_BREAK)).join(", ");
+  const common = commonFor(command).map(([name, option]) => flag(name, option).replace(" ", NO_BREAK)).join(", ");
   return [
     `Usage: ${usage}\n\n`,
     wrap(spec.summary, 0),
     Object.keys(spec.options).length > 0 ? `\nOptions:\n${options(spec.options)}` : "",
     "\n",
-    wrap(`Options for every command (skills-kernel --help says what each does): ${common}`, 0),
+    wrap(`${LIFECYCLE_COMMANDS.has(command) ? "Common options it takes" : "Options for every command"} (skills-kernel --help says what each does): ${common}`, 0),
   ]
     .join("")
     .replaceAll(NO_BREAK, " ");
+}
+
+/** The common options a command takes: the lifecycle commands take neither sources nor server options. */
+function commonFor(command: Command): [string, OptionSpec][] {
+  const all: [string, OptionSpec][] = Object.entries(COMMON);
+  if (!LIFECYCLE_COMMANDS.has(command)) return all;
+  return all.filter(([name]) => !SOURCE_FLAGS.has(name) && !(name in NOT_FOR_LIFECYCLE));
+}
+
+/** `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 function options(specs: Readonly<Record<string, OptionSpec>>): string {

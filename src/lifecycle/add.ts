@@ -81,12 +81,15 @@ export async function addSkills(request: AddRequest, open: SourceOpener): Promis
 function recordedSource(spec: SourceSpec, scope: Scope): { source: string; url?: string; note?: string } {
   if (spec.kind === "git") return { source: spec.written, url: spec.repository.url };
   if (spec.kind === "catalog") return { source: spec.written, url: spec.url };
-  const portable = scope.global ? undefined : portableFolder(spec.folder, lockFolder(scope));
+  if (spec.kind === "archive" && /^https?:\/\//i.test(spec.location)) return { source: spec.written, url: spec.location };
+  const path = spec.kind === "archive" ? spec.location : spec.folder;
+  const portable = scope.global ? undefined : portableFolder(path, lockFolder(scope));
   if (portable !== undefined) return { source: portable };
+  const what = spec.kind === "archive" ? "file" : "folder";
   const note = scope.global
     ? undefined
-    : `${spec.folder} is outside the project and its parent folder, so ${lockPath(scope)} records its absolute path: other clones need the folder at that path too`;
-  return { source: spec.folder, url: spec.folder, note };
+    : `${path} is outside the project and its parent folder, so ${lockPath(scope)} records its absolute path: other clones need the ${what} at that path too`;
+  return { source: path, url: path, note };
 }
 
 async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddRequest, where: { source: string; url?: string }): Promise<AddedSkill> {

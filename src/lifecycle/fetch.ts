@@ -64,7 +64,7 @@ export interface OpenOptions {
   readonly cwd: string;
   /** Git: the commit to read (the ref was resolved before). */
   readonly commit?: string;
-  /** Catalogs: sent as `Authorization: Bearer …` (from SKILLS_KERNEL_CATALOG_TOKEN). */
+  /** Catalogs and remote archives: sent as `Authorization: Bearer …` (from SKILLS_KERNEL_CATALOG_TOKEN). */
   readonly catalogToken?: string;
   /** ssh-keygen's allowed signers file: a signed skill's signer is then checked and named. */
   readonly allowedSigners?: string;
@@ -138,6 +138,11 @@ function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
       const headers = options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};
       return [["http-catalog", { catalogs: [{ url: spec.url, name: SOURCE, ...headers }], ttlMs: 0 }]];
     }
+    case "archive": {
+      // The archive plugin's checks (no path out, no links, entry, byte and ratio limits) are the ones add passes.
+      const headers = /^https?:\/\//i.test(spec.location) && options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};
+      return [["archive", { archives: [{ location: spec.location, name: SOURCE, ...headers }], ttlMs: 0 }]];
+    }
     case "local":
       return [["fs", { roots: [{ path: spec.folder, source: SOURCE }], watch: false }]];
   }
@@ -151,9 +156,9 @@ function withCredentials(url: string, credentials: Credentials | undefined): str
   return parsed.href;
 }
 
-/** A catalog's version of a skill: its frontmatter's `version` or `metadata.version`. */
+/** A catalog's or an archive's version of a skill: its frontmatter's `version` or `metadata.version`. */
 function catalogVersion(spec: SourceSpec, skill: CatalogSkill): string | undefined {
-  if (spec.kind !== "catalog") return undefined;
+  if (spec.kind !== "catalog" && spec.kind !== "archive") return undefined;
   const { version, metadata } = skill.frontmatter as { version?: unknown; metadata?: { version?: unknown } };
   const found = version ?? metadata?.version;
   return typeof found === "string" || typeof found === "number" ? String(found) : undefined;

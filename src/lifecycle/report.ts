@@ -63,6 +63,9 @@ export interface OutdatedRow {
   readonly note?: string;
 }
 
+const COMMIT = /^[0-9a-f]{40}$/;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
 /** Opens a source (the CLI's shows a progress line). */
 export type SourceOpener = (spec: SourceSpec, commit?: string) => Promise<OpenedSource>;
 
@@ -75,6 +78,7 @@ export function entrySpec(name: string, entry: LockEntry, lockDir: string): Sour
     const folder = entry.sourceUrl && isAbsolute(entry.sourceUrl) ? entry.sourceUrl : resolve(lockDir, entry.source);
     return { kind: "local", written: entry.source, folder };
   }
+  if (entry.sourceType === "archive") return { kind: "archive", written: entry.source, location: entry.sourceUrl ?? resolve(lockDir, entry.source) };
   if (entry.sourceType === "catalog" && entry.sourceUrl) return { kind: "catalog", written: entry.source, url: entry.sourceUrl };
   if (entry.sourceType === "git") return parseSource(entry.source, lockDir).spec;
   throw new UserError(`"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`, 1);
@@ -90,11 +94,12 @@ export function findLocked(source: OpenedSource, name: string, entry: LockEntry)
 
 /**
  * Whether a locked skill's own files changed at its source: a branch's new commit, a discovery
- * index's new digest for the artifact, or a catalog's or folder's new content. A new commit that leaves the skill's files as they were is "current",
+ * index's new digest for the artifact, or a catalog's, archive's or folder's new content. A new commit that leaves the skill's files as they were is "current",
  * with `latest` the commit to record. `tokenEnv` names the tokens for private HTTPS hosts.
  */
 export async function checkFreshness(name: string, entry: LockEntry, lockDir: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow> {
-  const current = entry.commit ?? entry.version ?? null;
+  const archive = entry.sourceType === "archive";
+  const current = entry.commit ?? (archive ? entry.digest : undefined) ?? entry.version ?? null;
   if (entry.pinned) return { name, status: "pinned", current, latest: null, ...(entry.ref ? { note: `pinned to ${entry.ref}` } : {}) };
   try {
     if (entry.files === undefined) return { name, status: "unknown", current, latest: null, note: "installed by npx skills: add it here to track it" };
@@ -109,10 +114,14 @@ export async function checkFreshness(name: string, entry: LockEntry, lockDir: st
       if (commit === entry.commit) return { name, status: "current", current, latest: commit };
     }
     const source = await open(entrySpec(name, entry, lockDir), commit);
-    const staged = await source.stage(findLocked(source, name, entry), tmpdir(), false, true);
+    const offered = findLocked(source, name, entry);
+    const archiveDigest = archive ? offered.skill.artifact?.digest : undefined;
+    // The same archive bytes hold the same files: nothing to copy out to compare.
+    if (archiveDigest !== undefined && archiveDigest === entry.digest) return { name, status: "current", current, latest: archiveDigest };
+    const staged = await source.stage(offered, tmpdir(), false, true);
     await staged.discard();
     const changed = differingFiles(entry.files, staged.digest.files).length > 0;
-    const latest = commit ?? staged.offered.version ?? (changed ? "changed" : current);
+    const latest = commit ?? archiveDigest ?? staged.offered.version ?? (changed ? "changed" : current);
     return { name, status: changed ? "outdated" : "current", current, latest };
   } catch (error) {
     return { name, status: "unknown", current, latest: null, note: errorMessage(error) };
@@ -143,11 +152,12 @@ export function sharedOpener(open: SourceOpener): { open: SourceOpener; closeAll
 }
 
 /**
- * Records the commit each current git skill's branch moved to, where the skill's own files did
- * not change, so the lock names what is installed without rewriting a file.
+ * Records the commit each current git skill's branch moved to (or the digest an archive moved
+ * to), where the skill's own files did not change, so the lock names what is installed without
+ * rewriting a file.
  */
 export async function recordMovedCommits(scope: Scope, rows: readonly OutdatedRow[]): Promise<void> {
-  const moved = rows.filter((row) => row.status === "current" && row.latest !== null && row.latest !== row.current && /^[0-9a-f]{40}$/.test(row.latest));
+  const moved = rows.filter((row) => row.status === "current" && row.latest !== null && row.latest !== row.current && (COMMIT.test(row.latest) || DIGEST.test(row.latest)));
   if (moved.length === 0) return;
   const file = lockPath(scope);
   await withLockFile(file, async () => {
@@ -155,7 +165,8 @@ export async function recordMovedCommits(scope: Scope, rows: readonly OutdatedRo
     const skills = { ...lock.skills };
     for (const row of moved) {
       const entry = skills[row.name];
-      if (entry?.commit === row.current) skills[row.name] = { ...entry, commit: row.latest! };
+      if (entry?.commit === row.current && COMMIT.test(row.latest!)) skills[row.name] = { ...entry, commit: row.latest! };
+      else if (entry?.sourceType === "archive" && entry.digest === row.current && DIGEST.test(row.latest!)) skills[row.name] = { ...entry, digest: row.latest! };
     }
     await writeLock(file, { ...lock, skills });
   });

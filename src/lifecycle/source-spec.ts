@@ -9,7 +9,9 @@ import { parseRepositorySpec, redactCredentials, type RepositorySpec } from "../
 export type SourceSpec =
   | { readonly kind: "git"; readonly written: string; readonly repository: RepositorySpec }
   | { readonly kind: "catalog"; readonly written: string; readonly url: string }
-  | { readonly kind: "local"; readonly written: string; readonly folder: string };
+  | { readonly kind: "local"; readonly written: string; readonly folder: string }
+  /** A `.tar.gz`, `.tgz` or `.zip` of skills: an http(s) URL, or a file's absolute path. */
+  | { readonly kind: "archive"; readonly written: string; readonly location: string };
 
 /** SOURCE plus the skills named with it (`SOURCE@skill`, `owner/repo/skill`). */
 export interface ParsedSource {
@@ -21,7 +23,7 @@ const SKILL_NAME = /^[A-Za-z0-9._-]+$/;
 const OWNER_REPO_SKILL = /^([A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)((?:#[^:]*)?(?::.*)?)$/;
 
 /**
- * Parses SOURCE: a local folder (a path that starts with `/`, `.` or `~`, or names a folder here),
+ * Parses SOURCE: an archive (a file or an http(s) URL ending in `.tar.gz`, `.tgz` or `.zip`), a local folder (a path that starts with `/`, `.` or `~`, or names a folder here),
  * a catalog (an http(s) URL ending in `.json`, a well-known folder, or a site: see isCatalogUrl), or a repository as
  * `--git` takes it (owner/repo, any git URL including file://, with #REF and :PATH). Any of them may
  * end in `@skill` to add that skill alone; `owner/repo/skill` is the same for GitHub shorthand.
@@ -45,6 +47,7 @@ export function parseSource(text: string, cwd: string): ParsedSource {
 
 function parseSpec(text: string, written: string, cwd: string): SourceSpec {
   if (text === "") throw new ConfigError(`"${written}" names no source`);
+  if (ARCHIVE_NAME.test(text.replace(/[?#].*$/, ""))) return archiveSpec(text, written, cwd);
   if (/^(?:\/|\.|~)/.test(text) || (!text.includes("://") && isFolder(resolve(cwd, text)))) {
     const folder = resolve(cwd, expandHome(text, homedir()));
     if (!isFolder(folder)) throw new ConfigError(`${folder} is not a folder`);
@@ -57,6 +60,21 @@ function parseSpec(text: string, written: string, cwd: string): SourceSpec {
   } catch (error) {
     throw new ConfigError(`${(error as Error).message}; a source is a repository, a catalog URL (…json) or a local folder`);
   }
+}
+
+const ARCHIVE_NAME = /\.(?:tar\.gz|tgz|zip)$/i;
+
+function archiveSpec(text: string, written: string, cwd: string): SourceSpec {
+  if (/^https?:\/\//i.test(text)) {
+    if (!URL.canParse(text)) throw new ConfigError(`"${redactCredentials(written)}" is not a valid URL`);
+    // The lock records the URL: a password in it would be committed with the project.
+    if (new URL(text).username !== "") throw new ConfigError(`${redactCredentials(text)}: an archive URL holds no user name or password; a token goes in SKILLS_KERNEL_CATALOG_TOKEN`);
+    return { kind: "archive", written, location: text };
+  }
+  if (text.includes("://")) throw new ConfigError(`"${written}" is neither an archive file nor an http(s) URL`);
+  const file = resolve(cwd, expandHome(text, homedir()));
+  if (!isFile(file)) throw new ConfigError(`${file} is not a file`);
+  return { kind: "archive", written, location: file };
 }
 
 /** Hosts whose http(s) URLs are repositories, never a site's discovery index. */
@@ -77,6 +95,14 @@ function isCatalogUrl(text: string): boolean {
     return false;
   }
   return !GIT_HOSTS.has(url.hostname.toLowerCase()) && !/\.git(?:\/|$)/.test(url.pathname) && !url.pathname.includes(":") && url.hash === "" && url.username === "";
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isFolder(path: string): boolean {

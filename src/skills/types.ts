@@ -35,16 +35,16 @@ export interface SourceSkill {
   readonly excerpt: string;
   /** Order within the source (lower wins a name clash); e.g. the root's index. */
   readonly rank: number;
-  /** The published artifact the skill was read from, when a discovery index gave one. */
+  /** The published artifact the skill was read from: a discovery index's, or the archive of an archive source. */
   readonly artifact?: PublishedArtifact;
 }
 
-/** A 0.2.0 index entry's artifact: what `add` records so `outdated` can compare without downloading it. */
+/** A 0.2.0 index entry's artifact, or an archive's: what `add` records so `outdated` can tell it changed. */
 export interface PublishedArtifact {
-  /** `sha256:{64 hex}` of the artifact's bytes, as the index gives it (and as they were checked). */
+  /** `sha256:{64 hex}` of the artifact's bytes, as the index gives it (and as they were checked), or of the archive read. */
   readonly digest: string;
-  /** The index that named it. */
-  readonly indexUrl: string;
+  /** The index that named it; absent for an archive read on its own. */
+  readonly indexUrl?: string;
 }
 
 /** How a load should treat what a remote source remembers. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { RUNTIMES, sdkEnvironment, type Runtime } from "../helpers/cli.js";
 
 /** The two protocol revisions a client may open with: 2025-11-25 (initialize) or 2026-07-28 (per request). */
 const ERAS = { "2025-11-25": "legacy", "2026-07-28": { pin: "2026-07-28" } } as const;
@@ -38,7 +38,7 @@ describe.each(CASES)("completion of the skill:// template in the default config 
     await writeSkill(root, "pdf", { "reference.md": "# Reference\n", "scripts/fill.py": "print('fill')\n" });
     for (let i = 0; i < BULK; i++) await writeSkill(root, `bulk-${String(i).padStart(3, "0")}`);
     const [command, ...prefix] = RUNTIMES[runtime];
-    const transport = new StdioClientTransport({ command, args: [...prefix, "--skills-dir", root], cwd: work, stderr: "ignore" });
+    const transport = new StdioClientTransport({ command, args: [...prefix, "--skills-dir", root], cwd: work, env: sdkEnvironment(), stderr: "ignore" });
     client = new Client({ name: "skills-kernel-e2e", version: "0" }, { versionNegotiation: { mode: ERAS[era] } });
     await client.connect(transport);
     expect(client.getNegotiatedProtocolVersion()).toBe(era);

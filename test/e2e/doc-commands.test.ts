@@ -11,6 +11,7 @@ import { BUN, DENO } from "../helpers/runtimes.js";
 import { docCommands, docFiles, type DocCommand } from "../helpers/doc-commands.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { TestRedis } from "../helpers/redis.js";
+import { packTarGz } from "../../src/skills/archives/pack.js";
 import { git, skill } from "../plugins/sources/git/repos.js";
 import { spawn } from "node:child_process";
 
@@ -92,6 +93,8 @@ async function sandbox(): Promise<{ project: string; home: string; workspace: st
   await skillsFolder(join(project, "skills"));
   await skillsFolder(join(home, ".agents", "skills"));
   await skillsFolder(join(workspace, ".claude", "skills"));
+  // The archive the README's --skills-archive names.
+  await writeFile(join(project, "team.tar.gz"), await packTarGz([{ path: "pdf/SKILL.md", bytes: new TextEncoder().encode(skill("pdf", "Fill in a PDF form.")) }]));
   // The key the README's `sign` names.
   await mkdir(join(home, ".ssh"), { recursive: true });
   await run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "reader@example.com", "-f", join(home, ".ssh", "id_ed25519")], root, {});

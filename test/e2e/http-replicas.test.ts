@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectHttp, INITIALIZE, MCP_HEADERS } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
-import { NGINX, PROXY, startNginx, type Nginx } from "../helpers/nginx.js";
+import { NGINX, needsNginx, PROXY, startNginx, type Nginx } from "../helpers/nginx.js";
 import { TestRedis } from "../helpers/redis.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -27,7 +24,7 @@ async function callThrough(origin: string, name: string, args: Record<string, un
   return { upstream: response.headers.get("x-upstream"), result };
 }
 
-describe.skipIf(!NGINX)("replicas behind nginx (skipped: nginx is not installed; .ci/run installs it)", () => {
+describe.skipIf(!NGINX)(needsNginx("replicas behind nginx"), () => {
   describe("two replicas, round robin with no sticky routing, at 2026-07-28", () => {
     let replicas: HttpServerProcess[];
     let nginx: Nginx;
@@ -134,19 +131,11 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped: nginx is not installed;
   });
 
   describe("two replicas with 2025-11-25 sessions, each session routed to the replica that holds it", () => {
-    let configs: string;
     let replicas: HttpServerProcess[];
     let nginx: Nginx;
     beforeAll(async () => {
-      configs = mkdtempSync(join(tmpdir(), "sk-replicas-"));
-      replicas = await Promise.all(
-        ["r1", "r2"].map((replicaId) => {
-          const file = join(configs, `${replicaId}.json`);
-          const roots = [{ path: EXAMPLES, source: "examples" }];
-          writeFileSync(file, JSON.stringify({ plugins: [["fs", { roots }], "search-skills", ["http", { replicaId }]] }));
-          return startHttpServer(["--config", file]);
-        }),
-      );
+      // As docs/deployment.md starts them: each replica names itself with --replica-id.
+      replicas = await Promise.all(["r1", "r2"].map((replicaId) => startHttpServer(["--skills-dir", EXAMPLES, "--replica-id", replicaId])));
       // An initialize has no session id yet: any replica takes it (round robin) and mints an id
       // that names it; every later request of the session goes where its id says.
       nginx = await startNginx(
@@ -163,7 +152,6 @@ describe.skipIf(!NGINX)("replicas behind nginx (skipped: nginx is not installed;
     afterAll(async () => {
       await nginx?.stop();
       await Promise.all((replicas ?? []).map((r) => r.stop()));
-      if (configs) rmSync(configs, { recursive: true, force: true });
     });
 
     it("keeps every session on its replica while sessions spread over both", async () => {

@@ -305,7 +305,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
       expect((await lock(toolProject)).skills["site-help"].sourceType).toBe("catalog");
       const local = await client.callTool({ name: "add_skill", arguments: { source: repo.url } });
       expect(local.isError).toBe(true);
-      expect(JSON.stringify(local.content)).toContain("add a local folder or file:// repository with the CLI");
+      expect(JSON.stringify(local.content)).toContain("add a local folder, archive or file:// repository with the CLI");
       // Nothing listens on port 1: the failed ls-remote is the caller's error, in one line, not an internal one.
       const unreachable = await client.callTool({ name: "add_skill", arguments: { source: "https://127.0.0.1:1/none.git" } });
       expect(unreachable.isError).toBe(true);

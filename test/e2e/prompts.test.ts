@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { RUNTIMES, sdkEnvironment, type Runtime } from "../helpers/cli.js";
 
 /** The two protocol revisions a client may open with: 2025-11-25 (initialize) or 2026-07-28 (per request). */
 const ERAS = { "2025-11-25": "legacy", "2026-07-28": { pin: "2026-07-28" } } as const;
@@ -17,7 +17,7 @@ type Era = keyof typeof ERAS;
  */
 async function connect(runtime: Runtime, era: Era, config: string, cwd: string) {
   const [command, ...prefix] = RUNTIMES[runtime];
-  const transport = new StdioClientTransport({ command, args: [...prefix, "--config", config, "--log-level", "debug"], cwd, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command, args: [...prefix, "--config", config, "--log-level", "debug"], cwd, env: sdkEnvironment(), stderr: "pipe" });
   const stderr = afterFirstLoad(transport);
   const client = new Client({ name: "skills-kernel-e2e", version: "0" }, { versionNegotiation: { mode: ERAS[era] } });
   await client.connect(transport);

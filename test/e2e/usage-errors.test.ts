@@ -64,3 +64,14 @@ it("restore with no lock file says there is nothing to restore and how skills ge
     new RegExp(`^skills-kernel: no skills-lock\\.json in ${work.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: nothing to restore \\(skills-kernel add SOURCE installs skills`),
   );
 });
+
+describe("an installed-skills command given a flag it would ignore", () => {
+  it.each([
+    [["add", "./skills", "--skills-archive", "team.zip"], /^skills-kernel: add does not take --skills-archive: name the source as SOURCE \(skills-kernel add PATH_OR_URL\)$/],
+    [["update", "--catalog", "https://example.com/index.json"], /^skills-kernel: update does not take --catalog: it reads the sources skills-lock.json records$/],
+    [["installed", "--config", "plugins.config.json"], /^skills-kernel: installed does not take --config: the installed-skills commands read no config$/],
+    [["outdated", "--cache-dir=/tmp/x"], /^skills-kernel: outdated does not take --cache-dir: set SKILLS_KERNEL_CACHE_DIR to choose where their downloads go$/],
+  ])("%j is refused in one line, exit 2", async (args, pattern) => {
+    expectOneLine(await runCli(args, { cwd: work }), 2, pattern);
+  });
+});

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { BUN, DENO, NODE_24 } from "./runtimes.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -55,6 +55,11 @@ export function runCli(
   });
 }
 
+/** What the SDK gives a server it starts, plus the suite's scratch cache folder (test/scratch-cache.setup.ts). */
+export function sdkEnvironment(): Record<string, string> {
+  return { ...getDefaultEnvironment(), ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}) };
+}
+
 /** Start the real CLI as an MCP server and connect the official SDK client to it over stdio. */
 export async function connectCli(
   args: readonly string[],
@@ -65,10 +70,9 @@ export async function connectCli(
     command,
     args: [...prefix, ...args],
     cwd: options.cwd ?? REPO_ROOT,
-    ...(options.env && { env: { ...(process.env as Record<string, string>), ...options.env } }),
     stderr: "pipe",
     // The SDK passes a few variables (HOME, PATH...) unless given the whole environment.
-    ...(options.env ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),
+    env: options.env ? { ...(process.env as Record<string, string>), ...options.env } : sdkEnvironment(),
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));

@@ -8,6 +8,11 @@ import { absentByRequest } from "./tools.js";
 /** Debian's nginx (`.ci/run` installs it when missing; npm has no package that ships it). */
 export const NGINX = absentByRequest("nginx") ? undefined : ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path));
 
+/** A title for tests that need nginx: the skip reason only when it is missing. */
+export function needsNginx(title: string): string {
+  return NGINX ? title : `${title} (skipped: nginx is not installed; .ci/run installs it)`;
+}
+
 export interface Nginx {
   readonly origin: string;
   stop(): Promise<void>;

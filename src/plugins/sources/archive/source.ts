@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { errorMessage, UserError } from "../../../kernel/errors.js";
 import { ageOf } from "../../../remote/age.js";
@@ -52,6 +53,8 @@ export function createArchiveSource(settings: ArchiveSourceSettings): CatalogSou
         if (error instanceof UserError) throw new Error(`refused: ${errorMessage(error)}`);
         throw error;
       }
+      // Every skill carries the digest of the archive it came from: what `add` records, and `outdated` compares.
+      const artifact = { digest: `sha256:${createHash("sha256").update(fetched.body).digest("hex")}` };
       const folders = skillFolders(unpacked);
       if (folders.length === 0) throw new Error(`${settings.description} holds no SKILL.md`);
       if (folders.length > settings.maxSkills) {
@@ -65,7 +68,7 @@ export function createArchiveSource(settings: ArchiveSourceSettings): CatalogSou
         const parsed = parseRemoteSkill(folder.files.get("SKILL.md")!, { source: settings.name, path: folder.path, folderName, rank }, settings);
         diagnostics.push(...parsed.diagnostics);
         if (!parsed.skill) continue;
-        skills.push(parsed.skill);
+        skills.push({ ...parsed.skill, artifact });
         next.set(folder.path, folder.files);
         listings.set(folder.path, toListing([...folder.files].map(([path, bytes]) => ({ path, size: bytes.length })), "SKILL.md"));
       }

@@ -87,10 +87,10 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
     description:
       "Install skills from a remote source into the project's agent folders (or the user's, global: true) and record them in " +
       "skills-lock.json, as `skills-kernel add` does: source is owner/repo or an https/ssh git URL (then #REF and :PATH; a tag or " +
-      "commit pins) or an http(s) catalog URL ending in .json. Each skill passes install_skill's checks before anything is " +
-      "written. Local folders and file:// repositories are for the CLI only.",
+      "commit pins), an http(s) catalog URL ending in .json, or an http(s) .tar.gz, .tgz or .zip of skills. Each skill passes install_skill's checks before anything is " +
+      "written. Local folders, archives and file:// repositories are for the CLI only.",
     inputSchema: {
-      source: z.string().min(1).max(2048).describe("owner/repo, a git URL (https://, ssh://, user@host:path) with #REF and :PATH, or a catalog URL"),
+      source: z.string().min(1).max(2048).describe("owner/repo, a git URL (https://, ssh://, user@host:path) with #REF and :PATH, a catalog URL or an archive URL"),
       skills: z.array(z.string().min(1).max(255)).max(100).optional().describe("only these skills of the source (default: all)"),
       agents: z.array(z.string().min(1).max(64)).max(32).optional().describe("agent ids (docs/agents.md); default: those detected, else claude-code"),
       all_agents: z.boolean().optional().describe("every agent's folder"),
@@ -117,10 +117,11 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
         throw new ToolInputError(errorMessage(error));
       }
       const { spec } = parsed;
-      if (spec.kind === "local" || (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))) {
-        throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, or a catalog URL; add a local folder or file:// repository with the CLI");
+      const localArchive = spec.kind === "archive" && !/^https?:\/\//i.test(spec.location);
+      if (spec.kind === "local" || localArchive || (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))) {
+        throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, a catalog URL or an archive URL; add a local folder, archive or file:// repository with the CLI");
       }
-      if (extra.remote) await checkRemoteTarget(spec.kind === "git" ? spec.repository.url : spec.url, privateHosts);
+      if (extra.remote) await checkRemoteTarget(spec.kind === "git" ? spec.repository.url : spec.kind === "archive" ? spec.location : spec.url, privateHosts);
       // The host just checked is the only one git may reach: a redirect could lead anywhere.
       const followRedirects = !extra.remote;
       const scope = await scopeOf(global);
