@@ -11,26 +11,39 @@ import type { Ranker } from "../src/skills/types.js";
  * resolve, and which is neither committed nor type-checked) and imported from there.
  */
 export async function baselineRanker(ref: string): Promise<{ commit: string; create: () => Ranker }> {
+  const source = baselineSource(ref);
+  if (!source) {
+    console.error(`--baseline ${ref}: not a commit of this repository`);
+    process.exit(2);
+  }
+  const { Bm25Ranker: Baseline } = (await import(source.url("src/plugins/rankers/ranker-bm25/ranker.ts"))) as { Bm25Ranker: new () => Ranker };
+  return { commit: source.commit, create: () => new Baseline() };
+}
+
+/**
+ * The repository's src/ at a commit, extracted as above: `url` gives a file's URL there to import.
+ * Undefined when git does not know the commit (a shallow clone, a tarball without .git).
+ */
+export function baselineSource(ref: string): { commit: string; url: (path: string) => string } | undefined {
   let commit: string;
   try {
     commit = execFileSync("git", ["rev-parse", "--short", "--verify", `${ref}^{commit}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
-    console.error(`--baseline ${ref}: not a commit of this repository`);
-    process.exit(2);
+    return undefined;
   }
   const dir = fileURLToPath(new URL(`../node_modules/.cache/bench-search-baseline/${commit}/`, import.meta.url));
-  const entry = join(dir, "src/plugins/rankers/ranker-bm25/ranker.ts");
-  if (!existsSync(entry)) {
+  if (!existsSync(join(dir, "src"))) {
     // Extracted aside and moved into place whole, so an interrupted run leaves no half copy behind.
-    const partial = `${dir.replace(/\/$/, "")}.partial`;
+    const partial = `${dir.replace(/\/$/, "")}.partial-${process.pid}`;
     rmSync(partial, { recursive: true, force: true });
     mkdirSync(partial, { recursive: true });
     writeFileSync(join(partial, "package.json"), '{ "type": "module" }\n');
     execFileSync("tar", ["-x", "-C", partial], { input: execFileSync("git", ["archive", commit, "src"], { maxBuffer: 256 * 2 ** 20 }) });
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(partial, dir);
+    if (existsSync(join(dir, "src"))) rmSync(partial, { recursive: true, force: true });
+    else {
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(partial, dir);
+    }
   }
-  const { Bm25Ranker: Baseline } = (await import(pathToFileURL(entry).href)) as { Bm25Ranker: new () => Ranker };
-  return { commit, create: () => new Baseline() };
+  return { commit, url: (path) => pathToFileURL(join(dir, path)).href };
 }
-

@@ -32,16 +32,28 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 /** Letters, digits and the combining marks of decomposed letters. */
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
-/** What may join the parts of one compound word: next.js, pre-commit, snake_case, ci/cd. */
-const JOINERS = "._-/";
+/** What may join the parts of one compound word: next.js, pre-commit, snake_case, ci/cd (. _ - /). */
+function isJoiner(code: number): boolean {
+  return code === 46 || code === 95 || code === 45 || code === 47;
+}
+
+/**
+ * The rewrites of lower-cased text, each with the strings that trigger it: each scans the whole
+ * text, so it runs only when a trigger is there. One loop runs them all, so a rewrite first
+ * needed deep into a catalog's build goes through a call the optimised scan has already seen.
+ */
+const REWRITES: readonly (readonly [triggers: readonly string[], pattern: RegExp, replacement: string])[] = [
+  [["'", "’"], /['’]s\b/g, ""],
+  [["+"], /\bc\+\+/g, "cpp"],
+  [["#"], /\b([cf])#/g, "$1sharp"],
+  [[".net"], /(^|[^a-z0-9])\.net\b/g, "$1dotnet"],
+];
 
 function normalize(text: string): string {
   let folded = text.toLowerCase();
-  // Each rewrite scans the whole text, so it runs only when its trigger character is there.
-  if (folded.includes("'") || folded.includes("’")) folded = folded.replace(/['’]s\b/g, "");
-  if (folded.includes("+")) folded = folded.replace(/\bc\+\+/g, "cpp");
-  if (folded.includes("#")) folded = folded.replace(/\b([cf])#/g, "$1sharp");
-  if (folded.includes(".net")) folded = folded.replace(/(^|[^a-z0-9])\.net\b/g, "$1dotnet");
+  for (const [triggers, pattern, replacement] of REWRITES) {
+    if (triggers.some((trigger) => folded.includes(trigger))) folded = folded.replace(pattern, replacement);
+  }
   return folded;
 }
 
@@ -127,6 +139,13 @@ const FNV_PRIME = 0x01000193;
 /** In the term column: a stop word, and a stem no index has numbered yet (numbered when a document first uses it). */
 const NO_TERM = -1;
 const UNNUMBERED = -2;
+/**
+ * The word table starts small and doubles: its columns then grow within the first texts, while V8
+ * still interprets the scan. Grown later, each column's first reassignment threw away the scan's
+ * optimised code, compiled again at a cost a cold start pays in full (docs/benchmarks.md).
+ */
+const FIRST_ENTRIES = 32;
+const FIRST_CHARS = 256;
 
 class WordTable {
   readonly #terms: TermNumbers;
@@ -138,21 +157,21 @@ class WordTable {
   }
 
   /** Entry number plus one by slot (0: empty); at most half the slots are used. */
-  slots = new Int32Array(1 << 14);
+  slots = new Int32Array(FIRST_ENTRIES * 2);
   count = 0;
   /** The entries' characters, back to back. */
-  chars = new Uint16Array(1 << 16);
+  chars = new Uint16Array(FIRST_CHARS);
   charsUsed = 0;
   // Columns, by entry number.
-  hash = new Int32Array(1 << 12);
-  start = new Int32Array(1 << 12);
-  length = new Int32Array(1 << 12);
-  term = new Int32Array(1 << 12);
-  concept = new Int32Array(1 << 12);
+  hash = new Int32Array(FIRST_ENTRIES);
+  start = new Int32Array(FIRST_ENTRIES);
+  length = new Int32Array(FIRST_ENTRIES);
+  term = new Int32Array(FIRST_ENTRIES);
+  concept = new Int32Array(FIRST_ENTRIES);
   /** Index into the synonyms' phraseLists, or -1. */
-  phrases = new Int32Array(1 << 12);
+  phrases = new Int32Array(FIRST_ENTRIES);
   /** The folded word's number among the words that continue a phrase, or -1. */
-  restKey = new Int32Array(1 << 12);
+  restKey = new Int32Array(FIRST_ENTRIES);
   words: string[] = [];
   stems: (string | undefined)[] = [];
 
@@ -255,7 +274,7 @@ class WordTable {
 
 /** Where analysing a text leaves its words: entries of the word table, in order. */
 class Scanned {
-  entries = new Int32Array(1024);
+  entries = new Int32Array(FIRST_ENTRIES);
   count = 0;
 
   push(entry: number): void {
@@ -420,7 +439,7 @@ export class Analyzer {
         continue;
       }
       if (start < 0) continue;
-      const joined = start === previousEnd + 1 && JOINERS.includes(normalized[previousEnd]!);
+      const joined = start === previousEnd + 1 && isJoiner(normalized.charCodeAt(previousEnd));
       partsInCompound = joined ? partsInCompound + 1 : 1;
       let current = -1;
       if (i - start > MAX_WORD_LENGTH) {

@@ -302,12 +302,18 @@ export class InvertedIndex {
     }
     this.#next = count;
     this.#live = count;
+    this.#layOut(count, pairTerms, pairTfs, documentEnds, documentFrequency, packedByTerm);
+  }
 
-    // Each term's run starts where the previous term's ends; documents are written in order, so
-    // every run is sorted.
+  /**
+   * addAll's second pass, a method of its own: V8 optimises its loop on its own, where inside
+   * addAll's loop-optimised code it was never reached before and threw that code away.
+   * Each term's run starts where the previous term's ends; documents are written in order, so
+   * every run is sorted. `cursor` is scratch, one entry per term.
+   */
+  #layOut(count: number, pairTerms: TermList, pairTfs: TermList, documentEnds: Int32Array, documentFrequency: Int32Array, cursor: Int32Array): void {
     const docs = new Int32Array(pairTerms.length);
     const tfs = new Int32Array(pairTerms.length);
-    const cursor = packedByTerm;
     let offset = 0;
     for (let term = 0; term < documentFrequency.length; term++) {
       const df = documentFrequency[term]!;
