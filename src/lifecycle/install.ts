@@ -1,19 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { CatalogSkill, WholeCatalog } from "../skills/catalog.js";
-import type { Identity } from "../skills/visibility.js";
+import type { CatalogSkill, WholeCatalog } from "../skills/catalog/catalog.js";
+import type { Identity } from "../skills/catalog/visibility.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay, hasUnsafeCharacter } from "../skills/display-text.js";
-import { stagingName } from "../skills/install-staging.js";
-import { isSecretPath, SECRET_REASON } from "../skills/secret-files.js";
-import { checkRelativePath } from "../skills/skill-files.js";
-import { validateSkillDocument } from "../skills/skill-spec.js";
+import { stagingName } from "../skills/files/install-staging.js";
+import { isSecretPath, SECRET_REASON } from "../skills/files/secret-files.js";
+import { checkRelativePath } from "../skills/files/skill-files.js";
+import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
 import { auditBeforeInstall } from "../skills/audit/install-check.js";
 import type { ListedFile } from "../skills/types.js";
-import { isWithin } from "../skills/paths.js";
-import { installFolderName } from "../skills/folder-name.js";
-import { servedRoots } from "../skills/validate-folder.js";
+import { isWithin } from "../skills/files/paths.js";
+import { installFolderName } from "../skills/skill-md/folder-name.js";
+import { servedRoots } from "../skills/skill-md/validate-folder.js";
 import { checkDestination, checkTargetRoot, recoverLeftovers } from "./install-target.js";
 
 export interface InstallLimits {

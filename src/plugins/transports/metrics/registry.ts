@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { CacheMonitor } from "../../../kernel/cache.js";
 import type { McpRequestEnd, RequestObserver } from "../../../kernel/request-observer.js";
-import type { WholeCatalog, SourceStatus } from "../../../skills/catalog.js";
+import type { WholeCatalog, SourceStatus } from "../../../skills/catalog/catalog.js";
 
 const SOURCE_STATES: readonly SourceStatus["state"][] = ["ok", "stale", "failed", "loading"];
 const CACHE_STATES = ["connected", "degraded", "reconnecting"] as const;

@@ -29,8 +29,8 @@ export type SkillCatalogView = Pick<
 >;
 
 // The kernel hands every handler a CatalogView without knowing what one is: this is what it is.
-declare module "../kernel/types.js" {
+declare module "../../kernel/types.js" {
   interface CatalogView extends SkillCatalogView {}
 }
 
-export type { CatalogFor, CatalogView } from "../kernel/types.js";
+export type { CatalogFor, CatalogView } from "../../kernel/types.js";

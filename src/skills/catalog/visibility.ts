@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Identity } from "../kernel/types.js";
+import type { Identity } from "../../kernel/types.js";
 import type { CatalogSkill, WholeCatalog } from "./catalog.js";
 
 export type { Identity };

@@ -1,9 +1,9 @@
 import { distance } from "fastest-levenshtein";
-import { systemClock, type Clock, type ClockTimer } from "../kernel/clock.js";
-import type { Logger } from "../kernel/logger.js";
-import { errorMessage, ToolInputError } from "../kernel/errors.js";
-import { escapeForDisplay } from "./display-text.js";
-import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, CatalogSource, SourceSkill, SourceSnapshot } from "./types.js";
+import { systemClock, type Clock, type ClockTimer } from "../../kernel/clock.js";
+import type { Logger } from "../../kernel/logger.js";
+import { errorMessage, ToolInputError } from "../../kernel/errors.js";
+import { escapeForDisplay } from "../display-text.js";
+import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, CatalogSource, SourceSkill, SourceSnapshot } from "../types.js";
 import { canSee, type Identity, type Visibility } from "./visibility.js";
 
 /** A skill as the tools see it: what its source reported, with identity resolved across sources. */
@@ -139,7 +139,7 @@ export class WholeCatalog {
    * The catalog as `identity` may see it: the same interface over the sources it may see, with
    * identity resolved among those alone, so a hidden skill shadows nothing, is suggested for
    * nothing and answers exactly as an unknown name. Every tool, resource, prompt, completion and
-   * route reads through this (the `catalog` in its context, src/skills/catalog-view.ts); the
+   * route reads through this (the `catalog` in its context, src/skills/catalog/catalog-view.ts); the
    * whole catalog itself when every source is visible.
    */
   for(identity: Identity | undefined): WholeCatalog {
