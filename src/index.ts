@@ -16,7 +16,8 @@ export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./kernel/
 export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
 export type { McpRequestEnd, McpRequestInfo, MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
-export { WholeCatalog, type CatalogSkill } from "./skills/catalog/catalog.js";
+export { WholeCatalog } from "./skills/catalog/catalog.js";
+export type { CatalogSkill } from "./skills/catalog/catalog-types.js";
 // What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
 export type { CatalogFor, CatalogView } from "./skills/catalog/catalog-view.js";
 export { canSee, visibilitySchema, visibleSkills, type Identity, type Visibility } from "./skills/catalog/visibility.js";
@@ -28,7 +29,7 @@ export { PLUGIN_CACHE_SERVICES, pluginCache } from "./remote/plugin-cache.js";
 export { cacheRoot } from "./remote/cache-dir.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
 export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode, type PluginErrorOptions, type UserErrorOptions } from "./kernel/errors.js";
-export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog/catalog.js";
+export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog/catalog-types.js";
 export type {
   HandlerCaller,
   InstructionsSection,

@@ -5,7 +5,7 @@ import type { BootKernel, SourceKernel } from "./boot.js";
 import type { PluginEntry, SkillsKernelConfig } from "../kernel/config.js";
 import { errorMessage, ToolInputError, UserError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
-import type { CatalogSkill } from "../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../skills/catalog/catalog-types.js";
 import { stagingName } from "../skills/files/install-staging.js";
 import { createInstaller, installOptionsSchema } from "./installer.js";
 import { digestFolder, type FolderDigest } from "./digest.js";

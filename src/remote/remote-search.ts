@@ -1,6 +1,6 @@
 import { errorMessage } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
-import type { CatalogSkill } from "../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../skills/catalog/catalog-view.js";
 
 /**

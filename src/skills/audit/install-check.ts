@@ -1,5 +1,5 @@
 import { ToolInputError } from "../../kernel/errors.js";
-import type { CatalogSkill } from "../catalog/catalog.js";
+import type { CatalogSkill } from "../catalog/catalog-types.js";
 import type { CatalogView } from "../catalog/catalog-view.js";
 import { auditSkill, catalogReader } from "./audit-skill.js";
 import { describeFindings } from "./blocking-source.js";

@@ -1,5 +1,5 @@
 import { ToolInputError } from "../../kernel/errors.js";
-import type { CatalogSkill } from "./catalog.js";
+import type { CatalogSkill } from "./catalog-types.js";
 import type { CatalogView } from "./catalog-view.js";
 import { checkRelativePath, FETCHABLE_FILES_LIMIT, withoutSecrets } from "../files/skill-files.js";
 import { mapSkillUris, SKILL_DOCUMENT } from "../files/skill-uri.js";

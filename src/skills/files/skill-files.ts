@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { z } from "zod";
-import type { CatalogSkill } from "../catalog/catalog.js";
+import type { CatalogSkill } from "../catalog/catalog-types.js";
 import type { CatalogView } from "../catalog/catalog-view.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";

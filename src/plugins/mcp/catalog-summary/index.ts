@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { oneLine, summarizeCatalog } from "../../../skills/catalog/catalog-summary.js";
 import { offeredToModel } from "../../../skills/skill-md/claude-fields.js";

@@ -2,7 +2,7 @@ import { completable, ProtocolError, ProtocolErrorCode, type GetPromptResult } f
 import { z } from "zod";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { oneLine } from "../../../skills/catalog/catalog-summary.js";
 import { argumentHint } from "../../../skills/skill-md/claude-fields.js";

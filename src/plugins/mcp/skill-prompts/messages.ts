@@ -1,7 +1,7 @@
 import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/server";
 import { ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { summarizeCatalog } from "../../../skills/catalog/catalog-summary.js";
 import { mimeTypeByName } from "../../../skills/files/mime-types.js";

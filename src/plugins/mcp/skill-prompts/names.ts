@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import { userInvocable } from "../../../skills/skill-md/claude-fields.js";
 
 /** The prompt that lists what is served (and gets any skill by id). */

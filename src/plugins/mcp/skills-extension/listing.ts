@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { MappedSkill, SkillUriMap } from "../../../skills/files/skill-uri.js";
 import { encodeCursor, indexAfter } from "../../../skills/catalog/page-cursor.js";

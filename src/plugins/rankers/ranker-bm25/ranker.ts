@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import { extractTriggers, skillLabels } from "../../../skills/skill-md/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
 import { Analyzer, TermList, type AnalysedWord, type TermNumbers } from "./analyze.js";

@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import { whenToUse } from "../../../skills/skill-md/claude-fields.js";
 
 export const LIST_FORMATS = ["names-only", "json", "full"] as const;

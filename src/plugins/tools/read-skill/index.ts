@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import { whenToUse } from "../../../skills/skill-md/claude-fields.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/files/skill-files.js";

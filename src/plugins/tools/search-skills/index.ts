@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CatalogChange, CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogChange, CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { auditSkill, catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";

@@ -4,7 +4,7 @@ import pLimit from "p-limit";
 import type { Logger } from "../../../kernel/logger.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../../../kernel/errors.js";
 import { packTarGz, ustarPathProblem, type ArchiveFile } from "../../../skills/archives/pack.js";
-import type { CatalogSkill } from "../../../skills/catalog/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/files/skill-files.js";
 import { MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, NAME_PATTERN } from "../../../skills/skill-md/skill-md.js";
