@@ -1,4 +1,4 @@
-// The fast path for simple frontmatter (src/skills/simple-frontmatter.ts) against the yaml package
+// The fast path for simple frontmatter (src/skills/skill-md/simple-frontmatter.ts) against the yaml package
 // it stands in for: every frontmatter of ../shared/corpus parsed many times by each, interleaved
 // round by round, CPU time per round. The "fast path" row is what parseSkillMd does: the fast
 // path, and yaml for the frontmatter it leaves.
@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { extractFrontmatter, parseFrontmatter } from "../src/skills/skill-md.js";
-import { parseSimpleFrontmatter } from "../src/skills/simple-frontmatter.js";
+import { extractFrontmatter, parseFrontmatter } from "../src/skills/skill-md/skill-md.js";
+import { parseSimpleFrontmatter } from "../src/skills/skill-md/simple-frontmatter.js";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "15" } } });
 const rounds = Number(values.rounds);

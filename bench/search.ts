@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { CatalogSkill } from "../src/skills/catalog/catalog-types.js";
 import type { Ranker } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/rankers/ranker-fuse/ranker.js";

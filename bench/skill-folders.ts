@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { CatalogSkill } from "../src/skills/catalog/catalog-types.js";
 
 /** One folder per skill under `root`, at its path; returns how many were written. */
 export async function writeSkillFolders(root: string, skills: readonly CatalogSkill[]): Promise<number> {

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { CatalogSkill } from "../src/skills/catalog/catalog-types.js";
 import { createKernel } from "../src/create-kernel.js";
 import { createLogger } from "../src/kernel/logger.js";
 

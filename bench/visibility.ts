@@ -5,9 +5,9 @@
 //   node --import tsx bench/visibility.ts [--runs 15] [--synthetic 10000]
 import { parseArgs } from "node:util";
 import { createLogger } from "../src/kernel/logger.js";
-import { WholeCatalog } from "../src/skills/catalog.js";
+import { WholeCatalog } from "../src/skills/catalog/catalog.js";
 import type { CatalogSource, SourceSkill } from "../src/skills/types.js";
-import type { Identity } from "../src/skills/visibility.js";
+import type { Identity } from "../src/skills/catalog/visibility.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "15" }, synthetic: { type: "string", default: "10000" } } });

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { CatalogSkill } from "../src/skills/catalog/catalog-types.js";
 import type { Ranker } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { baselineRanker } from "../bench/baseline-ranker.js";

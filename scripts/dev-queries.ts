@@ -17,7 +17,7 @@
 // (a short form of a multi-word name the skill spells out or is named after).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { CatalogSkill } from "../src/skills/catalog/catalog-types.js";
 
 export interface DevQuery {
   readonly id: string;

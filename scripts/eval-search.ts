@@ -10,7 +10,7 @@ import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import MiniSearch from "minisearch";
 import { CORPUS, loadSeedSkills, SHARED, syntheticCatalog } from "../bench/synthetic-catalog.js";
-import type { CatalogSkill } from "../src/skills/catalog.js";
+import type { CatalogSkill } from "../src/skills/catalog/catalog-types.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../src/skills/types.js";
 import { Bm25Ranker } from "../src/plugins/rankers/ranker-bm25/ranker.js";
 import { FuseRanker } from "../src/plugins/rankers/ranker-fuse/ranker.js";

@@ -6,7 +6,7 @@ import { BOOT_KERNEL } from "./lifecycle/boot.js";
 import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/transports/stdio/index.js";
-import type { WholeCatalog } from "./skills/catalog.js";
+import type { WholeCatalog } from "./skills/catalog/catalog.js";
 import { TOKENS } from "./tokens.js";
 
 /** A kernel serving skills: the kernel, with the catalog every skills plugin shares at hand. */

@@ -3,10 +3,10 @@ import type { Logger } from "./kernel/logger.js";
 import type { MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 import { defineToken } from "./kernel/tokens.js";
 import type { CatalogFor, Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./kernel/types.js";
-import type { WholeCatalog } from "./skills/catalog.js";
+import type { WholeCatalog } from "./skills/catalog/catalog.js";
 import type { SkillPolicy } from "./skills/policy.js";
 import type { Ranker, CatalogSource } from "./skills/types.js";
-import type { SourceVisibility } from "./skills/visibility.js";
+import type { SourceVisibility } from "./skills/catalog/visibility.js";
 
 /**
  * Every service name plugins use, the kernel's and the skill domain's, in one namespace. The

@@ -6,7 +6,7 @@ import { renderAudit } from "../skills/audit/render.js";
 import { toSarif } from "../skills/audit/sarif.js";
 import type { AuditFormat } from "./args.js";
 import type { AuditFinding } from "../skills/audit/types.js";
-import { parseSkillMd } from "../skills/skill-md.js";
+import { parseSkillMd } from "../skills/skill-md/skill-md.js";
 import { findSkills } from "./skill-folder.js";
 
 export interface AuditCliOptions {

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { SkillsKernelConfig } from "../kernel/config.js";
-import { expandHome } from "../skills/paths.js";
+import { expandHome } from "../skills/files/paths.js";
 
 /**
  * The folders Claude Code and other agents already use, project before user. The user's own

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { stringify } from "yaml";
 import { errorMessage, UserError } from "../kernel/errors.js";
-import { validateSkillDocument } from "../skills/skill-spec.js";
+import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
 
 export interface InitOptions {
   readonly description?: string;

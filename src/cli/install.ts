@@ -6,7 +6,7 @@ import { scopeFor } from "../lifecycle/project.js";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { createInstaller, installOptionsSchema, type SkillInstaller } from "../lifecycle/installer.js";
 import { renderInstall, SKILL_INSTALLER } from "../plugins/tools/install-skill/index.js";
-import { expandHome } from "../skills/paths.js";
+import { expandHome } from "../skills/files/paths.js";
 import { RiskySkillError } from "../skills/audit/install-check.js";
 import { renderFindings } from "../skills/audit/render.js";
 import { TOKENS } from "../tokens.js";

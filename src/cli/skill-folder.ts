@@ -2,7 +2,7 @@ import { lstat, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createLogger } from "../kernel/logger.js";
 import { createSkillFiles, scanRoot, type SkillFolder } from "../plugins/sources/fs/index.js";
-import { SKILL_FILES } from "../skills/folder-rules.js";
+import { SKILL_FILES } from "../skills/files/folder-rules.js";
 import type { SkillReader } from "../skills/audit/audit-skill.js";
 
 export interface FoundSkill {

@@ -2,11 +2,11 @@ import { lstat, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import pLimit from "p-limit";
 import { createLogger } from "../kernel/logger.js";
-import type { SkillValidation } from "../skills/skill-spec.js";
+import type { SkillValidation } from "../skills/skill-md/skill-spec.js";
 import { fsOptionsSchema, scanRoot } from "../plugins/sources/fs/index.js";
 import { plural, renderValidation } from "../plugins/tools/validate-skill/index.js";
-import { SKILL_FILES } from "../skills/folder-rules.js";
-import { validateSkillFolder } from "../skills/validate-folder.js";
+import { SKILL_FILES } from "../skills/files/folder-rules.js";
+import { validateSkillFolder } from "../skills/skill-md/validate-folder.js";
 
 export interface ValidateCliOptions {
   readonly json: boolean;

@@ -146,10 +146,10 @@ export type InstructionsSection = (caller: HandlerCaller) => string | undefined;
 
 /**
  * The skill catalog as one caller may see it. The kernel knows no skill: the skill domain fills
- * this in (src/skills/catalog-view.ts) and the catalog plugin makes one per caller
+ * this in (src/skills/catalog/catalog-view.ts) and the catalog plugin makes one per caller
  * (TOKENS.CallerCatalog); the kernel hands it to every handler.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in src/skills/catalog-view.ts
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in src/skills/catalog/catalog-view.ts
 export interface CatalogView {}
 
 /** How a caller's view of the catalog is made: the catalog plugin's `TOKENS.CallerCatalog`. */

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { parseRemoteSkill } from "../remote/parse-skill.js";
 import { createRemoteFiles, type RemoteSkillFolder, toListing } from "../remote/remote-files.js";
-import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/folder-rules.js";
+import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/files/folder-rules.js";
 import type { Diagnostic, ListedFile, CatalogSource, SourceSkill } from "../skills/types.js";
 
 /**

@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { z } from "zod";
 import { definePlugin } from "../kernel/config.js";
 import type { NeedsTrust, Plugin, PluginContext } from "../kernel/types.js";
-import { visibilitySchema, type Visibility } from "../skills/visibility.js";
+import { visibilitySchema, type Visibility } from "../skills/catalog/visibility.js";
 import { TOKENS } from "../tokens.js";
 import { filesSource, type SkillFiles } from "./files-source.js";
 

@@ -1,7 +1,7 @@
 import type { SkillsKernelConfig } from "../kernel/config.js";
 import type { Logger } from "../kernel/logger.js";
 import { defineToken } from "../kernel/tokens.js";
-import type { WholeCatalog } from "../skills/catalog.js";
+import type { WholeCatalog } from "../skills/catalog/catalog.js";
 
 /** What opening a source needs of a kernel: its whole catalog, and a way to close it. */
 export interface SourceKernel {

@@ -1,6 +1,6 @@
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { validateSkillDocument } from "../skills/skill-spec.js";
+import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
 import { agentFolder, type AgentRow, type Scope } from "./agents.js";
 import { HOST_QUIRKS, SPEC_SOURCE } from "./host-quirks.js";
 import { agentSkillPath } from "./place.js";

@@ -1,9 +1,9 @@
 import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
-import { parseStagingName } from "../skills/install-staging.js";
-import { SKILL_FILES } from "../skills/folder-rules.js";
-import { linkOnTheWay } from "../skills/linked-folders.js";
+import { parseStagingName } from "../skills/files/install-staging.js";
+import { SKILL_FILES } from "../skills/files/folder-rules.js";
+import { linkOnTheWay } from "../skills/files/linked-folders.js";
 
 // Where install writes. A target is a folder people configure once and then forget; a link there
 // (`.claude/skills -> $HOME` in a cloned repository) would turn "replace the folder `outer`" into

@@ -1,19 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { CatalogSkill, WholeCatalog } from "../skills/catalog.js";
-import type { Identity } from "../skills/visibility.js";
+import type { WholeCatalog } from "../skills/catalog/catalog.js";
+import type { CatalogView } from "../skills/catalog/catalog-view.js";
+import type { CatalogSkill } from "../skills/catalog/catalog-types.js";
+import type { Identity } from "../skills/catalog/visibility.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay, hasUnsafeCharacter } from "../skills/display-text.js";
-import { stagingName } from "../skills/install-staging.js";
-import { isSecretPath, SECRET_REASON } from "../skills/secret-files.js";
-import { checkRelativePath } from "../skills/skill-files.js";
-import { validateSkillDocument } from "../skills/skill-spec.js";
+import { stagingName } from "../skills/files/install-staging.js";
+import { isSecretPath, SECRET_REASON } from "../skills/files/secret-files.js";
+import { checkRelativePath } from "../skills/files/skill-files.js";
+import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
 import { auditBeforeInstall } from "../skills/audit/install-check.js";
 import type { ListedFile } from "../skills/types.js";
-import { isWithin } from "../skills/paths.js";
-import { installFolderName } from "../skills/folder-name.js";
-import { servedRoots } from "../skills/validate-folder.js";
+import { isWithin } from "../skills/files/paths.js";
+import { installFolderName } from "../skills/skill-md/folder-name.js";
+import { servedRoots } from "../skills/skill-md/validate-folder.js";
 import { checkDestination, checkTargetRoot, recoverLeftovers } from "./install-target.js";
 
 export interface InstallLimits {
@@ -245,7 +247,7 @@ export function unsafeNameReason(name: string): string | undefined {
  * left of `budget`, not by the listed sizes: a source may not know them (a catalog lists 0).
  */
 async function copyFiles(
-  catalog: WholeCatalog,
+  catalog: CatalogView,
   skill: CatalogSkill,
   files: readonly ListedFile[],
   temp: string,
@@ -322,7 +324,7 @@ interface ServedPlace {
 }
 
 /** Where the skill folder `dir` is (or would be) served from: the first source root that holds it. */
-async function servedPlace(catalog: WholeCatalog, dir: string): Promise<ServedPlace | undefined> {
+async function servedPlace(catalog: CatalogView, dir: string): Promise<ServedPlace | undefined> {
   // The target root may not exist yet; when it does, its real path is what the roots compare with.
   const real = await realpath(dirname(dir)).then((parent) => join(parent, basename(dir)), () => dir);
   const served = (await servedRoots(catalog.sources)).find(({ root }) => isWithin(real, root));
@@ -330,7 +332,7 @@ async function servedPlace(catalog: WholeCatalog, dir: string): Promise<ServedPl
 }
 
 /** Reloads the source that serves `place`: the installed skill's id, or undefined when it is not listed. */
-async function refreshUntilServed(catalog: WholeCatalog, place: ServedPlace): Promise<string | undefined> {
+async function refreshUntilServed(catalog: CatalogView, place: ServedPlace): Promise<string | undefined> {
   // refresh() covers a load that starts after the call, so the new folder is always seen.
   await catalog.refresh(place.source);
   return catalog.list().find((skill) => skill.source === place.source && skill.path === place.path)?.id;

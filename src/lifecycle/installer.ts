@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { WholeCatalog } from "../skills/catalog.js";
-import { expandHome } from "../skills/paths.js";
-import { MiB } from "../skills/skill-files.js";
+import type { WholeCatalog } from "../skills/catalog/catalog.js";
+import { expandHome } from "../skills/files/paths.js";
+import { MiB } from "../skills/files/skill-files.js";
 import { installSkill, type InstallLimits, type InstallRequest, type InstallResult } from "./install.js";
 
 const DEFAULT_TARGETS = { project: ".claude/skills", user: "~/.claude/skills" } as const;

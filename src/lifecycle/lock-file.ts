@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { z } from "zod";
 import { errorMessage, UserError } from "../kernel/errors.js";
-import { checkRelativePath } from "../skills/skill-files.js";
+import { checkRelativePath } from "../skills/files/skill-files.js";
 import { agentById } from "./agents.js";
 
 /** The lock's file name: the one `npx skills` writes at a project's root, so both read each other's. */

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { cp, lstat, mkdir, realpath, rename, rm, symlink, unlink } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import { errorMessage, UserError } from "../kernel/errors.js";
-import { stagingName } from "../skills/install-staging.js";
+import { stagingName } from "../skills/files/install-staging.js";
 import { agentFolder, SHARED_FOLDER, type AgentRow, type Scope } from "./agents.js";
-import { linkOnTheWay } from "../skills/linked-folders.js";
-import { SKILL_FILES } from "../skills/folder-rules.js";
+import { linkOnTheWay } from "../skills/files/linked-folders.js";
+import { SKILL_FILES } from "../skills/files/folder-rules.js";
 
 export type InstallMode = "link" | "copy";
 

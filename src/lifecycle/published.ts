@@ -1,7 +1,7 @@
 import { UserError } from "../kernel/errors.js";
 import { HttpClient, redact } from "../remote/http.js";
-import { isDiscoveryIndex, parseDiscoveryIndex } from "../skills/discovery-reader.js";
-import { decodeText, MiB } from "../skills/skill-files.js";
+import { isDiscoveryIndex, parseDiscoveryIndex } from "../skills/discovery/discovery-reader.js";
+import { decodeText, MiB } from "../skills/files/skill-files.js";
 import { VERSION } from "../version.js";
 
 /** The http-catalog source's own bounds on one index document. */

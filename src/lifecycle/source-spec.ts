@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { ConfigError } from "../kernel/errors.js";
-import { expandHome } from "../skills/paths.js";
+import { expandHome } from "../skills/files/paths.js";
 import { parseRepositorySpec, redactCredentials, type RepositorySpec } from "../remote/git/spec.js";
 
 /** Where skills are added from, as `add SOURCE` names it. */

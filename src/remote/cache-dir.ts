@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { expandHome } from "../skills/paths.js";
+import { expandHome } from "../skills/files/paths.js";
 
 /**
  * The user's cache folder, where remote sources keep what they fetched and the fs source its

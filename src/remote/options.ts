@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MiB } from "../skills/skill-files.js";
+import { MiB } from "../skills/files/skill-files.js";
 
 const KiB = 1024;
 

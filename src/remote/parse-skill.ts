@@ -1,6 +1,6 @@
 import { posix } from "node:path";
-import { decodeText } from "../skills/skill-files.js";
-import { parseSkillMd } from "../skills/skill-md.js";
+import { decodeText } from "../skills/files/skill-files.js";
+import { parseSkillMd } from "../skills/skill-md/skill-md.js";
 import type { Diagnostic, SourceSkill } from "../skills/types.js";
 
 export interface ParsedRemoteSkill {

@@ -1,7 +1,7 @@
 import { errorMessage, SkillFileError } from "../kernel/errors.js";
 import { compare } from "../lib/compare.js";
-import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/folder-rules.js";
-import { checkRelativePath } from "../skills/skill-files.js";
+import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/files/folder-rules.js";
+import { checkRelativePath } from "../skills/files/skill-files.js";
 import type { SkillFileContent, ListedFile, CatalogSource } from "../skills/types.js";
 
 /** A remote skill folder as its source's listing describes it. */

@@ -1,7 +1,7 @@
 import { errorMessage } from "../kernel/errors.js";
 import type { Logger } from "../kernel/logger.js";
-import type { CatalogSkill } from "../skills/catalog.js";
-import type { CatalogView } from "../skills/catalog-view.js";
+import type { CatalogSkill } from "../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../skills/catalog/catalog-view.js";
 
 /**
  * Asks every source that searches itself (a registry) for `query`, waits for the catalog to take

@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "./catalog.js";
+import type { CatalogSkill } from "./catalog/catalog-types.js";
 
 /*
  * The skill domain's contracts: what a skill source reports and what a ranker does. The kernel

@@ -1,7 +1,7 @@
 import { memorySkillFiles } from "@modelcontextprotocol/server/ext/skills";
 import type { Plugin } from "../kernel/types.js";
 import { sourceFromFiles } from "../kit/source-from-files.js";
-import type { Visibility } from "../skills/visibility.js";
+import type { Visibility } from "../skills/catalog/visibility.js";
 
 /**
  * A skill source plugin serving `files` (paths such as `pdf/SKILL.md` to their content) from

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runInit } from "../../src/cli/init.js";
-import { validateSkillFolder } from "../../src/skills/validate-folder.js";
+import { validateSkillFolder } from "../../src/skills/skill-md/validate-folder.js";
 
 let dir: string;
 beforeEach(async () => {

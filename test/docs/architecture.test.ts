@@ -27,6 +27,16 @@ describe("docs/architecture.md", () => {
     }
   });
 
+  it("names every folder and top-level file of src/skills in the skill domain's row, and no other", () => {
+    const row = /^\| Skill domain \| `src\/skills\/` \|(.*)$/m.exec(DOC);
+    expect(row).not.toBeNull();
+    const entries = readdirSync(join(ROOT, "src/skills"), { withFileTypes: true });
+    const folders = [...row![1]!.matchAll(/`([\w-]+)\/`/g)].map((match) => match[1]!);
+    expect(folders.sort()).toEqual(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort());
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
+    for (const file of files) expect(row![1], file).toContain(`\`${file}\``);
+  });
+
   it("quotes the plugin contract's refusals as the kernel words them", async () => {
     const refusal = async (plugin: unknown) => {
       const booted = createKernel({ config: { plugins: [plugin as Plugin] }, logger: createLogger("silent") });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSecretPath } from "../../src/skills/secret-files.js";
+import { isSecretPath } from "../../src/skills/files/secret-files.js";
 import { skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 import { SKILL_PLUGINS, startSkillServer, textOf } from "../helpers/skill-server.js";
 

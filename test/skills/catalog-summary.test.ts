@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { oneLine, summarizeCatalog, SUMMARY_DESCRIPTION_CHARS } from "../../src/skills/catalog-summary.js";
+import { oneLine, summarizeCatalog, SUMMARY_DESCRIPTION_CHARS } from "../../src/skills/catalog/catalog-summary.js";
 
 const skills = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: `skill-${i}`, description: `Does task number ${i}, which takes a sentence or two to describe.` }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WholeCatalog } from "../../src/skills/catalog.js";
+import { WholeCatalog } from "../../src/skills/catalog/catalog.js";
 import { SkillFileError, ToolInputError } from "../../src/kernel/errors.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { manualClock } from "../helpers/clock.js";

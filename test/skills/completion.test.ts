@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WholeCatalog } from "../../src/skills/catalog.js";
+import { WholeCatalog } from "../../src/skills/catalog/catalog.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { SkillFileError } from "../../src/kernel/errors.js";
 import {
@@ -8,7 +8,7 @@ import {
   completeUriPath,
   completeUriSkill,
   matchPrefix,
-} from "../../src/skills/completion.js";
+} from "../../src/skills/catalog/completion.js";
 import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string): SourceSkill => ({

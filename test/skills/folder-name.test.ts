@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { installFolderName } from "../../src/skills/folder-name.js";
+import { installFolderName } from "../../src/skills/skill-md/folder-name.js";
 
 describe("installFolderName", () => {
   it.each([

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linkOnTheWay } from "../../src/skills/linked-folders.js";
+import { linkOnTheWay } from "../../src/skills/files/linked-folders.js";
 
 let base: string;
 

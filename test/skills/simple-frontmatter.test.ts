@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { extractFrontmatter, parseFrontmatter } from "../../src/skills/skill-md.js";
-import { parseSimpleFrontmatter } from "../../src/skills/simple-frontmatter.js";
+import { extractFrontmatter, parseFrontmatter } from "../../src/skills/skill-md/skill-md.js";
+import { parseSimpleFrontmatter } from "../../src/skills/skill-md/simple-frontmatter.js";
 import { CORPORA, readManifest } from "../helpers/corpus.js";
 
 /**

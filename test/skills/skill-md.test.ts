@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSkillMd, type SkillMdResult } from "../../src/skills/skill-md.js";
+import { parseSkillMd, type SkillMdResult } from "../../src/skills/skill-md/skill-md.js";
 
 const LIMITS = { maxFrontmatterBytes: 64 * 1024, truncated: false };
 

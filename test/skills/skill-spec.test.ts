@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
-import { validateSkillDocument, type SkillValidation } from "../../src/skills/skill-spec.js";
+import { validateSkillDocument, type SkillValidation } from "../../src/skills/skill-md/skill-spec.js";
 import { type Anomaly, CORPORA, type Corpus, invalidCount, readAnomalies, readManifest } from "../helpers/corpus.js";
 
 function doc(frontmatter: string, body = "# Body\n"): string {

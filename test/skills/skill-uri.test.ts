@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { WholeCatalog } from "../../src/skills/catalog.js";
+import { WholeCatalog } from "../../src/skills/catalog/catalog.js";
 import { createLogger } from "../../src/kernel/logger.js";
-import { mapSkillUris, noSkillAt, parseSkillUri, skillFileUri } from "../../src/skills/skill-uri.js";
+import { mapSkillUris, noSkillAt, parseSkillUri, skillFileUri } from "../../src/skills/files/skill-uri.js";
 import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
 
 const skill = (name: string, path: string, rank = 0): SourceSkill => ({

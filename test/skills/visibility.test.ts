@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/kernel/logger.js";
-import { WholeCatalog } from "../../src/skills/catalog.js";
+import { WholeCatalog } from "../../src/skills/catalog/catalog.js";
 import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
-import { canSee, visibleSkills, type Identity } from "../../src/skills/visibility.js";
+import { canSee, visibleSkills, type Identity } from "../../src/skills/catalog/visibility.js";
 
 const ada: Identity = { subject: "ada", scopes: ["skills:read"], claims: { groups: ["platform", "ops"] } };
 const bob: Identity = { subject: "bob", scopes: ["skills:finance"], claims: { groups: "sales" } };

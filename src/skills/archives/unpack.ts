@@ -3,7 +3,7 @@ import { SKILL_LIMITS } from "@modelcontextprotocol/server/ext/skills";
 import { extract } from "tar-stream";
 import yauzl from "yauzl";
 import { ERROR_CODES, UserError } from "../../kernel/errors.js";
-import { checkRelativePath } from "../skill-files.js";
+import { checkRelativePath } from "../files/skill-files.js";
 import type { ArchiveFile } from "./pack.js";
 
 /** How much an archive may hold once unpacked; anything beyond is refused before it is kept. */

@@ -1,9 +1,9 @@
 import pLimit from "p-limit";
 import { errorMessage } from "../../kernel/errors.js";
-import { MiB } from "../skill-files.js";
-import { isSecretPath } from "../secret-files.js";
-import type { CatalogSkill } from "../catalog.js";
-import type { CatalogView } from "../catalog-view.js";
+import { MiB } from "../files/skill-files.js";
+import { isSecretPath } from "../files/secret-files.js";
+import type { CatalogSkill } from "../catalog/catalog-types.js";
+import type { CatalogView } from "../catalog/catalog-view.js";
 import type { SkillFileContent, SkillFileListing } from "../types.js";
 import { auditFile, isBinary } from "./audit.js";
 import { isScript } from "./file-units.js";

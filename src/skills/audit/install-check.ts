@@ -1,6 +1,6 @@
 import { ToolInputError } from "../../kernel/errors.js";
-import type { CatalogSkill } from "../catalog.js";
-import type { CatalogView } from "../catalog-view.js";
+import type { CatalogSkill } from "../catalog/catalog-types.js";
+import type { CatalogView } from "../catalog/catalog-view.js";
 import { auditSkill, catalogReader } from "./audit-skill.js";
 import { describeFindings } from "./blocking-source.js";
 import type { AuditFinding } from "./types.js";

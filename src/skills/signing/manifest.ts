@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SkillReader } from "../audit/audit-skill.js";
-import { MiB } from "../skill-files.js";
+import { MiB } from "../files/skill-files.js";
 
 /** The signature's file, in the skill folder; the only file the manifest leaves out. */
 export const SIGNATURE_FILE = "SKILL.sig";

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { WholeCatalog } from "../../../skills/catalog.js";
+import type { WholeCatalog } from "../../../skills/catalog/catalog.js";
 
 /**
  * Tell one server's client that what it lists changed with the skills: resources (each SKILL.md)

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { definePlugin } from "../../../kernel/config.js";
-import { WholeCatalog } from "../../../skills/catalog.js";
+import { WholeCatalog } from "../../../skills/catalog/catalog.js";
 import { announceSkillChanges } from "./announce.js";
 import { servingChecks } from "./serving-checks.js";
 import { TOKENS } from "../../../tokens.js";

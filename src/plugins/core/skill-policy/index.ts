@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { homedir } from "node:os";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { expandHome } from "../../../skills/paths.js";
+import { expandHome } from "../../../skills/files/paths.js";
 import { AUDIT_MODES, defaultAuditMode, type SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
-import { oneLine, summarizeCatalog } from "../../../skills/catalog-summary.js";
-import { offeredToModel } from "../../../skills/claude-fields.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import { oneLine, summarizeCatalog } from "../../../skills/catalog/catalog-summary.js";
+import { offeredToModel } from "../../../skills/skill-md/claude-fields.js";
 
 const optionsSchema = z.strictObject({
   /** The most characters the summary adds to the server's instructions. */

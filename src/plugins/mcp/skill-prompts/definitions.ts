@@ -2,12 +2,12 @@ import { completable, ProtocolError, ProtocolErrorCode, type GetPromptResult } f
 import { z } from "zod";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
-import { oneLine } from "../../../skills/catalog-summary.js";
-import { argumentHint } from "../../../skills/claude-fields.js";
-import { completeSkillFiles, completeSkillIds } from "../../../skills/completion.js";
-import type { SkillFileOptions } from "../../../skills/skill-files.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import { oneLine } from "../../../skills/catalog/catalog-summary.js";
+import { argumentHint } from "../../../skills/skill-md/claude-fields.js";
+import { completeSkillFiles, completeSkillIds } from "../../../skills/catalog/completion.js";
+import type { SkillFileOptions } from "../../../skills/files/skill-files.js";
 import { listingResult, skillResult } from "./messages.js";
 import { LISTING_PROMPT, planSkillPrompts } from "./names.js";
 

@@ -2,10 +2,10 @@ import type { McpServer, RegisteredPrompt } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
-import { skillFileOptionsSchema } from "../../../skills/skill-files.js";
+import { skillFileOptionsSchema } from "../../../skills/files/skill-files.js";
 import { createPromptBook, type PromptBook, type PromptDefinition } from "./definitions.js";
 import { listPromptsAfterFirstLoad } from "./list-after-load.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 
 const optionsSchema = skillFileOptionsSchema.extend({
   /**

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 
 type AnyHandler = (...args: unknown[]) => unknown;
 

@@ -1,12 +1,12 @@
 import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/server";
 import { ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
-import { summarizeCatalog } from "../../../skills/catalog-summary.js";
-import { mimeTypeByName } from "../../../skills/mime-types.js";
-import { decodeText, encodeContent, fetchSkillFiles, truncationNote, type SkillFileOptions } from "../../../skills/skill-files.js";
-import { mapSkillUris, SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../../skills/skill-uri.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import { summarizeCatalog } from "../../../skills/catalog/catalog-summary.js";
+import { mimeTypeByName } from "../../../skills/files/mime-types.js";
+import { decodeText, encodeContent, fetchSkillFiles, truncationNote, type SkillFileOptions } from "../../../skills/files/skill-files.js";
+import { mapSkillUris, SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../../skills/files/skill-uri.js";
 
 /** The most the listing prompt's text holds: past it, it says how many skills it left out. */
 export const LISTING_MAX_CHARS = 60_000;

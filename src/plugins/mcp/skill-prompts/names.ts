@@ -1,5 +1,5 @@
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import { userInvocable } from "../../../skills/claude-fields.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import { userInvocable } from "../../../skills/skill-md/claude-fields.js";
 
 /** The prompt that lists what is served (and gets any skill by id). */
 export const LISTING_PROMPT = "skills";

@@ -1,14 +1,14 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { ServerBuild } from "../../../kernel/types.js";
-import { completeUriPath, completeUriSkill } from "../../../skills/completion.js";
-import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../../skills/skill-files.js";
-import { readSkillResource, skillDocuments } from "../../../skills/skill-resource.js";
-import { decodeOffset, page } from "../../../skills/page-cursor.js";
+import { completeUriPath, completeUriSkill } from "../../../skills/catalog/completion.js";
+import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../../skills/files/skill-files.js";
+import { readSkillResource, skillDocuments } from "../../../skills/files/skill-resource.js";
+import { decodeOffset, page } from "../../../skills/catalog/page-cursor.js";
 import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 
 /** Resources per resources/list page: a page a client reads at once, however many files the skills hold. */
@@ -51,7 +51,7 @@ function registerTemplate(server: McpServer, catalog: CatalogView, options: Skil
   // SDK's own handler answers every resource at once and ignores cursors.
   const template = new ResourceTemplate("skill://{skill}/{+path}", {
     list: undefined,
-    // completion/complete: skill names by prefix, then the paths inside the skill (src/skills/completion.ts).
+    // completion/complete: skill names by prefix, then the paths inside the skill (src/skills/catalog/completion.ts).
     complete: {
       skill: async (value) => {
         await catalog.ready();

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { decodeCursor } from "../../../skills/page-cursor.js";
+import { decodeCursor } from "../../../skills/catalog/page-cursor.js";
 
 /** The sort key a skills/list or directory cursor resumes after; one this server did not make is invalid params. */
 export function decodeKeyCursor(cursor: unknown): string | undefined {

@@ -1,10 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type Resource } from "@modelcontextprotocol/server";
 import { DIRECTORY_MIME_TYPE } from "@modelcontextprotocol/server/ext/skills";
-import type { CatalogView } from "../../../skills/catalog-view.js";
-import { mimeTypeByName } from "../../../skills/mime-types.js";
-import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
-import { SKILL_DOCUMENT, skillFileUri, type SkillLocation } from "../../../skills/skill-uri.js";
-import { encodeCursor, indexAfter } from "../../../skills/page-cursor.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import { mimeTypeByName } from "../../../skills/files/mime-types.js";
+import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/files/skill-files.js";
+import { SKILL_DOCUMENT, skillFileUri, type SkillLocation } from "../../../skills/files/skill-uri.js";
+import { encodeCursor, indexAfter } from "../../../skills/catalog/page-cursor.js";
 import { decodeKeyCursor } from "./cursor.js";
 
 /** Children per page of a directory read. */

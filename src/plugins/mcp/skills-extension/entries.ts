@@ -1,12 +1,12 @@
 import { SKILL_LIMITS, type Skill } from "@modelcontextprotocol/server/ext/skills";
 import pLimit from "p-limit";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../../../kernel/errors.js";
 import type { JsonValue } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
-import { MAX_NAME_CHARS, NAME_PATTERN } from "../../../skills/skill-md.js";
-import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
-import { SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../../skills/skill-uri.js";
+import { MAX_NAME_CHARS, NAME_PATTERN } from "../../../skills/skill-md/skill-md.js";
+import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/files/skill-files.js";
+import { SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../../skills/files/skill-uri.js";
 import type { SkillFileContent } from "../../../skills/types.js";
 import { sha256Digest, type FileFacts, type FileVersion } from "./file-facts.js";
 import { verbatimFrontmatter } from "./frontmatter.js";

@@ -1,4 +1,4 @@
-import { extractFrontmatter, isRecord, parseFrontmatter } from "../../../skills/skill-md.js";
+import { extractFrontmatter, isRecord, parseFrontmatter } from "../../../skills/skill-md/skill-md.js";
 import { errorMessage } from "../../../kernel/errors.js";
 
 /** A frontmatter this large is no frontmatter a host would load either. */

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { INCLUDE_SECRET_FILES_DESCRIPTION } from "../../../skills/secret-files.js";
+import { INCLUDE_SECRET_FILES_DESCRIPTION } from "../../../skills/files/secret-files.js";
 import { TOKENS } from "../../../tokens.js";
 import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import type { ServerBuild } from "../../../kernel/types.js";

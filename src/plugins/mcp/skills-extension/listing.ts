@@ -1,7 +1,7 @@
-import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { MappedSkill, SkillUriMap } from "../../../skills/skill-uri.js";
-import { encodeCursor, indexAfter } from "../../../skills/page-cursor.js";
+import type { MappedSkill, SkillUriMap } from "../../../skills/files/skill-uri.js";
+import { encodeCursor, indexAfter } from "../../../skills/catalog/page-cursor.js";
 import { decodeKeyCursor } from "./cursor.js";
 import type { EntryBuilder, EntryResult, SkillEntry } from "./entries.js";
 

@@ -2,9 +2,9 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ServerCon
 import type { SkillReadResult, SkillSource } from "@modelcontextprotocol/server/ext/skills";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
-import { readSkillResource, skillDocuments } from "../../../skills/skill-resource.js";
-import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "../../../skills/skill-uri.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import { readSkillResource, skillDocuments } from "../../../skills/files/skill-resource.js";
+import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "../../../skills/files/skill-uri.js";
 import { readDirectory } from "./directory.js";
 import { MAX_SKILL_BYTES } from "./entries.js";
 import type { SkillListing } from "./listing.js";

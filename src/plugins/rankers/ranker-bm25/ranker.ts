@@ -1,11 +1,11 @@
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import { extractTriggers, skillLabels } from "../../../skills/skill-fields.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import { extractTriggers, skillLabels } from "../../../skills/skill-md/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
 import { Analyzer, TermList, type AnalysedWord, type TermNumbers } from "./analyze.js";
 import { decodeIndex, encodeIndex } from "./index-file.js";
 import { InvertedIndex, type Alternative, type FieldSpec } from "./inverted-index.js";
 import { nameAbbreviations, outline, textAbbreviations } from "./outline.js";
-import { whenToUse as whenToUseField } from "../../../skills/claude-fields.js";
+import { whenToUse as whenToUseField } from "../../../skills/skill-md/claude-fields.js";
 
 /**
  * The fields of a skill that are indexed, and how much a match in each counts. The name is the

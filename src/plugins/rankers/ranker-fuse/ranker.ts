@@ -1,6 +1,6 @@
 import Fuse, { type IFuseOptions } from "fuse.js";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import { extractTriggers, skillCategory } from "../../../skills/skill-fields.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import { extractTriggers, skillCategory } from "../../../skills/skill-md/skill-fields.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
 
 interface FuseEntry {

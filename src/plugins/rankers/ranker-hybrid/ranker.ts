@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { createHash } from "node:crypto";
 import type { Cache } from "../../../kernel/cache.js";

@@ -2,11 +2,11 @@ import type { Dir } from "node:fs";
 import { lstat, opendir, realpath, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { SkillFileError } from "../../../kernel/errors.js";
-import { checkRelativePath } from "../../../skills/skill-files.js";
+import { checkRelativePath } from "../../../skills/files/skill-files.js";
 import type { LeftOutFile, SkillFileContent, ListedFile, SkillFileListing, CatalogSource } from "../../../skills/types.js";
-import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
-import { NotRegularFileError, OutsideFolderError, readHead } from "../../../skills/read-head.js";
-import { isServedFrom } from "../../../skills/served-path.js";
+import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
+import { NotRegularFileError, OutsideFolderError, readHead } from "../../../skills/files/read-head.js";
+import { isServedFrom } from "../../../skills/files/served-path.js";
 import { compare } from "../../../lib/compare.js";
 import type { SkillFolder } from "./scan.js";
 

@@ -9,7 +9,7 @@ import { errorMessage, PluginError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { createDiskCache } from "../../../remote/disk-cache.js";
-import { visibilitySchema } from "../../../skills/visibility.js";
+import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { groupRoots, type ResolvedRoot } from "./roots.js";
 import { createSnapshotStore } from "./snapshot-store.js";
 import { createFsSource } from "./source.js";

@@ -1,7 +1,7 @@
 import type { Buffer } from "node:buffer";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
-import { describeKind, NotRegularFileError, OutsideFolderError } from "../../../skills/read-head.js";
-import { isServedFrom } from "../../../skills/served-path.js";
+import { describeKind, NotRegularFileError, OutsideFolderError } from "../../../skills/files/read-head.js";
+import { isServedFrom } from "../../../skills/files/served-path.js";
 import type { SkillFolder } from "./scan.js";
 
 /**

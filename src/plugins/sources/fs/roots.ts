@@ -1,7 +1,7 @@
 import { basename, resolve } from "node:path";
-import { expandHome } from "../../../skills/paths.js";
-import { uniqueName } from "../../../skills/source-names.js";
-import type { Visibility } from "../../../skills/visibility.js";
+import { expandHome } from "../../../skills/files/paths.js";
+import { uniqueName } from "../../../skills/catalog/source-names.js";
+import type { Visibility } from "../../../skills/catalog/visibility.js";
 
 export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean; readonly visibleTo?: Visibility; readonly followLinksOut?: boolean };
 

@@ -5,13 +5,13 @@ import pLimit from "p-limit";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { Diagnostic } from "../../../skills/types.js";
-import { isInstallStaging } from "../../../skills/install-staging.js";
+import { isInstallStaging } from "../../../skills/files/install-staging.js";
 import { folderIdentity, type FolderListing, type KnownFolders } from "./folder-listings.js";
 import { inSlices } from "./in-slices.js";
-import { describeKind } from "../../../skills/read-head.js";
-import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
+import { describeKind } from "../../../skills/files/read-head.js";
+import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
 import { compare } from "../../../lib/compare.js";
-import { isServedFrom } from "../../../skills/served-path.js";
+import { isServedFrom } from "../../../skills/files/served-path.js";
 
 /** A folder holding a SKILL.md, not yet read. */
 export interface SkillFolder {

@@ -5,7 +5,7 @@ import { clearTimeout, setTimeout } from "node:timers";
 import pLimit from "p-limit";
 import { errorMessage } from "../../../kernel/errors.js";
 import { createLogger, type Logger } from "../../../kernel/logger.js";
-import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
+import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
 import { scanRoot, type ScanResult } from "./scan.js";
 
 export interface WatchSettings {

@@ -4,7 +4,7 @@ import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { CatalogSource, SourceSnapshot } from "../../../skills/types.js";
 import { createFsSource } from "../fs/index.js";
-import { isServedFrom } from "../../../skills/served-path.js";
+import { isServedFrom } from "../../../skills/files/served-path.js";
 import { ageOf } from "../../../remote/age.js";
 import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";

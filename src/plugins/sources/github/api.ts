@@ -1,5 +1,5 @@
 import type { Logger } from "../../../kernel/logger.js";
-import { isRecord } from "../../../skills/skill-md.js";
+import { isRecord } from "../../../skills/skill-md/skill-md.js";
 import type { FetchedDocument, RemoteDocuments } from "../../../remote/documents.js";
 import { HttpError } from "../../../remote/http.js";
 import { COMMIT } from "../../../remote/git/spec.js";

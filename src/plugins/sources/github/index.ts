@@ -7,7 +7,7 @@ import type { Logger } from "../../../kernel/logger.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
-import { visibilitySchema } from "../../../skills/visibility.js";
+import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../../../remote/git/spec.js";
 import { createGitHubClient } from "./client.js";
 import { createGitHubSource } from "./source.js";

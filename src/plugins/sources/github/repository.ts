@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import pLimit from "p-limit";
-import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/folder-rules.js";
+import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
 import { parseRemoteSkill } from "../../../remote/parse-skill.js";
 import { toListing, type RemoteSkillFolder } from "../../../remote/remote-files.js";
 import type { Diagnostic, ListedFile, SourceSkill } from "../../../skills/types.js";

@@ -5,7 +5,7 @@ import { unpackSkillArchive, type UnpackLimits } from "../../../skills/archives/
 import type { Diagnostic, SourceSkill } from "../../../skills/types.js";
 import type { RemoteDocuments } from "../../../remote/documents.js";
 import { parseRemoteSkill } from "../../../remote/parse-skill.js";
-import type { DiscoveryArtifactEntry } from "../../../skills/discovery-reader.js";
+import type { DiscoveryArtifactEntry } from "../../../skills/discovery/discovery-reader.js";
 
 /** A skill read out of its artifact: every file's bytes, SKILL.md included, by path. */
 export interface UnpackedSkill {

@@ -1,7 +1,7 @@
-import { MAX_FILE_DEPTH } from "../../../skills/folder-rules.js";
-import { isRecord } from "../../../skills/skill-md.js";
-import { MAX_DESCRIPTION_CHARS, NAME_PATTERN } from "../../../skills/skill-md.js";
-import { checkRelativePath } from "../../../skills/skill-files.js";
+import { MAX_FILE_DEPTH } from "../../../skills/files/folder-rules.js";
+import { isRecord } from "../../../skills/skill-md/skill-md.js";
+import { MAX_DESCRIPTION_CHARS, NAME_PATTERN } from "../../../skills/skill-md/skill-md.js";
+import { checkRelativePath } from "../../../skills/files/skill-files.js";
 import type { Diagnostic } from "../../../skills/types.js";
 
 export type CatalogFormat = "agent-skills" | "well-known";

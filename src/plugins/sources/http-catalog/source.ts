@@ -1,5 +1,5 @@
 import type { Logger } from "../../../kernel/logger.js";
-import { decodeText } from "../../../skills/skill-files.js";
+import { decodeText } from "../../../skills/files/skill-files.js";
 import type { Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
 import type { RemoteDocuments } from "../../../remote/documents.js";
 import { redact, type HttpClient } from "../../../remote/http.js";
@@ -7,10 +7,10 @@ import { ageOf } from "../../../remote/age.js";
 import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { createRemoteFiles, toListing, type RemoteSkillFolder } from "../../../remote/remote-files.js";
 import type { UnpackLimits } from "../../../skills/archives/unpack.js";
-import { isRecord } from "../../../skills/skill-md.js";
+import { isRecord } from "../../../skills/skill-md/skill-md.js";
 import { loadArtifact, type UnpackedSkill } from "./artifacts.js";
 import { parseCatalogData, parseJson, type CatalogEntry, type CatalogFormat } from "./catalog-document.js";
-import { isDiscoveryIndex, parseDiscoveryIndex } from "../../../skills/discovery-reader.js";
+import { isDiscoveryIndex, parseDiscoveryIndex } from "../../../skills/discovery/discovery-reader.js";
 
 export interface CatalogSourceSettings {
   readonly name: string;

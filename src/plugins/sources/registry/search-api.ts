@@ -1,4 +1,4 @@
-import { isRecord } from "../../../skills/skill-md.js";
+import { isRecord } from "../../../skills/skill-md/skill-md.js";
 
 /** One answer of a skills.sh-style search: `owner/repo/skill`. */
 export interface RegistryHit {

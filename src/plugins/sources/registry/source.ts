@@ -6,9 +6,9 @@ import type { Logger } from "../../../kernel/logger.js";
 import type { RemoteDocuments } from "../../../remote/documents.js";
 import type { HttpClient } from "../../../remote/http.js";
 import { createRemoteFiles, type RemoteSkillFolder } from "../../../remote/remote-files.js";
-import { decodeText } from "../../../skills/skill-files.js";
+import { decodeText } from "../../../skills/files/skill-files.js";
 import type { CatalogSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
-import { SKILL_FILES } from "../../../skills/folder-rules.js";
+import { SKILL_FILES } from "../../../skills/files/folder-rules.js";
 import { scanRepository, type GitHubApi, type GitHubTreeEntry } from "../github/index.js";
 import { isRegistryId, parseSearchAnswer, type RegistryHit } from "./search-api.js";
 

@@ -7,8 +7,8 @@ import {
   skillFileOptionsSchema,
   truncationNote,
   type FetchedFile,
-} from "../../../skills/skill-files.js";
-import { ANSWER_CEILING_BYTES, fitAnswer } from "../../../skills/answer-ceiling.js";
+} from "../../../skills/files/skill-files.js";
+import { ANSWER_CEILING_BYTES, fitAnswer } from "../../../skills/files/answer-ceiling.js";
 
 /** Paths per call: enough for a step of a skill's instructions, small enough to keep a response readable. */
 const MAX_PATHS = 5;

@@ -1,5 +1,5 @@
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import { whenToUse } from "../../../skills/claude-fields.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import { whenToUse } from "../../../skills/skill-md/claude-fields.js";
 
 export const LIST_FORMATS = ["names-only", "json", "full"] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { ToolInputError } from "../../../kernel/errors.js";
-import { decodeOffset, page } from "../../../skills/page-cursor.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import { decodeOffset, page } from "../../../skills/catalog/page-cursor.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { LIST_FORMATS, PAGE_SIZES, MAX_PAGE_SIZE, renderSkillList, sortedByName, toSkillList } from "./format.js";
-import { offeredToModel } from "../../../skills/claude-fields.js";
+import { offeredToModel } from "../../../skills/skill-md/claude-fields.js";
 
 /** The `list_skills` tool: every served skill, in one of three formats, a page at a time. */
 export default definePlugin({

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import { whenToUse } from "../../../skills/claude-fields.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import { whenToUse } from "../../../skills/skill-md/claude-fields.js";
 import { definePlugin } from "../../../kernel/config.js";
-import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/skill-files.js";
-import { ANSWER_CEILING_BYTES, cutToFit } from "../../../skills/answer-ceiling.js";
+import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/files/skill-files.js";
+import { ANSWER_CEILING_BYTES, cutToFit } from "../../../skills/files/answer-ceiling.js";
 import { catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { describeSignature, signatureStatus } from "../../../skills/signing/status.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { CatalogChange, CatalogSkill } from "../../../skills/catalog.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogChange, CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -9,7 +9,7 @@ import { TOKENS } from "../../../tokens.js";
 import type { Ranker } from "../../../skills/types.js";
 import { searchRemoteSources } from "../../../remote/remote-search.js";
 import { MATCH_QUALITIES, toAnswer } from "./answer.js";
-import { offeredToModel } from "../../../skills/claude-fields.js";
+import { offeredToModel } from "../../../skills/skill-md/claude-fields.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { join } from "node:path";
 import { createSavedIndexes, savedIndexKey, type SavedIndexes } from "./saved-index.js";

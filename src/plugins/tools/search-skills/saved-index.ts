@@ -4,7 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FolderBound } from "../../../cache/folder-bound.js";
-import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import { VERSION } from "../../../version.js";
 
 /**

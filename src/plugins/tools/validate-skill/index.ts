@@ -2,13 +2,13 @@ import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, posix, resolve } from "node:path";
 import { z } from "zod";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { ToolInputError } from "../../../kernel/errors.js";
-import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../../skills/skill-spec.js";
-import { expandHome, isWithin } from "../../../skills/paths.js";
-import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "../../../skills/validate-folder.js";
+import { validateSkillDocument, type SkillValidation, type SpecIssue } from "../../../skills/skill-md/skill-spec.js";
+import { expandHome, isWithin } from "../../../skills/files/paths.js";
+import { MAX_VALIDATED_BYTES, servedRoots, validateSkillFolder } from "../../../skills/skill-md/validate-folder.js";
 import { renderValidation } from "./render.js";
 import { escapeForDisplay } from "../../../skills/display-text.js";
 

@@ -1,4 +1,4 @@
-import type { SkillValidation } from "../../../skills/skill-spec.js";
+import type { SkillValidation } from "../../../skills/skill-md/skill-spec.js";
 
 /** A validation as people read it: one headline, then one line per error and per warning. */
 export function renderValidation(subject: string, validation: SkillValidation): string {

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { auditSkill, catalogReader } from "../../../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { signatureStatus } from "../../../skills/signing/status.js";
-import { extractFrontmatter } from "../../../skills/skill-md.js";
-import { decodeText, encodeContent, fetchSkillFiles, SHOWN_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
+import { extractFrontmatter } from "../../../skills/skill-md/skill-md.js";
+import { decodeText, encodeContent, fetchSkillFiles, SHOWN_FILES_LIMIT, withoutSecrets } from "../../../skills/files/skill-files.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
 import { HTTP_TOKENS, type RouteCaller } from "../http/index.js";

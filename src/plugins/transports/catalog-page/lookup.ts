@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 
 /** What a skill page's id names in the caller's view: one skill, several (a plain name some share), or none. */
 export type Lookup =

@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../../../skills/catalog.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { AuditFinding } from "../../../skills/audit/types.js";
 import { describeSignature, type SignatureStatus } from "../../../skills/signing/status.js";
 import type { SkillFileListing } from "../../../skills/types.js";

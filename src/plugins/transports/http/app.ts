@@ -14,7 +14,7 @@ import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
 import type { HttpRoute, SignInGate } from "./routes.js";
-import type { CatalogFor } from "../../../skills/catalog-view.js";
+import type { CatalogFor } from "../../../skills/catalog/catalog-view.js";
 import { SessionTable } from "./sessions.js";
 import { WorkLimiter } from "./work-limit.js";
 

@@ -1,5 +1,5 @@
 import type { CacheMonitor } from "../../../kernel/cache.js";
-import type { WholeCatalog } from "../../../skills/catalog.js";
+import type { WholeCatalog } from "../../../skills/catalog/catalog.js";
 import type { Readiness } from "./app.js";
 
 /**

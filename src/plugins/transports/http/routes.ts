@@ -1,7 +1,7 @@
 import { defineToken } from "../../../kernel/tokens.js";
 import type { HttpOptions } from "./options.js";
 import type { Caller } from "./auth/gate.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 
 /** Who sent a request to a route, and the catalog as they may see it. */
 export interface RouteCaller extends Caller {

@@ -1,5 +1,5 @@
 import type { CacheMonitor } from "../../../kernel/cache.js";
-import type { WholeCatalog } from "../../../skills/catalog.js";
+import type { WholeCatalog } from "../../../skills/catalog/catalog.js";
 import type { TransportDefinition } from "../../../kernel/types.js";
 import { createHttpApp } from "./app.js";
 import { defaultAllowedHosts } from "./guard.js";

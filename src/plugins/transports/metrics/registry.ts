@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { CacheMonitor } from "../../../kernel/cache.js";
 import type { McpRequestEnd, RequestObserver } from "../../../kernel/request-observer.js";
-import type { WholeCatalog, SourceStatus } from "../../../skills/catalog.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import type { SourceStatus } from "../../../skills/catalog/catalog-types.js";
 
 const SOURCE_STATES: readonly SourceStatus["state"][] = ["ok", "stale", "failed", "loading"];
 const CACHE_STATES = ["connected", "degraded", "reconnecting"] as const;
@@ -23,7 +24,7 @@ export interface KernelMetrics {
   /** The search index was (re)built from the whole catalog in `seconds`. */
   searchIndexBuilt(seconds: number): void;
   /** A scrape's text: every series, with the per-source ones for the sources `view` shows alone. */
-  scrape(view: WholeCatalog | undefined): Promise<string>;
+  scrape(view: CatalogView | undefined): Promise<string>;
 }
 
 /**
@@ -117,7 +118,7 @@ export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelM
 }
 
 /** Skills and state per source, for the sources `view` shows. */
-function sourceGauges(view: WholeCatalog | undefined, registers: Registry[]): void {
+function sourceGauges(view: CatalogView | undefined, registers: Registry[]): void {
   const status = view?.status() ?? [];
   const skills = new Gauge({ name: "skills_kernel_source_skills", help: "Skills each source serves now.", labelNames: ["source"] as const, registers });
   const states = new Gauge({

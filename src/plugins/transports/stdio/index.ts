@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { identitySchema } from "../../../skills/visibility.js";
+import { identitySchema } from "../../../skills/catalog/visibility.js";
 import { stdioTransport } from "./transport.js";
 import { TOKENS } from "../../../tokens.js";
 

@@ -1,7 +1,7 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Identity, TransportDefinition } from "../../../kernel/types.js";
-import { MiB } from "../../../skills/skill-files.js";
+import { MiB } from "../../../skills/files/skill-files.js";
 import { LineTransport } from "./line-transport.js";
 
 /**

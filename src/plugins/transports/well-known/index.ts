@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { TOKENS } from "../../../tokens.js";
 import { HTTP_TOKENS, restError } from "../http/index.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";

@@ -4,11 +4,11 @@ import pLimit from "p-limit";
 import type { Logger } from "../../../kernel/logger.js";
 import { errorMessage, SkillFileError, ToolInputError } from "../../../kernel/errors.js";
 import { packTarGz, ustarPathProblem, type ArchiveFile } from "../../../skills/archives/pack.js";
-import type { CatalogSkill } from "../../../skills/catalog.js";
-import type { CatalogView } from "../../../skills/catalog-view.js";
-import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/skill-files.js";
-import { MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, NAME_PATTERN } from "../../../skills/skill-md.js";
-import { DISCOVERY_SCHEMA, type DiscoveryEntry, type DiscoveryIndex } from "../../../skills/discovery.js";
+import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
+import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import { FETCHABLE_FILES_LIMIT, withoutSecrets } from "../../../skills/files/skill-files.js";
+import { MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, NAME_PATTERN } from "../../../skills/skill-md/skill-md.js";
+import { DISCOVERY_SCHEMA, type DiscoveryEntry, type DiscoveryIndex } from "../../../skills/discovery/discovery.js";
 
 /** Where the index and its artifacts live below a site's root (the Well-Known URI of the spec). */
 export const WELL_KNOWN_PATH = "/.well-known/agent-skills";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { WholeCatalog } from "../../../../src/skills/catalog.js";
+import { WholeCatalog } from "../../../../src/skills/catalog/catalog.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { CatalogSource, SourceSkill } from "../../../../src/skills/types.js";
 import { announceSkillChanges } from "../../../../src/plugins/core/catalog/announce.js";

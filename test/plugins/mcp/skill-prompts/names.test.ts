@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WholeCatalog } from "../../../../src/skills/catalog.js";
+import { WholeCatalog } from "../../../../src/skills/catalog/catalog.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { planSkillPrompts } from "../../../../src/plugins/mcp/skill-prompts/names.js";
 import type { CatalogSource, SourceSkill } from "../../../../src/skills/types.js";

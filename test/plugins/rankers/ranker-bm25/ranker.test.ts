@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CatalogSkill } from "../../../../src/skills/catalog.js";
+import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.js";
 import { Bm25Ranker, MAX_QUERY_WORDS } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
 import { CORPORA } from "../../../helpers/corpus.js";
 import { HOSTILE_QUERIES, REPO_SKILLS, SAMPLE, loadSkills, skill, snapshot } from "./skills.js";

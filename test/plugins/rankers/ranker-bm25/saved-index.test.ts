@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Bm25Ranker } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
-import type { CatalogSkill } from "../../../../src/skills/catalog.js";
+import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.js";
 import { CORPORA } from "../../../helpers/corpus.js";
 import { HOSTILE_QUERIES, loadSkills, SAMPLE, snapshot } from "./skills.js";
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { CatalogSkill } from "../../../../src/skills/catalog.js";
+import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.js";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { RankedSkill, Ranker } from "../../../../src/skills/types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractTriggers, skillCategory, skillLabels } from "../../../../src/skills/skill-fields.js";
+import { extractTriggers, skillCategory, skillLabels } from "../../../../src/skills/skill-md/skill-fields.js";
 
 const record = (data: Record<string, unknown>) => Object.assign(Object.create(null) as Record<string, unknown>, data);
 

@@ -1,7 +1,7 @@
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { PluginContext } from "../../../../src/kernel/types.js";
 import type { CatalogSource, SourceSnapshot } from "../../../../src/skills/types.js";
-import type { SourceVisibility } from "../../../../src/skills/visibility.js";
+import type { SourceVisibility } from "../../../../src/skills/catalog/visibility.js";
 import fsPlugin from "../../../../src/plugins/sources/fs/index.js";
 import { TOKENS } from "../../../../src/tokens.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillFileError } from "../../../../src/kernel/errors.js";
 import type { CatalogSource } from "../../../../src/skills/types.js";
-import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES } from "../../../../src/skills/folder-rules.js";
+import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES } from "../../../../src/skills/files/folder-rules.js";
 import { createHostileRoot } from "../../../fixtures/hostile-root.js";
 import { setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";

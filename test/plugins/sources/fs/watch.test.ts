@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CatalogChange } from "../../../../src/skills/catalog.js";
+import type { CatalogChange } from "../../../../src/skills/catalog/catalog-types.js";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { CatalogSource } from "../../../../src/skills/types.js";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../../src/kernel/errors.js";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
-import { FETCHABLE_FILES_LIMIT } from "../../../../src/skills/skill-files.js";
+import { FETCHABLE_FILES_LIMIT } from "../../../../src/skills/files/skill-files.js";
 import fetchSkillFiles from "../../../../src/plugins/tools/fetch-skill-files/index.js";
 import { builtinPlugins } from "../../../../src/plugins/index.js";
 import { startSkillServer, textOf, type SkillServer } from "../../../helpers/skill-server.js";

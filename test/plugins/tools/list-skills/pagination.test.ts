@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeOffset, encodeCursor } from "../../../../src/skills/page-cursor.js";
+import { decodeOffset, encodeCursor } from "../../../../src/skills/catalog/page-cursor.js";
 import { RESOURCES_PAGE_SIZE } from "../../../../src/plugins/mcp/skill-resources/index.js";
 import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
 import { startSkillServer, textOf } from "../../../helpers/skill-server.js";

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { createKernel } from "../../../../src/create-kernel.js";
 import { definePlugin } from "../../../../src/kernel/config.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
-import type { CatalogSkill } from "../../../../src/skills/catalog.js";
+import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.js";
 import type { Ranker } from "../../../../src/skills/types.js";
 import { TOKENS } from "../../../../src/tokens.js";
 

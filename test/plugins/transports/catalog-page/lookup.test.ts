@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lookUp } from "../../../../src/plugins/transports/catalog-page/lookup.js";
-import type { CatalogSkill } from "../../../../src/skills/catalog.js";
+import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.js";
 
 const skill = (source: string, name: string, shadowed = false) =>
   ({ id: shadowed ? `${source}:${name}` : name, qualifiedId: `${source}:${name}`, name, source, shadowed, description: name, path: name }) as unknown as CatalogSkill;

@@ -1,4 +1,4 @@
-import type { WholeCatalog } from "../../../../skills/catalog.js";
+import type { WholeCatalog } from "../../../../skills/catalog/catalog.js";
 import type { HttpOptions } from "../options.js";
 
 /**

@@ -1,8 +1,8 @@
-import { ToolInputError } from "../kernel/errors.js";
-import type { CatalogSkill } from "./catalog.js";
+import { ToolInputError } from "../../kernel/errors.js";
+import type { CatalogSkill } from "./catalog-types.js";
 import type { CatalogView } from "./catalog-view.js";
-import { checkRelativePath, FETCHABLE_FILES_LIMIT, withoutSecrets } from "./skill-files.js";
-import { mapSkillUris, SKILL_DOCUMENT } from "./skill-uri.js";
+import { checkRelativePath, FETCHABLE_FILES_LIMIT, withoutSecrets } from "../files/skill-files.js";
+import { mapSkillUris, SKILL_DOCUMENT } from "../files/skill-uri.js";
 
 /*
  * What completion/complete offers for skills: ids by prefix, then paths inside a skill. Every

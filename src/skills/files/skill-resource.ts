@@ -1,11 +1,11 @@
 import type { Resource } from "@modelcontextprotocol/server";
-import type { Logger } from "../kernel/logger.js";
-import type { CatalogView } from "./catalog-view.js";
+import type { Logger } from "../../kernel/logger.js";
+import type { CatalogView } from "../catalog/catalog-view.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "./answer-ceiling.js";
 import { mimeTypeByName } from "./mime-types.js";
 import { encodeContent, fetchSkillFiles, type SkillFileOptions } from "./skill-files.js";
 import { mapSkillUris, noSkillAt, parseSkillUri, SKILL_DOCUMENT } from "./skill-uri.js";
-import type { SkillFileContent } from "./types.js";
+import type { SkillFileContent } from "../types.js";
 
 /** One `skill://` file as MCP carries it: text when it is UTF-8, else base64. */
 export interface SkillResourceContent {

@@ -1,11 +1,11 @@
 import { lstat, realpath } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { errorMessage } from "../kernel/errors.js";
-import { SKILL_FILES } from "./folder-rules.js";
-import { isWithin } from "./paths.js";
-import { NotRegularFileError, OutsideFolderError, readHead } from "./read-head.js";
+import { errorMessage } from "../../kernel/errors.js";
+import { SKILL_FILES } from "../files/folder-rules.js";
+import { isWithin } from "../files/paths.js";
+import { NotRegularFileError, OutsideFolderError, readHead } from "../files/read-head.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "./skill-spec.js";
-import type { CatalogSource } from "./types.js";
+import type { CatalogSource } from "../types.js";
 
 /** Enough of a SKILL.md to check its frontmatter and count well past 500 body lines. */
 export const MAX_VALIDATED_BYTES = 1024 * 1024;

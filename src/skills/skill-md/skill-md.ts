@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { isScalar, LineCounter, parseDocument, visit, type Document, type YAMLError } from "yaml";
-import { errorMessage } from "../kernel/errors.js";
+import { errorMessage } from "../../kernel/errors.js";
 import { toPlainData } from "./plain-data.js";
 import { parseSimpleFrontmatter } from "./simple-frontmatter.js";
 

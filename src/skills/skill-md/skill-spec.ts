@@ -1,5 +1,5 @@
 import { isMap, isScalar, parse, type Document, type Node } from "yaml";
-import { errorMessage } from "../kernel/errors.js";
+import { errorMessage } from "../../kernel/errors.js";
 import {
   extractFrontmatter,
   isRecord,

@@ -1,5 +1,5 @@
 import { distance } from "fastest-levenshtein";
-import type { CatalogSkill } from "./catalog.js";
+import type { CatalogSkill } from "../catalog/catalog-types.js";
 
 /*
  * The one place that decides a skill's `skill://` URI: the skill:// resources, the skills

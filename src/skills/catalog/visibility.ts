@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { Identity } from "../kernel/types.js";
-import type { CatalogSkill, WholeCatalog } from "./catalog.js";
+import type { Identity } from "../../kernel/types.js";
+import type { WholeCatalog } from "./catalog.js";
+import type { CatalogSkill } from "./catalog-types.js";
 
 export type { Identity };
 

@@ -1,11 +1,11 @@
 import { Buffer } from "node:buffer";
 import { z } from "zod";
-import type { CatalogSkill } from "./catalog.js";
-import type { CatalogView } from "./catalog-view.js";
-import { errorMessage, SkillFileError, ToolInputError } from "../kernel/errors.js";
-import type { Logger } from "../kernel/logger.js";
+import type { CatalogSkill } from "../catalog/catalog-types.js";
+import type { CatalogView } from "../catalog/catalog-view.js";
+import { errorMessage, SkillFileError, ToolInputError } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/logger.js";
 import { INCLUDE_SECRET_FILES_DESCRIPTION, isSecretPath, SECRET_REASON } from "./secret-files.js";
-import type { SkillFileContent, SkillFileListing } from "./types.js";
+import type { SkillFileContent, SkillFileListing } from "../types.js";
 
 // What the skill tools share: which relative paths may even be asked for, how a file's bytes
 // reach the agent, and the size caps. Sources check the disk; these rules come first, and touch

@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { encodeContent, MiB, type FetchedFile } from "./skill-files.js";
-import type { SkillFileContent } from "./types.js";
+import type { SkillFileContent } from "../types.js";
 
 /**
  * The most file content one answer carries, in bytes of JSON: below the official MCP SDK

@@ -1,6 +1,6 @@
-import { isRecord, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, NAME_PATTERN } from "./skill-md.js";
+import { isRecord, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, NAME_PATTERN } from "../skill-md/skill-md.js";
 import { DISCOVERY_SCHEMA, type DiscoveryEntryType } from "./discovery.js";
-import type { Diagnostic } from "./types.js";
+import type { Diagnostic } from "../types.js";
 
 /** One entry of a 0.2.0 index, checked: its artifact's absolute url and the digest its bytes must have. */
 export interface DiscoveryArtifactEntry {

@@ -1,4 +1,4 @@
-import { escapeForDisplay } from "./display-text.js";
+import { escapeForDisplay } from "../display-text.js";
 
 /*
  * A catalog summary for the server's `instructions`: hosts that defer tool descriptions behind a

@@ -1,0 +1,144 @@
+import type { LoadOptions, CatalogSource, Diagnostic, SkillFileContent, SkillFileListing } from "../types.js";
+import type { WholeCatalog } from "./catalog.js";
+import type { CatalogState } from "./catalog-state.js";
+import type { CatalogListener, CatalogSkill, SourceStatus } from "./catalog-types.js";
+import { SkillLookup } from "./skill-lookup.js";
+import { loadingSources, unavailableSources } from "./source-load.js";
+
+/**
+ * The catalog as one caller may see it: what every tool, resource, prompt, instructions section
+ * and route gets in its context, already scoped to its caller (`WholeCatalog.for`). It cannot be
+ * widened: a view has no `for`, and the whole catalog is a service of its own
+ * (`TOKENS.WholeCatalog`) that a plugin must declare.
+ */
+export type SkillCatalogView = Pick<
+  WholeCatalog,
+  | "list"
+  | "get"
+  | "resolve"
+  | "readDocument"
+  | "listFiles"
+  | "readFile"
+  | "ready"
+  | "refresh"
+  | "within"
+  | "status"
+  | "unavailable"
+  | "loading"
+  | "diagnostics"
+  | "sources"
+  | "onChange"
+  | "announcingAwaitedChange"
+  | "restricted"
+  | "listingTtlMs"
+>;
+
+// The kernel hands every handler a CatalogView without knowing what one is: this is what it is.
+declare module "../../kernel/types.js" {
+  interface CatalogView extends SkillCatalogView {}
+}
+
+export type { CatalogFor, CatalogView } from "../../kernel/types.js";
+
+/**
+ * A caller's view when some source is hidden from it: the whole catalog's answers over the sources
+ * it shows, with identity resolved among those alone (`state`, built by the whole catalog once per
+ * load), so a hidden skill shadows nothing, is suggested for nothing and answers exactly as an
+ * unknown name. Loading, waiting and change events are the whole catalog's.
+ */
+export class ScopedCatalog implements SkillCatalogView {
+  readonly #lookup: SkillLookup;
+
+  constructor(
+    private readonly whole: WholeCatalog,
+    private readonly shown: ReadonlySet<string>,
+    private readonly state: () => CatalogState,
+  ) {
+    this.#lookup = new SkillLookup(this, state, true);
+  }
+
+  get sources(): readonly CatalogSource[] {
+    return this.whole.sources.filter((source) => this.shown.has(source.name));
+  }
+
+  /** A caller's view is never widened into another caller's: only the whole catalog scopes. */
+  for(): never {
+    throw new Error("a view of the catalog cannot be scoped again; ask the whole catalog (TOKENS.WholeCatalog)");
+  }
+
+  get restricted(): boolean {
+    return this.whole.restricted;
+  }
+
+  listingTtlMs(): number {
+    return this.whole.listingTtlMs();
+  }
+
+  /** Reloads these sources (default: every source this view shows). */
+  refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal, options: LoadOptions = {}): Promise<void> {
+    return this.whole.refresh(sources ?? [...this.shown], signal, options);
+  }
+
+  ready(): Promise<void> {
+    return this.whole.ready();
+  }
+
+  within(load: Promise<void>): Promise<void> {
+    return this.whole.within(load);
+  }
+
+  status(): readonly SourceStatus[] {
+    return this.whole.status().filter((status) => this.shown.has(status.source));
+  }
+
+  unavailable(): readonly SourceStatus[] {
+    return unavailableSources(this.status());
+  }
+
+  loading(): string[] {
+    return loadingSources(this.status());
+  }
+
+  list(): readonly CatalogSkill[] {
+    return this.#lookup.list();
+  }
+
+  get(idOrName: string): CatalogSkill | undefined {
+    return this.#lookup.get(idOrName);
+  }
+
+  resolve(idOrName: string, source?: string): CatalogSkill {
+    return this.#lookup.resolve(idOrName, source);
+  }
+
+  readDocument(skill: string | CatalogSkill, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
+    return this.#lookup.readDocument(skill, maxBytes, signal);
+  }
+
+  listFiles(skill: string | CatalogSkill, limit: number, signal?: AbortSignal): Promise<SkillFileListing> {
+    return this.#lookup.listFiles(skill, limit, signal);
+  }
+
+  readFile(skill: string | CatalogSkill, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
+    return this.#lookup.readFile(skill, filePath, maxBytes, signal);
+  }
+
+  diagnostics(): readonly Diagnostic[] {
+    return this.#lookup.diagnostics();
+  }
+
+  /** Hears the whole catalog's changes to the skills this view shows, with the ids they have here. */
+  onChange(listener: CatalogListener): () => void {
+    return this.whole.onChange((change) => {
+      const state = this.state();
+      const own = (skills: readonly CatalogSkill[]) =>
+        skills.flatMap((skill) => (this.shown.has(skill.source) ? [state.byQualifiedId.get(skill.qualifiedId) ?? skill] : []));
+      const seen = { added: own(change.added), removed: change.removed.filter((skill) => this.shown.has(skill.source)), updated: own(change.updated) };
+      if (seen.added.length + seen.removed.length + seen.updated.length > 0) listener(seen);
+    });
+  }
+
+  announcingAwaitedChange(): boolean {
+    return this.whole.announcingAwaitedChange();
+  }
+}
