@@ -29,7 +29,8 @@ async function poison(prefix: string, rewrite: (value: Record<string, unknown>) 
   for (const file of await readdir(dir)) {
     if (!file.endsWith(".json")) continue;
     const entry = JSON.parse(await readFile(join(dir, file), "utf8")) as { key: string; value: Record<string, unknown> };
-    if (!entry.key.startsWith(prefix)) continue;
+    // Stored keys are `${source}\0${key}`: the source's own key follows the separator.
+    if (!entry.key.slice(entry.key.indexOf("\0") + 1).startsWith(prefix)) continue;
     await writeFile(join(dir, file), JSON.stringify({ ...entry, value: rewrite(entry.value) }));
     count++;
   }

@@ -24,7 +24,8 @@ async function scrape(server: HttpServerProcess): Promise<string> {
 describe("/metrics after a load run (--metrics, through the bundle on Node 20)", () => {
   let server: HttpServerProcess;
   beforeAll(async () => {
-    server = await startHttpServer(["--skills-dir", SKILLS, "--metrics", "--auth-token", TOKEN]);
+    // No disk cache: an index saved by an earlier test would load instead of being built and timed.
+    server = await startHttpServer(["--skills-dir", SKILLS, "--metrics", "--auth-token", TOKEN, "--no-disk-cache"]);
   });
   afterAll(async () => {
     await server?.stop();
