@@ -39,6 +39,7 @@ export const SNAPSHOT_LIMITS = { maxFrontmatterBytes: 65_536, maxSkillFileBytes:
 export function snapshottedSource(root: string, cache: CacheEngine, tuning?: SnapshotTuning) {
   const logs: string[] = [];
   const logger = createLogger("debug", (line) => logs.push(line), "fs");
+  const snapshots = createSnapshotStore(cache.view("fs"), SNAPSHOT_LIMITS, logger, { tuning });
   const source = createFsSource({
     name: "test",
     roots: [root],
@@ -49,9 +50,9 @@ export function snapshottedSource(root: string, cache: CacheEngine, tuning?: Sna
     maxWatchedDirectories: 0,
     pollIntervalMs: 1_000,
     logger,
-    snapshots: createSnapshotStore(cache.view("fs"), SNAPSHOT_LIMITS, logger, { tuning }),
+    snapshots,
   });
-  return { source, logs };
+  return { source, logs, snapshots };
 }
 
 /** Every file and folder under `root`, and the root, older than the racy window, as on a disk they usually are. */

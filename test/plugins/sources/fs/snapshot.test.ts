@@ -27,9 +27,11 @@ function engine() {
 
 /** A source as one process would make it, with the debug lines it logs. */
 function sourceOver(root: string, cache: CacheEngine) {
-  const { source, logs } = snapshottedSource(root, cache);
+  const { source, logs, snapshots } = snapshottedSource(root, cache);
   return {
     load: () => source.load(new AbortController().signal),
+    /** Resolves once every snapshot the loads asked to keep is written, as at shutdown. */
+    written: () => snapshots.flush(),
     /** What the last load read and listed afresh, from its debug line. */
     afresh() {
       const line = logs.findLast((entry) => entry.includes("SKILL.md files read"))!;
@@ -84,7 +86,7 @@ describe("the fs source's snapshots", () => {
     expect(gamma.frontmatter.metadata).toEqual({ tags: ["a", "b"] });
     expect(gamma.excerpt).toBe("# Gamma\nBody — text.");
     // Nothing changed: nothing rewritten.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await restart.written();
     expect(restart.kept()).toBe(0);
   });
 
@@ -162,7 +164,7 @@ describe("the fs source's snapshots", () => {
     // fresh (and the root, which it just changed) are read and listed again; the link is read every time.
     expect(restart.afresh()).toEqual({ read: 2, skills: 3, listed: 2, folders: 4 });
     // None of that is anything a snapshot would keep: not written again.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await restart.written();
     expect(restart.kept()).toBe(0);
   });
 
