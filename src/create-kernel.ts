@@ -3,6 +3,7 @@ import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js"
 import catalogPlugin from "./plugins/core/catalog/index.js";
 import { definePlugin } from "./kernel/config.js";
 import { BOOT_KERNEL } from "./lifecycle/boot.js";
+import type { ServiceRef } from "./kernel/types.js";
 import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import stdioPlugin from "./plugins/transports/stdio/index.js";
@@ -36,16 +37,23 @@ const kernelBoot = definePlugin({
 });
 
 /**
- * The composition root: the kernel knows no plugin, so this is where the built-in plugins, the
- * catalog, the stdio transport and the default cache (cache-memory, unless the config names
- * another cache) are handed to it, and where its HTTP handler is attached.
+ * What a SkillsKernel resolves or offers, each with the plugin booted when no plugin in the config
+ * provides it: a config replaces one by providing its token (its own catalog, or a plugin providing
+ * a transport and LocalCaller in place of stdio), and lists the built-in `stdio` to give it options.
  */
-export async function createKernel(options: Omit<KernelOptions, "builtins" | "corePlugins"> = {}): Promise<SkillsKernel> {
-  const kernel = await bootKernel({
-    ...options,
-    builtins: builtinPlugins,
-    corePlugins: [catalogPlugin, stdioPlugin, kernelBoot],
-  });
+const SKILLS_KERNEL_CONSUMES = [
+  { token: TOKENS.WholeCatalog, default: () => catalogPlugin },
+  { token: TOKENS.LocalCaller, optional: true, default: () => stdioPlugin },
+  { token: BOOT_KERNEL, optional: true, default: () => kernelBoot },
+] satisfies ServiceRef[];
+
+/**
+ * The composition root: the kernel knows no plugin, so this is where the built-in plugins and the
+ * defaults of what a SkillsKernel needs (catalog, stdio, kernel-boot) are handed to it, and where
+ * its HTTP handler is attached.
+ */
+export async function createKernel(options: Omit<KernelOptions, "builtins" | "consumes"> = {}): Promise<SkillsKernel> {
+  const kernel = await bootKernel({ ...options, builtins: builtinPlugins, consumes: SKILLS_KERNEL_CONSUMES });
   // Built on first use and loaded lazily: a kernel that never answers HTTP never loads that code.
   let handler: Promise<HttpHandler> | undefined;
   const http = () => (handler ??= import("./plugins/transports/http/index.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));

@@ -7,7 +7,7 @@ import { TOKENS } from "../tokens.js";
  * What only the kernel collects (tools, server extensions, instructions, transports): no plugin
  * is ordered by them, so listing them in `provides` or `consumes` would order nothing.
  */
-const KERNEL_COLLECTED: ReadonlySet<Token<unknown>> = new Set([TOKENS.Tool, TOKENS.ServerExtension, TOKENS.Instructions, TOKENS.Transport]);
+export const KERNEL_COLLECTED: ReadonlySet<Token<unknown>> = new Set([TOKENS.Tool, TOKENS.ServerExtension, TOKENS.Instructions, TOKENS.Transport]);
 
 /**
  * The kernel orders plugins by what they declare in `provides` and `consumes`, so what a plugin

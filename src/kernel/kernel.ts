@@ -9,13 +9,13 @@ import { checkedTool } from "./tool-schema.js";
 import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { withDefaultProviders } from "./plugin-defaults.js";
-import { orderPlugins, pluginNeeds } from "./plugin-order.js";
+import { orderPlugins, pluginNeeds, refToken } from "./plugin-order.js";
 import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
 import { Declarations } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
 import { tokenName, type Token } from "./tokens.js";
-import type { CatalogFor, CatalogView, Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ToolDefinition, KernelTool } from "./types.js";
+import type { CatalogFor, CatalogView, Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ServiceRef, ToolDefinition, KernelTool } from "./types.js";
 import { TOKENS } from "../tokens.js";
 
 /** A kernel with no catalog plugin: a handler that reads the catalog learns why there is none. */
@@ -37,8 +37,13 @@ export interface KernelOptions {
   readonly logger?: Logger;
   /** Plugins a config may name by short name, each loaded on first use. */
   readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
-  /** Plugins booted with the config's own (the catalog, stdio); a config plugin of the same name replaces one. */
-  readonly corePlugins?: readonly Plugin<any>[];
+  /**
+   * Services the code booting the kernel resolves from it or offers its plugins, declared as a
+   * plugin's `consumes`: a required one no plugin provides fails the boot, and a `default` (the
+   * composition root's catalog, stdio, kernel-boot) boots when no plugin provides the token, so a
+   * config replaces it by providing that token.
+   */
+  readonly consumes?: readonly ServiceRef[];
   /** Last word on the resolved plugin list before boot: the CLI uses it for `--skills-dir`. */
   readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
 }
@@ -100,12 +105,10 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const baseDir = options.baseDir ?? process.cwd();
   const logger = options.logger ?? createLogger(config.logLevel ?? "info");
 
-  const listed = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source });
-  // A config replaces a core plugin by listing one of the same name (its own stdio transport, say).
-  const core = (options.corePlugins ?? []).filter((plugin) => !listed.some((entry) => entry.plugin.name === plugin.name));
-  let resolved: ResolvedPluginEntry[] = [...core.map((plugin) => ({ plugin, options: undefined, origin: "core" })), ...listed];
+  let resolved = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source });
   if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
-  resolved = await withDefaultProviders(resolved);
+  resolved = await withDefaultProviders(resolved, options.consumes);
+  checkUniqueNames(resolved, source);
   await checkPluginContracts(resolved.map(({ plugin }) => plugin), source);
   const validated = await Promise.all(
     resolved.map(async (entry) => ({ plugin: entry.plugin, options: await validatePluginOptions(entry.plugin, entry.options, source) })),
@@ -113,6 +116,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const kernelServices = new Set<Token<unknown>>([TOKENS.Logger]);
   const ordered = orderPlugins(validated, source, kernelServices);
   const needs = pluginNeeds(validated, source, kernelServices);
+  checkKernelConsumes(options.consumes ?? [], validated, source);
   for (const name of Object.keys(config.startup?.plugins ?? {})) {
     if (!ordered.some((entry) => entry.plugin.name === name)) {
       throw new ConfigError(`${source}: startup.plugins names "${name}", which is not a plugin in this config`);
@@ -394,6 +398,36 @@ function checkHooks(plugin: string, returned: unknown): PluginHooks {
     });
   }
   return returned as PluginHooks;
+}
+
+/**
+ * A default is booted under its own name, so a config plugin of that name that does not provide
+ * the default's service would be booted beside it: refused, naming where each came from.
+ */
+function checkUniqueNames(entries: readonly ResolvedPluginEntry[], source: string): void {
+  const seen = new Map<string, string>();
+  for (const { plugin, origin } of entries) {
+    const first = seen.get(plugin.name);
+    if (first !== undefined) {
+      throw new ConfigError(
+        `${source}: two plugins are named "${plugin.name}" (${first}; ${origin}); a plugin replaces a default by providing its service, not by its name`,
+      );
+    }
+    seen.set(plugin.name, origin);
+  }
+}
+
+/** What the code booting the kernel requires, with no plugin providing it, fails the boot before any plugin runs. */
+function checkKernelConsumes(refs: readonly ServiceRef[], entries: readonly { plugin: Plugin<any> }[], source: string): void {
+  for (const ref of refs) {
+    if (typeof ref !== "symbol" && ref.optional === true) continue;
+    const token = refToken(ref);
+    if (entries.some(({ plugin }) => plugin.provides?.includes(token))) continue;
+    throw new ConfigError(
+      `${source}: the kernel needs service "${tokenName(token)}", which no plugin in this config provides; add a plugin that provides it`,
+      ERROR_CODES.SERVICE_MISSING,
+    );
+  }
 }
 
 /** The plugin itself and every plugin that needs it, directly or not. */

@@ -7,13 +7,13 @@ import { ConfigError, ERROR_CODES, LifecycleError, PluginError } from "../../src
 import { bootKernel } from "../../src/kernel/kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { defineToken } from "../../src/kernel/tokens.js";
-import type { Plugin, TransportDefinition } from "../../src/kernel/types.js";
+import type { Plugin, ServiceRef, TransportDefinition } from "../../src/kernel/types.js";
 import { VERSION } from "../../src/version.js";
 import { TOKENS } from "../../src/tokens.js";
 
-async function boot(config: SkillsKernelConfig, corePlugins: Plugin<any>[] = []) {
+async function boot(config: SkillsKernelConfig, consumes: ServiceRef[] = []) {
   const lines: string[] = [];
-  const kernel = await bootKernel({ config, corePlugins, logger: createLogger("debug", (line) => lines.push(line)), configSource: "cfg" });
+  const kernel = await bootKernel({ config, consumes, logger: createLogger("debug", (line) => lines.push(line)), configSource: "cfg" });
   return { kernel, lines };
 }
 
@@ -230,14 +230,66 @@ describe("lifecycle", () => {
     await kernel.close();
   });
 
-  it("lets a config replace a core plugin by name", async () => {
-    const core = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("stdio")) });
-    const events: string[] = [];
-    const mine = definePlugin({ name: "stdio", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("stdio", events)) });
-    const { kernel } = await boot({ plugins: [mine] }, [core]);
-    await kernel.serve("stdio");
-    expect(events).toHaveLength(1);
-    await kernel.close();
+  describe("what the booting code consumes, with a default", () => {
+    const LOCAL = defineToken<string>("test:local");
+    const builtin = (events: string[] = []) =>
+      definePlugin({
+        name: "line",
+        provides: [TOKENS.Transport, LOCAL],
+        setup(ctx) {
+          ctx.contribute(TOKENS.Transport, loopback("line", events));
+          ctx.provide(LOCAL, "built-in");
+        },
+      });
+    const local = (events: string[]): ServiceRef => ({ token: LOCAL, optional: true, default: () => builtin(events) });
+
+    it("boots the default when no plugin provides the token, beside another transport", async () => {
+      const events: string[] = [];
+      const http = definePlugin({ name: "wire", provides: [TOKENS.Transport], setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")) });
+      const { kernel } = await boot({ plugins: [http] }, [local(events)]);
+      expect(kernel.plugins).toEqual(["line", "wire"]);
+      expect(kernel.resolve(LOCAL)).toBe("built-in");
+      await kernel.serve("line");
+      expect(events).toEqual(["line started, aborted=false"]);
+      await kernel.close();
+    });
+
+    it("lets a config replace the default by providing its token, whatever its name", async () => {
+      const events: string[] = [];
+      const mine = definePlugin({
+        name: "my-line",
+        provides: [TOKENS.Transport, LOCAL],
+        setup(ctx) {
+          ctx.contribute(TOKENS.Transport, loopback("line", events));
+          ctx.provide(LOCAL, "mine");
+        },
+      });
+      const { kernel } = await boot({ plugins: [mine] }, [local([])]);
+      expect(kernel.plugins).toEqual(["my-line"]);
+      expect(kernel.resolve(LOCAL)).toBe("mine");
+      await kernel.serve("line");
+      expect(events).toHaveLength(1);
+      await kernel.close();
+    });
+
+    it("refuses a config plugin with the default's name that does not provide its token", async () => {
+      const namesake = definePlugin({ name: "line", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("other")) });
+      await expect(boot({ plugins: [namesake] }, [local([])])).rejects.toThrow(
+        'cfg: two plugins are named "line" (default of test:local; inline); a plugin replaces a default by providing its service, not by its name',
+      );
+    });
+
+    it("fails the boot, before any plugin runs, when a required one has no provider", async () => {
+      const ran: string[] = [];
+      const other = definePlugin({ name: "other", provides: [LOCAL], setup: () => void ran.push("other") });
+      const clashing = definePlugin({ name: "clashing", provides: [GREETING, LOCAL], setup() {} });
+      const needed: ServiceRef = { token: GREETING, default: () => clashing };
+      const error = await boot({ plugins: [other] }, [needed]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).code).toBe(ERROR_CODES.SERVICE_MISSING);
+      expect((error as Error).message).toBe('cfg: the kernel needs service "test:greeting", which no plugin in this config provides; add a plugin that provides it');
+      expect(ran).toEqual([]);
+    });
   });
 
   it("bounds serve hooks: one that hangs is logged and serving goes on", async () => {
