@@ -15,6 +15,8 @@ import { catalogReader } from "../skills/audit/audit-skill.js";
 import { SIGNATURE_FILE } from "../skills/signing/manifest.js";
 import { signatureStatus, type SignatureStatus } from "../skills/signing/status.js";
 import { signerOf } from "./signer.js";
+import { definePlugin } from "../kernel/config.js";
+import { HOST_LOOKUP, type AddressGuard } from "../remote/address-guard.js";
 
 /** The most of a skill's name that labels its staging folder. */
 const STAGING_LABEL_CHARS = 64;
@@ -70,6 +72,8 @@ export interface OpenOptions {
   readonly allowedSigners?: string;
   /** false: git fails on an HTTP redirect (add_skill for a caller over HTTP, whose host was checked). */
   readonly followRedirects?: boolean;
+  /** Set: the source connects to no private address but its privateHosts' (add_skill for a caller over HTTP). */
+  readonly addressGuard?: AddressGuard;
   /** Refuse to copy a skill whose signature does not verify against allowedSigners. */
   readonly requireSigned?: boolean;
 }
@@ -124,24 +128,29 @@ export async function openSource(spec: SourceSpec, options: OpenOptions): Promis
 const AUDIT_AT_STAGE = ["skill-policy", { audit: { [SOURCE]: "off" } }] as const;
 
 function sourceConfig(spec: SourceSpec, options: OpenOptions): SkillsKernelConfig {
-  return { plugins: [AUDIT_AT_STAGE, ...sourcePlugins(spec, options)] };
+  const guard = options.addressGuard;
+  // The source kernel resolves names as this one does (a test's resolver included).
+  const lookup = guard && definePlugin({ name: "host-lookup", provides: [HOST_LOOKUP], setup: (ctx) => ctx.provide(HOST_LOOKUP, guard.lookup) });
+  return { plugins: [AUDIT_AT_STAGE, ...(lookup ? [lookup] : []), ...sourcePlugins(spec, options)] };
 }
 
 function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
+  const guard = options.addressGuard ? { refusePrivateAddresses: { privateHosts: options.addressGuard.privateHosts } } : {};
   switch (spec.kind) {
     case "git": {
       const { url, path, credentials } = spec.repository;
       // The git plugin takes the credentials out of the URL again and hands them to git alone.
-      return [["git", { repositories: [{ url: withCredentials(url, credentials), ref: options.commit ?? spec.repository.ref, path, name: SOURCE }], followRedirects: options.followRedirects ?? true }]];
+      const repositories = [{ url: withCredentials(url, credentials), ref: options.commit ?? spec.repository.ref, path, name: SOURCE }];
+      return [["git", { repositories, followRedirects: options.followRedirects ?? true, ...guard }]];
     }
     case "catalog": {
       const headers = options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};
-      return [["http-catalog", { catalogs: [{ url: spec.url, name: SOURCE, ...headers }], ttlMs: 0 }]];
+      return [["http-catalog", { catalogs: [{ url: spec.url, name: SOURCE, ...headers }], ttlMs: 0, ...guard }]];
     }
     case "archive": {
       // The archive plugin's checks (no path out, no links, entry, byte and ratio limits) are the ones add passes.
       const headers = /^https?:\/\//i.test(spec.location) && options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};
-      return [["archive", { archives: [{ location: spec.location, name: SOURCE, ...headers }], ttlMs: 0 }]];
+      return [["archive", { archives: [{ location: spec.location, name: SOURCE, ...headers }], ttlMs: 0, ...guard }]];
     }
     case "local":
       return [["fs", { roots: [{ path: spec.folder, source: SOURCE }], watch: false }]];

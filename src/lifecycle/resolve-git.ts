@@ -1,5 +1,7 @@
 import { DEFAULT_PROTOCOLS, GitError, runGit } from "../remote/git/run.js";
 import { COMMIT, type Credentials } from "../remote/git/spec.js";
+import { pinRemote } from "../remote/git/pin.js";
+import type { AddressGuard } from "../remote/address-guard.js";
 
 /** Where a repository's ref points now, and whether asking for it pins (a tag or a commit). */
 export interface ResolvedRef {
@@ -13,13 +15,15 @@ const GIT_TIMEOUT_MS = 120_000;
  * Asks the remote where `ref` points (ls-remote, no clone). A full commit id pins without asking;
  * a tag pins; a branch, or no ref (the default branch), tracks.
  */
-export async function resolveRef(url: string, ref: string | undefined, credentials?: Credentials, followRedirects = true): Promise<ResolvedRef> {
+export async function resolveRef(url: string, ref: string | undefined, credentials?: Credentials, followRedirects = true, addressGuard?: AddressGuard): Promise<ResolvedRef> {
   if (ref !== undefined && COMMIT.test(ref)) return { commit: ref.toLowerCase(), pinned: true };
   const output = await runGit(["ls-remote", "--", url, ...(ref === undefined ? ["HEAD"] : [ref])], {
     timeoutMs: GIT_TIMEOUT_MS,
     protocols: DEFAULT_PROTOCOLS,
     credentials,
     followRedirects,
+    // Under a guard, git reaches the one address just checked (see pinRemote).
+    pin: addressGuard && (await pinRemote(url, addressGuard)),
   });
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {

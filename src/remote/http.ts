@@ -1,5 +1,7 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import pRetry from "p-retry";
+import { PrivateAddressError, type AddressGuard } from "./address-guard.js";
+import { guardedFetch } from "./guarded-fetch.js";
 import { MAX_REDIRECTS, REDIRECT_STATUS, redirectRefusal } from "./redirects.js";
 
 /**
@@ -29,6 +31,8 @@ export interface HttpSettings {
   readonly observe?: (url: string, status: number, headers: Headers) => void;
   /** Hosts a redirect may lead to besides the requested URL's own origin (see redirectRefusal). */
   readonly redirectHosts?: readonly string[];
+  /** Connect only to addresses outside the firewall, checked as each connection opens (see guardedFetch). */
+  readonly addressGuard?: AddressGuard;
 }
 
 export interface HttpRequest {
@@ -158,8 +162,10 @@ export class HttpClient {
       const headers = current.origin === origin.origin ? { ...this.settings.headers, ...request.headers } : {};
       let response: Response;
       try {
-        response = await fetch(current, { headers, signal, redirect: "manual" });
+        const guard = this.settings.addressGuard;
+        response = guard ? await guardedFetch(current, headers, signal, guard) : await fetch(current, { headers, signal, redirect: "manual" });
       } catch (error) {
+        if (error instanceof PrivateAddressError) throw new HttpError(`${where}: ${error.message}`, false);
         throw new HttpError(`${where}: ${timeout.aborted ? `no answer within ${this.settings.timeoutMs} ms` : causeOf(error)}`, true);
       }
       const location = REDIRECT_STATUS.has(response.status) ? response.headers.get("location") : null;

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { isIP } from "node:net";
 import type { Credentials } from "./spec.js";
 
 /** Transports a repository URL may use unless configured otherwise; ext:: and the like never. */
@@ -21,6 +22,18 @@ export interface GitRunOptions {
   readonly credentials?: Credentials;
   /** false: an HTTP redirect is a failure, so the host checked before a fetch is the one git reaches. */
   readonly followRedirects?: boolean;
+  /** Connect to this address for the remote's host and resolve it no more (see pinRemote). */
+  readonly pin?: GitPin;
+}
+
+/** Where git is to connect for a remote's host: an address checked under an AddressGuard. */
+export interface GitPin {
+  /** The host as the URL names it: git still sends it as Host, TLS name and host key name. */
+  readonly host: string;
+  readonly port: number;
+  readonly address: string;
+  /** http(s) is pinned through curl (CURLOPT_RESOLVE), ssh through its HostName option. */
+  readonly transport: "http" | "ssh";
 }
 
 // A helper that answers git's "get" from the environment it is run with (see credentialConfig).
@@ -65,7 +78,7 @@ function credentialConfig(credentials: Credentials | undefined): string[] {
   return [`credential.${credentials.origin}.helper=`, `credential.${credentials.origin}.helper=${CREDENTIAL_HELPER}`].flatMap((setting) => ["-c", setting]);
 }
 
-function safetyEnv(protocols: readonly string[], credentials: Credentials | undefined): NodeJS.ProcessEnv {
+function safetyEnv(protocols: readonly string[], credentials: Credentials | undefined, pin: GitPin | undefined): NodeJS.ProcessEnv {
   return {
     ...(credentials ? { SKILLS_KERNEL_GIT_USERNAME: credentials.username, SKILLS_KERNEL_GIT_PASSWORD: credentials.password } : {}),
     ...process.env,
@@ -73,7 +86,7 @@ function safetyEnv(protocols: readonly string[], credentials: Credentials | unde
     GIT_TERMINAL_PROMPT: "0",
     GIT_ASKPASS: "true",
     SSH_ASKPASS: "true",
-    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
+    GIT_SSH_COMMAND: (process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes") + pinSshOptions(pin),
     GIT_LFS_SKIP_SMUDGE: "1",
     // Honoured by git however it is configured, submodule and remote-helper spawns included.
     GIT_ALLOW_PROTOCOL: protocols.join(":"),
@@ -83,14 +96,26 @@ function safetyEnv(protocols: readonly string[], credentials: Credentials | unde
   };
 }
 
+/** git's settings for a pin: curl connects to the address for host:port (its Host header and TLS name stay the host's). */
+function pinConfig(pin: GitPin | undefined): string[] {
+  if (pin?.transport !== "http") return [];
+  const address = isIP(pin.address) === 6 ? `[${pin.address}]` : pin.address;
+  return ["-c", `http.curloptResolve=${pin.host}:${pin.port}:${address}`];
+}
+
+/** ssh's options for a pin: connect to the address, and look its key up under the host's name. */
+function pinSshOptions(pin: GitPin | undefined): string {
+  return pin?.transport === "ssh" ? ` -o HostName=${pin.address} -o HostKeyAlias=${pin.host}` : "";
+}
+
 /** Runs `git args...` and resolves to its stdout; a failure is a GitError with git's own last words. */
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const child = spawn("git", [...safetyConfig(options.protocols, options.followRedirects ?? true), ...credentialConfig(options.credentials), ...args], {
+    const child = spawn("git", [...safetyConfig(options.protocols, options.followRedirects ?? true), ...credentialConfig(options.credentials), ...pinConfig(options.pin), ...args], {
       cwd: options.cwd,
-      env: safetyEnv(options.protocols, options.credentials),
+      env: safetyEnv(options.protocols, options.credentials, options.pin),
       stdio: ["ignore", "pipe", "pipe"],
       signal,
       killSignal: "SIGKILL",

@@ -7,6 +7,7 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient, redact } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
+import { guardFrom, HOST_LOOKUP, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
 import { expandHome } from "../../../skills/files/paths.js";
@@ -43,6 +44,8 @@ export const archiveOptionsSchema = z.strictObject({
   maxEntries: z.number().int().min(1).default(10_000),
   /** Bytes of all files of one archive together, unpacked. */
   maxUnpackedBytes: z.number().int().min(1).default(64 * MiB),
+  /** Connect to no loopback, link-local or private address but those of the hosts named (add_skill sets it for callers over HTTP). Narrows, so needs no trust. */
+  refusePrivateAddresses: refusePrivateAddressesSchema.optional(),
   ...remoteLimitsSchema,
 });
 
@@ -60,11 +63,12 @@ function stem(location: string): string {
 export default definePlugin({
   name: "archive",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: PLUGIN_CACHE_SERVICES,
+  consumes: [...PLUGIN_CACHE_SERVICES, { token: HOST_LOOKUP, optional: true }],
   options: archiveOptionsSchema,
   needsTrust: { options: { archives: "they are read from disk or fetched over the network, with their headers" } },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
+    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(HOST_LOOKUP));
     const entries = options.archives.map((entry) => (typeof entry === "string" ? { location: entry } : entry));
     const named = sourceNames(entries.map((entry) => ({ explicit: entry.name, fallback: stem(entry.location) })));
     const names = new Set<string>();
@@ -86,6 +90,7 @@ export default definePlugin({
             maxTotalBytes: options.maxTotalBytes,
             headers: { "user-agent": `skills-kernel/${VERSION}`, ...entry.headers },
             redirectHosts: entry.redirectHosts,
+            addressGuard,
           })
         : undefined;
       const location: ArchiveLocation = http

@@ -4,8 +4,10 @@ import { join } from "node:path";
 import type { Cache } from "../../../kernel/cache.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import { OverByteCapError, withByteCap } from "./byte-cap.js";
-import { GitError, runGit } from "../../../remote/git/run.js";
+import { GitError, runGit, type GitRunOptions } from "../../../remote/git/run.js";
 import { COMMIT, type Credentials } from "../../../remote/git/spec.js";
+import { pinRemote } from "../../../remote/git/pin.js";
+import type { AddressGuard } from "../../../remote/address-guard.js";
 
 export interface CheckoutSettings {
   readonly url: string;
@@ -25,6 +27,8 @@ export interface CheckoutSettings {
   readonly credentials?: Credentials;
   /** false: git fails on an HTTP redirect instead of following it. */
   readonly followRedirects: boolean;
+  /** Set: git connects only to an address of the remote's host checked under it, resolved once per fetch. */
+  readonly addressGuard?: AddressGuard;
 }
 
 export interface Checkout {
@@ -104,10 +108,16 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** What every git command of one fetch runs with: under an address guard, the remote's host pinned to a checked address. */
+async function gitOptions(settings: CheckoutSettings, signal: AbortSignal): Promise<GitRunOptions> {
+  const pin = settings.addressGuard && (await pinRemote(settings.url, settings.addressGuard));
+  return { timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, followRedirects: settings.followRedirects, pin, signal };
+}
+
 /** The commit a branch, a tag (peeled) or the default branch points at, asked of the remote. */
 async function resolveRef(settings: CheckoutSettings, signal: AbortSignal): Promise<string> {
   const { url, ref } = settings;
-  const git = { timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, followRedirects: settings.followRedirects, signal };
+  const git = await gitOptions(settings, signal);
   const output = await runGit(ref === undefined ? ["ls-remote", "--", url, "HEAD"] : ["ls-remote", "--", url, ref], git);
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {
@@ -151,7 +161,7 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
 
 /** Fetches `commit` alone into the empty folder `temporary` and checks it out there. */
 async function fetchInto(temporary: string, settings: CheckoutSettings, commit: string, signal: AbortSignal): Promise<void> {
-  const git = { cwd: temporary, timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, followRedirects: settings.followRedirects, signal };
+  const git = { ...(await gitOptions(settings, signal)), cwd: temporary };
   await runGit(["init", "-q"], git);
   await runGit(["remote", "add", "origin", settings.url], git);
   // Shallow, and blobs only for what the checkout needs: a sparse checkout of one folder of a

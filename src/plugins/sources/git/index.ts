@@ -4,6 +4,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
+import { guardFrom, HOST_LOOKUP, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { sourceNames } from "../../../skills/catalog/source-names.js";
@@ -41,6 +42,12 @@ export const gitOptionsSchema = z.strictObject({
    * (add_skill sets it for callers over HTTP, whose hosts are checked). Narrows, so needs no trust.
    */
   followRedirects: z.boolean().default(true),
+  /**
+   * Connect to no loopback, link-local or private address but those of the hosts named: each fetch
+   * resolves the remote's host once, checks it and pins git to that address (add_skill sets it for
+   * callers over HTTP). Narrows, so needs no trust.
+   */
+  refusePrivateAddresses: refusePrivateAddressesSchema.optional(),
   /** Folder levels below the repository folder scanned for skills. */
   maxDepth: z.number().int().min(0).default(6),
   /** Tokens for private HTTPS hosts: `[user@]host[:port]` to the environment variable holding one (GITHUB_TOKEN or GH_TOKEN serve github.com unasked). */
@@ -60,12 +67,13 @@ export const gitOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "git",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: PLUGIN_CACHE_SERVICES,
+  consumes: [...PLUGIN_CACHE_SERVICES, { token: HOST_LOOKUP, optional: true }],
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
   setup(ctx, options) {
     const root = cacheRoot(options.cacheDir, ctx.baseDir);
     const cache = pluginCache(ctx, root);
+    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(HOST_LOOKUP));
     const specs = options.repositories.map((entry) => {
       try {
         return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
@@ -88,7 +96,7 @@ export default definePlugin({
       if (typeof entry === "object" && entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       ctx.contribute(
         TOKENS.CatalogSource,
-        createGitSource({ ...settings, ...spec, ...(credentials && { credentials }), name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),
+        createGitSource({ ...settings, ...spec, ...(credentials && { credentials }), ...(addressGuard && { addressGuard }), name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),
       );
     }
   },

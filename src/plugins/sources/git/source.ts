@@ -10,6 +10,7 @@ import { pollEvery, pollFreshness } from "../../../remote/poll.js";
 import { ensureCheckout } from "./checkout.js";
 import { GitError } from "../../../remote/git/run.js";
 import { COMMIT, type Credentials } from "../../../remote/git/spec.js";
+import type { AddressGuard } from "../../../remote/address-guard.js";
 
 export interface GitSourceSettings {
   readonly name: string;
@@ -25,6 +26,7 @@ export interface GitSourceSettings {
   readonly maxTotalBytes: number;
   readonly protocols: readonly string[];
   readonly followRedirects: boolean;
+  readonly addressGuard?: AddressGuard;
   readonly credentials?: Credentials;
   readonly maxDepth: number;
   readonly maxFrontmatterBytes: number;

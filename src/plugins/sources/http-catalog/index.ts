@@ -6,6 +6,7 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
+import { guardFrom, HOST_LOOKUP, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { MiB } from "../../../skills/files/skill-files.js";
@@ -44,6 +45,8 @@ export const httpCatalogOptionsSchema = z.strictObject({
   ttlMs: z.number().int().min(0).default(10 * 60 * 1000),
   /** The largest catalog document read. */
   maxCatalogBytes: z.number().int().min(1).default(16 * MiB),
+  /** Connect to no loopback, link-local or private address but those of the hosts named (add_skill sets it for callers over HTTP). Narrows, so needs no trust. */
+  refusePrivateAddresses: refusePrivateAddressesSchema.optional(),
   ...remoteLimitsSchema,
 });
 
@@ -55,11 +58,12 @@ export const httpCatalogOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "http-catalog",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: PLUGIN_CACHE_SERVICES,
+  consumes: [...PLUGIN_CACHE_SERVICES, { token: HOST_LOOKUP, optional: true }],
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
+    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(HOST_LOOKUP));
     const entries = options.catalogs.map((entry) => {
       const settings: CatalogOptions = typeof entry === "string" ? { url: entry, format: "auto" } : entry;
       const candidates = catalogUrls(settings.url);
@@ -81,6 +85,7 @@ export default definePlugin({
         maxTotalBytes: options.maxTotalBytes,
         headers: { "user-agent": `skills-kernel/${VERSION}`, ...settings.headers },
         redirectHosts: settings.redirectHosts,
+        addressGuard,
       });
       ctx.contribute(
         TOKENS.CatalogSource,

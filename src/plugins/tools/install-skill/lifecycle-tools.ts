@@ -2,6 +2,7 @@ import { z } from "zod";
 import { errorMessage, ToolInputError, UserError } from "../../../kernel/errors.js";
 import type { PluginContext } from "../../../kernel/types.js";
 import { checkRemoteTarget } from "./remote-target.js";
+import { HOST_LOOKUP, systemLookup } from "../../../remote/address-guard.js";
 import type { BootKernel } from "../../../lifecycle/boot.js";
 
 const scopeInput = {
@@ -59,6 +60,7 @@ const addedSkill = z.object({
  * say, for an agent deciding whether to suggest an update. The lifecycle code loads on first call.
  */
 export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readonly privateHosts: readonly string[] }, boot: BootKernel | undefined): void {
+  const lookup = ctx.resolveOptional(HOST_LOOKUP) ?? systemLookup;
   // Sources open in a kernel of their own, which the running kernel boots (src/lifecycle/boot.ts).
   const bootKernel: BootKernel = (options) => {
     if (!boot) throw new ToolInputError("this server cannot open sources: it was not booted by createKernel");
@@ -121,14 +123,17 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
       if (spec.kind === "local" || localArchive || (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))) {
         throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, a catalog URL or an archive URL; add a local folder, archive or file:// repository with the CLI");
       }
-      if (extra.remote) await checkRemoteTarget(spec.kind === "git" ? spec.repository.url : spec.kind === "archive" ? spec.location : spec.url, privateHosts);
+      // For a caller over HTTP every connection the source makes is checked as it opens, and git is
+      // pinned to an address just checked: a name that resolves otherwise later reaches nothing inside.
+      const addressGuard = extra.remote ? { privateHosts, lookup } : undefined;
+      if (addressGuard) await checkRemoteTarget(spec.kind === "git" ? spec.repository.url : spec.kind === "archive" ? spec.location : spec.url, addressGuard);
       // The host just checked is the only one git may reach: a redirect could lead anywhere.
       const followRedirects = !extra.remote;
       const scope = await scopeOf(global);
       // A remote that cannot be asked is the caller's to see, not an internal error.
       const resolved =
         spec.kind === "git"
-          ? await resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials, followRedirects).catch((error: unknown) => {
+          ? await resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials, followRedirects, addressGuard).catch((error: unknown) => {
               throw new ToolInputError(`${source}: ${errorMessage(error)}`);
             })
           : undefined;
@@ -146,7 +151,7 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
           dryRun: dry_run,
           resolved,
         },
-        (opened, commit) => openSource(opened, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken, followRedirects }),
+        (opened, commit) => openSource(opened, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken, followRedirects, addressGuard }),
       ).catch((error: unknown) => {
         throw error instanceof UserError ? new ToolInputError(errorMessage(error)) : error;
       });
