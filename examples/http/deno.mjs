@@ -1,10 +1,10 @@
 // Deno.serve with the kernel's own fetch handler: MCP at /mcp, health checks at /healthz and
 // /readyz, on a port of the app's choosing.
 //
-//   deno run -A --unstable-no-legacy-abort examples/http/deno.mjs [PORT]
+//   deno run -A examples/http/deno.mjs [PORT]
 //
-// The handler stops work for a client that went away through request.signal: the flag makes Deno
-// abort it only then, not after every answer (Deno's legacy behaviour, which it warns about).
+// The repository's deno.json opts in to Deno's "no-legacy-abort"; an app of its own needs the
+// same in its deno.json, or --unstable-no-legacy-abort (docs/deployment.md says why).
 import { createKernel, createLogger } from "skills-kernel";
 
 const kernel = await createKernel({

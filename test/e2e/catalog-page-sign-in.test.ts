@@ -137,11 +137,16 @@ describe.skipIf(!CHROMIUM.path)(`catalog page sign-in in headless Chromium, thro
       const page = await context.newPage();
       await page.goto(new URL("/", server.origin).href);
       const sealed = (await context.cookies()).find((cookie) => cookie.name === "skills_session")!.value;
+      // Through the issuer's end-session endpoint (OpenID RP-initiated logout) and back to sign-in.
+      const atIssuer: Record<string, unknown>[] = [];
+      idp.service.once("beforePostLogoutRedirect", (_redirect: unknown, request: { query: Record<string, unknown> }) => atIssuer.push(request.query));
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.waitForURL(new URL("/sign-in", server.origin).href);
+      expect(atIssuer).toEqual([{ client_id: "skills-catalog-page", post_logout_redirect_uri: new URL("/sign-in", server.origin).href }]);
       expect((await context.cookies()).some((cookie) => cookie.name === "skills_session")).toBe(false);
       await page.goto(new URL("/", server.origin).href);
       expect(new URL(page.url()).pathname).toBe("/sign-in");
+      expect(await page.getByRole("link", { name: "deploy" }).count()).toBe(0);
       for (const forged of [`${sealed.slice(0, -6)}AAAAAA`, "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAA.AAAA.AAAA"]) {
         await context.addCookies([{ name: "skills_session", value: forged, url: server.origin }]);
         const response = await page.goto(new URL("/", server.origin).href);

@@ -30,6 +30,22 @@ export function issuerMetadata(issuer: string): () => Promise<IssuerMetadata> {
     });
 }
 
+/**
+ * OpenID Connect RP-Initiated Logout: where to send a browser that signed out of the page so the
+ * issuer ends its own session too, and then back to `returnTo` (which the issuer must know for the
+ * client). The page keeps no ID token, so no `id_token_hint`: `client_id` names the client instead.
+ * Undefined when the issuer names no http(s) `end_session_endpoint`.
+ */
+export function endSessionUrl(issuer: IssuerMetadata, clientId: string, returnTo: string): URL | undefined {
+  const endpoint = issuer.end_session_endpoint;
+  if (typeof endpoint !== "string" || !URL.canParse(endpoint)) return undefined;
+  const url = new URL(endpoint);
+  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  url.searchParams.set("client_id", clientId);
+  url.searchParams.set("post_logout_redirect_uri", returnTo);
+  return url;
+}
+
 export interface CodeExchange {
   readonly clientId: string;
   /** The issuer's answer, as `validateAuthResponse` passed it. */

@@ -3,7 +3,7 @@ import * as oauth from "oauth4webapi";
 import type { Logger } from "../../../kernel/logger.js";
 import type { Caller, SignInGate } from "../http/index.js";
 import { html, page, type Markup } from "./html.js";
-import { exchangeCode, issuerMetadata, SignInError, type IssuerMetadata } from "./issuer.js";
+import { endSessionUrl, exchangeCode, issuerMetadata, SignInError, type IssuerMetadata } from "./issuer.js";
 import { locate, postedFromHere, rootFor, type PageLocation } from "./location.js";
 import { authorizationUrl, checkAnswer } from "./pkce.js";
 import { answer, notice, redirect } from "./respond.js";
@@ -86,7 +86,7 @@ export class PageSignIn {
     const here = locate(request, path, this.options.trustForwardedProto);
     const root = rootFor(path);
     const method = request.method;
-    if (path === "/sign-out") return method === "POST" ? this.#signOut(request, here, root) : notice(405, "Sign out with the button on a page.", root, [], { allow: "POST" });
+    if (path === "/sign-out") return method === "POST" ? this.#signOut(request, gate, here, root) : notice(405, "Sign out with the button on a page.", root, [], { allow: "POST" });
     if (path === "/sign-in" && method === "GET") return this.#signInPage(gate, here, root);
     if (gate.mode === "token" && path === "/sign-in" && method === "POST") return this.#tokenForm(request, gate, here, root);
     if (gate.mode === "oauth" && path === "/sign-in/oauth" && method === "GET") return this.#startOAuth(gate, here, root);
@@ -170,7 +170,7 @@ export class PageSignIn {
     return redirect(root, [...also, setCookie(SESSION_COOKIE, sealed, scopeOf(here), expiresAtSec - this.sealer.nowSec())]);
   }
 
-  async #signOut(request: Request, here: PageLocation, root: string): Promise<Response> {
+  async #signOut(request: Request, gate: SignInGate, here: PageLocation, root: string): Promise<Response> {
     const sealed = readCookie(request, SESSION_COOKIE);
     if (sealed !== undefined) {
       const tag = (await readForm(request))?.get("csrf");
@@ -178,19 +178,43 @@ export class PageSignIn {
         return notice(403, "This sign-out did not come from this page.", root);
       }
     }
-    return redirect(`${root}sign-in`, [setCookie(SESSION_COOKIE, "", scopeOf(here), 0)]);
+    const cleared = [setCookie(SESSION_COOKIE, "", scopeOf(here), 0)];
+    // The issuer's own session would sign the browser straight back in: end it too when it says how.
+    const atIssuer = sealed !== undefined && gate.mode === "oauth" ? await this.#endSession(gate.issuer, here) : undefined;
+    if (atIssuer === undefined) return redirect(`${root}sign-in`, cleared);
+    // Not a redirect: the form's `form-action 'self'` forbids one to another origin. A Refresh
+    // header is a navigation of its own, and the link is there if a browser ignores it.
+    const body = html`<h1>Signed out</h1><p>Ending your session at ${atIssuer.host}: <a href="${atIssuer.href}">continue</a>.</p>`;
+    return answer(200, page("Signed out", "", body, root), { refresh: `0; url=${atIssuer.href}` }, cleared);
+  }
+
+  /** The issuer's end-session URL, or undefined when it has none or cannot be reached: the page's own sign-out stands. */
+  async #endSession(issuer: string, here: PageLocation): Promise<URL | undefined> {
+    const clientId = this.options.oauthClientId;
+    if (clientId === undefined) return undefined;
+    try {
+      return endSessionUrl(await this.#metadataOf(issuer), clientId, `${here.origin}${here.mountPath}sign-in`);
+    } catch (error) {
+      this.logger.warn(`catalog page sign-out: the issuer's session is left open: ${(error as Error).message}`);
+      return undefined;
+    }
   }
 
   #signInAgain(status: number, message: string, root: string, cookies: readonly string[] = []): Response {
     return answer(status, page("Sign in", "", html`<h1>${message}</h1><p><a href="${root}sign-in">Sign in</a></p>`, root), {}, cookies);
   }
 
-  /** The issuer's metadata, or the page saying it cannot be reached. */
-  async #issuer(issuer: string, root: string): Promise<IssuerMetadata | Response> {
+  /** The issuer's metadata, asked once, and again after a failure. */
+  #metadataOf(issuer: string): Promise<IssuerMetadata> {
     let found = this.#metadata.get(issuer);
     if (found === undefined) this.#metadata.set(issuer, (found = issuerMetadata(issuer)));
+    return found();
+  }
+
+  /** The issuer's metadata, or the page saying it cannot be reached. */
+  async #issuer(issuer: string, root: string): Promise<IssuerMetadata | Response> {
     try {
-      return await found();
+      return await this.#metadataOf(issuer);
     } catch (error) {
       this.logger.warn(`catalog page sign-in: ${(error as Error).message}`);
       return notice(503, "The sign-in service cannot be reached; try again later.", root, [], { "retry-after": "5" });

@@ -1,6 +1,6 @@
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchangeCode, type IssuerMetadata, issuerMetadata, SignInError } from "../../../../src/plugins/transports/catalog-page/issuer.js";
+import { endSessionUrl, exchangeCode, type IssuerMetadata, issuerMetadata, SignInError } from "../../../../src/plugins/transports/catalog-page/issuer.js";
 import { checkAnswer } from "../../../../src/plugins/transports/catalog-page/pkce.js";
 
 /** The code exchange against a real issuer on loopback (oauth2-mock-server), and where it may go. */
@@ -55,5 +55,16 @@ describe("the issuer's metadata and the code exchange", () => {
     } finally {
       await later.stop();
     }
+  });
+
+  it("sends a signed-out browser to the issuer's end-session endpoint when it names an http(s) one", async () => {
+    const issuer = await issuerMetadata(idp.issuer.url!)();
+    const back = "https://skills.example.com/sign-in";
+    const url = endSessionUrl(issuer, "catalog-page", back)!;
+    expect(url.href.startsWith(`${idp.issuer.url}/endsession?`)).toBe(true);
+    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: "catalog-page", post_logout_redirect_uri: back });
+    const without = { ...issuer, end_session_endpoint: undefined };
+    expect(endSessionUrl(without, "catalog-page", back)).toBeUndefined();
+    expect(endSessionUrl({ ...issuer, end_session_endpoint: "javascript:alert(1)" }, "catalog-page", back)).toBeUndefined();
   });
 });

@@ -235,10 +235,14 @@ describe("the catalog page behind OAuth", () => {
     expect((await post(`csrf=${encodeURIComponent(tag)}`, { origin: "http://evil.example" })).status).toBe(403);
     expect(b.jar.has("skills_session")).toBe(true);
     const out = await post(`csrf=${encodeURIComponent(tag)}`);
-    expect(out.status).toBe(303);
-    expect(out.headers.get("location")).toBe("./sign-in");
+    // Then to the issuer's end-session endpoint, which sends the browser back to sign in.
+    const atIssuer = new URL(/^0; url=(.+)$/.exec(out.headers.get("refresh") ?? "")![1]!);
+    expect(out.status).toBe(200);
+    expect(atIssuer.href.startsWith(`${idp.issuer.url}/endsession?`)).toBe(true);
+    expect(Object.fromEntries(atIssuer.searchParams)).toEqual({ client_id: "catalog-page", post_logout_redirect_uri: `${ORIGIN}/sign-in` });
     expect(b.jar.has("skills_session")).toBe(false);
     expect((await b.go("/")).status).toBe(303);
+    expect((await fetch(atIssuer, { redirect: "manual" })).headers.get("location")).toBe(`${ORIGIN}/sign-in`);
   });
 
   it("serves a skill by its unique plain name, lists the candidates of a shared one, and serves its files", async () => {
@@ -307,6 +311,11 @@ describe("the catalog page behind a static token", () => {
     // The bearer header still works on the page, and the cookie still not on MCP.
     expect((await handler.fetch(new Request(`${ORIGIN}/`, { headers: { host: "127.0.0.1", authorization: `Bearer ${TOKEN}` } }))).status).toBe(200);
     expect((await b.go("/v1/skills")).status).toBe(401);
+    // Signing out has no issuer to visit: straight back to sign in.
+    const tag = /name="csrf" value="([^"]+)"/.exec(list)![1]!;
+    const out = await b.go("/sign-out", { method: "POST", body: `csrf=${encodeURIComponent(tag)}`, headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN } });
+    expect(out.headers.get("location")).toBe("./sign-in");
+    expect(b.jar.has("skills_session")).toBe(false);
   });
 
   it("refuses a post from another site's form, or without the form's token", async () => {
