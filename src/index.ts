@@ -25,6 +25,7 @@ export { canSee, visibilitySchema, visibleSkills, type Identity, type Visibility
 export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
 export type { SkillFiles } from "./kit/files-source.js";
 export { HttpClient, HttpError, type HttpRequest, type HttpResponse, type HttpSettings } from "./remote/http.js";
+export type { AddressGuard, HostLookup } from "./remote/address-guard.js";
 export { PLUGIN_CACHE_SERVICES, pluginCache } from "./remote/plugin-cache.js";
 export { cacheRoot } from "./remote/cache-dir.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";

@@ -1,4 +1,5 @@
 import { defineToken } from "./kernel/tokens.js";
+import type { HostLookup } from "./remote/address-guard.js";
 
 /** Tokens between two built-in plugins, not part of the public API. */
 export const INTERNAL_TOKENS = {
@@ -8,4 +9,6 @@ export const INTERNAL_TOKENS = {
    * registered first and answers every read.
    */
   SkillFilesServed: defineToken<true>("skill-files-served"),
+  /** How host names resolve for the sources add_skill opens (node:dns's lookup when absent; a test's). */
+  HostLookup: defineToken<HostLookup>("host-lookup"),
 } as const;

@@ -16,7 +16,8 @@ import { SIGNATURE_FILE } from "../skills/signing/manifest.js";
 import { signatureStatus, type SignatureStatus } from "../skills/signing/status.js";
 import { signerOf } from "./signer.js";
 import { definePlugin } from "../kernel/config.js";
-import { HOST_LOOKUP, type AddressGuard } from "../remote/address-guard.js";
+import type { AddressGuard } from "../remote/address-guard.js";
+import { INTERNAL_TOKENS } from "../internal-tokens.js";
 
 /** The most of a skill's name that labels its staging folder. */
 const STAGING_LABEL_CHARS = 64;
@@ -130,7 +131,7 @@ const AUDIT_AT_STAGE = ["skill-policy", { audit: { [SOURCE]: "off" } }] as const
 function sourceConfig(spec: SourceSpec, options: OpenOptions): SkillsKernelConfig {
   const guard = options.addressGuard;
   // The source kernel resolves names as this one does (a test's resolver included).
-  const lookup = guard && definePlugin({ name: "host-lookup", provides: [HOST_LOOKUP], setup: (ctx) => ctx.provide(HOST_LOOKUP, guard.lookup) });
+  const lookup = guard && definePlugin({ name: "host-lookup", provides: [INTERNAL_TOKENS.HostLookup], setup: (ctx) => ctx.provide(INTERNAL_TOKENS.HostLookup, guard.lookup) });
   return { plugins: [AUDIT_AT_STAGE, ...(lookup ? [lookup] : []), ...sourcePlugins(spec, options)] };
 }
 

@@ -2,7 +2,6 @@ import { lookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 import { z } from "zod";
-import { defineToken } from "../kernel/tokens.js";
 import { isPrivateHost } from "./redirects.js";
 
 // A fetch made for a caller over HTTP must not reach the server's own network (SSRF). Checking a
@@ -10,11 +9,8 @@ import { isPrivateHost } from "./redirects.js";
 // (rebinding: a public address for the check, 127.0.0.1 for the connection); so every connection
 // made under a guard goes to addresses that were checked when it was opened.
 
-/** A host name's addresses (node:dns's lookup by default, under HOST_LOOKUP a test's). */
+/** A host name's addresses (node:dns's lookup by default, under INTERNAL_TOKENS.HostLookup a test's). */
 export type HostLookup = (hostname: string) => Promise<readonly string[]>;
-
-/** Offered by a kernel whose names resolve otherwise than through the system's resolver (a test's). */
-export const HOST_LOOKUP = defineToken<HostLookup>("host-lookup");
 
 export const systemLookup: HostLookup = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map(({ address }) => address);
 
@@ -22,6 +18,7 @@ export const systemLookup: HostLookup = async (hostname) => (await lookup(hostna
 export interface AddressGuard {
   /** Hosts reached whatever they resolve to, by name (install-skill's privateHosts). */
   readonly privateHosts: readonly string[];
+  /** How its names resolve: node:dns by default. */
   readonly lookup: HostLookup;
 }
 
@@ -31,7 +28,7 @@ export const refusePrivateAddressesSchema = z.strictObject({
   privateHosts: z.array(z.string().min(1).toLowerCase()).default([]),
 });
 
-/** The guard a plugin's `refusePrivateAddresses` option asks for, resolving through its kernel's HOST_LOOKUP. */
+/** The guard a plugin's `refusePrivateAddresses` option asks for, resolving through its kernel's INTERNAL_TOKENS.HostLookup. */
 export function guardFrom(option: z.infer<typeof refusePrivateAddressesSchema> | undefined, lookup: HostLookup | undefined): AddressGuard | undefined {
   return option && { privateHosts: option.privateHosts, lookup: lookup ?? systemLookup };
 }

@@ -7,7 +7,8 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient, redact } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { guardFrom, HOST_LOOKUP, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
+import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
 import { expandHome } from "../../../skills/files/paths.js";
@@ -63,12 +64,12 @@ function stem(location: string): string {
 export default definePlugin({
   name: "archive",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [...PLUGIN_CACHE_SERVICES, { token: HOST_LOOKUP, optional: true }],
+  consumes: [...PLUGIN_CACHE_SERVICES, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
   options: archiveOptionsSchema,
   needsTrust: { options: { archives: "they are read from disk or fetched over the network, with their headers" } },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
-    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(HOST_LOOKUP));
+    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(INTERNAL_TOKENS.HostLookup));
     const entries = options.archives.map((entry) => (typeof entry === "string" ? { location: entry } : entry));
     const named = sourceNames(entries.map((entry) => ({ explicit: entry.name, fallback: stem(entry.location) })));
     const names = new Set<string>();

@@ -4,7 +4,8 @@ import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { guardFrom, HOST_LOOKUP, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
+import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { sourceNames } from "../../../skills/catalog/source-names.js";
@@ -67,13 +68,13 @@ export const gitOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "git",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [...PLUGIN_CACHE_SERVICES, { token: HOST_LOOKUP, optional: true }],
+  consumes: [...PLUGIN_CACHE_SERVICES, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
   options: gitOptionsSchema,
   needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
   setup(ctx, options) {
     const root = cacheRoot(options.cacheDir, ctx.baseDir);
     const cache = pluginCache(ctx, root);
-    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(HOST_LOOKUP));
+    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(INTERNAL_TOKENS.HostLookup));
     const specs = options.repositories.map((entry) => {
       try {
         return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);

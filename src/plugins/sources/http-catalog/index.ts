@@ -6,7 +6,8 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { guardFrom, HOST_LOOKUP, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
+import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { MiB } from "../../../skills/files/skill-files.js";
@@ -58,12 +59,12 @@ export const httpCatalogOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "http-catalog",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [...PLUGIN_CACHE_SERVICES, { token: HOST_LOOKUP, optional: true }],
+  consumes: [...PLUGIN_CACHE_SERVICES, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
-    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(HOST_LOOKUP));
+    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(INTERNAL_TOKENS.HostLookup));
     const entries = options.catalogs.map((entry) => {
       const settings: CatalogOptions = typeof entry === "string" ? { url: entry, format: "auto" } : entry;
       const candidates = catalogUrls(settings.url);

@@ -4,7 +4,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { TOKENS } from "../../../tokens.js";
 import { createInstaller, installOptionsSchema, type SkillInstaller } from "../../../lifecycle/installer.js";
 import { BOOT_KERNEL } from "../../../lifecycle/boot.js";
-import { HOST_LOOKUP } from "../../../remote/address-guard.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import { addLifecycleTools } from "./lifecycle-tools.js";
 import { renderInstall } from "./render.js";
 
@@ -30,7 +30,7 @@ export default definePlugin({
   name: "install-skill",
   provides: [SKILL_INSTALLER],
   // The whole catalog: each install is scoped to its caller (installSkill reads through catalog.for).
-  consumes: [TOKENS.WholeCatalog, { token: BOOT_KERNEL, optional: true }, { token: HOST_LOOKUP, optional: true }],
+  consumes: [TOKENS.WholeCatalog, { token: BOOT_KERNEL, optional: true }, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
   options: installOptionsSchema,
   needsTrust: {
     options: { targets: "install and install_skill write there", privateHosts: "add_skill fetches from them for callers over HTTP" },

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { errorMessage, ToolInputError, UserError } from "../../../kernel/errors.js";
 import type { PluginContext } from "../../../kernel/types.js";
 import { checkRemoteTarget } from "./remote-target.js";
-import { HOST_LOOKUP, systemLookup } from "../../../remote/address-guard.js";
+import { systemLookup } from "../../../remote/address-guard.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import type { BootKernel } from "../../../lifecycle/boot.js";
 
 const scopeInput = {
@@ -60,7 +61,7 @@ const addedSkill = z.object({
  * say, for an agent deciding whether to suggest an update. The lifecycle code loads on first call.
  */
 export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readonly privateHosts: readonly string[] }, boot: BootKernel | undefined): void {
-  const lookup = ctx.resolveOptional(HOST_LOOKUP) ?? systemLookup;
+  const lookup = ctx.resolveOptional(INTERNAL_TOKENS.HostLookup) ?? systemLookup;
   // Sources open in a kernel of their own, which the running kernel boots (src/lifecycle/boot.ts).
   const bootKernel: BootKernel = (options) => {
     if (!boot) throw new ToolInputError("this server cannot open sources: it was not booted by createKernel");

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, type SkillsKernel } from "../../../../src/create-kernel.js";
 import { definePlugin } from "../../../../src/kernel/config.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
-import { HOST_LOOKUP, type HostLookup } from "../../../../src/remote/address-guard.js";
+import type { HostLookup } from "../../../../src/remote/address-guard.js";
+import { INTERNAL_TOKENS } from "../../../../src/internal-tokens.js";
 import { startFixtureServer, type FixtureServer } from "../../../helpers/fixture-server.js";
 
 /**
  * DNS rebinding against add_skill for a caller over HTTP: a name that resolves to a public address
- * when add_skill checks it and to 127.0.0.1 afterwards. The resolver is the kernel's (HOST_LOOKUP),
+ * when add_skill checks it and to 127.0.0.1 afterwards. The resolver is the kernel's (INTERNAL_TOKENS.HostLookup),
  * so the name needs no DNS server; the loopback server stands for what sits inside the firewall.
  */
 const NAME = "skills.rebind.test";
@@ -38,7 +39,7 @@ async function addSkill(lookup: HostLookup, source: string, privateHosts: string
   const dir = await mkdtemp(join(base, "project-"));
   await mkdir(join(dir, ".git"));
   await mkdir(join(dir, ".claude", "skills"), { recursive: true });
-  const resolver = definePlugin({ name: "test-lookup", provides: [HOST_LOOKUP], setup: (ctx) => ctx.provide(HOST_LOOKUP, lookup) });
+  const resolver = definePlugin({ name: "test-lookup", provides: [INTERNAL_TOKENS.HostLookup], setup: (ctx) => ctx.provide(INTERNAL_TOKENS.HostLookup, lookup) });
   const kernel = await createKernel({
     config: { plugins: [resolver, ["fs", { roots: [".claude/skills"] }], ["install-skill", { privateHosts }]] },
     baseDir: dir,
