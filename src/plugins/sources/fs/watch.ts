@@ -98,13 +98,7 @@ class RootsWatch {
    * `above:<folder>:<entry>` (a missing root's way down): no absolute path starts with either prefix.
    */
   readonly #targets = new Map<string, Target>();
-  /**
-   * Each watcher's key in #targets. Tens of thousands of folders are watched: one listener for
-   * all of them, told apart by the watcher it is called on, holds less than two closures each.
-   */
-  readonly #keys = new Map<FSWatcher, string>();
-  readonly #onEvent: (this: FSWatcher, event: WatchEventType, name: string | Buffer | null) => void;
-  readonly #onError: (this: FSWatcher, error: Error) => void;
+
   /** Folders fs.watch refused for a reason of their own (permissions): polled from then on. */
   readonly #refused = new Set<string>();
   readonly #abort = new AbortController();
@@ -125,13 +119,6 @@ class RootsWatch {
   constructor(settings: WatchSettings, onChange: () => void) {
     this.#settings = settings;
     this.#onChange = onChange;
-    const roots = this;
-    this.#onEvent = function (event, name) {
-      roots.#event(this, event, name);
-    };
-    this.#onError = function (error) {
-      roots.#failed(this, error);
-    };
   }
 
   async rescan(): Promise<void> {
@@ -257,8 +244,10 @@ class RootsWatch {
       return undefined;
     }
     let watcher: FSWatcher;
+    // Tens of thousands of folders are watched: the listeners hold the key alone, and find the
+    // folder and what matters in it in #targets. Deno calls them on no watcher (`this`).
     try {
-      watcher = watchFolder(dir, this.#onEvent);
+      watcher = watchFolder(dir, (event, name) => this.#event(key, watcher, event, name));
     } catch (error) {
       this.#refuse(dir, error);
       return undefined;
@@ -266,32 +255,30 @@ class RootsWatch {
     // Deno ignores `persistent: false`; unref() keeps the process free to exit on every runtime.
     watcher.unref();
     // Deno reports a folder it cannot watch here rather than by throwing.
-    watcher.on("error", this.#onError);
-    this.#keys.set(watcher, key);
+    watcher.on("error", (error) => this.#failed(key, watcher, error));
     this.#watchers++;
     return watcher;
   }
 
-  /** The target a live watcher serves; undefined once it was dropped. */
-  #watchedBy(watcher: FSWatcher): { key: string; target: Watched } | undefined {
-    const key = this.#keys.get(watcher);
-    const target = key === undefined ? undefined : this.#targets.get(key);
-    return key !== undefined && target && "watcher" in target && target.watcher === watcher ? { key, target } : undefined;
+  /** The target `watcher` serves under `key`; undefined once it was dropped. */
+  #watchedBy(key: string, watcher: FSWatcher): Watched | undefined {
+    const target = this.#targets.get(key);
+    return target && "watcher" in target && target.watcher === watcher ? target : undefined;
   }
 
-  #event(watcher: FSWatcher, event: WatchEventType, name: string | Buffer | null): void {
-    const target = this.#watchedBy(watcher)?.target;
+  #event(key: string, watcher: FSWatcher, event: WatchEventType, name: string | Buffer | null): void {
+    const target = this.#watchedBy(key, watcher);
     if (!target) return;
     const entry = name === null ? null : basename(String(name));
     if (target.relevant(event, entry)) this.#changed(`${event} ${entry === null ? target.dir : join(target.dir, entry)}`);
   }
 
-  #failed(watcher: FSWatcher, error: Error): void {
-    const watched = this.#watchedBy(watcher);
-    if (!watched) return;
-    this.#drop(watched.key);
-    this.#refuse(watched.target.dir, error);
-    this.#changed(`${watched.target.dir} cannot be watched`);
+  #failed(key: string, watcher: FSWatcher, error: Error): void {
+    const target = this.#watchedBy(key, watcher);
+    if (!target) return;
+    this.#drop(key);
+    this.#refuse(target.dir, error);
+    this.#changed(`${target.dir} cannot be watched`);
   }
 
   #refuse(dir: string, error: unknown): void {
@@ -314,7 +301,6 @@ class RootsWatch {
     const target = this.#targets.get(key);
     this.#targets.delete(key);
     if (target && "watcher" in target) {
-      this.#keys.delete(target.watcher);
       target.watcher.close();
       this.#watchers--;
     }
