@@ -6,6 +6,7 @@ import pLimit from "p-limit";
 import { errorMessage } from "../../../kernel/errors.js";
 import { createLogger, type Logger } from "../../../kernel/logger.js";
 import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
+import { ownString } from "./own-strings.js";
 import { scanRoot, type ScanResult } from "./scan.js";
 
 export interface WatchSettings {
@@ -60,6 +61,9 @@ type Relevance = (event: WatchEventType, entry: string | null) => boolean;
 
 interface Watched {
   readonly watcher: FSWatcher;
+  /** The folder watched, and which of its events matter. */
+  readonly dir: string;
+  readonly relevant: Relevance;
   /** The folder's folderIdentity() when it was armed: a folder replaced at the same path is armed anew. */
   readonly identity?: string;
 }
@@ -89,8 +93,12 @@ export function watchRoots(settings: WatchSettings, onChange: () => void): () =>
 class RootsWatch {
   readonly #settings: WatchSettings;
   readonly #onChange: () => void;
-  /** By `dir:<folder>`, `file:<skill file>` or `above:<folder>:<entry>` (a missing root's way down). */
+  /**
+   * By folder (its absolute path, the scan's own string), `file:<skill file>` or
+   * `above:<folder>:<entry>` (a missing root's way down): no absolute path starts with either prefix.
+   */
   readonly #targets = new Map<string, Target>();
+
   /** Folders fs.watch refused for a reason of their own (permissions): polled from then on. */
   readonly #refused = new Set<string>();
   readonly #abort = new AbortController();
@@ -161,14 +169,14 @@ class RootsWatch {
         signal: this.#abort.signal,
         onDirectory: async (dir) => {
           found = true;
-          if (await this.#track(`dir:${dir}`, seen, dir, { dir, relevant: inFolder, identity: folderIdentity(dir) })) fresh++;
+          if (await this.#track(dir, seen, dir, { dir, relevant: inFolder, identity: folderIdentity(dir) })) fresh++;
         },
       });
       if (this.#stopped) return;
       if (current && !this.#settings.baseline!.isCurrent(rank, scan)) current = false;
       // In-place writes leave a folder's mtime alone: a polled skill folder's SKILL.md is polled too.
       for (const folder of scan.folders) {
-        if (!isPolled(this.#targets.get(`dir:${folder.dir}`))) continue;
+        if (!isPolled(this.#targets.get(folder.dir))) continue;
         if (await this.#track(`file:${folder.file}`, seen, folder.file)) fresh++;
       }
       if (!found && (await this.#awaitRoot(root, seen))) fresh++;
@@ -221,23 +229,25 @@ class RootsWatch {
       this.#settings.logger.debug(`${this.#settings.name}: ${watch?.dir} was replaced; watching the new folder`);
       this.#drop(key);
     }
-    const watcher = watch && this.#watch(key, watch.dir, watch.relevant);
-    this.#targets.set(key, watcher ? { watcher, identity: watch.identity } : { path: pollPath, signature: await signature(pollPath) });
+    const watcher = watch && this.#watch(key, watch.dir);
+    this.#targets.set(
+      key,
+      watcher ? { watcher, dir: watch.dir, relevant: watch.relevant, identity: watch.identity } : { path: pollPath, signature: await signature(pollPath) },
+    );
     return true;
   }
 
-  #watch(key: string, dir: string, relevant: Relevance): FSWatcher | undefined {
+  #watch(key: string, dir: string): FSWatcher | undefined {
     if (this.#exhausted !== undefined || this.#refused.has(dir)) return undefined;
     if (this.#watchers >= this.#settings.maxWatchedDirectories) {
       this.#capped = true;
       return undefined;
     }
     let watcher: FSWatcher;
+    // Tens of thousands of folders are watched: the listeners hold the key alone, and find the
+    // folder and what matters in it in #targets. Deno calls them on no watcher (`this`).
     try {
-      watcher = watchFolder(dir, (event, name) => {
-        const entry = name === null ? null : basename(name);
-        if (relevant(event, entry)) this.#changed(`${event} ${entry === null ? dir : join(dir, entry)}`);
-      });
+      watcher = watchFolder(dir, (event, name) => this.#event(key, watcher, event, name));
     } catch (error) {
       this.#refuse(dir, error);
       return undefined;
@@ -245,14 +255,30 @@ class RootsWatch {
     // Deno ignores `persistent: false`; unref() keeps the process free to exit on every runtime.
     watcher.unref();
     // Deno reports a folder it cannot watch here rather than by throwing.
-    watcher.on("error", (error) => {
-      const target = this.#targets.get(key);
-      if (target && "watcher" in target && target.watcher === watcher) this.#drop(key);
-      this.#refuse(dir, error);
-      this.#changed(`${dir} cannot be watched`);
-    });
+    watcher.on("error", (error) => this.#failed(key, watcher, error));
     this.#watchers++;
     return watcher;
+  }
+
+  /** The target `watcher` serves under `key`; undefined once it was dropped. */
+  #watchedBy(key: string, watcher: FSWatcher): Watched | undefined {
+    const target = this.#targets.get(key);
+    return target && "watcher" in target && target.watcher === watcher ? target : undefined;
+  }
+
+  #event(key: string, watcher: FSWatcher, event: WatchEventType, name: string | Buffer | null): void {
+    const target = this.#watchedBy(key, watcher);
+    if (!target) return;
+    const entry = name === null ? null : basename(String(name));
+    if (target.relevant(event, entry)) this.#changed(`${event} ${entry === null ? target.dir : join(target.dir, entry)}`);
+  }
+
+  #failed(key: string, watcher: FSWatcher, error: Error): void {
+    const target = this.#watchedBy(key, watcher);
+    if (!target) return;
+    this.#drop(key);
+    this.#refuse(target.dir, error);
+    this.#changed(`${target.dir} cannot be watched`);
   }
 
   #refuse(dir: string, error: unknown): void {
@@ -407,7 +433,8 @@ async function signature(path: string): Promise<string> {
 function folderIdentity(dir: string): string | undefined {
   try {
     const stats = statSync(dir);
-    return `${stats.dev}:${stats.ino}:${stats.birthtimeMs}`;
+    // One flat string: the template's pieces, kept as they are, take several times its size.
+    return ownString(`${stats.dev}:${stats.ino}:${stats.birthtimeMs}`);
   } catch {
     return undefined;
   }
