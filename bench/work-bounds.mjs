@@ -2,8 +2,8 @@
 // 127.0.0.2) keeps `--batches` stateless 2025-11-25 batches of 20 `fetch_skill_files` calls in
 // flight, each call asking for five 1 MiB files; the good client (127.0.0.1) calls `read_skill`
 // on a small skill one call after another. Each round measures the good client alone (the idle
-// baseline), then under the greedy load, on the same server: the good client's p50, the greedy
-// batches' time and the server's peak RSS. `--kernel` runs another build's CLI (an older build,
+// baseline), one greedy call alone, then under the greedy load, on the same server: the good
+// client's p50, the greedy batches' time and the server's peak RSS. `--kernel` runs another build's CLI (an older build,
 // to compare in the same run); `--http-options JSON` adds options to the http plugin's.
 //
 //   npm run build && node bench/work-bounds.mjs [--rounds 3] [--seconds 10] [--batches 10] [--kernel PATH/cli.js]... [--http-options JSON]
@@ -130,6 +130,9 @@ async function measure(cli, skillsDir) {
     for (let i = 0; i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     await goodClient(url, performance.now() + 1000);
     const idle = await goodClient(url, performance.now() + seconds * 1000);
+    // What one greedy call costs with nothing else running: the server's turns a good call may wait behind.
+    const alone = [];
+    for (let i = 0; i < 10; i++) alone.push((await post(url, "127.0.0.2", GREEDY_BATCH[0])).ms);
     let peak = rssMiB(child.pid);
     const before = peak;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 200);
@@ -138,6 +141,7 @@ async function measure(cli, skillsDir) {
     clearInterval(sampler);
     return {
       idleP50: median(idle.times),
+      greedyAlone: median(alone),
       loadedP50: median(loaded.times),
       loadedCalls: loaded.times.length,
       loadedFailed: loaded.failed,
@@ -161,7 +165,7 @@ try {
       const r = await measure(cli, skillsDir);
       console.log(
         `round ${round} ${cli}: good p50 idle ${r.idleP50.toFixed(1)} ms, loaded ${r.loadedP50.toFixed(1)} ms (${(r.loadedP50 / r.idleP50).toFixed(2)}x; ` +
-          `${r.loadedCalls} calls, ${r.loadedFailed} failed); greedy batch median ${(r.greedyMedian / 1000).toFixed(1)} s, max ${(r.greedyMax / 1000).toFixed(1)} s, ` +
+          `${r.loadedCalls} calls, ${r.loadedFailed} failed); one greedy call alone ${r.greedyAlone.toFixed(1)} ms; greedy batch median ${(r.greedyMedian / 1000).toFixed(1)} s, max ${(r.greedyMax / 1000).toFixed(1)} s, ` +
           `statuses ${JSON.stringify(r.greedyStatuses)}; RSS ${r.rssBefore.toFixed(0)} -> peak ${r.rssPeak.toFixed(0)} MiB; load ${load1()}`,
       );
     }

@@ -1,14 +1,7 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import {
-  encodeContent,
-  FETCHABLE_FILES_LIMIT,
-  fetchSkillFiles,
-  skillFileOptionsSchema,
-  truncationNote,
-  type FetchedFile,
-} from "../../../skills/files/skill-files.js";
-import { ANSWER_CEILING_BYTES, fitAnswer } from "../../../skills/files/answer-ceiling.js";
+import { FETCHABLE_FILES_LIMIT, fetchSkillFiles, skillFileOptionsSchema, truncationNote } from "../../../skills/files/skill-files.js";
+import { ANSWER_CEILING_BYTES, fitAnswer, type FittedFile } from "../../../skills/files/answer-ceiling.js";
 
 /** Paths per call: enough for a step of a skill's instructions, small enough to keep a response readable. */
 const MAX_PATHS = 5;
@@ -72,13 +65,13 @@ export default definePlugin({
   },
 });
 
-function toResult(entry: FetchedFile): FileResult {
+function toResult(entry: FittedFile): FileResult {
   if ("error" in entry) return { path: entry.path, error: entry.error };
-  const { content, encoding } = encodeContent(entry.file.bytes, entry.file.truncated);
+  const { content, encoding } = entry.encoded;
   return { path: entry.path, content, encoding, size: entry.file.size, ...(entry.file.truncated ? { truncated: true } : {}) };
 }
 
-function render(entry: FetchedFile, result: FileResult): string {
+function render(entry: FittedFile, result: FileResult): string {
   if ("error" in result) return `${result.path}: error: ${result.error}`;
   const header = `${result.path} (${result.size} bytes${result.encoding === "base64" ? ", binary, base64" : ""}):`;
   const note = "file" in entry && entry.file.truncated ? `\n${truncationNote(entry.file)}` : "";
