@@ -24,12 +24,17 @@ function jsonCost(encoded: EncodedContent, copies: number): number {
  * truncated with its whole size kept; the file itself when it fits.
  */
 export function cutToFit(file: SkillFileContent, copies: number, budget: number): SkillFileContent {
-  return encodedToFit(file, copies, budget).file;
+  return encodedToFit(file, encodeContent(file.bytes, file.truncated), copies, budget).file;
 }
 
-/** cutToFit, with the content of what it keeps encoded as the answer carries it. */
-function encodedToFit(file: SkillFileContent, copies: number, budget: number): { file: SkillFileContent; encoded: EncodedContent } {
-  let encoded = encodeContent(file.bytes, file.truncated);
+/** cutToFit of a file already encoded, with the content of what it keeps encoded as the answer carries it. */
+function encodedToFit(
+  file: SkillFileContent,
+  whole: EncodedContent,
+  copies: number,
+  budget: number,
+): { file: SkillFileContent; encoded: EncodedContent } {
+  let encoded = whole;
   let cost = jsonCost(encoded, copies);
   if (cost <= budget) return { file, encoded };
   let length = file.bytes.length;
@@ -68,7 +73,7 @@ export function fitAnswer(files: readonly FetchedFile[], copies: number, ceiling
         error: `left out: with the files before it, this answer would pass its ${ceiling}-byte ceiling; fetch it in a call of its own${alone}`,
       };
     }
-    const cut = encodedToFit(entry.file, copies, ceiling);
+    const cut = encodedToFit(entry.file, encoded, copies, ceiling);
     used += jsonCost(cut.encoded, copies);
     return { path: entry.path, ...cut };
   });
