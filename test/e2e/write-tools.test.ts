@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUNTIMES } from "../helpers/cli.js";
+import { RUNTIMES, type Runtime } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { connectHttp, resultText, type Revision } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
@@ -39,9 +39,9 @@ async function project(name: string, config?: unknown): Promise<string> {
   return dir;
 }
 
-async function serve(dir: string, args: string[] = []): Promise<HttpServerProcess> {
+async function serve(dir: string, args: string[] = [], runtime: Runtime = "node"): Promise<HttpServerProcess> {
   const config = existsSync(join(dir, "skills.config.json")) ? ["--config", join(dir, "skills.config.json")] : [];
-  const server = await startHttpServer([...config, ...args], { cwd: dir, env: { HOME: home, SKILLS_KERNEL_AUTH_TOKEN: "" } });
+  const server = await startHttpServer([...config, ...args], { cwd: dir, runtime, env: { HOME: home, SKILLS_KERNEL_AUTH_TOKEN: "" } });
   servers.push(server);
   return server;
 }
@@ -149,6 +149,25 @@ describe("write tools over HTTP", () => {
     const other = await callText(server, writer, "add_skill", { source: "http://localhost:9/x.json" });
     expect(other.text).toContain("loopback, link-local or private address");
   });
+
+  it.each(["node", "bun", "deno"] as Runtime[])(
+    "on %s, a host privateHosts names is fetched at the address its name was checked to have",
+    async (runtime) => {
+      const dir = await project(`by-name-${runtime}`, {
+        plugins: [["fs", { roots: [".claude/skills"] }], ["install-skill", { privateHosts: ["localhost"] }], ["http", { authToken: TOKEN, writeTools: {} }]],
+      });
+      const server = await serve(dir, [], runtime);
+      // A name, so the connection is made through the guard's lookup, not to an address in the URL.
+      const byName = `${catalog.url.replace("127.0.0.1", "localhost")}/.well-known/skills/index.json`;
+      const added = await callText(server, TOKEN, "add_skill", { source: byName, agents: ["cursor"] });
+      expect(added, added.text).toMatchObject({ isError: false });
+      expect(existsSync(join(dir, ".agents", "skills", "site-help", "SKILL.md")), added.text).toBe(true);
+      // Allowed by name, not by address: the same server by its address is refused.
+      const byAddress = await callText(server, TOKEN, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json` });
+      expect(byAddress.text).toContain("loopback, link-local or private address");
+    },
+    60_000,
+  );
 
   it("a git host allowed by privateHosts cannot redirect git to a loopback name it does not allow", async () => {
     // Two https servers on loopback with one self-signed certificate the server's git trusts: the
