@@ -3,8 +3,9 @@
 // flight, each call asking for five 1 MiB files; the good client (127.0.0.1) calls `read_skill`
 // on a small skill one call after another. Each round measures the good client alone (the idle
 // baseline), one greedy call alone, then under the greedy load, on the same server: the good
-// client's p50, the greedy batches' time and the server's peak RSS. `--kernel` runs another build's CLI (an older build,
-// to compare in the same run); `--http-options JSON` adds options to the http plugin's.
+// client's p50, the greedy batches' time and the server's peak RSS. `--kernel` runs another
+// build's CLI (an older build, to compare in the same run); `--http-options JSON` adds options to
+// the http plugin's.
 //
 //   npm run build && node bench/work-bounds.mjs [--rounds 3] [--seconds 10] [--batches 10] [--kernel PATH/cli.js]... [--http-options JSON]
 import { spawn } from "node:child_process";
