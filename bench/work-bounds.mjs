@@ -1,13 +1,16 @@
 // A greedy HTTP client beside a well-behaved one (issue 34, item 5): the greedy client (from
-// 127.0.0.2) keeps `--batches` stateless 2025-11-25 batches of 20 `fetch_skill_files` calls in
-// flight, each call asking for five 1 MiB files; the good client (127.0.0.1) calls `read_skill`
-// on a small skill one call after another. Each round measures the good client alone (the idle
-// baseline), one greedy call alone, then under the greedy load, on the same server: the good
-// client's p50, the greedy batches' time and the server's peak RSS. `--kernel` runs another
-// build's CLI (an older build, to compare in the same run); `--http-options JSON` adds options to
-// the http plugin's.
+// 127.0.0.2, a process of its own so that reading its answers never delays the good client's)
+// keeps `--batches` stateless 2025-11-25 batches of 20 `fetch_skill_files` calls in flight, each
+// call asking for five 1 MiB files; the good client (127.0.0.1) calls `read_skill` on a small
+// skill one call after another. Each round measures, on the same server: the good client alone
+// (the idle baseline); one greedy call alone; the good client under the greedy load, with the
+// greedy batches' time and the server's peak RSS; and the good client while `--hogs` processes
+// that only spin keep the cores busy (the floor the machine itself sets: no server work at all).
+// `--kernel` runs another build's CLI (an older build, to compare in the same run); `--anchor`
+// also runs the plain SDK v2 server of bench/anchors/files-http-server.mjs; `--http-options JSON`
+// adds options to the http plugin's.
 //
-//   npm run build && node bench/work-bounds.mjs [--rounds 3] [--seconds 10] [--batches 10] [--kernel PATH/cli.js]... [--http-options JSON]
+//   npm run build && node bench/work-bounds.mjs [--rounds 3] [--seconds 10] [--batches 10] [--hogs 2] [--anchor] [--kernel PATH/cli.js]... [--http-options JSON]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
@@ -21,8 +24,13 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     seconds: { type: "string", default: "10" },
     batches: { type: "string", default: "10" },
+    hogs: { type: "string", default: "2" },
     kernel: { type: "string", multiple: true, default: ["dist/cli.js"] },
+    anchor: { type: "boolean", default: false },
     "http-options": { type: "string", default: "{}" },
+    // Internal: this script run as the greedy client's own process (URL, then ms to run).
+    "greedy-url": { type: "string" },
+    "greedy-ms": { type: "string" },
   },
 });
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -43,8 +51,11 @@ function makeSkills() {
   return dir;
 }
 
+const ANCHOR = "bench/anchors/files-http-server.mjs";
+
 function start(cli, skillsDir) {
-  const child = spawn(process.execPath, [cli, "serve", "--transport", "http", "--config", join(skillsDir, "bench.config.json")], {
+  const args = cli === ANCHOR ? [ANCHOR, skillsDir] : [cli, "serve", "--transport", "http", "--config", join(skillsDir, "bench.config.json")];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -104,6 +115,21 @@ async function goodClient(url, until) {
   return { times, failed };
 }
 
+/** The greedy client in a process of its own for `ms`: its batches' times and statuses. */
+function greedyProcess(url, ms) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--greedy-url", url.href, "--greedy-ms", String(ms), "--batches", values.batches], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
+  return new Promise((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`the greedy client exited ${code}`)))));
+}
+
+/** `count` processes that only spin, each keeping a core busy until killed. */
+function spinners(count) {
+  return Array.from({ length: count }, () => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+}
+
 /** `batches` greedy batches kept in flight until `until`: their times and statuses. */
 async function greedyClient(url, batches, until) {
   const times = [];
@@ -120,15 +146,17 @@ async function greedyClient(url, batches, until) {
   return { times, statuses };
 }
 
-const median = (xs) => {
+const quantile = (xs, q) => {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)];
+  return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length * q)];
 };
+const median = (xs) => quantile(xs, 0.5);
 
 async function measure(cli, skillsDir) {
   const { child, url } = await start(cli, skillsDir);
   try {
-    for (let i = 0; i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    // The anchor has no /readyz: it listens once it can answer.
+    for (let i = 0; cli !== ANCHOR && i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     await goodClient(url, performance.now() + 1000);
     const idle = await goodClient(url, performance.now() + seconds * 1000);
     // What one greedy call costs with nothing else running: the server's turns a good call may wait behind.
@@ -138,12 +166,21 @@ async function measure(cli, skillsDir) {
     const before = peak;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 200);
     const until = performance.now() + seconds * 1000;
-    const [loaded, greedy] = await Promise.all([goodClient(url, until), greedyClient(url, Number(values.batches), until)]);
+    const [loaded, greedy] = await Promise.all([goodClient(url, until), greedyProcess(url, seconds * 1000)]);
     clearInterval(sampler);
+    const hogs = spinners(Number(values.hogs));
+    let hogged;
+    try {
+      hogged = await goodClient(url, performance.now() + seconds * 1000);
+    } finally {
+      for (const hog of hogs) hog.kill("SIGKILL");
+    }
     return {
+      hoggedP50: median(hogged.times),
       idleP50: median(idle.times),
       greedyAlone: median(alone),
       loadedP50: median(loaded.times),
+      loadedP90: quantile(loaded.times, 0.9),
       loadedCalls: loaded.times.length,
       loadedFailed: loaded.failed,
       greedyMedian: median(greedy.times),
@@ -157,16 +194,23 @@ async function measure(cli, skillsDir) {
   }
 }
 
+if (values["greedy-url"]) {
+  const result = await greedyClient(new URL(values["greedy-url"]), Number(values.batches), performance.now() + Number(values["greedy-ms"]));
+  process.stdout.write(JSON.stringify(result));
+  process.exit(0);
+}
+
+const servers = values.anchor ? [...values.kernel, ANCHOR] : values.kernel;
 const skillsDir = makeSkills();
 const load1 = () => loadavg()[0].toFixed(2);
-console.log(`${values.batches} greedy batches of 20 x 5 x 1 MiB beside one good client, ${seconds} s a phase, ${values.rounds} rounds; load ${load1()}`);
+console.log(`${values.batches} greedy batches of 20 x 5 x 1 MiB beside one good client, ${values.hogs} spinning processes, ${seconds} s a phase, ${values.rounds} rounds; load ${load1()}`);
 try {
   for (let round = 1; round <= Number(values.rounds); round++) {
-    for (const cli of round % 2 === 1 ? values.kernel : [...values.kernel].reverse()) {
+    for (const cli of round % 2 === 1 ? servers : [...servers].reverse()) {
       const r = await measure(cli, skillsDir);
       console.log(
-        `round ${round} ${cli}: good p50 idle ${r.idleP50.toFixed(1)} ms, loaded ${r.loadedP50.toFixed(1)} ms (${(r.loadedP50 / r.idleP50).toFixed(2)}x; ` +
-          `${r.loadedCalls} calls, ${r.loadedFailed} failed); one greedy call alone ${r.greedyAlone.toFixed(1)} ms; greedy batch median ${(r.greedyMedian / 1000).toFixed(1)} s, max ${(r.greedyMax / 1000).toFixed(1)} s, ` +
+        `round ${round} ${cli}: good p50 idle ${r.idleP50.toFixed(1)} ms, loaded ${r.loadedP50.toFixed(1)} ms (${(r.loadedP50 / r.idleP50).toFixed(2)}x; p90 ${r.loadedP90.toFixed(1)} ms; ` +
+          `${r.loadedCalls} calls, ${r.loadedFailed} failed), beside ${values.hogs} spinning processes ${r.hoggedP50.toFixed(1)} ms (${(r.hoggedP50 / r.idleP50).toFixed(2)}x); one greedy call alone ${r.greedyAlone.toFixed(1)} ms; greedy batch median ${(r.greedyMedian / 1000).toFixed(1)} s, max ${(r.greedyMax / 1000).toFixed(1)} s, ` +
           `statuses ${JSON.stringify(r.greedyStatuses)}; RSS ${r.rssBefore.toFixed(0)} -> peak ${r.rssPeak.toFixed(0)} MiB; load ${load1()}`,
       );
     }
