@@ -4,9 +4,11 @@
 // Per size, candidates interleaved run by run (the order reversed every other run):
 //   - spawn → first complete search answer, skills-kernel cold (--no-disk-cache: every SKILL.md
 //     read, the index built) and warm (--cache-dir a folder one earlier run filled: snapshots and
-//     the saved index) and on a first start (an empty cache folder each run), beside the echo server (one tool that answers at once: the floor of any
-//     stdio server), wall time and the server's CPU time (all threads) up
-//     to it. skills-kernel answers within 5 s whatever is loaded: an answer with no skill (the
+//     the saved index) and on a first start (an empty cache folder each run), beside the echo
+//     server (one tool that answers at once: the floor of any stdio server), the warm floor
+//     (bench/anchors/warm-floor.mjs: the least a warm start that checks before it serves does)
+//     and the kernel warm on a catalog of four skills (its own start), wall time and the
+//     server's CPU time (all threads) up to it. skills-kernel answers within 5 s whatever is loaded: an answer with no skill (the
 //     query matches pdf skills) came before the catalog, so it is asked again; retries are counted;
 //   - with --settle/--idle > 0, RSS and idle CPU of each server once it has answered;
 //   - `skills-kernel list` (each kernel build's; this tree's cold and warm), wall and CPU time, against two floors that only
@@ -23,7 +25,7 @@
 //   node bench/scale.mjs --sizes 1566 --runtimes bun,deno --only 'kernel'   # the bundle on Bun and Deno too
 //   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel cold$|MiniSearch|echo'   # search over stdio
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -82,6 +84,7 @@ const runtimes = values.runtimes
 const only = new RegExp(values.only);
 /** Per catalog, the cache folder the warm candidates start from (filled by warmUp). */
 const warmDir = (root) => join(cwd, `warm-${root.replaceAll("/", "_")}`);
+const EXAMPLES = join(repo, "examples/skills");
 const servers = (root) => [
   { name: "skills-kernel cold", args: [kernel, "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" },
   { name: "skills-kernel warm", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" },
@@ -101,6 +104,10 @@ const servers = (root) => [
   { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
   // The protocol's own cost, the floor of a start: answers at once, reads nothing.
   { name: "echo server (echo-server.mjs)", args: [anchor("echo-server.mjs")], tool: "search", echo: true },
+  // The floor of a warm start that checks every folder and SKILL.md before it serves.
+  { name: "warm floor (warm-floor.mjs)", args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")], tool: "search", floor: true },
+  // What the kernel's start costs with a catalog of four skills (warm): what no catalog size adds to.
+  { name: "skills-kernel warm, 4 skills (examples/skills)", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true },
 ].filter((candidate) => only.test(candidate.name));
 const commands = (root) => [
   { name: "skills-kernel list cold", args: [kernel, "list", "--skills-dir", root, "--no-disk-cache"] },
@@ -191,21 +198,24 @@ async function interleaved(candidates, run) {
 function printServers(candidates, samples) {
   const fuse = [1, 2].map((n) => candidates.findIndex((candidate) => candidate.name.startsWith(`Fuse server ${n}`)));
   const echo = candidates.findIndex((candidate) => candidate.echo);
+  const floor = candidates.findIndex((candidate) => candidate.floor);
   const med = (index, key) => (index < 0 ? undefined : median(samples[index].map((sample) => sample[key])));
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
   const latency = latencyCalls > 0 ? " search p50 over stdio, ms |" : "";
-  console.log(`| server | first answer, wall ms (range) | vs echo | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs echo | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`);
+  console.log(`| server | first answer, wall ms (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`);
   for (const [index, candidate] of candidates.entries()) {
     const [wall, cpu] = [med(index, "wall"), med(index, "cpu")];
     const walls = samples[index].map((sample) => sample.wall);
     const cells = [
       `${Math.round(wall)} (${Math.round(Math.min(...walls))}–${Math.round(Math.max(...walls))})`,
       ratio(wall, med(echo, "wall")),
+      ratio(wall, med(floor, "wall")),
       ratio(wall, med(fuse[0], "wall")),
       ratio(wall, med(fuse[1], "wall")),
       Math.round(cpu),
       ratio(cpu, med(echo, "cpu")),
+      ratio(cpu, med(floor, "cpu")),
       ratio(cpu, med(fuse[0], "cpu")),
       ratio(cpu, med(fuse[1], "cpu")),
     ];
@@ -221,6 +231,9 @@ function printServers(candidates, samples) {
 
 /** Fills the warm candidates' cache folder: servers' first searches, then their stops, and one `list`. */
 async function warmUp(root) {
+  mkdirSync(warmDir(root), { recursive: true });
+  if (only.test("warm floor (warm-floor.mjs)")) await serve({ name: "warm-up", args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")], tool: "search" });
+  if (only.test("skills-kernel warm, 4 skills (examples/skills)")) await serve({ name: "warm-up", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true });
   if (!only.test("skills-kernel warm") && !only.test("skills-kernel list warm")) return;
   // Twice: a stop may cut a large snapshot's write short, and the next start writes the rest.
   for (let start = 0; start < 2; start++) await serve({ name: "warm-up", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" });
