@@ -112,6 +112,7 @@ const servers = (root) => [
 const commands = (root) => [
   { name: "skills-kernel list cold", args: [kernel, "list", "--skills-dir", root, "--no-disk-cache"] },
   { name: "skills-kernel list warm", args: [kernel, "list", "--skills-dir", root, "--cache-dir", warmDir(root)] },
+  { name: "skills-kernel list warm, 4 skills (examples/skills)", args: [kernel, "list", "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)] },
   ...(values.baseline ? [{ name: `skills-kernel ${values.baseline} list`, args: [resolve(repo, values.baseline), "list", "--skills-dir", root] }] : []),
   { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
   { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
@@ -233,7 +234,7 @@ function printServers(candidates, samples) {
 async function warmUp(root) {
   mkdirSync(warmDir(root), { recursive: true });
   if (only.test("warm floor (warm-floor.mjs)")) await serve({ name: "warm-up", args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")], tool: "search" });
-  if (only.test("skills-kernel warm, 4 skills (examples/skills)")) await serve({ name: "warm-up", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true });
+  if (only.test("skills-kernel warm, 4 skills (examples/skills)") || only.test("skills-kernel list warm, 4 skills (examples/skills)")) await serve({ name: "warm-up", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true });
   if (!only.test("skills-kernel warm") && !only.test("skills-kernel list warm")) return;
   // Twice: a stop may cut a large snapshot's write short, and the next start writes the rest.
   for (let start = 0; start < 2; start++) await serve({ name: "warm-up", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" });
