@@ -6,6 +6,8 @@
 // (the idle baseline); one greedy call alone; the good client under the greedy load, with the
 // greedy batches' time and the server's peak RSS; and the good client while `--hogs` processes
 // that only spin keep the cores busy (the floor the machine itself sets: no server work at all).
+// Each server runs with bench/loop-delay.mjs preloaded: how long its event loop was held under
+// the greedy load (a request arriving then waits that long).
 // `--kernel` runs another build's CLI (an older build, to compare in the same run); `--anchor`
 // also runs the plain SDK v2 server of bench/anchors/files-http-server.mjs; `--http-options JSON`
 // adds options to the http plugin's.
@@ -52,19 +54,29 @@ function makeSkills() {
 }
 
 const ANCHOR = "bench/anchors/files-http-server.mjs";
+const LOOP_DELAY = new URL("./loop-delay.mjs", import.meta.url).href;
 
 function start(cli, skillsDir) {
   const args = cli === ANCHOR ? [ANCHOR, skillsDir] : [cli, "serve", "--transport", "http", "--config", join(skillsDir, "bench.config.json")];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, ["--import", LOOP_DELAY, ...args], {
     cwd: root,
     stdio: ["ignore", "ignore", "pipe"],
   });
+  /** The loop's delay second by second (bench/loop-delay.mjs): p99 and max, in ms. */
+  const delays = [];
   return new Promise((resolve, reject) => {
     let stderr = "";
+    let url;
     child.stderr.setEncoding("utf8").on("data", (chunk) => {
       stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) resolve({ child, url: new URL(match[1]) });
+      const lines = stderr.split("\n");
+      stderr = lines.pop();
+      for (const line of lines) {
+        const delay = /^loop-delay p50 [\d.]+ p99 ([\d.]+) max ([\d.]+)$/.exec(line);
+        if (delay) delays.push({ p99: Number(delay[1]), max: Number(delay[2]) });
+        const listening = url ? undefined : /listening on (http:\/\/\S+)/.exec(line);
+        if (listening) resolve({ child, url: (url = new URL(listening[1])), delays });
+      }
     });
     child.on("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
@@ -153,7 +165,7 @@ const quantile = (xs, q) => {
 const median = (xs) => quantile(xs, 0.5);
 
 async function measure(cli, skillsDir) {
-  const { child, url } = await start(cli, skillsDir);
+  const { child, url, delays } = await start(cli, skillsDir);
   try {
     // The anchor has no /readyz: it listens once it can answer.
     for (let i = 0; cli !== ANCHOR && i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
@@ -166,8 +178,10 @@ async function measure(cli, skillsDir) {
     const before = peak;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 200);
     const until = performance.now() + seconds * 1000;
+    const loadedFrom = delays.length;
     const [loaded, greedy] = await Promise.all([goodClient(url, until), greedyProcess(url, seconds * 1000)]);
     clearInterval(sampler);
+    const loadedDelays = delays.slice(loadedFrom);
     const hogs = spinners(Number(values.hogs));
     let hogged;
     try {
@@ -181,6 +195,8 @@ async function measure(cli, skillsDir) {
       greedyAlone: median(alone),
       loadedP50: median(loaded.times),
       loadedP90: quantile(loaded.times, 0.9),
+      loopDelayP99: median(loadedDelays.map((delay) => delay.p99)),
+      loopDelayMax: Math.max(...loadedDelays.map((delay) => delay.max)),
       loadedCalls: loaded.times.length,
       loadedFailed: loaded.failed,
       greedyMedian: median(greedy.times),
@@ -210,7 +226,7 @@ try {
       const r = await measure(cli, skillsDir);
       console.log(
         `round ${round} ${cli}: good p50 idle ${r.idleP50.toFixed(1)} ms, loaded ${r.loadedP50.toFixed(1)} ms (${(r.loadedP50 / r.idleP50).toFixed(2)}x; p90 ${r.loadedP90.toFixed(1)} ms; ` +
-          `${r.loadedCalls} calls, ${r.loadedFailed} failed), beside ${values.hogs} spinning processes ${r.hoggedP50.toFixed(1)} ms (${(r.hoggedP50 / r.idleP50).toFixed(2)}x); one greedy call alone ${r.greedyAlone.toFixed(1)} ms; greedy batch median ${(r.greedyMedian / 1000).toFixed(1)} s, max ${(r.greedyMax / 1000).toFixed(1)} s, ` +
+          `${r.loadedCalls} calls, ${r.loadedFailed} failed; the server's loop delay p99 ${r.loopDelayP99.toFixed(0)} ms a second (median), max ${r.loopDelayMax.toFixed(0)} ms), beside ${values.hogs} spinning processes ${r.hoggedP50.toFixed(1)} ms (${(r.hoggedP50 / r.idleP50).toFixed(2)}x); one greedy call alone ${r.greedyAlone.toFixed(1)} ms; greedy batch median ${(r.greedyMedian / 1000).toFixed(1)} s, max ${(r.greedyMax / 1000).toFixed(1)} s, ` +
           `statuses ${JSON.stringify(r.greedyStatuses)}; RSS ${r.rssBefore.toFixed(0)} -> peak ${r.rssPeak.toFixed(0)} MiB; load ${load1()}`,
       );
     }
