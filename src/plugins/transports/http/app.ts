@@ -67,6 +67,7 @@ export type HttpAppOptions = Pick<
   | "maxWorkInFlight"
   | "maxWorkPerClient"
   | "maxWorkQueuedPerClient"
+  | "maxWorkShare"
 > & {
   /** Host names Host and Origin may name; undefined checks nothing (see defaultAllowedHosts). */
   readonly allowedHosts: readonly string[] | undefined;
@@ -122,7 +123,7 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         logger,
         clock,
       );
-  const work = new WorkLimiter(options);
+  const work = new WorkLimiter(options, clock);
   const pooledServer = (lifetime: AbortSignal) => buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } });
   const pool = new ServerPool(pooledServer, edition, MAX_IDLE_SERVERS);
   // `--stateless` 2025-11-25 requests get pooled servers of their own, so no server ever carries

@@ -29,6 +29,7 @@ export type HttpHandlerOptions = Partial<
     | "maxWorkInFlight"
     | "maxWorkPerClient"
     | "maxWorkQueuedPerClient"
+    | "maxWorkShare"
   >
 > & {
   /** The prefix the app mounts the handler under (`/skills`), when the app does not strip it itself. */

@@ -85,6 +85,12 @@ export const httpOptionsSchema = z
     maxWorkPerClient: z.number().int().positive().default(2),
     /** MCP requests of one client waiting their turn; one more is refused with 429. */
     maxWorkQueuedPerClient: z.number().int().nonnegative().default(32),
+    /**
+     * While other clients are being served, the share of the time one client's requests may be
+     * worked on: past it, its next request waits, so a client whose requests keep the event loop
+     * busy leaves it free for the others most of the time. 1 turns it off.
+     */
+    maxWorkShare: z.number().gt(0).max(1).default(1 / 3),
     /** How long shutdown waits for requests in flight before closing what is left. */
     shutdownGraceMs: z.number().int().positive().default(3000),
   })
