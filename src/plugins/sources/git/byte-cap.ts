@@ -19,19 +19,25 @@ export class OverByteCapError extends Error {
  */
 export async function withByteCap<T>(dir: string, maxBytes: number, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const over = new AbortController();
-  let measuring = false;
-  const measure = async () => {
-    if (measuring || over.signal.aborted) return;
-    measuring = true;
-    try {
-      if ((await sizeOf(dir, maxBytes)) > maxBytes) over.abort(new OverByteCapError(maxBytes));
-    } finally {
-      measuring = false;
-    }
+  /** The measurement under way: a tick never starts a second one. */
+  let measuring: Promise<void> | undefined;
+  const measure = (): Promise<void> => {
+    if (over.signal.aborted) return Promise.resolve();
+    measuring ??= sizeOf(dir, maxBytes)
+      .then((size) => {
+        if (size > maxBytes) over.abort(new OverByteCapError(maxBytes));
+      })
+      .finally(() => {
+        measuring = undefined;
+      });
+    return measuring;
   };
   const timer = setInterval(() => void measure(), CHECK_EVERY_MS);
   try {
     const result = await work(AbortSignal.any([signal, over.signal]));
+    // A tick's measurement may have begun before git wrote its last files: let it end, then
+    // measure what git left.
+    await measuring;
     await measure();
     if (over.signal.aborted) throw over.signal.reason;
     return result;
