@@ -14,15 +14,7 @@ const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelconte
 
 /** A POST from a given loopback source address (127.0.0.2 is another client to the server). */
 function postFrom(url: URL, localAddress: string, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, localAddress, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
+  return rawRequest(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body, localAddress });
 }
 
 /**

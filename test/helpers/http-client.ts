@@ -24,14 +24,14 @@ export interface RawResponse {
 
 /**
  * One HTTP request through node:http, which, unlike fetch, sends any Host header: what a browser
- * tricked by DNS rebinding sends.
+ * tricked by DNS rebinding sends. `localAddress` (127.0.0.2…) makes it another client to the server.
  */
 export function rawRequest(
   url: URL,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? "GET", headers: options.headers, agent: false }, (res) => {
+    const req = httpRequest(url, { method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, agent: false }, (res) => {
       let body = "";
       res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
