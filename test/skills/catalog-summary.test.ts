@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { oneLine, summarizeCatalog, SUMMARY_DESCRIPTION_CHARS } from "../../src/skills/catalog/catalog-summary.js";
 
@@ -70,5 +71,27 @@ describe("oneLine", () => {
   it("cuts a text without spaces anywhere, never inside a surrogate pair", () => {
     expect(oneLine("a".repeat(50), 10)).toBe(`${"a".repeat(9)}…`);
     expect(oneLine(`${"a".repeat(8)}😀😀`, 10)).toBe(`${"a".repeat(8)}…`);
+  });
+  it("lists what it would list had it made a line for every skill", () => {
+    // The summary stops making lines once they pass the budget; this is its definition in full.
+    const everyLine = (catalog: readonly { id: string; description: string }[], maxChars: number) => {
+      const header = summarizeCatalog(catalog, 100_000).text.split("\n")[0]!;
+      const lines = catalog.map((skill) => `- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, SUMMARY_DESCRIPTION_CHARS)}`);
+      const whole = [header, ...lines].join("\n");
+      if (whole.length <= maxChars) return { text: whole, listed: catalog.length, omitted: 0 };
+      const leftOut = (n: number) => `(and ${n.toLocaleString("en-US")} more skill${n === 1 ? "" : "s"}, left out to keep this summary within ${maxChars.toLocaleString("en-US")} characters)`;
+      const room = maxChars - 1 - leftOut(catalog.length).length;
+      let used = header.length;
+      let listed = 0;
+      while (listed < lines.length && used + 1 + lines[listed]!.length <= room) used += 1 + lines[listed++]!.length;
+      return { text: [header, ...lines.slice(0, listed), leftOut(catalog.length - listed)].join("\n"), listed, omitted: catalog.length - listed };
+    };
+    const skill = fc.record({ id: fc.string({ minLength: 1, maxLength: 120 }), description: fc.string({ maxLength: 400 }) });
+    fc.assert(
+      fc.property(fc.array(skill, { minLength: 1, maxLength: 60 }), fc.integer({ min: 300, max: 6_000 }), (catalog, maxChars) => {
+        expect(summarizeCatalog(catalog, maxChars)).toEqual(everyLine(catalog, maxChars));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -31,9 +31,17 @@ export interface CatalogSummary {
 export function summarizeCatalog(skills: readonly SummarySkill[], maxChars: number): CatalogSummary {
   if (skills.length === 0) return { text: "This server serves no skills at the moment.", listed: 0, omitted: 0 };
   const header = `This server serves ${count(skills.length, "skill")}. Each is a folder of instructions (SKILL.md) for one kind of task:`;
-  const lines = skills.map((skill) => `- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, SUMMARY_DESCRIPTION_CHARS)}`);
-  const whole = [header, ...lines].join("\n");
-  if (whole.length <= maxChars) return { text: whole, listed: skills.length, omitted: 0 };
+  // Lines are made only until they pass maxChars: a catalog of thousands fills the budget with
+  // its first few dozen, and the rest would be flattened and escaped for nothing.
+  const lines: string[] = [];
+  let whole = header.length;
+  for (const skill of skills) {
+    if (whole > maxChars) break;
+    const line = `- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, SUMMARY_DESCRIPTION_CHARS)}`;
+    lines.push(line);
+    whole += 1 + line.length;
+  }
+  if (whole <= maxChars) return { text: [header, ...lines].join("\n"), listed: skills.length, omitted: 0 };
   // Room for the widest "left out" line, so that whatever is left out can still be said.
   const room = maxChars - 1 - leftOut(skills.length, maxChars).length;
   let used = header.length;
