@@ -8,7 +8,8 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { findSkills } from "../src/cli/skill-folder.js";
-import { auditSkill, MAX_AUDITED_BYTES, MAX_AUDITED_FILES, type SkillReader } from "../src/skills/audit/audit-skill.js";
+import { auditSkill, MAX_AUDITED_BYTES, MAX_AUDITED_FILES } from "../src/skills/audit/audit-skill.js";
+import type { SkillReader } from "../src/skills/files/skill-reader.js";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "7" } } });
 const rounds = Number(values.rounds);

@@ -1,6 +1,7 @@
 import { basename, join, resolve } from "node:path";
 import { fsOptionsSchema, type SkillFolder } from "../plugins/sources/fs/index.js";
-import { auditSkill, MAX_AUDITED_BYTES, type SkillReader } from "../skills/audit/audit-skill.js";
+import { auditSkill, MAX_AUDITED_BYTES } from "../skills/audit/audit-skill.js";
+import type { SkillReader } from "../skills/files/skill-reader.js";
 import { hasHighFinding } from "../skills/audit/audit.js";
 import { renderAudit } from "../skills/audit/render.js";
 import { toSarif } from "../skills/audit/sarif.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createLogger } from "../kernel/logger.js";
 import { createSkillFiles, scanRoot, type SkillFolder } from "../plugins/sources/fs/index.js";
 import { SKILL_FILES } from "../skills/files/folder-rules.js";
-import type { SkillReader } from "../skills/audit/audit-skill.js";
+import type { SkillReader } from "../skills/files/skill-reader.js";
 
 export interface FoundSkill {
   readonly folder: SkillFolder;

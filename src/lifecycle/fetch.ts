@@ -11,7 +11,7 @@ import { createInstaller, installOptionsSchema } from "./installer.js";
 import { digestFolder, type FolderDigest } from "./digest.js";
 import type { SourceSpec } from "./source-spec.js";
 import type { Credentials } from "../remote/git/spec.js";
-import { catalogReader } from "../skills/audit/audit-skill.js";
+import { catalogReader } from "../skills/files/skill-reader.js";
 import { SIGNATURE_FILE } from "../skills/signing/manifest.js";
 import { signatureStatus, type SignatureStatus } from "../skills/signing/status.js";
 import { signerOf } from "./signer.js";

@@ -2,34 +2,16 @@ import pLimit from "p-limit";
 import { errorMessage } from "../../kernel/errors.js";
 import { MiB } from "../files/skill-files.js";
 import { isSecretPath } from "../files/secret-files.js";
-import type { CatalogSkill } from "../catalog/catalog-types.js";
-import type { CatalogView } from "../catalog/catalog-view.js";
-import type { SkillFileContent, SkillFileListing } from "../types.js";
+import type { SkillReader } from "../files/skill-reader.js";
 import { auditFile, isBinary } from "./audit.js";
 import { isScript } from "./file-units.js";
 import type { AuditFinding } from "./types.js";
-
-/** One skill's files, however they are reached (a source, the catalog, a folder on disk). */
-export interface SkillReader {
-  readDocument(maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
-  listFiles(limit: number, signal?: AbortSignal): Promise<SkillFileListing>;
-  readFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
-}
 
 /** Bytes of one file the audit reads; the rest is reported as not audited. */
 export const MAX_AUDITED_BYTES = 2 * MiB;
 /** Files of one skill the audit reads. */
 export const MAX_AUDITED_FILES = 5_000;
 const CONCURRENCY = 8;
-
-/** A reader over one skill of a catalog. */
-export function catalogReader(catalog: CatalogView, skill: CatalogSkill): SkillReader {
-  return {
-    readDocument: (maxBytes, signal) => catalog.readDocument(skill, maxBytes, signal),
-    listFiles: (limit, signal) => catalog.listFiles(skill, limit, signal),
-    readFile: (path, maxBytes, signal) => catalog.readFile(skill, path, maxBytes, signal),
-  };
-}
 
 export const INCOMPLETE_REASON = "a file or folder the audit could not read whole: what it holds is unknown";
 

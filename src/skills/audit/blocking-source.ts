@@ -2,7 +2,7 @@ import pLimit from "p-limit";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { LoadOptions, Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../types.js";
-import { auditSkill, type SkillReader } from "./audit-skill.js";
+import { sourceReader, type SkillReader } from "../files/skill-reader.js";
 import { findingPlace } from "./render.js";
 import type { AuditFinding } from "./types.js";
 
@@ -12,24 +12,9 @@ const CONCURRENCY = 4;
 /** Why a skill may not be served ("blocked by the audit: …"), or undefined when it may. */
 export type ServeCheck = (skill: SourceSkill, reader: SkillReader, signal: AbortSignal) => Promise<string | undefined>;
 
-/** A skill with a high finding is not served: the check the `block` audit mode makes. */
-export const refuseHighFindings: ServeCheck = async (_skill, reader, signal) => {
-  const high = (await auditSkill(reader, signal)).filter((finding) => finding.severity === "high");
-  return high.length === 0 ? undefined : `blocked by the audit: ${describeFindings(high)}`;
-};
-
 /** Findings in one line: rule, place and message of each, for a diagnostic or an error. */
 export function describeFindings(findings: readonly AuditFinding[]): string {
   return findings.map((f) => `${f.rule} at ${findingPlace(f)} (${f.message})`).join("; ");
-}
-
-/** A reader over one skill of a source, by its path. */
-export function sourceReader(source: CatalogSource, path: string): SkillReader {
-  return {
-    readDocument: (maxBytes, signal) => source.readDocument(path, maxBytes, signal),
-    listFiles: (limit, signal) => source.listFiles(path, limit, signal),
-    readFile: (file, maxBytes, signal) => source.readFile(path, file, maxBytes, signal),
-  };
 }
 
 /**

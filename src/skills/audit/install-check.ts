@@ -1,7 +1,7 @@
 import { ToolInputError } from "../../kernel/errors.js";
 import type { CatalogSkill } from "../catalog/catalog-types.js";
 import type { CatalogView } from "../catalog/catalog-view.js";
-import { auditSkill, catalogReader } from "./audit-skill.js";
+import { catalogReader } from "../files/skill-reader.js";
 import { describeFindings } from "./blocking-source.js";
 import type { AuditFinding } from "./types.js";
 
@@ -28,6 +28,8 @@ export interface InstallAuditOptions {
  * warning line. One call, so any installer (install_skill, `add`, `install`) can make it.
  */
 export async function auditBeforeInstall(catalog: CatalogView, skill: CatalogSkill, options: InstallAuditOptions = {}): Promise<string[]> {
+  // The audit's rules and tables load with the first install, not with every server that offers install_skill.
+  const { auditSkill } = await import("./audit-skill.js");
   const findings = await auditSkill(catalogReader(catalog, skill), options.signal);
   const high = findings.filter((finding) => finding.severity === "high");
   if (high.length > 0 && !options.allowRisky) {

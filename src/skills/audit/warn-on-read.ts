@@ -1,6 +1,5 @@
 import { errorMessage } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/logger.js";
-import { auditSkill } from "./audit-skill.js";
 import type { ServeCheck } from "./blocking-source.js";
 import { findingPlace } from "./render.js";
 import type { AuditFinding } from "./types.js";
@@ -18,6 +17,8 @@ export function warnHighFindings(source: string, logger: Logger): ServeCheck {
   return async (skill, reader, signal) => {
     let high: AuditFinding[];
     try {
+      // The audit's rules and tables load with the first skill read, not with every server start.
+      const { auditSkill } = await import("./audit-skill.js");
       high = (await auditSkill(reader, signal)).filter((finding) => finding.severity === "high");
     } catch (error) {
       if (signal.aborted) throw error;

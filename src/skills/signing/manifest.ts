@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { SkillReader } from "../audit/audit-skill.js";
+import type { SkillReader } from "../files/skill-reader.js";
 import { MiB } from "../files/skill-files.js";
 
 /** The signature's file, in the skill folder; the only file the manifest leaves out. */

@@ -1,5 +1,5 @@
 import { errorMessage } from "../../kernel/errors.js";
-import type { SkillReader } from "../audit/audit-skill.js";
+import type { SkillReader } from "../files/skill-reader.js";
 import { skillManifest, SIGNATURE_FILE } from "./manifest.js";
 import { verifyManifest } from "./ssh-keygen.js";
 

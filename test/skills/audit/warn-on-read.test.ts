@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Logger } from "../../../src/kernel/logger.js";
-import type { SkillReader } from "../../../src/skills/audit/audit-skill.js";
+import type { SkillReader } from "../../../src/skills/files/skill-reader.js";
 import { warnHighFindings } from "../../../src/skills/audit/warn-on-read.js";
 import type { SourceSkill } from "../../../src/skills/types.js";
 

@@ -11,10 +11,10 @@ export async function servingChecks(source: CatalogSource, policy: SkillPolicy, 
   const mode = policy.auditMode(source);
   const signers = policy.requiredSigners(source);
   if (mode === "off" && signers === undefined) return source;
-  const { withServeChecks, refuseHighFindings } = await import("../../../skills/audit/blocking-source.js");
+  const { withServeChecks } = await import("../../../skills/audit/blocking-source.js");
   const checks = [];
   if (signers !== undefined) checks.push((await import("../../../skills/signing/serve-check.js")).requireSignature(signers));
-  if (mode === "block") checks.push(refuseHighFindings);
+  if (mode === "block") checks.push((await import("../../../skills/audit/refuse-high-findings.js")).refuseHighFindings);
   // warn: a skill is audited when first read, so a large local catalog is never read whole for it.
   const warn = mode === "warn" ? [(await import("../../../skills/audit/warn-on-read.js")).warnHighFindings(source.name, logger)] : [];
   return withServeChecks(source, checks, logger, warn);

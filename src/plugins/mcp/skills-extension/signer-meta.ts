@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
-import { catalogReader } from "../../../skills/audit/audit-skill.js";
+import { catalogReader } from "../../../skills/files/skill-reader.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { signatureStatus } from "../../../skills/signing/status.js";
 import type { SkillFileListing } from "../../../skills/types.js";

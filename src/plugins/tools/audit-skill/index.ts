@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { auditSkill, catalogReader } from "../../../skills/audit/audit-skill.js";
+import { auditSkill } from "../../../skills/audit/audit-skill.js";
+import { catalogReader } from "../../../skills/files/skill-reader.js";
 import { renderFindings } from "../../../skills/audit/render.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { describeSignature, signatureStatus } from "../../../skills/signing/status.js";

@@ -4,7 +4,7 @@ import { whenToUse } from "../../../skills/skill-md/claude-fields.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/files/skill-files.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "../../../skills/files/answer-ceiling.js";
-import { catalogReader } from "../../../skills/audit/audit-skill.js";
+import { catalogReader } from "../../../skills/files/skill-reader.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { describeSignature, signatureStatus } from "../../../skills/signing/status.js";
 import type { SkillFileContent, SkillFileListing } from "../../../skills/types.js";
