@@ -186,12 +186,15 @@ describe("install_skill cancellation (#14 item 7)", () => {
     const call = client.callTool({ name: "install_skill", arguments: { skill_name: "outer", target: "project" } }, {
       signal: controller.signal,
     });
-    // Cancel once the copy has started.
-    for (let i = 0; i < 500; i++) {
+    // Cancel once the copy has started: after the audit of all 3,000 files, seconds on a busy
+    // machine (the bound only keeps a broken install from hanging the test).
+    let copying = false;
+    for (let i = 0; i < 5_000 && !copying; i++) {
       const entries = await readdir(project).catch(() => []);
-      if (entries.some((entry) => entry.startsWith(".installing-"))) break;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      copying = entries.some((entry) => entry.startsWith(".installing-"));
+      if (!copying) await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    expect(copying).toBe(true);
     controller.abort();
     await expect(call).rejects.toThrow();
     // The handler stops on its own; give it the time to remove its temporary folder.
