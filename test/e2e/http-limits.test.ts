@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES, type Runtime } from "../helpers/cli.js";
-import { INITIALIZE, MCP_HEADERS, rawRequest, type RawResponse } from "../helpers/http-client.js";
+import { INITIALIZE, MCP_HEADERS, postFrom, rawRequest, type RawResponse } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 
 // What one HTTP client can make the server hold: a body that never ends, sessions it never uses,
@@ -11,11 +11,6 @@ import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.
 const CONFIG = fileURLToPath(new URL("../fixtures/http/guards.config.json", import.meta.url));
 const MODERN = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
-
-/** A POST from a given loopback source address (127.0.0.2 is another client to the server). */
-function postFrom(url: URL, localAddress: string, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return rawRequest(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body, localAddress });
-}
 
 /**
  * A POST whose body, declared at 200 bytes, comes a byte every 300 ms: the answer, or "closed"

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES, type Runtime } from "../helpers/cli.js";
-import { MCP_HEADERS, rawRequest } from "../helpers/http-client.js";
+import { postFrom } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 
 // Issue 34, item 5, through the bundle: while another client is served, a client whose request
@@ -28,7 +28,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const HEADERS = { ...MCP_HEADERS, "mcp-protocol-version": "2025-11-25" };
+const REVISION = { "mcp-protocol-version": "2025-11-25" };
 const call = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 const READ_SMALL = call("read_skill", { skill_name: "small" });
 const FETCH_LARGE = call("fetch_skill_files", { skill_name: "big", file_paths: ["references/large.md"] });
@@ -42,7 +42,7 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("a client's share of the serve
     await server?.stop();
   });
 
-  const post = (localAddress: string, body: string) => rawRequest(server.mcpUrl, { method: "POST", headers: HEADERS, body, localAddress });
+  const post = (localAddress: string, body: string) => postFrom(server.mcpUrl, localAddress, body, REVISION);
 
   it("answers another client's call before the next one of a client that kept the server busy", { timeout: 90_000 }, async () => {
     expect((await post("127.0.0.2", FETCH_LARGE)).status).toBe(200);

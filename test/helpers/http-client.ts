@@ -43,6 +43,11 @@ export function rawRequest(
 
 export const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
 
+/** An MCP POST from a given loopback source address (127.0.0.2 is another client to the server). */
+export function postFrom(url: URL, localAddress: string, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body, localAddress });
+}
+
 export const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
   id: 1,
