@@ -3,7 +3,7 @@
 // time from spawn to the first tools/list answer and to the first search answer. The anchor is
 // bench/anchors/minisearch-server.mjs (v2 McpServer + serveStdio, one search tool over MiniSearch,
 // every SKILL.md read at start) on the same catalog. Other skills-kernel builds (main before a
-// change) are compared with --cli. Runs interleave, reversed every other round, so machine noise
+// change) are compared with --cli (a build that knows --no-disk-cache). Runs interleave, reversed every other round, so machine noise
 // hits all alike; prints medians, each build's median against the anchor's, and the load average.
 // On a loaded machine wall-clock times mostly measure the wait for a core, so the server's CPU time
 // up to the search answer (all its threads, from /proc/PID/task/*/schedstat; Linux only) is
@@ -33,8 +33,10 @@ const QUERY = "extract tables from pdf files";
 
 const candidates = [
   { name: "anchor: SDK v2 McpServer + serveStdio, MiniSearch", args: [here("anchors/minisearch-server.mjs"), root], tool: "search" },
-  { name: "skills-kernel (this tree)", args: [here("../dist/cli.js"), "--skills-dir", root], tool: "search_skills" },
-  ...values.cli.map((cli) => ({ name: `skills-kernel ${cli}`, args: [resolve(cli), "--skills-dir", root], tool: "search_skills" })),
+  // --no-disk-cache: a cold start, every SKILL.md read and the index built, as the anchor does
+  // (the default cache folder would make every run after the first a warm start).
+  { name: "skills-kernel (this tree)", args: [here("../dist/cli.js"), "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" },
+  ...values.cli.map((cli) => ({ name: `skills-kernel ${cli}`, args: [resolve(cli), "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" })),
 ];
 
 const envelope = {

@@ -7,7 +7,7 @@
 //     the saved index) and on a first start (an empty cache folder each run), beside the echo
 //     server (one tool that answers at once: the floor of any stdio server), the warm floor
 //     (bench/anchors/warm-floor.mjs: the least a warm start that checks before it serves does)
-//     and the kernel warm on a catalog of four skills (its own start), wall time and the
+//     and the kernel warm on a catalog of three skills (its own start), wall time and the
 //     server's CPU time (all threads) up to it. skills-kernel answers within 5 s whatever is loaded: an answer with no skill (the
 //     query matches pdf skills) came before the catalog, so it is asked again; retries are counted;
 //   - with --settle/--idle > 0, RSS and idle CPU of each server once it has answered;
@@ -106,13 +106,13 @@ const servers = (root) => [
   { name: "echo server (echo-server.mjs)", args: [anchor("echo-server.mjs")], tool: "search", echo: true },
   // The floor of a warm start that checks every folder and SKILL.md before it serves.
   { name: "warm floor (warm-floor.mjs)", args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")], tool: "search", floor: true },
-  // What the kernel's start costs with a catalog of four skills (warm): what no catalog size adds to.
-  { name: "skills-kernel warm, 4 skills (examples/skills)", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true },
+  // What the kernel's start costs with a catalog of three skills (warm): what no catalog size adds to.
+  { name: "skills-kernel warm, 3 skills (examples/skills)", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true },
 ].filter((candidate) => only.test(candidate.name));
 const commands = (root) => [
   { name: "skills-kernel list cold", args: [kernel, "list", "--skills-dir", root, "--no-disk-cache"] },
   { name: "skills-kernel list warm", args: [kernel, "list", "--skills-dir", root, "--cache-dir", warmDir(root)] },
-  { name: "skills-kernel list warm, 4 skills (examples/skills)", args: [kernel, "list", "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)] },
+  { name: "skills-kernel list warm, 3 skills (examples/skills)", args: [kernel, "list", "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)] },
   ...(values.baseline ? [{ name: `skills-kernel ${values.baseline} list`, args: [resolve(repo, values.baseline), "list", "--skills-dir", root] }] : []),
   { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
   { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
@@ -234,7 +234,7 @@ function printServers(candidates, samples) {
 async function warmUp(root) {
   mkdirSync(warmDir(root), { recursive: true });
   if (only.test("warm floor (warm-floor.mjs)")) await serve({ name: "warm-up", args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")], tool: "search" });
-  if (only.test("skills-kernel warm, 4 skills (examples/skills)") || only.test("skills-kernel list warm, 4 skills (examples/skills)")) await serve({ name: "warm-up", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true });
+  if (only.test("skills-kernel warm, 3 skills (examples/skills)") || only.test("skills-kernel list warm, 3 skills (examples/skills)")) await serve({ name: "warm-up", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true });
   if (!only.test("skills-kernel warm") && !only.test("skills-kernel list warm")) return;
   // Twice: a stop may cut a large snapshot's write short, and the next start writes the rest.
   for (let start = 0; start < 2; start++) await serve({ name: "warm-up", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" });
