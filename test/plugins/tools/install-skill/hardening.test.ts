@@ -186,8 +186,8 @@ describe("install_skill cancellation (#14 item 7)", () => {
     const call = client.callTool({ name: "install_skill", arguments: { skill_name: "outer", target: "project" } }, {
       signal: controller.signal,
     });
-    // Cancel once the copy has started: after the audit of all 3,000 files, seconds on a busy
-    // machine (the bound only keeps a broken install from hanging the test).
+    // Cancel once the copy has started, which comes after the audit of all 3,000 files: slow on a
+    // busy machine, so the bound only keeps a broken install from hanging the test.
     let copying = false;
     for (let i = 0; i < 5_000 && !copying; i++) {
       const entries = await readdir(project).catch(() => []);
