@@ -52,6 +52,8 @@ export class WholeCatalog {
   /** Past that bound, still wait for some source to have finished its first load (see answerWithin). */
   #waitForOneSource = false;
   #firstLoadStarted: number | undefined;
+  /** The sources some answer went out without: still loading when ready() stopped waiting. */
+  readonly #answeredWithout = new Set<string>();
   /** Resolved when the first source finishes its first load, loaded or failed. */
   #oneSourceLoaded: () => void = () => undefined;
   readonly #oneSourceDone = new Promise<void>((resolve) => (this.#oneSourceLoaded = resolve));
@@ -172,6 +174,7 @@ export class WholeCatalog {
     const load = this.#next ?? this.#running ?? this.refresh();
     if (this.#firstAnswerWaitMs === undefined) return load;
     await this.#bounded(load, this.#firstAnswerWaitMs - (performance.now() - this.#firstLoadStarted));
+    for (const source of this.loading()) this.#answeredWithout.add(source);
   }
 
   /**
@@ -213,6 +216,14 @@ export class WholeCatalog {
     return loadingSources(this.status());
   }
 
+
+  /**
+   * The sources an answer lacked because ready() stopped waiting for them: what a one-shot command
+   * warns about. Timing the command instead misses the bound's start, which the first ready() set.
+   */
+  answeredWithout(): string[] {
+    return [...this.#answeredWithout];
+  }
 
   /** How each source stands: loaded, stale (serving its last good snapshot) or failed (serving nothing). */
   status(): readonly SourceStatus[] {
