@@ -3,8 +3,9 @@
 // time from spawn to the first tools/list answer and to the first search answer. The anchor is
 // bench/anchors/minisearch-server.mjs (v2 McpServer + serveStdio, one search tool over MiniSearch,
 // every SKILL.md read at start) on the same catalog. Other skills-kernel builds (main before a
-// change) are compared with --cli (a build that knows --no-disk-cache). Runs interleave, reversed every other round, so machine noise
-// hits all alike; prints medians, each build's median against the anchor's, and the load average.
+// change) are compared with --cli (a build that knows --no-disk-cache). Runs interleave, reversed
+// every other round, so machine noise hits all alike; prints medians, each build's median against
+// the anchor's, and the load average.
 // On a loaded machine wall-clock times mostly measure the wait for a core, so the server's CPU time
 // up to the search answer (all its threads, from /proc/PID/task/*/schedstat; Linux only) is
 // printed beside them.

@@ -216,7 +216,6 @@ export class WholeCatalog {
     return loadingSources(this.status());
   }
 
-
   /**
    * The sources an answer lacked because ready() stopped waiting for them: what a one-shot command
    * warns about. Timing the command instead misses the bound's start, which the first ready() set.
