@@ -44,7 +44,11 @@ for (let round = 0; round < rounds; round++) {
 }
 const floor = median(times.floor);
 const audit = median(times.audit);
-console.log(`${skills.length} skills, ${(bytes / 1024 / 1024).toFixed(1)} MiB read, ${findings} findings; ${rounds} interleaved rounds`);
+console.log(
+  `${skills.length} skills, ${(bytes / 1024 / 1024).toFixed(1)} MiB read, ${findings} findings; ${rounds} interleaved rounds`,
+);
 console.log(`floor (read only): median ${Math.round(floor)} ms  [${times.floor.map(Math.round).join(", ")}]`);
 console.log(`audit:             median ${Math.round(audit)} ms  [${times.audit.map(Math.round).join(", ")}]`);
-console.log(`audit / floor: ${(audit / floor).toFixed(2)}x; load average ${loadBefore.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `audit / floor: ${(audit / floor).toFixed(2)}x; load average ${loadBefore.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}`,
+);

@@ -16,7 +16,9 @@ export async function baselineRanker(ref: string): Promise<{ commit: string; cre
     console.error(`--baseline ${ref}: not a commit of this repository`);
     process.exit(2);
   }
-  const { Bm25Ranker: Baseline } = (await import(source.url("src/plugins/rankers/ranker-bm25/ranker.ts"))) as { Bm25Ranker: new () => Ranker };
+  const { Bm25Ranker: Baseline } = (await import(source.url("src/plugins/rankers/ranker-bm25/ranker.ts"))) as {
+    Bm25Ranker: new () => Ranker;
+  };
   return { commit: source.commit, create: () => new Baseline() };
 }
 
@@ -27,7 +29,10 @@ export async function baselineRanker(ref: string): Promise<{ commit: string; cre
 export function baselineSource(ref: string): { commit: string; url: (path: string) => string } | undefined {
   let commit: string;
   try {
-    commit = execFileSync("git", ["rev-parse", "--short", "--verify", `${ref}^{commit}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    commit = execFileSync("git", ["rev-parse", "--short", "--verify", `${ref}^{commit}`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -38,7 +43,9 @@ export function baselineSource(ref: string): { commit: string; url: (path: strin
     rmSync(partial, { recursive: true, force: true });
     mkdirSync(partial, { recursive: true });
     writeFileSync(join(partial, "package.json"), '{ "type": "module" }\n');
-    execFileSync("tar", ["-x", "-C", partial], { input: execFileSync("git", ["archive", commit, "src"], { maxBuffer: 256 * 2 ** 20 }) });
+    execFileSync("tar", ["-x", "-C", partial], {
+      input: execFileSync("git", ["archive", commit, "src"], { maxBuffer: 256 * 2 ** 20 }),
+    });
     if (existsSync(join(dir, "src"))) rmSync(partial, { recursive: true, force: true });
     else {
       rmSync(dir, { recursive: true, force: true });

@@ -28,7 +28,8 @@ const size = Number(values.size);
 
 if (values.child !== undefined) {
   // One build, printed as JSON for the parent.
-  const create: () => Ranker = values.child === "baseline" ? (await baselineRanker(values.baseline)).create : () => new Bm25Ranker();
+  const create: () => Ranker =
+    values.child === "baseline" ? (await baselineRanker(values.baseline)).create : () => new Bm25Ranker();
   const catalog = syntheticCatalog((await loadSeedSkills()).skills, size);
   const ranker = create();
   const start = performance.now();
@@ -43,7 +44,10 @@ if (values.child !== undefined) {
   for (let run = 0; run < Number(values.runs); run++) {
     for (const side of run % 2 === 0 ? ["baseline", "current"] : ["current", "baseline"]) {
       const args = ["--import", "tsx", script, "--baseline", commit, "--size", String(size), "--child", side];
-      const result = JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" })) as { ms: number; cpu: number };
+      const result = JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" })) as {
+        ms: number;
+        cpu: number;
+      };
       times[side]!.push(result);
       console.log(`${side.padEnd(8)} build ${result.ms.toFixed(0)} ms, CPU ${result.cpu.toFixed(0)} ms`);
     }
@@ -54,7 +58,8 @@ if (values.child !== undefined) {
     return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   };
   const [current, baseline] = [times.current!, times.baseline!];
-  const ratio = (pick: (t: { ms: number; cpu: number }) => number) => (median(current.map(pick)) / median(baseline.map(pick))).toFixed(3);
+  const ratio = (pick: (t: { ms: number; cpu: number }) => number) =>
+    (median(current.map(pick)) / median(baseline.map(pick))).toFixed(3);
   console.log(
     `${size} skills, ${values.runs} runs: baseline ${commit} median ${median(baseline.map((t) => t.ms)).toFixed(0)} ms, CPU ${median(baseline.map((t) => t.cpu)).toFixed(0)} ms; ` +
       `current median ${median(current.map((t) => t.ms)).toFixed(0)} ms, CPU ${median(current.map((t) => t.cpu)).toFixed(0)} ms; ` +

@@ -33,11 +33,23 @@ const modern = values.revision === "2026-07-28";
 const QUERY = "extract tables from pdf files";
 
 const candidates = [
-  { name: "anchor: SDK v2 McpServer + serveStdio, MiniSearch", args: [here("anchors/minisearch-server.mjs"), root], tool: "search" },
+  {
+    name: "anchor: SDK v2 McpServer + serveStdio, MiniSearch",
+    args: [here("anchors/minisearch-server.mjs"), root],
+    tool: "search",
+  },
   // --no-disk-cache: a cold start, every SKILL.md read and the index built, as the anchor does
   // (the default cache folder would make every run after the first a warm start).
-  { name: "skills-kernel (this tree)", args: [here("../dist/cli.js"), "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" },
-  ...values.cli.map((cli) => ({ name: `skills-kernel ${cli}`, args: [resolve(cli), "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" })),
+  {
+    name: "skills-kernel (this tree)",
+    args: [here("../dist/cli.js"), "--skills-dir", root, "--no-disk-cache"],
+    tool: "search_skills",
+  },
+  ...values.cli.map((cli) => ({
+    name: `skills-kernel ${cli}`,
+    args: [resolve(cli), "--skills-dir", root, "--no-disk-cache"],
+    tool: "search_skills",
+  })),
 ];
 
 const envelope = {
@@ -47,7 +59,10 @@ const envelope = {
 };
 
 const cpuMs = (pid) =>
-  readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
+  readdirSync(`/proc/${pid}/task`).reduce(
+    (sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) / 1e6,
+    0,
+  );
 
 /** [ms to the tools/list answer, ms to the search answer, both from spawn; CPU ms up to the search answer]. */
 function once({ args, tool }) {
@@ -84,7 +99,12 @@ function once({ args, tool }) {
       }
     });
     if (modern) send({ id: 2, method: "tools/list", params: params() });
-    else send({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } });
+    else
+      send({
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+      });
   });
 }
 
@@ -102,8 +122,12 @@ for (let round = 0; round < Number(values.runs); round++) {
 }
 const loadAfter = loadavg()[0];
 const anchor = [0, 1, 2].map((column) => median(results[0].map((r) => r[column])));
-console.log(`${root}, ${values.revision}, ${values.runs} interleaved runs each, node ${process.version}, load average ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)}\n`);
-console.log("| server | tools/list ms | vs anchor | first search ms | vs anchor | CPU ms to the search answer | vs anchor |");
+console.log(
+  `${root}, ${values.revision}, ${values.runs} interleaved runs each, node ${process.version}, load average ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)}\n`,
+);
+console.log(
+  "| server | tools/list ms | vs anchor | first search ms | vs anchor | CPU ms to the search answer | vs anchor |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const [index, candidate] of candidates.entries()) {
   const cells = [0, 1, 2].map((column) => {

@@ -15,14 +15,34 @@ const node = process.execPath;
 
 const candidates = [
   { name: "minimal McpServer, one tool (baseline)", command: node, args: ["bench/fixtures/minimal-server.mjs"] },
-  { name: "skills-kernel, TypeScript config plugins.config.ts (jiti), every tool", command: node, args: ["dist/cli.js", "--config", "plugins.config.ts"] },
-  { name: "skills-kernel --skills-dir examples/skills (no config search: embedded default tools)", command: node, args: ["dist/cli.js", "--skills-dir", "examples/skills"] },
-  { name: "skills-kernel, JSON config, every tool", command: node, args: ["dist/cli.js", "--config", "bench/fixtures/examples.config.json"] },
-  { name: "skills-kernel, JSON config, fs + list-skills only", command: node, args: ["dist/cli.js", "--config", "bench/fixtures/list-only.config.json"] },
+  {
+    name: "skills-kernel, TypeScript config plugins.config.ts (jiti), every tool",
+    command: node,
+    args: ["dist/cli.js", "--config", "plugins.config.ts"],
+  },
+  {
+    name: "skills-kernel --skills-dir examples/skills (no config search: embedded default tools)",
+    command: node,
+    args: ["dist/cli.js", "--skills-dir", "examples/skills"],
+  },
+  {
+    name: "skills-kernel, JSON config, every tool",
+    command: node,
+    args: ["dist/cli.js", "--config", "bench/fixtures/examples.config.json"],
+  },
+  {
+    name: "skills-kernel, JSON config, fs + list-skills only",
+    command: node,
+    args: ["dist/cli.js", "--config", "bench/fixtures/list-only.config.json"],
+  },
 ];
 const corpus = fileURLToPath(new URL("../../shared/corpus", import.meta.url));
 if (existsSync(corpus)) {
-  candidates.push({ name: "skills-kernel --skills-dir ../shared/corpus (700 skills)", command: node, args: ["dist/cli.js", "--skills-dir", corpus] });
+  candidates.push({
+    name: "skills-kernel --skills-dir ../shared/corpus (700 skills)",
+    command: node,
+    args: ["dist/cli.js", "--skills-dir", corpus],
+  });
 } else {
   console.log("(../shared/corpus is absent: its row is left out)");
 }
@@ -69,12 +89,17 @@ const samples = candidates.map(() => []);
 for (let i = 0; i < runs; i++) {
   for (const [index, candidate] of candidates.entries()) samples[index].push(await once(candidate));
 }
-const baseline = quantile([...samples[0]].sort((a, b) => a - b), 0.5);
+const baseline = quantile(
+  [...samples[0]].sort((a, b) => a - b),
+  0.5,
+);
 console.log(`cold start, spawn to tools/list answer, ${runs} interleaved runs each (node ${process.version})\n`);
 console.log("| server | median ms | p90 ms | median vs baseline |");
 console.log("|---|---:|---:|---:|");
 for (const [index, candidate] of candidates.entries()) {
   const sorted = [...samples[index]].sort((a, b) => a - b);
   const median = quantile(sorted, 0.5);
-  console.log(`| ${candidate.name} | ${median.toFixed(0)} | ${quantile(sorted, 0.9).toFixed(0)} | ${(median / baseline).toFixed(2)}x |`);
+  console.log(
+    `| ${candidate.name} | ${median.toFixed(0)} | ${quantile(sorted, 0.9).toFixed(0)} | ${(median / baseline).toFixed(2)}x |`,
+  );
 }

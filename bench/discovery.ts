@@ -31,7 +31,9 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const root = fileURLToPath(new URL("..", import.meta.url));
 // The shared corpus beside the checkout (or beside the worktrees' folder) when there is one, else the example skills.
-const corpus = ["../../shared/corpus", "../../../shared/corpus"].map((path) => fileURLToPath(new URL(path, import.meta.url))).find(existsSync);
+const corpus = ["../../shared/corpus", "../../../shared/corpus"]
+  .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+  .find(existsSync);
 const skillsDir = values["skills-dir"] ?? corpus ?? join(root, "examples/skills");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
@@ -39,45 +41,61 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 // --- Building -------------------------------------------------------------------------------
 if (!values["serve-only"]) await buildRounds();
 async function buildRounds() {
-const logger = createLogger("error");
-const kernel = await createKernel({ config: { plugins: [["fs", { roots: [{ path: skillsDir }], watch: false }]] }, logger });
-await kernel.catalog.ready();
-const signal = new AbortController().signal;
-const probe = await new SiteBuilder(logger).build(kernel.catalog, signal);
-const archived = probe.index.skills.filter((entry) => entry.type === "archive").map((entry) => kernel.catalog.get(entry.name)!);
-const archiveBytes = [...probe.artifacts.values()].filter((artifact) => artifact.contentType === "application/gzip").reduce((sum, artifact) => sum + artifact.bytes.length, 0);
-console.log(`${skillsDir}: ${kernel.catalog.list().length} skills; index lists ${probe.index.skills.length} (${archived.length} archives, ${(archiveBytes / 1024 / 1024).toFixed(1)} MiB; ${probe.leftOut.length} left out)`);
+  const logger = createLogger("error");
+  const kernel = await createKernel({
+    config: { plugins: [["fs", { roots: [{ path: skillsDir }], watch: false }]] },
+    logger,
+  });
+  await kernel.catalog.ready();
+  const signal = new AbortController().signal;
+  const probe = await new SiteBuilder(logger).build(kernel.catalog, signal);
+  const archived = probe.index.skills
+    .filter((entry) => entry.type === "archive")
+    .map((entry) => kernel.catalog.get(entry.name)!);
+  const archiveBytes = [...probe.artifacts.values()]
+    .filter((artifact) => artifact.contentType === "application/gzip")
+    .reduce((sum, artifact) => sum + artifact.bytes.length, 0);
+  console.log(
+    `${skillsDir}: ${kernel.catalog.list().length} skills; index lists ${probe.index.skills.length} (${archived.length} archives, ${(archiveBytes / 1024 / 1024).toFixed(1)} MiB; ${probe.leftOut.length} left out)`,
+  );
 
-const first: number[] = [];
-const rebuild: number[] = [];
-const tarEach: number[] = [];
-const tarOne: number[] = [];
-const scratch = await mkdtemp(join(tmpdir(), "sk-bench-discovery-"));
-const run = promisify(execFile);
-for (let round = 0; round < rounds; round += 1) {
-  const builder = new SiteBuilder(logger);
-  let start = process.hrtime.bigint();
-  await builder.build(kernel.catalog, signal);
-  first.push(ms(start));
-  start = process.hrtime.bigint();
-  await builder.build(kernel.catalog, signal);
-  rebuild.push(ms(start));
-  // tar -czf per archive skill folder, two at a time (the machine's cores).
-  start = process.hrtime.bigint();
-  await pLimit(2).map(archived, (skill, index) => run("tar", ["-czf", join(scratch, `${index}.tar.gz`), "-C", join(skillsDir, skill.path), "."]));
-  tarEach.push(ms(start));
-  // One tar -czf over all of them: no process per skill, no per-skill archive.
-  start = process.hrtime.bigint();
-  await run("tar", ["-czf", join(scratch, "all.tar.gz"), "-C", skillsDir, ...archived.map((skill) => skill.path)], { maxBuffer: 1 << 26 });
-  tarOne.push(ms(start));
-}
-await rm(scratch, { recursive: true, force: true });
-await kernel.close();
-const row = (name: string, xs: number[]) => console.log(`${name.padEnd(44)} median ${median(xs).toFixed(0).padStart(6)} ms   runs ${xs.map((x) => x.toFixed(0)).join(", ")}`);
-row("SiteBuilder first build (index + archives)", first);
-row("SiteBuilder rebuild, nothing changed", rebuild);
-row("tar -czf per archive folder (2 at a time)", tarEach);
-row("one tar -czf over the same folders", tarOne);
+  const first: number[] = [];
+  const rebuild: number[] = [];
+  const tarEach: number[] = [];
+  const tarOne: number[] = [];
+  const scratch = await mkdtemp(join(tmpdir(), "sk-bench-discovery-"));
+  const run = promisify(execFile);
+  for (let round = 0; round < rounds; round += 1) {
+    const builder = new SiteBuilder(logger);
+    let start = process.hrtime.bigint();
+    await builder.build(kernel.catalog, signal);
+    first.push(ms(start));
+    start = process.hrtime.bigint();
+    await builder.build(kernel.catalog, signal);
+    rebuild.push(ms(start));
+    // tar -czf per archive skill folder, two at a time (the machine's cores).
+    start = process.hrtime.bigint();
+    await pLimit(2).map(archived, (skill, index) =>
+      run("tar", ["-czf", join(scratch, `${index}.tar.gz`), "-C", join(skillsDir, skill.path), "."]),
+    );
+    tarEach.push(ms(start));
+    // One tar -czf over all of them: no process per skill, no per-skill archive.
+    start = process.hrtime.bigint();
+    await run("tar", ["-czf", join(scratch, "all.tar.gz"), "-C", skillsDir, ...archived.map((skill) => skill.path)], {
+      maxBuffer: 1 << 26,
+    });
+    tarOne.push(ms(start));
+  }
+  await rm(scratch, { recursive: true, force: true });
+  await kernel.close();
+  const row = (name: string, xs: number[]) =>
+    console.log(
+      `${name.padEnd(44)} median ${median(xs).toFixed(0).padStart(6)} ms   runs ${xs.map((x) => x.toFixed(0)).join(", ")}`,
+    );
+  row("SiteBuilder first build (index + archives)", first);
+  row("SiteBuilder rebuild, nothing changed", rebuild);
+  row("tar -czf per archive folder (2 at a time)", tarEach);
+  row("one tar -czf over the same folders", tarOne);
 }
 
 // --- Serving --------------------------------------------------------------------------------
@@ -94,7 +112,11 @@ function start(command: string, args: string[], ready: RegExp): Promise<{ child:
   });
 }
 
-const kernelServer = await start(process.execPath, ["dist/cli.js", "serve", "--transport", "http", "--port", "0", "--skills-dir", skillsDir], /listening on (http:\/\/\S+)\/mcp/);
+const kernelServer = await start(
+  process.execPath,
+  ["dist/cli.js", "serve", "--transport", "http", "--port", "0", "--skills-dir", skillsDir],
+  /listening on (http:\/\/\S+)\/mcp/,
+);
 const indexPath = "/.well-known/agent-skills/index.json";
 // The first request builds the site: wait for it, as a client would once.
 const served = await fetch(`${kernelServer.url}${indexPath}`, { signal: AbortSignal.timeout(600_000) });
@@ -111,8 +133,15 @@ const bareServer = await start(process.execPath, ["-e", bare], /listening on (ht
 console.log(`index.json: ${body.length} bytes; ${values.connections} connections, ${values.duration} s a run`);
 const results: Record<string, { rps: number[]; p50: number[]; p99: number[]; errors: number }> = {};
 for (let round = 0; round < rounds; round += 1) {
-  for (const [name, url] of [["skills-kernel", kernelServer.url], ["bare node:http", bareServer.url]] as const) {
-    const result = await autocannon({ url: `${url}${indexPath}`, connections: Number(values.connections), duration: Number(values.duration) });
+  for (const [name, url] of [
+    ["skills-kernel", kernelServer.url],
+    ["bare node:http", bareServer.url],
+  ] as const) {
+    const result = await autocannon({
+      url: `${url}${indexPath}`,
+      connections: Number(values.connections),
+      duration: Number(values.duration),
+    });
     const held = (results[name] ??= { rps: [], p50: [], p99: [], errors: 0 });
     held.rps.push(result.requests.average);
     held.p50.push(result.latency.p50);
@@ -121,7 +150,9 @@ for (let round = 0; round < rounds; round += 1) {
   }
 }
 for (const [name, held] of Object.entries(results)) {
-  console.log(`${name.padEnd(16)} median ${median(held.rps).toFixed(0).padStart(6)} req/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors ${held.errors}   req/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}`);
+  console.log(
+    `${name.padEnd(16)} median ${median(held.rps).toFixed(0).padStart(6)} req/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors ${held.errors}   req/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}`,
+  );
 }
 kernelServer.child.kill();
 bareServer.child.kill();

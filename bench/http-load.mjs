@@ -43,15 +43,31 @@ const runtimes = {
 };
 // The shared corpus next to the checkout when there is one, else the three example skills.
 const corpus = fileURLToPath(new URL("../../shared/corpus", import.meta.url));
-const skillsDir = values["skills-dir"] ?? (existsSync(corpus) ? corpus : fileURLToPath(new URL("../examples/skills", import.meta.url)));
+const skillsDir =
+  values["skills-dir"] ?? (existsSync(corpus) ? corpus : fileURLToPath(new URL("../examples/skills", import.meta.url)));
 
 // Queries an agent might send, cycled so the ranker does real work rather than one cached path.
 const QUERIES = [
-  "extract tables from pdf files", "write a commit message", "review a README", "release notes from merged pull requests",
-  "convert docx to markdown", "build a react component", "analyze a csv with pandas", "create a powerpoint deck",
-  "test a web app with playwright", "design a rest api", "write unit tests", "summarize a long document",
-  "deploy to kubernetes", "optimize sql queries", "draw a diagram", "translate a document", "scrape a website",
-  "fill a pdf form", "create an excel chart", "debug a python error",
+  "extract tables from pdf files",
+  "write a commit message",
+  "review a README",
+  "release notes from merged pull requests",
+  "convert docx to markdown",
+  "build a react component",
+  "analyze a csv with pandas",
+  "create a powerpoint deck",
+  "test a web app with playwright",
+  "design a rest api",
+  "write unit tests",
+  "summarize a long document",
+  "deploy to kubernetes",
+  "optimize sql queries",
+  "draw a diagram",
+  "translate a document",
+  "scrape a website",
+  "fill a pdf form",
+  "create an excel chart",
+  "debug a python error",
 ];
 
 function start(command, args) {
@@ -85,7 +101,8 @@ const MODERN = "2026-07-28";
 /** A tools/call of search_skills as the protocol revision asks: 2026-07-28 with its envelope and headers. */
 function searchRequest(protocol, query) {
   const params = { name: "search_skills", arguments: { query } };
-  if (protocol !== MODERN) return { headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }) };
+  if (protocol !== MODERN)
+    return { headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }) };
   const _meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
   return {
     headers: { ...HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "search_skills" },
@@ -106,8 +123,16 @@ async function openSession(url) {
     }),
   });
   await initialize.text();
-  const headers = { ...HEADERS, "mcp-session-id": initialize.headers.get("mcp-session-id"), "mcp-protocol-version": "2025-11-25" };
-  const initialized = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  const headers = {
+    ...HEADERS,
+    "mcp-session-id": initialize.headers.get("mcp-session-id"),
+    "mcp-protocol-version": "2025-11-25",
+  };
+  const initialized = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
   await initialized.text();
   return headers;
 }
@@ -148,7 +173,12 @@ async function load(name, url, pid, protocol, sessions) {
     errors: result.errors + result.non2xx,
     timeouts: result.timeouts,
     cpuPerRequest: cpu / result.requests.total,
-    rss: { first: rss[0], max: Math.max(...rss), firstHalf: mean(rss.slice(0, half)), secondHalf: mean(rss.slice(half)) },
+    rss: {
+      first: rss[0],
+      max: Math.max(...rss),
+      firstHalf: mean(rss.slice(0, half)),
+      secondHalf: mean(rss.slice(half)),
+    },
     rssSeries: rss.map((x) => x.toFixed(0)).join(" "),
   };
 }
@@ -159,11 +189,21 @@ async function measure(name, command, args, protocol, stateful = false) {
     // Warm up, unmeasured: after /readyz the server still builds its search index and starts
     // watching the skill folders; start-up is not what this measures.
     if (args.includes("http")) {
-      for (let i = 0; i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++)
+        await new Promise((r) => setTimeout(r, 100));
     }
     const warm = searchRequest(protocol, "warm up");
-    await autocannon({ url, connections: 10, duration: 5, method: "POST", headers: stateful ? await openSession(url) : warm.headers, body: warm.body });
-    const sessions = stateful ? await Promise.all(Array.from({ length: connections }, () => openSession(url))) : undefined;
+    await autocannon({
+      url,
+      connections: 10,
+      duration: 5,
+      method: "POST",
+      headers: stateful ? await openSession(url) : warm.headers,
+      body: warm.body,
+    });
+    const sessions = stateful
+      ? await Promise.all(Array.from({ length: connections }, () => openSession(url)))
+      : undefined;
     return await load(name, url, child.pid, protocol, sessions);
   } finally {
     child.kill("SIGTERM");
@@ -179,10 +219,29 @@ console.log(
   `${connections} connections, ${duration} s a run, ${rounds} rounds, skills from ${skillsDir}, kernel ${kernelCli} on ${values.runtime}, ` +
     `${stateful ? "2025-11-25 sessions" : `${protocol} requests`}; load average ${load1()}`,
 );
-const kernelArgs = ["serve", "--transport", "http", ...(stateful || protocol === MODERN ? [] : ["--stateless"]), "--port", "0", "--skills-dir", skillsDir];
+const kernelArgs = [
+  "serve",
+  "--transport",
+  "http",
+  ...(stateful || protocol === MODERN ? [] : ["--stateless"]),
+  "--port",
+  "0",
+  "--skills-dir",
+  skillsDir,
+];
 const baselines = {
-  bare: { name: "bare node:http JSON server", command: [process.execPath], args: ["bench/fixtures/bare-json-server.mjs"], protocol },
-  "plain-v2": { name: "plain SDK v2 server (2026-07-28)", command: [process.execPath], args: ["bench/fixtures/plain-v2-http-server.mjs", skillsDir], protocol: MODERN },
+  bare: {
+    name: "bare node:http JSON server",
+    command: [process.execPath],
+    args: ["bench/fixtures/bare-json-server.mjs"],
+    protocol,
+  },
+  "plain-v2": {
+    name: "plain SDK v2 server (2026-07-28)",
+    command: [process.execPath],
+    args: ["bench/fixtures/plain-v2-http-server.mjs", skillsDir],
+    protocol: MODERN,
+  },
   modern: {
     name: `skills-kernel serve --transport http (${values.runtime}, ${MODERN})`,
     command: runtimes[values.runtime],
@@ -205,16 +264,22 @@ for (let round = 1; round <= rounds; round++) {
         ? await measure(baseline.name, baseline.command, baseline.args, baseline.protocol)
         : await measure(kernelName, runtimes[values.runtime], [kernelCli, ...kernelArgs], protocol, stateful);
     rows.push({ round, which, load: `${before} → ${load1()}`, ...r });
-    console.log(`round ${round}, ${r.name}: ${r.throughput.toFixed(0)} req/s, ${r.errors} errors; RSS MiB each second: ${r.rssSeries}`);
+    console.log(
+      `round ${round}, ${r.name}: ${r.throughput.toFixed(0)} req/s, ${r.errors} errors; RSS MiB each second: ${r.rssSeries}`,
+    );
   }
 }
 
-console.log("| round (load average) | server | requests | req/s (mean) | p50 ms | p99 ms | errors | server CPU ms/request | RSS MiB: start / max / 1st-half mean / 2nd-half mean |");
+console.log(
+  "| round (load average) | server | requests | req/s (mean) | p50 ms | p99 ms | errors | server CPU ms/request | RSS MiB: start / max / 1st-half mean / 2nd-half mean |",
+);
 console.log("|---|---|---:|---:|---:|---:|---|---:|---|");
 for (const r of rows) {
   const rss = [r.rss.first, r.rss.max, r.rss.firstHalf, r.rss.secondHalf].map((x) => x.toFixed(0)).join(" / ");
   const errors = `${r.errors}${r.timeouts ? ` (${r.timeouts} timeouts)` : ""}`;
-  console.log(`| ${r.round} (${r.load}) | ${r.name} | ${r.requests} | ${r.throughput.toFixed(0)} | ${r.p50} | ${r.p99} | ${errors} | ${r.cpuPerRequest.toFixed(3)} | ${rss} |`);
+  console.log(
+    `| ${r.round} (${r.load}) | ${r.name} | ${r.requests} | ${r.throughput.toFixed(0)} | ${r.p50} | ${r.p99} | ${errors} | ${r.cpuPerRequest.toFixed(3)} | ${rss} |`,
+  );
 }
 const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -222,8 +287,16 @@ const median = (xs) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const of = (which, key) => median(rows.filter((r) => r.which === which).map((r) => r[key]));
-const ratios = rows.filter((r) => r.which === "kernel").map((k) => k.throughput / rows.find((b) => b.which === "baseline" && b.round === k.round).throughput);
-console.log(`medians: baseline ${of("baseline", "throughput").toFixed(0)} req/s, ${of("baseline", "cpuPerRequest").toFixed(3)} CPU ms/request; ` +
-  `kernel ${of("kernel", "throughput").toFixed(0)} req/s, ${of("kernel", "cpuPerRequest").toFixed(3)} CPU ms/request`);
-console.log(`throughput ratio (kernel / baseline), per round: ${ratios.map((x) => x.toFixed(2)).join(", ")}; median ${median(ratios).toFixed(2)}`);
-console.log(`errors: kernel ${rows.filter((r) => r.which === "kernel").reduce((a, r) => a + r.errors, 0)}, baseline ${rows.filter((r) => r.which === "baseline").reduce((a, r) => a + r.errors, 0)}; load average after: ${load1()}`);
+const ratios = rows
+  .filter((r) => r.which === "kernel")
+  .map((k) => k.throughput / rows.find((b) => b.which === "baseline" && b.round === k.round).throughput);
+console.log(
+  `medians: baseline ${of("baseline", "throughput").toFixed(0)} req/s, ${of("baseline", "cpuPerRequest").toFixed(3)} CPU ms/request; ` +
+    `kernel ${of("kernel", "throughput").toFixed(0)} req/s, ${of("kernel", "cpuPerRequest").toFixed(3)} CPU ms/request`,
+);
+console.log(
+  `throughput ratio (kernel / baseline), per round: ${ratios.map((x) => x.toFixed(2)).join(", ")}; median ${median(ratios).toFixed(2)}`,
+);
+console.log(
+  `errors: kernel ${rows.filter((r) => r.which === "kernel").reduce((a, r) => a + r.errors, 0)}, baseline ${rows.filter((r) => r.which === "baseline").reduce((a, r) => a + r.errors, 0)}; load average after: ${load1()}`,
+);

@@ -7,6 +7,8 @@ const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
 const ms = (ns) => (ns / 1e6).toFixed(1);
 setInterval(() => {
-  process.stderr.write(`loop-delay p50 ${ms(delay.percentile(50))} p99 ${ms(delay.percentile(99))} max ${ms(delay.max)}\n`);
+  process.stderr.write(
+    `loop-delay p50 ${ms(delay.percentile(50))} p99 ${ms(delay.percentile(99))} max ${ms(delay.max)}\n`,
+  );
   delay.reset();
 }, 1000).unref();

@@ -18,7 +18,9 @@ if (!existsSync(values.corpus)) {
 
 for (const maxChars of [4_000, 16_000, 64_000]) {
   const kernel = await createKernel({
-    config: { plugins: [["fs", { roots: [values.corpus], maxDepth: 8 }], "skill-prompts", ["catalog-summary", { maxChars }]] },
+    config: {
+      plugins: [["fs", { roots: [values.corpus], maxDepth: 8 }], "skill-prompts", ["catalog-summary", { maxChars }]],
+    },
     logger: createLogger("silent"),
     configSource: "bench",
   });

@@ -28,8 +28,17 @@ const { values } = parseArgs({
   },
 });
 const root = resolve(values.root);
-const QUERIES = ["extract tables from pdf files", "write a commit message", "review a README", "convert docx to markdown", "deploy to kubernetes"];
-const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const QUERIES = [
+  "extract tables from pdf files",
+  "write a commit message",
+  "review a README",
+  "convert docx to markdown",
+  "deploy to kubernetes",
+];
+const _meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 const search = (n) =>
   new Request("http://127.0.0.1/mcp", {
@@ -42,7 +51,12 @@ const search = (n) =>
       "mcp-method": "tools/call",
       "mcp-name": "search_skills",
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: { name: "search_skills", arguments: { query: QUERIES[n % QUERIES.length] }, _meta } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: n,
+      method: "tools/call",
+      params: { name: "search_skills", arguments: { query: QUERIES[n % QUERIES.length] }, _meta },
+    }),
   });
 
 async function child(spec) {
@@ -53,9 +67,17 @@ async function child(spec) {
     fetch = createPlainHandler(root).fetch;
   } else {
     const { createKernel } = await import(pathToFileURL(resolve(spec, "index.js")).href);
-    const plugins = ["list-skills", "search-skills", "read-skill", "fetch-skill-files", "validate-skill", "install-skill"]
-      .concat(["skill-resources", "skills-extension", "skill-prompts", "catalog-summary", "cache-stats"]);
-    const kernel = await createKernel({ config: { plugins: [["fs", { roots: [root] }], ...plugins], logLevel: "error" } });
+    const plugins = [
+      "list-skills",
+      "search-skills",
+      "read-skill",
+      "fetch-skill-files",
+      "validate-skill",
+      "install-skill",
+    ].concat(["skill-resources", "skills-extension", "skill-prompts", "catalog-summary", "cache-stats"]);
+    const kernel = await createKernel({
+      config: { plugins: [["fs", { roots: [root] }], ...plugins], logLevel: "error" },
+    });
     await kernel.catalog.ready();
     fetch = (request) => kernel.fetch(request);
     close = () => kernel.close();
@@ -111,13 +133,29 @@ if (values.child) {
   for (let round = 0; round < Number(values.runs); round++) {
     const order = candidates.map((_, index) => index);
     for (const index of round % 2 ? order.reverse() : order) {
-      const args = [fileURLToPath(import.meta.url), "--child", candidates[index].spec, "--root", root, "--requests", values.requests, "--concurrency", values.concurrency];
-      results[index].push(JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })));
+      const args = [
+        fileURLToPath(import.meta.url),
+        "--child",
+        candidates[index].spec,
+        "--root",
+        root,
+        "--requests",
+        values.requests,
+        "--concurrency",
+        values.concurrency,
+      ];
+      results[index].push(
+        JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })),
+      );
     }
   }
   const plainCpu = median(results[0].map((r) => r.cpuMs));
-  console.log(`${root}, ${values.requests} requests by ${values.concurrency} callers, ${values.runs} interleaved runs, node ${process.version}, load average ${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)}\n`);
-  console.log("| server | CPU ms/request (median) | vs plain | runs (CPU ms/request) | wall ms/request | errors | RSS MiB before → after (median) |");
+  console.log(
+    `${root}, ${values.requests} requests by ${values.concurrency} callers, ${values.runs} interleaved runs, node ${process.version}, load average ${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)}\n`,
+  );
+  console.log(
+    "| server | CPU ms/request (median) | vs plain | runs (CPU ms/request) | wall ms/request | errors | RSS MiB before → after (median) |",
+  );
   console.log("|---|---:|---:|---|---:|---:|---|");
   for (const [index, candidate] of candidates.entries()) {
     const rows = results[index];

@@ -65,7 +65,14 @@ const node = process.execPath;
 const runs = Number(values.runs);
 const latencyCalls = Number(values.latency);
 /** Requests of every kind for the latency series: a task, a skill's name, a word, a typo, no match. */
-const LATENCY_QUERIES = ["extract tables from pdf files", "commit message", "kubernetes", "dockerfil best practices", "write unit tests for react components", "zzqx nothing matches"];
+const LATENCY_QUERIES = [
+  "extract tables from pdf files",
+  "commit message",
+  "kubernetes",
+  "dockerfil best practices",
+  "write unit tests for react components",
+  "zzqx nothing matches",
+];
 const settleSeconds = Number(values.settle);
 const idleSeconds = Number(values.idle);
 const kernel = resolve(repo, values.kernel);
@@ -85,57 +92,116 @@ const only = new RegExp(values.only);
 /** Per catalog, the cache folder the warm candidates start from (filled by warmUp). */
 const warmDir = (root) => join(cwd, `warm-${root.replaceAll("/", "_")}`);
 const EXAMPLES = join(repo, "examples/skills");
-const servers = (root) => [
-  { name: "skills-kernel cold", args: [kernel, "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" },
-  { name: "skills-kernel warm", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" },
-  // A user's very first start: an empty cache folder each run, filled while it serves.
-  {
-    name: "skills-kernel first start (empty cache folder)",
-    get args() {
-      return [kernel, "--skills-dir", root, "--cache-dir", mkdtempSync(join(cwd, "first-"))];
+const servers = (root) =>
+  [
+    { name: "skills-kernel cold", args: [kernel, "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" },
+    {
+      name: "skills-kernel warm",
+      args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)],
+      tool: "search_skills",
     },
-    tool: "search_skills",
-  },
-  // Older builds know no disk cache: every start of theirs is cold.
-  ...(values.baseline ? [{ name: `skills-kernel ${values.baseline}`, args: [resolve(repo, values.baseline), "--skills-dir", root], tool: "search_skills" }] : []),
-  ...runtimes.map((runtime) => ({ name: `skills-kernel on ${runtime.name}`, command: runtime.command, args: [...runtime.args(kernel), "--skills-dir", root, "--no-disk-cache"], tool: "search_skills" })),
-  { name: "Fuse server 1 (fuse-server.mjs)", args: [anchor("fuse-server.mjs"), root], tool: "search" },
-  { name: "Fuse server 2 (fuse-server-2.mjs)", args: [anchor("fuse-server-2.mjs"), root], tool: "search" },
-  { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
-  // The protocol's own cost, the floor of a start: answers at once, reads nothing.
-  { name: "echo server (echo-server.mjs)", args: [anchor("echo-server.mjs")], tool: "search", echo: true },
-  // The floor of a warm start that checks every folder and SKILL.md before it serves.
-  { name: "warm floor (warm-floor.mjs)", args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")], tool: "search", floor: true },
-  // What the kernel's start costs with a catalog of three skills (warm): what no catalog size adds to.
-  { name: "skills-kernel warm, 3 skills (examples/skills)", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true },
-].filter((candidate) => only.test(candidate.name));
-const commands = (root) => [
-  { name: "skills-kernel list cold", args: [kernel, "list", "--skills-dir", root, "--no-disk-cache"] },
-  { name: "skills-kernel list warm", args: [kernel, "list", "--skills-dir", root, "--cache-dir", warmDir(root)] },
-  { name: "skills-kernel list warm, 3 skills (examples/skills)", args: [kernel, "list", "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)] },
-  ...(values.baseline ? [{ name: `skills-kernel ${values.baseline} list`, args: [resolve(repo, values.baseline), "list", "--skills-dir", root] }] : []),
-  { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
-  { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
-  { name: "list-floor.mjs (synchronous walk, yaml, sorted list)", args: [anchor("list-floor.mjs"), root] },
-  { name: "list-floor-2.mjs (recursive readdir, gray-matter, sorted list)", args: [anchor("list-floor-2.mjs"), root] },
-].filter((command) => only.test(command.name));
+    // A user's very first start: an empty cache folder each run, filled while it serves.
+    {
+      name: "skills-kernel first start (empty cache folder)",
+      get args() {
+        return [kernel, "--skills-dir", root, "--cache-dir", mkdtempSync(join(cwd, "first-"))];
+      },
+      tool: "search_skills",
+    },
+    // Older builds know no disk cache: every start of theirs is cold.
+    ...(values.baseline
+      ? [
+          {
+            name: `skills-kernel ${values.baseline}`,
+            args: [resolve(repo, values.baseline), "--skills-dir", root],
+            tool: "search_skills",
+          },
+        ]
+      : []),
+    ...runtimes.map((runtime) => ({
+      name: `skills-kernel on ${runtime.name}`,
+      command: runtime.command,
+      args: [...runtime.args(kernel), "--skills-dir", root, "--no-disk-cache"],
+      tool: "search_skills",
+    })),
+    { name: "Fuse server 1 (fuse-server.mjs)", args: [anchor("fuse-server.mjs"), root], tool: "search" },
+    { name: "Fuse server 2 (fuse-server-2.mjs)", args: [anchor("fuse-server-2.mjs"), root], tool: "search" },
+    { name: "MiniSearch server", args: [anchor("minisearch-server.mjs"), root], tool: "search" },
+    // The protocol's own cost, the floor of a start: answers at once, reads nothing.
+    { name: "echo server (echo-server.mjs)", args: [anchor("echo-server.mjs")], tool: "search", echo: true },
+    // The floor of a warm start that checks every folder and SKILL.md before it serves.
+    {
+      name: "warm floor (warm-floor.mjs)",
+      args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")],
+      tool: "search",
+      floor: true,
+    },
+    // What the kernel's start costs with a catalog of three skills (warm): what no catalog size adds to.
+    {
+      name: "skills-kernel warm, 3 skills (examples/skills)",
+      args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)],
+      tool: "search_skills",
+      echo: true,
+    },
+  ].filter((candidate) => only.test(candidate.name));
+const commands = (root) =>
+  [
+    { name: "skills-kernel list cold", args: [kernel, "list", "--skills-dir", root, "--no-disk-cache"] },
+    { name: "skills-kernel list warm", args: [kernel, "list", "--skills-dir", root, "--cache-dir", warmDir(root)] },
+    {
+      name: "skills-kernel list warm, 3 skills (examples/skills)",
+      args: [kernel, "list", "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)],
+    },
+    ...(values.baseline
+      ? [
+          {
+            name: `skills-kernel ${values.baseline} list`,
+            args: [resolve(repo, values.baseline), "list", "--skills-dir", root],
+          },
+        ]
+      : []),
+    { name: "read-all.mjs (synchronous walk, every SKILL.md read)", args: [anchor("read-all.mjs"), root] },
+    { name: "read-all-2.mjs (recursive readdir, every SKILL.md read)", args: [anchor("read-all-2.mjs"), root] },
+    { name: "list-floor.mjs (synchronous walk, yaml, sorted list)", args: [anchor("list-floor.mjs"), root] },
+    {
+      name: "list-floor-2.mjs (recursive readdir, gray-matter, sorted list)",
+      args: [anchor("list-floor-2.mjs"), root],
+    },
+  ].filter((command) => only.test(command.name));
 
 /** CPU time of a live process, all its threads, in ms (Linux: /proc/PID/task/*\/schedstat, ns). */
 const cpuMs = (pid) =>
-  readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
-const rssMb = (pid) => Number(readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:")).split(/\s+/)[1]) / 1024;
+  readdirSync(`/proc/${pid}/task`).reduce(
+    (sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) / 1e6,
+    0,
+  );
+const rssMb = (pid) =>
+  Number(
+    readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:"))
+      .split(/\s+/)[1],
+  ) / 1024;
 /** Whether a search_skills answer came before the catalog was in: it then holds no skill at all. */
 const beforeTheCatalog = (answer) => answer.structuredContent?.total === 0;
 
 /** Spawns one server, times its first complete search answer, then (if asked) its RSS and idle CPU. */
 async function serve(candidate) {
-  const transport = new StdioClientTransport({ command: candidate.command ?? node, args: candidate.args, cwd, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: candidate.command ?? node,
+    args: candidate.args,
+    cwd,
+    stderr: "ignore",
+  });
   const client = new Client({ name: "scale-bench", version: "0" });
   const started = performance.now();
   await client.connect(transport, { timeout: 900_000 });
   let retries = 0;
   for (;;) {
-    const answer = await client.callTool({ name: candidate.tool, arguments: { query: values.query } }, { timeout: 900_000 });
+    const answer = await client.callTool(
+      { name: candidate.tool, arguments: { query: values.query } },
+      { timeout: 900_000 },
+    );
     if (answer.isError) throw new Error(`${candidate.name}: ${JSON.stringify(answer.content)}`);
     if (candidate.echo || !beforeTheCatalog(answer)) break;
     retries++;
@@ -146,7 +212,10 @@ async function serve(candidate) {
     const times = [];
     for (let call = 0; call < latencyCalls; call++) {
       const asked = performance.now();
-      await client.callTool({ name: candidate.tool, arguments: { query: LATENCY_QUERIES[call % LATENCY_QUERIES.length] } });
+      await client.callTool({
+        name: candidate.tool,
+        arguments: { query: LATENCY_QUERIES[call % LATENCY_QUERIES.length] },
+      });
       times.push(performance.now() - asked);
     }
     result.latency = median(times);
@@ -166,7 +235,10 @@ async function serve(candidate) {
 function once({ args }) {
   return new Promise((done, reject) => {
     const started = performance.now();
-    const child = spawn(node, ["--import", join(repo, "bench/scale/report-cpu.mjs"), ...args], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(node, ["--import", join(repo, "bench/scale/report-cpu.mjs"), ...args], {
+      cwd,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr = (stderr + chunk).slice(-4096)));
     child.on("error", reject);
@@ -203,8 +275,12 @@ function printServers(candidates, samples) {
   const med = (index, key) => (index < 0 ? undefined : median(samples[index].map((sample) => sample[key])));
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
   const latency = latencyCalls > 0 ? " search p50 over stdio, ms |" : "";
-  console.log(`| server | first answer, wall ms (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`);
+  console.log(
+    `| server | first answer, wall ms (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`,
+  );
+  console.log(
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`,
+  );
   for (const [index, candidate] of candidates.entries()) {
     const [wall, cpu] = [med(index, "wall"), med(index, "cpu")];
     const walls = samples[index].map((sample) => sample.wall);
@@ -224,7 +300,10 @@ function printServers(candidates, samples) {
     if (latency) cells.push(med(index, "latency").toFixed(2));
     if (extra) {
       const rss = samples[index].map((sample) => sample.rss);
-      cells.push(`${med(index, "rss").toFixed(0)} (${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)})`, med(index, "idle").toFixed(2));
+      cells.push(
+        `${med(index, "rss").toFixed(0)} (${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)})`,
+        med(index, "idle").toFixed(2),
+      );
     }
     console.log(`| ${candidate.name} | ${cells.join(" | ")} |`);
   }
@@ -233,16 +312,40 @@ function printServers(candidates, samples) {
 /** Fills the warm candidates' cache folder: servers' first searches, then their stops, and one `list`. */
 async function warmUp(root) {
   mkdirSync(warmDir(root), { recursive: true });
-  if (only.test("warm floor (warm-floor.mjs)")) await serve({ name: "warm-up", args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")], tool: "search" });
-  if (only.test("skills-kernel warm, 3 skills (examples/skills)") || only.test("skills-kernel list warm, 3 skills (examples/skills)")) await serve({ name: "warm-up", args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)], tool: "search_skills", echo: true });
+  if (only.test("warm floor (warm-floor.mjs)"))
+    await serve({
+      name: "warm-up",
+      args: [anchor("warm-floor.mjs"), root, join(warmDir(root), "warm-floor.json")],
+      tool: "search",
+    });
+  if (
+    only.test("skills-kernel warm, 3 skills (examples/skills)") ||
+    only.test("skills-kernel list warm, 3 skills (examples/skills)")
+  )
+    await serve({
+      name: "warm-up",
+      args: [kernel, "--skills-dir", EXAMPLES, "--cache-dir", warmDir(EXAMPLES)],
+      tool: "search_skills",
+      echo: true,
+    });
   if (!only.test("skills-kernel warm") && !only.test("skills-kernel list warm")) return;
   // Twice: a stop may cut a large snapshot's write short, and the next start writes the rest.
-  for (let start = 0; start < 2; start++) await serve({ name: "warm-up", args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)], tool: "search_skills" });
+  for (let start = 0; start < 2; start++)
+    await serve({
+      name: "warm-up",
+      args: [kernel, "--skills-dir", root, "--cache-dir", warmDir(root)],
+      tool: "search_skills",
+    });
   await once({ args: [kernel, "list", "--skills-dir", root, "--cache-dir", warmDir(root)] });
 }
 
-const load = () => loadavg().map((figure) => figure.toFixed(1)).join(" ");
-console.log(`# scale benchmark, node ${process.version}, ${runs} interleaved runs, ${values.flat ? "SKILL.md-only" : "real-shaped"} catalogs, kernel ${values.kernel}\n`);
+const load = () =>
+  loadavg()
+    .map((figure) => figure.toFixed(1))
+    .join(" ");
+console.log(
+  `# scale benchmark, node ${process.version}, ${runs} interleaved runs, ${values.flat ? "SKILL.md-only" : "real-shaped"} catalogs, kernel ${values.kernel}\n`,
+);
 for (const size of values.sizes.split(",").map(Number)) {
   const root = values.flat
     ? await makeCatalog(size, join(tmpdir(), `skills-kernel-scale-${size}`))
@@ -257,10 +360,17 @@ for (const size of values.sizes.split(",").map(Number)) {
   const floorFiles = ["read-all.mjs", "read-all-2.mjs", "list-floor.mjs", "list-floor-2.mjs"];
   const floors = floorFiles.map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
   const lmed = (index, key) => (index < 0 ? undefined : median(lists[index].map((sample) => sample[key])));
-  console.log(`\n| command | wall ms | vs read-all | CPU ms | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|---:|${"---:|".repeat(floors.length)}`);
+  console.log(
+    `\n| command | wall ms | vs read-all | CPU ms | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|---:|${"---:|".repeat(floors.length)}`,
+  );
   for (const [index, command] of oneShots.entries()) {
     const [wall, cpu] = [lmed(index, "wall"), lmed(index, "cpu")];
-    const cells = [Math.round(wall), ratio(wall, lmed(floors[0], "wall")), Math.round(cpu), ...floors.map((floor) => ratio(cpu, lmed(floor, "cpu")))];
+    const cells = [
+      Math.round(wall),
+      ratio(wall, lmed(floors[0], "wall")),
+      Math.round(cpu),
+      ...floors.map((floor) => ratio(cpu, lmed(floor, "cpu"))),
+    ];
     console.log(`| ${command.name} | ${cells.join(" | ")} |`);
   }
   console.log(`\nload average after: ${load()}\n`);

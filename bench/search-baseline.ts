@@ -15,7 +15,11 @@ import { baselineRanker } from "./baseline-ranker.js";
 import { loadSeedSkills, SHARED, syntheticCatalog } from "./synthetic-catalog.js";
 
 const { values } = parseArgs({
-  options: { baseline: { type: "string" }, size: { type: "string", default: "100000" }, rounds: { type: "string", default: "5" } },
+  options: {
+    baseline: { type: "string" },
+    size: { type: "string", default: "100000" },
+    rounds: { type: "string", default: "5" },
+  },
 });
 if (values.baseline === undefined) {
   console.error("usage: node --import tsx bench/search-baseline.ts --baseline <git ref> [--size 100000] [--rounds 5]");
@@ -25,7 +29,9 @@ const size = Number(values.size);
 const rounds = Number(values.rounds);
 const baseline = await baselineRanker(values.baseline);
 
-const files = ["queries.tsv", "queries-generalise.tsv"].map((file) => join(SHARED, "search-eval", file)).filter(existsSync);
+const files = ["queries.tsv", "queries-generalise.tsv"]
+  .map((file) => join(SHARED, "search-eval", file))
+  .filter(existsSync);
 if (files.length === 0) {
   console.error("../shared/search-eval is absent: there are no queries to time");
   process.exit(2);
@@ -36,7 +42,10 @@ const queries = files.flatMap((file) => {
   return rows.slice(1).map((row) => row.split("\t")[column]!);
 });
 const seed = await loadSeedSkills();
-const catalog = [...seed.skills.slice(0, size), ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length))];
+const catalog = [
+  ...seed.skills.slice(0, size),
+  ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length)),
+];
 const rankers: Record<"now" | "baseline", Ranker> = { now: new Bm25Ranker(), baseline: baseline.create() };
 for (const ranker of Object.values(rankers)) {
   ranker.build(catalog);
@@ -61,9 +70,15 @@ for (let round = 0; round < rounds; round++) {
   });
 }
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * values.length)]!;
-console.log(`${size.toLocaleString("en-US")} skills, ${queries.length} queries x ${rounds} rounds, load average ${load} at start and ${loadavg()[0]!.toFixed(1)} at end`);
+console.log(
+  `${size.toLocaleString("en-US")} skills, ${queries.length} queries x ${rounds} rounds, load average ${load} at start and ${loadavg()[0]!.toFixed(1)} at end`,
+);
 for (const name of ["now", "baseline"] as const) {
   const label = name === "now" ? "now" : `at ${baseline.commit}`;
-  console.log(`${label}: p50 ${quantile(times[name], 0.5).toFixed(2)} ms, p99 ${quantile(times[name], 0.99).toFixed(2)} ms, CPU ${(cpu[name] / times[name].length).toFixed(2)} ms per search`);
+  console.log(
+    `${label}: p50 ${quantile(times[name], 0.5).toFixed(2)} ms, p99 ${quantile(times[name], 0.99).toFixed(2)} ms, CPU ${(cpu[name] / times[name].length).toFixed(2)} ms per search`,
+  );
 }
-console.log(`${baseline.commit} / now: p50 ${(quantile(times.baseline, 0.5) / quantile(times.now, 0.5)).toFixed(2)}x, CPU ${(cpu.baseline / cpu.now).toFixed(2)}x`);
+console.log(
+  `${baseline.commit} / now: p50 ${(quantile(times.baseline, 0.5) / quantile(times.now, 0.5)).toFixed(2)}x, CPU ${(cpu.baseline / cpu.now).toFixed(2)}x`,
+);

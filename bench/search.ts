@@ -43,7 +43,13 @@ function loadQueries(seed: readonly CatalogSkill[]): { origin: string; queries: 
     });
     return { origin: `the ${queries.length} queries of ../shared/search-eval (both sets)`, queries };
   }
-  const queries = seed.slice(0, 120).map((skill) => skill.description.split(/\s+/).filter((w) => w.length > 3).slice(1, 4).join(" "));
+  const queries = seed.slice(0, 120).map((skill) =>
+    skill.description
+      .split(/\s+/)
+      .filter((w) => w.length > 3)
+      .slice(1, 4)
+      .join(" "),
+  );
   return { origin: "three description words of each of 120 seed skills (../shared/search-eval is absent)", queries };
 }
 
@@ -156,8 +162,12 @@ function measure(catalog: readonly CatalogSkill[], queries: readonly string[]): 
 async function main(): Promise<void> {
   const seed = await loadSeedSkills();
   const { origin, queries } = loadQueries(seed.skills);
-  const load = loadavg().map((l) => l.toFixed(1)).join(", ");
-  console.log(`Seed: ${seed.origin}. Queries: ${origin}. Node ${process.version}, ${runs} runs, load average at start ${load}.\n`);
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ");
+  console.log(
+    `Seed: ${seed.origin}. Queries: ${origin}. Node ${process.version}, ${runs} runs, load average at start ${load}.\n`,
+  );
   const lines = [
     "| skills | ranker | build ms (median) | build CPU ms (median) | heap MB | typed arrays MB | search p50 ms | search p99 ms | search CPU µs (mean) | searches timed |",
     "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -167,7 +177,10 @@ async function main(): Promise<void> {
     "|---:|---:|---:|---:|---:|",
   ];
   for (const size of sizes) {
-    const catalog = [...seed.skills.slice(0, size), ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length))];
+    const catalog = [
+      ...seed.skills.slice(0, size),
+      ...syntheticCatalog(seed.skills, Math.max(0, size - seed.skills.length)),
+    ];
     const { build, buildCpu, heap, arrays, search, searchCpu } = measure(catalog, queries);
     const meanCpu = (probe: Probe) => (searchCpu.get(probe)! / search.get(probe)!.length) * 1000;
     for (const probe of probes) {
@@ -199,7 +212,11 @@ async function main(): Promise<void> {
   }
   console.log(lines.join("\n"));
   console.log(`\nRatios of medians from this run (search: how many times faster bm25 is):\n\n${ratios.join("\n")}`);
-  console.log(`\nLoad average at the end: ${loadavg().map((l) => l.toFixed(1)).join(", ")}.`);
+  console.log(
+    `\nLoad average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")}.`,
+  );
 }
 
 await main();

@@ -25,7 +25,10 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 
-const Page = z.looseObject({ skills: z.array(z.looseObject({ resources: z.array(z.unknown()) })), nextCursor: z.string().optional() });
+const Page = z.looseObject({
+  skills: z.array(z.looseObject({ resources: z.array(z.unknown()) })),
+  nextCursor: z.string().optional(),
+});
 
 interface Run {
   readonly cold: number;
@@ -54,7 +57,13 @@ async function pageThrough(client: Client): Promise<{ skills: number; files: num
 /** One fresh server over `root`: the first paging is cold, the second warm. */
 async function once(root: string): Promise<Run> {
   const kernel = await createKernel({
-    config: { plugins: [["fs", { roots: [{ path: root, source: "bench" }], watch: false }], "skill-resources", "skills-extension"] },
+    config: {
+      plugins: [
+        ["fs", { roots: [{ path: root, source: "bench" }], watch: false }],
+        "skill-resources",
+        "skills-extension",
+      ],
+    },
     logger: createLogger("error"),
   });
   try {

@@ -11,13 +11,17 @@ import type { Transport } from "@modelcontextprotocol/server";
 import { createLogger } from "../src/kernel/logger.js";
 import { LineTransport } from "../src/plugins/transports/stdio/line-transport.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "7" }, mb: { type: "string", default: "9.5" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "7" }, mb: { type: "string", default: "9.5" } },
+});
 const runs = Number(values.runs);
 const bytes = Math.round(Number(values.mb) * 1024 * 1024);
 const CHUNK = 64 * 1024;
 
 const filler = "x".repeat(bytes - 100);
-const line = Buffer.from(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { _meta: { filler } } })}\n`);
+const line = Buffer.from(
+  `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { _meta: { filler } } })}\n`,
+);
 
 const candidates: { name: string; make: (input: PassThrough, output: PassThrough) => Transport }[] = [
   {
@@ -26,7 +30,8 @@ const candidates: { name: string; make: (input: PassThrough, output: PassThrough
   },
   {
     name: "LineTransport (skills-kernel)",
-    make: (input, output) => new LineTransport(input, output, { maxMessageBytes: 16 * 1024 * 1024, logger: createLogger("silent") }),
+    make: (input, output) =>
+      new LineTransport(input, output, { maxMessageBytes: 16 * 1024 * 1024, logger: createLogger("silent") }),
   },
 ];
 
@@ -50,8 +55,12 @@ for (let run = 0; run < runs; run++) {
   for (const [index, candidate] of candidates.entries()) times[index]!.push(await once(candidate.make));
 }
 const baseline = median(times[0]!);
-console.log(`one ${(line.length / 1024 / 1024).toFixed(2)} MiB line in ${CHUNK / 1024} KiB chunks, ${runs} runs each, Node ${process.version}`);
+console.log(
+  `one ${(line.length / 1024 / 1024).toFixed(2)} MiB line in ${CHUNK / 1024} KiB chunks, ${runs} runs each, Node ${process.version}`,
+);
 for (const [index, candidate] of candidates.entries()) {
   const value = median(times[index]!);
-  console.log(`${candidate.name.padEnd(72)} median ${value.toFixed(1).padStart(8)} ms  (${(value / baseline).toFixed(3)}x baseline)`);
+  console.log(
+    `${candidate.name.padEnd(72)} median ${value.toFixed(1).padStart(8)} ms  (${(value / baseline).toFixed(3)}x baseline)`,
+  );
 }

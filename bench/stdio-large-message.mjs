@@ -10,7 +10,11 @@ import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "5" }, mb: { type: "string", default: "9.5" }, cli: { type: "string", multiple: true } },
+  options: {
+    runs: { type: "string", default: "5" },
+    mb: { type: "string", default: "9.5" },
+    cli: { type: "string", multiple: true },
+  },
 });
 const clis = values.cli ?? ["dist/cli.js"];
 const runs = Number(values.runs);
@@ -25,7 +29,9 @@ const initialize = `${JSON.stringify({
 
 function once(cli) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "--skills-dir", "examples/skills"], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [cli, "--skills-dir", "examples/skills"], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     let buffer = "";
     let started = 0;
     const timer = setTimeout(() => {
@@ -55,5 +61,7 @@ for (let run = 0; run < runs; run++) for (const [index, cli] of clis.entries()) 
 console.log(`one ${values.mb} MB message to the reply, ${runs} runs each, Node ${process.version}`);
 for (const [index, cli] of clis.entries()) {
   const value = median(times[index]);
-  console.log(`${cli.padEnd(40)} median ${value.toFixed(0).padStart(7)} ms  (${(value / median(times[0])).toFixed(3)}x the first)`);
+  console.log(
+    `${cli.padEnd(40)} median ${value.toFixed(0).padStart(7)} ms  (${(value / median(times[0])).toFixed(3)}x the first)`,
+  );
 }

@@ -11,7 +11,9 @@ import { createLogger } from "../src/kernel/logger.js";
 /** ../shared beside the checkout; SKILLS_KERNEL_SHARED points elsewhere (a git worktree sits deeper). */
 export const SHARED = process.env.SKILLS_KERNEL_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
 export const CORPUS = join(SHARED, "corpus");
-const FALLBACK_ROOTS = ["../examples/skills", "../test/fixtures/skills"].map((path) => fileURLToPath(new URL(path, import.meta.url)));
+const FALLBACK_ROOTS = ["../examples/skills", "../test/fixtures/skills"].map((path) =>
+  fileURLToPath(new URL(path, import.meta.url)),
+);
 
 export interface SeedSkills {
   /** Where the skills came from, for the report. */
@@ -90,10 +92,15 @@ export function syntheticCatalog(seed: readonly CatalogSkill[], count: number, s
     const description = [pick(sentences(a.description)), pick(sentences(b.description)), pick(sentences(c.description))]
       .join(" ")
       .slice(0, 1024);
-    const excerpt = [...paragraphs(b.excerpt).slice(0, 3), ...paragraphs(c.excerpt).slice(1, 4)].join("\n\n").slice(0, 2000);
+    const excerpt = [...paragraphs(b.excerpt).slice(0, 3), ...paragraphs(c.excerpt).slice(1, 4)]
+      .join("\n\n")
+      .slice(0, 2000);
     const folder = a.path.split("/").slice(0, -1).join("/");
     const path = folder ? `${folder}/${name}` : name;
-    const frontmatter = Object.assign(Object.create(null) as Record<string, unknown>, c.frontmatter, { name, description });
+    const frontmatter = Object.assign(Object.create(null) as Record<string, unknown>, c.frontmatter, {
+      name,
+      description,
+    });
     skills.push({
       id: name,
       qualifiedId: `synthetic:${name}`,

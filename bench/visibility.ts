@@ -10,18 +10,37 @@ import type { CatalogSource, SourceSkill } from "../src/skills/types.js";
 import type { Identity } from "../src/skills/catalog/visibility.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "15" }, synthetic: { type: "string", default: "10000" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "15" }, synthetic: { type: "string", default: "10000" } },
+});
 const runs = Number(values.runs);
 const seed = await loadSeedSkills();
 const all = syntheticCatalog(seed.skills, Number(values.synthetic));
 
 function source(name: string, skills: readonly SourceSkill[]): CatalogSource {
   const none = () => Promise.reject(new Error("not read here"));
-  return { name, description: name, load: async () => ({ skills, diagnostics: [] }), readDocument: none, listFiles: none, readFile: none };
+  return {
+    name,
+    description: name,
+    load: async () => ({ skills, diagnostics: [] }),
+    readDocument: none,
+    listFiles: none,
+    readFile: none,
+  };
 }
-const asSource = (part: typeof all) => part.map(({ name, description, path, frontmatter, excerpt }, rank) => ({ name, description, path, frontmatter, excerpt, rank }));
+const asSource = (part: typeof all) =>
+  part.map(({ name, description, path, frontmatter, excerpt }, rank) => ({
+    name,
+    description,
+    path,
+    frontmatter,
+    excerpt,
+    rank,
+  }));
 const catalog = new WholeCatalog(createLogger("error"));
-catalog.addSource(source("team", asSource(all.filter((_, i) => i % 2 === 0))), { visibleTo: { claims: { groups: ["platform"] } } });
+catalog.addSource(source("team", asSource(all.filter((_, i) => i % 2 === 0))), {
+  visibleTo: { claims: { groups: ["platform"] } },
+});
 catalog.addSource(source("company", asSource(all.filter((_, i) => i % 2 === 1))));
 const outsider: Identity = { subject: "bob", scopes: [], claims: { groups: ["sales"] } };
 
@@ -44,5 +63,7 @@ for (let run = 0; run < runs; run++) {
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 console.log(`${all.length} skills (seed: ${seed.origin}), ${runs} runs, medians:`);
 console.log(`  reload (load + identity of the whole catalog): ${fmt(median(reload))}`);
-console.log(`  an outsider's view, first use after the reload: ${fmt(median(firstView))} (${catalog.for(outsider).list().length} skills)`);
+console.log(
+  `  an outsider's view, first use after the reload: ${fmt(median(firstView))} (${catalog.for(outsider).list().length} skills)`,
+);
 console.log(`  the same view again: ${fmt(median(laterView))}`);

@@ -19,7 +19,9 @@ import { TestRedis } from "../test/helpers/redis.js";
 import { writeSkillFolders } from "./skill-folders.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
 
-const { values } = parseArgs({ options: { skills: { type: "string", default: "10000" }, runs: { type: "string", default: "10" } } });
+const { values } = parseArgs({
+  options: { skills: { type: "string", default: "10000" }, runs: { type: "string", default: "10" } },
+});
 const count = Number(values.skills);
 const runs = Number(values.runs);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -32,7 +34,9 @@ function run(command: string, args: readonly string[]): Promise<string> {
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`${command} ${args.join(" ")} exited ${code}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(`${command} ${args.join(" ")} exited ${code}`)),
+    );
   });
 }
 
@@ -72,7 +76,14 @@ function timeFirstList(args: readonly string[], expected: number): Promise<Sampl
         buffered = buffered.slice(nl + 1);
         if (message.id === 1) {
           child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
-          child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_skills", arguments: {} } }) + "\n");
+          child.stdin.write(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: 2,
+              method: "tools/call",
+              params: { name: "list_skills", arguments: {} },
+            }) + "\n",
+          );
         } else if (message.id === 2) {
           sample = { wallMs: performance.now() - started, cpuMs: cpuMsOf(child.pid) };
           const total = message.result?.structuredContent?.total;
@@ -119,11 +130,36 @@ try {
   await writeFile(emptyConfig, JSON.stringify({ plugins: [["fs", { roots: [empty], watch: false }], "list-skills"] }));
   const base = ["--config", config, "--log-level", "warn"];
   const candidates = [
-    { name: "no persistent cache: cache-memory, --no-disk-cache (baseline)", args: [...base, "--cache", "memory", "--no-disk-cache"], skills: count, before: async () => {} },
-    { name: "cache-redis, cold: Redis emptied first", args: [...base, "--cache", url], skills: count, before: () => run("redis-cli", ["-p", String(port), "flushdb"]) },
-    { name: "cache-redis, warm: the previous run's snapshot", args: [...base, "--cache", url], skills: count, before: async () => {} },
-    { name: "cache-memory, the default: the previous run's snapshot in the cache folder", args: [...base, "--cache", "memory", "--cache-dir", `${dir}.cache`], skills: count, before: async () => {} },
-    { name: "floor: cache-redis over a root with no skill", args: ["--config", emptyConfig, "--log-level", "warn", "--cache", url], skills: 0, before: async () => {} },
+    {
+      name: "no persistent cache: cache-memory, --no-disk-cache (baseline)",
+      args: [...base, "--cache", "memory", "--no-disk-cache"],
+      skills: count,
+      before: async () => {},
+    },
+    {
+      name: "cache-redis, cold: Redis emptied first",
+      args: [...base, "--cache", url],
+      skills: count,
+      before: () => run("redis-cli", ["-p", String(port), "flushdb"]),
+    },
+    {
+      name: "cache-redis, warm: the previous run's snapshot",
+      args: [...base, "--cache", url],
+      skills: count,
+      before: async () => {},
+    },
+    {
+      name: "cache-memory, the default: the previous run's snapshot in the cache folder",
+      args: [...base, "--cache", "memory", "--cache-dir", `${dir}.cache`],
+      skills: count,
+      before: async () => {},
+    },
+    {
+      name: "floor: cache-redis over a root with no skill",
+      args: ["--config", emptyConfig, "--log-level", "warn", "--cache", url],
+      skills: 0,
+      before: async () => {},
+    },
   ];
   const samples: Sample[][] = candidates.map(() => []);
   for (let i = 0; i < runs; i++) {
@@ -135,7 +171,9 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const wall = samples.map((runs) => median(runs.map((s) => s.wallMs)));
   const cpu = samples.map((runs) => median(runs.map((s) => s.cpuMs)));
-  console.log(`first list_skills answer over ${count} skills on disk, ${runs} interleaved runs each (node ${process.version}; seed: ${seed.origin})\n`);
+  console.log(
+    `first list_skills answer over ${count} skills on disk, ${runs} interleaved runs each (node ${process.version}; seed: ${seed.origin})\n`,
+  );
   console.log("| server | median wall ms | min–max wall ms | median CPU ms | wall vs no cache | CPU vs no cache |");
   console.log("|---|---:|---:|---:|---:|---:|");
   for (const [index, candidate] of candidates.entries()) {
@@ -144,8 +182,12 @@ try {
       `| ${candidate.name} | ${wall[index]!.toFixed(0)} | ${Math.min(...walls).toFixed(0)}–${Math.max(...walls).toFixed(0)} | ${cpu[index]!.toFixed(0)} | ${(wall[index]! / wall[0]!).toFixed(2)}x | ${(cpu[index]! / cpu[0]!).toFixed(2)}x |`,
     );
   }
-  console.log(`\nwarm vs cold Redis: ${(wall[1]! / wall[2]!).toFixed(2)}x faster (wall), ${(cpu[1]! / cpu[2]!).toFixed(2)}x less CPU; warm vs no cache: ${(wall[0]! / wall[2]!).toFixed(2)}x faster (wall), ${(cpu[0]! / cpu[2]!).toFixed(2)}x less CPU`);
-  console.log(`the floor vs no cache (the most any warm start could gain): ${(wall[0]! / wall[4]!).toFixed(2)}x (wall), ${(cpu[0]! / cpu[4]!).toFixed(2)}x (CPU)`);
+  console.log(
+    `\nwarm vs cold Redis: ${(wall[1]! / wall[2]!).toFixed(2)}x faster (wall), ${(cpu[1]! / cpu[2]!).toFixed(2)}x less CPU; warm vs no cache: ${(wall[0]! / wall[2]!).toFixed(2)}x faster (wall), ${(cpu[0]! / cpu[2]!).toFixed(2)}x less CPU`,
+  );
+  console.log(
+    `the floor vs no cache (the most any warm start could gain): ${(wall[0]! / wall[4]!).toFixed(2)}x (wall), ${(cpu[0]! / cpu[4]!).toFixed(2)}x (CPU)`,
+  );
 } finally {
   await redis?.kill();
   await rm(dir, { recursive: true, force: true });

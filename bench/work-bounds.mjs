@@ -44,11 +44,20 @@ function makeSkills() {
   mkdirSync(join(dir, "big", "references"), { recursive: true });
   writeFileSync(join(dir, "big", "SKILL.md"), "---\nname: big\ndescription: Five large reference files.\n---\n# Big\n");
   const line = "All work and no play makes a large reference file.\n";
-  for (let i = 1; i <= 5; i++) writeFileSync(join(dir, "big", "references", `part-${i}.md`), line.repeat(Math.ceil((1024 * 1024) / line.length)).slice(0, 1024 * 1024));
+  for (let i = 1; i <= 5; i++)
+    writeFileSync(
+      join(dir, "big", "references", `part-${i}.md`),
+      line.repeat(Math.ceil((1024 * 1024) / line.length)).slice(0, 1024 * 1024),
+    );
   mkdirSync(join(dir, "small"));
-  writeFileSync(join(dir, "small", "SKILL.md"), "---\nname: small\ndescription: A short skill a good client reads.\n---\n# Small\n\nDo the small thing.\n");
+  writeFileSync(
+    join(dir, "small", "SKILL.md"),
+    "---\nname: small\ndescription: A short skill a good client reads.\n---\n# Small\n\nDo the small thing.\n",
+  );
   const http = { stateless: true, port: 0, ...JSON.parse(values["http-options"]) };
-  const config = { plugins: [["fs", { roots: [{ path: dir, source: "bench" }] }], "read-skill", "fetch-skill-files", ["http", http]] };
+  const config = {
+    plugins: [["fs", { roots: [{ path: dir, source: "bench" }] }], "read-skill", "fetch-skill-files", ["http", http]],
+  };
   writeFileSync(join(dir, "bench.config.json"), JSON.stringify(config));
   return dir;
 }
@@ -57,7 +66,10 @@ const ANCHOR = "bench/anchors/files-http-server.mjs";
 const LOOP_DELAY = new URL("./loop-delay.mjs", import.meta.url).href;
 
 function start(cli, skillsDir) {
-  const args = cli === ANCHOR ? [ANCHOR, skillsDir] : [cli, "serve", "--transport", "http", "--config", join(skillsDir, "bench.config.json")];
+  const args =
+    cli === ANCHOR
+      ? [ANCHOR, skillsDir]
+      : [cli, "serve", "--transport", "http", "--config", join(skillsDir, "bench.config.json")];
   const child = spawn(process.execPath, ["--import", LOOP_DELAY, ...args], {
     cwd: root,
     stdio: ["ignore", "ignore", "pipe"],
@@ -97,7 +109,11 @@ function post(url, localAddress, body) {
         method: "POST",
         localAddress,
         agent: false,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
       },
       (res) => {
         res.resume();
@@ -112,7 +128,9 @@ function post(url, localAddress, body) {
 
 const call = (id, name, args) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 const PARTS = [1, 2, 3, 4, 5].map((i) => `references/part-${i}.md`);
-const GREEDY_BATCH = Array.from({ length: 20 }, (_, i) => call(i + 1, "fetch_skill_files", { skill_name: "big", file_paths: PARTS }));
+const GREEDY_BATCH = Array.from({ length: 20 }, (_, i) =>
+  call(i + 1, "fetch_skill_files", { skill_name: "big", file_paths: PARTS }),
+);
 const GOOD_CALL = call(1, "read_skill", { skill_name: "small" });
 
 /** The good client's calls, one after another, until `until` (ms, performance.now()). */
@@ -129,12 +147,20 @@ async function goodClient(url, until) {
 
 /** The greedy client in a process of its own for `ms`: its batches' times and statuses. */
 function greedyProcess(url, ms) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--greedy-url", url.href, "--greedy-ms", String(ms), "--batches", values.batches], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), "--greedy-url", url.href, "--greedy-ms", String(ms), "--batches", values.batches],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
-  return new Promise((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`the greedy client exited ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`the greedy client exited ${code}`)),
+    ),
+  );
 }
 
 /** `count` processes that only spin, each keeping a core busy until killed. */
@@ -168,7 +194,8 @@ async function measure(cli, skillsDir) {
   const { child, url, delays } = await start(cli, skillsDir);
   try {
     // The anchor has no /readyz: it listens once it can answer.
-    for (let i = 0; cli !== ANCHOR && i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; cli !== ANCHOR && i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 100));
     await goodClient(url, performance.now() + 1000);
     const idle = await goodClient(url, performance.now() + seconds * 1000);
     // What one greedy call costs with nothing else running: the server's turns a good call may wait behind.
@@ -211,7 +238,11 @@ async function measure(cli, skillsDir) {
 }
 
 if (values["greedy-url"]) {
-  const result = await greedyClient(new URL(values["greedy-url"]), Number(values.batches), performance.now() + Number(values["greedy-ms"]));
+  const result = await greedyClient(
+    new URL(values["greedy-url"]),
+    Number(values.batches),
+    performance.now() + Number(values["greedy-ms"]),
+  );
   process.stdout.write(JSON.stringify(result));
   process.exit(0);
 }
@@ -219,7 +250,9 @@ if (values["greedy-url"]) {
 const servers = values.anchor ? [...values.kernel, ANCHOR] : values.kernel;
 const skillsDir = makeSkills();
 const load1 = () => loadavg()[0].toFixed(2);
-console.log(`${values.batches} greedy batches of 20 x 5 x 1 MiB beside one good client, ${values.hogs} spinning processes, ${seconds} s a phase, ${values.rounds} rounds; load ${load1()}`);
+console.log(
+  `${values.batches} greedy batches of 20 x 5 x 1 MiB beside one good client, ${values.hogs} spinning processes, ${seconds} s a phase, ${values.rounds} rounds; load ${load1()}`,
+);
 try {
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const cli of round % 2 === 1 ? servers : [...servers].reverse()) {

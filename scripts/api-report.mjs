@@ -14,38 +14,52 @@ const ENTRIES = [
   { report: "skills-kernel-testing", types: "dist/types/testing/index.d.ts", forgotten: "none" },
 ];
 
-const configsFor = (reportFolder) => ENTRIES.map((entry) =>
-  ExtractorConfig.prepare({
-    configObject: {
-      projectFolder: ROOT,
-      mainEntryPointFilePath: `<projectFolder>/${entry.types}`,
-      // Only the declarations: the project's tsconfig would add src/ itself to the program.
-      compiler: {
-        overrideTsconfig: {
-          compilerOptions: { target: "ES2022", lib: ["ES2023"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"] },
-          files: ENTRIES.map((e) => e.types),
+const configsFor = (reportFolder) =>
+  ENTRIES.map((entry) =>
+    ExtractorConfig.prepare({
+      configObject: {
+        projectFolder: ROOT,
+        mainEntryPointFilePath: `<projectFolder>/${entry.types}`,
+        // Only the declarations: the project's tsconfig would add src/ itself to the program.
+        compiler: {
+          overrideTsconfig: {
+            compilerOptions: {
+              target: "ES2022",
+              lib: ["ES2023"],
+              module: "NodeNext",
+              moduleResolution: "NodeNext",
+              strict: true,
+              skipLibCheck: true,
+              types: ["node"],
+            },
+            files: ENTRIES.map((e) => e.types),
+          },
+        },
+        apiReport: {
+          enabled: true,
+          reportFileName: `${entry.report}.api.md`,
+          reportFolder,
+          reportTempFolder: "<projectFolder>/node_modules/.cache/api-report/",
+        },
+        docModel: { enabled: false },
+        dtsRollup: { enabled: false },
+        tsdocMetadata: { enabled: false },
+        messages: {
+          // Release tags (@public, @beta) are not used: whatever an entry exports is public.
+          extractorMessageReporting: {
+            default: { logLevel: "warning", addToApiReportFile: true },
+            "ae-missing-release-tag": { logLevel: "none" },
+            "ae-undocumented": { logLevel: "none" },
+            "ae-forgotten-export": { logLevel: entry.forgotten, addToApiReportFile: entry.forgotten !== "none" },
+          },
+          compilerMessageReporting: { default: { logLevel: "warning" } },
+          tsdocMessageReporting: { default: { logLevel: "none" } },
         },
       },
-      apiReport: { enabled: true, reportFileName: `${entry.report}.api.md`, reportFolder, reportTempFolder: "<projectFolder>/node_modules/.cache/api-report/" },
-      docModel: { enabled: false },
-      dtsRollup: { enabled: false },
-      tsdocMetadata: { enabled: false },
-      messages: {
-        // Release tags (@public, @beta) are not used: whatever an entry exports is public.
-        extractorMessageReporting: {
-          default: { logLevel: "warning", addToApiReportFile: true },
-          "ae-missing-release-tag": { logLevel: "none" },
-          "ae-undocumented": { logLevel: "none" },
-          "ae-forgotten-export": { logLevel: entry.forgotten, addToApiReportFile: entry.forgotten !== "none" },
-        },
-        compilerMessageReporting: { default: { logLevel: "warning" } },
-        tsdocMessageReporting: { default: { logLevel: "none" } },
-      },
-    },
-    configObjectFullPath: undefined,
-    packageJsonFullPath: `${ROOT}package.json`,
-  }),
-);
+      configObjectFullPath: undefined,
+      packageJsonFullPath: `${ROOT}package.json`,
+    }),
+  );
 
 let compilerState;
 
@@ -56,9 +70,15 @@ let compilerState;
 export function apiReportDifferences(reportFolder = `${ROOT}etc/`, { update = false } = {}) {
   const configs = configsFor(reportFolder);
   // One TypeScript program for both entries, and for every call: building it is most of the time.
-  compilerState ??= CompilerState.create(configs[0], { additionalEntryPoints: configs.slice(1).map((c) => c.mainEntryPointFilePath) });
+  compilerState ??= CompilerState.create(configs[0], {
+    additionalEntryPoints: configs.slice(1).map((c) => c.mainEntryPointFilePath),
+  });
   return configs.flatMap((config, i) => {
-    const result = Extractor.invoke(config, { localBuild: update, compilerState, messageCallback: (message) => (message.handled = true) });
+    const result = Extractor.invoke(config, {
+      localBuild: update,
+      compilerState,
+      messageCallback: (message) => (message.handled = true),
+    });
     return result.apiReportChanged ? [relative(ROOT, `${reportFolder}/${ENTRIES[i].report}.api.md`)] : [];
   });
 }
@@ -67,7 +87,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const update = process.argv.includes("--update");
   const changed = apiReportDifferences(undefined, { update });
   if (changed.length > 0 && !update) {
-    console.error(`the public API differs from ${changed.join(" and ")}: run \`npm run build && npm run api:update\`, and commit the report`);
+    console.error(
+      `the public API differs from ${changed.join(" and ")}: run \`npm run build && npm run api:update\`, and commit the report`,
+    );
     process.exit(1);
   }
 }

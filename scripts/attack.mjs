@@ -33,7 +33,9 @@ function ran(run, what) {
 async function filesUnder(dir) {
   if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => !entry.isDirectory()).map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(dir.length + 1));
+  return entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(dir.length + 1));
 }
 
 /** Runs the CLI to completion: { code, stdout, stderr }. */
@@ -151,7 +153,11 @@ const cases = {
     const sink = await server({});
     try {
       const config = `plugins:\n  - [fs, { roots: [./skills] }]\n  - search-skills\n  - [ranker-hybrid, { url: "${sink.url}/v1", model: x, apiKeyEnv: ATTACK_SECRET }]\n`;
-      const dir = await project("hybrid", { "package.json": "{}", ".skills-kernelrc.yaml": config, "skills/a/SKILL.md": skill("a") });
+      const dir = await project("hybrid", {
+        "package.json": "{}",
+        ".skills-kernelrc.yaml": config,
+        "skills/a/SKILL.md": skill("a"),
+      });
       const run = await cli(["search", "a"], { cwd: dir, env: { ATTACK_SECRET: "secret" } });
       return run.code === 2 && sink.requests.length === 0 && /option apiKeyEnv/.test(run.stderr);
     } finally {
@@ -162,14 +168,19 @@ const cases = {
   async "a found config opens no HTTP listener"() {
     const dir = await project("listener", {
       "package.json": "{}",
-      ".skills-kernelrc.yaml": "transport: http\nplugins: [list-skills, [http, { port: 0, allowedHosts: [evil.example] }]]\n",
+      ".skills-kernelrc.yaml":
+        "transport: http\nplugins: [list-skills, [http, { port: 0, allowedHosts: [evil.example] }]]\n",
     });
     const run = await cli([], { cwd: dir });
     return run.code === 2 && /sets transport "http"/.test(run.stderr);
   },
 
   async "a link into .git is neither served nor installed"() {
-    const url = await repository("linked", { "SKILL.md": skill("rooted"), "ok.md": "ok\n" }, { "notes.txt": ".git/config" });
+    const url = await repository(
+      "linked",
+      { "SKILL.md": skill("rooted"), "ok.md": "ok\n" },
+      { "notes.txt": ".git/config" },
+    );
     const read = ran(await cli(["read", "rooted", "--json", "--git", url]), "read");
     const dir = await project("linked-install", { ".git/HEAD": "" });
     ran(await cli(["add", url, "--agent", "claude-code", "--copy"], { cwd: dir }), "add");
@@ -182,7 +193,18 @@ const cases = {
     const catalog = await server({ "/c.json": { status: 302, headers: { location: `${other.url}/c.json` } } });
     try {
       const config = join(base, "redirect.json");
-      await writeFile(config, JSON.stringify({ plugins: [["http-catalog", { catalogs: [{ url: `${catalog.url}/c.json`, headers: { "x-api-key": "k" } }], retries: 0 }], "list-skills"] }));
+      await writeFile(
+        config,
+        JSON.stringify({
+          plugins: [
+            [
+              "http-catalog",
+              { catalogs: [{ url: `${catalog.url}/c.json`, headers: { "x-api-key": "k" } }], retries: 0 },
+            ],
+            "list-skills",
+          ],
+        }),
+      );
       const run = await cli(["list", "--config", config]);
       return other.requests.length === 0 && /another origin/.test(run.stderr);
     } finally {
@@ -192,7 +214,10 @@ const cases = {
 
   async "a catalog entry named ../evilname is not listed"() {
     const entries = [{ name: "../evilname", description: "x", path: "e", files: ["SKILL.md"] }];
-    const catalog = await server({ "/c.json": { body: JSON.stringify({ version: "1", skills: entries }) }, "/skills/e/SKILL.md": { body: skill("e") } });
+    const catalog = await server({
+      "/c.json": { body: JSON.stringify({ version: "1", skills: entries }) },
+      "/skills/e/SKILL.md": { body: skill("e") },
+    });
     try {
       const run = await cli(["list", "--catalog", `${catalog.url}/c.json`]);
       return !run.stdout.includes("evilname");
@@ -217,39 +242,74 @@ const cases = {
   },
 
   async "a repository that expands past maxTotalBytes is refused"() {
-    const url = await repository("zeros", { "skills/z/SKILL.md": skill("z"), "skills/z/zeros.bin": Buffer.alloc(32 * 1024 * 1024).toString() });
+    const url = await repository("zeros", {
+      "skills/z/SKILL.md": skill("z"),
+      "skills/z/zeros.bin": Buffer.alloc(32 * 1024 * 1024).toString(),
+    });
     const config = join(base, "capped.json");
-    await writeFile(config, JSON.stringify({ plugins: [["git", { repositories: [url], maxTotalBytes: 2 * 1024 * 1024 }], "list-skills"] }));
+    await writeFile(
+      config,
+      JSON.stringify({ plugins: [["git", { repositories: [url], maxTotalBytes: 2 * 1024 * 1024 }], "list-skills"] }),
+    );
     const run = await cli(["list", "--config", config]);
     return run.stdout.trim() === "" && /larger than maxTotalBytes/.test(run.stderr);
   },
 
   async "a found YAML config with an unknown tag is refused in one line"() {
-    const dir = await project("yaml-tag", { "package.json": "{}", ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n" });
+    const dir = await project("yaml-tag", {
+      "package.json": "{}",
+      ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n",
+    });
     const run = await cli(["list"], { cwd: dir });
     return run.code === 2 && run.stderr.trim().split("\n").length === 1;
   },
 
   async "a git repository's links out of its checkout are neither served nor installed"() {
     const secret = "PRIVATE-canary";
-    const notes = await project("private-notes", { "SKILL.md": skill("private-notes").replace("# private-notes", secret) });
-    const url = await repository("climbing", { "skills/public/SKILL.md": skill("public") }, { "skills/steal": `${"../".repeat(40)}${notes.slice(1)}`, "skills/steal-abs": notes });
+    const notes = await project("private-notes", {
+      "SKILL.md": skill("private-notes").replace("# private-notes", secret),
+    });
+    const url = await repository(
+      "climbing",
+      { "skills/public/SKILL.md": skill("public") },
+      { "skills/steal": `${"../".repeat(40)}${notes.slice(1)}`, "skills/steal-abs": notes },
+    );
     const listed = ran(await cli(["list", "--git", `${url}:skills`]), "list");
     const read = await cli(["read", "private-notes", "--git", `${url}:skills`]);
     const dir = await project("climbing-install", { ".git/HEAD": "" });
     ran(await cli(["add", `${url}:skills`, "--agent", "claude-code", "--copy"], { cwd: dir }), "add");
     const written = await filesUnder(join(dir, ".claude"));
     const copied = await Promise.all(written.map((file) => readFile(join(dir, ".claude", file), "utf8")));
-    return listed.stdout === "public\n" && read.code !== 0 && !read.stdout.includes(secret) && !copied.some((text) => text.includes(secret));
+    return (
+      listed.stdout === "public\n" &&
+      read.code !== 0 &&
+      !read.stdout.includes(secret) &&
+      !copied.some((text) => text.includes(secret))
+    );
   },
 
   async "a git repository linking to a team's folder shows an outsider nothing"() {
     const team = await project("team", { "payroll/SKILL.md": skill("payroll") });
-    const url = await repository("team-link", { "skills/public/SKILL.md": skill("public") }, { "skills/payroll": join(team, "payroll") });
+    const url = await repository(
+      "team-link",
+      { "skills/public/SKILL.md": skill("public") },
+      { "skills/payroll": join(team, "payroll") },
+    );
     const config = join(base, "team.json");
     const teamRoot = { path: team, source: "team", visibleTo: { claims: { groups: ["payroll"] } } };
     const outsider = ["stdio", { identity: { subject: "eve", claims: { groups: ["guests"] } } }];
-    await writeFile(config, JSON.stringify({ plugins: [["fs", { roots: [teamRoot] }], ["git", { repositories: [`${url}:skills`] }], "list-skills", "read-skill", outsider] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [
+          ["fs", { roots: [teamRoot] }],
+          ["git", { repositories: [`${url}:skills`] }],
+          "list-skills",
+          "read-skill",
+          outsider,
+        ],
+      }),
+    );
     const listed = ran(await cli(["list", "--config", config]), "list");
     const read = await cli(["read", "payroll", "--config", config]);
     return listed.stdout === "public\n" && read.code !== 0;
@@ -268,7 +328,8 @@ const cases = {
     await symlink(elsewhere, join(dir, ".claude", "skills"));
     await cli(["remove", "Documents"], { cwd: dir });
     await cli(["update", "Documents", "--force"], { cwd: dir });
-    const kept = existsSync(join(elsewhere, "Documents", "taxes.txt")) && (await readdir(elsewhere)).join() === "Documents";
+    const kept =
+      existsSync(join(elsewhere, "Documents", "taxes.txt")) && (await readdir(elsewhere)).join() === "Documents";
     // A linked .claude, .agents or .cursor/skills receives nothing.
     const layouts = [
       [".claude", ["--agent", "claude-code"]],
@@ -290,11 +351,30 @@ const cases = {
 
   async "fetch_skill_files of five 1 MiB files stays under 10 MiB on stdio"() {
     const dir = await project("large", { "skills/big/SKILL.md": skill("big") });
-    for (let i = 1; i <= 5; i++) await writeFile(join(dir, "skills/big", `p${i}.txt`), randomBytes(512 * 1024).toString("hex"));
-    const request = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "fetch_skill_files", arguments: { skill_name: "big", file_paths: [1, 2, 3, 4, 5].map((i) => `p${i}.txt`) } } };
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attack", version: "0" } } };
-    const child = spawn(process.execPath, [CLI, "--skills-dir", "skills"], { cwd: dir, stdio: ["pipe", "pipe", "ignore"] });
-    child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${JSON.stringify(request)}\n`);
+    for (let i = 1; i <= 5; i++)
+      await writeFile(join(dir, "skills/big", `p${i}.txt`), randomBytes(512 * 1024).toString("hex"));
+    const request = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: {
+        name: "fetch_skill_files",
+        arguments: { skill_name: "big", file_paths: [1, 2, 3, 4, 5].map((i) => `p${i}.txt`) },
+      },
+    };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attack", version: "0" } },
+    };
+    const child = spawn(process.execPath, [CLI, "--skills-dir", "skills"], {
+      cwd: dir,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    child.stdin.write(
+      `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${JSON.stringify(request)}\n`,
+    );
     let out = "";
     const longest = await new Promise((resolve) => {
       const timer = setTimeout(() => resolve(Infinity), 30_000);
@@ -318,19 +398,45 @@ cases["a signed-in server refuses alg none, HMAC with the public key, and a forg
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const routes = {};
   const idp = await server(routes);
-  routes["/.well-known/openid-configuration"] = { headers: { "content-type": "application/json" }, body: JSON.stringify({ issuer: idp.url, jwks_uri: `${idp.url}/jwks` }) };
-  routes["/jwks"] = { headers: { "content-type": "application/json" }, body: JSON.stringify({ keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "RS256", use: "sig" }] }) };
+  routes["/.well-known/openid-configuration"] = {
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ issuer: idp.url, jwks_uri: `${idp.url}/jwks` }),
+  };
+  routes["/jwks"] = {
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "RS256", use: "sig" }] }),
+  };
   const b64 = (value) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
   const claims = b64({ iss: idp.url, aud: "skills", sub: "mallory", exp: Math.floor(Date.now() / 1000) + 600 });
-  const signed = (alg, sign) => `${b64({ alg, kid: "k1", typ: "JWT" })}.${claims}.${sign(`${b64({ alg, kid: "k1", typ: "JWT" })}.${claims}`)}`;
-  const rs256 = signed("RS256", (input) => createSign("RSA-SHA256").update(input).sign(privateKey).toString("base64url"));
+  const signed = (alg, sign) =>
+    `${b64({ alg, kid: "k1", typ: "JWT" })}.${claims}.${sign(`${b64({ alg, kid: "k1", typ: "JWT" })}.${claims}`)}`;
+  const rs256 = signed("RS256", (input) =>
+    createSign("RSA-SHA256").update(input).sign(privateKey).toString("base64url"),
+  );
   const pem = publicKey.export({ format: "pem", type: "spki" });
   const forgeries = [
     `${b64({ alg: "none", typ: "JWT" })}.${claims}.`,
     signed("HS256", (input) => createHmac("sha256", pem).update(input).digest("base64url")),
     `${rs256.split(".").slice(0, 2).join(".").replace(/.$/, "A")}.${rs256.split(".")[2]}`,
   ];
-  const child = spawn(process.execPath, [CLI, "serve", "--transport", "http", "--port", "0", "--skills-dir", base, "--oauth-issuer", idp.url, "--oauth-audience", "skills"], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      "serve",
+      "--transport",
+      "http",
+      "--port",
+      "0",
+      "--skills-dir",
+      base,
+      "--oauth-issuer",
+      idp.url,
+      "--oauth-audience",
+      "skills",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
   try {
     const origin = await new Promise((resolve, reject) => {
       let err = "";
@@ -341,7 +447,18 @@ cases["a signed-in server refuses alg none, HMAC with the public key, and a forg
       });
       child.on("exit", () => reject(new Error(`the server exited: ${err}`)));
     });
-    const status = async (token) => (await fetch(`${origin}/mcp`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" })).status;
+    const status = async (token) =>
+      (
+        await fetch(`${origin}/mcp`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: "{}",
+        })
+      ).status;
     const refused = await Promise.all(forgeries.map(status));
     // The genuine token gets past sign-in (what it then asks is the MCP layer's to answer).
     return refused.every((code) => code === 401) && (await status(rs256)) !== 401;
@@ -354,10 +471,15 @@ cases["a signed-in server refuses alg none, HMAC with the public key, and a forg
 cases["write tools are not served over HTTP by the default config (issue 34, item 3)"] = async () => {
   const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
   try {
-    const init = await rpc(server.origin, TOKEN, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attack", version: "1" } });
+    const init = await rpc(server.origin, TOKEN, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "attack", version: "1" },
+    });
     const listed = await rpc(server.origin, TOKEN, "tools/list", {}, init.session);
     const names = (listed.message.result?.tools ?? []).map((tool) => tool.name);
-    if (names.length === 0) throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
+    if (names.length === 0)
+      throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
     return !names.includes("add_skill") && !names.includes("install_skill");
   } finally {
     server.stop();
@@ -400,5 +522,7 @@ for (const [name, run] of Object.entries(cases)) {
 }
 await rm(base, { recursive: true, force: true });
 const total = Object.keys(cases).length;
-process.stdout.write(`${total - failed - broken} of ${total} attacks refused${broken > 0 ? `; ${broken} cases could not run` : ""}\n`);
+process.stdout.write(
+  `${total - failed - broken} of ${total} attacks refused${broken > 0 ? `; ${broken} cases could not run` : ""}\n`,
+);
 process.exit(failed > 0 ? 1 : broken > 0 ? 2 : 0);

@@ -21,11 +21,13 @@ for (const { folder, reader } of found) {
   for (const finding of findings) {
     const key = `${finding.rule} (${finding.severity})`;
     byRule.set(key, (byRule.get(key) ?? new Set()).add(folder.path));
-    if (finding.severity === "high") high.push(`  ${folder.path}: ${finding.rule} at ${findingPlace(finding)}: ${finding.message}`);
+    if (finding.severity === "high")
+      high.push(`  ${folder.path}: ${finding.rule} at ${findingPlace(finding)}: ${finding.message}`);
   }
 }
 const flagged = new Set(high.map((line) => line.slice(2, line.indexOf(": "))));
 const share = (n: number) => `${((100 * n) / found.length).toFixed(1)}%`;
 console.log(`${found.length} skills audited; flagged high: ${flagged.size} (${share(flagged.size)})`);
-for (const [rule, skills] of [...byRule].sort(([a], [b]) => (a < b ? -1 : 1))) console.log(`  ${rule}: ${skills.size} (${share(skills.size)})`);
+for (const [rule, skills] of [...byRule].sort(([a], [b]) => (a < b ? -1 : 1)))
+  console.log(`  ${rule}: ${skills.size} (${share(skills.size)})`);
 if (high.length > 0) console.log(`high findings:\n${high.join("\n")}`);

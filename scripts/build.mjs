@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 const bundleOnly = process.argv.includes("--bundle-only");
 const dist = new URL("../dist/", import.meta.url);
 if (bundleOnly) {
-  for (const entry of readdirSafe(dist)) if (entry !== "types") rmSync(new URL(entry, dist), { recursive: true, force: true });
+  for (const entry of readdirSafe(dist))
+    if (entry !== "types") rmSync(new URL(entry, dist), { recursive: true, force: true });
 } else {
   rmSync(dist, { recursive: true, force: true });
 }
@@ -47,9 +48,17 @@ await build({
       name: "lazy-zod-locales",
       setup(build) {
         build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-          /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL("../locales/index.js", `file://${args.importer}`)), namespace: "zod-locales" } : undefined,
+          /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+            ? {
+                path: fileURLToPath(new URL("../locales/index.js", `file://${args.importer}`)),
+                namespace: "zod-locales",
+              }
+            : undefined,
         );
-        build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: lazyZodLocales(args.path), resolveDir: dirname(args.path) }));
+        build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+          contents: lazyZodLocales(args.path),
+          resolveDir: dirname(args.path),
+        }));
       },
     },
     {
@@ -62,13 +71,19 @@ await build({
         build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/, namespace: "file" }, async (args) => {
           const contents = await readFile(args.path, "utf8");
           if (!/^\/\/# sourceMappingURL=/m.test(contents)) return undefined;
-          return { contents: contents.replace(/^\/\/# sourceMappingURL=.*$/gm, ""), loader: "js", resolveDir: dirname(args.path) };
+          return {
+            contents: contents.replace(/^\/\/# sourceMappingURL=.*$/gm, ""),
+            loader: "js",
+            resolveDir: dirname(args.path),
+          };
         });
       },
     },
   ],
   // Bundled CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
-  banner: { js: 'import { createRequire as __skCreateRequire } from "node:module"; const require = __skCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __skCreateRequire } from "node:module"; const require = __skCreateRequire(import.meta.url);',
+  },
   logLevel: "warning",
 });
 
@@ -81,13 +96,16 @@ await build({
 function lazyZodLocales(indexPath) {
   const lines = readFileSync(indexPath, "utf8").trim().split("\n");
   const names = lines.map((line) => /^export \{ default as (\w+) \} from "\.\/[\w-]+\.js";$/.exec(line)?.[1]);
-  if (names.includes(undefined) || !names.includes("en")) throw new Error(`${indexPath} changed shape: update lazyZodLocales in scripts/build.mjs`);
+  if (names.includes(undefined) || !names.includes("en"))
+    throw new Error(`${indexPath} changed shape: update lazyZodLocales in scripts/build.mjs`);
   return [
     'export { default as en } from "./en.js";',
     'import { createRequire } from "node:module";',
     // Not require(): esbuild would bundle what a plain require() names.
     'const zodLocales = () => createRequire(import.meta.url)("zod/v4/locales");',
-    ...names.filter((name) => name !== "en").map((name) => `export const ${name} = (...args) => zodLocales().${name}(...args);`),
+    ...names
+      .filter((name) => name !== "en")
+      .map((name) => `export const ${name} = (...args) => zodLocales().${name}(...args);`),
   ].join("\n");
 }
 

@@ -39,7 +39,11 @@ async function answer(ranker: Ranker, query: string, limit: number): Promise<str
 }
 
 const seed = await loadSeedSkills();
-const queries = [...generateDevQueries(seed.skills, CORPUS).map((q) => q.query), ...publicQueries(), ...NEGATIVE_QUERIES];
+const queries = [
+  ...generateDevQueries(seed.skills, CORPUS).map((q) => q.query),
+  ...publicQueries(),
+  ...NEGATIVE_QUERIES,
+];
 let compared = 0;
 let differences = 0;
 for (const distractors of [0, 5000, 20_000]) {
@@ -65,5 +69,7 @@ for (const distractors of [0, 5000, 20_000]) {
   }
   console.log(`${catalog.length} skills: ${compared} comparisons so far, ${differences} differences`);
 }
-console.log(`against ${baseline.commit}: ${differences === 0 ? "identical" : `${differences} differences`} in ${compared} comparisons`);
+console.log(
+  `against ${baseline.commit}: ${differences === 0 ? "identical" : `${differences} differences`} in ${compared} comparisons`,
+);
 process.exit(differences === 0 ? 0 : 1);

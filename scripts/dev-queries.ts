@@ -61,12 +61,20 @@ export const NEGATIVE_QUERIES: readonly string[] = [
  */
 export const WRITTEN_QUERIES: readonly (readonly [style: string, query: string, accepted: string])[] = [
   ["written-paraphrase", "my customers keep cancelling their plan, how do I keep them", "churn-prevention"],
-  ["written-paraphrase", "find the slow parts of my python program and make it run faster", "python-performance-optimization"],
+  [
+    "written-paraphrase",
+    "find the slow parts of my python program and make it run faster",
+    "python-performance-optimization",
+  ],
   ["written-paraphrase", "keep a record of what the board agreed on in each meeting", "decision-logger"],
   ["written-paraphrase", "keep track of the papers I cite and format the bibliography", "citation-management"],
   ["written-paraphrase", "find out why my program crashes and track down the cause", "debugging-strategies"],
   ["written-paraphrase", "lock down which pods may talk to each other in the cluster", "k8s-security-policies"],
-  ["written-paraphrase", "annotate my python functions so wrong arguments are caught before running", "python-type-safety"],
+  [
+    "written-paraphrase",
+    "annotate my python functions so wrong arguments are caught before running",
+    "python-type-safety",
+  ],
   ["written-paraphrase", "a small window that appears over the page asking visitors for their email", "popup-cro"],
   ["written-paraphrase", "mark up my pages so google shows rich results with stars and prices", "schema-markup"],
   ["written-paraphrase", "show a new engineer around the codebase step by step", "code-tour,codebase-onboarding"],
@@ -74,18 +82,50 @@ export const WRITTEN_QUERIES: readonly (readonly [style: string, query: string, 
   ["written-paraphrase", "work out which genes control which from expression measurements", "arboreto"],
   ["written-paraphrase", "write emails to prospects who have never heard of us", "ai-cold-outreach,cold-email"],
   ["written-paraphrase", "work with maps, shapefiles and country borders in python", "geopandas"],
-  ["written-product", "our marketing site is built with Astro and the Lighthouse score dropped, make the pages load faster", "perf-astro"],
-  ["written-product", "the team keeps all the infrastructure in Terraform, organise the modules and state for three environments", "terraform-patterns"],
-  ["written-product", "build the screens exactly as drawn in Figma and turn the frames into components", "figma-implement-design"],
+  [
+    "written-product",
+    "our marketing site is built with Astro and the Lighthouse score dropped, make the pages load faster",
+    "perf-astro",
+  ],
+  [
+    "written-product",
+    "the team keeps all the infrastructure in Terraform, organise the modules and state for three environments",
+    "terraform-patterns",
+  ],
+  [
+    "written-product",
+    "build the screens exactly as drawn in Figma and turn the frames into components",
+    "figma-implement-design",
+  ],
   ["written-product", "the cytometer writes FCS files, load the events into arrays so I can analyse them", "flowio"],
-  ["written-product", "set up Cedar policies so that every tool call the agent makes is checked and the receipts signed", "protect-mcp-setup"],
-  ["written-product", "we make medical devices and need the quality documents ready for ISO 13485 before the audit", "iso-13485-certification"],
+  [
+    "written-product",
+    "set up Cedar policies so that every tool call the agent makes is checked and the receipts signed",
+    "protect-mcp-setup",
+  ],
+  [
+    "written-product",
+    "we make medical devices and need the quality documents ready for ISO 13485 before the audit",
+    "iso-13485-certification",
+  ],
   ["written-product", "compute ECFP fingerprints for a list of compounds to train a model on them", "molfeat"],
   ["written-product", "we run mass spectrometry samples through OpenMS and need to identify the peptides", "pyopenms"],
-  ["written-product", "pull the leads from Clay and fill in their company details before the outreach starts", "lead-enrichment"],
+  [
+    "written-product",
+    "pull the leads from Clay and fill in their company details before the outreach starts",
+    "lead-enrichment",
+  ],
   ["written-product", "write a Dockerfile for the node app so it builds small images", "docker-development"],
-  ["written-product", "the game scripts are in GDScript, add a state machine for the player", "godot-gdscript-patterns"],
-  ["written-acronym", "write the TDD for the new payment service with all the sections", "technical-design-doc-creator"],
+  [
+    "written-product",
+    "the game scripts are in GDScript, add a state machine for the player",
+    "godot-gdscript-patterns",
+  ],
+  [
+    "written-acronym",
+    "write the TDD for the new payment service with all the sections",
+    "technical-design-doc-creator",
+  ],
   ["written-acronym", "infer the GRN from my single cell data", "arboreto"],
   ["written-acronym", "classify our device under the EU MDR", "mdr-745-specialist"],
   ["written-acronym", "score our leads against the ICP", "lead-enrichment"],
@@ -209,9 +249,15 @@ export function generateDevQueries(skills: readonly CatalogSkill[], root: string
       .find((w) => w.length >= 4 && !STOP.has(w) && nameWords.get(w)! <= 3 && (descriptionWords.get(w) ?? 0) <= 8);
     if (product && deep.length > 1) {
       const sentence = pick(deep).replace(new RegExp(`\\b${product}\\b`, "gi"), "it");
-      add("product-task", `${sentence.replace(/[.!?]$/, "")}, with ${product[0]!.toUpperCase()}${product.slice(1)}`, skill);
+      add(
+        "product-task",
+        `${sentence.replace(/[.!?]$/, "")}, with ${product[0]!.toUpperCase()}${product.slice(1)}`,
+        skill,
+      );
     }
-    const names = capitalisedNames(`${skill.description}\n${skill.excerpt}`).filter((n) => n.initials.length >= 3 && phraseSkills.get(n.phrase)! <= 2);
+    const names = capitalisedNames(`${skill.description}\n${skill.excerpt}`).filter(
+      (n) => n.initials.length >= 3 && phraseSkills.get(n.phrase)! <= 2,
+    );
     if (names.length > 0 && described.length > 0) {
       const { phrase, initials } = pick(names);
       const inPhrase = new Set(words(phrase));

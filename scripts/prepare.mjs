@@ -17,7 +17,9 @@ if (process.env.npm_command === "exec" && existsSync(`${root}/dist/cli.js`)) pro
 try {
   createRequire(import.meta.url).resolve("esbuild");
 } catch {
-  console.error("skills-kernel: the build tools are not installed (npm ci --omit=dev): dist/ was not built; run npm ci to build it");
+  console.error(
+    "skills-kernel: the build tools are not installed (npm ci --omit=dev): dist/ was not built; run npm ci to build it",
+  );
   process.exit(0);
 }
 

@@ -10,7 +10,9 @@ import { fileURLToPath } from "node:url";
 const folder = fileURLToPath(new URL("../test/runtimes/", import.meta.url));
 // Written after a successful install: the digest of the lock it installed.
 const stamp = `${folder}node_modules/.installed-lock-sha256`;
-const lock = createHash("sha256").update(readFileSync(`${folder}package-lock.json`)).digest("hex");
+const lock = createHash("sha256")
+  .update(readFileSync(`${folder}package-lock.json`))
+  .digest("hex");
 let installed;
 try {
   installed = readFileSync(stamp, "utf8");
@@ -18,7 +20,9 @@ try {
   // Never installed here.
 }
 if (installed !== lock) {
-  console.error("skills-kernel: installing the test runtimes (Node 24, Bun, Deno, the MCP conformance suite, Chromium, the mcpb tool) in test/runtimes");
+  console.error(
+    "skills-kernel: installing the test runtimes (Node 24, Bun, Deno, the MCP conformance suite, Chromium, the mcpb tool) in test/runtimes",
+  );
   // npm_execpath is the npm running `npm test`: no reliance on `npm` being on PATH.
   const npm = process.env.npm_execpath;
   const args = ["ci", "--no-audit", "--no-fund", "--prefix", folder];

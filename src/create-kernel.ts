@@ -56,7 +56,10 @@ export async function createKernel(options: Omit<KernelOptions, "builtins" | "co
   const kernel = await bootKernel({ ...options, builtins: builtinPlugins, consumes: SKILLS_KERNEL_CONSUMES });
   // Built on first use and loaded lazily: a kernel that never answers HTTP never loads that code.
   let handler: Promise<HttpHandler> | undefined;
-  const http = () => (handler ??= import("./plugins/transports/http/index.js").then(({ createHttpHandler }) => createHttpHandler(kernel)));
+  const http = () =>
+    (handler ??= import("./plugins/transports/http/index.js").then(({ createHttpHandler }) =>
+      createHttpHandler(kernel),
+    ));
   const close = kernel.close.bind(kernel);
   return Object.assign(kernel, {
     catalog: kernel.resolve(TOKENS.WholeCatalog),
@@ -71,7 +74,10 @@ export async function createKernel(options: Omit<KernelOptions, "builtins" | "co
       );
     },
     async close() {
-      await handler?.then((h) => h.close(), () => undefined);
+      await handler?.then(
+        (h) => h.close(),
+        () => undefined,
+      );
       await close();
     },
   });

@@ -20,7 +20,13 @@ export { WholeCatalog } from "./skills/catalog/catalog.js";
 export type { CatalogSkill } from "./skills/catalog/catalog-types.js";
 // What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
 export type { CatalogFor, CatalogView } from "./skills/catalog/catalog-view.js";
-export { canSee, visibilitySchema, visibleSkills, type Identity, type Visibility } from "./skills/catalog/visibility.js";
+export {
+  canSee,
+  visibilitySchema,
+  visibleSkills,
+  type Identity,
+  type Visibility,
+} from "./skills/catalog/visibility.js";
 // The plugin kit: a source from two methods, and what the built-in remote sources fetch and cache with.
 export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
 export type { SkillFiles } from "./kit/files-source.js";
@@ -29,7 +35,18 @@ export type { AddressGuard, HostLookup } from "./remote/address-guard.js";
 export { PLUGIN_CACHE_SERVICES, pluginCache } from "./remote/plugin-cache.js";
 export { cacheRoot } from "./remote/cache-dir.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
-export { ConfigError, ERROR_CODES, LifecycleError, PluginError, SkillFileError, ToolInputError, UserError, type ErrorCode, type PluginErrorOptions, type UserErrorOptions } from "./kernel/errors.js";
+export {
+  ConfigError,
+  ERROR_CODES,
+  LifecycleError,
+  PluginError,
+  SkillFileError,
+  ToolInputError,
+  UserError,
+  type ErrorCode,
+  type PluginErrorOptions,
+  type UserErrorOptions,
+} from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog/catalog-types.js";
 export type {
   HandlerCaller,
@@ -54,13 +71,53 @@ export type {
   TransportContext,
   TransportDefinition,
 } from "./kernel/types.js";
-export type { Diagnostic, DiagnosticSeverity, LeftOutFile, LoadOptions, RankedSkill, Ranker, RankerSearchOptions, SkillFileContent, ListedFile, SkillFileListing, CatalogSource, SourceCapabilities, SourceFreshness, SourceSkill, SourceSnapshot } from "./skills/types.js";
+export type {
+  Diagnostic,
+  DiagnosticSeverity,
+  LeftOutFile,
+  LoadOptions,
+  RankedSkill,
+  Ranker,
+  RankerSearchOptions,
+  SkillFileContent,
+  ListedFile,
+  SkillFileListing,
+  CatalogSource,
+  SourceCapabilities,
+  SourceFreshness,
+  SourceSkill,
+  SourceSnapshot,
+} from "./skills/types.js";
 export type { SourceVisibility } from "./skills/catalog/visibility.js";
 export type { AuditMode, SkillPolicy } from "./skills/policy.js";
-export { validateSkillDocument, type SkillValidation, type SpecIssue, type ValidateOptions } from "./skills/skill-md/skill-spec.js";
-export { parseSkillMd, type ParsedSkillMd, type ParseSkillMdOptions, type SkillMdIssue, type SkillMdResult } from "./skills/skill-md/skill-md.js";
+export {
+  validateSkillDocument,
+  type SkillValidation,
+  type SpecIssue,
+  type ValidateOptions,
+} from "./skills/skill-md/skill-spec.js";
+export {
+  parseSkillMd,
+  type ParsedSkillMd,
+  type ParseSkillMdOptions,
+  type SkillMdIssue,
+  type SkillMdResult,
+} from "./skills/skill-md/skill-md.js";
 // The zod (4) the kernel and the MCP SDK use: a plugin package imports it from here, so that its only
 // dependency on the kernel's world is skills-kernel itself (a peer dependency).
 export { z } from "zod";
 export { VERSION } from "./version.js";
-export { createHttpHandler, HTTP_TOKENS, json, restError, type HttpHandler, type HttpHandlerOptions, type HttpOptions, type HttpRoute, type Caller, type RouteCaller, type SignInGate, type TokenVerdict } from "./plugins/transports/http/index.js";
+export {
+  createHttpHandler,
+  HTTP_TOKENS,
+  json,
+  restError,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type HttpOptions,
+  type HttpRoute,
+  type Caller,
+  type RouteCaller,
+  type SignInGate,
+  type TokenVerdict,
+} from "./plugins/transports/http/index.js";

@@ -2,7 +2,15 @@ import type { Cache, CacheMonitor } from "./kernel/cache.js";
 import type { Logger } from "./kernel/logger.js";
 import type { MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 import { defineToken } from "./kernel/tokens.js";
-import type { CatalogFor, Identity, InstructionsSection, KernelTool, ListingTtl, ServerExtension, TransportDefinition } from "./kernel/types.js";
+import type {
+  CatalogFor,
+  Identity,
+  InstructionsSection,
+  KernelTool,
+  ListingTtl,
+  ServerExtension,
+  TransportDefinition,
+} from "./kernel/types.js";
 import type { WholeCatalog } from "./skills/catalog/catalog.js";
 import type { SkillPolicy } from "./skills/policy.js";
 import type { Ranker, CatalogSource } from "./skills/types.js";

@@ -5,7 +5,8 @@ import { createLogger } from "../src/kernel/logger.js";
 import { WholeCatalog } from "../src/skills/catalog/catalog.js";
 import { TOKENS } from "../src/tokens.js";
 
-const boot = (plugins: unknown[]) => createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
+const boot = (plugins: unknown[]) =>
+  createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
 
 describe("createKernel's defaults (catalog, stdio, kernel-boot)", () => {
   it("boots each when the config provides none of their services", async () => {

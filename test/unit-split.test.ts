@@ -65,9 +65,13 @@ describe("the unit project", () => {
 
   it("would catch each kind of forbidden use", () => {
     const why = (path: string) => violations(fileURLToPath(new URL(path, import.meta.url))).join("\n");
-    expect(why("e2e/cache.test.ts")).toMatch(/helpers\/cli\.ts runs the built bundle[\s\S]*helpers\/redis\.ts starts a redis-server/);
+    expect(why("e2e/cache.test.ts")).toMatch(
+      /helpers\/cli\.ts runs the built bundle[\s\S]*helpers\/redis\.ts starts a redis-server/,
+    );
     expect(why("e2e/http-replicas.test.ts")).toMatch(/helpers\/nginx\.ts starts nginx/);
     expect(why("conformance/conformance.test.ts")).toMatch(/helpers\/runtimes\.ts names the test runtimes/);
-    expect(why("cli/remote-flags.e2e.test.ts")).toMatch(/^test\/cli\/remote-flags\.e2e\.test\.ts uses the built bundle/m);
+    expect(why("cli/remote-flags.e2e.test.ts")).toMatch(
+      /^test\/cli\/remote-flags\.e2e\.test\.ts uses the built bundle/m,
+    );
   });
 });

@@ -15,20 +15,30 @@ const root = process.argv[2];
 /** A file of a skill, refused when its path climbs out of the skill's folder. */
 const fileOf = (skill, path) => {
   const relative = normalize(path);
-  if (relative.startsWith("..") || skill.includes("/") || skill.includes("..")) throw new Error(`not a file of ${skill}: ${path}`);
+  if (relative.startsWith("..") || skill.includes("/") || skill.includes(".."))
+    throw new Error(`not a file of ${skill}: ${path}`);
   return join(root, skill, relative);
 };
 
 const factory = () => {
   const server = new McpServer({ name: "plain-files", version: "1.0.0" });
-  server.registerTool("read_skill", { description: "Read a skill's SKILL.md", inputSchema: z.object({ skill_name: z.string() }) }, async ({ skill_name }) => ({
-    content: [{ type: "text", text: await readFile(fileOf(skill_name, "SKILL.md"), "utf8") }],
-  }));
+  server.registerTool(
+    "read_skill",
+    { description: "Read a skill's SKILL.md", inputSchema: z.object({ skill_name: z.string() }) },
+    async ({ skill_name }) => ({
+      content: [{ type: "text", text: await readFile(fileOf(skill_name, "SKILL.md"), "utf8") }],
+    }),
+  );
   server.registerTool(
     "fetch_skill_files",
-    { description: "Fetch files of a skill", inputSchema: z.object({ skill_name: z.string(), file_paths: z.array(z.string()) }) },
+    {
+      description: "Fetch files of a skill",
+      inputSchema: z.object({ skill_name: z.string(), file_paths: z.array(z.string()) }),
+    },
     async ({ skill_name, file_paths }) => ({
-      content: await Promise.all(file_paths.map(async (path) => ({ type: "text", text: await readFile(fileOf(skill_name, path), "utf8") }))),
+      content: await Promise.all(
+        file_paths.map(async (path) => ({ type: "text", text: await readFile(fileOf(skill_name, path), "utf8") })),
+      ),
     }),
   );
   return server;

@@ -16,7 +16,8 @@ for (const file of readdirSync(root, { recursive: true })) {
   if (file.split(sep).some((segment) => SKIPPED.has(segment))) continue;
   try {
     const { data } = matter(readFileSync(join(root, file), "utf8"));
-    if (typeof data.name === "string" && typeof data.description === "string") skills.push({ name: data.name, description: data.description, path: dirname(file) });
+    if (typeof data.name === "string" && typeof data.description === "string")
+      skills.push({ name: data.name, description: data.description, path: dirname(file) });
   } catch {
     // An unparseable frontmatter: skipped.
   }

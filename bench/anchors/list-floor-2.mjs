@@ -18,6 +18,7 @@ for (const file of readdirSync(root, { recursive: true })) {
   } catch {
     continue; // An unparseable frontmatter is skipped, as every server does.
   }
-  if (typeof data.name === "string" && typeof data.description === "string") listed.push(`${data.name}\t${data.description.replace(/\s+/g, " ")}`);
+  if (typeof data.name === "string" && typeof data.description === "string")
+    listed.push(`${data.name}\t${data.description.replace(/\s+/g, " ")}`);
 }
 process.stdout.write(`${listed.sort().join("\n")}\n`);

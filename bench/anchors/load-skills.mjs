@@ -26,7 +26,8 @@ export function loadSkills(root) {
       if (!match) continue;
       try {
         const data = parse(match[1]);
-        if (typeof data?.name === "string" && typeof data.description === "string") skills.push({ name: data.name, description: data.description, path: relative(root, dir) });
+        if (typeof data?.name === "string" && typeof data.description === "string")
+          skills.push({ name: data.name, description: data.description, path: relative(root, dir) });
       } catch {
         // An unparseable frontmatter: skipped, as every server does.
       }
@@ -45,9 +46,19 @@ export async function serveSearch(name, search) {
     const server = new McpServer({ name, version: "0.0.0" });
     server.registerTool(
       "search",
-      { description: "Search skills", inputSchema: z.object({ query: z.string(), limit: z.number().int().optional() }) },
+      {
+        description: "Search skills",
+        inputSchema: z.object({ query: z.string(), limit: z.number().int().optional() }),
+      },
       async ({ query, limit = 5 }) => ({
-        content: [{ type: "text", text: JSON.stringify(search(query, limit).map(({ name, description, path }) => ({ name, description, path }))) }],
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify(
+              search(query, limit).map(({ name, description, path }) => ({ name, description, path })),
+            ),
+          },
+        ],
       }),
     );
     return server;

@@ -59,7 +59,8 @@ if (!skills) {
 }
 await serveSearch("warm-floor", (query, limit) => {
   const words = query.toLowerCase().split(/\W+/).filter(Boolean);
-  const score = (skill) => words.filter((word) => `${skill.name} ${skill.description}`.toLowerCase().includes(word)).length;
+  const score = (skill) =>
+    words.filter((word) => `${skill.name} ${skill.description}`.toLowerCase().includes(word)).length;
   return skills
     .map((skill) => ({ skill, score: score(skill) }))
     .filter(({ score }) => score > 0)

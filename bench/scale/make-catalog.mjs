@@ -36,14 +36,16 @@ function unquote(name) {
 export async function makeCatalog(count, out) {
   const marker = join(out, ".catalog-count");
   if (existsSync(marker) && (await readFile(marker, "utf8")) === String(count)) return out;
-  if (!existsSync(CORPUS)) throw new Error(`${CORPUS} is absent: the scale benchmarks copy its skills (set SKILLS_CORPUS)`);
+  if (!existsSync(CORPUS))
+    throw new Error(`${CORPUS} is absent: the scale benchmarks copy its skills (set SKILLS_CORPUS)`);
   await rm(out, { recursive: true, force: true });
   const seeds = await Promise.all((await findSkillFiles(CORPUS)).map((path) => readFile(path, "utf8")));
   for (let i = 0; i < count; i++) {
     const seed = seeds[i % seeds.length];
     const round = Math.floor(i / seeds.length);
     // The corpus itself first, unchanged; each later round renames its copies.
-    const text = round === 0 ? seed : seed.replace(/^name:\s*(.+)$/m, (_line, name) => `name: ${unquote(name)}-${round}`);
+    const text =
+      round === 0 ? seed : seed.replace(/^name:\s*(.+)$/m, (_line, name) => `name: ${unquote(name)}-${round}`);
     const name = unquote(/^name:\s*(.+)$/m.exec(text)?.[1] ?? "");
     const bucket = join(out, `b${String(Math.floor(i / SKILLS_PER_BUCKET)).padStart(4, "0")}`);
     // A name that is no plain folder name, or one taken in this bucket, gets a numbered folder.

@@ -42,7 +42,9 @@ const unquote = (name) => name.trim().replace(/^["']|["']$/g, "");
 function placed(folder, round, skills) {
   if (round === 0) return folder;
   const segments = folder.split(sep);
-  const renamed = segments.map((segment, index) => (skills.has(segments.slice(0, index + 1).join(sep)) ? `${segment}-${round}` : segment));
+  const renamed = segments.map((segment, index) =>
+    skills.has(segments.slice(0, index + 1).join(sep)) ? `${segment}-${round}` : segment,
+  );
   return join(`r${String(round).padStart(3, "0")}`, ...renamed);
 }
 
@@ -50,17 +52,27 @@ function placed(folder, round, skills) {
 export async function makeRealCatalog(count, out) {
   const marker = join(out, ".catalog-count");
   if (existsSync(marker) && (await readFile(marker, "utf8")) === `real ${count}`) return out;
-  if (!existsSync(CORPUS)) throw new Error(`${CORPUS} is absent: the scale benchmarks copy its skills (set SKILLS_CORPUS)`);
+  if (!existsSync(CORPUS))
+    throw new Error(`${CORPUS} is absent: the scale benchmarks copy its skills (set SKILLS_CORPUS)`);
   await rm(out, { recursive: true, force: true });
   const folders = await findSkillFolders(CORPUS);
   const skills = new Set(folders);
-  const seeds = await Promise.all(folders.map(async (folder) => ({ folder, text: await readFile(join(CORPUS, folder, "SKILL.md"), "utf8"), files: await ownFiles(join(CORPUS, folder), skills) })));
+  const seeds = await Promise.all(
+    folders.map(async (folder) => ({
+      folder,
+      text: await readFile(join(CORPUS, folder, "SKILL.md"), "utf8"),
+      files: await ownFiles(join(CORPUS, folder), skills),
+    })),
+  );
   for (let i = 0; i < count; i++) {
     const { folder, text, files } = seeds[i % seeds.length];
     const round = Math.floor(i / seeds.length);
     const target = join(out, placed(folder, round, skills));
     await mkdir(target, { recursive: true });
-    await writeFile(join(target, "SKILL.md"), round === 0 ? text : text.replace(/^name:\s*(.+)$/m, (_line, name) => `name: ${unquote(name)}-${round}`));
+    await writeFile(
+      join(target, "SKILL.md"),
+      round === 0 ? text : text.replace(/^name:\s*(.+)$/m, (_line, name) => `name: ${unquote(name)}-${round}`),
+    );
     for (const file of files) {
       if (file === "SKILL.md") continue;
       await mkdir(dirname(join(target, file)), { recursive: true });

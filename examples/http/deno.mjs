@@ -14,7 +14,11 @@ const kernel = await createKernel({
 });
 
 const server = Deno.serve(
-  { hostname: "127.0.0.1", port: Number(Deno.args[0] ?? 0), onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`) },
+  {
+    hostname: "127.0.0.1",
+    port: Number(Deno.args[0] ?? 0),
+    onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
+  },
   kernel.fetch,
 );
 

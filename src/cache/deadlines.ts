@@ -15,7 +15,9 @@ export class Deadlines {
   /** `work`'s value, or TIMED_OUT once its deadline has passed (work itself is not stopped). */
   race<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
     const id = Symbol();
-    const expired = new Promise<typeof TIMED_OUT>((resolve) => this.#waiting.set(id, { due: performance.now() + ms, expire: () => resolve(TIMED_OUT) }));
+    const expired = new Promise<typeof TIMED_OUT>((resolve) =>
+      this.#waiting.set(id, { due: performance.now() + ms, expire: () => resolve(TIMED_OUT) }),
+    );
     this.#arm(ms);
     return Promise.race([work, expired]).finally(() => {
       this.#waiting.delete(id);

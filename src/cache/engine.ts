@@ -86,7 +86,8 @@ export class CacheEngine {
       throwOnErrors: true,
       serialize: (data) => {
         const text = JSON.stringify(data);
-        if (text.length > maxEntryBytes) throw new EntryError(`an entry of ${text.length} bytes is over the ${maxEntryBytes}-byte limit`);
+        if (text.length > maxEntryBytes)
+          throw new EntryError(`an entry of ${text.length} bytes is over the ${maxEntryBytes}-byte limit`);
         return options.secret === undefined ? text : `${seal(options.secret, text)}.${text}`;
       },
       // An unreadable entry is a miss for its key alone, not a failed batch.
@@ -104,7 +105,10 @@ export class CacheEngine {
     // Failures reach the engine as rejections; Keyv's error events repeat them.
     this.#keyv.on("error", () => {});
     this.#breaker = new CircuitBreaker(options.failureThreshold, options.retryAfterMs, (open) => {
-      if (open) this.reportOutage(`the ${options.backend.kind} cache is degraded after ${options.failureThreshold} failures in a row (${this.#lastError?.message ?? "?"}); requests go to the sources until it is back`);
+      if (open)
+        this.reportOutage(
+          `the ${options.backend.kind} cache is degraded after ${options.failureThreshold} failures in a row (${this.#lastError?.message ?? "?"}); requests go to the sources until it is back`,
+        );
       else this.#recovered();
     });
     options.backend.subscribe({
@@ -155,7 +159,8 @@ export class CacheEngine {
   }
 
   #recovered(): void {
-    if (this.#warned) this.#options.logger.info(`the ${this.#options.backend.kind} cache is back: ${this.#options.backend.target}`);
+    if (this.#warned)
+      this.#options.logger.info(`the ${this.#options.backend.kind} cache is back: ${this.#options.backend.target}`);
     this.#warned = false;
   }
 
@@ -252,14 +257,18 @@ export class CacheEngine {
   }
 
   /** One backend operation: skipped while degraded, bounded by the deadline, never rejecting. */
-  async #run<T>(operation: () => Promise<T>, timeoutMs = this.#options.operationTimeoutMs): Promise<{ ok: true; value: T } | { ok: false }> {
+  async #run<T>(
+    operation: () => Promise<T>,
+    timeoutMs = this.#options.operationTimeoutMs,
+  ): Promise<{ ok: true; value: T } | { ok: false }> {
     if (!this.#breaker.allows()) {
       this.#counts.bypassed++;
       return { ok: false };
     }
     try {
       const value = await this.#deadlines.race(operation(), timeoutMs);
-      if (value === TIMED_OUT) throw new Error(`no answer from the ${this.#options.backend.kind} cache within ${timeoutMs} ms`);
+      if (value === TIMED_OUT)
+        throw new Error(`no answer from the ${this.#options.backend.kind} cache within ${timeoutMs} ms`);
       this.#breaker.succeeded();
       return { ok: true, value };
     } catch (error) {
@@ -289,8 +298,15 @@ export class CacheEngine {
   }
 
   #refused(): void {
-    this.#noteError(new EntryError("a cache entry without this server's seal was refused (written by another secret, or changed in the cache)"));
-    if (!this.#warnedSeal) this.#options.logger.warn(`${this.#lastError!.message}; it is read as a miss and written again (docs/caching.md#sealed-entries)`);
+    this.#noteError(
+      new EntryError(
+        "a cache entry without this server's seal was refused (written by another secret, or changed in the cache)",
+      ),
+    );
+    if (!this.#warnedSeal)
+      this.#options.logger.warn(
+        `${this.#lastError!.message}; it is read as a miss and written again (docs/caching.md#sealed-entries)`,
+      );
     this.#warnedSeal = true;
   }
 
@@ -306,7 +322,9 @@ export class CacheEngine {
     let entries: Record<string, number> | null = null;
     let entriesComplete = false;
     // While degraded, the count is not worth a probe of the backend.
-    const listing = this.#breaker.open ? { ok: false as const } : await this.#run(() => backend.listKeys(keyPrefix(prefix), MAX_LISTED_KEYS), LISTING_TIMEOUT_MS);
+    const listing = this.#breaker.open
+      ? { ok: false as const }
+      : await this.#run(() => backend.listKeys(keyPrefix(prefix), MAX_LISTED_KEYS), LISTING_TIMEOUT_MS);
     if (listing.ok) {
       entries = {};
       for (const key of listing.value.keys) {

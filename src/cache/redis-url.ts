@@ -20,8 +20,10 @@ export function parseRedisUrl(text: string): RedisLocation {
   }
   if (url.hostname === "") throw new Error(`"${clip(text)}" names no host; expected redis://HOST:PORT[/DB]`);
   const db = url.pathname.replace(/^\//, "");
-  if (db !== "" && !/^\d{1,5}$/.test(db)) throw new Error(`the database in "${clip(text)}" must be a number, like redis://HOST:PORT/0`);
-  if (url.search !== "" || url.hash !== "") throw new Error(`"${clip(text)}" has a query or fragment; expected redis://HOST:PORT[/DB]`);
+  if (db !== "" && !/^\d{1,5}$/.test(db))
+    throw new Error(`the database in "${clip(text)}" must be a number, like redis://HOST:PORT/0`);
+  if (url.search !== "" || url.hash !== "")
+    throw new Error(`"${clip(text)}" has a query or fragment; expected redis://HOST:PORT[/DB]`);
   const shown = new URL(url.href);
   if (shown.password !== "") shown.password = "***";
   return { url: url.href, display: shown.href };

@@ -6,7 +6,15 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/inde
 export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
-import { COMMAND_SPECS, COMMON, LIFECYCLE_COMMANDS, NOT_FOR_LIFECYCLE, SOURCE_FLAGS, type Command, type OptionSpec } from "./commands.js";
+import {
+  COMMAND_SPECS,
+  COMMON,
+  LIFECYCLE_COMMANDS,
+  NOT_FOR_LIFECYCLE,
+  SOURCE_FLAGS,
+  type Command,
+  type OptionSpec,
+} from "./commands.js";
 import type { DiskCacheFlags } from "./disk-cache-flags.js";
 import { unknownOption } from "./unknown-option.js";
 
@@ -15,7 +23,10 @@ const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
 /** node:util's view of declared options: their types, without the words help shows. */
 function parserOptions(specs: Readonly<Record<string, OptionSpec>>): NonNullable<ParseArgsConfig["options"]> {
   return Object.fromEntries(
-    Object.entries(specs).map(([name, { type, multiple, short }]) => [name, { type, ...(multiple && { multiple }), ...(short && { short }) }]),
+    Object.entries(specs).map(([name, { type, multiple, short }]) => [
+      name,
+      { type, ...(multiple && { multiple }), ...(short && { short }) },
+    ]),
   );
 }
 
@@ -136,7 +147,13 @@ function refuseServerOptions(command: Command, tokens: ReturnType<typeof parseAr
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // A first, lenient pass finds the command word without mistaking an option's value for it.
   const ALL_OPTIONS = parserOptions(Object.assign({}, COMMON, ...Object.values(COMMAND_SPECS).map((s) => s.options)));
-  const lenient = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: ALL_OPTIONS, tokens: true });
+  const lenient = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: false,
+    options: ALL_OPTIONS,
+    tokens: true,
+  });
   const first = lenient.positionals[0];
   const commandNamed = first !== undefined && first in COMMAND_SPECS;
   const command = (commandNamed ? first : "serve") as Command;
@@ -185,17 +202,34 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(`--limit must be a whole number from 1 to 50, not "${String(values.limit)}"`);
     }
   }
-  if (command === "export" && !values.help && values.out === undefined) throw new ConfigError("export needs --out SITE; see --help");
+  if (command === "export" && !values.help && values.out === undefined)
+    throw new ConfigError("export needs --out SITE; see --help");
   const baseUrl = values["base-url"] as string | undefined;
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) throw new ConfigError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
-  if (command === "sign" && !values.help && values.key === undefined) throw new ConfigError("sign needs --key PRIVATE_KEY; see --help");
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl))
+    throw new ConfigError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
+  if (command === "sign" && !values.help && values.key === undefined)
+    throw new ConfigError("sign needs --key PRIVATE_KEY; see --help");
   if (values["require-signed"] === true && values["allowed-signers"] === undefined) {
     throw new ConfigError("--require-signed needs --allowed-signers FILE; see --help");
   }
   if (command === "verify" && !values.help && values["allowed-signers"] === undefined) {
     throw new ConfigError("verify needs --allowed-signers FILE; see --help");
   }
-  for (const name of ["config", "out", "transport", "to", "host", "replica-id", "auth-token", "oauth-issuer", "oauth-audience", "cache", "cache-dir", "key", "allowed-signers"]) {
+  for (const name of [
+    "config",
+    "out",
+    "transport",
+    "to",
+    "host",
+    "replica-id",
+    "auth-token",
+    "oauth-issuer",
+    "oauth-audience",
+    "cache",
+    "cache-dir",
+    "key",
+    "allowed-signers",
+  ]) {
     if (values[name] === "") throw new ConfigError(`--${name} needs a value`);
   }
   for (const name of ["skill", "agent"]) {
@@ -203,7 +237,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   const http = httpFlags(values);
   // export DIR: the folder is the one source, as --skills-dir DIR.
-  const skillsDirs = [...((values["skills-dir"] as string[] | undefined) ?? []), ...(command === "export" ? positionals : [])];
+  const skillsDirs = [
+    ...((values["skills-dir"] as string[] | undefined) ?? []),
+    ...(command === "export" ? positionals : []),
+  ];
   if (skillsDirs.some((dir) => dir === "")) throw new ConfigError(`--skills-dir needs a folder`);
   const git = (values.git as string[] | undefined) ?? [];
   if (git.some((repo) => repo === "")) throw new ConfigError(`--git needs a repository`);
@@ -255,7 +292,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     acceptSigner: values["accept-signer"] === true,
     tokenEnv: (values["token-env"] as string[] | undefined) ?? [],
     check: values.check === true,
-    init: { description: values.description as string | undefined, references: values.references === true, scripts: values.scripts === true },
+    init: {
+      description: values.description as string | undefined,
+      references: values.references === true,
+      scripts: values.scripts === true,
+    },
   };
 }
 
@@ -281,11 +322,16 @@ function httpFlags(values: Record<string, string | string[] | boolean | undefine
 }
 
 /** `--oauth-issuer URL --oauth-audience AUD`: sign-in with an identity provider instead of a shared token. */
-function oauthFlags(values: Record<string, string | string[] | boolean | undefined>, authToken: string | undefined): Pick<HttpFlags, "oauth"> {
+function oauthFlags(
+  values: Record<string, string | string[] | boolean | undefined>,
+  authToken: string | undefined,
+): Pick<HttpFlags, "oauth"> {
   const issuer = values["oauth-issuer"] as string | undefined;
   const audience = values["oauth-audience"] as string | undefined;
   if (issuer === undefined && audience === undefined) return {};
-  if (authToken !== undefined) throw new ConfigError("--auth-token and --oauth-issuer do not go together: a shared token names no caller");
-  if (issuer !== undefined && !/^https?:\/\/[^/]/.test(issuer)) throw new ConfigError(`--oauth-issuer must be an http(s) URL, not "${issuer}"`);
+  if (authToken !== undefined)
+    throw new ConfigError("--auth-token and --oauth-issuer do not go together: a shared token names no caller");
+  if (issuer !== undefined && !/^https?:\/\/[^/]/.test(issuer))
+    throw new ConfigError(`--oauth-issuer must be an http(s) URL, not "${issuer}"`);
   return { oauth: { ...(issuer !== undefined && { issuer }), ...(audience !== undefined && { audience }) } };
 }

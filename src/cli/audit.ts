@@ -42,10 +42,15 @@ export async function runAudit(path: string, options: AuditCliOptions): Promise<
   const skills: AuditedSkill[] = [];
   for (const { folder, reader } of found) {
     const findings = await auditSkill(reader);
-    skills.push({ name: await nameOf(folder, reader), path: folder.path === "" ? path : join(path, folder.path), findings });
+    skills.push({
+      name: await nameOf(folder, reader),
+      path: folder.path === "" ? path : join(path, folder.path),
+      findings,
+    });
   }
   if (options.format === "json") process.stdout.write(`${JSON.stringify({ skills }, null, 2)}\n`);
-  else if (options.format === "sarif") process.stdout.write(`${JSON.stringify(toSarif(skills, process.cwd()), null, 2)}\n`);
+  else if (options.format === "sarif")
+    process.stdout.write(`${JSON.stringify(toSarif(skills, process.cwd()), null, 2)}\n`);
   else process.stdout.write(`${renderAudit(skills)}\n`);
   return skills.some((skill) => hasHighFinding(skill.findings)) ? 1 : 0;
 }
@@ -55,6 +60,10 @@ async function nameOf(folder: SkillFolder, reader: SkillReader): Promise<string>
   const folderName = basename(folder.dir);
   const head = await reader.readDocument(MAX_AUDITED_BYTES).catch(() => undefined);
   if (!head) return folderName;
-  const parsed = parseSkillMd(new TextDecoder().decode(head.bytes), { folderName, maxFrontmatterBytes: 64 * 1024, truncated: head.truncated });
+  const parsed = parseSkillMd(new TextDecoder().decode(head.bytes), {
+    folderName,
+    maxFrontmatterBytes: 64 * 1024,
+    truncated: head.truncated,
+  });
   return parsed.ok ? parsed.skill.name : folderName;
 }

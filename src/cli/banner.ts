@@ -36,7 +36,9 @@ export function printBanner(kernel: Kernel, facts: BannerFacts): void {
     `skills-kernel ${VERSION}: serving ${skills} skill${skills === 1 ? "" : "s"} over ${facts.transport}`,
     `  sources: ${sources.length > 0 ? sources.join("; ") : "none"}`,
     ...(skipped + warnings > 0
-      ? [`  ${skipped} skipped, ${warnings} warning${warnings === 1 ? "" : "s"}: ${LOG_LEVELS.indexOf(kernel.logger.level) >= LOG_LEVELS.indexOf("warn") ? "each is logged above" : "run with --log-level warn to see them"}`]
+      ? [
+          `  ${skipped} skipped, ${warnings} warning${warnings === 1 ? "" : "s"}: ${LOG_LEVELS.indexOf(kernel.logger.level) >= LOG_LEVELS.indexOf("warn") ? "each is logged above" : "run with --log-level warn to see them"}`,
+        ]
       : []),
     "",
     "An MCP client starts this command itself and talks to it over stdin/stdout:",

@@ -9,7 +9,8 @@ export type CacheChoice = { readonly backend: "memory" } | { readonly backend: "
 
 export function parseCacheFlag(value: string): CacheChoice {
   if (value === "memory") return { backend: "memory" };
-  if (!/^rediss?:/.test(value)) throw new ConfigError(`--cache must be "memory" or a redis://HOST:PORT[/DB] URL, not "${value.slice(0, 100)}"`);
+  if (!/^rediss?:/.test(value))
+    throw new ConfigError(`--cache must be "memory" or a redis://HOST:PORT[/DB] URL, not "${value.slice(0, 100)}"`);
   try {
     return { backend: "redis", url: parseRedisUrl(value).url };
   } catch (error) {
@@ -21,7 +22,10 @@ export function parseCacheFlag(value: string): CacheChoice {
  * The plugin list with the cache the flag chose in place of whichever the config had. A config's
  * own options for that same plugin are kept (the flag sets only the URL).
  */
-export async function applyCacheChoice(plugins: ResolvedPluginEntry[], choice: CacheChoice): Promise<ResolvedPluginEntry[]> {
+export async function applyCacheChoice(
+  plugins: ResolvedPluginEntry[],
+  choice: CacheChoice,
+): Promise<ResolvedPluginEntry[]> {
   const name = choice.backend === "memory" ? "cache-memory" : "cache-redis";
   const configured = plugins.find((entry) => entry.plugin.name === name);
   const base = typeof configured?.options === "object" && configured.options !== null ? configured.options : {};

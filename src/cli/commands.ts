@@ -30,7 +30,12 @@ export const COMMON = {
     value: "FILE",
     help: 'config file (default: plugins.config.*, .skills-kernelrc, or a "skills-kernel" key in package.json, searched from here up to the project root; without one, the embedded default)',
   },
-  "skills-dir": { type: "string", multiple: true, value: "DIR", help: "serve exactly this folder of skills (repeatable)" },
+  "skills-dir": {
+    type: "string",
+    multiple: true,
+    value: "DIR",
+    help: "serve exactly this folder of skills (repeatable)",
+  },
   git: {
     type: "string",
     multiple: true,
@@ -58,15 +63,33 @@ export const COMMON = {
     value: "DIR",
     help: "the cache folder (skill snapshots, search indexes, downloads); also SKILLS_KERNEL_CACHE_DIR (default ~/.cache/skills-kernel)",
   },
-  "no-disk-cache": { type: "boolean", help: "keep no skill snapshot or search index on disk: every start reads every SKILL.md and builds the index" },
+  "no-disk-cache": {
+    type: "boolean",
+    help: "keep no skill snapshot or search index on disk: every start reads every SKILL.md and builds the index",
+  },
   "trust-config": {
     type: "boolean",
     help: "let a config found by searching run code (a JS/TS config, or plugins that are not built-ins) and reach the network, the environment or a listener; also SKILLS_KERNEL_TRUST_CONFIG=1",
   },
-  "allowed-signers": { type: "string", value: "FILE", help: "ssh-keygen's allowed signers file: read_skill says who signed a skill; verify checks against it" },
-  "require-signed": { type: "boolean", help: "serve and install only skills whose SKILL.sig verifies against --allowed-signers" },
-  "log-level": { type: "string", value: "LEVEL", help: `${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)` },
-  cache: { type: "string", value: "BACKEND", help: "memory (the default) or redis://HOST:PORT[/DB]; replaces the config's cache plugin" },
+  "allowed-signers": {
+    type: "string",
+    value: "FILE",
+    help: "ssh-keygen's allowed signers file: read_skill says who signed a skill; verify checks against it",
+  },
+  "require-signed": {
+    type: "boolean",
+    help: "serve and install only skills whose SKILL.sig verifies against --allowed-signers",
+  },
+  "log-level": {
+    type: "string",
+    value: "LEVEL",
+    help: `${LOG_LEVELS.join(", ")} (default: info for serve, warn otherwise)`,
+  },
+  cache: {
+    type: "string",
+    value: "BACKEND",
+    help: "memory (the default) or redis://HOST:PORT[/DB]; replaces the config's cache plugin",
+  },
   help: { type: "boolean", short: "h", help: "show help: skills-kernel COMMAND --help shows that command's" },
   version: { type: "boolean", short: "v", help: "print the version" },
 } as const satisfies Record<string, OptionSpec>;
@@ -103,14 +126,22 @@ export const COMMAND_SPECS = {
       "replica-id": {
         type: "string",
         value: "ID",
-        help: http("prefix of the session ids this replica mints, for a balancer routing sessions (1 to 32 letters, digits, - or _)"),
+        help: http(
+          "prefix of the session ids this replica mints, for a balancer routing sessions (1 to 32 letters, digits, - or _)",
+        ),
       },
       "auth-token": {
         type: "string",
         value: "TOKEN",
-        help: http("require Authorization: Bearer TOKEN (16+ characters; or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)"),
+        help: http(
+          "require Authorization: Bearer TOKEN (16+ characters; or set SKILLS_KERNEL_AUTH_TOKEN, which keeps it out of ps)",
+        ),
       },
-      "oauth-issuer": { type: "string", value: "URL", help: http("sign-in: JWT access tokens from this issuer; see docs/security.md#sign-in") },
+      "oauth-issuer": {
+        type: "string",
+        value: "URL",
+        help: http("sign-in: JWT access tokens from this issuer; see docs/security.md#sign-in"),
+      },
       "oauth-audience": { type: "string", value: "AUD", help: http("the audience those tokens must name") },
       metrics: { type: "boolean", help: http("Prometheus metrics at GET /metrics") },
       ui: { type: "boolean", help: http("a read-only catalog page at GET /") },
@@ -126,9 +157,17 @@ export const COMMAND_SPECS = {
     summary: "find skills (the search_skills tool)",
     usage: "QUERY",
     positionals: [1, Infinity],
-    options: { limit: { type: "string", value: "N", help: "how many results, 1 to 50 (default 5)" }, json: json("the tool's answer") },
+    options: {
+      limit: { type: "string", value: "N", help: "how many results, 1 to 50 (default 5)" },
+      json: json("the tool's answer"),
+    },
   },
-  read: { summary: "a skill's SKILL.md and its files (read_skill)", usage: "NAME", positionals: [1, 1], options: { json: json("the tool's answer") } },
+  read: {
+    summary: "a skill's SKILL.md and its files (read_skill)",
+    usage: "NAME",
+    positionals: [1, 1],
+    options: { json: json("the tool's answer") },
+  },
   validate: {
     summary: "check skill folders against the Agent Skills spec; exits 1 if any is invalid",
     usage: "PATH...",
@@ -140,7 +179,11 @@ export const COMMAND_SPECS = {
     usage: "PATH",
     positionals: [1, 1],
     options: {
-      format: { type: "string", value: "FORMAT", help: "text (default), json or sarif (SARIF 2.1.0, for code scanning)" },
+      format: {
+        type: "string",
+        value: "FORMAT",
+        help: "text (default), json or sarif (SARIF 2.1.0, for code scanning)",
+      },
       json: json("the findings (as --format json)"),
     },
   },
@@ -156,7 +199,12 @@ export const COMMAND_SPECS = {
     positionals: [1, 1],
     options: { json: json("the verdict") },
   },
-  "cache-stats": { summary: "how the cache is doing (get_cache_stats)", usage: "", positionals: [0, 0], options: { json: json("the tool's answer") } },
+  "cache-stats": {
+    summary: "how the cache is doing (get_cache_stats)",
+    usage: "",
+    positionals: [0, 0],
+    options: { json: json("the tool's answer") },
+  },
   export: {
     summary: "write DIR's skills as a static Agent Skills discovery site (.well-known/agent-skills/)",
     usage: "DIR --out SITE",
@@ -182,12 +230,20 @@ export const COMMAND_SPECS = {
     positionals: [1, 1],
     options: {
       to: { type: "string", value: "TARGET", help: "project (default), user, or a folder" },
-      agent: { type: "string", multiple: true, value: "ID", help: "this agent's folder (repeatable; see docs/agents.md)" },
+      agent: {
+        type: "string",
+        multiple: true,
+        value: "ID",
+        help: "this agent's folder (repeatable; see docs/agents.md)",
+      },
       "all-agents": { type: "boolean", help: "every agent's folder" },
       global: { ...global, help: "with --agent: the user's folders instead of the project's" },
       force: { type: "boolean", help: "replace a skill already there" },
       "dry-run": { type: "boolean", help: "say what would be written, write nothing" },
-      strict: { type: "boolean", help: "refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)" },
+      strict: {
+        type: "boolean",
+        help: "refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)",
+      },
       json: json("what was installed"),
       "allow-risky": allowRisky,
     },
@@ -198,14 +254,27 @@ export const COMMAND_SPECS = {
     usage: "SOURCE",
     positionals: [1, 1],
     options: {
-      skill: { type: "string", multiple: true, value: "NAME", help: "only this skill of the source (repeatable; or SOURCE@NAME)" },
-      agent: { type: "string", multiple: true, value: "ID", help: "this agent's folder (repeatable; see docs/agents.md)" },
+      skill: {
+        type: "string",
+        multiple: true,
+        value: "NAME",
+        help: "only this skill of the source (repeatable; or SOURCE@NAME)",
+      },
+      agent: {
+        type: "string",
+        multiple: true,
+        value: "ID",
+        help: "this agent's folder (repeatable; see docs/agents.md)",
+      },
       "all-agents": { type: "boolean", help: "every agent's folder" },
       global,
       copy: { type: "boolean", help: "a copy for each agent instead of one copy linked" },
       force: { type: "boolean", help: "replace a skill already there that the lock does not record" },
       "dry-run": { type: "boolean", help: "say what would be written, write nothing" },
-      strict: { type: "boolean", help: "refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)" },
+      strict: {
+        type: "boolean",
+        help: "refuse a skill whose SKILL.md breaks the spec (spec problems are warnings otherwise)",
+      },
       json: json("what was installed"),
       verbose: { type: "boolean", help: "list each skill's files and warnings" },
       "allow-risky": allowRisky,
@@ -222,7 +291,12 @@ export const COMMAND_SPECS = {
       check: { type: "boolean", help: "what each agent will load (exits 1 if one would not)" },
     },
   },
-  outdated: { summary: "tracked skills whose source moved on", usage: "", positionals: [0, 0], options: { global, json: json("the skills"), "token-env": tokenEnv } },
+  outdated: {
+    summary: "tracked skills whose source moved on",
+    usage: "",
+    positionals: [0, 0],
+    options: { global, json: json("the skills"), "token-env": tokenEnv },
+  },
   update: {
     summary: "bring tracked skills (all, or those named) to their source's latest",
     usage: "[NAME]...",
@@ -242,7 +316,10 @@ export const COMMAND_SPECS = {
     summary: "remove skills (from some agents only)",
     usage: "NAME...",
     positionals: [1, Infinity],
-    options: { global, agent: { type: "string", multiple: true, value: "ID", help: "only from this agent's folder (repeatable)" } },
+    options: {
+      global,
+      agent: { type: "string", multiple: true, value: "ID", help: "only from this agent's folder (repeatable)" },
+    },
   },
   restore: {
     summary: "install exactly what skills-lock.json records",
@@ -256,7 +333,12 @@ export const COMMAND_SPECS = {
       "token-env": tokenEnv,
     },
   },
-  tools: { summary: "the tools the config's plugins register", usage: "", positionals: [0, 0], options: { json: json("the tools") } },
+  tools: {
+    summary: "the tools the config's plugins register",
+    usage: "",
+    positionals: [0, 0],
+    options: { json: json("the tools") },
+  },
   call: {
     summary: "call one tool, as an agent would; prints its answer",
     usage: "TOOL",
@@ -268,7 +350,14 @@ export const COMMAND_SPECS = {
 export type Command = keyof typeof COMMAND_SPECS;
 
 /** The commands that manage installed skills and skills-lock.json (docs/lifecycle.md). */
-export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set(["add", "installed", "outdated", "update", "remove", "restore"]);
+export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set([
+  "add",
+  "installed",
+  "outdated",
+  "update",
+  "remove",
+  "restore",
+]);
 
 /** The sources the server's commands take as flags; add takes its source as SOURCE instead. */
 export const SOURCE_FLAGS: ReadonlySet<string> = new Set(["skills-dir", "git", "catalog", "skills-archive"]);

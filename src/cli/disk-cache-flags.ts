@@ -28,7 +28,11 @@ export function hasDiskCacheFlags(flags: DiskCacheFlags): boolean {
  * cache folder (a config's own options for them are kept beside): `cacheDir` for every one of
  * them, `diskCache: false` for the fs source's snapshots and search_skills' index.
  */
-export async function applyDiskCacheFlags(plugins: ResolvedPluginEntry[], flags: DiskCacheFlags, cwd: string): Promise<ResolvedPluginEntry[]> {
+export async function applyDiskCacheFlags(
+  plugins: ResolvedPluginEntry[],
+  flags: DiskCacheFlags,
+  cwd: string,
+): Promise<ResolvedPluginEntry[]> {
   return plugins.map((entry) => {
     const takes = CACHE_FOLDER_PLUGINS[entry.plugin.name];
     if (!takes) return entry;

@@ -23,7 +23,8 @@ export async function runExport(kernel: SkillsKernel, out: string, baseUrl: stri
     written += 1;
   }
   const removed = await removeStale(root, root, new Set(files.keys()));
-  for (const left of site.leftOut) process.stderr.write(`skills-kernel: ${left.skill} left out (${left.code}): ${left.reason}\n`);
+  for (const left of site.leftOut)
+    process.stderr.write(`skills-kernel: ${left.skill} left out (${left.code}): ${left.reason}\n`);
   process.stdout.write(
     `exported ${site.index.skills.length} skills to ${join(out, WELL_KNOWN_PATH.slice(1))} (${written} files written, ${removed} removed, ${files.size - written} unchanged${site.leftOut.length > 0 ? `; ${site.leftOut.length} left out` : ""})\n`,
   );

@@ -1,4 +1,13 @@
-import { COMMAND_SPECS, COMMON, LIFECYCLE_COMMANDS, NOT_FOR_LIFECYCLE, SOURCE_FLAGS, type Command, type CommandSpec, type OptionSpec } from "./commands.js";
+import {
+  COMMAND_SPECS,
+  COMMON,
+  LIFECYCLE_COMMANDS,
+  NOT_FOR_LIFECYCLE,
+  SOURCE_FLAGS,
+  type Command,
+  type CommandSpec,
+  type OptionSpec,
+} from "./commands.js";
 
 /** Help is written for an 80-column terminal. */
 const WIDTH = 80;
@@ -11,7 +20,8 @@ const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
 
 /** `skills-kernel --help`: every command in a line, and the options every command takes. */
 export function generalHelp(): string {
-  const entries = (commands: readonly Command[]) => commands.map((name) => entry(`skills-kernel ${name}`, COMMAND_SPECS[name].summary)).join("");
+  const entries = (commands: readonly Command[]) =>
+    commands.map((name) => entry(`skills-kernel ${name}`, COMMAND_SPECS[name].summary)).join("");
   return [
     "skills-kernel: serve Agent Skills to AI agents over MCP\n\n",
     "Usage: skills-kernel [COMMAND] [ARGUMENTS] [OPTIONS]; without a command, serve\n\n",
@@ -21,7 +31,10 @@ export function generalHelp(): string {
     entries(COMMANDS.filter((name) => LIFECYCLE_COMMANDS.has(name))),
     "\nOptions for every command:\n",
     options(COMMON),
-    wrap(`Of these, the installed-skills commands take only ${listed(commonFor("add").map(([name, option]) => flag(name, option)))}.`, 0),
+    wrap(
+      `Of these, the installed-skills commands take only ${listed(commonFor("add").map(([name, option]) => flag(name, option)))}.`,
+      0,
+    ),
     "\nWithout a config, the server serves .claude/skills and .agents/skills under the\n",
     "working directory (project) and under your home folder (user); a project skill\n",
     "wins over a user skill of the same name.\n\n",
@@ -34,13 +47,18 @@ export function commandHelp(command: Command): string {
   const spec: CommandSpec = COMMAND_SPECS[command];
   const usage = ["skills-kernel", command, spec.usage, "[OPTIONS]"].filter((part) => part !== "").join(" ");
   // A no-break space keeps each flag with its value when the line wraps.
-  const common = commonFor(command).map(([name, option]) => flag(name, option).replace(" ", NO_BREAK)).join(", ");
+  const common = commonFor(command)
+    .map(([name, option]) => flag(name, option).replace(" ", NO_BREAK))
+    .join(", ");
   return [
     `Usage: ${usage}\n\n`,
     wrap(spec.summary, 0),
     Object.keys(spec.options).length > 0 ? `\nOptions:\n${options(spec.options)}` : "",
     "\n",
-    wrap(`${LIFECYCLE_COMMANDS.has(command) ? "Common options it takes" : "Options for every command"} (skills-kernel --help says what each does): ${common}`, 0),
+    wrap(
+      `${LIFECYCLE_COMMANDS.has(command) ? "Common options it takes" : "Options for every command"} (skills-kernel --help says what each does): ${common}`,
+      0,
+    ),
   ]
     .join("")
     .replaceAll(NO_BREAK, " ");

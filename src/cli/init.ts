@@ -34,16 +34,27 @@ export async function runInit(path: string, options: InitOptions): Promise<numbe
   const made = ["SKILL.md"];
   if (options.references) {
     await mkdir(`${folder}/references`);
-    await writeFile(`${folder}/references/REFERENCE.md`, `# ${name}: reference\n\nDetail the agent reads only when SKILL.md points it here.\n`, { flag: "wx" });
+    await writeFile(
+      `${folder}/references/REFERENCE.md`,
+      `# ${name}: reference\n\nDetail the agent reads only when SKILL.md points it here.\n`,
+      { flag: "wx" },
+    );
     made.push("references/REFERENCE.md");
   }
   if (options.scripts) {
     await mkdir(`${folder}/scripts`);
-    await writeFile(`${folder}/scripts/run.sh`, `#!/bin/sh\n# A script SKILL.md tells the agent to run.\necho "${name}"\n`, { flag: "wx", mode: 0o755 });
+    await writeFile(
+      `${folder}/scripts/run.sh`,
+      `#!/bin/sh\n# A script SKILL.md tells the agent to run.\necho "${name}"\n`,
+      { flag: "wx", mode: 0o755 },
+    );
     made.push("scripts/run.sh");
   }
   process.stdout.write(`made ${folder} (${made.join(", ")})\n`);
-  if (!options.description) process.stdout.write("next: write the description and instructions in SKILL.md, then: skills-kernel validate " + path + "\n");
+  if (!options.description)
+    process.stdout.write(
+      "next: write the description and instructions in SKILL.md, then: skills-kernel validate " + path + "\n",
+    );
   return 0;
 }
 

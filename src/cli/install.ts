@@ -41,7 +41,16 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
   const results = [];
   for (const targetRoot of await targetRoots(installer, options)) {
     try {
-      const result = await installer.install({ skill: name, targetRoot, overwrite: options.force, dryRun: options.dryRun, strict: options.strict, servedElsewhere: options.servedElsewhere?.includes(targetRoot) ?? false, allowRisky: options.allowRisky, identity });
+      const result = await installer.install({
+        skill: name,
+        targetRoot,
+        overwrite: options.force,
+        dryRun: options.dryRun,
+        strict: options.strict,
+        servedElsewhere: options.servedElsewhere?.includes(targetRoot) ?? false,
+        allowRisky: options.allowRisky,
+        identity,
+      });
       results.push(result);
       if (!options.json) process.stdout.write(`${renderInstall(result)}\n`);
     } catch (error) {
@@ -51,7 +60,8 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
     }
   }
   // One agent (or --to) prints the result itself, as before; several print a list.
-  if (options.json && results.length > 0) process.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
+  if (options.json && results.length > 0)
+    process.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
   return code;
 }
 
@@ -60,17 +70,26 @@ async function targetRoots(installer: SkillInstaller, options: InstallCliOptions
   if (options.agents.length > 0 || options.allAgents) {
     if (options.to !== "project") throw new ConfigError("--to and --agent name the folder twice; give one");
     const scope = scopeFor(options.global, process.cwd());
-    return [...new Set(chooseAgents(options.agents, options.allAgents, scope).map((agent) => agentFolder(agent, scope)))];
+    return [
+      ...new Set(chooseAgents(options.agents, options.allAgents, scope).map((agent) => agentFolder(agent, scope))),
+    ];
   }
   if (options.global) throw new ConfigError("--global goes with --agent or --all-agents; otherwise use --to user");
-  return [options.to === "project" || options.to === "user" ? installer.targets[options.to] : resolve(process.cwd(), expandHome(options.to, homedir()))];
+  return [
+    options.to === "project" || options.to === "user"
+      ? installer.targets[options.to]
+      : resolve(process.cwd(), expandHome(options.to, homedir())),
+  ];
 }
 
 /** A refused install in one line; an audit's refusal then lists its findings, one a line. */
 export function reportRefusal(error: ToolInputError): void {
   if (error instanceof RiskySkillError) {
     const name = /^refusing to install ("[^"]*")/.exec(error.message)?.[1] ?? "the skill";
-    const lines = [`skills-kernel: refusing to install ${name}: the audit found high-severity problems:`, ...renderFindings(error.findings)];
+    const lines = [
+      `skills-kernel: refusing to install ${name}: the audit found high-severity problems:`,
+      ...renderFindings(error.findings),
+    ];
     lines.push("Read them, then install with --allow-risky if you trust it.");
     process.stderr.write(`${lines.join("\n")}\n`);
     return;

@@ -13,7 +13,14 @@ import { commandHelp, generalHelp } from "./help.js";
 import { NOTHING_SERVED_HINT, printBanner, type BannerFacts } from "./banner.js";
 import { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultRoots } from "./default-config.js";
 import { hasExplicitSources, serveExactly, splitSkillsDirs } from "./sources.js";
-import { cacheStatsCommand, callCommand, listCommand, readCommand, searchCommand, toolsCommand } from "./tool-commands.js";
+import {
+  cacheStatsCommand,
+  callCommand,
+  listCommand,
+  readCommand,
+  searchCommand,
+  toolsCommand,
+} from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
 import { applyDiskCacheFlags, hasDiskCacheFlags } from "./disk-cache-flags.js";
 import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
@@ -31,7 +38,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   let logger: Logger = createLogger("info");
   // A plugin's stray throw (a timer, a promise nobody awaits) is still a bug to report in one line.
   const crash = (error: unknown) => {
-    process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
+    process.stderr.write(
+      `skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`,
+    );
     logger.debug(describeChain(error));
     process.exit(1);
   };
@@ -61,7 +70,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command === "init") return await (await import("./init.js")).runInit(args.positionals[0]!, args.init);
     if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!);
-    if (args.command === "verify") return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);
+    if (args.command === "verify")
+      return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);
     if (LIFECYCLE_COMMANDS.has(args.command)) {
       // Installed skills come from the sources each command names or the lock records: no config, no server.
       logger = createLogger(args.logLevel ?? "warn");
@@ -69,18 +79,30 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const cwd = process.cwd();
     const split = splitSkillsDirs(args.skillsDirs);
-    const sources = { skillsDirs: split.dirs, git: [...split.git, ...args.git], catalogs: args.catalogs, archives: args.archives };
+    const sources = {
+      skillsDirs: split.dirs,
+      git: [...split.git, ...args.git],
+      catalogs: args.catalogs,
+      archives: args.archives,
+    };
     // A source named on the command line means no config search at all (docs/configuration.md#trust).
     const loaded = await findConfig(args, cwd, hasExplicitSources(sources));
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
     if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
-    else logger.debug(hasExplicitSources(sources) ? "sources named on the command line: no config search" : "no config file found; using the embedded default");
+    else
+      logger.debug(
+        hasExplicitSources(sources)
+          ? "sources named on the command line: no config search"
+          : "no config file found; using the embedded default",
+      );
 
     const transport = args.transport ?? config.transport ?? "stdio";
     const httpFlagsGiven = Object.keys(args.http).length > 0 || args.httpExtras.metrics || args.httpExtras.ui;
     if (httpFlagsGiven && (args.command !== "serve" || transport !== "http")) {
-      throw new ConfigError("--host, --port, --stateless, --replica-id, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http");
+      throw new ConfigError(
+        "--host, --port, --stateless, --replica-id, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http",
+      );
     }
     if (args.http.authToken !== undefined || args.http.replicaId !== undefined) {
       // Imported here, not by the argument parser: every other command starts without the http plugin.
@@ -94,13 +116,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
-      ...(args.command === "serve" && transport === "http" ? [withHttpPlugin(args.http), withPlugin("well-known", "serve --transport http")] : []),
+      ...(args.command === "serve" && transport === "http"
+        ? [withHttpPlugin(args.http), withPlugin("well-known", "serve --transport http")]
+        : []),
       ...(args.httpExtras.metrics ? [withPlugin("metrics", "--metrics")] : []),
       ...(args.httpExtras.ui ? [withPlugin("catalog-page", "--ui")] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
-      ...(hasDiskCacheFlags(args.diskCache) ? [(plugins: ResolvedPluginEntry[]) => applyDiskCacheFlags(plugins, args.diskCache, cwd)] : []),
+      ...(hasDiskCacheFlags(args.diskCache)
+        ? [(plugins: ResolvedPluginEntry[]) => applyDiskCacheFlags(plugins, args.diskCache, cwd)]
+        : []),
       ...(args.allowedSigners !== undefined
-        ? [(plugins: ResolvedPluginEntry[]) => applyPolicyFlags(plugins, policyFlags(args.allowedSigners!, args.requireSigned, cwd))]
+        ? [
+            (plugins: ResolvedPluginEntry[]) =>
+              applyPolicyFlags(plugins, policyFlags(args.allowedSigners!, args.requireSigned, cwd)),
+          ]
         : []),
     ];
     const kernel = await createKernel({
@@ -123,7 +152,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         const code = await runCommand(kernel, args);
         // Only an answer that waited out the bound lacks a source; a refused argument waited for nothing.
         for (const source of kernel.catalog.answeredWithout()) {
-          process.stderr.write(`skills-kernel: source "${source}" was still loading after ${ONE_SHOT_WAIT_MS / 1000} s; this answer is without its skills\n`);
+          process.stderr.write(
+            `skills-kernel: source "${source}" was still loading after ${ONE_SHOT_WAIT_MS / 1000} s; this answer is without its skills\n`,
+          );
         }
         return code;
       } finally {
@@ -138,7 +169,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof PluginError && error.bug) {
       // A plugin's bug, not the user's mistake: one line here, the whole cause chain at debug.
-      process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")} (a bug in that plugin; run with --log-level debug for the stack)\n`);
+      process.stderr.write(
+        `skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")} (a bug in that plugin; run with --log-level debug for the stack)\n`,
+      );
       logger.debug(describeChain(error));
       return 1;
     }
@@ -147,7 +180,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
+    process.stderr.write(
+      `skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`,
+    );
     logger.debug(describeChain(error));
     return 1;
   }
@@ -194,18 +229,23 @@ function chain(adjustments: readonly Adjust[]): Adjust {
 function withHttpPlugin(flags: HttpFlags): Adjust {
   return async (plugins) => {
     const http = plugins.find((entry) => entry.plugin.name === "http");
-    if (!http) return [...plugins, { plugin: await builtinPlugins.http!(), options: { ...flags }, origin: "--transport http" }];
+    if (!http)
+      return [...plugins, { plugin: await builtinPlugins.http!(), options: { ...flags }, origin: "--transport http" }];
     const options = typeof http.options === "object" && http.options !== null ? http.options : {};
     // --oauth-issuer and --oauth-audience each replace one field of the config's oauth.
     const oauth = flags.oauth && { ...(options as { oauth?: object }).oauth, ...flags.oauth };
-    return plugins.map((entry) => (entry === http ? { ...http, options: { ...options, ...flags, ...(oauth && { oauth }) } } : entry));
+    return plugins.map((entry) =>
+      entry === http ? { ...http, options: { ...options, ...flags, ...(oauth && { oauth }) } } : entry,
+    );
   };
 }
 
 /** A flag that turns a built-in plugin on: added with its defaults unless the config lists it already. */
 function withPlugin(name: string, origin: string): Adjust {
   return async (plugins) =>
-    plugins.some((entry) => entry.plugin.name === name) ? plugins : [...plugins, { plugin: await builtinPlugins[name]!(), options: {}, origin }];
+    plugins.some((entry) => entry.plugin.name === name)
+      ? plugins
+      : [...plugins, { plugin: await builtinPlugins[name]!(), options: {}, origin }];
 }
 
 async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
@@ -271,7 +311,14 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain
       // `skills-kernel` there does, so installing into it is not worth a warning.
-      const servedByDefault = args.configPath === undefined && hasExplicitSources({ skillsDirs: args.skillsDirs, git: args.git, catalogs: args.catalogs, archives: args.archives });
+      const servedByDefault =
+        args.configPath === undefined &&
+        hasExplicitSources({
+          skillsDirs: args.skillsDirs,
+          git: args.git,
+          catalogs: args.catalogs,
+          archives: args.archives,
+        });
       return runInstall(kernel, args.positionals[0]!, {
         to: args.to ?? "project",
         agents: args.agents,

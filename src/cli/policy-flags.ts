@@ -31,7 +31,10 @@ async function withPolicyOptions(
   change: (base: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<ResolvedPluginEntry[]> {
   const configured = plugins.find((entry) => entry.plugin.name === "skill-policy");
-  const base = typeof configured?.options === "object" && configured.options !== null ? (configured.options as Record<string, unknown>) : {};
+  const base =
+    typeof configured?.options === "object" && configured.options !== null
+      ? (configured.options as Record<string, unknown>)
+      : {};
   const options = change(base);
   if (!configured) return [{ plugin: await builtinPlugins["skill-policy"]!(), options, origin }, ...plugins];
   return plugins.map((entry) => (entry === configured ? { ...entry, options } : entry));

@@ -51,8 +51,14 @@ export async function runVerify(dir: string, allowedSigners: string, json: boole
   const signature = await skill.reader.readFile(SIGNATURE_FILE, 16 * 1024).catch(() => undefined);
   if (!signature) return report(false, { reason: `not signed (no ${SIGNATURE_FILE})` });
   try {
-    const verdict = await verifyManifest(await skillManifest(skill.reader), new TextDecoder().decode(signature.bytes), resolve(process.cwd(), allowedSigners));
-    return verdict.ok ? report(true, { signer: verdict.signer, key: verdict.key }) : report(false, { reason: verdict.reason, ...(verdict.key && { key: verdict.key }) });
+    const verdict = await verifyManifest(
+      await skillManifest(skill.reader),
+      new TextDecoder().decode(signature.bytes),
+      resolve(process.cwd(), allowedSigners),
+    );
+    return verdict.ok
+      ? report(true, { signer: verdict.signer, key: verdict.key })
+      : report(false, { reason: verdict.reason, ...(verdict.key && { key: verdict.key }) });
   } catch (error) {
     return report(false, { reason: errorMessage(error) });
   }

@@ -15,9 +15,27 @@ export interface FoundSkill {
  * The skills at `absolute` (a skill folder: that one alone) or under it, as a server on that
  * folder would find them; undefined when it is not a folder.
  */
-export async function findSkills(absolute: string, walk: { maxDepth: number; maxDirectories: number }): Promise<FoundSkill[] | undefined> {
-  if (!(await stat(absolute).then((s) => s.isDirectory(), () => false))) return undefined;
-  const isSkill = (await Promise.all(SKILL_FILES.map((name) => lstat(join(absolute, name)).then(() => true, () => false)))).includes(true);
+export async function findSkills(
+  absolute: string,
+  walk: { maxDepth: number; maxDirectories: number },
+): Promise<FoundSkill[] | undefined> {
+  if (
+    !(await stat(absolute).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    return undefined;
+  const isSkill = (
+    await Promise.all(
+      SKILL_FILES.map((name) =>
+        lstat(join(absolute, name)).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    )
+  ).includes(true);
   const scan = await scanRoot(absolute, {
     maxDepth: isSkill ? 0 : walk.maxDepth,
     maxDirectories: walk.maxDirectories,

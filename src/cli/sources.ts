@@ -33,13 +33,20 @@ export function hasExplicitSources(sources: ExplicitSources): boolean {
 export function serveExactly(sources: ExplicitSources, cwd: string) {
   return async (plugins: ResolvedPluginEntry[]): Promise<ResolvedPluginEntry[]> => {
     const wanted: [string, string, unknown][] = [];
-    if (sources.skillsDirs.length > 0) wanted.push(["fs", "roots", sources.skillsDirs.map((dir) => ({ path: resolve(cwd, dir) }))]);
+    if (sources.skillsDirs.length > 0)
+      wanted.push(["fs", "roots", sources.skillsDirs.map((dir) => ({ path: resolve(cwd, dir) }))]);
     if (sources.git.length > 0) wanted.push(["git", "repositories", [...sources.git]]);
     if (sources.catalogs.length > 0) wanted.push(["http-catalog", "catalogs", [...sources.catalogs]]);
     // A file is named relative to where the command runs, as --skills-dir is.
-    if (sources.archives.length > 0) wanted.push(["archive", "archives", sources.archives.map((archive) => (/^https?:\/\//i.test(archive) ? archive : resolve(cwd, archive)))]);
+    if (sources.archives.length > 0)
+      wanted.push([
+        "archive",
+        "archives",
+        sources.archives.map((archive) => (/^https?:\/\//i.test(archive) ? archive : resolve(cwd, archive))),
+      ]);
     const kept = plugins.filter(
-      (entry) => !entry.plugin.provides?.includes(TOKENS.CatalogSource) || wanted.some(([name]) => name === entry.plugin.name),
+      (entry) =>
+        !entry.plugin.provides?.includes(TOKENS.CatalogSource) || wanted.some(([name]) => name === entry.plugin.name),
     );
     const added: ResolvedPluginEntry[] = [];
     for (const [name, key, value] of wanted) {

@@ -10,7 +10,12 @@ import { TOKENS } from "../tokens.js";
  * Human subcommands call the very tools an agent calls, in process (Kernel.callTool): the same
  * argument checks, handlers and errors as over MCP, without loading an MCP client.
  */
-export async function callTool(kernel: Kernel, tool: string, plugin: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function callTool(
+  kernel: Kernel,
+  tool: string,
+  plugin: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   if (!kernel.tools.some((t) => t.name === tool)) {
     throw new UserError(`the ${tool} tool is not enabled: add "${plugin}" to plugins`, 2);
   }
@@ -32,7 +37,12 @@ function print(result: CallToolResult, json: boolean, render?: (structured: any)
     return 1;
   }
   const structured = result.structuredContent;
-  const out = json && structured ? JSON.stringify(structured, null, 2) : render && structured ? render(structured) : textOf(result);
+  const out =
+    json && structured
+      ? JSON.stringify(structured, null, 2)
+      : render && structured
+        ? render(structured)
+        : textOf(result);
   process.stdout.write(out.endsWith("\n") ? out : `${out}\n`);
   return 0;
 }
@@ -48,10 +58,19 @@ export async function listCommand(kernel: Kernel, args: CliArgs): Promise<number
     return 1;
   }
   // names-only prints ids only: an old copy served (a remote that could not be asked) is said here.
-  const stale = ((result.structuredContent as SkillList | undefined)?.unavailable_sources ?? []).filter((u) => u.state === "stale");
-  if (args.format === "names-only") for (const u of stale) process.stderr.write(`skills-kernel: ${describeUnavailable(u)}\n`);
+  const stale = ((result.structuredContent as SkillList | undefined)?.unavailable_sources ?? []).filter(
+    (u) => u.state === "stale",
+  );
+  if (args.format === "names-only")
+    for (const u of stale) process.stderr.write(`skills-kernel: ${describeUnavailable(u)}\n`);
   // An empty catalog keeps the tool's own "No skills found in …" text, which says where it looked.
-  return print(result, false, args.format === "names-only" ? (list: SkillList) => (list.total === 0 ? textOf(result) : list.skills.map((s) => s.id).join("\n")) : undefined);
+  return print(
+    result,
+    false,
+    args.format === "names-only"
+      ? (list: SkillList) => (list.total === 0 ? textOf(result) : list.skills.map((s) => s.id).join("\n"))
+      : undefined,
+  );
 }
 
 /** "name (where); …" of the sources when there is at least one and none of them loaded, else undefined. */
@@ -101,13 +120,18 @@ export async function cacheStatsCommand(kernel: Kernel, args: CliArgs): Promise<
 /** `skills-kernel tools`: what the config's plugins register, as an agent's tools/list would show it. */
 export async function toolsCommand(kernel: Kernel, args: CliArgs): Promise<number> {
   if (args.json) {
-    const tools = kernel.tools.map(({ name, title, description }) => ({ name, ...(title !== undefined && { title }), description }));
+    const tools = kernel.tools.map(({ name, title, description }) => ({
+      name,
+      ...(title !== undefined && { title }),
+      description,
+    }));
     process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     return 0;
   }
   const width = Math.max(0, ...kernel.tools.map((tool) => tool.name.length));
   // The first sentence: the whole description is what --json is for.
-  for (const tool of kernel.tools) process.stdout.write(`${tool.name.padEnd(width)}  ${/^[^\n]*?[.!?](?=\s|$)|^[^\n]*/.exec(tool.description)![0]}\n`);
+  for (const tool of kernel.tools)
+    process.stdout.write(`${tool.name.padEnd(width)}  ${/^[^\n]*?[.!?](?=\s|$)|^[^\n]*/.exec(tool.description)![0]}\n`);
   if (kernel.tools.length === 0) process.stderr.write("skills-kernel: the config's plugins register no tools\n");
   return 0;
 }
@@ -119,7 +143,10 @@ export async function toolsCommand(kernel: Kernel, args: CliArgs): Promise<numbe
 export async function callCommand(kernel: Kernel, args: CliArgs): Promise<number> {
   const name = args.positionals[0]!;
   if (!kernel.tools.some((tool) => tool.name === name)) {
-    throw new UserError(`no tool named "${name}" in this config; skills-kernel tools lists them: ${kernel.tools.map((t) => t.name).join(", ") || "none"}`, 2);
+    throw new UserError(
+      `no tool named "${name}" in this config; skills-kernel tools lists them: ${kernel.tools.map((t) => t.name).join(", ") || "none"}`,
+      2,
+    );
   }
   let input: unknown = {};
   if (args.toolArgs !== undefined) {
@@ -129,7 +156,10 @@ export async function callCommand(kernel: Kernel, args: CliArgs): Promise<number
       throw new UserError(`--args must be a JSON object: ${(error as Error).message.split("\n")[0]}`, 2);
     }
   }
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UserError("--args must be a JSON object, like '{\"query\": \"pdf\"}'", 2);
-  const result = await kernel.callTool(name, input as Record<string, unknown>, { identity: kernel.resolveOptional(TOKENS.LocalCaller)?.identity });
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw new UserError('--args must be a JSON object, like \'{"query": "pdf"}\'', 2);
+  const result = await kernel.callTool(name, input as Record<string, unknown>, {
+    identity: kernel.resolveOptional(TOKENS.LocalCaller)?.identity,
+  });
   return print(result, true);
 }

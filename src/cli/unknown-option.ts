@@ -14,7 +14,8 @@ export function unknownOption(
 ): string {
   const name = flag.replace(/^-+/, "").split("=")[0]!;
   const isShort = !flag.startsWith("--");
-  const takes = (options: Options) => Object.entries(options).some(([long, { short }]) => (isShort ? short === name : long === name));
+  const takes = (options: Options) =>
+    Object.entries(options).some(([long, { short }]) => (isShort ? short === name : long === name));
   const owners = Object.keys(specs).filter((other) => other !== command && takes(specs[other]!.options));
   const help = `see skills-kernel ${command} --help`;
   if (owners.length > 0) {

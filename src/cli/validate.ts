@@ -80,22 +80,43 @@ async function kindOf(path: string): Promise<PathKind> {
   if (stats.isFile()) return SKILL_FILES.includes(basename(path)) ? "skill-file" : "other";
   if (!stats.isDirectory()) return "other";
   for (const name of SKILL_FILES) {
-    if (await lstat(join(path, name)).then(() => true, () => false)) return "skill-folder";
+    if (
+      await lstat(join(path, name)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return "skill-folder";
   }
   return "folder";
 }
 
 /** Every skill folder under `absolute`, nested ones included, each checked on its own. */
 async function validateTree(shown: string, absolute: string): Promise<Checked[]> {
-  const scan = await scanRoot(absolute, { maxDepth, maxDirectories, logger: createLogger("warn"), signal: new AbortController().signal });
+  const scan = await scanRoot(absolute, {
+    maxDepth,
+    maxDirectories,
+    logger: createLogger("warn"),
+    signal: new AbortController().signal,
+  });
   // A warning (skills below maxDepth) says what a server would not serve; it invalidates nothing.
   const problems: Checked[] = scan.diagnostics.map((diagnostic) => {
     const issue = [{ field: "folder", message: diagnostic.message }];
     const warning = diagnostic.severity === "warning";
-    return { path: diagnostic.path === "" ? shown : join(shown, diagnostic.path), valid: warning, errors: warning ? [] : issue, warnings: warning ? issue : [] };
+    return {
+      path: diagnostic.path === "" ? shown : join(shown, diagnostic.path),
+      valid: warning,
+      errors: warning ? [] : issue,
+      warnings: warning ? issue : [],
+    };
   });
   if (scan.folders.length === 0 && problems.length === 0) {
-    problems.push({ path: shown, valid: false, errors: [{ field: "folder", message: "holds no skill (no SKILL.md at any depth)" }], warnings: [] });
+    problems.push({
+      path: shown,
+      valid: false,
+      errors: [{ field: "folder", message: "holds no skill (no SKILL.md at any depth)" }],
+      warnings: [],
+    });
   }
   // Checked at the path scanned, not the symlink's target: the folder's name there is what clients see.
   const skills = await pLimit(CONCURRENCY).map(

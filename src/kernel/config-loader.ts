@@ -105,7 +105,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig 
       if (!(await isFile(file))) continue;
       // Refused before it is read: importing a module is running it.
       if (!opts.trust && MODULE_EXTENSIONS.has(path.extname(file))) {
-        throw new ConfigError(`${name(file)} was found by searching and is a JS/TS config, which runs code: ${hint(file)}`);
+        throw new ConfigError(
+          `${name(file)} was found by searching and is a JS/TS config, which runs code: ${hint(file)}`,
+        );
       }
       const config = await readConfig(file, readerFor(file, readers)!, name);
       // A package.json without our key is no config: keep looking.
@@ -136,7 +138,13 @@ async function searchFolders(cwd: string, home: string): Promise<string[]> {
 
 async function isProjectRoot(folder: string): Promise<boolean> {
   for (const marker of PROJECT_MARKERS) {
-    if (await stat(path.join(folder, marker)).then(() => true, () => false)) return true;
+    if (
+      await stat(path.join(folder, marker)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
   }
   return false;
 }
@@ -213,7 +221,9 @@ function createReaders(name: (file: string) => string) {
     try {
       namespace = await importModule(file);
     } catch (error) {
-      throw new ConfigError(`${name(file)}: cannot load: ${describeImportError(await locateSyntaxError(error, file), file)}${ownPackageMissing(error)}`);
+      throw new ConfigError(
+        `${name(file)}: cannot load: ${describeImportError(await locateSyntaxError(error, file), file)}${ownPackageMissing(error)}`,
+      );
     }
     if (!("default" in namespace)) {
       throw new ConfigError(`${name(file)}: has no default export (export default defineConfig({ ... }))`);
@@ -264,7 +274,9 @@ function strictObject<Shape extends z.ZodRawShape>(shape: Shape) {
 
 /** Plugin entries are the resolver's to check: it knows what a name, a path and a plugin are. */
 const configSchema = strictObject({
-  plugins: z.array(z.unknown(), { error: (issue) => `expected an array, got ${describeValue(issue.input)}` }).optional(),
+  plugins: z
+    .array(z.unknown(), { error: (issue) => `expected an array, got ${describeValue(issue.input)}` })
+    .optional(),
   transport: z.string({ error: "expected a transport name" }).min(1, { error: "expected a transport name" }).optional(),
   logLevel: oneOf(LOG_LEVELS).optional(),
   startup: strictObject({

@@ -32,7 +32,9 @@ export async function refuseUntrusted(
     throw refuse(`names plugin module${one ? "" : "s"} ${named}, which run${one ? "s" : ""} code`);
   }
   if (config.transport !== undefined && config.transport !== LOCAL_TRANSPORT) {
-    throw refuse(`sets transport ${JSON.stringify(config.transport)} (a transport other than ${LOCAL_TRANSPORT} opens a listener)`);
+    throw refuse(
+      `sets transport ${JSON.stringify(config.transport)} (a transport other than ${LOCAL_TRANSPORT} opens a listener)`,
+    );
   }
   for (const { ref, options } of entries) {
     const { needsTrust } = await builtins[ref]!();

@@ -127,7 +127,9 @@ export class PluginError extends UserError {
     // A plugin written for the positional form (`new PluginError(name, message, 2)`) would lose its
     // exit code without a word; refusing it says what to write instead.
     if (typeof options !== "object" || options === null) {
-      throw new TypeError(`PluginError takes { code?, exitCode?, cause? } as its third argument, not ${JSON.stringify(options)}`);
+      throw new TypeError(
+        `PluginError takes { code?, exitCode?, cause? } as its third argument, not ${JSON.stringify(options)}`,
+      );
     }
     const cause = options.cause;
     const userCause = cause instanceof UserError ? cause : undefined;

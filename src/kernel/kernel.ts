@@ -15,7 +15,19 @@ import { Declarations } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
 import { tokenName, type Token } from "./tokens.js";
-import type { CatalogFor, CatalogView, Plugin, PluginContext, PluginHooks, PluginRuntimeContext, RunningTransport, ServerBuildOptions, ServiceRef, ToolDefinition, KernelTool } from "./types.js";
+import type {
+  CatalogFor,
+  CatalogView,
+  Plugin,
+  PluginContext,
+  PluginHooks,
+  PluginRuntimeContext,
+  RunningTransport,
+  ServerBuildOptions,
+  ServiceRef,
+  ToolDefinition,
+  KernelTool,
+} from "./types.js";
 import { TOKENS } from "../tokens.js";
 
 /** A kernel with no catalog plugin: a handler that reads the catalog learns why there is none. */
@@ -23,7 +35,9 @@ const NO_CATALOG = new Proxy({} as CatalogView, {
   get(_target, key) {
     // Not a thenable: awaiting the catalog itself must not throw.
     if (key === "then") return undefined;
-    throw new Error("no plugin in this config provides the skill catalog (TOKENS.CallerCatalog: the catalog plugin does)");
+    throw new Error(
+      "no plugin in this config provides the skill catalog (TOKENS.CallerCatalog: the catalog plugin does)",
+    );
   },
 });
 const noCatalog: CatalogFor = () => NO_CATALOG;
@@ -105,13 +119,23 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const baseDir = options.baseDir ?? process.cwd();
   const logger = options.logger ?? createLogger(config.logLevel ?? "info");
 
-  let resolved = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins: options.builtins ?? {}, source });
+  let resolved = await resolvePluginEntries(config.plugins ?? [], {
+    baseDir,
+    builtins: options.builtins ?? {},
+    source,
+  });
   if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
   resolved = await withDefaultProviders(resolved, options.consumes);
   checkUniqueNames(resolved, source);
-  await checkPluginContracts(resolved.map(({ plugin }) => plugin), source);
+  await checkPluginContracts(
+    resolved.map(({ plugin }) => plugin),
+    source,
+  );
   const validated = await Promise.all(
-    resolved.map(async (entry) => ({ plugin: entry.plugin, options: await validatePluginOptions(entry.plugin, entry.options, source) })),
+    resolved.map(async (entry) => ({
+      plugin: entry.plugin,
+      options: await validatePluginOptions(entry.plugin, entry.options, source),
+    })),
   );
   const kernelServices = new Set<Token<unknown>>([TOKENS.Logger]);
   const ordered = orderPlugins(validated, source, kernelServices);
@@ -123,7 +147,10 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     }
   }
 
-  const declared = new Declarations(validated.map(({ plugin }) => plugin), kernelServices);
+  const declared = new Declarations(
+    validated.map(({ plugin }) => plugin),
+    kernelServices,
+  );
   const registry = new ServiceRegistry();
   registry.provideKernelService(TOKENS.Logger, logger);
   const lifetime = new AbortController();
@@ -144,13 +171,19 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     // Stop hooks run once the lifetime is over: their signal aborts on their own deadline only.
     parent = phase === "stop" ? NEVER_ABORTED : lifetime.signal,
   ) =>
-    withTimeout(ms, () => new PluginError(plugin.name, `${phase} timed out after ${ms} ms`, { code: ERROR_CODES.PLUGIN_TIMEOUT }), parent, work).catch(
-      (error: unknown) => {
-        if (error instanceof PluginError && error.plugin === plugin.name) throw error;
-        if (error instanceof ConfigError) throw error;
-        throw new PluginError(plugin.name, `${phase} failed: ${errorMessage(error)}`, { cause: error, code: ERROR_CODES.PLUGIN_FAILED });
-      },
-    );
+    withTimeout(
+      ms,
+      () => new PluginError(plugin.name, `${phase} timed out after ${ms} ms`, { code: ERROR_CODES.PLUGIN_TIMEOUT }),
+      parent,
+      work,
+    ).catch((error: unknown) => {
+      if (error instanceof PluginError && error.plugin === plugin.name) throw error;
+      if (error instanceof ConfigError) throw error;
+      throw new PluginError(plugin.name, `${phase} failed: ${errorMessage(error)}`, {
+        cause: error,
+        code: ERROR_CODES.PLUGIN_FAILED,
+      });
+    });
 
   const stopPlugins = async (plugins: readonly Booted[]) => {
     for (const { plugin, hooks, context } of [...plugins].reverse()) {
@@ -179,7 +212,9 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   for (const { plugin, options: pluginOptions } of ordered) {
     const missing = [...needs.get(plugin.name)!].filter((d) => failed.has(d));
     if (missing.length > 0) {
-      logger.warn(`plugin "${plugin.name}" skipped: it depends on ${missing.map((m) => `"${m}"`).join(", ")}, which failed`);
+      logger.warn(
+        `plugin "${plugin.name}" skipped: it depends on ${missing.map((m) => `"${m}"`).join(", ")}, which failed`,
+      );
       failed.add(plugin.name);
       continue;
     }
@@ -189,7 +224,9 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     const makeContext = (signal: AbortSignal): PluginContext =>
       pluginContext({ plugin, registry, container: own, staged, baseDir, signal, registering, declared });
     try {
-      const returned = await runHook(plugin, "setup", timeoutFor(plugin.name), (signal) => plugin.setup(makeContext(signal), pluginOptions));
+      const returned = await runHook(plugin, "setup", timeoutFor(plugin.name), (signal) =>
+        plugin.setup(makeContext(signal), pluginOptions),
+      );
       const hooks = returned === undefined ? {} : checkHooks(plugin.name, returned);
       registry.commit(staged);
       booted.push({ plugin, hooks, staged, context: makeContext });
@@ -227,7 +264,9 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const observers = registry.contributions(TOKENS.RequestObserver);
   const kernelContainer = registry.containerFor("kernel", new Map());
   const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
-  const catalogFor = registry.has(TOKENS.CallerCatalog) ? registry.resolve(kernelContainer, TOKENS.CallerCatalog) : noCatalog;
+  const catalogFor = registry.has(TOKENS.CallerCatalog)
+    ? registry.resolve(kernelContainer, TOKENS.CallerCatalog)
+    : noCatalog;
   const serverParts = { tools, extensions, instructions, listingTtl, catalogFor, logger, observers };
   const buildServer = (options?: ServerBuildOptions) => createMcpServer(serverParts, options);
   const edition = () => serverEdition(serverParts);
@@ -250,7 +289,11 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     serverEdition: edition,
     async serve(name = config.transport ?? "stdio") {
       if (state !== "started") {
-        throw new LifecycleError(state === "serving" ? "this kernel is already serving a transport; a kernel serves one" : "this kernel is closed; boot a new one");
+        throw new LifecycleError(
+          state === "serving"
+            ? "this kernel is already serving a transport; a kernel serves one"
+            : "this kernel is closed; boot a new one",
+        );
       }
       const transport = transports.find((t) => t.name === name);
       if (!transport) {
@@ -260,7 +303,13 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
         );
       }
       state = "serving";
-      const running = await transport.start({ createServer: buildServer, serverEdition: edition, logger: logger.child(transport.name), signal: lifetime.signal, catalogFor });
+      const running = await transport.start({
+        createServer: buildServer,
+        serverEdition: edition,
+        logger: logger.child(transport.name),
+        signal: lifetime.signal,
+        catalogFor,
+      });
       for (const { plugin, hooks, context } of booted) {
         if (!hooks.serve) continue;
         try {
@@ -301,12 +350,25 @@ interface ContextParts {
  * running; `start`, `serve` and `stop` get the same object typed without them, and a late call
  * from JavaScript (or through a context kept from setup) throws, naming the plugin.
  */
-function pluginContext({ plugin, registry, container, staged, baseDir, signal, registering, declared }: ContextParts): PluginContext {
+function pluginContext({
+  plugin,
+  registry,
+  container,
+  staged,
+  baseDir,
+  signal,
+  registering,
+  declared,
+}: ContextParts): PluginContext {
   const register = (method: string, token: Token<unknown>) => {
     if (!registering.open) {
-      throw new PluginError(plugin.name, `${method}() was called after setup; register services, tools and sources in setup`, {
-        code: ERROR_CODES.LATE_REGISTRATION,
-      });
+      throw new PluginError(
+        plugin.name,
+        `${method}() was called after setup; register services, tools and sources in setup`,
+        {
+          code: ERROR_CODES.LATE_REGISTRATION,
+        },
+      );
     }
     declared.checkProvide(plugin, token);
   };
@@ -347,9 +409,13 @@ function pluginContext({ plugin, registry, container, staged, baseDir, signal, r
       // One way to add each: the method checks what it is given, a bare contribution would not.
       const method = CHECKED_BY.get(token);
       if (method) {
-        throw new PluginError(plugin.name, `contribute() does not take "${tokenName(token)}"; use ctx.${method}(), which checks it`, {
-          code: ERROR_CODES.PLUGIN_INVALID,
-        });
+        throw new PluginError(
+          plugin.name,
+          `contribute() does not take "${tokenName(token)}"; use ctx.${method}(), which checks it`,
+          {
+            code: ERROR_CODES.PLUGIN_INVALID,
+          },
+        );
       }
       registry.contribute(staged, token, value);
     },
@@ -383,7 +449,10 @@ const CHECKED_BY: ReadonlyMap<Token<unknown>, string> = new Map<Token<unknown>, 
 ]);
 
 function checkedFunction<T>(plugin: string, method: string, value: T): T {
-  if (typeof value !== "function") throw new PluginError(plugin, `${method}() takes a function, not ${typeof value}`, { code: ERROR_CODES.PLUGIN_INVALID });
+  if (typeof value !== "function")
+    throw new PluginError(plugin, `${method}() takes a function, not ${typeof value}`, {
+      code: ERROR_CODES.PLUGIN_INVALID,
+    });
   return value;
 }
 
@@ -391,7 +460,9 @@ function checkHooks(plugin: string, returned: unknown): PluginHooks {
   const valid =
     typeof returned === "object" &&
     returned !== null &&
-    Object.entries(returned).every(([key, value]) => ["start", "serve", "stop"].includes(key) && typeof value === "function");
+    Object.entries(returned).every(
+      ([key, value]) => ["start", "serve", "stop"].includes(key) && typeof value === "function",
+    );
   if (!valid) {
     throw new PluginError(plugin, "setup must return nothing, or an object of start, serve and stop functions", {
       code: ERROR_CODES.PLUGIN_INVALID,
@@ -418,7 +489,11 @@ function checkUniqueNames(entries: readonly ResolvedPluginEntry[], source: strin
 }
 
 /** What the code booting the kernel requires, with no plugin providing it, fails the boot before any plugin runs. */
-function checkKernelConsumes(refs: readonly ServiceRef[], entries: readonly { plugin: Plugin<any> }[], source: string): void {
+function checkKernelConsumes(
+  refs: readonly ServiceRef[],
+  entries: readonly { plugin: Plugin<any> }[],
+  source: string,
+): void {
   for (const ref of refs) {
     if (typeof ref !== "symbol" && ref.optional === true) continue;
     const token = refToken(ref);
@@ -445,4 +520,3 @@ function dependentsOf(name: string, needs: ReadonlyMap<string, ReadonlySet<strin
   }
   return gone;
 }
-

@@ -4,7 +4,15 @@ import type { Logger } from "./logger.js";
 import { observeRequests, type RequestObserver } from "./request-observer.js";
 import { runTool } from "./tool-call.js";
 import { requestTracing } from "./tracing.js";
-import type { CatalogFor, HandlerCaller, InstructionsSection, KernelTool, ListingTtl, ServerBuildOptions, ServerExtension } from "./types.js";
+import type {
+  CatalogFor,
+  HandlerCaller,
+  InstructionsSection,
+  KernelTool,
+  ListingTtl,
+  ServerBuildOptions,
+  ServerExtension,
+} from "./types.js";
 import { SERVER_IDENTITY } from "./server-identity.js";
 
 const INSTRUCTIONS =
@@ -12,9 +20,20 @@ const INSTRUCTIONS =
   "Use its tools to find the skill that fits the task at hand and load only what you need.";
 
 /** The results 2026-07-28 makes cacheable; each carries the same hint (ServerBuild.cacheHint). */
-const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
+const CACHEABLE = [
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+] as const;
 
-const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"];
+const LIST_CHANGED = [
+  "notifications/tools/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/resources/list_changed",
+];
 
 /** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
 function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, caller: HandlerCaller): string {
@@ -65,25 +84,25 @@ export function serverEdition({ instructions, listingTtl, catalogFor, logger }: 
  * so transports call this once per connection (stdio: once; HTTP: per 2025-11-25 session or
  * request, and for the pool that serves 2026-07-28 requests).
  */
-export function createMcpServer({ tools, extensions, instructions, listingTtl, catalogFor, logger, observers = [] }: ServerParts, options: ServerBuildOptions = {}): McpServer {
+export function createMcpServer(
+  { tools, extensions, instructions, listingTtl, catalogFor, logger, observers = [] }: ServerParts,
+  options: ServerBuildOptions = {},
+): McpServer {
   // An answer for one caller (an identity, a token) is never for a shared cache.
   const personal = options.authenticated === true || options.identity !== undefined;
   const cacheHint = { ttlMs: listingTtl?.() ?? 0, cacheScope: personal ? "private" : "public" } as const;
   const { identity } = options;
   const caller: HandlerCaller = { identity, catalog: catalogFor(identity) };
-  const server = new McpServer(
-    SERVER_IDENTITY,
-    {
-      instructions: composeInstructions(instructions, logger, caller),
-      // logging: 2025-11-25 clients may set a level (logging/setLevel); the SDK answers it. 2026-07-28
-      // deprecates it, so server/discover leaves it out (discoverWithoutLogging).
-      // tools: fixed once the kernel has booted, so it never announces a change to them.
-      capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },
-      cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
-      // A catalog change adds, removes or updates many prompts at once: one list_changed per tick.
-      debouncedNotificationMethods: LIST_CHANGED,
-    },
-  );
+  const server = new McpServer(SERVER_IDENTITY, {
+    instructions: composeInstructions(instructions, logger, caller),
+    // logging: 2025-11-25 clients may set a level (logging/setLevel); the SDK answers it. 2026-07-28
+    // deprecates it, so server/discover leaves it out (discoverWithoutLogging).
+    // tools: fixed once the kernel has booted, so it never announces a change to them.
+    capabilities: { logging: {}, ...(tools.length > 0 && { tools: { listChanged: false } }) },
+    cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, cacheHint])),
+    // A catalog change adds, removes or updates many prompts at once: one list_changed per tick.
+    debouncedNotificationMethods: LIST_CHANGED,
+  });
   discoverWithoutLogging(server);
   observeRequests(server, [requestTracing, ...observers]);
   const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, ...caller }) ?? []);
@@ -111,7 +130,18 @@ export function createMcpServer({ tools, extensions, instructions, listingTtl, c
       },
       ((...params: unknown[]) => {
         const context = (takesArgs ? params[1] : params[0]) as ServerContext;
-        return runTool(tool, takesArgs ? params[0] : {}, { ...caller, signal: context.mcpReq.signal, authInfo: context.http?.authInfo, context, remote: options.remote !== undefined }, logger);
+        return runTool(
+          tool,
+          takesArgs ? params[0] : {},
+          {
+            ...caller,
+            signal: context.mcpReq.signal,
+            authInfo: context.http?.authInfo,
+            context,
+            remote: options.remote !== undefined,
+          },
+          logger,
+        );
       }) as never,
     );
   }

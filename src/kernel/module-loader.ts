@@ -90,15 +90,26 @@ function fromJitiParseError(error: unknown): unknown {
  * parses the file without running it and reports the place: give the error that `position`.
  */
 export async function locateSyntaxError(error: unknown, file: string): Promise<unknown> {
-  if (!(error instanceof SyntaxError) || (error as { position?: unknown }).position || /\n\s+at \S+:\d+:\d+/.test(error.message)) return error;
+  if (
+    !(error instanceof SyntaxError) ||
+    (error as { position?: unknown }).position ||
+    /\n\s+at \S+:\d+:\d+/.test(error.message)
+  )
+    return error;
   try {
-    const output = (await loadJiti()).transform({ source: await readFile(file, "utf8"), filename: file, ts: TYPESCRIPT_FILE.test(file) });
+    const output = (await loadJiti()).transform({
+      source: await readFile(file, "utf8"),
+      filename: file,
+      ts: TYPESCRIPT_FILE.test(file),
+    });
     // A file that does not parse becomes a module that throws: `exports.__JITI_ERROR__ = {...}`.
     const reported = /^exports\.__JITI_ERROR__ = (\{.*\})$/m.exec(output)?.[1];
     if (!reported) return error;
     const { line, column } = JSON.parse(reported) as { line?: unknown; column?: unknown };
     if (typeof line !== "number" || typeof column !== "number" || line < 1) return error;
-    return Object.assign(new SyntaxError(error.message, { cause: error }), { position: { file, line, column: column + 1 } });
+    return Object.assign(new SyntaxError(error.message, { cause: error }), {
+      position: { file, line, column: column + 1 },
+    });
   } catch {
     return error;
   }
@@ -126,14 +137,16 @@ export function describeImportError(error: unknown, file: string): string {
   if (!(error instanceof Error)) return oneLine(String(error));
   let position = (error as { position?: SourcePosition | null }).position ?? undefined;
   const kept: string[] = [];
-  for (const line of error.message.replace(ANSI_ESCAPE, "").replace(/\nRequire stack:[^]*$/, "").split("\n")) {
+  for (const line of error.message
+    .replace(ANSI_ESCAPE, "")
+    .replace(/\nRequire stack:[^]*$/, "")
+    .split("\n")) {
     const at = DENO_LOCATION.exec(line);
     if (at) position ??= { file: at[1] ?? "", line: Number(at[2]), column: Number(at[3]) };
     else if (!CODE_FRAME_LINE.test(line)) kept.push(line);
   }
   let summary = oneLine(kept.join("\n"));
-  const syntax =
-    error.name === "SyntaxError" || error.name === "BuildMessage" || summary.startsWith("SyntaxError: ");
+  const syntax = error.name === "SyntaxError" || error.name === "BuildMessage" || summary.startsWith("SyntaxError: ");
   summary = summary.replace(/^SyntaxError: /, "");
 
   let where = "";

@@ -27,25 +27,38 @@ function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver
   // One way to declare hooks: returned from setup. One on the object would run for every kernel
   // and every instance of the plugin at once, so it is refused rather than silently ignored.
   for (const hook of HOOKS) {
-    if (hook in plugin) throw invalid(`${hook} on the plugin object is not a hook; return { ${hook}() {...} } from setup`);
+    if (hook in plugin)
+      throw invalid(`${hook} on the plugin object is not a hook; return { ${hook}() {...} } from setup`);
   }
-  if (plugin.version !== undefined && typeof plugin.version !== "string") throw invalid(`version must be a string, not ${kindOf(plugin.version)}`);
-  if (plugin.dependsOn !== undefined && !(Array.isArray(plugin.dependsOn) && plugin.dependsOn.every((d) => typeof d === "string"))) {
+  if (plugin.version !== undefined && typeof plugin.version !== "string")
+    throw invalid(`version must be a string, not ${kindOf(plugin.version)}`);
+  if (
+    plugin.dependsOn !== undefined &&
+    !(Array.isArray(plugin.dependsOn) && plugin.dependsOn.every((d) => typeof d === "string"))
+  ) {
     throw invalid("dependsOn must be an array of plugin names");
   }
-  if (plugin.provides !== undefined && !(Array.isArray(plugin.provides) && plugin.provides.every((t) => typeof t === "symbol"))) {
+  if (
+    plugin.provides !== undefined &&
+    !(Array.isArray(plugin.provides) && plugin.provides.every((t) => typeof t === "symbol"))
+  ) {
     throw invalid("provides must be an array of tokens");
   }
   const validRef = (ref: unknown) =>
     typeof ref === "symbol" ||
-    (typeof ref === "object" && ref !== null && typeof (ref as { token?: unknown }).token === "symbol" &&
+    (typeof ref === "object" &&
+      ref !== null &&
+      typeof (ref as { token?: unknown }).token === "symbol" &&
       ["undefined", "boolean"].includes(typeof (ref as { optional?: unknown }).optional) &&
       ["undefined", "boolean"].includes(typeof (ref as { fromStart?: unknown }).fromStart) &&
       ["undefined", "function"].includes(typeof (ref as { default?: unknown }).default));
   if (plugin.consumes !== undefined && !(Array.isArray(plugin.consumes) && plugin.consumes.every(validRef))) {
     throw invalid("consumes must be an array of tokens or { token, optional, fromStart, default } objects");
   }
-  if (plugin.options !== undefined && typeof (plugin.options as { "~standard"?: { validate?: unknown } })?.["~standard"]?.validate !== "function") {
+  if (
+    plugin.options !== undefined &&
+    typeof (plugin.options as { "~standard"?: { validate?: unknown } })?.["~standard"]?.validate !== "function"
+  ) {
     throw invalid("options must be a Standard Schema (zod, valibot, arktype...)");
   }
   if (plugin.needsTrust !== undefined && !isNeedsTrust(plugin.needsTrust)) {
@@ -71,11 +84,18 @@ function isNeedsTrust(value: unknown): boolean {
   const { plugin, options } = value as { plugin?: unknown; options?: unknown };
   if (plugin !== undefined && typeof plugin !== "string") return false;
   if (options === undefined) return true;
-  return typeof options === "object" && options !== null && !Array.isArray(options) && Object.values(options).every((why) => typeof why === "string");
+  return (
+    typeof options === "object" &&
+    options !== null &&
+    !Array.isArray(options) &&
+    Object.values(options).every((why) => typeof why === "string")
+  );
 }
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)?.slice(0, 40) ?? ""}`.trim();
+  return typeof value === "object"
+    ? "an object"
+    : `${typeof value} ${JSON.stringify(value)?.slice(0, 40) ?? ""}`.trim();
 }

@@ -25,7 +25,10 @@ export async function withDefaultProviders(
       if (typeof ref === "symbol" || !ref.default || provided(ref.token)) continue;
       const plugin = await ref.default();
       if (!plugin.provides?.includes(ref.token)) {
-        throw new PluginError(consumer, `the default for "${tokenName(ref.token)}", plugin "${plugin.name}", does not provide it`);
+        throw new PluginError(
+          consumer,
+          `the default for "${tokenName(ref.token)}", plugin "${plugin.name}", does not provide it`,
+        );
       }
       // A default that would provide a service some plugin already provides would clash with it:
       // the consumer then goes without (an optional ref) or the boot fails naming the missing service.

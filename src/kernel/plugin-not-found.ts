@@ -11,7 +11,8 @@ export function pluginNotFound(ref: string, builtins: readonly string[], baseDir
   const near = nearest(ref, builtins);
   if (near !== undefined) return `plugin "${ref}" is not a built-in; did you mean "${near}"?`;
   const list = `built-ins: ${builtins.join(", ")}`;
-  if (!NPM_NAME.test(ref) || ref.startsWith("node:")) return `plugin "${ref}" is not a built-in (${list}), a module path or an npm package name`;
+  if (!NPM_NAME.test(ref) || ref.startsWith("node:"))
+    return `plugin "${ref}" is not a built-in (${list}), a module path or an npm package name`;
   return (
     `plugin "${ref}" is not a built-in, and no package of that name is installed (looked in node_modules in ${baseDir} and every folder above it): ` +
     `run npm install ${ref} in ${baseDir}; a module path starts with "./"; ${list}`

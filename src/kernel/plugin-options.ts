@@ -9,7 +9,8 @@ import type { Plugin } from "./types.js";
 export async function validatePluginOptions(plugin: Plugin<any>, raw: unknown, source: string): Promise<unknown> {
   const schema = plugin.options;
   if (!schema) {
-    if (raw !== undefined) throw new ConfigError(`${source}: plugin "${plugin.name}" takes no options`, ERROR_CODES.PLUGIN_OPTIONS);
+    if (raw !== undefined)
+      throw new ConfigError(`${source}: plugin "${plugin.name}" takes no options`, ERROR_CODES.PLUGIN_OPTIONS);
     return undefined;
   }
   const result = await schema["~standard"].validate(raw ?? {});

@@ -33,7 +33,10 @@ export function orderPlugins<T extends Named>(
   while (remaining.length > 0) {
     const index = remaining.findIndex(({ plugin }) => [...after.get(plugin.name)!].every((d) => placed.has(d)));
     if (index === -1) {
-      throw new ConfigError(`${source}: plugins depend on each other in a cycle: ${describeCycle(remaining, after)}`, ERROR_CODES.DEPENDENCY_CYCLE);
+      throw new ConfigError(
+        `${source}: plugins depend on each other in a cycle: ${describeCycle(remaining, after)}`,
+        ERROR_CODES.DEPENDENCY_CYCLE,
+      );
     }
     const [next] = remaining.splice(index, 1);
     ordered.push(next!);
@@ -72,7 +75,12 @@ export function pluginNeeds(
     for (const ref of plugin.consumes ?? []) {
       const token = refToken(ref);
       const from = (providers.get(token) ?? []).filter((name) => name !== plugin.name);
-      if (from.length === 0 && !isOptional(ref) && !kernelServices.has(token) && !(plugin.provides ?? []).includes(token)) {
+      if (
+        from.length === 0 &&
+        !isOptional(ref) &&
+        !kernelServices.has(token) &&
+        !(plugin.provides ?? []).includes(token)
+      ) {
         throw new ConfigError(
           `${source}: plugin "${plugin.name}" needs service "${tokenName(token)}", which no plugin in this config provides; ` +
             `add a plugin that provides it`,

@@ -64,7 +64,8 @@ export async function resolvePluginEntries(
     const { name } = outcome.value.plugin;
     const at = flat[index]!.at;
     const first = positions.get(name);
-    if (first !== undefined) throw new ConfigError(`${opts.source}: plugin "${name}" is listed twice (${first} and ${at})`);
+    if (first !== undefined)
+      throw new ConfigError(`${opts.source}: plugin "${name}" is listed twice (${first} and ${at})`);
     positions.set(name, at);
     resolved.push(outcome.value);
   }
@@ -76,7 +77,10 @@ export async function resolvePluginEntries(
  * built-in, a module path or an npm package. The config loader checks them before anything is
  * imported.
  */
-export function namedPluginEntries(entries: readonly unknown[], source: string): { readonly ref: string; readonly options: unknown }[] {
+export function namedPluginEntries(
+  entries: readonly unknown[],
+  source: string,
+): { readonly ref: string; readonly options: unknown }[] {
   const flat: FlatEntry[] = [];
   flatten(entries, "plugins", 0, flat, source);
   return flat.flatMap((entry) => (typeof entry.ref === "string" ? [{ ref: entry.ref, options: entry.options }] : []));
@@ -84,7 +88,9 @@ export function namedPluginEntries(entries: readonly unknown[], source: string):
 
 function flatten(list: readonly unknown[], at: string, depth: number, out: FlatEntry[], source: string): void {
   if (depth > MAX_PRESET_DEPTH) {
-    throw new ConfigError(`${source}: ${at}: presets nested more than ${MAX_PRESET_DEPTH} deep (does one contain itself?)`);
+    throw new ConfigError(
+      `${source}: ${at}: presets nested more than ${MAX_PRESET_DEPTH} deep (does one contain itself?)`,
+    );
   }
   list.forEach((entry, index) => {
     const entryAt = `${at}[${index}]`;
@@ -227,7 +233,9 @@ function pluginFromModule(namespace: ModuleNamespace, ref: string, source: strin
 function checkPlugin(value: unknown, label: string, source: string): Plugin<any> {
   const plugin = value as Partial<Record<keyof Plugin, unknown>> | null;
   if (typeof plugin?.name !== "string" || plugin.name === "") {
-    throw new ConfigError(`${source}: ${label}: a plugin needs a name (a non-empty string), got ${describeValue(plugin?.name)}`);
+    throw new ConfigError(
+      `${source}: ${label}: a plugin needs a name (a non-empty string), got ${describeValue(plugin?.name)}`,
+    );
   }
   const problem = (text: string) => new ConfigError(`${source}: plugin "${plugin.name}" (${label}): ${text}`);
   if (typeof plugin.setup !== "function") throw problem("setup must be a function");

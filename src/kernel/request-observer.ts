@@ -65,10 +65,16 @@ function watchTransport(transport: Transport, observers: readonly RequestObserve
       ...(transport.sessionId !== undefined && { sessionId: transport.sessionId }),
     };
     const watches = observers.map((observer) => observer.observe(info));
-    pending.set(message.id, watches.map((watch) => (outcome: McpRequestEnd) => watch.end(outcome)));
+    pending.set(
+      message.id,
+      watches.map((watch) => (outcome: McpRequestEnd) => watch.end(outcome)),
+    );
     // Each observer's context wraps the next, the SDK's dispatch innermost.
     const handle = () => handler(message, extra);
-    const wrapped = watches.reduceRight<() => unknown>((next, watch) => (watch.run ? () => watch.run!(next) : next), handle);
+    const wrapped = watches.reduceRight<() => unknown>(
+      (next, watch) => (watch.run ? () => watch.run!(next) : next),
+      handle,
+    );
     wrapped();
   };
   // Each getter binds the handler current when it is read: the SDK chains onclose through the
@@ -105,13 +111,18 @@ function watchTransport(transport: Transport, observers: readonly RequestObserve
     const answer = message as { id?: unknown; error?: { code?: unknown }; result?: { isError?: unknown } };
     if (("result" in answer || "error" in answer) && (typeof answer.id === "string" || typeof answer.id === "number")) {
       const code = answer.error?.code;
-      finish(answer.id, typeof code === "number" ? { errorCode: code } : answer.result?.isError === true ? { toolError: true } : {});
+      finish(
+        answer.id,
+        typeof code === "number" ? { errorCode: code } : answer.result?.isError === true ? { toolError: true } : {},
+      );
     }
     return send(message, options);
   };
 }
 
-function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { method: string; id: string | number; params?: unknown } {
+function isRequest(
+  message: JSONRPCMessage,
+): message is JSONRPCMessage & { method: string; id: string | number; params?: unknown } {
   const candidate = message as { method?: unknown; id?: unknown };
   return typeof candidate.method === "string" && (typeof candidate.id === "string" || typeof candidate.id === "number");
 }

@@ -49,9 +49,13 @@ export class ServiceRegistry {
   provide(staged: Staged, token: Token<unknown>, provider: ServiceProvider): void {
     const owner = this.#providers.get(token) ?? (staged.services.has(token) ? staged.plugin : undefined);
     if (owner) {
-      throw new PluginError(staged.plugin, `service "${tokenName(token)}" is already provided by ${owner === "kernel" ? "the kernel" : `plugin "${owner}"`}`, {
-        code: ERROR_CODES.SERVICE_CONFLICT,
-      });
+      throw new PluginError(
+        staged.plugin,
+        `service "${tokenName(token)}" is already provided by ${owner === "kernel" ? "the kernel" : `plugin "${owner}"`}`,
+        {
+          code: ERROR_CODES.SERVICE_CONFLICT,
+        },
+      );
     }
     staged.services.set(token, provider);
   }
@@ -61,7 +65,10 @@ export class ServiceRegistry {
     // Tools, sources and transports are objects named by their `name`; a function's own `name`
     // (an inline server extension's is "") names nothing.
     const named = typeof value === "object" && value !== null ? (value as { name?: unknown }).name : undefined;
-    if (named !== undefined && this.contributions(token, staged).some((existing) => (existing as { name?: unknown }).name === named)) {
+    if (
+      named !== undefined &&
+      this.contributions(token, staged).some((existing) => (existing as { name?: unknown }).name === named)
+    ) {
       throw new PluginError(staged.plugin, `a ${tokenName(token)} named "${String(named)}" is already registered`, {
         code: ERROR_CODES.SERVICE_CONFLICT,
       });
@@ -74,7 +81,9 @@ export class ServiceRegistry {
     for (const [token, provider] of staged.services) {
       if (provider.kind === "value") this.#container.register(token, { useValue: provider.value });
       else {
-        const made = instancePerContainerCachingFactory((from) => provider.factory({ name: this.#owners.get(from) ?? "kernel" }));
+        const made = instancePerContainerCachingFactory((from) =>
+          provider.factory({ name: this.#owners.get(from) ?? "kernel" }),
+        );
         this.#container.register(token, { useFactory: made });
       }
       this.#providers.set(token, staged.plugin);

@@ -16,4 +16,3 @@ export function defineToken<T>(name: string): Token<T> {
 export function tokenName(token: Token<unknown>): string {
   return token.description?.replace(/^skills-kernel:/, "") ?? "?";
 }
-

@@ -6,7 +6,9 @@ import { traceToolCall } from "./tracing.js";
 import type { CatalogFor, Identity, KernelTool, ToolCallExtra } from "./types.js";
 
 /** A call's arguments checked against the tool's input schema: what the handler gets, or the first issue. */
-export type CheckedInput = { readonly ok: true; readonly args: unknown } | { readonly ok: false; readonly message: string };
+export type CheckedInput =
+  | { readonly ok: true; readonly args: unknown }
+  | { readonly ok: false; readonly message: string };
 
 /** Checks arguments as the SDK does before a call; the issue is said as "path: message" for the caller. */
 export async function checkToolInput(tool: KernelTool, input: unknown): Promise<CheckedInput> {
@@ -51,7 +53,12 @@ export async function runToolCall(tool: KernelTool, args: unknown, extra: ToolCa
  * A tool call as an MCP result. A refusal's message reaches the caller; a bug goes to the log in
  * full and the caller learns only that the tool failed.
  */
-export async function runTool(tool: KernelTool, args: unknown, extra: ToolCallExtra, logger: Logger): Promise<CallToolResult> {
+export async function runTool(
+  tool: KernelTool,
+  args: unknown,
+  extra: ToolCallExtra,
+  logger: Logger,
+): Promise<CallToolResult> {
   const run = await runToolCall(tool, args, extra);
   if (run.kind === "result") return run.result;
   if (run.kind === "refused") return toolError(`${tool.name}: ${run.message}`);
@@ -81,11 +88,17 @@ export async function callKernelTool(
   options: ToolCallOptions = {},
 ): Promise<CallToolResult> {
   const tool = tools.find((candidate) => candidate.name === name);
-  if (!tool) return toolError(`no tool is named ${name}; this kernel has ${tools.map((t) => t.name).join(", ") || "none"}`);
+  if (!tool)
+    return toolError(`no tool is named ${name}; this kernel has ${tools.map((t) => t.name).join(", ") || "none"}`);
   const checked = await checkToolInput(tool, input);
   if (!checked.ok) return toolError(`${name}: invalid arguments: ${checked.message}`);
   const { identity } = options;
-  return runTool(tool, checked.args, { signal: options.signal ?? new AbortController().signal, identity, catalog: catalogFor(identity) }, logger);
+  return runTool(
+    tool,
+    checked.args,
+    { signal: options.signal ?? new AbortController().signal, identity, catalog: catalogFor(identity) },
+    logger,
+  );
 }
 
 function toolError(text: string): CallToolResult {

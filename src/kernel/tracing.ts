@@ -61,16 +61,20 @@ export const requestTracing: RequestObserver = {
 
 /** An INTERNAL span around one tool's handler: its time apart from the protocol's, and its failure. */
 export async function traceToolCall<T>(name: string, call: (span: Span) => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(`execute_tool ${name}`, { attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name } }, async (span) => {
-    try {
-      return await call(span);
-    } catch (error) {
-      // The type only: a message may hold paths, and traces leave the machine.
-      span.setAttribute("error.type", error instanceof Error ? error.name : "unknown");
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(
+    `execute_tool ${name}`,
+    { attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name } },
+    async (span) => {
+      try {
+        return await call(span);
+      } catch (error) {
+        // The type only: a message may hold paths, and traces leave the machine.
+        span.setAttribute("error.type", error instanceof Error ? error.name : "unknown");
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

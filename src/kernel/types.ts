@@ -1,5 +1,13 @@
 import type { Token } from "./tokens.js";
-import type { AuthInfo, CacheHint, CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  CacheHint,
+  CallToolResult,
+  McpServer,
+  ServerContext,
+  StandardSchemaWithJSON,
+  ToolAnnotations,
+} from "@modelcontextprotocol/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { z } from "zod";
 import type { Logger } from "./logger.js";
@@ -128,7 +136,9 @@ export interface PluginContext extends PluginRuntimeContext {
    * Add an MCP tool. Its schemas must describe themselves as JSON Schema (zod 4, valibot through
    * `toStandardJsonSchema`, arktype); anything else is refused here, naming the tool.
    */
-  addTool<Input extends ToolSchema = ToolSchema, Output extends ToolSchema = ToolSchema>(tool: ToolDefinition<Input, Output>): void;
+  addTool<Input extends ToolSchema = ToolSchema, Output extends ToolSchema = ToolSchema>(
+    tool: ToolDefinition<Input, Output>,
+  ): void;
   /**
    * Run `extend` on every McpServer the kernel builds (one per connection), to register what has
    * no kernel contract of its own yet: resources, resource templates, prompts.

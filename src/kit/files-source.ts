@@ -39,11 +39,16 @@ export function filesSource(name: string, description: string, files: SkillFiles
         signal.throwIfAborted();
         const entries = await files.list(dir);
         if (!entries.some((entry) => entry.name === SKILL_DOCUMENT && entry.kind === "file")) {
-          for (const entry of entries) if (entry.kind === "directory" && !SKIPPED_FOLDERS.has(entry.name)) await visit(join(dir, entry.name));
+          for (const entry of entries)
+            if (entry.kind === "directory" && !SKIPPED_FOLDERS.has(entry.name)) await visit(join(dir, entry.name));
           return;
         }
         const document = join(dir, SKILL_DOCUMENT);
-        const parsed = parseRemoteSkill(await files.read(document), { source: name, path: dir, folderName: posix.basename(dir) || name, rank: skills.length }, PARSE_LIMITS);
+        const parsed = parseRemoteSkill(
+          await files.read(document),
+          { source: name, path: dir, folderName: posix.basename(dir) || name, rank: skills.length },
+          PARSE_LIMITS,
+        );
         diagnostics.push(...parsed.diagnostics.map((d) => ({ ...d, path: document })));
         if (!parsed.skill) return;
         const folderFiles: ListedFile[] = [];
@@ -51,9 +56,12 @@ export function filesSource(name: string, description: string, files: SkillFiles
           for (const entry of await files.list(join(dir, sub))) {
             const path = join(sub, entry.name);
             if (folderFiles.length > MAX_LISTED_ENTRIES) return;
-            if (entry.kind === "unsupported") problem(join(dir, path), "unsupported-file", "not a regular file or folder: left out", "warning");
-            else if (entry.kind === "directory" && depth < MAX_FILE_DEPTH && !SKIPPED_FOLDERS.has(entry.name)) await walk(path, depth + 1);
-            else if (entry.kind === "file" && path !== SKILL_DOCUMENT) folderFiles.push({ path, size: (await files.read(join(dir, path))).byteLength });
+            if (entry.kind === "unsupported")
+              problem(join(dir, path), "unsupported-file", "not a regular file or folder: left out", "warning");
+            else if (entry.kind === "directory" && depth < MAX_FILE_DEPTH && !SKIPPED_FOLDERS.has(entry.name))
+              await walk(path, depth + 1);
+            else if (entry.kind === "file" && path !== SKILL_DOCUMENT)
+              folderFiles.push({ path, size: (await files.read(join(dir, path))).byteLength });
           }
         };
         await walk("", 0);

@@ -31,7 +31,9 @@ export interface FilesSourceDefinition<Options> {
  * skill, parsed as the built-in sources parse one, a broken one reported as a diagnostic naming
  * its file.
  */
-export function sourceFromFiles<Options = { readonly visibleTo?: Visibility }>(definition: FilesSourceDefinition<Options>): Plugin<Options> {
+export function sourceFromFiles<Options = { readonly visibleTo?: Visibility }>(
+  definition: FilesSourceDefinition<Options>,
+): Plugin<Options> {
   const { files, visibleTo, description, options, ...identity } = definition;
   return definePlugin<Options>({
     ...identity,
@@ -39,7 +41,10 @@ export function sourceFromFiles<Options = { readonly visibleTo?: Visibility }>(d
     provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
     async setup(ctx, values) {
       const storage = typeof files === "function" ? await files(values, ctx) : files;
-      const visibility = typeof visibleTo === "function" ? visibleTo(values) : (visibleTo ?? (options ? undefined : (values as { visibleTo?: Visibility }).visibleTo));
+      const visibility =
+        typeof visibleTo === "function"
+          ? visibleTo(values)
+          : (visibleTo ?? (options ? undefined : (values as { visibleTo?: Visibility }).visibleTo));
       if (visibility) ctx.contribute(TOKENS.SourceVisibility, { name: ctx.name, visibleTo: visibility });
       ctx.contribute(TOKENS.CatalogSource, filesSource(ctx.name, description ?? ctx.name, storage));
     },

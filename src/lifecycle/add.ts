@@ -81,7 +81,8 @@ export async function addSkills(request: AddRequest, open: SourceOpener): Promis
 function recordedSource(spec: SourceSpec, scope: Scope): { source: string; url?: string; note?: string } {
   if (spec.kind === "git") return { source: spec.written, url: spec.repository.url };
   if (spec.kind === "catalog") return { source: spec.written, url: spec.url };
-  if (spec.kind === "archive" && /^https?:\/\//i.test(spec.location)) return { source: spec.written, url: spec.location };
+  if (spec.kind === "archive" && /^https?:\/\//i.test(spec.location))
+    return { source: spec.written, url: spec.location };
   const path = spec.kind === "archive" ? spec.location : spec.folder;
   const portable = scope.global ? undefined : portableFolder(path, lockFolder(scope));
   if (portable !== undefined) return { source: portable };
@@ -92,9 +93,19 @@ function recordedSource(spec: SourceSpec, scope: Scope): { source: string; url?:
   return { source: path, url: path, note };
 }
 
-async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddRequest, where: { source: string; url?: string }): Promise<AddedSkill> {
+async function addOne(
+  source: OpenedSource,
+  offered: OfferedSkill,
+  request: AddRequest,
+  where: { source: string; url?: string },
+): Promise<AddedSkill> {
   const { spec, resolved } = request;
-  const staged = await source.stage(offered, request.dryRun ? tmpdir() : storeFolder(request.scope), request.strict, request.allowRisky ?? false);
+  const staged = await source.stage(
+    offered,
+    request.dryRun ? tmpdir() : storeFolder(request.scope),
+    request.strict,
+    request.allowRisky ?? false,
+  );
   try {
     const refused = await refuseStaged(staged);
     if (refused) throw new UserError(`refusing to add "${offered.name}": ${refused}`, 1);
@@ -115,7 +126,15 @@ async function addOne(source: OpenedSource, offered: OfferedSkill, request: AddR
     };
     const committed = request.dryRun
       ? { agents: request.agents.map((agent) => agent.id), copies: [] }
-      : await commitSkill(staged, { folder, agents: request.agents, mode: request.mode, scope: request.scope, force: request.force, addAgents: true, source: fields });
+      : await commitSkill(staged, {
+          folder,
+          agents: request.agents,
+          mode: request.mode,
+          scope: request.scope,
+          force: request.force,
+          addAgents: true,
+          source: fields,
+        });
     return {
       ...fields,
       folder,
@@ -138,11 +157,14 @@ function choose(source: OpenedSource, wanted: readonly string[], written: string
     const why = source.skipped.get(name);
     return why === undefined ? undefined : new UserError(`refusing to add "${name}" from ${written}: ${why}`, 1);
   };
-  if (source.skills.length === 0) throw (wanted.length === 1 ? refused(wanted[0]!) : undefined) ?? new UserError(`${written} has no skills`, 1);
+  if (source.skills.length === 0)
+    throw (wanted.length === 1 ? refused(wanted[0]!) : undefined) ?? new UserError(`${written} has no skills`, 1);
   if (wanted.length === 0) return [...source.skills];
   const has = source.skills.map((skill) => skill.name).join(", ");
   return wanted.map((name) => {
-    const found = source.skills.find((skill) => skill.name === name) ?? source.skills.find((skill) => basename(skill.path) === name);
+    const found =
+      source.skills.find((skill) => skill.name === name) ??
+      source.skills.find((skill) => basename(skill.path) === name);
     if (!found) throw refused(name) ?? new UserError(`${written} has no skill named "${name}"; it has: ${has}`, 1);
     return found;
   });

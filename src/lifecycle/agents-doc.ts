@@ -6,7 +6,12 @@ export function renderAgentsDoc(): string {
   const rows = AGENTS.map((agent) => {
     const own = !isUniversal(agent) && agent.project.startsWith(".") ? [agent.project.split("/")[0]!] : [];
     const detect = [...own, ...(agent.detect ?? [])];
-    const user = agent.global === undefined ? "project only" : isUniversal(agent) ? `${code(`~/${SHARED_FOLDER}`)} (reads ${code(agent.global)})` : code(agent.global);
+    const user =
+      agent.global === undefined
+        ? "project only"
+        : isUniversal(agent)
+          ? `${code(`~/${SHARED_FOLDER}`)} (reads ${code(agent.global)})`
+          : code(agent.global);
     return `| ${code(agent.id)} | ${agent.name} | ${code(agent.project)} | ${user} | ${detect.map(code).join(", ") || "-"} | <${agent.docs}> |`;
   });
   return [
@@ -27,7 +32,7 @@ export function renderAgentsDoc(): string {
     "",
     `Each skill is stored once, in ${code(SHARED_FOLDER)} (\`~/.agents/skills\` with \`--global\`), and every other agent's`,
     "folder gets a symbolic link to it; `--copy` gives each agent its own copy, and a copy is made wherever a link",
-    "cannot be. Agents that read the shared folder themselves (\"universal\" agents) see the stored copy.",
+    'cannot be. Agents that read the shared folder themselves ("universal" agents) see the stored copy.',
     "",
     "| id | agent | project folder | user folder | detected by | documented at |",
     "| --- | --- | --- | --- | --- | --- |",

@@ -54,7 +54,9 @@ export function userFolder(agent: AgentRow, home: string, env: NodeJS.ProcessEnv
 export function agentFolder(agent: AgentRow, scope: Scope): string {
   if (!scope.global) return join(scope.root, agent.project);
   // A project-only agent has no user folder: chooseAgents refuses it with --global.
-  return isUniversal(agent) ? join(scope.home, SHARED_FOLDER) : (userFolder(agent, scope.home) ?? join(scope.home, agent.project));
+  return isUniversal(agent)
+    ? join(scope.home, SHARED_FOLDER)
+    : (userFolder(agent, scope.home) ?? join(scope.home, agent.project));
 }
 
 /** Where installs happen: a project's root, or (global) the user's home folder. */
@@ -98,7 +100,10 @@ export function chooseAgents(ids: readonly string[], all: boolean, scope: Scope)
       return agent;
     });
     const projectOnly = scope.global ? chosen.filter((agent) => agent.global === undefined) : [];
-    if (projectOnly.length > 0) throw new ConfigError(`${projectOnly.map((agent) => agent.id).join(", ")}: read skills in a project only; drop --global or that --agent`);
+    if (projectOnly.length > 0)
+      throw new ConfigError(
+        `${projectOnly.map((agent) => agent.id).join(", ")}: read skills in a project only; drop --global or that --agent`,
+      );
     return [...new Map(chosen.map((agent) => [agent.id, agent])).values()];
   }
   const detected = detectAgents(scope);
@@ -108,7 +113,10 @@ export function chooseAgents(ids: readonly string[], all: boolean, scope: Scope)
 /** An unknown `--agent`: the closest ids, and where the whole table is. */
 function unknownAgent(id: string): string {
   const lower = id.toLowerCase();
-  const near = AGENTS.map((agent) => ({ id: agent.id, far: agent.name.toLowerCase() === lower ? 0 : distance(lower, agent.id) }))
+  const near = AGENTS.map((agent) => ({
+    id: agent.id,
+    far: agent.name.toLowerCase() === lower ? 0 : distance(lower, agent.id),
+  }))
     .filter((candidate) => candidate.far <= 2)
     .sort((a, b) => a.far - b.far)
     .map((candidate) => candidate.id);

@@ -14,7 +14,12 @@ export interface SourceKernel {
  * is given one and never imports the composition root: the CLI passes createKernel, and a running
  * kernel offers its own under BOOT_KERNEL (add_skill, check_outdated_skills).
  */
-export type BootKernel = (options: { readonly config: SkillsKernelConfig; readonly baseDir: string; readonly configSource: string; readonly logger: Logger }) => Promise<SourceKernel>;
+export type BootKernel = (options: {
+  readonly config: SkillsKernelConfig;
+  readonly baseDir: string;
+  readonly configSource: string;
+  readonly logger: Logger;
+}) => Promise<SourceKernel>;
 
 /** Provided by the composition root (src/create-kernel.ts) to every kernel it boots. */
 export const BOOT_KERNEL = defineToken<BootKernel>("boot-kernel");

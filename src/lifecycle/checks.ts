@@ -17,7 +17,10 @@ export interface StagedExpectations {
  * refused: every add, update and restore passes here before anything is written. Returns why it
  * is refused, or undefined; async, so a check may read the staged files.
  */
-export async function refuseStaged(staged: StagedSkill, expected: StagedExpectations = {}): Promise<string | undefined> {
+export async function refuseStaged(
+  staged: StagedSkill,
+  expected: StagedExpectations = {},
+): Promise<string | undefined> {
   if (expected.files) {
     const differing = differingFiles(expected.files, staged.digest.files);
     if (differing.length > 0) {

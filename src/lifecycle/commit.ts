@@ -43,13 +43,19 @@ export interface SourceFields {
 /** The lock entry's fields for a source's skill: `url` and `path` under npx skills' names and meanings. */
 export function lockFields(fields: SourceFields): Partial<LockEntry> & Pick<LockEntry, "source" | "sourceType"> {
   const { url, path, ...rest } = fields;
-  return { ...rest, sourceUrl: url, skillPath: path === undefined ? undefined : path === "" ? "SKILL.md" : `${path}/SKILL.md` };
+  return {
+    ...rest,
+    sourceUrl: url,
+    skillPath: path === undefined ? undefined : path === "" ? "SKILL.md" : `${path}/SKILL.md`,
+  };
 }
 
 /** The source fields of a lock entry (the inverse of lockFields). */
 export function sourceFieldsOf(entry: LockEntry): SourceFields {
-  const { sourceUrl, skillPath, source, sourceType, ref, pinned, commit, version, digest, indexUrl, name, signer } = entry;
-  const path = skillPath === undefined ? undefined : skillPath === "SKILL.md" ? "" : skillPath.replace(/\/SKILL\.md$/, "");
+  const { sourceUrl, skillPath, source, sourceType, ref, pinned, commit, version, digest, indexUrl, name, signer } =
+    entry;
+  const path =
+    skillPath === undefined ? undefined : skillPath === "SKILL.md" ? "" : skillPath.replace(/\/SKILL\.md$/, "");
   return { source, sourceType, url: sourceUrl, ref, pinned, commit, version, digest, indexUrl, path, name, signer };
 }
 
@@ -71,8 +77,15 @@ export async function commitSkill(staged: StagedSkill, plan: SkillPlan): Promise
     const existing = lock.skills[plan.folder];
     // Another source's skill of the same name is not replaced by accident; npx skills' entries (no
     // per-file digests) spell URLs their own way, and adding the skill here takes them over.
-    if (existing?.files !== undefined && (existing.sourceUrl ?? existing.source) !== (plan.source.url ?? plan.source.source) && !plan.force) {
-      throw new UserError(`${plan.folder} is installed from ${existing.source}; --force replaces it with ${plan.source.source}`, 1);
+    if (
+      existing?.files !== undefined &&
+      (existing.sourceUrl ?? existing.source) !== (plan.source.url ?? plan.source.source) &&
+      !plan.force
+    ) {
+      throw new UserError(
+        `${plan.folder} is installed from ${existing.source}; --force replaces it with ${plan.source.source}`,
+        1,
+      );
     }
     const previous = existing && plan.addAgents ? await entryAgents(existing, plan.scope, plan.folder) : [];
     const agents = [...new Map([...previous, ...plan.agents].map((agent) => [agent.id, agent])).values()];

@@ -33,7 +33,8 @@ export async function digestFolder(folder: string): Promise<FolderDigest> {
   for (const file of found) files[file.path] = `sha256:${createHash("sha256").update(file.bytes).digest("hex")}`;
   // npx skills hashes each path then its bytes, in localeCompare order of the paths.
   const whole = createHash("sha256");
-  for (const file of [...found].sort((a, b) => a.path.localeCompare(b.path))) whole.update(file.path).update(file.bytes);
+  for (const file of [...found].sort((a, b) => a.path.localeCompare(b.path)))
+    whole.update(file.path).update(file.bytes);
   return { files, computedHash: whole.digest("hex") };
 }
 

@@ -131,17 +131,27 @@ const AUDIT_AT_STAGE = ["skill-policy", { audit: { [SOURCE]: "off" } }] as const
 function sourceConfig(spec: SourceSpec, options: OpenOptions): SkillsKernelConfig {
   const guard = options.addressGuard;
   // The source kernel resolves names as this one does (a test's resolver included).
-  const lookup = guard && definePlugin({ name: "host-lookup", provides: [INTERNAL_TOKENS.HostLookup], setup: (ctx) => ctx.provide(INTERNAL_TOKENS.HostLookup, guard.lookup) });
+  const lookup =
+    guard &&
+    definePlugin({
+      name: "host-lookup",
+      provides: [INTERNAL_TOKENS.HostLookup],
+      setup: (ctx) => ctx.provide(INTERNAL_TOKENS.HostLookup, guard.lookup),
+    });
   return { plugins: [AUDIT_AT_STAGE, ...(lookup ? [lookup] : []), ...sourcePlugins(spec, options)] };
 }
 
 function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
-  const guard = options.addressGuard ? { refusePrivateAddresses: { privateHosts: options.addressGuard.privateHosts } } : {};
+  const guard = options.addressGuard
+    ? { refusePrivateAddresses: { privateHosts: options.addressGuard.privateHosts } }
+    : {};
   switch (spec.kind) {
     case "git": {
       const { url, path, credentials } = spec.repository;
       // The git plugin takes the credentials out of the URL again and hands them to git alone.
-      const repositories = [{ url: withCredentials(url, credentials), ref: options.commit ?? spec.repository.ref, path, name: SOURCE }];
+      const repositories = [
+        { url: withCredentials(url, credentials), ref: options.commit ?? spec.repository.ref, path, name: SOURCE },
+      ];
       return [["git", { repositories, followRedirects: options.followRedirects ?? true, ...guard }]];
     }
     case "catalog": {
@@ -150,7 +160,10 @@ function sourcePlugins(spec: SourceSpec, options: OpenOptions): PluginEntry[] {
     }
     case "archive": {
       // The archive plugin's checks (no path out, no links, entry, byte and ratio limits) are the ones add passes.
-      const headers = /^https?:\/\//i.test(spec.location) && options.catalogToken ? { headers: { Authorization: `Bearer ${options.catalogToken}` } } : {};
+      const headers =
+        /^https?:\/\//i.test(spec.location) && options.catalogToken
+          ? { headers: { Authorization: `Bearer ${options.catalogToken}` } }
+          : {};
       return [["archive", { archives: [{ location: spec.location, name: SOURCE, ...headers }], ttlMs: 0, ...guard }]];
     }
     case "local":
@@ -191,19 +204,37 @@ async function stage(
   const discard = () => rm(root, { recursive: true, force: true });
   try {
     await mkdir(root, { recursive: true });
-    const result = await installer.install({ skill: offered.skill.qualifiedId, targetRoot: root, overwrite: false, dryRun: false, strict, allowRisky });
+    const result = await installer.install({
+      skill: offered.skill.qualifiedId,
+      targetRoot: root,
+      overwrite: false,
+      dryRun: false,
+      strict,
+      allowRisky,
+    });
     const warnings = result.warnings.filter((warning) => !warning.startsWith("target "));
     const digest = await digestFolder(result.path);
-    const signature = await signatureStatus(catalogReader(kernel.catalog, offered.skill), SIGNATURE_FILE in digest.files, allowedSigners);
+    const signature = await signatureStatus(
+      catalogReader(kernel.catalog, offered.skill),
+      SIGNATURE_FILE in digest.files,
+      allowedSigners,
+    );
     if (requireSigned && signature.verified !== true) {
-      const why = signature.signed ? `its ${SIGNATURE_FILE} does not verify (${signature.reason ?? "unknown key"})` : `it has no ${SIGNATURE_FILE}`;
-      throw new UserError(`"${offered.name}" is not installed: ${why}, and --require-signed asks for a signature by an allowed signer`, 1);
+      const why = signature.signed
+        ? `its ${SIGNATURE_FILE} does not verify (${signature.reason ?? "unknown key"})`
+        : `it has no ${SIGNATURE_FILE}`;
+      throw new UserError(
+        `"${offered.name}" is not installed: ${why}, and --require-signed asks for a signature by an allowed signer`,
+        1,
+      );
     }
-    if (signature.signed && !signerOf(signature)) warnings.push(`${SIGNATURE_FILE} does not verify (${signature.reason ?? "unknown key"}); no signer is recorded`);
+    if (signature.signed && !signerOf(signature))
+      warnings.push(`${SIGNATURE_FILE} does not verify (${signature.reason ?? "unknown key"}); no signer is recorded`);
     return { offered, folder: result.path, digest, warnings, signature, discard };
   } catch (error) {
     await discard();
-    if (error instanceof ToolInputError || error instanceof UserError) throw new UserError(error.message.replace(/\s*\n\s*/g, " "), 1);
+    if (error instanceof ToolInputError || error instanceof UserError)
+      throw new UserError(error.message.replace(/\s*\n\s*/g, " "), 1);
     throw new UserError(`copying "${offered.name}" failed: ${errorMessage(error)}`, 1);
   }
 }

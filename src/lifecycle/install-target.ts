@@ -32,11 +32,14 @@ export async function checkDestination(destination: string): Promise<boolean> {
   if (stats.isSymbolicLink()) {
     throw new ToolInputError(`${destination} is a symbolic link; install never replaces or writes through one`);
   }
-  if (!stats.isDirectory()) throw new ToolInputError(`${destination} is a file, not an installed skill; install will not replace it`);
+  if (!stats.isDirectory())
+    throw new ToolInputError(`${destination} is a file, not an installed skill; install will not replace it`);
   for (const file of SKILL_FILES) {
     if ((await lstatOrUndefined(join(destination, file)))?.isFile()) return true;
   }
-  throw new ToolInputError(`${destination} holds no SKILL.md, so it is not an installed skill; install will not replace it`);
+  throw new ToolInputError(
+    `${destination} holds no SKILL.md, so it is not an installed skill; install will not replace it`,
+  );
 }
 
 /**

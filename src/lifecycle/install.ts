@@ -124,23 +124,32 @@ export async function installSkill(
   // A source with several roots (user: ~/.claude/skills and ~/.agents/skills) names a skill the
   // same in each: only a folder that is there can be the copy being installed.
   if (existing && place && place.source === skill.source && place.path === skill.path) {
-    const others = catalog.list().filter((other) => other.name === name && other !== skill).map((other) => other.qualifiedId);
+    const others = catalog
+      .list()
+      .filter((other) => other.name === name && other !== skill)
+      .map((other) => other.qualifiedId);
     const from = others.length > 0 ? `: install from ${others.join(" or ")}` : "";
     throw new ToolInputError(`"${clip(request.skill)}" is the copy installed at ${destination} already${from}`);
   }
   if (existing && !request.overwrite) {
-    throw new ToolInputError(`${destination} already exists; ask to overwrite it (overwrite: true, or --force) to replace it`);
+    throw new ToolInputError(
+      `${destination} already exists; ask to overwrite it (overwrite: true, or --force) to replace it`,
+    );
   }
 
   const document = await catalog.readDocument(skill, limits.maxBytes, signal);
   if (document.truncated) {
-    throw new ToolInputError(`refusing to install "${name}": its SKILL.md is ${document.size} bytes, over maxBytes (${limits.maxBytes})`);
+    throw new ToolInputError(
+      `refusing to install "${name}": its SKILL.md is ${document.size} bytes, over maxBytes (${limits.maxBytes})`,
+    );
   }
   // Checked as it will be installed: in a folder named after the skill.
   const validation = validateSkillDocument(new TextDecoder().decode(document.bytes), folder);
   const specErrors = validation.errors.map((issue) => `${issue.field}: ${issue.message}`);
   if (!validation.valid && request.strict) {
-    throw new ToolInputError(`refusing to install "${name}" (strict): its SKILL.md breaks the Agent Skills spec: ${specErrors.join("; ")}`);
+    throw new ToolInputError(
+      `refusing to install "${name}" (strict): its SKILL.md breaks the Agent Skills spec: ${specErrors.join("; ")}`,
+    );
   }
   const warnings = [
     ...specErrors.map((error) => `spec: ${error} (installed anyway; strict refuses it)`),
@@ -151,7 +160,9 @@ export async function installSkill(
   const listing = await catalog.listFiles(skill, limits.maxFiles, signal);
   if (!listing.complete) {
     // A copy of part of a skill would be served as if it were whole.
-    throw new ToolInputError(`refusing to install "${name}": its folder is larger than a listing reads, so a copy could not be complete`);
+    throw new ToolInputError(
+      `refusing to install "${name}": its folder is larger than a listing reads, so a copy could not be complete`,
+    );
   }
   if (listing.omitted > 0) {
     throw new ToolInputError(
@@ -161,21 +172,28 @@ export async function installSkill(
   for (const file of listing.files) {
     // The source already refuses such paths; a path that could step out of the target is checked here anyway.
     const problem = checkRelativePath(file.path);
-    if (problem) throw new ToolInputError(`refusing to install "${name}": its file "${clip(file.path)}" cannot be copied: ${problem}`);
+    if (problem)
+      throw new ToolInputError(
+        `refusing to install "${name}": its file "${clip(file.path)}" cannot be copied: ${problem}`,
+      );
   }
   const leftOut = (listing.leftOut ?? []).map((file) => ({ path: escapeForDisplay(file.path), reason: file.reason }));
   const copied: ListedFile[] = [];
   for (const file of listing.files) {
     // A folder holding both SKILL.md and skill.md lists the one it does not serve; on a
     // case-insensitive disk the two would be one file.
-    if (file.path.toLowerCase() === "skill.md") leftOut.push({ path: file.path, reason: "the installed SKILL.md takes its place" });
-    else if (!limits.includeSecretFiles && isSecretPath(file.path)) leftOut.push({ path: file.path, reason: SECRET_REASON });
+    if (file.path.toLowerCase() === "skill.md")
+      leftOut.push({ path: file.path, reason: "the installed SKILL.md takes its place" });
+    else if (!limits.includeSecretFiles && isSecretPath(file.path))
+      leftOut.push({ path: file.path, reason: SECRET_REASON });
     else copied.push(file);
   }
   leftOut.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const bytes = copied.reduce((sum, file) => sum + file.size, document.size);
   if (bytes > limits.maxBytes) {
-    throw new ToolInputError(`refusing to install "${name}": it holds ${bytes} bytes, over maxBytes (${limits.maxBytes})`);
+    throw new ToolInputError(
+      `refusing to install "${name}": it holds ${bytes} bytes, over maxBytes (${limits.maxBytes})`,
+    );
   }
 
   // Before anything is written: a refused skill leaves nothing behind.
@@ -183,7 +201,15 @@ export async function installSkill(
   warnings.push(...(await auditBeforeInstall(catalog, skill, { allowRisky: request.allowRisky, signal })));
 
   const files = ["SKILL.md", ...copied.map((file) => file.path)];
-  const result = { name, from: skill.qualifiedId, path: destination, replaced: existing, files, bytes, left_out: leftOut };
+  const result = {
+    name,
+    from: skill.qualifiedId,
+    path: destination,
+    replaced: existing,
+    files,
+    bytes,
+    left_out: leftOut,
+  };
   if (request.dryRun) {
     if (!place && !request.servedElsewhere) warnings.push(notServed(request.targetRoot));
     return { ...result, dry_run: true, warnings };
@@ -218,10 +244,19 @@ export async function installSkill(
   const servedAs = place ? await refreshUntilServed(catalog, place) : null;
   if (servedAs === null) {
     if (!request.servedElsewhere) warnings.push(notServed(request.targetRoot));
-  } else if (servedAs === undefined) warnings.push(`installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`);
-  else if (servedAs !== name) warnings.push(`another skill named "${name}" takes precedence; this one is served as ${servedAs}`);
+  } else if (servedAs === undefined)
+    warnings.push(
+      `installed, but its source does not list it after a reload (is ${root} deeper than the fs plugin's maxDepth?)`,
+    );
+  else if (servedAs !== name)
+    warnings.push(`another skill named "${name}" takes precedence; this one is served as ${servedAs}`);
   const copiedResult = { ...result, bytes: document.size + copiedBytes };
-  return { ...copiedResult, dry_run: false, ...(typeof servedAs === "string" ? { served_as: servedAs } : {}), warnings };
+  return {
+    ...copiedResult,
+    dry_run: false,
+    ...(typeof servedAs === "string" ? { served_as: servedAs } : {}),
+    warnings,
+  };
 }
 
 /**
@@ -235,7 +270,8 @@ export function unsafeNameReason(name: string): string | undefined {
   if (name.startsWith(".")) return "the name starts with a dot";
   if (hasUnsafeCharacter(name)) return "the name holds a control or invisible formatting character";
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `the name is longer than ${MAX_NAME_BYTES} bytes`;
-  if (WINDOWS_RESERVED_CHARACTER.test(name)) return 'the name holds a character Windows refuses in file names (<>:"|?*)';
+  if (WINDOWS_RESERVED_CHARACTER.test(name))
+    return 'the name holds a character Windows refuses in file names (<>:"|?*)';
   if (/[. ]$/.test(name) || /^ /.test(name)) return "the name starts or ends with a space, or ends with a dot";
   if (WINDOWS_DEVICE_NAME.test(name)) return "the name is a device name on Windows";
   return undefined;
@@ -297,7 +333,10 @@ async function moveIntoPlace(temp: string, destination: string, replacing: boole
     await rename(temp, destination).catch(fail);
     return;
   }
-  const aside = join(dirname(destination), stagingName("replaced", basename(destination), randomBytes(6).toString("hex")));
+  const aside = join(
+    dirname(destination),
+    stagingName("replaced", basename(destination), randomBytes(6).toString("hex")),
+  );
   await rename(destination, aside).catch(fail);
   try {
     await rename(temp, destination);
@@ -326,7 +365,10 @@ interface ServedPlace {
 /** Where the skill folder `dir` is (or would be) served from: the first source root that holds it. */
 async function servedPlace(catalog: CatalogView, dir: string): Promise<ServedPlace | undefined> {
   // The target root may not exist yet; when it does, its real path is what the roots compare with.
-  const real = await realpath(dirname(dir)).then((parent) => join(parent, basename(dir)), () => dir);
+  const real = await realpath(dirname(dir)).then(
+    (parent) => join(parent, basename(dir)),
+    () => dir,
+  );
   const served = (await servedRoots(catalog.sources)).find(({ root }) => isWithin(real, root));
   return served && { source: served.source, path: relative(served.root, real).split(sep).join("/") };
 }

@@ -20,7 +20,11 @@ export const installOptionsSchema = z.strictObject({
   /** Files per skill, SKILL.md not counted; a larger skill is refused. */
   maxFiles: z.number().int().min(1).default(5_000),
   /** Bytes per skill, SKILL.md included; a larger skill is refused. */
-  maxBytes: z.number().int().min(1).default(100 * MiB),
+  maxBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(100 * MiB),
   /** Copy files named like credentials (.env, *.pem…) too; they are left out, and listed in left_out, otherwise. */
   includeSecretFiles: z.boolean().default(false),
   /** Hosts add_skill may fetch from for a caller over HTTP although they are loopback or private addresses. */

@@ -33,7 +33,10 @@ const entrySchema = z
     /** A tag or a commit was asked for: update leaves the skill where it is. */
     pinned: z.boolean().optional(),
     /** The commit installed (git sources). */
-    commit: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .optional(),
     /** The version the catalog gave, when it gave one. */
     version: z.string().min(1).optional(),
     /** A discovery index's skill: the digest of the artifact installed, as the index gave it; outdated compares it with the index's. */
@@ -48,7 +51,10 @@ const entrySchema = z
     mode: z.enum(["link", "copy"]).optional(),
     /** Who signed the skill (its SKILL.sig verified when installed): update and restore require the same key. */
     signer: z
-      .strictObject({ key: z.string().regex(/^[A-Z0-9-]+ SHA256:[A-Za-z0-9+/=]+$/), principal: z.string().min(1).optional() })
+      .strictObject({
+        key: z.string().regex(/^[A-Z0-9-]+ SHA256:[A-Za-z0-9+/=]+$/),
+        principal: z.string().min(1).optional(),
+      })
       .optional(),
     /** SHA-256 of every installed file, as the Skills extension's manifest gives it. */
     files: z.record(z.string(), z.string().regex(DIGEST)).optional(),
@@ -59,7 +65,9 @@ const entrySchema = z
 
 export type LockEntry = z.infer<typeof entrySchema>;
 
-const lockSchema = z.object({ version: z.number().int().min(1), skills: z.record(z.string(), entrySchema) }).catchall(z.unknown());
+const lockSchema = z
+  .object({ version: z.number().int().min(1), skills: z.record(z.string(), entrySchema) })
+  .catchall(z.unknown());
 
 export interface Lock {
   readonly version: number;
@@ -110,11 +118,17 @@ export async function readLock(file: string): Promise<Lock> {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new UserError(`${file} is not valid JSON (${errorMessage(error)}); fix it or restore it from version control`, 1);
+    throw new UserError(
+      `${file} is not valid JSON (${errorMessage(error)}); fix it or restore it from version control`,
+      1,
+    );
   }
   const version = (data as { version?: unknown } | null)?.version;
   if (typeof version === "number" && version > LOCK_VERSION) {
-    throw new UserError(`${file} has format version ${version}, newer than this skills-kernel reads (${LOCK_VERSION}); upgrade skills-kernel`, 1);
+    throw new UserError(
+      `${file} has format version ${version}, newer than this skills-kernel reads (${LOCK_VERSION}); upgrade skills-kernel`,
+      1,
+    );
   }
   const parsed = lockSchema.safeParse(data);
   if (!parsed.success) {
@@ -138,11 +152,29 @@ function checkEntry(file: string, name: string, entry: LockEntry): void {
   }
 }
 
-const ENTRY_KEYS = ["source", "sourceType", "sourceUrl", "ref", "pinned", "commit", "version", "digest", "indexUrl", "skillPath", "name", "agents", "mode", "signer", "computedHash", "files"];
+const ENTRY_KEYS = [
+  "source",
+  "sourceType",
+  "sourceUrl",
+  "ref",
+  "pinned",
+  "commit",
+  "version",
+  "digest",
+  "indexUrl",
+  "skillPath",
+  "name",
+  "agents",
+  "mode",
+  "signer",
+  "computedHash",
+  "files",
+];
 
 /** The lock as written: skills, files and unknown keys sorted, each entry's own keys in a fixed order, two-space indent, final newline. */
 export function formatLock(lock: Lock): string {
-  const sortedKeys = (object: Record<string, unknown>) => Object.keys(object).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sortedKeys = (object: Record<string, unknown>) =>
+    Object.keys(object).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const skills: Record<string, unknown> = {};
   for (const name of sortedKeys(lock.skills)) {
     const entry = lock.skills[name]! as Record<string, unknown>;

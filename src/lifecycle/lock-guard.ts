@@ -20,7 +20,10 @@ export async function withLockFile<T>(file: string, change: () => Promise<T>): P
       retries: { retries: 200, factor: 1.3, minTimeout: 20, maxTimeout: 500 },
     });
   } catch (error) {
-    throw new UserError(`cannot take ${file}.lock (another skills-kernel is changing ${file}?): ${errorMessage(error)}`, 1);
+    throw new UserError(
+      `cannot take ${file}.lock (another skills-kernel is changing ${file}?): ${errorMessage(error)}`,
+      1,
+    );
   }
   try {
     return await change();

@@ -34,7 +34,10 @@ export async function refuseLinkedFolders(agents: readonly AgentRow[], scope: Sc
 }
 
 function linkedFolderError(path: string, problem: string): UserError {
-  const why = problem === "is a symbolic link" ? "is a symbolic link, and skills are never written or deleted through one (it could lead anywhere)" : problem;
+  const why =
+    problem === "is a symbolic link"
+      ? "is a symbolic link, and skills are never written or deleted through one (it could lead anywhere)"
+      : problem;
   return new UserError(`refusing to change skills under ${path}: it ${why}`, 1);
 }
 
@@ -57,7 +60,13 @@ export function placementPaths(agents: readonly AgentRow[], scope: Scope, folder
  * Whatever was at those paths is replaced (the caller decided it may be). Returns the paths that
  * got a copy instead of a link.
  */
-export async function placeSkill(staged: string, agents: readonly AgentRow[], scope: Scope, folder: string, mode: InstallMode): Promise<string[]> {
+export async function placeSkill(
+  staged: string,
+  agents: readonly AgentRow[],
+  scope: Scope,
+  folder: string,
+  mode: InstallMode,
+): Promise<string[]> {
   const copies: string[] = [];
   const targets = [...new Set(agents.map((agent) => agentSkillPath(agent, scope, folder)))];
   if (mode === "link") {
@@ -101,7 +110,11 @@ async function replaceWith(source: string, target: string, fill: (temp: string) 
 /** Whether two skill paths are one folder, through links in their parents (`~/.claude/skills -> ~/.agents/skills`). */
 export async function samePlace(a: string, b: string): Promise<boolean> {
   if (a === b) return true;
-  const real = (path: string) => realpath(dirname(path)).then((parent) => join(parent, basename(path)), () => path);
+  const real = (path: string) =>
+    realpath(dirname(path)).then(
+      (parent) => join(parent, basename(path)),
+      () => path,
+    );
   return (await real(a)) === (await real(b));
 }
 
@@ -120,7 +133,9 @@ export async function removeEntry(path: string): Promise<boolean> {
 
 /** Why an entry that is not an installed skill is left alone. */
 export function notASkill(path: string, kind: "file" | "folder"): string {
-  return kind === "file" ? `${path} is a file, not an installed skill; it is left as it is` : `${path} holds no SKILL.md, so it is not an installed skill; it is left as it is`;
+  return kind === "file"
+    ? `${path} is a file, not an installed skill; it is left as it is`
+    : `${path} holds no SKILL.md, so it is not an installed skill; it is left as it is`;
 }
 
 /** What is at a path a placement would write: nothing, a link, an installed skill's folder, another folder, or a file. */
@@ -134,7 +149,13 @@ export async function entryKind(path: string): Promise<"none" | "link" | "skill"
   if (stats.isSymbolicLink()) return "link";
   if (!stats.isDirectory()) return "file";
   for (const name of SKILL_FILES) {
-    if (await lstat(join(path, name)).then((file) => file.isFile(), () => false)) return "skill";
+    if (
+      await lstat(join(path, name)).then(
+        (file) => file.isFile(),
+        () => false,
+      )
+    )
+      return "skill";
   }
   return "folder";
 }

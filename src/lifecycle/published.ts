@@ -20,9 +20,15 @@ export async function publishedDigest(indexUrl: string, name: string, catalogTok
     retries: INDEX_LIMITS.retries,
     concurrency: 1,
     maxTotalBytes: INDEX_LIMITS.maxBytes,
-    headers: { "user-agent": `skills-kernel/${VERSION}`, ...(catalogToken ? { authorization: `Bearer ${catalogToken}` } : {}) },
+    headers: {
+      "user-agent": `skills-kernel/${VERSION}`,
+      ...(catalogToken ? { authorization: `Bearer ${catalogToken}` } : {}),
+    },
   });
-  const response = await http.get(indexUrl, { maxBytes: INDEX_LIMITS.maxBytes, headers: { accept: "application/json" } });
+  const response = await http.get(indexUrl, {
+    maxBytes: INDEX_LIMITS.maxBytes,
+    headers: { accept: "application/json" },
+  });
   if (response.status !== 200) throw new UserError(`${where} answered HTTP ${response.status}`, 1);
   let data: unknown;
   try {
@@ -31,7 +37,12 @@ export async function publishedDigest(indexUrl: string, name: string, catalogTok
     throw new UserError(`${where} is not JSON`, 1);
   }
   if (!isDiscoveryIndex(data)) throw new UserError(`${where} is no longer an Agent Skills discovery 0.2.0 index`, 1);
-  const found = parseDiscoveryIndex(data as Record<string, unknown>, indexUrl, indexUrl, Number.POSITIVE_INFINITY).entries.find((entry) => entry.name === name);
+  const found = parseDiscoveryIndex(
+    data as Record<string, unknown>,
+    indexUrl,
+    indexUrl,
+    Number.POSITIVE_INFINITY,
+  ).entries.find((entry) => entry.name === name);
   if (!found) throw new UserError(`"${name}" is no longer in ${where}`, 1);
   return found.digest;
 }

@@ -34,7 +34,9 @@ export interface InstalledRow {
 /** Every skill of the scope's lock, compared with what is on disk. */
 export async function installedRows(scope: Scope): Promise<InstalledRow[]> {
   const lock = await readLock(lockPath(scope));
-  const skills = await Promise.all(Object.entries(lock.skills).map(([folder, entry]) => inspectSkill(folder, entry, scope)));
+  const skills = await Promise.all(
+    Object.entries(lock.skills).map(([folder, entry]) => inspectSkill(folder, entry, scope)),
+  );
   return skills.map((skill) => ({
     name: skill.folder,
     state: skill.state,
@@ -78,16 +80,23 @@ export function entrySpec(name: string, entry: LockEntry, lockDir: string): Sour
     const folder = entry.sourceUrl && isAbsolute(entry.sourceUrl) ? entry.sourceUrl : resolve(lockDir, entry.source);
     return { kind: "local", written: entry.source, folder };
   }
-  if (entry.sourceType === "archive") return { kind: "archive", written: entry.source, location: entry.sourceUrl ?? resolve(lockDir, entry.source) };
-  if (entry.sourceType === "catalog" && entry.sourceUrl) return { kind: "catalog", written: entry.source, url: entry.sourceUrl };
+  if (entry.sourceType === "archive")
+    return { kind: "archive", written: entry.source, location: entry.sourceUrl ?? resolve(lockDir, entry.source) };
+  if (entry.sourceType === "catalog" && entry.sourceUrl)
+    return { kind: "catalog", written: entry.source, url: entry.sourceUrl };
   if (entry.sourceType === "git") return parseSource(entry.source, lockDir).spec;
-  throw new UserError(`"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`, 1);
+  throw new UserError(
+    `"${name}" was installed by another tool (source type ${entry.sourceType}); add it again to manage it here`,
+    1,
+  );
 }
 
 /** The lock entry's skill among a source's skills: by its path, else by name. */
 export function findLocked(source: OpenedSource, name: string, entry: LockEntry) {
   const { path } = sourceFieldsOf(entry);
-  const found = source.skills.find((skill) => path !== undefined && skill.path === path) ?? source.skills.find((skill) => skill.name === (entry.name ?? name));
+  const found =
+    source.skills.find((skill) => path !== undefined && skill.path === path) ??
+    source.skills.find((skill) => skill.name === (entry.name ?? name));
   if (!found) throw new UserError(`"${name}" is no longer in ${entry.source}${path ? ` at ${path}` : ""}`, 1);
   return found;
 }
@@ -97,15 +106,33 @@ export function findLocked(source: OpenedSource, name: string, entry: LockEntry)
  * index's new digest for the artifact, or a catalog's, archive's or folder's new content. A new commit that leaves the skill's files as they were is "current",
  * with `latest` the commit to record. `tokenEnv` names the tokens for private HTTPS hosts.
  */
-export async function checkFreshness(name: string, entry: LockEntry, lockDir: string, open: SourceOpener, tokenEnv: TokenEnv = {}): Promise<OutdatedRow> {
+export async function checkFreshness(
+  name: string,
+  entry: LockEntry,
+  lockDir: string,
+  open: SourceOpener,
+  tokenEnv: TokenEnv = {},
+): Promise<OutdatedRow> {
   const archive = entry.sourceType === "archive";
   const current = entry.commit ?? (archive ? entry.digest : undefined) ?? entry.version ?? null;
-  if (entry.pinned) return { name, status: "pinned", current, latest: null, ...(entry.ref ? { note: `pinned to ${entry.ref}` } : {}) };
+  if (entry.pinned)
+    return { name, status: "pinned", current, latest: null, ...(entry.ref ? { note: `pinned to ${entry.ref}` } : {}) };
   try {
-    if (entry.files === undefined) return { name, status: "unknown", current, latest: null, note: "installed by npx skills: add it here to track it" };
+    if (entry.files === undefined)
+      return {
+        name,
+        status: "unknown",
+        current,
+        latest: null,
+        note: "installed by npx skills: add it here to track it",
+      };
     if (entry.sourceType === "catalog" && entry.digest && entry.indexUrl) {
       // The index's digest says whether the artifact changed: an unchanged one is not downloaded.
-      const latest = await publishedDigest(entry.indexUrl, entry.name ?? name, process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined);
+      const latest = await publishedDigest(
+        entry.indexUrl,
+        entry.name ?? name,
+        process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined,
+      );
       return { name, status: latest === entry.digest ? "current" : "outdated", current: entry.digest, latest };
     }
     let commit: string | undefined;
@@ -117,7 +144,8 @@ export async function checkFreshness(name: string, entry: LockEntry, lockDir: st
     const offered = findLocked(source, name, entry);
     const archiveDigest = archive ? offered.skill.artifact?.digest : undefined;
     // The same archive bytes hold the same files: nothing to copy out to compare.
-    if (archiveDigest !== undefined && archiveDigest === entry.digest) return { name, status: "current", current, latest: archiveDigest };
+    if (archiveDigest !== undefined && archiveDigest === entry.digest)
+      return { name, status: "current", current, latest: archiveDigest };
     const staged = await source.stage(offered, tmpdir(), false, true);
     await staged.discard();
     const changed = differingFiles(entry.files, staged.digest.files).length > 0;
@@ -157,7 +185,13 @@ export function sharedOpener(open: SourceOpener): { open: SourceOpener; closeAll
  * rewriting a file.
  */
 export async function recordMovedCommits(scope: Scope, rows: readonly OutdatedRow[]): Promise<void> {
-  const moved = rows.filter((row) => row.status === "current" && row.latest !== null && row.latest !== row.current && (COMMIT.test(row.latest) || DIGEST.test(row.latest)));
+  const moved = rows.filter(
+    (row) =>
+      row.status === "current" &&
+      row.latest !== null &&
+      row.latest !== row.current &&
+      (COMMIT.test(row.latest) || DIGEST.test(row.latest)),
+  );
   if (moved.length === 0) return;
   const file = lockPath(scope);
   await withLockFile(file, async () => {
@@ -165,8 +199,10 @@ export async function recordMovedCommits(scope: Scope, rows: readonly OutdatedRo
     const skills = { ...lock.skills };
     for (const row of moved) {
       const entry = skills[row.name];
-      if (entry?.commit === row.current && COMMIT.test(row.latest!)) skills[row.name] = { ...entry, commit: row.latest! };
-      else if (entry?.sourceType === "archive" && entry.digest === row.current && DIGEST.test(row.latest!)) skills[row.name] = { ...entry, digest: row.latest! };
+      if (entry?.commit === row.current && COMMIT.test(row.latest!))
+        skills[row.name] = { ...entry, commit: row.latest! };
+      else if (entry?.sourceType === "archive" && entry.digest === row.current && DIGEST.test(row.latest!))
+        skills[row.name] = { ...entry, digest: row.latest! };
     }
     await writeLock(file, { ...lock, skills });
   });
@@ -178,7 +214,8 @@ export async function outdatedRows(scope: Scope, open: SourceOpener, tokenEnv: T
   const shared = sharedOpener(open);
   const rows: OutdatedRow[] = [];
   try {
-    for (const [name, entry] of Object.entries(lock.skills)) rows.push(await checkFreshness(name, entry, lockFolder(scope), shared.open, tokenEnv));
+    for (const [name, entry] of Object.entries(lock.skills))
+      rows.push(await checkFreshness(name, entry, lockFolder(scope), shared.open, tokenEnv));
   } finally {
     await shared.closeAll();
   }

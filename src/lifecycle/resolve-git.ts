@@ -15,7 +15,13 @@ const GIT_TIMEOUT_MS = 120_000;
  * Asks the remote where `ref` points (ls-remote, no clone). A full commit id pins without asking;
  * a tag pins; a branch, or no ref (the default branch), tracks.
  */
-export async function resolveRef(url: string, ref: string | undefined, credentials?: Credentials, followRedirects = true, addressGuard?: AddressGuard): Promise<ResolvedRef> {
+export async function resolveRef(
+  url: string,
+  ref: string | undefined,
+  credentials?: Credentials,
+  followRedirects = true,
+  addressGuard?: AddressGuard,
+): Promise<ResolvedRef> {
   if (ref !== undefined && COMMIT.test(ref)) return { commit: ref.toLowerCase(), pinned: true };
   const output = await runGit(["ls-remote", "--", url, ...(ref === undefined ? ["HEAD"] : [ref])], {
     timeoutMs: GIT_TIMEOUT_MS,

@@ -12,7 +12,8 @@ export interface LockedSigner {
 
 /** The signer to record for a skill, when its SKILL.sig is a valid signature of its files (and by an allowed signer, when some were given). */
 export function signerOf(status: SignatureStatus): LockedSigner | undefined {
-  if (!status.signed || status.key === undefined || status.verified === false || status.reason !== undefined) return undefined;
+  if (!status.signed || status.key === undefined || status.verified === false || status.reason !== undefined)
+    return undefined;
   return { key: status.key, ...(status.signer !== undefined && { principal: status.signer }) };
 }
 
@@ -20,7 +21,9 @@ export function signerOf(status: SignatureStatus): LockedSigner | undefined {
 export function signerChange(locked: LockedSigner, status: SignatureStatus): string | undefined {
   const now = signerOf(status);
   if (!now) {
-    const why = status.signed ? `its signature no longer verifies (${status.reason ?? "no key"})` : "it is no longer signed (no SKILL.sig)";
+    const why = status.signed
+      ? `its signature no longer verifies (${status.reason ?? "no key"})`
+      : "it is no longer signed (no SKILL.sig)";
     return `it was signed by ${locked.key} and ${why}`;
   }
   if (now.key !== locked.key) return `its signer changed from ${locked.key} to ${now.key}`;

@@ -58,7 +58,9 @@ function parseSpec(text: string, written: string, cwd: string): SourceSpec {
     // A user name and password in the URL go to git alone: never to the lock, a message or a log.
     return { kind: "git", written: redactCredentials(written), repository: parseRepositorySpec(text) };
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message}; a source is a repository, a catalog URL (…json) or a local folder`);
+    throw new ConfigError(
+      `${(error as Error).message}; a source is a repository, a catalog URL (…json) or a local folder`,
+    );
   }
 }
 
@@ -68,7 +70,10 @@ function archiveSpec(text: string, written: string, cwd: string): SourceSpec {
   if (/^https?:\/\//i.test(text)) {
     if (!URL.canParse(text)) throw new ConfigError(`"${redactCredentials(written)}" is not a valid URL`);
     // The lock records the URL: a password in it would be committed with the project.
-    if (new URL(text).username !== "") throw new ConfigError(`${redactCredentials(text)}: an archive URL holds no user name or password; a token goes in SKILLS_KERNEL_CATALOG_TOKEN`);
+    if (new URL(text).username !== "")
+      throw new ConfigError(
+        `${redactCredentials(text)}: an archive URL holds no user name or password; a token goes in SKILLS_KERNEL_CATALOG_TOKEN`,
+      );
     return { kind: "archive", written, location: text };
   }
   if (text.includes("://")) throw new ConfigError(`"${written}" is neither an archive file nor an http(s) URL`);
@@ -94,7 +99,13 @@ function isCatalogUrl(text: string): boolean {
   } catch {
     return false;
   }
-  return !GIT_HOSTS.has(url.hostname.toLowerCase()) && !/\.git(?:\/|$)/.test(url.pathname) && !url.pathname.includes(":") && url.hash === "" && url.username === "";
+  return (
+    !GIT_HOSTS.has(url.hostname.toLowerCase()) &&
+    !/\.git(?:\/|$)/.test(url.pathname) &&
+    !url.pathname.includes(":") &&
+    url.hash === "" &&
+    url.username === ""
+  );
 }
 
 function isFile(path: string): boolean {

@@ -12,7 +12,8 @@ import { isPrivateHost } from "./redirects.js";
 /** A host name's addresses (node:dns's lookup by default, under INTERNAL_TOKENS.HostLookup a test's). */
 export type HostLookup = (hostname: string) => Promise<readonly string[]>;
 
-export const systemLookup: HostLookup = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map(({ address }) => address);
+export const systemLookup: HostLookup = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address }) => address);
 
 /** Refuses connections to loopback, link-local, private, CGNAT and unspecified addresses. */
 export interface AddressGuard {
@@ -29,7 +30,10 @@ export const refusePrivateAddressesSchema = z.strictObject({
 });
 
 /** The guard a plugin's `refusePrivateAddresses` option asks for, resolving through its kernel's INTERNAL_TOKENS.HostLookup. */
-export function guardFrom(option: z.infer<typeof refusePrivateAddressesSchema> | undefined, lookup: HostLookup | undefined): AddressGuard | undefined {
+export function guardFrom(
+  option: z.infer<typeof refusePrivateAddressesSchema> | undefined,
+  lookup: HostLookup | undefined,
+): AddressGuard | undefined {
   return option && { privateHosts: option.privateHosts, lookup: lookup ?? systemLookup };
 }
 
@@ -86,8 +90,15 @@ export function guardedLookup(guard: AddressGuard): LookupFunction {
     checkedAddresses(hostname, guard).then(
       (addresses) => {
         const family = options.family === 4 || options.family === 6 ? options.family : 0;
-        const usable = addresses.map((address) => ({ address, family: isIP(address) })).filter((entry) => family === 0 || entry.family === family);
-        if (usable.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: "ENOTFOUND" }), "", 0);
+        const usable = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((entry) => family === 0 || entry.family === family);
+        if (usable.length === 0)
+          return callback(
+            Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: "ENOTFOUND" }),
+            "",
+            0,
+          );
         if (options.all) return (callback as unknown as (error: null, addresses: typeof usable) => void)(null, usable);
         callback(null, usable[0]!.address, usable[0]!.family);
       },

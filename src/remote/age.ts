@@ -6,6 +6,12 @@ export function ageOf(since: number | undefined, now = Date.now()): string {
   if (since === undefined || !Number.isFinite(since)) return "at an unknown time";
   const seconds = Math.max(0, Math.round((now - since) / 1000));
   const [amount, unit] =
-    seconds < 90 ? [seconds, "second"] : seconds < 90 * 60 ? [Math.round(seconds / 60), "minute"] : seconds < 36 * 3600 ? [Math.round(seconds / 3600), "hour"] : [Math.round(seconds / 86_400), "day"];
+    seconds < 90
+      ? [seconds, "second"]
+      : seconds < 90 * 60
+        ? [Math.round(seconds / 60), "minute"]
+        : seconds < 36 * 3600
+          ? [Math.round(seconds / 3600), "hour"]
+          : [Math.round(seconds / 86_400), "day"];
   return `${amount} ${unit}${amount === 1 ? "" : "s"} ago`;
 }

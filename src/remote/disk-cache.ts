@@ -23,11 +23,17 @@ export interface DiskCacheOptions {
  * may share the folder.
  */
 export function createDiskCache(dir: string, namespace: string, options: DiskCacheOptions = {}): Cache {
-  return diskCache(dir, namespace, options.maxBytes === undefined ? undefined : new FolderBound(dir, options.maxBytes), options.clock ?? systemClock);
+  return diskCache(
+    dir,
+    namespace,
+    options.maxBytes === undefined ? undefined : new FolderBound(dir, options.maxBytes),
+    options.clock ?? systemClock,
+  );
 }
 
 function diskCache(dir: string, namespace: string, bound: FolderBound | undefined, clock: Pick<Clock, "now">): Cache {
-  const fileOf = (key: string) => join(dir, createHash("sha256").update(`${namespace}\0${key}`).digest("hex").slice(0, 40) + ".json");
+  const fileOf = (key: string) =>
+    join(dir, createHash("sha256").update(`${namespace}\0${key}`).digest("hex").slice(0, 40) + ".json");
   return {
     namespace,
     async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
@@ -64,7 +70,8 @@ function diskCache(dir: string, namespace: string, bound: FolderBound | undefine
 async function readEntry(file: string, bound: FolderBound | undefined): Promise<string> {
   const handle = await open(file, "r");
   try {
-    if (bound && (await handle.stat()).size > bound.maxBytes) throw new Error(`${file} is larger than its folder may hold`);
+    if (bound && (await handle.stat()).size > bound.maxBytes)
+      throw new Error(`${file} is larger than its folder may hold`);
     return await handle.readFile("utf8");
   } finally {
     await handle.close();

@@ -102,8 +102,14 @@ export class RemoteDocuments {
       await this.cache.set(key, entry, KEEP_MS);
       return { body: response.body, stale: false };
     } catch (error) {
-      if (request.signal?.aborted || !cached || (error instanceof HttpError && GONE.has(error.status ?? 0))) throw error;
-      return { body: decode(cached.body), stale: true, error: error instanceof Error ? error.message : String(error), fetchedAt: cached.fetchedAt };
+      if (request.signal?.aborted || !cached || (error instanceof HttpError && GONE.has(error.status ?? 0)))
+        throw error;
+      return {
+        body: decode(cached.body),
+        stale: true,
+        error: error instanceof Error ? error.message : String(error),
+        fetchedAt: cached.fetchedAt,
+      };
     }
   }
 
@@ -128,7 +134,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 function asRevalidated(value: unknown): Revalidated | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { etag, lastModified, body, fetchedAt } = value as Partial<Revalidated>;
-  const header = (text: unknown) => text === null || (typeof text === "string" && text.length <= 1024 && !/[\r\n\0]/.test(text));
+  const header = (text: unknown) =>
+    text === null || (typeof text === "string" && text.length <= 1024 && !/[\r\n\0]/.test(text));
   if (!header(etag) || !header(lastModified) || typeof body !== "string" || !BASE64.test(body)) return undefined;
   if (typeof fetchedAt !== "number" || !(fetchedAt <= Date.now())) return undefined;
   return { etag: etag!, lastModified: lastModified!, body, fetchedAt };

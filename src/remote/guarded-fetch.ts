@@ -13,7 +13,12 @@ const NO_BODY = new Set([101, 204, 205, 304]);
  * be told where to connect: the guard resolves and checks the host's addresses as each connection
  * opens, and the connection goes to those alone. The Host header and TLS name stay the URL's.
  */
-export async function guardedFetch(url: URL, headers: Readonly<Record<string, string>>, signal: AbortSignal, guard: AddressGuard): Promise<Response> {
+export async function guardedFetch(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+  guard: AddressGuard,
+): Promise<Response> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   // An address in the URL is never looked up: it is checked here.
   if (isIP(host) !== 0) await checkedAddresses(host, guard);
@@ -44,20 +49,31 @@ export async function guardedFetch(url: URL, headers: Readonly<Record<string, st
     throw new Error(`this runtime connected to ${host} without checking its address`);
   }
   const answerHeaders = new Headers();
-  for (let index = 0; index + 1 < answer.rawHeaders.length; index += 2) answerHeaders.append(answer.rawHeaders[index]!, answer.rawHeaders[index + 1]!);
+  for (let index = 0; index + 1 < answer.rawHeaders.length; index += 2)
+    answerHeaders.append(answer.rawHeaders[index]!, answer.rawHeaders[index + 1]!);
   const status = answer.statusCode ?? 0;
   if (NO_BODY.has(status)) {
     answer.resume();
     return new Response(null, { status, statusText: answer.statusMessage, headers: answerHeaders });
   }
-  return new Response(Readable.toWeb(decoded(answer)) as ReadableStream<Uint8Array>, { status, statusText: answer.statusMessage, headers: answerHeaders });
+  return new Response(Readable.toWeb(decoded(answer)) as ReadableStream<Uint8Array>, {
+    status,
+    statusText: answer.statusMessage,
+    headers: answerHeaders,
+  });
 }
 
 /** The body as fetch gives it: a gzip, deflate or brotli encoding undone. */
 function decoded(answer: IncomingMessage): Readable {
   const encoding = answer.headers["content-encoding"]?.trim().toLowerCase();
   const decoder =
-    encoding === "gzip" || encoding === "x-gzip" ? createGunzip() : encoding === "deflate" ? createInflate() : encoding === "br" ? createBrotliDecompress() : undefined;
+    encoding === "gzip" || encoding === "x-gzip"
+      ? createGunzip()
+      : encoding === "deflate"
+        ? createInflate()
+        : encoding === "br"
+          ? createBrotliDecompress()
+          : undefined;
   if (!decoder) return answer;
   answer.once("error", (error) => decoder.destroy(error));
   return answer.pipe(decoder);

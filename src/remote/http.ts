@@ -146,7 +146,9 @@ export class HttpClient {
       return { status: response.status, headers: response.headers, body };
     } catch (error) {
       if (error instanceof HttpError) throw error;
-      const why = timeout.aborted ? `the body did not arrive within ${this.settings.timeoutMs} ms` : `the body was cut short (${causeOf(error)})`;
+      const why = timeout.aborted
+        ? `the body did not arrive within ${this.settings.timeoutMs} ms`
+        : `the body was cut short (${causeOf(error)})`;
       throw new HttpError(`${where}: ${why}`, true);
     }
   }
@@ -155,7 +157,13 @@ export class HttpClient {
    * The answer to `url`, redirects followed by hand: only where redirectRefusal allows, and the
    * configured headers (tokens, API keys) only ever to `url`'s own origin.
    */
-  async #follow(url: string, request: HttpRequest, signal: AbortSignal, where: string, timeout: AbortSignal): Promise<Response> {
+  async #follow(
+    url: string,
+    request: HttpRequest,
+    signal: AbortSignal,
+    where: string,
+    timeout: AbortSignal,
+  ): Promise<Response> {
     const origin = new URL(url);
     let current = origin;
     for (let hops = 0; ; hops++) {
@@ -163,10 +171,15 @@ export class HttpClient {
       let response: Response;
       try {
         const guard = this.settings.addressGuard;
-        response = guard ? await guardedFetch(current, headers, signal, guard) : await fetch(current, { headers, signal, redirect: "manual" });
+        response = guard
+          ? await guardedFetch(current, headers, signal, guard)
+          : await fetch(current, { headers, signal, redirect: "manual" });
       } catch (error) {
         if (error instanceof PrivateAddressError) throw new HttpError(`${where}: ${error.message}`, false);
-        throw new HttpError(`${where}: ${timeout.aborted ? `no answer within ${this.settings.timeoutMs} ms` : causeOf(error)}`, true);
+        throw new HttpError(
+          `${where}: ${timeout.aborted ? `no answer within ${this.settings.timeoutMs} ms` : causeOf(error)}`,
+          true,
+        );
       }
       const location = REDIRECT_STATUS.has(response.status) ? response.headers.get("location") : null;
       if (location === null) return response;
@@ -177,9 +190,11 @@ export class HttpClient {
       } catch {
         throw new HttpError(`${where}: redirected to an invalid URL`, false, response.status);
       }
-      if (hops >= MAX_REDIRECTS) throw new HttpError(`${where}: more than ${MAX_REDIRECTS} redirects`, false, response.status);
+      if (hops >= MAX_REDIRECTS)
+        throw new HttpError(`${where}: more than ${MAX_REDIRECTS} redirects`, false, response.status);
       const refusal = redirectRefusal(origin, next, this.settings.redirectHosts ?? []);
-      if (refusal) throw new HttpError(`${where}: redirected to ${redact(next.href)}, ${refusal}`, false, response.status);
+      if (refusal)
+        throw new HttpError(`${where}: redirected to ${redact(next.href)}, ${refusal}`, false, response.status);
       current = next;
     }
   }

@@ -15,13 +15,29 @@ export const remoteLimitsSchema = {
   /** Requests in flight at once, per source. */
   concurrency: z.number().int().min(1).max(64).default(8),
   /** The most one source downloads between two loads; past it, its requests fail. */
-  maxTotalBytes: z.number().int().min(1).default(64 * MiB),
+  maxTotalBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(64 * MiB),
   /** The largest single file (a SKILL.md or one of its files) downloaded. */
-  maxFileBytes: z.number().int().min(1).default(8 * MiB),
+  maxFileBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(8 * MiB),
   /** As in the fs source: larger frontmatter is refused before parsing. */
-  maxFrontmatterBytes: z.number().int().min(1).default(64 * KiB),
+  maxFrontmatterBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(64 * KiB),
   /** As in the fs source: the head of each SKILL.md parsed for the listing. */
-  maxSkillFileBytes: z.number().int().min(1).default(256 * KiB),
+  maxSkillFileBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(256 * KiB),
   /** The most skills one source lists; past it, a "scan-limit" diagnostic. */
   maxSkills: z.number().int().min(1).default(5_000),
   /** Where downloads are kept when no cache plugin is configured (and git's clones always). */

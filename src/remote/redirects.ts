@@ -16,7 +16,8 @@ export function redirectRefusal(from: URL, to: URL, hosts: readonly string[]): s
   if (to.protocol !== "https:" && to.protocol !== "http:") return "which is not an http(s) URL";
   if (from.protocol === "https:" && to.protocol === "http:") return "which is not https";
   if (to.origin === from.origin) return undefined;
-  if (!hosts.includes(to.host) && !hosts.includes(to.hostname)) return "another origin (name its host in redirectHosts to allow it)";
+  if (!hosts.includes(to.host) && !hosts.includes(to.hostname))
+    return "another origin (name its host in redirectHosts to allow it)";
   if (isPrivateHost(to.hostname) && !isPrivateHost(from.hostname)) return "a private or loopback address";
   return undefined;
 }

@@ -39,7 +39,8 @@ export function createRemoteFiles(reader: RemoteFileReader): RemoteFiles {
   let known: ReadonlyMap<string, RemoteSkillFolder> = new Map();
   const folderOf = (skillPath: string, shown: string) => {
     const folder = known.get(skillPath);
-    if (!folder) throw new SkillFileError(shown, `no skill at "${skillPath}" in this source (its last load did not list one)`);
+    if (!folder)
+      throw new SkillFileError(shown, `no skill at "${skillPath}" in this source (its last load did not list one)`);
     return folder;
   };
   const slice = (bytes: Uint8Array, maxBytes: number): SkillFileContent => ({
@@ -80,7 +81,9 @@ export function toListing(entries: readonly ListedFile[], document: string): Rem
     .filter((entry) => entry.path !== document && checkRelativePath(entry.path) === undefined)
     .filter((entry) => {
       const segments = entry.path.split("/");
-      return segments.length <= MAX_FILE_DEPTH + 1 && !segments.slice(0, -1).some((segment) => SKIPPED_FOLDERS.has(segment));
+      return (
+        segments.length <= MAX_FILE_DEPTH + 1 && !segments.slice(0, -1).some((segment) => SKIPPED_FOLDERS.has(segment))
+      );
     })
     .sort((a, b) => compare(a.path, b.path));
   return { document, files: files.slice(0, MAX_LISTED_ENTRIES), complete: files.length <= MAX_LISTED_ENTRIES };

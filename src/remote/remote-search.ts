@@ -14,20 +14,28 @@ export async function searchRemoteSources(
   options: { readonly limit: number; readonly source?: string; readonly signal?: AbortSignal },
   logger: Logger,
 ): Promise<CatalogSkill[]> {
-  const searching = catalog.sources.filter((source) => source.search && (options.source === undefined || source.name === options.source));
+  const searching = catalog.sources.filter(
+    (source) => source.search && (options.source === undefined || source.name === options.source),
+  );
   if (searching.length === 0) return [];
   const answers = await Promise.all(
     searching.map(async (source) => {
       try {
-        return { source: source.name, skills: await source.search!(query, { limit: options.limit, signal: options.signal }) };
+        return {
+          source: source.name,
+          skills: await source.search!(query, { limit: options.limit, signal: options.signal }),
+        };
       } catch (error) {
         logger.warn(`source "${source.name}" could not search: ${errorMessage(error)}`);
         return { source: source.name, skills: [] };
       }
     }),
   );
-  const find = (source: string, path: string) => catalog.list().find((skill) => skill.source === source && skill.path === path);
-  const stale = answers.filter(({ source, skills }) => skills.some((skill) => !find(source, skill.path))).map(({ source }) => source);
+  const find = (source: string, path: string) =>
+    catalog.list().find((skill) => skill.source === source && skill.path === path);
+  const stale = answers
+    .filter(({ source, skills }) => skills.some((skill) => !find(source, skill.path)))
+    .map(({ source }) => source);
   if (stale.length > 0) await catalog.refresh(stale);
   return answers.flatMap(({ source, skills }) => skills.flatMap((skill) => find(source, skill.path) ?? []));
 }

@@ -3,7 +3,8 @@
 // shown (a right-to-left override makes "exe.md" read as "dm.exe"), so they are shown escaped.
 
 // C0 and C1 controls, DEL, zero-width and bidirectional formatting marks, line and paragraph separators.
-const UNSAFE_CLASS = "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff]";
+const UNSAFE_CLASS =
+  "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff]";
 const UNSAFE_CHARACTER = new RegExp(UNSAFE_CLASS);
 const EVERY_UNSAFE_CHARACTER = new RegExp(UNSAFE_CLASS, "g");
 

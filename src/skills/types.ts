@@ -137,7 +137,10 @@ export interface CatalogSource {
    * its watchers, so after a catalog refresh they are readable like any other; search_skills merges
    * them with its own ranking (src/remote/remote-search.ts).
    */
-  search?(query: string, options: { readonly limit: number; readonly signal?: AbortSignal }): Promise<readonly SourceSkill[]>;
+  search?(
+    query: string,
+    options: { readonly limit: number; readonly signal?: AbortSignal },
+  ): Promise<readonly SourceSkill[]>;
   /**
    * Call `onChange` when skills may have been added, changed or removed (the catalog debounces
    * and reloads). Returns a function that stops watching. Sources that cannot watch omit it.
@@ -206,4 +209,3 @@ export interface Ranker {
    */
   loadIndex?(skills: readonly CatalogSkill[], saved: Uint8Array): boolean;
 }
-

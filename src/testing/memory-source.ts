@@ -8,8 +8,17 @@ import type { Visibility } from "../skills/catalog/visibility.js";
  * memory, under `name`: a test's skills without a folder on disk. Changes to the record are seen
  * at the catalog's next refresh.
  */
-export function memorySource(name: string, files: Record<string, string | Uint8Array>, options: { readonly visibleTo?: Visibility } = {}): Plugin<unknown> {
-  return sourceFromFiles({ name, description: "memory", files: memorySkillFiles(files), visibleTo: options.visibleTo }) as Plugin<unknown>;
+export function memorySource(
+  name: string,
+  files: Record<string, string | Uint8Array>,
+  options: { readonly visibleTo?: Visibility } = {},
+): Plugin<unknown> {
+  return sourceFromFiles({
+    name,
+    description: "memory",
+    files: memorySkillFiles(files),
+    visibleTo: options.visibleTo,
+  }) as Plugin<unknown>;
 }
 
 /** A SKILL.md with the given name and description, and a body: the smallest valid skill. */

@@ -19,7 +19,8 @@ function consumer(name: string, seen: Cache[]) {
   });
 }
 
-const boot = (plugins: unknown[]) => createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
+const boot = (plugins: unknown[]) =>
+  createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
 
 describe("the default cache (CACHE: the Cache token with cache-memory as its default)", () => {
   it("is cache-memory when the config names no cache, each plugin in its own namespace", async () => {
@@ -43,7 +44,9 @@ describe("the default cache (CACHE: the Cache token with cache-memory as its def
 
   it("gives way to a cache the config names, built in or its own", async () => {
     // No Redis needed: cache-redis boots while its server is unreachable, and reconnects later.
-    const redisKernel = await boot([["cache-redis", { url: `redis://127.0.0.1:${await freePort()}`, connectTimeoutMs: 500 }]]);
+    const redisKernel = await boot([
+      ["cache-redis", { url: `redis://127.0.0.1:${await freePort()}`, connectTimeoutMs: 500 }],
+    ]);
     expect(redisKernel.plugins).toContain("cache-redis");
     expect(redisKernel.plugins).not.toContain("cache-memory");
     await redisKernel.close();

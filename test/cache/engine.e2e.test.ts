@@ -58,12 +58,17 @@ describe("the cache engine over a real Redis", () => {
       // A valid entry copied under another key: refused, it names the key it was sealed for.
       await raw.set(keyB, stored);
       // What an older release (or anyone without the secret) writes: plain JSON, refused.
-      await raw.set(fullKey("sealed", "fs", "c"), JSON.stringify({ value: { description: "Planted." }, expires: null }));
+      await raw.set(
+        fullKey("sealed", "fs", "c"),
+        JSON.stringify({ value: { description: "Planted." }, expires: null }),
+      );
       expect(await view.get("a")).toBeUndefined();
       expect(await view.get("b")).toBeUndefined();
       expect(await view.get("c")).toBeUndefined();
       expect((await writer.engine.stats()).errors).toBe(3);
-      expect(writer.logs.filter((line) => line.includes("warn: a cache entry without this server's seal was refused"))).toHaveLength(1);
+      expect(
+        writer.logs.filter((line) => line.includes("warn: a cache entry without this server's seal was refused")),
+      ).toHaveLength(1);
       // Another secret reads nothing this one wrote.
       await view.set("d", 1);
       const other = await redisEngine(redis.url, { prefix: "sealed", secret: "t".repeat(32) });

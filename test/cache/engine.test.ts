@@ -3,7 +3,10 @@ import type { CacheEngineOptions } from "../../src/cache/engine.js";
 import { createMemoryBackend } from "../../src/cache/memory-backend.js";
 import { engineOver } from "./engine-over.js";
 
-function memoryEngine(overrides: Partial<CacheEngineOptions> = {}, bounds = { maxBytes: 1_000_000, maxEntries: 1_000 }) {
+function memoryEngine(
+  overrides: Partial<CacheEngineOptions> = {},
+  bounds = { maxBytes: 1_000_000, maxEntries: 1_000 },
+) {
   return engineOver(createMemoryBackend(bounds), overrides);
 }
 
@@ -90,7 +93,15 @@ describe("the cache engine over memory", () => {
     await engine.view("a").get("1");
     await engine.view("a").get("nope");
     const stats = await engine.stats();
-    expect(stats).toMatchObject({ backend: "memory", state: "connected", hits: 1, misses: 1, hitRatio: 0.5, errors: 0, bypassed: 0 });
+    expect(stats).toMatchObject({
+      backend: "memory",
+      state: "connected",
+      hits: 1,
+      misses: 1,
+      hitRatio: 0.5,
+      errors: 0,
+      bypassed: 0,
+    });
     expect(stats.entries).toEqual({ a: 2, "b:odd%name": 1 });
     expect(stats.entriesComplete).toBe(true);
     expect(stats.lastError).toBeNull();

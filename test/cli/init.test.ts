@@ -24,17 +24,25 @@ describe("skills-kernel init", () => {
   });
 
   it("writes the description given, quoted where YAML needs it", async () => {
-    await runInit(join(dir, "notes"), { description: "Take notes: when asked, #always", references: false, scripts: false });
+    await runInit(join(dir, "notes"), {
+      description: "Take notes: when asked, #always",
+      references: false,
+      scripts: false,
+    });
     expect(await validateSkillFolder(join(dir, "notes"))).toMatchObject({ valid: true });
     expect(await readFile(join(dir, "notes", "SKILL.md"), "utf8")).toContain("name: notes\n");
   });
 
   it("refuses a name the spec refuses, and an existing folder, writing nothing", async () => {
-    await expect(runInit(join(dir, "Bad_Name"), { references: false, scripts: false })).rejects.toThrow(/cannot make a skill named "Bad_Name": name:/);
+    await expect(runInit(join(dir, "Bad_Name"), { references: false, scripts: false })).rejects.toThrow(
+      /cannot make a skill named "Bad_Name": name:/,
+    );
     await expect(access(join(dir, "Bad_Name"))).rejects.toThrow();
     await runInit(join(dir, "once"), { references: false, scripts: false });
     const before = await readFile(join(dir, "once", "SKILL.md"), "utf8");
-    await expect(runInit(join(dir, "once"), { description: "other", references: false, scripts: false })).rejects.toThrow(/exists already/);
+    await expect(
+      runInit(join(dir, "once"), { description: "other", references: false, scripts: false }),
+    ).rejects.toThrow(/exists already/);
     expect(await readFile(join(dir, "once", "SKILL.md"), "utf8")).toBe(before);
   });
 });

@@ -31,7 +31,17 @@ async function install(kernel: Kernel, name: string, options: Partial<InstallCli
   let stderr = "";
   vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
   vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  const code = await runInstall(kernel, name, { to: "project", agents: [], allAgents: false, global: false, force: false, dryRun: false, strict: false, json: false, ...options });
+  const code = await runInstall(kernel, name, {
+    to: "project",
+    agents: [],
+    allAgents: false,
+    global: false,
+    force: false,
+    dryRun: false,
+    strict: false,
+    json: false,
+    ...options,
+  });
   vi.restoreAllMocks();
   return { code, stdout, stderr };
 }

@@ -15,13 +15,20 @@ describe("--git, --catalog and add through dist/cli.js", () => {
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), "skills-kernel-remote-cli-"));
-    repo = await createRepository({
-      "skills/deploy/SKILL.md": skill("deploy", "Deploy the service."),
-      "skills/deploy/scripts/run.sh": "#!/bin/sh\necho deploy\n",
-      "skills/review/SKILL.md": skill("review", "Review a change."),
-    }, base);
+    repo = await createRepository(
+      {
+        "skills/deploy/SKILL.md": skill("deploy", "Deploy the service."),
+        "skills/deploy/scripts/run.sh": "#!/bin/sh\necho deploy\n",
+        "skills/review/SKILL.md": skill("review", "Review a change."),
+      },
+      base,
+    );
     server = await startFixtureServer({
-      "/.well-known/skills/index.json": { body: JSON.stringify({ skills: [{ name: "site-help", description: "Help for the site.", files: ["SKILL.md"] }] }) },
+      "/.well-known/skills/index.json": {
+        body: JSON.stringify({
+          skills: [{ name: "site-help", description: "Help for the site.", files: ["SKILL.md"] }],
+        }),
+      },
       "/.well-known/skills/site-help/SKILL.md": { body: skill("site-help", "Help for the site.") },
     });
     // A project with its own skills folder, which an explicit source flag leaves out.
@@ -36,7 +43,10 @@ describe("--git, --catalog and add through dist/cli.js", () => {
   });
 
   it("--git serves exactly that repository's folder, repeatable beside --catalog", async () => {
-    const result = await runCli(["list", "--git", `${repo.url}#main:skills`, "--catalog", server.url], { cwd: base, env });
+    const result = await runCli(["list", "--git", `${repo.url}#main:skills`, "--catalog", server.url], {
+      cwd: base,
+      env,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split("\n").filter(Boolean).sort()).toEqual(["deploy", "review", "site-help"]);
   });
@@ -44,7 +54,10 @@ describe("--git, --catalog and add through dist/cli.js", () => {
   it("takes a repository URL given as --skills-dir as --git, instead of a missing folder", async () => {
     const result = await runCli(["list", "--skills-dir", repo.url], { cwd: base, env });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.split("\n").filter(Boolean).sort(), result.stdout + result.stderr).toEqual(["deploy", "review"]);
+    expect(result.stdout.split("\n").filter(Boolean).sort(), result.stdout + result.stderr).toEqual([
+      "deploy",
+      "review",
+    ]);
   });
 
   it("says in one line what is wrong with a repository spec", async () => {
@@ -57,10 +70,17 @@ describe("--git, --catalog and add through dist/cli.js", () => {
   it("add installs one skill of a repository through the installer's checks, and --json lists what it added", async () => {
     const project = join(base, "adding");
     await mkdir(join(project, ".git"), { recursive: true });
-    const result = await runCli(["add", `${repo.url}#main:skills`, "--skill", "deploy", "--agent", "claude-code", "--json"], { cwd: project, env });
+    const result = await runCli(
+      ["add", `${repo.url}#main:skills`, "--skill", "deploy", "--agent", "claude-code", "--json"],
+      { cwd: project, env },
+    );
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject([{ folder: "deploy", agents: ["claude-code"], files: ["SKILL.md", "scripts/run.sh"] }]);
-    expect(await readFile(join(project, ".claude", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe("#!/bin/sh\necho deploy\n");
+    expect(JSON.parse(result.stdout)).toMatchObject([
+      { folder: "deploy", agents: ["claude-code"], files: ["SKILL.md", "scripts/run.sh"] },
+    ]);
+    expect(await readFile(join(project, ".claude", "skills", "deploy", "scripts", "run.sh"), "utf8")).toBe(
+      "#!/bin/sh\necho deploy\n",
+    );
     expect(existsSync(join(project, ".claude", "skills", "review"))).toBe(false);
   });
 });

@@ -38,10 +38,14 @@ describe("skills-kernel validate", () => {
     await writeSkillFile(root, deep, skillMd("d12"));
     const { code, stdout } = await validate([root], true);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { skills: { path: string; valid: boolean; warnings: { message: string }[] }[] };
+    const report = JSON.parse(stdout) as {
+      skills: { path: string; valid: boolean; warnings: { message: string }[] }[];
+    };
     expect(report.skills.find((skill) => skill.path === root)).toMatchObject({
       valid: true,
-      warnings: [{ message: expect.stringMatching(/^1 skill lies more than 12 folders below .* raise the fs option maxDepth/) }],
+      warnings: [
+        { message: expect.stringMatching(/^1 skill lies more than 12 folders below .* raise the fs option maxDepth/) },
+      ],
     });
   });
 
@@ -70,7 +74,9 @@ describe("skills-kernel validate", () => {
     const root = await repository();
     const { code, stdout } = await validate([join(root, "good")]);
     expect(code).toBe(0);
-    expect(stdout).toBe(`${join(root, "good")}: valid (0 errors, 0 warnings)\n\n1 skill checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n`);
+    expect(stdout).toBe(
+      `${join(root, "good")}: valid (0 errors, 0 warnings)\n\n1 skill checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n`,
+    );
   });
 
   it("takes a SKILL.md file, and several paths at once", async () => {
@@ -102,7 +108,11 @@ describe("skills-kernel validate", () => {
   it("exits 2 when a path does not exist or is not a skill", async () => {
     const root = await repository();
     await writeFile(join(root, "notes.txt"), "x");
-    const { code, stdout, stderr } = await validate([join(root, "good"), join(root, "missing"), join(root, "notes.txt")]);
+    const { code, stdout, stderr } = await validate([
+      join(root, "good"),
+      join(root, "missing"),
+      join(root, "notes.txt"),
+    ]);
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toBe(
@@ -115,7 +125,9 @@ describe("skills-kernel validate", () => {
     await mkdir(join(empty, "sub"), { recursive: true });
     const { code, stdout } = await validate([empty]);
     expect(code).toBe(1);
-    expect(stdout).toContain(`${empty}: INVALID (1 error, 0 warnings)\n  error    folder: holds no skill (no SKILL.md at any depth)`);
+    expect(stdout).toContain(
+      `${empty}: INVALID (1 error, 0 warnings)\n  error    folder: holds no skill (no SKILL.md at any depth)`,
+    );
   });
 
   it("shows paths as given, relative ones included", async () => {
@@ -133,11 +145,14 @@ describe("skills-kernel validate", () => {
   });
 
   for (const corpus of CORPORA) {
-    it.skipIf(!corpus.present)(corpus.title(`checks every skill of ${corpus.label}, finding invalid those its anomalies say are`), async () => {
-      const { code, stdout } = await validate([corpus.dir], true);
-      expect(code).toBe(1);
-      const report = JSON.parse(stdout);
-      expect(report).toMatchObject({ checked: readManifest(corpus).length, invalid: invalidCount(corpus) });
-    });
+    it.skipIf(!corpus.present)(
+      corpus.title(`checks every skill of ${corpus.label}, finding invalid those its anomalies say are`),
+      async () => {
+        const { code, stdout } = await validate([corpus.dir], true);
+        expect(code).toBe(1);
+        const report = JSON.parse(stdout);
+        expect(report).toMatchObject({ checked: readManifest(corpus).length, invalid: invalidCount(corpus) });
+      },
+    );
   }
 });

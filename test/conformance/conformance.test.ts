@@ -58,9 +58,27 @@ interface Check {
 }
 
 /** Run one scenario; its checks, read from the results the suite writes. */
-function runScenario(url: string, version: string, force: boolean, scenario: string, results: string): Promise<{ checks: Check[]; output: string }> {
+function runScenario(
+  url: string,
+  version: string,
+  force: boolean,
+  scenario: string,
+  results: string,
+): Promise<{ checks: Check[]; output: string }> {
   const out = mkdtempSync(join(results, `${version}-${scenario}-`));
-  const args = [SUITE, "server", "--url", url, "--spec-version", version, ...(force || EXTENSION.includes(scenario) ? ["--force"] : []), "--scenario", scenario, "-o", out];
+  const args = [
+    SUITE,
+    "server",
+    "--url",
+    url,
+    "--spec-version",
+    version,
+    ...(force || EXTENSION.includes(scenario) ? ["--force"] : []),
+    "--scenario",
+    scenario,
+    "-o",
+    out,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(NODE_24, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -71,7 +89,9 @@ function runScenario(url: string, version: string, force: boolean, scenario: str
     child.on("close", () => {
       clearTimeout(timer);
       const runs = readdirSync(out).filter((name) => existsSync(join(out, name, "checks.json")));
-      const checks = runs.flatMap((name) => JSON.parse(readFileSync(join(out, name, "checks.json"), "utf8")) as Check[]);
+      const checks = runs.flatMap(
+        (name) => JSON.parse(readFileSync(join(out, name, "checks.json"), "utf8")) as Check[],
+      );
       resolve({ checks, output });
     });
   });
@@ -87,7 +107,10 @@ function runScenario(url: string, version: string, force: boolean, scenario: str
  */
 const NEEDS_SUITE_FIXTURE: readonly [id: string, message: string][] = [
   ["completion-complete", "Failed: Prompt test_prompt_with_arguments not found"],
-  ["sep-2575-server-sends-prompts-list-changed-on-subscription", "Mutated the prompt list but no notifications/prompts/list_changed arrived"],
+  [
+    "sep-2575-server-sends-prompts-list-changed-on-subscription",
+    "Mutated the prompt list but no notifications/prompts/list_changed arrived",
+  ],
 ];
 
 /**
@@ -97,8 +120,14 @@ const NEEDS_SUITE_FIXTURE: readonly [id: string, message: string][] = [
  */
 function problems(checks: readonly Check[]): string[] {
   return checks
-    .filter((check) => !["SUCCESS", "INFO", "SKIPPED"].includes(check.status) && !check.errorMessage?.startsWith("Not testable"))
-    .filter((check) => !NEEDS_SUITE_FIXTURE.some(([id, message]) => check.id === id && check.errorMessage?.startsWith(message)))
+    .filter(
+      (check) =>
+        !["SUCCESS", "INFO", "SKIPPED"].includes(check.status) && !check.errorMessage?.startsWith("Not testable"),
+    )
+    .filter(
+      (check) =>
+        !NEEDS_SUITE_FIXTURE.some(([id, message]) => check.id === id && check.errorMessage?.startsWith(message)),
+    )
     .map((check) => `${check.status} ${check.id}: ${check.errorMessage ?? ""}`);
 }
 
@@ -121,10 +150,18 @@ describe("the official MCP conformance suite against `serve --transport http` (b
   });
 
   for (const { version, force, scenarios } of RUNS) {
-    it(`passes every check at ${version}${force ? " (--force)" : ""}: ${scenarios.join(", ")}`, { timeout: 600_000 }, async () => {
+    it(`passes every check at ${version}${force ? " (--force)" : ""}: ${scenarios.join(", ")}`, {
+      timeout: 600_000,
+    }, async () => {
       const found: string[] = [];
       for (const scenario of scenarios) {
-        const { checks, output } = await runScenario(server.mcpUrl.href, version, force, scenario, join(work, "results"));
+        const { checks, output } = await runScenario(
+          server.mcpUrl.href,
+          version,
+          force,
+          scenario,
+          join(work, "results"),
+        );
         if (checks.length === 0) found.push(`${scenario}: the suite ran no check\n${output.slice(-2000)}`);
         found.push(...problems(checks).map((problem) => `${scenario}: ${problem}`));
       }

@@ -18,11 +18,15 @@ describe("docs/architecture.md", () => {
   });
 
   it("names every built-in plugin folder under its role in 'Where things go', and no other", () => {
-    for (const role of readdirSync(join(ROOT, "src/plugins"), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+    for (const role of readdirSync(join(ROOT, "src/plugins"), { withFileTypes: true }).filter((entry) =>
+      entry.isDirectory(),
+    )) {
       const row = new RegExp(`^\\| \`${role.name}\` \\| \`src/plugins/${role.name}/\` \\(([^)]*)\\)`, "m").exec(DOC);
       expect(row, role.name).not.toBeNull();
       const listed = [...row![1]!.matchAll(/`([\w-]+)`/g)].map((match) => match[1]!);
-      const folders = readdirSync(join(ROOT, "src/plugins", role.name), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+      const folders = readdirSync(join(ROOT, "src/plugins", role.name), { withFileTypes: true }).filter((entry) =>
+        entry.isDirectory(),
+      );
       expect(listed.sort(), role.name).toEqual(folders.map((entry) => entry.name).sort());
     }
   });
@@ -32,7 +36,12 @@ describe("docs/architecture.md", () => {
     expect(row).not.toBeNull();
     const entries = readdirSync(join(ROOT, "src/skills"), { withFileTypes: true });
     const folders = [...row![1]!.matchAll(/`([\w-]+)\/`/g)].map((match) => match[1]!);
-    expect(folders.sort()).toEqual(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort());
+    expect(folders.sort()).toEqual(
+      entries
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort(),
+    );
     const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
     for (const file of files) expect(row![1], file).toContain(`\`${file}\``);
   });
@@ -40,11 +49,18 @@ describe("docs/architecture.md", () => {
   it("quotes the plugin contract's refusals as the kernel words them", async () => {
     const refusal = async (plugin: unknown) => {
       const booted = createKernel({ config: { plugins: [plugin as Plugin] }, logger: createLogger("silent") });
-      return ((await booted.then(() => undefined, (error: unknown) => error)) as Error).message;
+      return (
+        (await booted.then(
+          () => undefined,
+          (error: unknown) => error,
+        )) as Error
+      ).message;
     };
     const quoted = (start: string) => new RegExp(`\`(${start}[^\`]*)\``).exec(DOC)![1]!;
     expect(await refusal({ name: "x", version: 3, setup() {} })).toContain(quoted('plugin "x": version must'));
     expect(await refusal({ name: "x", setup() {}, serve() {} })).toContain(quoted('plugin "x": serve on'));
-    expect(await refusal({ name: "x", version: "3.1.0", kernel: ">=9", setup() {} })).toContain(quoted('plugin "x" 3.1.0').replace("0.1.0;", `${VERSION};`));
+    expect(await refusal({ name: "x", version: "3.1.0", kernel: ">=9", setup() {} })).toContain(
+      quoted('plugin "x" 3.1.0').replace("0.1.0;", `${VERSION};`),
+    );
   });
 });

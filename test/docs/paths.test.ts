@@ -8,7 +8,12 @@ import { describe, expect, it } from "vitest";
  * so a file that moves cannot leave a doc pointing at where it was.
  */
 const ROOT = join(import.meta.dirname, "../..");
-const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const DOCS = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 /** Paths the docs name that are someone else's, not this repository's. */
 const NOT_OURS = new Set([
   "scripts/install.sh", // a file inside a skill, in security.md's audit example
@@ -20,7 +25,9 @@ const PATH = /`((?:src|test|bench|examples|scripts|docs)\/[\w.@/-]*)`/g;
 function namedPaths(doc: string): string[] {
   const text = readFileSync(join(ROOT, doc), "utf8");
   // Placeholders (`src/plugins/<role>/<plugin>/`) and globs name no one file.
-  return [...text.matchAll(PATH)].map((match) => match[1]!).filter((path) => !/[<>*]/.test(path) && !NOT_OURS.has(path));
+  return [...text.matchAll(PATH)]
+    .map((match) => match[1]!)
+    .filter((path) => !/[<>*]/.test(path) && !NOT_OURS.has(path));
 }
 
 /**
@@ -51,7 +58,11 @@ const ROOTED = /^(?:src|test|bench|examples|scripts|docs|dist)\//;
 /** Source files named without their folder whose name no tracked file ends with. */
 function unknownSources(doc: string, tracked: readonly string[]): string[] {
   const text = readFileSync(join(ROOT, doc), "utf8");
-  const named = new Set([...text.matchAll(SHORT_SOURCE)].map((match) => match[1]!).filter((path) => !ROOTED.test(path) && !NOT_SOURCES.has(path)));
+  const named = new Set(
+    [...text.matchAll(SHORT_SOURCE)]
+      .map((match) => match[1]!)
+      .filter((path) => !ROOTED.test(path) && !NOT_SOURCES.has(path)),
+  );
   return [...named].filter((path) => !tracked.some((file) => file === path || file.endsWith(`/${path}`)));
 }
 

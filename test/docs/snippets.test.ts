@@ -28,7 +28,12 @@ function snippets(doc: string): Snippet[] {
     if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
     const end = lines.indexOf("```", i + 1);
     const named = /^`((?:src|test)\/[\w./-]+\.ts)`:\s*$/.exec(lines[i - 2] ?? lines[i - 1] ?? "")?.[1];
-    found.push({ doc, line: i + 1, file: join(folder, named ?? `snippet-${i + 1}.ts`), code: lines.slice(i + 1, end).join("\n") });
+    found.push({
+      doc,
+      line: i + 1,
+      file: join(folder, named ?? `snippet-${i + 1}.ts`),
+      code: lines.slice(i + 1, end).join("\n"),
+    });
     i = end;
   }
   return found;
@@ -53,18 +58,25 @@ function typeErrors(blocks: readonly Snippet[]): string[] {
   const { fileExists, readFile, getSourceFile, directoryExists } = host;
   const folders = [...virtual.keys()].map((file) => dirname(file));
   host.fileExists = (name) => virtual.has(name) || fileExists.call(host, name);
-  host.directoryExists = (name) => folders.some((folder) => folder === name || folder.startsWith(`${name}/`)) || (directoryExists?.call(host, name) ?? true);
+  host.directoryExists = (name) =>
+    folders.some((folder) => folder === name || folder.startsWith(`${name}/`)) ||
+    (directoryExists?.call(host, name) ?? true);
   host.readFile = (name) => virtual.get(name) ?? readFile.call(host, name);
   host.getSourceFile = (name, version, ...rest) => {
     const code = virtual.get(name);
-    return code === undefined ? getSourceFile.call(host, name, version, ...rest) : ts.createSourceFile(name, code, version, true);
+    return code === undefined
+      ? getSourceFile.call(host, name, version, ...rest)
+      : ts.createSourceFile(name, code, version, true);
   };
   const program = ts.createProgram([...virtual.keys()], options, host);
   // Only the snippets' own diagnostics: src/ has its own type-check (tsc --noEmit).
-  const diagnostics = [...program.getOptionsDiagnostics(), ...[...virtual.keys()].flatMap((file) => {
-    const source = program.getSourceFile(file)!;
-    return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
-  })];
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...[...virtual.keys()].flatMap((file) => {
+      const source = program.getSourceFile(file)!;
+      return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    }),
+  ];
   return diagnostics.map((diagnostic) => {
     const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
     const block = blocks.find((b) => b.file === diagnostic.file?.fileName);
@@ -79,7 +91,14 @@ describe("the docs' TypeScript snippets", () => {
     const blocks = DOCS.flatMap(snippets);
     for (const doc of DOCS) expect(blocks.filter((block) => block.doc === doc).length, doc).toBeGreaterThan(0);
     // Checked in the same program (one type-check of src/ is slow enough): proof that the check can fail.
-    const broken: Snippet = { doc: "broken.md", line: 10, file: join(ROOT, ".doc-snippets", "broken.ts"), code: 'import { bootKernel } from "skills-kernel";\nbootKernel();' };
-    expect(typeErrors([...blocks, broken])).toEqual(["broken.md:11: Module '\"skills-kernel\"' has no exported member 'bootKernel'."]);
+    const broken: Snippet = {
+      doc: "broken.md",
+      line: 10,
+      file: join(ROOT, ".doc-snippets", "broken.ts"),
+      code: 'import { bootKernel } from "skills-kernel";\nbootKernel();',
+    };
+    expect(typeErrors([...blocks, broken])).toEqual([
+      "broken.md:11: Module '\"skills-kernel\"' has no exported member 'bootKernel'.",
+    ]);
   });
 });

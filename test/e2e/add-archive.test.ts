@@ -24,7 +24,8 @@ describe("add takes a .tar.gz, .tgz or .zip of skills", () => {
   let server: FixtureServer;
   const run = (args: string[]) => runCli(args, { cwd: project, env, timeoutMs: 60_000 });
   const lock = async () => JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8"));
-  const installed = (name: string, file = "SKILL.md") => readFile(join(project, ".claude", "skills", name, file), "utf8");
+  const installed = (name: string, file = "SKILL.md") =>
+    readFile(join(project, ".claude", "skills", name, file), "utf8");
 
   /** Writes the team archive with `guide` as the pdf skill's one other file; returns its digest. */
   async function packTeam(guide: string): Promise<string> {
@@ -41,11 +42,25 @@ describe("add takes a .tar.gz, .tgz or .zip of skills", () => {
     base = await mkdtemp(join(tmpdir(), "skills-kernel-add-archive-"));
     project = join(base, "project");
     await mkdir(join(project, ".git"), { recursive: true });
-    env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1" };
-    await writeFile(join(project, "evil.zip"), zipSync({ "SKILL.md": skillMd("evil"), "../escape.sh": encode("echo out\n") }));
+    env = {
+      HOME: join(base, "home"),
+      XDG_CACHE_HOME: join(base, "cache"),
+      XDG_STATE_HOME: join(base, "state"),
+      CI: "1",
+    };
+    await writeFile(
+      join(project, "evil.zip"),
+      zipSync({ "SKILL.md": skillMd("evil"), "../escape.sh": encode("echo out\n") }),
+    );
     server = await startFixtureServer({
-      "/dl/notes.zip": { body: zipSync({ "SKILL.md": skillMd("notes") }), headers: { "content-type": "application/zip" } },
-      "/dl/memo.tgz": { body: await packTarGz([{ path: "SKILL.md", bytes: skillMd("memo") }]), headers: { "content-type": "application/gzip" } },
+      "/dl/notes.zip": {
+        body: zipSync({ "SKILL.md": skillMd("notes") }),
+        headers: { "content-type": "application/zip" },
+      },
+      "/dl/memo.tgz": {
+        body: await packTarGz([{ path: "SKILL.md", bytes: skillMd("memo") }]),
+        headers: { "content-type": "application/gzip" },
+      },
     });
   });
 
@@ -61,7 +76,12 @@ describe("add takes a .tar.gz, .tgz or .zip of skills", () => {
     expect(await installed("pdf", "guide.md")).toBe("# one\n");
     expect(await installed("docx")).toContain("name: docx");
     const entries = (await lock()).skills;
-    expect(entries.pdf).toMatchObject({ source: "./team.tar.gz", sourceType: "archive", digest, skillPath: "skills/pdf/SKILL.md" });
+    expect(entries.pdf).toMatchObject({
+      source: "./team.tar.gz",
+      sourceType: "archive",
+      digest,
+      skillPath: "skills/pdf/SKILL.md",
+    });
     expect(entries.pdf.sourceUrl).toBeUndefined();
     expect(entries.docx).toMatchObject({ source: "./team.tar.gz", sourceType: "archive", digest });
   });
@@ -104,17 +124,26 @@ describe("add takes a .tar.gz, .tgz or .zip of skills", () => {
       const added = await run(["add", `${server.url}${path}`, "--agent", "claude-code"]);
       expect(added.code, added.stderr).toBe(0);
       expect(await installed(name)).toContain(`name: ${name}`);
-      expect((await lock()).skills[name]).toMatchObject({ source: `${server.url}${path}`, sourceType: "archive", sourceUrl: `${server.url}${path}` });
+      expect((await lock()).skills[name]).toMatchObject({
+        source: `${server.url}${path}`,
+        sourceType: "archive",
+        sourceUrl: `${server.url}${path}`,
+      });
     }
     const outdated = await run(["outdated", "--json"]);
     const rows = JSON.parse(outdated.stdout) as { name: string; status: string }[];
-    expect(rows.filter((row) => row.name === "notes" || row.name === "memo").map((row) => row.status)).toEqual(["current", "current"]);
+    expect(rows.filter((row) => row.name === "notes" || row.name === "memo").map((row) => row.status)).toEqual([
+      "current",
+      "current",
+    ]);
   });
 
   it("refuses a hostile archive, naming it, and writes nothing", async () => {
     const added = await run(["add", "./evil.zip", "--agent", "claude-code"]);
     expect(added.code).toBe(1);
-    expect(added.stderr).toMatch(/^skills-kernel: \.\/evil\.zip cannot be read: refused: .*evil\.zip: (is not a readable zip archive|entry "\.\.\/escape\.sh")/m);
+    expect(added.stderr).toMatch(
+      /^skills-kernel: \.\/evil\.zip cannot be read: refused: .*evil\.zip: (is not a readable zip archive|entry "\.\.\/escape\.sh")/m,
+    );
     expect(existsSync(join(project, ".agents", "skills", "evil"))).toBe(false);
     expect((await lock()).skills.evil).toBeUndefined();
   });

@@ -32,13 +32,18 @@ describe("add with very long skill names", () => {
   it("refuses a name no folder can hold, in one line, and adds the others", async () => {
     const project = join(base, "project");
     await mkdir(join(project, ".git"), { recursive: true });
-    const result = await runCli(["add", join(base, "skills"), "--agent", "claude-code", "--log-level", "error"], { cwd: project, env: { HOME: join(base, "home"), CI: "1" } });
+    const result = await runCli(["add", join(base, "skills"), "--agent", "claude-code", "--log-level", "error"], {
+      cwd: project,
+      env: { HOME: join(base, "home"), CI: "1" },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).not.toContain("internal error");
     expect(result.stderr).not.toContain("ENAMETOOLONG");
     const lines = result.stderr.trim().split("\n");
     const warnings = lines.filter((line) => line.startsWith("skills-kernel: warning: "));
-    expect(lines.filter((line) => !warnings.includes(line))).toEqual([expect.stringMatching(/^skills-kernel: refusing to install "日+\.\.\.": the name is longer than 200 bytes$/)]);
+    expect(lines.filter((line) => !warnings.includes(line))).toEqual([
+      expect.stringMatching(/^skills-kernel: refusing to install "日+\.\.\.": the name is longer than 200 bytes$/),
+    ]);
     // It installs, and the check after add says no host loads a name the spec refuses.
     expect(warnings[0]).toMatch(/^skills-kernel: warning: claude-code will not load long: name: /);
     // The 300-character name installs under its folder's name, with the spec's warning.

@@ -32,7 +32,10 @@ describe("the answer ceiling", () => {
     const { client, transport } = await connectCli(["--skills-dir", "skills"], { cwd: base });
     try {
       const paths = [1, 2, 3, 4, 5].map((i) => `part${i}.txt`);
-      const result = await client.callTool({ name: "fetch_skill_files", arguments: { skill_name: "big", file_paths: paths } });
+      const result = await client.callTool({
+        name: "fetch_skill_files",
+        arguments: { skill_name: "big", file_paths: paths },
+      });
       expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(CEILING + 64 * 1024);
       const files = (result.structuredContent as { files: { path: string; content?: string; error?: string }[] }).files;
       expect(files.map((file) => file.path)).toEqual(paths);
@@ -41,7 +44,10 @@ describe("the answer ceiling", () => {
       expect(leftOut.length).toBeGreaterThan(0);
       for (const file of leftOut) expect(file.error).toMatch(/^left out: .*ceiling; fetch it in a call of its own$/);
       // What was left out comes whole in a call of its own, and the session is still there.
-      const alone = await client.callTool({ name: "fetch_skill_files", arguments: { skill_name: "big", file_paths: [leftOut[0]!.path] } });
+      const alone = await client.callTool({
+        name: "fetch_skill_files",
+        arguments: { skill_name: "big", file_paths: [leftOut[0]!.path] },
+      });
       const [file] = (alone.structuredContent as { files: { content: string }[] }).files;
       expect(file!.content.length).toBe(MiB);
     } finally {

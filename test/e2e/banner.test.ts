@@ -55,6 +55,8 @@ describe.skipIf(!HAS_SCRIPT)(needsScript("the banner's connect command still wor
     await writeFile(join(installed, "package.json"), JSON.stringify({ name: "skills-kernel", type: "module" }));
     const banner = await bannerOf(join(installed, "dist/cli.js"));
     expect(banner).toContain(`claude mcp add skills -- npx -y skills-kernel --skills-dir ${skills}`);
-    expect(banner).toContain(`"mcpServers": {"skills":{"command":"npx","args":["-y","skills-kernel","--skills-dir","${skills}"]}}`);
+    expect(banner).toContain(
+      `"mcpServers": {"skills":{"command":"npx","args":["-y","skills-kernel","--skills-dir","${skills}"]}}`,
+    );
   });
 });

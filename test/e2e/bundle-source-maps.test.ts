@@ -18,8 +18,13 @@ describe("dist/*.js.map", () => {
 
   it("hold the content of every source they name", () => {
     const missing = maps.flatMap((file) => {
-      const map = JSON.parse(readFileSync(join(dist, file), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
-      return map.sources.filter((_, index) => typeof map.sourcesContent?.[index] !== "string").map((source) => `${file}: ${source}`);
+      const map = JSON.parse(readFileSync(join(dist, file), "utf8")) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      return map.sources
+        .filter((_, index) => typeof map.sourcesContent?.[index] !== "string")
+        .map((source) => `${file}: ${source}`);
     });
     expect(missing).toEqual([]);
   });

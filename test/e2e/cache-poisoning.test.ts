@@ -28,7 +28,10 @@ async function poison(prefix: string, rewrite: (value: Record<string, unknown>) 
   let count = 0;
   for (const file of await readdir(dir)) {
     if (!file.endsWith(".json")) continue;
-    const entry = JSON.parse(await readFile(join(dir, file), "utf8")) as { key: string; value: Record<string, unknown> };
+    const entry = JSON.parse(await readFile(join(dir, file), "utf8")) as {
+      key: string;
+      value: Record<string, unknown>;
+    };
     // Stored keys are `${source}\0${key}`: the source's own key follows the separator.
     if (!entry.key.slice(entry.key.indexOf("\0") + 1).startsWith(prefix)) continue;
     await writeFile(join(dir, file), JSON.stringify({ ...entry, value: rewrite(entry.value) }));
@@ -60,7 +63,12 @@ describe("a poisoned cache", () => {
     let server: FixtureServer;
     beforeAll(async () => {
       server = await startFixtureServer({
-        "/skills-registry.json": { body: JSON.stringify({ version: "1", skills: [{ name: "listed", description: "Listed.", path: "listed", files: ["SKILL.md"] }] }) },
+        "/skills-registry.json": {
+          body: JSON.stringify({
+            version: "1",
+            skills: [{ name: "listed", description: "Listed.", path: "listed", files: ["SKILL.md"] }],
+          }),
+        },
         "/skills/listed/SKILL.md": { body: skill("listed") },
       });
     });
@@ -68,7 +76,10 @@ describe("a poisoned cache", () => {
 
     it("is fetched again when an entry is malformed, never failing the source", async () => {
       const catalog = `${server.url}/skills-registry.json`;
-      expect(await runCli(["list", "--catalog", catalog], { cwd: base, env })).toMatchObject({ code: 0, stdout: "listed\n" });
+      expect(await runCli(["list", "--catalog", catalog], { cwd: base, env })).toMatchObject({
+        code: 0,
+        stdout: "listed\n",
+      });
       const before = server.requests.length;
       // Fresh by its own account (fetchedAt), but its body is not base64 text.
       expect(await poison("doc:", (value) => ({ ...value, body: 42, fetchedAt: Date.now() }))).toBeGreaterThan(0);

@@ -63,7 +63,9 @@ describe("Redis killed mid-run", () => {
     await age(dir);
     const server = await connectCli(["--skills-dir", dir, "--cache", redis.url], { cwd: work });
     try {
-      await waitFor("the cache to fill", async () => Object.values((await stats(server.client)).entries ?? {}).some((n) => n > 0));
+      await waitFor("the cache to fill", async () =>
+        Object.values((await stats(server.client)).entries ?? {}).some((n) => n > 0),
+      );
 
       let stop = false;
       let calls = 0;
@@ -73,7 +75,10 @@ describe("Redis killed mid-run", () => {
           try {
             const result = (await (i % 2 === 0
               ? server.client.callTool({ name: "search_skills", arguments: { query: "commit message" } })
-              : server.client.callTool({ name: "read_skill", arguments: { skill_name: "readme-reviewer" } }))) as CallToolResult;
+              : server.client.callTool({
+                  name: "read_skill",
+                  arguments: { skill_name: "readme-reviewer" },
+                }))) as CallToolResult;
             if (result.isError) failures.push(JSON.stringify(result.content));
           } catch (error) {
             failures.push(String(error));
@@ -88,7 +93,10 @@ describe("Redis killed mid-run", () => {
       await waitFor("degraded", async () => (await stats(server.client)).state === "degraded");
       // A skill added while Redis is down is read from disk and served: the cache is skipped.
       await cp(join(dir, "readme-reviewer"), join(dir, "outage-skill"), { recursive: true });
-      await writeFile(join(dir, "outage-skill", "SKILL.md"), "---\nname: outage-skill\ndescription: Added while Redis was down.\n---\n# Outage\n");
+      await writeFile(
+        join(dir, "outage-skill", "SKILL.md"),
+        "---\nname: outage-skill\ndescription: Added while Redis was down.\n---\n# Outage\n",
+      );
       await waitFor("the new skill", async () => {
         const listed = (await server.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
         return JSON.stringify(listed.structuredContent).includes("outage-skill");
@@ -122,7 +130,9 @@ describe("Redis down at start", () => {
       expect(["degraded", "reconnecting"]).toContain((await stats(server.client)).state);
       const warnings = cacheWarnings(server.stderr());
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0 .*ECONNREFUSED.*reconnecting in the background/);
+      expect(warnings[0]).toMatch(
+        /cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0 .*ECONNREFUSED.*reconnecting in the background/,
+      );
 
       redis = await TestRedis.startOn(port);
       await waitFor("connected", async () => (await stats(server.client)).state === "connected");
@@ -202,7 +212,11 @@ describe("entries changed in Redis", () => {
     await cp(skills, dir, { recursive: true });
     await age(dir);
     const env = { XDG_CACHE_HOME: join(work, "xdg-tampered") };
-    const list = () => runCli(["list", "--format", "json", "--skills-dir", dir, "--cache", redis.url, "--log-level", "debug"], { cwd: work, env });
+    const list = () =>
+      runCli(["list", "--format", "json", "--skills-dir", dir, "--cache", redis.url, "--log-level", "debug"], {
+        cwd: work,
+        env,
+      });
     const raw = createClient({ url: redis.url });
     try {
       const first = await list();
@@ -217,7 +231,9 @@ describe("entries changed in Redis", () => {
         const chunk = Array.isArray(entry.value) ? (entry.value[1] as string) : (entry.value as string);
         const records = brotliDecompressSync(Buffer.from(chunk, "base64")).toString("utf8");
         if (!records.includes("Reviews a project README")) continue;
-        const planted = brotliCompressSync(Buffer.from(records.replace(/Reviews a project README[^"]*/, "Planted through Redis."))).toString("base64");
+        const planted = brotliCompressSync(
+          Buffer.from(records.replace(/Reviews a project README[^"]*/, "Planted through Redis.")),
+        ).toString("base64");
         entry.value = Array.isArray(entry.value) ? [entry.value[0], planted] : planted;
         await raw.set(key, `${stored.slice(0, dot + 1)}${JSON.stringify(entry)}`);
         rewritten++;
@@ -225,7 +241,9 @@ describe("entries changed in Redis", () => {
       expect(rewritten).toBe(1);
       const second = await list();
       expect(second.code).toBe(0);
-      const descriptions = (JSON.parse(second.stdout) as { skills: { description: string }[] }).skills.map((skill) => skill.description);
+      const descriptions = (JSON.parse(second.stdout) as { skills: { description: string }[] }).skills.map(
+        (skill) => skill.description,
+      );
       expect(descriptions.join("\n")).not.toContain("Planted through Redis.");
       expect(descriptions.some((description) => description.startsWith("Reviews a project README"))).toBe(true);
       expect(second.stderr).toContain("a cache entry without this server's seal was refused");
@@ -252,7 +270,9 @@ describe("two servers on one Redis", () => {
       // The fs source's snapshot of its root: its head missed.
       expect(await stats(first.client)).toMatchObject({ misses: 1, hits: 0 });
       // The snapshot's head and its one chunk.
-      await waitFor("the first server's entries", async () => Object.values((await stats(first.client)).entries ?? {}).includes(2));
+      await waitFor("the first server's entries", async () =>
+        Object.values((await stats(first.client)).entries ?? {}).includes(2),
+      );
       const second = await connectCli(["--skills-dir", skills, "--cache", redis.url], { cwd: work });
       try {
         const listed = (await second.client.callTool({ name: "list_skills", arguments: {} })) as CallToolResult;
@@ -266,43 +286,64 @@ describe("two servers on one Redis", () => {
     }
   });
 
-  it.each(Object.keys(RUNTIMES) as Runtime[])("a restart on %s reads only the SKILL.md changed since the last run's snapshot", async (runtime) => {
-    const dir = await mkdtemp(join(work, `restart-${runtime}-`));
-    await cp(skills, dir, { recursive: true });
-    await age(dir);
-    const list = async () => {
-      const run = await runCli(["list", "--format", "json", "--skills-dir", dir, "--cache", redis.url, "--log-level", "debug"], { cwd: work, runtime });
-      expect(run.code).toBe(0);
-      const filesRead = /: (\d+) of 3 SKILL\.md files read/.exec(run.stderr);
-      const listed = JSON.parse(run.stdout) as { skills: { name: string; description: string }[] };
-      return { filesRead: Number(filesRead?.[1]), descriptions: listed.skills.map((skill) => skill.description) };
-    };
+  it.each(Object.keys(RUNTIMES) as Runtime[])(
+    "a restart on %s reads only the SKILL.md changed since the last run's snapshot",
+    async (runtime) => {
+      const dir = await mkdtemp(join(work, `restart-${runtime}-`));
+      await cp(skills, dir, { recursive: true });
+      await age(dir);
+      const list = async () => {
+        const run = await runCli(
+          ["list", "--format", "json", "--skills-dir", dir, "--cache", redis.url, "--log-level", "debug"],
+          { cwd: work, runtime },
+        );
+        expect(run.code).toBe(0);
+        const filesRead = /: (\d+) of 3 SKILL\.md files read/.exec(run.stderr);
+        const listed = JSON.parse(run.stdout) as { skills: { name: string; description: string }[] };
+        return { filesRead: Number(filesRead?.[1]), descriptions: listed.skills.map((skill) => skill.description) };
+      };
 
-    expect((await list()).filesRead).toBe(3);
-    expect((await list()).filesRead).toBe(0);
-    const changed = join(dir, "readme-reviewer", "SKILL.md");
-    await writeFile(changed, (await readFile(changed, "utf8")).replace(/^description: .*$/m, "description: Edited while no server ran."));
-    // Aged alone: setting a file's times changes its ctime, so ageing the others would change them too.
-    const past = new Date(Date.now() - 60_000);
-    await utimes(changed, past, past);
-    const afterEdit = await list();
-    expect(afterEdit.filesRead).toBe(1);
-    expect(afterEdit.descriptions).toContain("Edited while no server ran.");
-  });
+      expect((await list()).filesRead).toBe(3);
+      expect((await list()).filesRead).toBe(0);
+      const changed = join(dir, "readme-reviewer", "SKILL.md");
+      await writeFile(
+        changed,
+        (await readFile(changed, "utf8")).replace(/^description: .*$/m, "description: Edited while no server ran."),
+      );
+      // Aged alone: setting a file's times changes its ctime, so ageing the others would change them too.
+      const past = new Date(Date.now() - 60_000);
+      await utimes(changed, past, past);
+      const afterEdit = await list();
+      expect(afterEdit.filesRead).toBe(1);
+      expect(afterEdit.descriptions).toContain("Edited while no server ran.");
+    },
+  );
 
-  it.each(Object.keys(RUNTIMES) as Runtime[])("cache-stats answers on %s, for Redis and the default", async (runtime) => {
-    const viaRedis = await runCli(["cache-stats", "--json", "--skills-dir", skills, "--cache", redis.url], { cwd: work, runtime });
-    expect(viaRedis.stderr).toBe("");
-    expect(viaRedis.code).toBe(0);
-    const answer = JSON.parse(viaRedis.stdout);
-    expect(answer).toMatchObject({ backend: "redis", target: `${redis.url}`, state: "connected", errors: 0, last_error: null });
-    expect(typeof answer.uptime_seconds).toBe("number");
+  it.each(Object.keys(RUNTIMES) as Runtime[])(
+    "cache-stats answers on %s, for Redis and the default",
+    async (runtime) => {
+      const viaRedis = await runCli(["cache-stats", "--json", "--skills-dir", skills, "--cache", redis.url], {
+        cwd: work,
+        runtime,
+      });
+      expect(viaRedis.stderr).toBe("");
+      expect(viaRedis.code).toBe(0);
+      const answer = JSON.parse(viaRedis.stdout);
+      expect(answer).toMatchObject({
+        backend: "redis",
+        target: `${redis.url}`,
+        state: "connected",
+        errors: 0,
+        last_error: null,
+      });
+      expect(typeof answer.uptime_seconds).toBe("number");
 
-    const byDefault = await runCli(["cache-stats", "--skills-dir", skills], { cwd: work, runtime });
-    expect(byDefault.code).toBe(0);
-    expect(byDefault.stdout).toMatch(/^backend: memory \(this process/);
-    expect(byDefault.stdout).toMatch(/\nstate: connected\n/);
-  });
+      const byDefault = await runCli(["cache-stats", "--skills-dir", skills], { cwd: work, runtime });
+      expect(byDefault.code).toBe(0);
+      expect(byDefault.stdout).toMatch(/^backend: memory \(this process/);
+      expect(byDefault.stdout).toMatch(/\nstate: connected\n/);
+    },
+  );
 });
 
 describe("the default in-process cache", () => {

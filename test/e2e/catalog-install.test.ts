@@ -21,7 +21,17 @@ beforeAll(async () => {
   env = { XDG_CACHE_HOME: join(base, "cache"), HOME: base };
   server = await startFixtureServer({
     "/skills-registry.json": {
-      body: JSON.stringify({ version: "1", skills: [{ name: "pdf", description: "Fill PDF forms.", path: "pdf", files: ["SKILL.md", "references/guide.md", "notes.md"] }] }),
+      body: JSON.stringify({
+        version: "1",
+        skills: [
+          {
+            name: "pdf",
+            description: "Fill PDF forms.",
+            path: "pdf",
+            files: ["SKILL.md", "references/guide.md", "notes.md"],
+          },
+        ],
+      }),
     },
     "/skills/pdf/SKILL.md": { body: skill("pdf", "Fill PDF forms.") },
     "/skills/pdf/references/guide.md": { body: GUIDE },
@@ -29,12 +39,20 @@ beforeAll(async () => {
     "/names.json": {
       body: JSON.stringify({
         version: "1",
-        skills: ["../evilname", "a/b", ".hidden", "fine"].map((name, index) => ({ name, description: "A skill.", path: `s${index}`, files: ["SKILL.md"] })),
+        skills: ["../evilname", "a/b", ".hidden", "fine"].map((name, index) => ({
+          name,
+          description: "A skill.",
+          path: `s${index}`,
+          files: ["SKILL.md"],
+        })),
       }),
     },
     "/skills/s3/SKILL.md": { body: skill("fine", "A skill.") },
     "/private.json?token=catalog-token-never-shown": {
-      body: JSON.stringify({ version: "1", skills: [{ name: "pdf", description: "Fill PDF forms.", path: "pdf", files: ["SKILL.md"] }] }),
+      body: JSON.stringify({
+        version: "1",
+        skills: [{ name: "pdf", description: "Fill PDF forms.", path: "pdf", files: ["SKILL.md"] }],
+      }),
     },
   });
 });
@@ -46,7 +64,10 @@ afterAll(async () => {
 describe("install from an HTTP catalog", () => {
   it("copies a skill's extra files whole though the catalog lists no sizes", async () => {
     const to = join(base, "installed");
-    const result = await runCli(["install", "pdf", "--catalog", `${server.url}/skills-registry.json`, "--to", to, "--json"], { cwd: base, env });
+    const result = await runCli(
+      ["install", "pdf", "--catalog", `${server.url}/skills-registry.json`, "--to", to, "--json"],
+      { cwd: base, env },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(await readFile(join(to, "pdf", "references", "guide.md"), "utf8")).toBe(GUIDE);
     expect(await readFile(join(to, "pdf", "notes.md"), "utf8")).toBe("notes\n");
@@ -58,7 +79,12 @@ describe("install from an HTTP catalog", () => {
     const config = join(base, "small.json");
     await writeFile(
       config,
-      JSON.stringify({ plugins: [["http-catalog", { catalogs: [`${server.url}/skills-registry.json`] }], ["install-skill", { maxBytes: 2048 }]] }),
+      JSON.stringify({
+        plugins: [
+          ["http-catalog", { catalogs: [`${server.url}/skills-registry.json`] }],
+          ["install-skill", { maxBytes: 2048 }],
+        ],
+      }),
     );
     const to = join(base, "too-small");
     const result = await runCli(["install", "pdf", "--config", config, "--to", to], { cwd: base, env });
@@ -70,7 +96,10 @@ describe("install from an HTTP catalog", () => {
 
 describe("catalog entry names", () => {
   it("lists no entry whose name is a path, and says why", async () => {
-    const result = await runCli(["list", "--catalog", `${server.url}/names.json`, "--log-level", "info"], { cwd: base, env });
+    const result = await runCli(["list", "--catalog", `${server.url}/names.json`, "--log-level", "info"], {
+      cwd: base,
+      env,
+    });
     expect(result.stdout).toBe("fine\n");
     expect(result.stderr).toContain('"../evilname" is not a usable skill name');
   });
@@ -78,7 +107,10 @@ describe("catalog entry names", () => {
 
 describe("a catalog URL with a token in it", () => {
   it("is never shown to the agent", async () => {
-    const { client, transport } = await connectCli(["--catalog", `${server.url}/private.json?token=catalog-token-never-shown`], { cwd: base, env: env as Record<string, string> });
+    const { client, transport } = await connectCli(
+      ["--catalog", `${server.url}/private.json?token=catalog-token-never-shown`],
+      { cwd: base, env: env as Record<string, string> },
+    );
     try {
       const listed = await client.callTool({ name: "list_skills", arguments: {} });
       expect(JSON.stringify(listed)).toContain("pdf");
@@ -88,4 +120,3 @@ describe("a catalog URL with a token in it", () => {
     }
   });
 });
-

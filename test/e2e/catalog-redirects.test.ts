@@ -17,7 +17,10 @@ let catalog: FixtureServer;
 let other: FixtureServer;
 
 const document = (name: string) =>
-  JSON.stringify({ version: "1", skills: [{ name, description: `The ${name} skill.`, path: name, files: ["SKILL.md"] }] });
+  JSON.stringify({
+    version: "1",
+    skills: [{ name, description: `The ${name} skill.`, path: name, files: ["SKILL.md"] }],
+  });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-redirects-"));
@@ -38,8 +41,19 @@ afterAll(async () => {
 
 async function list(entry: Record<string, unknown>) {
   const config = join(base, `c${Math.random().toString(36).slice(2)}.json`);
-  await writeFile(config, JSON.stringify({ plugins: [["http-catalog", { catalogs: [{ headers: { "x-api-key": KEY }, ...entry }], retries: 0 }], "list-skills"] }));
-  return runCli(["list", "--config", config, "--log-level", "warn"], { cwd: base, env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base } });
+  await writeFile(
+    config,
+    JSON.stringify({
+      plugins: [
+        ["http-catalog", { catalogs: [{ headers: { "x-api-key": KEY }, ...entry }], retries: 0 }],
+        "list-skills",
+      ],
+    }),
+  );
+  return runCli(["list", "--config", config, "--log-level", "warn"], {
+    cwd: base,
+    env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base },
+  });
 }
 
 describe("catalog redirects", () => {
@@ -54,7 +68,9 @@ describe("catalog redirects", () => {
   it("refuses one to another port, which never hears of it", async () => {
     const result = await list({ url: `${catalog.url}/away.json` });
     expect(result.stdout.trim()).toBe("");
-    expect(result.stderr).toContain(`redirected to ${other.url}/skills-registry.json, another origin (name its host in redirectHosts to allow it)`);
+    expect(result.stderr).toContain(
+      `redirected to ${other.url}/skills-registry.json, another origin (name its host in redirectHosts to allow it)`,
+    );
     expect(other.requests).toEqual([]);
   });
 

@@ -16,7 +16,10 @@ beforeAll(async () => {
   for (let i = 0; i < 400; i++) {
     const name = `skill-${String(i).padStart(3, "0")}`;
     await mkdir(join(work, "skills", name), { recursive: true });
-    await writeFile(join(work, "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${"A long description. ".repeat(20)}\n---\n`);
+    await writeFile(
+      join(work, "skills", name, "SKILL.md"),
+      `---\nname: ${name}\ndescription: ${"A long description. ".repeat(20)}\n---\n`,
+    );
   }
 });
 afterAll(async () => {
@@ -26,8 +29,18 @@ afterAll(async () => {
 describe.each(Object.keys(RUNTIMES) as Runtime[])("a reader that goes away (EPIPE), on %s", (runtime) => {
   it("ends `list --format json | head` quietly", async () => {
     // A real shell pipeline: head reads 10 bytes and exits, and the CLI's exit status is kept.
-    const cli = [...RUNTIMES[runtime], "list", "--format", "json", "--skills-dir", join(work, "skills")].map((arg) => `'${arg}'`).join(" ");
-    const result = spawnSync("bash", ["-c", `${cli} | head -c 10; exit "\${PIPESTATUS[0]}"`], { cwd: work, encoding: "utf8", timeout: 30_000 });
-    expect({ code: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: '{"total":400'.slice(0, 10), stderr: "" });
+    const cli = [...RUNTIMES[runtime], "list", "--format", "json", "--skills-dir", join(work, "skills")]
+      .map((arg) => `'${arg}'`)
+      .join(" ");
+    const result = spawnSync("bash", ["-c", `${cli} | head -c 10; exit "\${PIPESTATUS[0]}"`], {
+      cwd: work,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect({ code: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 0,
+      stdout: '{"total":400'.slice(0, 10),
+      stderr: "",
+    });
   });
 });

@@ -25,7 +25,11 @@ async function skill(root: string, folder: string, name: string, description: st
 }
 
 /** A user mistake: non-zero exit, exactly one line on stderr, no stack trace, nothing on stdout. */
-function expectOneLineError(result: { code: number | null; stdout: string; stderr: string }, code: number, pattern: RegExp) {
+function expectOneLineError(
+  result: { code: number | null; stdout: string; stderr: string },
+  code: number,
+  pattern: RegExp,
+) {
   expect(result.code).toBe(code);
   expect(result.stdout).toBe("");
   const lines = result.stderr.trimEnd().split("\n");
@@ -47,7 +51,10 @@ describe("CLI basics", () => {
 
   it.each([
     [["--bogus"], /^skills-kernel: unknown option --bogus; see skills-kernel serve --help$/m],
-    [["search", "x", "--format", "json"], /^skills-kernel: search takes no --format option \(list, audit take it\); see skills-kernel search --help$/m],
+    [
+      ["search", "x", "--format", "json"],
+      /^skills-kernel: search takes no --format option \(list, audit take it\); see skills-kernel search --help$/m,
+    ],
     [["frobnicate"], /unknown command "frobnicate"; commands: serve, list/],
     [["list", "extra"], /unexpected argument "extra"/],
     [["--log-level", "loud"], /--log-level must be one of silent, error, warn, info, debug, not "loud"/],
@@ -62,7 +69,12 @@ describe("config mistakes exit 2 with one line naming file, plugin and problem",
   const cases: [string, string, string, RegExp][] = [
     ["missing file", "", "--config=nope.config.ts", /config file .*nope\.config\.ts.* not found/],
     ["syntax error", "broken.config.mjs", "export default {{", /broken\.config\.mjs/],
-    ["unknown plugin", "unknown.config.mjs", 'export default { plugins: ["no-such-plugin"] }', /unknown\.config\.mjs.*"no-such-plugin"/],
+    [
+      "unknown plugin",
+      "unknown.config.mjs",
+      'export default { plugins: ["no-such-plugin"] }',
+      /unknown\.config\.mjs.*"no-such-plugin"/,
+    ],
     [
       "bad option",
       "badopt.config.mjs",
@@ -84,14 +96,20 @@ describe("config mistakes exit 2 with one line naming file, plugin and problem",
   });
 
   it("a missing --skills-dir", async () => {
-    expectOneLineError(await runCli(["list", "--skills-dir", "no/such/dir"], { cwd: work }), 2, /no\/such\/dir.*does not exist/);
+    expectOneLineError(
+      await runCli(["list", "--skills-dir", "no/such/dir"], { cwd: work }),
+      2,
+      /no\/such\/dir.*does not exist/,
+    );
   });
 
   it("an unknown transport, after stopping the plugins it started", async () => {
     await writeFile(join(work, "transport.config.json"), '{ "plugins": ["list-skills"] }');
     expectOneLineError(
       // serve logs the config it loaded at info level: only the error line is under test here.
-      await runCli(["--config", "transport.config.json", "--transport", "smoke-signals", "--log-level", "warn"], { cwd: work }),
+      await runCli(["--config", "transport.config.json", "--transport", "smoke-signals", "--log-level", "warn"], {
+        cwd: work,
+      }),
       2,
       /unknown transport "smoke-signals"; available: stdio/,
     );
@@ -99,7 +117,11 @@ describe("config mistakes exit 2 with one line naming file, plugin and problem",
 
   it("a config without the list-skills plugin", async () => {
     await writeFile(join(work, "bare.config.json"), '{ "plugins": [] }');
-    expectOneLineError(await runCli(["list", "--config", "bare.config.json"], { cwd: work }), 2, /add "list-skills" to plugins/);
+    expectOneLineError(
+      await runCli(["list", "--config", "bare.config.json"], { cwd: work }),
+      2,
+      /add "list-skills" to plugins/,
+    );
   });
 });
 
@@ -107,20 +129,37 @@ describe("search, read, validate, install: the tools' own code paths", () => {
   const EXAMPLES = join(REPO_ROOT, "examples/skills");
 
   it("search prints ranked matches, or JSON", async () => {
-    const human = await runCli(["search", "write a commit message for my staged changes", "--skills-dir", EXAMPLES], { cwd: work });
+    const human = await runCli(["search", "write a commit message for my staged changes", "--skills-dir", EXAMPLES], {
+      cwd: work,
+    });
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^1\. commit-message-writer {2}\(skills, score \d+, (exact|strong|partial|weak)\)\n {3}Writes clear/);
-    const json = await runCli(["search", "changelog", "--limit", "1", "--json", "--skills-dir", EXAMPLES], { cwd: work });
+    expect(human.stdout).toMatch(
+      /^1\. commit-message-writer {2}\(skills, score \d+, (exact|strong|partial|weak)\)\n {3}Writes clear/,
+    );
+    const json = await runCli(["search", "changelog", "--limit", "1", "--json", "--skills-dir", EXAMPLES], {
+      cwd: work,
+    });
     expect(JSON.parse(json.stdout)).toMatchObject({ query: "changelog", results: [{ name: "changelog-curator" }] });
-    expectOneLineError(await runCli(["search", "x", "--limit", "99"], { cwd: work }), 2, /--limit must be a whole number from 1 to 50/);
-    expectOneLineError(await runCli(["search", "   ", "--skills-dir", EXAMPLES], { cwd: work }), 1, /search_skills: .*query/i);
+    expectOneLineError(
+      await runCli(["search", "x", "--limit", "99"], { cwd: work }),
+      2,
+      /--limit must be a whole number from 1 to 50/,
+    );
+    expectOneLineError(
+      await runCli(["search", "   ", "--skills-dir", EXAMPLES], { cwd: work }),
+      1,
+      /search_skills: .*query/i,
+    );
   });
 
   it("read prints the SKILL.md and the files to fetch", async () => {
     const result = await runCli(["read", "commit-message-writer", "--skills-dir", EXAMPLES], { cwd: work });
     expect(result.code).toBe(0);
     const json = await runCli(["read", "commit-message-writer", "--json", "--skills-dir", EXAMPLES], { cwd: work });
-    expect(JSON.parse(json.stdout)).toMatchObject({ id: "commit-message-writer", files: ["references/conventional-commits.md"] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      id: "commit-message-writer",
+      files: ["references/conventional-commits.md"],
+    });
     expect(result.stdout).toMatch(/^---\nname: commit-message-writer\n/);
     expect(result.stdout).toContain("Files:\n  references/conventional-commits.md");
     expectOneLineError(
@@ -144,7 +183,7 @@ describe("search, read, validate, install: the tools' own code paths", () => {
     const args = ["install", "changelog-curator", "--to", target, "--skills-dir", EXAMPLES];
     const first = await runCli(args, { cwd: work });
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("Installed \"changelog-curator\"");
+    expect(first.stdout).toContain('Installed "changelog-curator"');
     expectOneLineError(await runCli(args, { cwd: work }), 1, /already exists; ask to overwrite it/);
     expect(await runCli([...args, "--force"], { cwd: work })).toMatchObject({ code: 0 });
     const dry = await runCli([...args, "--force", "--dry-run", "--json"], { cwd: work });
@@ -195,7 +234,10 @@ describe("list", () => {
     await mkdir(root);
     const { goodSkills, badPaths } = await createHostileRoot(root);
     const started = performance.now();
-    const result = await runCli(["list", "--skills-dir", root, "--log-level", "info"], { cwd: work, timeoutMs: 30_000 });
+    const result = await runCli(["list", "--skills-dir", root, "--log-level", "info"], {
+      cwd: work,
+      timeoutMs: 30_000,
+    });
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(`hostile root listed in ${seconds} s`);
     expect(result.code).toBe(0);
@@ -206,12 +248,14 @@ describe("list", () => {
     const warned = await runCli(["list", "--skills-dir", root], { cwd: work, timeoutMs: 30_000 });
     expect(warned.stdout).toBe(result.stdout);
     for (const bad of badPaths) expect(warned.stderr).toContain(bad);
-    const quiet = await runCli(["list", "--skills-dir", root, "--log-level", "error"], { cwd: work, timeoutMs: 30_000 });
+    const quiet = await runCli(["list", "--skills-dir", root, "--log-level", "error"], {
+      cwd: work,
+      timeoutMs: 30_000,
+    });
     expect(quiet.stdout).toBe(result.stdout);
     expect(quiet.stderr).toBe("");
   }, 120_000);
 });
-
 
 describe("serving", () => {
   // script(1) gives the server a real terminal, as when a person starts it by hand.
@@ -234,7 +278,6 @@ describe("serving", () => {
     expect(output).toContain(`claude mcp add skills -- ${command} ${prefix.join(" ")} --skills-dir ${root}`);
     expect(output).toContain('"mcpServers": {"skills":{"command":');
   });
-
 
   it("exits 0 on its own when the client closes stdin, writing nothing but JSON-RPC to stdout", async () => {
     for (const runtime of Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[]) {

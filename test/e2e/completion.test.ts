@@ -24,7 +24,9 @@ async function writeSkill(root: string, name: string, files: Record<string, stri
   }
 }
 
-const CASES = (Object.keys(RUNTIMES) as Runtime[]).flatMap((runtime) => (Object.keys(ERAS) as Era[]).map((era) => [runtime, era] as const));
+const CASES = (Object.keys(RUNTIMES) as Runtime[]).flatMap((runtime) =>
+  (Object.keys(ERAS) as Era[]).map((era) => [runtime, era] as const),
+);
 
 // The embedded default plugins (skills-extension serving the files, skill-resources, skill-prompts):
 // the skill:// template completes through the bundle, whichever revision the client speaks.
@@ -38,7 +40,13 @@ describe.each(CASES)("completion of the skill:// template in the default config 
     await writeSkill(root, "pdf", { "reference.md": "# Reference\n", "scripts/fill.py": "print('fill')\n" });
     for (let i = 0; i < BULK; i++) await writeSkill(root, `bulk-${String(i).padStart(3, "0")}`);
     const [command, ...prefix] = RUNTIMES[runtime];
-    const transport = new StdioClientTransport({ command, args: [...prefix, "--skills-dir", root], cwd: work, env: sdkEnvironment(), stderr: "ignore" });
+    const transport = new StdioClientTransport({
+      command,
+      args: [...prefix, "--skills-dir", root],
+      cwd: work,
+      env: sdkEnvironment(),
+      stderr: "ignore",
+    });
     client = new Client({ name: "skills-kernel-e2e", version: "0" }, { versionNegotiation: { mode: ERAS[era] } });
     await client.connect(transport);
     expect(client.getNegotiatedProtocolVersion()).toBe(era);
@@ -50,7 +58,10 @@ describe.each(CASES)("completion of the skill:// template in the default config 
 
   it("lists the template after the Skills extension's own", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["skill://{+path}", "skill://{skill}/{+path}"]);
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "skill://{+path}",
+      "skill://{skill}/{+path}",
+    ]);
   });
 
   it("completes skill names by prefix, at most 100 values with the total", async () => {
@@ -65,9 +76,21 @@ describe.each(CASES)("completion of the skill:// template in the default config 
   });
 
   it("completes the paths inside the named skill, and a completed URI reads", async () => {
-    const paths = await client.complete({ ref: REF, argument: { name: "path", value: "" }, context: { arguments: { skill: "pdf" } } });
-    expect(paths.completion).toEqual({ values: ["SKILL.md", "reference.md", "scripts/fill.py"], total: 3, hasMore: false });
-    const scripts = await client.complete({ ref: REF, argument: { name: "path", value: "scr" }, context: { arguments: { skill: "pdf" } } });
+    const paths = await client.complete({
+      ref: REF,
+      argument: { name: "path", value: "" },
+      context: { arguments: { skill: "pdf" } },
+    });
+    expect(paths.completion).toEqual({
+      values: ["SKILL.md", "reference.md", "scripts/fill.py"],
+      total: 3,
+      hasMore: false,
+    });
+    const scripts = await client.complete({
+      ref: REF,
+      argument: { name: "path", value: "scr" },
+      context: { arguments: { skill: "pdf" } },
+    });
     expect(scripts.completion.values).toEqual(["scripts/fill.py"]);
     const { contents } = await client.readResource({ uri: "skill://pdf/scripts/fill.py" });
     expect(contents[0]).toMatchObject({ uri: "skill://pdf/scripts/fill.py", text: "print('fill')\n" });

@@ -51,7 +51,10 @@ afterAll(async () => {
 async function project(files: Record<string, string>): Promise<string> {
   const dir = join(work, String(count++));
   const all = { "package.json": JSON.stringify({ name: "p", private: true, type: "module" }), ...files };
-  for (const [file, content] of Object.entries({ ...all, "skills/alpha/SKILL.md": "---\nname: alpha\ndescription: A skill.\n---\n# alpha\n" })) {
+  for (const [file, content] of Object.entries({
+    ...all,
+    "skills/alpha/SKILL.md": "---\nname: alpha\ndescription: A skill.\n---\n# alpha\n",
+  })) {
     await mkdir(dirname(join(dir, file)), { recursive: true });
     await writeFile(join(dir, file), content);
   }
@@ -63,33 +66,54 @@ async function listAll(runtime: Runtime, cases: { cwd: string; args: string[] }[
   const results: { code: number | null; stdout: string; stderr: string }[] = [];
   for (let i = 0; i < cases.length; i += 4) {
     const batch = cases.slice(i, i + 4);
-    results.push(...(await Promise.all(batch.map(({ cwd, args }) => runCli(["list", ...args], { cwd, runtime, timeoutMs: 30_000 })))));
+    results.push(
+      ...(await Promise.all(
+        batch.map(({ cwd, args }) => runCli(["list", ...args], { cwd, runtime, timeoutMs: 30_000 })),
+      )),
+    );
   }
   return results;
 }
 
 // Each runtime starts about 20 processes one after another: on a busy two-core machine that is
 // minutes, not the default minute.
-describe.each(Object.keys(RUNTIMES) as Runtime[])("every config form through dist/cli.js on %s", { timeout: 240_000 }, (runtime) => {
-  // Named and found configs share their readers: naming a file of each reader (TypeScript, ES
-  // module, CommonJS, JSON, YAML, no extension, package.json) is checked on one runtime.
-  const named = runtime === "node";
-  it(`finds each form by searching${named ? ", and loads one of each kind named with --config" : ""}`, async () => {
-    const cases: { label: string; cwd: string; args: string[] }[] = [];
-    for (const [index, [file, content, runsCode]] of FORMS.entries()) {
-      const dir = await project({ [file]: content });
-      cases.push({ label: `${file} found`, cwd: dir, args: runsCode ? ["--trust-config"] : [] });
-      // Named from another folder: relative paths in it still resolve from its own folder.
-      if (named && NAMED_KINDS.has(index)) cases.push({ label: `${file} named`, cwd: work, args: ["--config", join(dir, file)] });
-    }
-    const packageDir = await project({ "package.json": JSON.stringify({ name: "p", "skills-kernel": { plugins: PLUGINS } }) });
-    cases.push({ label: "package.json key found", cwd: packageDir, args: [] });
-    if (named) cases.push({ label: "package.json key named", cwd: work, args: ["--config", join(packageDir, "package.json")] });
-    const anyName = await project({ "configs/dev.yaml": YAML_CONFIG.replace("./skills", "../skills") });
-    cases.push({ label: "--config with any name", cwd: anyName, args: ["--config", "configs/dev.yaml"] });
+describe.each(Object.keys(RUNTIMES) as Runtime[])(
+  "every config form through dist/cli.js on %s",
+  { timeout: 240_000 },
+  (runtime) => {
+    // Named and found configs share their readers: naming a file of each reader (TypeScript, ES
+    // module, CommonJS, JSON, YAML, no extension, package.json) is checked on one runtime.
+    const named = runtime === "node";
+    it(`finds each form by searching${named ? ", and loads one of each kind named with --config" : ""}`, async () => {
+      const cases: { label: string; cwd: string; args: string[] }[] = [];
+      for (const [index, [file, content, runsCode]] of FORMS.entries()) {
+        const dir = await project({ [file]: content });
+        cases.push({ label: `${file} found`, cwd: dir, args: runsCode ? ["--trust-config"] : [] });
+        // Named from another folder: relative paths in it still resolve from its own folder.
+        if (named && NAMED_KINDS.has(index))
+          cases.push({ label: `${file} named`, cwd: work, args: ["--config", join(dir, file)] });
+      }
+      const packageDir = await project({
+        "package.json": JSON.stringify({ name: "p", "skills-kernel": { plugins: PLUGINS } }),
+      });
+      cases.push({ label: "package.json key found", cwd: packageDir, args: [] });
+      if (named)
+        cases.push({
+          label: "package.json key named",
+          cwd: work,
+          args: ["--config", join(packageDir, "package.json")],
+        });
+      const anyName = await project({ "configs/dev.yaml": YAML_CONFIG.replace("./skills", "../skills") });
+      cases.push({ label: "--config with any name", cwd: anyName, args: ["--config", "configs/dev.yaml"] });
 
-    const results = await listAll(runtime, cases);
-    const outcomes = results.map((result, i) => ({ form: cases[i]!.label, code: result.code, stdout: result.stdout, stderr: result.stderr }));
-    expect(outcomes).toEqual(cases.map(({ label }) => ({ form: label, code: 0, stdout: "alpha\n", stderr: "" })));
-  });
-});
+      const results = await listAll(runtime, cases);
+      const outcomes = results.map((result, i) => ({
+        form: cases[i]!.label,
+        code: result.code,
+        stdout: result.stdout,
+        stderr: result.stderr,
+      }));
+      expect(outcomes).toEqual(cases.map(({ label }) => ({ form: label, code: 0, stdout: "alpha\n", stderr: "" })));
+    });
+  },
+);

@@ -94,19 +94,33 @@ describe("a config found by searching runs no code unless allowed", () => {
       [file]: content,
     });
     const result = await runCli(["list"], { cwd: dir });
-    expectOneLine(result, new RegExp(`${file.replace(/\./g, "\\.")} was found by searching and names plugin module ${named}, which runs code: .*--trust-config`));
+    expectOneLine(
+      result,
+      new RegExp(
+        `${file.replace(/\./g, "\\.")} was found by searching and names plugin module ${named}, which runs code: .*--trust-config`,
+      ),
+    );
   });
 
   it("reads a built-in's typo in a found config as a typo, not as code to trust", async () => {
     const dir = await tree({ "package.json": "{}", "plugins.config.yaml": "plugins: [fs, serach-skills]\n" });
     const result = await runCli(["list"], { cwd: dir });
-    expectOneLine(result, /^skills-kernel: plugins\.config\.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"\?$/m);
+    expectOneLine(
+      result,
+      /^skills-kernel: plugins\.config\.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"\?$/m,
+    );
     const named = await runCli(["list", "--config", "plugins.config.yaml"], { cwd: dir });
-    expectOneLine(named, /^skills-kernel: plugins\.config\.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"\?$/m);
+    expectOneLine(
+      named,
+      /^skills-kernel: plugins\.config\.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"\?$/m,
+    );
   });
 
   it("says a found config's package is not installed, and how to install it, before any trust question", async () => {
-    const dir = await tree({ "package.json": "{}", "plugins.config.yaml": "plugins: [fs, skills-kernel-plugin-absent]\n" });
+    const dir = await tree({
+      "package.json": "{}",
+      "plugins.config.yaml": "plugins: [fs, skills-kernel-plugin-absent]\n",
+    });
     expectOneLine(
       await runCli(["list"], { cwd: dir }),
       /^skills-kernel: plugins\.config\.yaml: plugin "skills-kernel-plugin-absent" is not a built-in, and no package of that name is installed .*run npm install skills-kernel-plugin-absent in /m,
@@ -114,18 +128,28 @@ describe("a config found by searching runs no code unless allowed", () => {
   });
 
   it("refuses a YAML config with an unknown tag in one line, not a multi-line warning", async () => {
-    const dir = await tree({ "package.json": "{}", ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n" });
-    expectOneLine(await runCli(["list"], { cwd: dir }), /^skills-kernel: \.skills-kernelrc\.yaml: invalid YAML at 2:11: Unresolved tag: !evil$/m);
+    const dir = await tree({
+      "package.json": "{}",
+      ".skills-kernelrc.yaml": "plugins: [list-skills]\nlogLevel: !evil warn\n",
+    });
+    expectOneLine(
+      await runCli(["list"], { cwd: dir }),
+      /^skills-kernel: \.skills-kernelrc\.yaml: invalid YAML at 2:11: Unresolved tag: !evil$/m,
+    );
   });
 
   it("refuses a bad SKILLS_KERNEL_TRUST_CONFIG rather than guess", async () => {
     const dir = await tree({ "package.json": "{}" });
-    expectOneLine(await runCli(["list"], { cwd: dir, env: { SKILLS_KERNEL_TRUST_CONFIG: "yes please" } }), /SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0/);
+    expectOneLine(
+      await runCli(["list"], { cwd: dir, env: { SKILLS_KERNEL_TRUST_CONFIG: "yes please" } }),
+      /SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0/,
+    );
   });
 });
 
 describe("a config found by searching reaches the network, the environment or a listener only when trusted", () => {
-  const TRUST_HINT = "to run it, name it with --config .skills-kernelrc.yaml, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)";
+  const TRUST_HINT =
+    "to run it, name it with --config .skills-kernelrc.yaml, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)";
 
   it("never sends an environment variable or the skills to a ranker-hybrid URL it names", async () => {
     const endpoint = await startEmbeddingsFixture();
@@ -165,22 +189,40 @@ describe("a config found by searching reaches the network, the environment or a 
     });
     expectOneLine(
       await runCli([], { cwd: dir }),
-      new RegExp(`was found by searching and sets transport "http" \\(a transport other than stdio opens a listener\\): ${escape(TRUST_HINT)}$`, "m"),
+      new RegExp(
+        `was found by searching and sets transport "http" \\(a transport other than stdio opens a listener\\): ${escape(TRUST_HINT)}$`,
+        "m",
+      ),
     );
     // Without the transport key, listing the http plugin (whose options would loosen the listener) is refused too.
-    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, ${http}]\n`);
+    await writeFile(
+      join(dir, ".skills-kernelrc.yaml"),
+      `plugins: [[fs, { roots: [./skills] }], list-skills, ${http}]\n`,
+    );
     for (const args of [[], ["serve", "--transport", "http", "--port", "0"]]) {
-      expectOneLine(await runCli(args, { cwd: dir }), /was found by searching and lists plugin "http" \(it opens an HTTP listener\): to run it/);
+      expectOneLine(
+        await runCli(args, { cwd: dir }),
+        /was found by searching and lists plugin "http" \(it opens an HTTP listener\): to run it/,
+      );
     }
-    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, rest-api]\n`);
-    expectOneLine(await runCli(["serve", "--transport", "http", "--port", "0"], { cwd: dir }), /lists plugin "rest-api" \(it answers REST requests on the HTTP listener\)/);
+    await writeFile(
+      join(dir, ".skills-kernelrc.yaml"),
+      `plugins: [[fs, { roots: [./skills] }], list-skills, rest-api]\n`,
+    );
+    expectOneLine(
+      await runCli(["serve", "--transport", "http", "--port", "0"], { cwd: dir }),
+      /lists plugin "rest-api" \(it answers REST requests on the HTTP listener\)/,
+    );
 
     // The user's own --transport http still serves a found config that names no listener.
     await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills]\n`);
     const served = await startHttpServer([], { cwd: dir });
     await served.stop();
     // Trusted, the config's own listener settings apply.
-    await writeFile(join(dir, ".skills-kernelrc.yaml"), `transport: http\nplugins: [[fs, { roots: [./skills] }], list-skills, [http, { port: 0 }]]\n`);
+    await writeFile(
+      join(dir, ".skills-kernelrc.yaml"),
+      `transport: http\nplugins: [[fs, { roots: [./skills] }], list-skills, [http, { port: 0 }]]\n`,
+    );
     const trusted = await startHttpServer(["--trust-config"], { cwd: dir });
     await trusted.stop();
   });
@@ -191,9 +233,15 @@ describe("a config found by searching reaches the network, the environment or a 
       ".skills-kernelrc.yaml": `plugins: [[fs, { roots: [./skills] }], list-skills, [cache-redis, { url: "redis://127.0.0.1:9/0" }]]\n`,
       "skills/alpha/SKILL.md": SKILL,
     });
-    expectOneLine(await runCli(["list"], { cwd: dir }), /lists plugin "cache-redis" \(it caches skill texts in a Redis server, and reads them back\)/);
+    expectOneLine(
+      await runCli(["list"], { cwd: dir }),
+      /lists plugin "cache-redis" \(it caches skill texts in a Redis server, and reads them back\)/,
+    );
     expect(await runCli(["list", "--trust-config"], { cwd: dir })).toMatchObject({ code: 0, stdout: "alpha\n" });
-    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, [cache-redis, { prefix: trust-test }]]\n`);
+    await writeFile(
+      join(dir, ".skills-kernelrc.yaml"),
+      `plugins: [[fs, { roots: [./skills] }], list-skills, [cache-redis, { prefix: trust-test }]]\n`,
+    );
     expectOneLine(await runCli(["list"], { cwd: dir }), /lists plugin "cache-redis"/);
   });
 
@@ -207,7 +255,10 @@ describe("a config found by searching reaches the network, the environment or a 
     const refused = await runCli(["install", "alpha"], { cwd: dir });
     expectOneLine(refused, /sets plugin "install-skill" option targets \(install and install_skill write there\)/);
     expect(existsSync(outside)).toBe(false);
-    await writeFile(join(dir, ".skills-kernelrc.yaml"), `plugins: [[fs, { roots: [./skills] }], list-skills, [install-skill, { privateHosts: [127.0.0.1] }]]\n`);
+    await writeFile(
+      join(dir, ".skills-kernelrc.yaml"),
+      `plugins: [[fs, { roots: [./skills] }], list-skills, [install-skill, { privateHosts: [127.0.0.1] }]]\n`,
+    );
     expectOneLine(await runCli(["list"], { cwd: dir }), /sets plugin "install-skill" option privateHosts/);
     const trusted = await runCli(["install", "alpha", "--trust-config", "--dry-run"], { cwd: dir });
     expect(trusted.code, trusted.stderr).toBe(0);
@@ -215,8 +266,16 @@ describe("a config found by searching reaches the network, the environment or a 
 
   it.each([
     ["git", `[git, { repositories: ["file:///nowhere/repo.git"] }]`, 'sets plugin "git" option repositories'],
-    ["github", `[github, { repositories: [a/b], apiBaseUrl: "http://127.0.0.1:9" }]`, 'sets plugin "github" option repositories (they are fetched over the network, with GITHUB_TOKEN when it is set) and option apiBaseUrl (GITHUB_TOKEN is sent there)'],
-    ["http-catalog", `[http-catalog, { catalogs: ["http://127.0.0.1:9/c.json"] }]`, 'sets plugin "http-catalog" option catalogs'],
+    [
+      "github",
+      `[github, { repositories: [a/b], apiBaseUrl: "http://127.0.0.1:9" }]`,
+      'sets plugin "github" option repositories (they are fetched over the network, with GITHUB_TOKEN when it is set) and option apiBaseUrl (GITHUB_TOKEN is sent there)',
+    ],
+    [
+      "http-catalog",
+      `[http-catalog, { catalogs: ["http://127.0.0.1:9/c.json"] }]`,
+      'sets plugin "http-catalog" option catalogs',
+    ],
     ["registry", "registry", 'lists plugin "registry" (it sends queries to a search API and fetches from GitHub'],
   ])("refuses a remote source (%s)", async (_name, entry, message) => {
     const dir = await tree({ "package.json": "{}", ".skills-kernelrc.yaml": `plugins: [list-skills, ${entry}]\n` });
@@ -233,7 +292,10 @@ describe("a source named on the command line means no config search at all", () 
     // cosmiconfig, which the loader once used, ran .config/config.js from the working folder.
     await mkdir(join(dir, ".config"));
     await writeFile(join(dir, ".config/config.js"), codeConfig(join(dir, "ran-meta")));
-    for (const args of [["--skills-dir", "skills"], ["--skills-dir", "skills", "--trust-config"]]) {
+    for (const args of [
+      ["--skills-dir", "skills"],
+      ["--skills-dir", "skills", "--trust-config"],
+    ]) {
       const result = await runCli(["list", ...args], { cwd: dir });
       expect(result).toMatchObject({ code: 0, stdout: "alpha\n", stderr: "" });
     }
@@ -246,15 +308,25 @@ describe("a source named on the command line means no config search at all", () 
 
 describe("the search stops at the project root", () => {
   it("stops at a folder holding .git, not only package.json", async () => {
-    const dir = await tree({ "plugins.config.json": LIST, "repo/.git/HEAD": "ref: refs/heads/main\n", "repo/src/.keep": "" });
-    const result = await runCli(["list", "--log-level", "debug"], { cwd: join(dir, "repo/src"), env: { HOME: join(dir, "home") } });
+    const dir = await tree({
+      "plugins.config.json": LIST,
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      "repo/src/.keep": "",
+    });
+    const result = await runCli(["list", "--log-level", "debug"], {
+      cwd: join(dir, "repo/src"),
+      env: { HOME: join(dir, "home") },
+    });
     expect(result.stderr).not.toContain("plugins.config.json");
     expect(result.stderr).toContain("no config file found");
   });
 
   it("never climbs to the home folder or above when no project root is found", async () => {
     const home = await tree({ "plugins.config.json": LIST, "skills/alpha/SKILL.md": SKILL, "notes/today/.keep": "" });
-    const below = await runCli(["list", "--log-level", "debug"], { cwd: join(home, "notes/today"), env: { HOME: home } });
+    const below = await runCli(["list", "--log-level", "debug"], {
+      cwd: join(home, "notes/today"),
+      env: { HOME: home },
+    });
     expect(below.stderr).toContain("no config file found");
     // Started in the home folder itself, its config is the working folder's own.
     const at = await runCli(["list"], { cwd: home, env: { HOME: home } });

@@ -20,7 +20,8 @@ import { NODE_24, NPX_SKILLS } from "../helpers/runtimes.js";
  * by `export`, installed by the real `npx skills` (skills 1.7.4 on Node 24) byte for byte.
  */
 const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
-const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${description}\n`;
+const skillMd = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${description}\n`;
 
 let base: string;
 let skills: string;
@@ -73,8 +74,20 @@ async function filesUnder(root: string): Promise<Map<string, Buffer>> {
 async function npxSkillsAdd(origin: string, names: readonly string[]): Promise<string> {
   const project = await mkdtemp(join(base, "project-"));
   await mkdir(join(project, ".git"));
-  const env = { ...process.env, HOME: join(project, "home"), XDG_CACHE_HOME: join(project, "cache"), XDG_STATE_HOME: join(project, "state"), CI: "1", DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1" };
-  await promisify(execFile)(NODE_24, [NPX_SKILLS, "add", origin, ...names.flatMap((name) => ["--skill", name]), "-a", "claude-code", "-y"], { cwd: project, env, timeout: 90_000 });
+  const env = {
+    ...process.env,
+    HOME: join(project, "home"),
+    XDG_CACHE_HOME: join(project, "cache"),
+    XDG_STATE_HOME: join(project, "state"),
+    CI: "1",
+    DISABLE_TELEMETRY: "1",
+    DO_NOT_TRACK: "1",
+  };
+  await promisify(execFile)(
+    NODE_24,
+    [NPX_SKILLS, "add", origin, ...names.flatMap((name) => ["--skill", name]), "-a", "claude-code", "-y"],
+    { cwd: project, env, timeout: 90_000 },
+  );
   return project;
 }
 
@@ -100,7 +113,9 @@ describe("serve --transport http publishes /.well-known/agent-skills", () => {
     for (const entry of index.skills) {
       const artifact = await fetch(new URL(entry.url, response.url));
       expect(artifact.status).toBe(200);
-      expect(artifact.headers.get("content-type")).toBe(entry.type === "archive" ? "application/gzip" : "text/markdown; charset=utf-8");
+      expect(artifact.headers.get("content-type")).toBe(
+        entry.type === "archive" ? "application/gzip" : "text/markdown; charset=utf-8",
+      );
       expect(sha256(new Uint8Array(await artifact.arrayBuffer()))).toBe(entry.digest);
     }
     expect(server.stderr()).toMatch(/Bad_Name is left out of the discovery index \(invalid-name\)/);
@@ -116,7 +131,11 @@ describe("serve --transport http publishes /.well-known/agent-skills", () => {
     for (let offset = 0; offset + 512 <= tar.length; ) {
       const header = tar.subarray(offset, offset + 512);
       if (header.every((byte) => byte === 0)) break;
-      const field = (start: number, length: number) => header.subarray(start, start + length).toString("utf8").replace(/\0.*$/s, "");
+      const field = (start: number, length: number) =>
+        header
+          .subarray(start, start + length)
+          .toString("utf8")
+          .replace(/\0.*$/s, "");
       const prefix = field(345, 155);
       names.push(prefix ? `${prefix}/${field(0, 100)}` : field(0, 100));
       offset += 512 + Math.ceil(Number.parseInt(field(124, 12).trim() || "0", 8) / 512) * 512;
@@ -132,7 +151,15 @@ describe("serve --transport http publishes /.well-known/agent-skills", () => {
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect((await fetch(indexUrl, { headers: { "if-none-match": etag! } })).status).toBe(304);
     expect((await fetch(indexUrl, { method: "POST", body: "{}" })).status).toBe(405);
-    for (const path of ["missing/SKILL.md", "missing.tar.gz", "solo.tar.gz", "packed/SKILL.md", "Bad_Name/SKILL.md", "../index.json", ""]) {
+    for (const path of [
+      "missing/SKILL.md",
+      "missing.tar.gz",
+      "solo.tar.gz",
+      "packed/SKILL.md",
+      "Bad_Name/SKILL.md",
+      "../index.json",
+      "",
+    ]) {
       const response = await fetch(new URL(`/.well-known/agent-skills/${path}`, server.origin));
       expect(response.status, path).toBe(404);
     }
@@ -156,7 +183,9 @@ describe("export writes the same site as static files", () => {
       try {
         if (path.includes("..")) throw new Error("no");
         const bytes = await readFile(join(site, path));
-        const type = { ".json": "application/json", ".md": "text/markdown", ".gz": "application/gzip" }[extname(path)] ?? "application/octet-stream";
+        const type =
+          { ".json": "application/json", ".md": "text/markdown", ".gz": "application/gzip" }[extname(path)] ??
+          "application/octet-stream";
         response.writeHead(200, { "content-type": type }).end(bytes);
       } catch {
         response.writeHead(404).end();
@@ -178,7 +207,9 @@ describe("export writes the same site as static files", () => {
     const root = join(site, ".well-known/agent-skills");
     const written = await filesUnder(root);
     expect([...written.keys()].sort()).toEqual(["index.json", "packed.tar.gz", "solo/SKILL.md"]);
-    const served = Buffer.from(await (await fetch(new URL("/.well-known/agent-skills/index.json", server.origin))).arrayBuffer());
+    const served = Buffer.from(
+      await (await fetch(new URL("/.well-known/agent-skills/index.json", server.origin))).arrayBuffer(),
+    );
     expect(written.get("index.json")!.equals(served)).toBe(true);
     const mtimes = await Promise.all([...written.keys()].map(async (path) => (await stat(join(root, path))).mtimeMs));
 
@@ -186,14 +217,18 @@ describe("export writes the same site as static files", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("0 files written, 0 removed, 3 unchanged");
     expect(await filesUnder(root)).toEqual(written);
-    expect(await Promise.all([...written.keys()].map(async (path) => (await stat(join(root, path))).mtimeMs))).toEqual(mtimes);
+    expect(await Promise.all([...written.keys()].map(async (path) => (await stat(join(root, path))).mtimeMs))).toEqual(
+      mtimes,
+    );
   });
 
   it("--base-url makes every artifact url absolute", async () => {
     const other = join(base, "cdn-site");
     const result = await runCli(["export", skills, "--out", other, "--base-url", "https://cdn.example.com/skills/"]);
     expect(result.code, result.stderr).toBe(0);
-    const index = JSON.parse(await readFile(join(other, ".well-known/agent-skills/index.json"), "utf8")) as { skills: Entry[] };
+    const index = JSON.parse(await readFile(join(other, ".well-known/agent-skills/index.json"), "utf8")) as {
+      skills: Entry[];
+    };
     expect(index.skills.map((entry) => entry.url)).toEqual([
       "https://cdn.example.com/skills/.well-known/agent-skills/packed.tar.gz",
       "https://cdn.example.com/skills/.well-known/agent-skills/solo/SKILL.md",
@@ -220,7 +255,15 @@ describe("per-team visibility", () => {
     await writeFile(join(team, "deploy/SKILL.md"), skillMd("deploy", "Ship the platform services."));
     const config = {
       plugins: [
-        ["fs", { roots: [{ path: team, source: "team", visibleTo: { claims: { groups: ["platform"] } } }, { path: skills, source: "public" }] }],
+        [
+          "fs",
+          {
+            roots: [
+              { path: team, source: "team", visibleTo: { claims: { groups: ["platform"] } } },
+              { path: skills, source: "public" },
+            ],
+          },
+        ],
         ["http", { oauth: { issuer: idp.issuer.url, audience: AUDIENCE, jwksCooldownMs: 0 } }],
       ],
     };
@@ -234,8 +277,12 @@ describe("per-team visibility", () => {
   });
 
   const indexAs = async (groups: string[]) => {
-    const bearer = await idp.issuer.buildToken({ scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: "someone", aud: AUDIENCE, groups }) });
-    const response = await fetch(new URL("/.well-known/agent-skills/index.json", signedIn.origin), { headers: { authorization: `Bearer ${bearer}` } });
+    const bearer = await idp.issuer.buildToken({
+      scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: "someone", aud: AUDIENCE, groups }),
+    });
+    const response = await fetch(new URL("/.well-known/agent-skills/index.json", signedIn.origin), {
+      headers: { authorization: `Bearer ${bearer}` },
+    });
     return { response, text: await response.text(), bearer };
   };
 
@@ -245,7 +292,9 @@ describe("per-team visibility", () => {
     expect(outsider.response.headers.get("cache-control")).toBe("private, no-cache");
     expect(outsider.text).not.toContain("deploy");
     expect(JSON.parse(outsider.text).skills.map((entry: Entry) => entry.name)).toEqual(["packed", "solo"]);
-    const hidden = await fetch(new URL("/.well-known/agent-skills/deploy/SKILL.md", signedIn.origin), { headers: { authorization: `Bearer ${outsider.bearer}` } });
+    const hidden = await fetch(new URL("/.well-known/agent-skills/deploy/SKILL.md", signedIn.origin), {
+      headers: { authorization: `Bearer ${outsider.bearer}` },
+    });
     expect(hidden.status).toBe(404);
     const member = await indexAs(["platform"]);
     expect(JSON.parse(member.text).skills.map((entry: Entry) => entry.name)).toEqual(["deploy", "packed", "solo"]);
@@ -264,15 +313,36 @@ describe("--catalog and add read a 0.2.0 index", () => {
     await writeFile(join(tarred, "scripts/go.sh"), "echo go\n");
     await promisify(execFile)("tar", ["-czf", join(base, "tarred.tar.gz"), "-C", tarred, "SKILL.md", "scripts"]);
     const tarBytes = await readFile(join(base, "tarred.tar.gz"));
-    const zipBytes = zipSync({ "SKILL.md": new TextEncoder().encode(skillMd("zipped", "Comes as a zip.")), "references/a.md": new TextEncoder().encode("# A\n") });
+    const zipBytes = zipSync({
+      "SKILL.md": new TextEncoder().encode(skillMd("zipped", "Comes as a zip.")),
+      "references/a.md": new TextEncoder().encode("# A\n"),
+    });
     const mdBytes = new TextEncoder().encode(skillMd("md-only", "Comes as its SKILL.md."));
     const index = {
       $schema: SCHEMA,
       skills: [
-        { name: "md-only", type: "skill-md", description: "Comes as its SKILL.md.", url: "md-only/SKILL.md", digest: sha256(mdBytes) },
-        { name: "tarred", type: "archive", description: "Comes as a tar.gz.", url: "/files/tarred.tar.gz", digest: sha256(tarBytes) },
+        {
+          name: "md-only",
+          type: "skill-md",
+          description: "Comes as its SKILL.md.",
+          url: "md-only/SKILL.md",
+          digest: sha256(mdBytes),
+        },
+        {
+          name: "tarred",
+          type: "archive",
+          description: "Comes as a tar.gz.",
+          url: "/files/tarred.tar.gz",
+          digest: sha256(tarBytes),
+        },
         { name: "zipped", type: "archive", description: "Comes as a zip.", url: "ZIP_URL", digest: sha256(zipBytes) },
-        { name: "forged", type: "skill-md", description: "Its digest in the index is wrong.", url: "forged/SKILL.md", digest: sha256(new TextEncoder().encode("other bytes")) },
+        {
+          name: "forged",
+          type: "skill-md",
+          description: "Its digest in the index is wrong.",
+          url: "forged/SKILL.md",
+          digest: sha256(new TextEncoder().encode("other bytes")),
+        },
       ],
     };
     fixtures = await startFixtureServer({
@@ -297,8 +367,13 @@ describe("--catalog and add read a 0.2.0 index", () => {
     expect(listed.stdout.trim().split("\n").sort()).toEqual(["md-only", "tarred", "zipped"]);
     const refused = listed.stderr.split("\n").filter((line) => line.includes("forged"));
     expect(refused).toHaveLength(1);
-    expect(refused[0]).toMatch(/forged: refused, the bytes at .*forged\/SKILL\.md have digest sha256:[0-9a-f]{64}, not the sha256:[0-9a-f]{64} the index gives/);
-    for (const [name, file] of [["tarred", "scripts/go.sh"], ["zipped", "references/a.md"]]) {
+    expect(refused[0]).toMatch(
+      /forged: refused, the bytes at .*forged\/SKILL\.md have digest sha256:[0-9a-f]{64}, not the sha256:[0-9a-f]{64} the index gives/,
+    );
+    for (const [name, file] of [
+      ["tarred", "scripts/go.sh"],
+      ["zipped", "references/a.md"],
+    ]) {
       const read = await runCli(["read", name!, "--json", "--catalog", fixtures.url]);
       expect(read.code, read.stderr).toBe(0);
       expect(JSON.parse(read.stdout).files).toEqual([file]);
@@ -309,7 +384,10 @@ describe("--catalog and add read a 0.2.0 index", () => {
     for (const source of [fixtures.url, `${fixtures.url}/.well-known/agent-skills@tarred`]) {
       const project = await mkdtemp(join(base, "add-"));
       await mkdir(join(project, ".git"));
-      const added = await runCli(["add", source, "--skill", "tarred", "--agent", "claude-code"], { cwd: project, env: { HOME: join(project, "home") } });
+      const added = await runCli(["add", source, "--skill", "tarred", "--agent", "claude-code"], {
+        cwd: project,
+        env: { HOME: join(project, "home") },
+      });
       expect(added.code, added.stderr).toBe(0);
       expect(await filesUnder(join(project, ".claude/skills/tarred"))).toEqual(await filesUnder(join(base, "tarred")));
     }

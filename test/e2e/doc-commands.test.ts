@@ -31,8 +31,10 @@ const NOT_RUN: Record<string, string> = {
   "npm ci": "the suite runs in the installed checkout",
   "npm test": "this is the suite npm test runs",
   "npm pack": "test/e2e/npm-package.test.ts packs the package",
-  "npm install -g ./skills-kernel-0.1.0.tgz --omit=dev": "test/e2e/npm-package.test.ts installs the tarball into an empty prefix",
-  'claude mcp add --transport http skills-team https://skills.example.com/mcp --header "Authorization: Bearer $SKILLS_TOKEN"': "a remote server; test/e2e/npm-package.test.ts runs claude mcp add on the installed bin",
+  "npm install -g ./skills-kernel-0.1.0.tgz --omit=dev":
+    "test/e2e/npm-package.test.ts installs the tarball into an empty prefix",
+  'claude mcp add --transport http skills-team https://skills.example.com/mcp --header "Authorization: Bearer $SKILLS_TOKEN"':
+    "a remote server; test/e2e/npm-package.test.ts runs claude mcp add on the installed bin",
 };
 
 const BIN = join(REPO_ROOT, "node_modules", ".bin");
@@ -65,7 +67,9 @@ beforeAll(async () => {
   gitConfig = join(base, "gitconfig");
   await writeFile(gitConfig, `[url "${pathToFileURL(repos).href}/"]\n\tinsteadOf = https://github.com/\n`);
   catalog = await startFixtureServer({
-    "/.well-known/skills/index.json": { body: JSON.stringify({ skills: [{ name: "deploy", description: "Deploy the site.", files: ["SKILL.md"] }] }) },
+    "/.well-known/skills/index.json": {
+      body: JSON.stringify({ skills: [{ name: "deploy", description: "Deploy the site.", files: ["SKILL.md"] }] }),
+    },
     "/.well-known/skills/deploy/SKILL.md": { body: skill("deploy", "Deploy the site.") },
   });
   redis = await TestRedis.start();
@@ -94,10 +98,17 @@ async function sandbox(): Promise<{ project: string; home: string; workspace: st
   await skillsFolder(join(home, ".agents", "skills"));
   await skillsFolder(join(workspace, ".claude", "skills"));
   // The archive the README's --skills-archive names.
-  await writeFile(join(project, "team.tar.gz"), await packTarGz([{ path: "pdf/SKILL.md", bytes: new TextEncoder().encode(skill("pdf", "Fill in a PDF form.")) }]));
+  await writeFile(
+    join(project, "team.tar.gz"),
+    await packTarGz([{ path: "pdf/SKILL.md", bytes: new TextEncoder().encode(skill("pdf", "Fill in a PDF form.")) }]),
+  );
   // The key the README's `sign` names.
   await mkdir(join(home, ".ssh"), { recursive: true });
-  await run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "reader@example.com", "-f", join(home, ".ssh", "id_ed25519")], root, {});
+  await run(
+    ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "reader@example.com", "-f", join(home, ".ssh", "id_ed25519")],
+    root,
+    {},
+  );
   return { project, home, workspace };
 }
 
@@ -106,19 +117,23 @@ function substitute(word: string, places: { project: string; workspace: string; 
   if (word === "dist/cli.js") return CLI;
   // What the reader's shell does with a leading ~.
   if (word.startsWith("~/")) return join(places.home, word.slice(2));
-  return word
-    .replaceAll("/abs/skills-kernel", REPO_ROOT.replace(/\/$/, ""))
-    .replaceAll("/abs/my-skills", join(places.project, "my-skills"))
-    .replaceAll("/abs/path", join(places.project, "my-skills"))
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's variable, as the docs write it
-    .replaceAll("${workspaceFolder}", places.workspace)
-    .replaceAll("https://example.com", catalog.url)
-    .replaceAll("redis://127.0.0.1:6379", redis.url);
+  return (
+    word
+      .replaceAll("/abs/skills-kernel", REPO_ROOT.replace(/\/$/, ""))
+      .replaceAll("/abs/my-skills", join(places.project, "my-skills"))
+      .replaceAll("/abs/path", join(places.project, "my-skills"))
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's variable, as the docs write it
+      .replaceAll("${workspaceFolder}", places.workspace)
+      .replaceAll("https://example.com", catalog.url)
+      .replaceAll("redis://127.0.0.1:6379", redis.url)
+  );
 }
 
 /** The server's own command: what `claude mcp add NAME --` or the Inspector's `--` would start. */
 function serverPart(words: readonly string[]): readonly string[] {
-  const wrapped = (words[0] === "claude" && words[1] === "mcp" && words[2] === "add") || words[1] === "@modelcontextprotocol/inspector";
+  const wrapped =
+    (words[0] === "claude" && words[1] === "mcp" && words[2] === "add") ||
+    words[1] === "@modelcontextprotocol/inspector";
   return wrapped ? words.slice(words.indexOf("--") + 1) : words;
 }
 
@@ -159,7 +174,11 @@ function envFor(home: string): Record<string, string> {
   };
 }
 
-function run(argv: readonly string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -204,10 +223,14 @@ describe("the commands of README.md and the guides, run as written", () => {
 
   it("plain `npx skills-kernel` in the checkout exits 2 naming --config plugins.config.ts, as the guide says", async () => {
     const guide = await readFile(join(REPO_ROOT, "docs/getting-started.md"), "utf8");
-    expect(guide).toContain("Plain `npx skills-kernel` here would find the checkout's own `plugins.config.ts` and refuse it\n(exit 2)");
+    expect(guide).toContain(
+      "Plain `npx skills-kernel` here would find the checkout's own `plugins.config.ts` and refuse it\n(exit 2)",
+    );
     const result = await run(["npx", "skills-kernel"], REPO_ROOT, envFor(base));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("plugins.config.ts was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.ts");
+    expect(result.stderr).toContain(
+      "plugins.config.ts was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.ts",
+    );
   });
 
   it.each(commands.filter((c) => !(c.text in NOT_RUN)).map((c) => [`${c.doc}:${c.line} ${c.text}`, c] as const))(
@@ -216,7 +239,8 @@ describe("the commands of README.md and the guides, run as written", () => {
       if (command.words[0] === "cd") return; // followed by the commands after it (inCheckout)
       const places = await sandbox();
       const words = serverPart(command.words).map((word) => substitute(word, places));
-      for (const file of files) if (words.some((word) => word.endsWith(file.name))) await writeFile(join(places.project, file.name), file.text);
+      for (const file of files)
+        if (words.some((word) => word.endsWith(file.name))) await writeFile(join(places.project, file.name), file.text);
       // A config that imports "skills-kernel" finds it where a reader would have installed it.
       await mkdir(join(places.project, "node_modules"), { recursive: true });
       await symlink(REPO_ROOT, join(places.project, "node_modules", "skills-kernel"));
@@ -228,14 +252,20 @@ describe("the commands of README.md and the guides, run as written", () => {
         return;
       }
       if (words[0] === "skills-kernel" && AFTER_ADD.has(words[1]!)) {
-        const added = await run(executable(["skills-kernel", "add", "anthropics/skills@pdf", "--agent", "cursor"]), cwd, env);
+        const added = await run(
+          executable(["skills-kernel", "add", "anthropics/skills@pdf", "--agent", "cursor"]),
+          cwd,
+          env,
+        );
         expect(added.code, added.stderr).toBe(0);
       }
       const result = await run(argv, cwd, env);
       expect(result.code, `${result.stderr}${result.stdout}`).toBe(0);
       expect(result.stdout).not.toBe("");
       if (command.creates) {
-        const created = command.creates.startsWith("~/") ? join(places.home, command.creates.slice(2)) : join(cwd, command.creates);
+        const created = command.creates.startsWith("~/")
+          ? join(places.home, command.creates.slice(2))
+          : join(cwd, command.creates);
         expect(existsSync(created), created).toBe(true);
       }
     },

@@ -27,9 +27,21 @@ const SKILL = (name: string) => `---\nname: ${name}\ndescription: A skill.\n---\
 const inline = (plugins: string, top = "") => `export default { ${top}plugins: [${plugins}, "list-skills"] };\n`;
 
 const CASES: readonly Case[] = [
-  { doc: "docs/configuration.md", quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, sign, verify, cache-stats, export, …`, argv: ["frobnicate"] },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--to <value>' argument missing; see --help`, argv: ["install", "pdf", "--to"] },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: Option '--config <value>' argument missing; see --help`, argv: ["--config"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, sign, verify, cache-stats, export, …`,
+    argv: ["frobnicate"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: Option '--to <value>' argument missing; see --help`,
+    argv: ["install", "pdf", "--to"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: Option '--config <value>' argument missing; see --help`,
+    argv: ["--config"],
+  },
   { doc: "docs/configuration.md", quoted: `skills-kernel: read needs NAME; see --help`, argv: ["read"] },
   {
     doc: "docs/configuration.md",
@@ -51,13 +63,18 @@ const CASES: readonly Case[] = [
     quoted:
       "skills-kernel: plugins.config.ts: cannot load: Cannot find module 'skills-kernel' (skills-kernel is not installed beside the config: install it there, npm install /path/to/skills-kernel-0.1.0.tgz (npm pack in a checkout makes it) or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })",
     argv: ["list", "--config", "plugins.config.ts"],
-    files: { "plugins.config.ts": `import { defineConfig } from "skills-kernel";\nexport default defineConfig({ plugins: ["list-skills"] });\n` },
+    files: {
+      "plugins.config.ts": `import { defineConfig } from "skills-kernel";\nexport default defineConfig({ plugins: ["list-skills"] });\n`,
+    },
   },
   {
     doc: "docs/configuration.md",
     quoted: `plugin "ranker-fuse": service "ranker" is already provided by plugin "ranker-bm25"`,
     argv: ["list", "--config", "plugins.config.yaml"],
-    files: { "plugins.config.yaml": "plugins: [[fs, { roots: [./skills] }], ranker-bm25, ranker-fuse, list-skills]\n", "skills/.keep": "" },
+    files: {
+      "plugins.config.yaml": "plugins: [[fs, { roots: [./skills] }], ranker-bm25, ranker-fuse, list-skills]\n",
+      "skills/.keep": "",
+    },
   },
   {
     doc: "docs/configuration.md",
@@ -66,31 +83,60 @@ const CASES: readonly Case[] = [
     files: { "plugins.config.yaml": "plugins: [[fs, { roots: [./skills] }]]\n", "skills/.keep": "" },
   },
   { doc: "docs/configuration.md", quoted: `skills-kernel: unexpected argument "b"; see --help`, argv: ["list", "b"] },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: --log-level must be one of silent, error, warn, info, debug, not "loud"`, argv: ["--log-level", "loud"] },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: --format must be one of names-only, json, full, not "xml"`, argv: ["list", "--format", "xml"] },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: --limit must be a whole number from 1 to 50, not "99"`, argv: ["search", "x", "--limit", "99"] },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: config file nope.config.ts not found`, argv: ["list", "--config", "nope.config.ts"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: --log-level must be one of silent, error, warn, info, debug, not "loud"`,
+    argv: ["--log-level", "loud"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: --format must be one of names-only, json, full, not "xml"`,
+    argv: ["list", "--format", "xml"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: --limit must be a whole number from 1 to 50, not "99"`,
+    argv: ["search", "x", "--limit", "99"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: config file nope.config.ts not found`,
+    argv: ["list", "--config", "nope.config.ts"],
+  },
   {
     doc: "docs/configuration.md",
     quoted: `skills-kernel: config.toml: unsupported config file type ".toml" (expected .ts, .mts, .cts, .mjs, .js, .cjs, .json, .yaml, .yml)`,
     argv: ["list", "--config", "config.toml"],
     files: { "config.toml": "x = 1\n" },
   },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: package.json: no "skills-kernel" key`, argv: ["list", "--config", "package.json"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: package.json: no "skills-kernel" key`,
+    argv: ["list", "--config", "package.json"],
+  },
   {
     doc: "docs/configuration.md",
     quoted: `skills-kernel: c.json: plugin "list-skills" takes no options`,
     argv: ["list", "--config", "c.json"],
     files: { "c.json": JSON.stringify({ plugins: [["list-skills", { a: 1 }]] }) },
   },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: plugin "fs": root /abs/no/such/dir does not exist`, argv: ["list", "--skills-dir", "/abs/no/such/dir"] },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: plugin "fs": root /abs/no/such/dir does not exist`,
+    argv: ["list", "--skills-dir", "/abs/no/such/dir"],
+  },
   {
     doc: "docs/configuration.md",
     quoted: `skills-kernel: plugins.config.yaml: unknown transport "pigeon"; available: …`,
     argv: ["--config", "plugins.config.yaml"],
     files: { "plugins.config.yaml": "transport: pigeon\nplugins: [list-skills]\n" },
   },
-  { doc: "docs/configuration.md", quoted: "skills-kernel: plugins.config.json: is empty", argv: ["list", "--config", "plugins.config.json"], files: { "plugins.config.json": "" } },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: plugins.config.json: is empty",
+    argv: ["list", "--config", "plugins.config.json"],
+    files: { "plugins.config.json": "" },
+  },
   ...(
     [
       ["has no default export (export default defineConfig({ ... }))", "export const x = 1;\n"],
@@ -113,7 +159,9 @@ const CASES: readonly Case[] = [
     doc: "docs/configuration.md",
     quoted: `skills-kernel: deps.config.mjs: plugin "needs-db" depends on "db", which is not in the config; add it to plugins`,
     argv: ["list", "--config", "deps.config.mjs"],
-    files: { "deps.config.mjs": `export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] };\n` },
+    files: {
+      "deps.config.mjs": `export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] };\n`,
+    },
   },
   {
     doc: "docs/configuration.md",
@@ -123,13 +171,26 @@ const CASES: readonly Case[] = [
       "plugins.config.ts": `const p = (name: string, on: string) => ({ name, dependsOn: [on], setup() {} });\nexport default { plugins: [p("a", "b"), p("b", "c"), p("c", "a")] };\n`,
     },
   },
-  { doc: "docs/configuration.md", quoted: "skills-kernel: unknown option --bogus; see skills-kernel serve --help", argv: ["--bogus"] },
-  { doc: "docs/configuration.md", quoted: "skills-kernel: unknown option --fromat; did you mean --format?; see skills-kernel list --help", argv: ["list", "--fromat", "json"] },
-  // --format belongs to list, not search.
-  { doc: "docs/configuration.md", quoted: "skills-kernel: search takes no --format option (list, audit take it); see skills-kernel search --help", argv: ["search", "x", "--format", "json"] },
   {
     doc: "docs/configuration.md",
-    quoted: "skills-kernel: plugins.config.mjs was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.mjs, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)",
+    quoted: "skills-kernel: unknown option --bogus; see skills-kernel serve --help",
+    argv: ["--bogus"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: unknown option --fromat; did you mean --format?; see skills-kernel list --help",
+    argv: ["list", "--fromat", "json"],
+  },
+  // --format belongs to list, not search.
+  {
+    doc: "docs/configuration.md",
+    quoted: "skills-kernel: search takes no --format option (list, audit take it); see skills-kernel search --help",
+    argv: ["search", "x", "--format", "json"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted:
+      "skills-kernel: plugins.config.mjs was found by searching and is a JS/TS config, which runs code: to run it, name it with --config plugins.config.mjs, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)",
     argv: ["list"],
     files: { "plugins.config.mjs": `export default { plugins: ["list-skills"] };\n` },
   },
@@ -140,7 +201,10 @@ const CASES: readonly Case[] = [
     files: {
       "package.json": JSON.stringify({ "skills-kernel": { plugins: ["skills-kernel-plugin-x"] } }),
       // Installed: a package that is not is reported as missing, before any question of trust.
-      "node_modules/skills-kernel-plugin-x/package.json": JSON.stringify({ name: "skills-kernel-plugin-x", main: "index.js" }),
+      "node_modules/skills-kernel-plugin-x/package.json": JSON.stringify({
+        name: "skills-kernel-plugin-x",
+        main: "index.js",
+      }),
       "node_modules/skills-kernel-plugin-x/index.js": "",
     },
   },
@@ -156,7 +220,12 @@ const CASES: readonly Case[] = [
     argv: ["list"],
     files: { ".skills-kernelrc.yaml": "plugins: [http, list-skills]\n" },
   },
-  { doc: "docs/configuration.md", quoted: `skills-kernel: SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0, not "yes"`, argv: ["list"], env: { SKILLS_KERNEL_TRUST_CONFIG: "yes" } },
+  {
+    doc: "docs/configuration.md",
+    quoted: `skills-kernel: SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0, not "yes"`,
+    argv: ["list"],
+    env: { SKILLS_KERNEL_TRUST_CONFIG: "yes" },
+  },
   {
     doc: "docs/configuration.md",
     quoted: "skills-kernel: plugins.config.json: invalid JSON at 3:1: …",
@@ -185,11 +254,14 @@ const CASES: readonly Case[] = [
     doc: "docs/configuration.md",
     quoted: `skills-kernel: plugins.config.mjs: startup.plugins["@acme/x"]: unknown key "timeout" (expected onPluginError, setupTimeoutMs)`,
     argv: ["list", "--config", "plugins.config.mjs"],
-    files: { "plugins.config.mjs": `export default { startup: { plugins: { "@acme/x": { timeout: 1 } } }, plugins: [] };\n` },
+    files: {
+      "plugins.config.mjs": `export default { startup: { plugins: { "@acme/x": { timeout: 1 } } }, plugins: [] };\n`,
+    },
   },
   {
     doc: "docs/configuration.md",
-    quoted: "skills-kernel: plugins.config.ts: cannot load plugin module ./missing.mjs: /abs/missing.mjs does not exist",
+    quoted:
+      "skills-kernel: plugins.config.ts: cannot load plugin module ./missing.mjs: /abs/missing.mjs does not exist",
     argv: ["list", "--config", "plugins.config.ts"],
     files: { "plugins.config.ts": `export default { plugins: ["./missing.mjs"] };\n` },
   },
@@ -222,7 +294,9 @@ const CASES: readonly Case[] = [
     doc: "docs/configuration.md",
     quoted: `skills-kernel: plugin "slow": setup timed out after 50 ms`,
     argv: ["list", "--config", "c.mjs"],
-    files: { "c.mjs": inline(`{ name: "slow", setup: () => new Promise(() => {}) }`, "startup: { setupTimeoutMs: 50 }, ") },
+    files: {
+      "c.mjs": inline(`{ name: "slow", setup: () => new Promise(() => {}) }`, "startup: { setupTimeoutMs: 50 }, "),
+    },
   },
   {
     doc: "docs/configuration.md",
@@ -241,7 +315,12 @@ const CASES: readonly Case[] = [
     argv: ["list", "--config", "c.mjs"],
     files: {
       "c.mjs": inline(
-        ["a", "b"].map((name) => `{ name: "${name}", setup(ctx) { ctx.addTool({ name: "same", description: "Same.", handler: () => ({ content: [] }) }); } }`).join(", "),
+        ["a", "b"]
+          .map(
+            (name) =>
+              `{ name: "${name}", setup(ctx) { ctx.addTool({ name: "same", description: "Same.", handler: () => ({ content: [] }) }); } }`,
+          )
+          .join(", "),
       ),
     },
   },
@@ -257,10 +336,15 @@ const CASES: readonly Case[] = [
     argv: ["read", "commit-mesage-writer", "--skills-dir", "skills"],
     files: { "skills/commit-message-writer/SKILL.md": SKILL("commit-message-writer") },
   },
-  { doc: "docs/configuration.md", quoted: "skills-kernel: /abs/skills/missing does not exist", argv: ["validate", "/abs/skills/missing"] },
   {
     doc: "docs/configuration.md",
-    quoted: "skills-kernel: /abs/.claude/skills/pdf already exists; ask to overwrite it (overwrite: true, or --force) to replace it",
+    quoted: "skills-kernel: /abs/skills/missing does not exist",
+    argv: ["validate", "/abs/skills/missing"],
+  },
+  {
+    doc: "docs/configuration.md",
+    quoted:
+      "skills-kernel: /abs/.claude/skills/pdf already exists; ask to overwrite it (overwrite: true, or --force) to replace it",
     argv: ["install", "pdf", "--to", "user", "--skills-dir", "skills"],
     files: { "skills/pdf/SKILL.md": SKILL("pdf"), ".claude/skills/pdf/SKILL.md": SKILL("pdf") },
   },
@@ -308,7 +392,10 @@ describe("error messages quoted in the docs", () => {
       await writeFile(join(project, file), text);
     }
     const argv = c.argv.map((arg) => arg.replace(/^\/abs\//, `${project}/`));
-    const result = await runCli(argv, { cwd: project, env: { HOME: project, XDG_CACHE_HOME: join(project, ".cache"), ...c.env } });
+    const result = await runCli(argv, {
+      cwd: project,
+      env: { HOME: project, XDG_CACHE_HOME: join(project, ".cache"), ...c.env },
+    });
     expect(result.code).not.toBe(0);
     const lines = result.stderr.split("\n").filter((line) => line.startsWith("skills-kernel: "));
     expect(lines).toHaveLength(1);

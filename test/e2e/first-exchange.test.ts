@@ -16,7 +16,12 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("the first exchange over stdio
     }
     try {
       const { prompts } = await server.client.listPrompts();
-      expect(prompts.map((prompt) => prompt.name).sort()).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer", "skills"]);
+      expect(prompts.map((prompt) => prompt.name).sort()).toEqual([
+        "changelog-curator",
+        "commit-message-writer",
+        "readme-reviewer",
+        "skills",
+      ]);
       const { resources } = await server.client.listResources();
       expect(resources).toHaveLength(3);
       await server.client.ping();

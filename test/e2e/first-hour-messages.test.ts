@@ -19,7 +19,9 @@ beforeAll(async () => {
   await writeFile(join(work, "package.json"), "{}");
   env = { HOME: join(work, "home") };
   const skill = (folder: string, frontmatter: string) =>
-    mkdir(join(work, "skills", folder), { recursive: true }).then(() => writeFile(join(work, "skills", folder, "SKILL.md"), `---\n${frontmatter}\n---\n# body\n`));
+    mkdir(join(work, "skills", folder), { recursive: true }).then(() =>
+      writeFile(join(work, "skills", folder, "SKILL.md"), `---\n${frontmatter}\n---\n# body\n`),
+    );
   await skill("pdf", "name: pdf\ndescription: Fill in PDF forms.");
   // Served with a warning: the name differs from the folder.
   await skill("old-folder", "name: renamed\ndescription: A skill whose folder kept its old name.");
@@ -38,15 +40,24 @@ function oneLine(result: { code: number | null; stdout: string; stderr: string }
 
 describe("config mistakes a newcomer makes", () => {
   it("a TypeScript config importing skills-kernel, with skills-kernel not installed beside it, says how to fix it", async () => {
-    await writeFile(join(work, "plugins.config.ts"), `import { defineConfig } from "skills-kernel";\nexport default defineConfig({ plugins: ["list-skills"] });\n`);
+    await writeFile(
+      join(work, "plugins.config.ts"),
+      `import { defineConfig } from "skills-kernel";\nexport default defineConfig({ plugins: ["list-skills"] });\n`,
+    );
     const line = oneLine(await runCli(["list", "--config", "plugins.config.ts"], { cwd: work, env }));
-    expect(line).toMatch(/^skills-kernel: plugins\.config\.ts: cannot load: Cannot find (?:module|package) 'skills-kernel'/);
-    expect(line).toContain("(skills-kernel is not installed beside the config: install it there, npm install /path/to/skills-kernel-0.1.0.tgz (npm pack in a checkout makes it) or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })");
+    expect(line).toMatch(
+      /^skills-kernel: plugins\.config\.ts: cannot load: Cannot find (?:module|package) 'skills-kernel'/,
+    );
+    expect(line).toContain(
+      "(skills-kernel is not installed beside the config: install it there, npm install /path/to/skills-kernel-0.1.0.tgz (npm pack in a checkout makes it) or npm install /path/to/its/checkout, or drop the import and export a plain object: export default { plugins: [...] })",
+    );
   });
 
   it("a typo of a built-in gets the built-in it is nearest to", async () => {
     await writeFile(join(work, "typo.yaml"), "plugins: [fs, serach-skills]\n");
-    expect(oneLine(await runCli(["list", "--config", "typo.yaml"], { cwd: work, env }))).toBe('skills-kernel: typo.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"?');
+    expect(oneLine(await runCli(["list", "--config", "typo.yaml"], { cwd: work, env }))).toBe(
+      'skills-kernel: typo.yaml: plugin "serach-skills" is not a built-in; did you mean "search-skills"?',
+    );
   });
 
   it("a package that is not installed gets the npm install command and where it was looked for", async () => {
@@ -72,7 +83,11 @@ describe("warnings", () => {
   it.skipIf(!HAS_SCRIPT)(needsScript("the banner counts the warnings and says where they are"), async () => {
     const banner = async (level: string) => {
       const line = [...RUNTIMES.node, "--skills-dir", "skills", "--log-level", level].map((w) => `'${w}'`).join(" ");
-      const child = spawn("script", ["-qec", line, "/dev/null"], { cwd: work, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn("script", ["-qec", line, "/dev/null"], {
+        cwd: work,
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       let output = "";
       child.stdout.setEncoding("utf8").on("data", (chunk) => (output += chunk));
       await new Promise<void>((resolve, reject) => {

@@ -35,9 +35,18 @@ async function largestFile(dir: string): Promise<number> {
 describe("maxTotalBytes over a git checkout", () => {
   it("refuses a checkout that grows past it, and leaves none of it behind", async () => {
     const config = join(base, "capped.json");
-    await writeFile(config, JSON.stringify({ plugins: [["git", { repositories: [repo.url], maxTotalBytes: 4 * 1024 * 1024 }], "list-skills"] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [["git", { repositories: [repo.url], maxTotalBytes: 4 * 1024 * 1024 }], "list-skills"],
+      }),
+    );
     const cache = join(base, "cache");
-    const result = await runCli(["list", "--config", config], { cwd: base, env: { XDG_CACHE_HOME: cache, HOME: base }, timeoutMs: 60_000 });
+    const result = await runCli(["list", "--config", config], {
+      cwd: base,
+      env: { XDG_CACHE_HOME: cache, HOME: base },
+      timeoutMs: 60_000,
+    });
     expect(result.stdout.trim()).toBe("");
     expect(result.stderr).toContain("the checkout is larger than maxTotalBytes (4194304 bytes)");
     expect(await largestFile(join(cache, "skills-kernel", "git"))).toBeLessThan(4 * 1024 * 1024);
@@ -45,8 +54,17 @@ describe("maxTotalBytes over a git checkout", () => {
 
   it("serves the same repository under a cap it fits in", async () => {
     const config = join(base, "roomy.json");
-    await writeFile(config, JSON.stringify({ plugins: [["git", { repositories: [repo.url], maxTotalBytes: 256 * 1024 * 1024 }], "list-skills"] }));
-    const result = await runCli(["list", "--config", config], { cwd: base, env: { XDG_CACHE_HOME: join(base, "cache-roomy"), HOME: base }, timeoutMs: 60_000 });
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [["git", { repositories: [repo.url], maxTotalBytes: 256 * 1024 * 1024 }], "list-skills"],
+      }),
+    );
+    const result = await runCli(["list", "--config", config], {
+      cwd: base,
+      env: { XDG_CACHE_HOME: join(base, "cache-roomy"), HOME: base },
+      timeoutMs: 60_000,
+    });
     expect(result.stdout, result.stderr).toBe("small\n");
   });
 });

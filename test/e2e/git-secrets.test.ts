@@ -31,7 +31,6 @@ beforeAll(async () => {
   env = { XDG_CACHE_HOME: join(base, "cache"), HOME: base };
 });
 
-
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
@@ -47,7 +46,10 @@ describe("links into a checkout's .git", () => {
       expect(files).not.toContain("fetched.txt");
       const fetched = await client.callTool({
         name: "fetch_skill_files",
-        arguments: { skill_name: "rooted", file_paths: ["notes.txt", "fetched.txt", "gitdir/config", ".git/config", "ok.md"] },
+        arguments: {
+          skill_name: "rooted",
+          file_paths: ["notes.txt", "fetched.txt", "gitdir/config", ".git/config", "ok.md"],
+        },
       });
       const text = JSON.stringify(fetched);
       expect(text).not.toContain("[remote");
@@ -72,7 +74,10 @@ describe("a token in a repository URL", () => {
   let privateRepo: TestRepository;
 
   beforeAll(async () => {
-    privateRepo = await createRepository({ "skills/secret-deploy/SKILL.md": skill("secret-deploy", "Deploy from a private repository.") }, base);
+    privateRepo = await createRepository(
+      { "skills/secret-deploy/SKILL.md": skill("secret-deploy", "Deploy from a private repository.") },
+      base,
+    );
     git(privateRepo.bare, "config", "http.receivepack", "false");
     server = await startGitHttpServer(join(privateRepo.bare, ".."), "deploy", TOKEN);
   });
@@ -83,7 +88,10 @@ describe("a token in a repository URL", () => {
   it("authenticates the clone, and is written nowhere: not the checkout, not a log, not a message", async () => {
     const url = `${server.origin.replace("//", `//deploy:${TOKEN}@`)}/origin.git`;
     const config = join(base, "private.config.json");
-    await writeFile(config, JSON.stringify({ plugins: [["git", { repositories: [url], protocols: ["http"] }], "list-skills"] }));
+    await writeFile(
+      config,
+      JSON.stringify({ plugins: [["git", { repositories: [url], protocols: ["http"] }], "list-skills"] }),
+    );
     const result = await runCli(["list", "--config", config, "--log-level", "debug"], { cwd: base, env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("secret-deploy\n");
@@ -98,13 +106,19 @@ describe("a token in a repository URL", () => {
   it("is redacted in messages about the repository", async () => {
     const url = `${server.origin.replace("//", `//deploy:${TOKEN}@`)}/origin.git#no-such-branch`;
     const config = join(base, "private-bad.config.json");
-    await writeFile(config, JSON.stringify({ plugins: [["git", { repositories: [url], protocols: ["http"] }], "list-skills"] }));
+    await writeFile(
+      config,
+      JSON.stringify({ plugins: [["git", { repositories: [url], protocols: ["http"] }], "list-skills"] }),
+    );
     const result = await runCli(["list", "--config", config, "--log-level", "debug"], { cwd: base, env });
     expect(result.stderr).toContain("no-such-branch");
     expect(result.stderr).not.toContain(TOKEN);
     const nowhere = join(base, "nowhere");
     await mkdir(nowhere, { recursive: true });
-    const added = await runCli(["add", `http://deploy:${TOKEN}@127.0.0.1:9/x.git`, "--agent", "claude-code"], { cwd: nowhere, env });
+    const added = await runCli(["add", `http://deploy:${TOKEN}@127.0.0.1:9/x.git`, "--agent", "claude-code"], {
+      cwd: nowhere,
+      env,
+    });
     expect(added.code).toBe(1);
     expect(added.stderr).not.toContain(TOKEN);
     expect(existsSync(join(nowhere, ".claude"))).toBe(false);
@@ -112,9 +126,17 @@ describe("a token in a repository URL", () => {
 
   it("without it, the private repository is not served", async () => {
     const config = join(base, "anonymous.config.json");
-    await writeFile(config, JSON.stringify({ plugins: [["git", { repositories: [`${server.origin}/origin.git`], protocols: ["http"] }], "list-skills"] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [["git", { repositories: [`${server.origin}/origin.git`], protocols: ["http"] }], "list-skills"],
+      }),
+    );
     // A cache of its own: the checkout made with the token is (rightly) served from the cache.
-    const result = await runCli(["list", "--config", config], { cwd: base, env: { ...env, XDG_CACHE_HOME: join(base, "cache-anonymous") } });
+    const result = await runCli(["list", "--config", config], {
+      cwd: base,
+      env: { ...env, XDG_CACHE_HOME: join(base, "cache-anonymous") },
+    });
     expect(result.stdout.trim()).toBe("");
     expect(result.stderr).toMatch(/401|Authentication|could not read Username/i);
   });

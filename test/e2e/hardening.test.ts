@@ -15,7 +15,10 @@ beforeAll(async () => {
   catalog = join(work, "catalog");
   // An unquoted date in metadata and a name with capitals: real skills install refused one in eight of.
   await mkdir(join(catalog, "Docker Expert"), { recursive: true });
-  await writeFile(join(catalog, "Docker Expert", "SKILL.md"), "---\nname: Docker Expert\ndescription: Containers.\nmetadata:\n  updated: 2025-01-31\n---\n# Docker\n");
+  await writeFile(
+    join(catalog, "Docker Expert", "SKILL.md"),
+    "---\nname: Docker Expert\ndescription: Containers.\nmetadata:\n  updated: 2025-01-31\n---\n# Docker\n",
+  );
   await writeFile(join(catalog, "Docker Expert", ".env"), "SECRET=hunter2\n");
   await writeFile(join(catalog, "Docker Expert", "guide.md"), "# Guide\n");
 });
@@ -27,12 +30,19 @@ describe("install of a skill that breaks the spec", () => {
   it("installs it with warnings, leaving its .env out; --strict refuses it in one line", async () => {
     const target = join(work, "installed");
     // --log-level error: the catalog's own warning about the name is not the line under test.
-    const strict = await runCli(["install", "Docker Expert", "--to", target, "--strict", "--skills-dir", catalog, "--log-level", "error"], { cwd: work });
+    const strict = await runCli(
+      ["install", "Docker Expert", "--to", target, "--strict", "--skills-dir", catalog, "--log-level", "error"],
+      { cwd: work },
+    );
     expect(strict.code).toBe(1);
     expect(strict.stdout).toBe("");
-    expect(strict.stderr).toMatch(/^skills-kernel: refusing to install "Docker Expert" \(strict\): its SKILL\.md breaks the Agent Skills spec: .+\n$/);
+    expect(strict.stderr).toMatch(
+      /^skills-kernel: refusing to install "Docker Expert" \(strict\): its SKILL\.md breaks the Agent Skills spec: .+\n$/,
+    );
 
-    const lenient = await runCli(["install", "Docker Expert", "--to", target, "--json", "--skills-dir", catalog], { cwd: work });
+    const lenient = await runCli(["install", "Docker Expert", "--to", target, "--json", "--skills-dir", catalog], {
+      cwd: work,
+    });
     expect(lenient.code).toBe(0);
     const result = JSON.parse(lenient.stdout);
     expect(result.files).toEqual(["SKILL.md", "guide.md"]);
@@ -46,14 +56,21 @@ describe("install of a skill that breaks the spec", () => {
 describe("includeSecretFiles in a config", () => {
   it("serves a .env only when the config says so", async () => {
     const config = join(work, "secrets.config.json");
-    const plugins = (include: boolean) => [["fs", { roots: [catalog] }], ["read-skill", { includeSecretFiles: include }], "fetch-skill-files"];
+    const plugins = (include: boolean) => [
+      ["fs", { roots: [catalog] }],
+      ["read-skill", { includeSecretFiles: include }],
+      "fetch-skill-files",
+    ];
     await writeFile(config, JSON.stringify({ plugins: plugins(true) }));
     const server = await connectCli(["--config", config], { cwd: work });
     try {
       const read = await server.client.callTool({ name: "read_skill", arguments: { skill_name: "Docker Expert" } });
       expect((read.structuredContent as { files: string[] }).files).toEqual([".env", "guide.md"]);
       // fetch-skill-files keeps its default: the .env stays unserved there.
-      const fetched = await server.client.callTool({ name: "fetch_skill_files", arguments: { skill_name: "Docker Expert", file_paths: [".env"] } });
+      const fetched = await server.client.callTool({
+        name: "fetch_skill_files",
+        arguments: { skill_name: "Docker Expert", file_paths: [".env"] },
+      });
       expect(JSON.stringify(fetched)).not.toContain("hunter2");
     } finally {
       await server.client.close();

@@ -25,7 +25,9 @@ describe("help through the bundle", () => {
     for (const command of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  skills-kernel ${command}\\b`, "m"));
     for (const [name, option] of Object.entries(COMMON)) {
       // A long flag gets a line of its own, its words on the next.
-      expect(help.stdout).toMatch(new RegExp(`^  (-., )?--${name}${"value" in option ? ` ${option.value}` : ""}(?: +|\\n {26})\\S`, "m"));
+      expect(help.stdout).toMatch(
+        new RegExp(`^  (-., )?--${name}${"value" in option ? ` ${option.value}` : ""}(?: +|\\n {26})\\S`, "m"),
+      );
     }
     expect(help.stdout).toContain("skills-kernel COMMAND --help");
     expect(help.stdout.replace(/\s+/g, " ")).toContain(
@@ -38,12 +40,16 @@ describe("help through the bundle", () => {
     const help = await runCli([command, "--help"], { cwd: work });
     expect(help).toMatchObject({ code: 0, stderr: "" });
     const spec = COMMAND_SPECS[command];
-    expect(help.stdout.split("\n")[0]).toBe(`Usage: skills-kernel ${command}${spec.usage ? ` ${spec.usage}` : ""} [OPTIONS]`);
+    expect(help.stdout.split("\n")[0]).toBe(
+      `Usage: skills-kernel ${command}${spec.usage ? ` ${spec.usage}` : ""} [OPTIONS]`,
+    );
     for (const [name, option] of Object.entries(spec.options)) {
       expect(help.stdout).toMatch(new RegExp(`^  --${name}${"value" in option ? ` ${option.value}` : ""} +\\S`, "m"));
     }
     // Another command's own option is not listed as this one's.
-    const others = COMMANDS.filter((other) => other !== command).flatMap((other) => Object.keys(COMMAND_SPECS[other].options));
+    const others = COMMANDS.filter((other) => other !== command).flatMap((other) =>
+      Object.keys(COMMAND_SPECS[other].options),
+    );
     const foreign = others.filter((name) => !(name in spec.options));
     for (const name of foreign) expect(help.stdout).not.toMatch(new RegExp(`^  --${name}\\b`, "m"));
     // The installed-skills commands take no source flags (args.ts refuses them).

@@ -18,11 +18,15 @@ const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelconte
  */
 function dripping(url: URL): Promise<number | "closed"> {
   return new Promise((resolve) => {
-    const req = httpRequest(url, { method: "POST", headers: { ...MCP_HEADERS, "content-length": "200" }, agent: false }, (res) => {
-      res.resume();
-      clearInterval(timer);
-      resolve(res.statusCode ?? 0);
-    });
+    const req = httpRequest(
+      url,
+      { method: "POST", headers: { ...MCP_HEADERS, "content-length": "200" }, agent: false },
+      (res) => {
+        res.resume();
+        clearInterval(timer);
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("error", () => {
       clearInterval(timer);
       resolve("closed");
@@ -33,7 +37,11 @@ function dripping(url: URL): Promise<number | "closed"> {
 
 /** A request that opens a body and never finishes it: what an attacker leaves hanging. */
 function unfinished(url: URL): { abort(): void } {
-  const req = httpRequest(url, { method: "POST", headers: { ...MCP_HEADERS, "content-length": String(INITIALIZE.length) }, agent: false });
+  const req = httpRequest(url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, "content-length": String(INITIALIZE.length) },
+    agent: false,
+  });
   req.on("error", () => undefined);
   req.write(INITIALIZE.slice(0, 20));
   return { abort: () => req.destroy() };
@@ -68,7 +76,12 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP limits on %s", (runtime)
   });
 
   it("counts sessions per client: a third from one address is refused, another address still gets one; unfinished bodies count for nothing", async () => {
-    const hanging = [unfinished(server.mcpUrl), unfinished(server.mcpUrl), unfinished(server.mcpUrl), unfinished(server.mcpUrl)];
+    const hanging = [
+      unfinished(server.mcpUrl),
+      unfinished(server.mcpUrl),
+      unfinished(server.mcpUrl),
+      unfinished(server.mcpUrl),
+    ];
     try {
       // Four bodies never finished: with maxSessions 4 a real client must still get in.
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -77,7 +90,9 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP limits on %s", (runtime)
       expect([first.status, second.status]).toEqual([200, 200]);
       const third = await postFrom(server.mcpUrl, "127.0.0.1", INITIALIZE);
       expect(third.status).toBe(503);
-      expect(JSON.parse(third.body).error.message).toBe("Too many sessions (the limit per client (2)); try again later");
+      expect(JSON.parse(third.body).error.message).toBe(
+        "Too many sessions (the limit per client (2)); try again later",
+      );
       const other = await postFrom(server.mcpUrl, "127.0.0.2", INITIALIZE);
       expect(other.status).toBe(200);
       // Ending sessions gives their places back.
@@ -111,9 +126,14 @@ describe("a full session table (bundle on Node)", () => {
     const newcomer = await postFrom(server.mcpUrl, "127.0.0.4", INITIALIZE);
     expect(newcomer.status).toBe(200);
     const ping = (id: string) =>
-      rawRequest(server.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+      rawRequest(server.mcpUrl, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
     expect((await ping(opened[0]!)).status).toBe(404);
-    for (const id of [...opened.slice(1), newcomer.headers["mcp-session-id"] as string]) expect((await ping(id)).status).toBe(200);
+    for (const id of [...opened.slice(1), newcomer.headers["mcp-session-id"] as string])
+      expect((await ping(id)).status).toBe(200);
   });
 });
 
@@ -123,19 +143,32 @@ describe("HTTP batches and answers (bundle on Node)", () => {
   beforeAll(async () => {
     server = await startHttpServer(["--config", CONFIG]);
     const opened = await rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: INITIALIZE });
-    session = { ...MCP_HEADERS, "mcp-session-id": opened.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-11-25" };
+    session = {
+      ...MCP_HEADERS,
+      "mcp-session-id": opened.headers["mcp-session-id"] as string,
+      "mcp-protocol-version": "2025-11-25",
+    };
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  const post = (body: unknown, headers = session) => rawRequest(server.mcpUrl, { method: "POST", headers, body: JSON.stringify(body) });
-  const readSkill = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_skill", arguments: { skill_name: "commit-message-writer" } } });
+  const post = (body: unknown, headers = session) =>
+    rawRequest(server.mcpUrl, { method: "POST", headers, body: JSON.stringify(body) });
+  const readSkill = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "read_skill", arguments: { skill_name: "commit-message-writer" } },
+  });
 
   it("answers an empty batch and one over maxBatchSize with Invalid Request, not 202 or work", async () => {
     for (const [body, message] of [
       [[], "Invalid Request: an empty batch"],
-      [[1, 2, 3, 4, 5, 6].map((id) => ({ jsonrpc: "2.0", id, method: "ping" })), "Invalid Request: a batch may hold at most 5 messages"],
+      [
+        [1, 2, 3, 4, 5, 6].map((id) => ({ jsonrpc: "2.0", id, method: "ping" })),
+        "Invalid Request: a batch may hold at most 5 messages",
+      ],
     ] as const) {
       const response = await post(body);
       expect(response.status).toBe(400);
@@ -155,7 +188,8 @@ describe("HTTP batches and answers (bundle on Node)", () => {
     for (const answer of refused) {
       expect(answer.error).toEqual({
         code: -32600,
-        message: "the answers to this HTTP request would be over 6000 bytes; ask for less in one request (fewer messages in a batch)",
+        message:
+          "the answers to this HTTP request would be over 6000 bytes; ask for less in one request (fewer messages in a batch)",
       });
     }
     expect(served.reduce((total, answer) => total + JSON.stringify(answer).length, 0)).toBeLessThanOrEqual(6000);
@@ -167,8 +201,19 @@ describe("HTTP batches and answers (bundle on Node)", () => {
     const setLevel = { jsonrpc: "2.0", id: 7, method: "logging/setLevel", params: { level: "loud" } };
     const read = { jsonrpc: "2.0", id: 8, method: "resources/read", params: { uri: 5 } };
     const inSession = [messagesOf(await post(setLevel))[0], messagesOf(await post(read))[0]];
-    expect(inSession[0]).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: expect.stringMatching(/^Invalid params for logging\/setLevel: params\.level: /) } });
-    expect(inSession[1]).toEqual({ jsonrpc: "2.0", id: 8, error: { code: -32602, message: "Invalid params for resources/read: params.uri: Invalid input: expected string, received number" } });
+    expect(inSession[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32602, message: expect.stringMatching(/^Invalid params for logging\/setLevel: params\.level: /) },
+    });
+    expect(inSession[1]).toEqual({
+      jsonrpc: "2.0",
+      id: 8,
+      error: {
+        code: -32602,
+        message: "Invalid params for resources/read: params.uri: Invalid input: expected string, received number",
+      },
+    });
     const modern = await post(
       { ...read, params: { uri: 5, _meta: META } },
       { ...MCP_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "resources/read", "mcp-name": "5" },
@@ -178,7 +223,12 @@ describe("HTTP batches and answers (bundle on Node)", () => {
   });
 
   it("refuses a 2026-07-28 request whose Mcp-Name header disagrees with its body", async () => {
-    const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_skill", arguments: { skill_name: "readme-reviewer" }, _meta: META } };
+    const call = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "read_skill", arguments: { skill_name: "readme-reviewer" }, _meta: META },
+    };
     const headers = { ...MCP_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call" };
     const mismatched = await post(call, { ...headers, "mcp-name": "list_skills" });
     expect(mismatched.status).toBe(400);

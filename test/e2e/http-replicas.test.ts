@@ -8,14 +8,22 @@ import { waitFor } from "../helpers/wait.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/skills", import.meta.url));
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** One 2026-07-28 tools/call through the balancer: the result and the replica that answered. */
 async function callThrough(origin: string, name: string, args: Record<string, unknown>) {
   const response = await fetch(`${origin}/mcp`, {
     method: "POST",
     headers: { ...MCP_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: META } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args, _meta: META },
+    }),
   });
   expect(response.status).toBe(200);
   // A 2026-07-28 answer with nothing to stream is a plain JSON-RPC response.
@@ -78,7 +86,11 @@ describe.skipIf(!NGINX)(needsNginx("replicas behind nginx"), () => {
       await opened.text();
       const session = { ...MCP_HEADERS, "mcp-session-id": opened.headers.get("mcp-session-id")! };
       for (let i = 0; i < 4; i++) {
-        const ping = await fetch(`${nginx.origin}/mcp`, { method: "POST", headers: session, body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }) });
+        const ping = await fetch(`${nginx.origin}/mcp`, {
+          method: "POST",
+          headers: session,
+          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }),
+        });
         await ping.text();
         statuses.add(ping.status);
       }
@@ -101,9 +113,11 @@ describe.skipIf(!NGINX)(needsNginx("replicas behind nginx"), () => {
     });
 
     const cacheStats = async (origin: string) =>
-      ((await callThrough(origin, "get_cache_stats", {})).result as {
-        structuredContent: { hits: number; misses: number; backend: string; entries?: Record<string, number> };
-      }).structuredContent;
+      (
+        (await callThrough(origin, "get_cache_stats", {})).result as {
+          structuredContent: { hits: number; misses: number; backend: string; entries?: Record<string, number> };
+        }
+      ).structuredContent;
 
     it("what one replica cached is a hit for the other, and the balancer gets the same answers from both", async () => {
       const args = ["--skills-dir", EXAMPLES, "--cache", redis.url];
@@ -111,7 +125,9 @@ describe.skipIf(!NGINX)(needsNginx("replicas behind nginx"), () => {
       replicas.push(first);
       await callThrough(first.origin, "list_skills", {});
       // Writes are queued: wait until Redis holds the first replica's snapshot of its root (a head and one chunk).
-      await waitFor("the first replica's entries in Redis", async () => Object.values((await cacheStats(first.origin)).entries ?? {}).includes(2));
+      await waitFor("the first replica's entries in Redis", async () =>
+        Object.values((await cacheStats(first.origin)).entries ?? {}).includes(2),
+      );
       const second = await startHttpServer(args);
       replicas.push(second);
       await callThrough(second.origin, "list_skills", {});
@@ -125,7 +141,8 @@ describe.skipIf(!NGINX)(needsNginx("replicas behind nginx"), () => {
   server { listen ${listen}; location / { proxy_pass http://replicas; ${PROXY} } }`,
       );
       const answers = [];
-      for (let i = 0; i < 4; i++) answers.push((await callThrough(nginx.origin, "search_skills", { query: "release notes" })).result);
+      for (let i = 0; i < 4; i++)
+        answers.push((await callThrough(nginx.origin, "search_skills", { query: "release notes" })).result);
       for (const answer of answers) expect(answer).toEqual(answers[0]);
     });
   });
@@ -135,7 +152,9 @@ describe.skipIf(!NGINX)(needsNginx("replicas behind nginx"), () => {
     let nginx: Nginx;
     beforeAll(async () => {
       // As docs/deployment.md starts them: each replica names itself with --replica-id.
-      replicas = await Promise.all(["r1", "r2"].map((replicaId) => startHttpServer(["--skills-dir", EXAMPLES, "--replica-id", replicaId])));
+      replicas = await Promise.all(
+        ["r1", "r2"].map((replicaId) => startHttpServer(["--skills-dir", EXAMPLES, "--replica-id", replicaId])),
+      );
       // An initialize has no session id yet: any replica takes it (round robin) and mints an id
       // that names it; every later request of the session goes where its id says.
       nginx = await startNginx(

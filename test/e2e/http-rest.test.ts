@@ -10,7 +10,10 @@ const TOKEN = "rest-token-0123456789abcdef";
 describe("REST API (rest-api plugin) through the bundle", () => {
   let server: HttpServerProcess;
   const get = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${server.origin}${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, ...init.headers } });
+    const response = await fetch(`${server.origin}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${TOKEN}`, ...init.headers },
+    });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
   beforeAll(async () => {
@@ -24,7 +27,11 @@ describe("REST API (rest-api plugin) through the bundle", () => {
     const { status, body } = await get("/v1/skills");
     expect(status).toBe(200);
     expect(body.total).toBe(3);
-    expect(body.skills.map((s: { id: string }) => s.id)).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer"]);
+    expect(body.skills.map((s: { id: string }) => s.id)).toEqual([
+      "changelog-curator",
+      "commit-message-writer",
+      "readme-reviewer",
+    ]);
   });
 
   it("searches exactly as the search_skills tool does", async () => {
@@ -53,7 +60,9 @@ describe("REST API (rest-api plugin) through the bundle", () => {
     expect(body.content).toMatch(/^---\nname: commit-message-writer/);
     const missing = await get("/v1/skills/commit-mesage-writer");
     expect(missing.status).toBe(404);
-    expect(missing.body.error.message).toBe('no skill named "commit-mesage-writer"; did you mean: commit-message-writer?');
+    expect(missing.body.error.message).toBe(
+      'no skill named "commit-mesage-writer"; did you mean: commit-message-writer?',
+    );
   });
 
   it("serves a listed file, and nothing outside the skill", async () => {
@@ -75,9 +84,13 @@ describe("REST API (rest-api plugin) through the bundle", () => {
     expect(status).toBe(200);
     expect(body.openapi).toBe("3.1.0");
     expect(Object.keys(body.paths)).toEqual(["/skills", "/skills/search", "/skills/{id}", "/skills/{id}/files/{path}"]);
-    expect(body.paths["/skills/search"].get.responses[200].content["application/json"].schema.properties.results).toBeDefined();
+    expect(
+      body.paths["/skills/search"].get.responses[200].content["application/json"].schema.properties.results,
+    ).toBeDefined();
     // The server has a token, so the document says every operation needs it, and how to send it.
-    expect(body.components.securitySchemes).toEqual({ bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }) });
+    expect(body.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+    });
     expect(body.security).toEqual([{ bearerAuth: [] }]);
     expect(body.paths["/skills"].get.responses[401]).toBeDefined();
   });

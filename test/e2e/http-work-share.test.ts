@@ -16,20 +16,34 @@ let config: string;
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-work-share-"));
   await mkdir(join(base, "big", "references"), { recursive: true });
-  await writeFile(join(base, "big", "SKILL.md"), "---\nname: big\ndescription: One large reference file.\n---\n# Big\n");
+  await writeFile(
+    join(base, "big", "SKILL.md"),
+    "---\nname: big\ndescription: One large reference file.\n---\n# Big\n",
+  );
   await writeFile(join(base, "big", "references", "large.md"), "A line of a large reference file.\n".repeat(32 * 1024));
   await mkdir(join(base, "small"));
   await writeFile(join(base, "small", "SKILL.md"), "---\nname: small\ndescription: A short skill.\n---\n# Small\n");
   config = join(base, "share.config.json");
   const roots = [{ path: base, source: "share" }];
-  await writeFile(config, JSON.stringify({ plugins: [["fs", { roots, watch: false }], "read-skill", "fetch-skill-files", ["http", { stateless: true, maxWorkShare: 0.05 }]] }));
+  await writeFile(
+    config,
+    JSON.stringify({
+      plugins: [
+        ["fs", { roots, watch: false }],
+        "read-skill",
+        "fetch-skill-files",
+        ["http", { stateless: true, maxWorkShare: 0.05 }],
+      ],
+    }),
+  );
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
 const REVISION = { "mcp-protocol-version": "2025-11-25" };
-const call = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+const call = (name: string, args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 const READ_SMALL = call("read_skill", { skill_name: "small" });
 const FETCH_LARGE = call("fetch_skill_files", { skill_name: "big", file_paths: ["references/large.md"] });
 
@@ -44,7 +58,9 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("a client's share of the serve
 
   const post = (localAddress: string, body: string) => postFrom(server.mcpUrl, localAddress, body, REVISION);
 
-  it("answers another client's call before the next one of a client that kept the server busy", { timeout: 90_000 }, async () => {
+  it("answers another client's call before the next one of a client that kept the server busy", {
+    timeout: 90_000,
+  }, async () => {
     expect((await post("127.0.0.2", FETCH_LARGE)).status).toBe(200);
     expect((await post("127.0.0.1", READ_SMALL)).status).toBe(200);
     const answered: string[] = [];

@@ -43,17 +43,26 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       const read = await client.readResource({ uri: readme.uri });
       expect(JSON.stringify(read.contents)).toContain("name: readme-reviewer");
       const listing = await new SkillsClient(client).list();
-      expect(listing.skills.map((skill) => skill.frontmatter.name).sort()).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer"]);
+      expect(listing.skills.map((skill) => skill.frontmatter.name).sort()).toEqual([
+        "changelog-curator",
+        "commit-message-writer",
+        "readme-reviewer",
+      ]);
       await client.close();
     });
 
     it("announces list_changed through subscriptions/listen when a skill is added", async () => {
       const { client } = await connectHttp(server.mcpUrl, { revision: "2026-07-28" });
-      const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/resources/list_changed", () => resolve()));
+      const changed = new Promise<void>((resolve) =>
+        client.setNotificationHandler("notifications/resources/list_changed", () => resolve()),
+      );
       const subscription = await client.listen({ resourcesListChanged: true });
       expect(subscription.honoredFilter).toMatchObject({ resourcesListChanged: true });
       mkdirSync(join(skills, "added-modern"));
-      writeFileSync(join(skills, "added-modern", "SKILL.md"), "---\nname: added-modern\ndescription: Added while listening.\n---\n\nBody.\n");
+      writeFileSync(
+        join(skills, "added-modern", "SKILL.md"),
+        "---\nname: added-modern\ndescription: Added while listening.\n---\n\nBody.\n",
+      );
       await changed;
       const { resources } = await client.listResources();
       expect(resources.map((r) => r.name)).toContain("added-modern");
@@ -87,11 +96,16 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
 
     it("announces list_changed over the GET stream when a skill is added", async () => {
       const { client } = await connectHttp(server.mcpUrl);
-      const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/resources/list_changed", () => resolve()));
+      const changed = new Promise<void>((resolve) =>
+        client.setNotificationHandler("notifications/resources/list_changed", () => resolve()),
+      );
       // The notification has no request to ride on: it can only come over the session's GET stream.
       await sleep(300);
       mkdirSync(join(skills, "added-skill"));
-      writeFileSync(join(skills, "added-skill", "SKILL.md"), "---\nname: added-skill\ndescription: Added while serving.\n---\n\nBody.\n");
+      writeFileSync(
+        join(skills, "added-skill", "SKILL.md"),
+        "---\nname: added-skill\ndescription: Added while serving.\n---\n\nBody.\n",
+      );
       await changed;
       const { resources } = await client.listResources();
       expect(resources.map((r) => r.name)).toContain("added-skill");
@@ -103,7 +117,11 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       const id = transport.sessionId!;
       await transport.terminateSession();
       await client.close();
-      const after = await rawRequest(server.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": id }, body: PING });
+      const after = await rawRequest(server.mcpUrl, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, "mcp-session-id": id },
+        body: PING,
+      });
       expect(after.status).toBe(404);
     });
 
@@ -111,7 +129,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       const health = await fetch(new URL("/healthz", server.origin));
       expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
       const ready = await fetch(new URL("/readyz", server.origin));
-      expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", checks: { catalog: "loaded", cache: "connected" } }]);
+      expect([ready.status, await ready.json()]).toEqual([
+        200,
+        { status: "ready", checks: { catalog: "loaded", cache: "connected" } },
+      ]);
     });
 
     it("refuses a Host or Origin that is not a loopback name (DNS rebinding) with 403 and no session", async () => {
@@ -121,7 +142,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       const badOrigin = await rawInitialize(server.mcpUrl, { origin: "http://evil.example.com" });
       expect(badOrigin.status).toBe(403);
       expect(JSON.parse(badOrigin.body)).toMatchObject({ error: { message: "Invalid Origin: evil.example.com" } });
-      const good = await rawInitialize(server.mcpUrl, { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}` });
+      const good = await rawInitialize(server.mcpUrl, {
+        host: `localhost:${server.port}`,
+        origin: `http://localhost:${server.port}`,
+      });
       expect(good.status).toBe(200);
     });
 
@@ -129,11 +153,17 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       const otherPort = server.port === 5173 ? 5174 : 5173;
       const badHost = await rawInitialize(server.mcpUrl, { host: `localhost:${otherPort}` });
       expect(badHost.status).toBe(403);
-      expect(JSON.parse(badHost.body)).toMatchObject({ error: { message: expect.stringContaining(`does not name this server's port ${server.port}`) } });
+      expect(JSON.parse(badHost.body)).toMatchObject({
+        error: { message: expect.stringContaining(`does not name this server's port ${server.port}`) },
+      });
       const badOrigin = await rawInitialize(server.mcpUrl, { origin: `http://localhost:${otherPort}` });
       expect(badOrigin.status).toBe(403);
       expect(badOrigin.headers["mcp-session-id"]).toBeUndefined();
-      expect(JSON.parse(badOrigin.body)).toMatchObject({ error: { message: `Invalid Origin: http://localhost:${otherPort} is not this server's own origin (allowedOrigins lists the pages that may call it)` } });
+      expect(JSON.parse(badOrigin.body)).toMatchObject({
+        error: {
+          message: `Invalid Origin: http://localhost:${otherPort} is not this server's own origin (allowedOrigins lists the pages that may call it)`,
+        },
+      });
     });
   });
 
@@ -167,7 +197,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
   describe("bearer-token auth (SKILLS_KERNEL_AUTH_TOKEN)", () => {
     let server: HttpServerProcess;
     beforeAll(async () => {
-      server = await startHttpServer(["--skills-dir", EXAMPLES, "--log-level", "debug"], { runtime, env: { SKILLS_KERNEL_AUTH_TOKEN: TOKEN } });
+      server = await startHttpServer(["--skills-dir", EXAMPLES, "--log-level", "debug"], {
+        runtime,
+        env: { SKILLS_KERNEL_AUTH_TOKEN: TOKEN },
+      });
     });
     afterAll(async () => {
       await server?.stop();
@@ -194,10 +227,18 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
     });
 
     it("marks 2026-07-28 answers private: with a token, answers may differ per caller", async () => {
-      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+      const meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+      };
       const response = await rawRequest(server.mcpUrl, {
         method: "POST",
-        headers: { ...MCP_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+        headers: {
+          ...MCP_HEADERS,
+          authorization: `Bearer ${TOKEN}`,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/list",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }),
       });
       expect(response.status).toBe(200);
@@ -252,13 +293,20 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
 
   describe("shutdown on SIGTERM", () => {
     it("finishes the request in flight, stops accepting, and exits 0", async () => {
-      const server = await startHttpServer(["--config", join(FIXTURES, "slow.config.json")], { runtime, env: { SKILLS_KERNEL_TRUST_CONFIG: "1" } });
+      const server = await startHttpServer(["--config", join(FIXTURES, "slow.config.json")], {
+        runtime,
+        env: { SKILLS_KERNEL_TRUST_CONFIG: "1" },
+      });
       try {
         const { client } = await connectHttp(server.mcpUrl);
         const call = client.callTool({ name: "slow_tool", arguments: {} });
         await waitFor("the call to reach the tool", () => server.stderr().includes("slow_tool: working"));
         server.child.kill("SIGTERM");
-        const health = () => fetch(new URL("/healthz", server.origin)).then((r) => r.status, () => "refused");
+        const health = () =>
+          fetch(new URL("/healthz", server.origin)).then(
+            (r) => r.status,
+            () => "refused",
+          );
         await waitFor("the server to stop accepting", async () => ["refused", 503].includes(await health()));
         expect(resultText(await call)).toBe("done");
         await client.close().catch(() => undefined);
@@ -275,10 +323,22 @@ describe("HTTP flags on the command line", () => {
     for (const [args, message] of [
       [["--transport", "http", "--port", "http"], '--port must be a whole number from 0 to 65535, not "http"'],
       [["--transport", "http", "--auth-token", "short"], "--auth-token must be at least 16 characters"],
-      [["--port", "3000"], "--host, --port, --stateless, --replica-id, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http"],
-      [["--transport", "http", "--oauth-issuer", "ftp://id.example.com", "--oauth-audience", "a"], '--oauth-issuer must be an http(s) URL, not "ftp://id.example.com"'],
-      [["--transport", "http", "--auth-token", "0123456789abcdef", "--oauth-issuer", "https://id.example.com"], "--auth-token and --oauth-issuer do not go together: a shared token names no caller"],
-      [["--transport", "http", "--replica-id", "r 1"], '--replica-id must be 1 to 32 letters, digits, - or _, not "r 1"'],
+      [
+        ["--port", "3000"],
+        "--host, --port, --stateless, --replica-id, --auth-token, --oauth-*, --metrics and --ui apply to serve --transport http",
+      ],
+      [
+        ["--transport", "http", "--oauth-issuer", "ftp://id.example.com", "--oauth-audience", "a"],
+        '--oauth-issuer must be an http(s) URL, not "ftp://id.example.com"',
+      ],
+      [
+        ["--transport", "http", "--auth-token", "0123456789abcdef", "--oauth-issuer", "https://id.example.com"],
+        "--auth-token and --oauth-issuer do not go together: a shared token names no caller",
+      ],
+      [
+        ["--transport", "http", "--replica-id", "r 1"],
+        '--replica-id must be 1 to 32 letters, digits, - or _, not "r 1"',
+      ],
     ] as const) {
       const result = await runCli([...args, "--skills-dir", EXAMPLES]);
       expect(result.stderr).toBe(`skills-kernel: ${message}\n`);
@@ -292,8 +352,13 @@ describe("HTTP flags on the command line", () => {
       const { client, transport } = await connectHttp(server.mcpUrl);
       expect(transport.sessionId).toMatch(/^r7\./);
       await client.close();
-      const also = server.stderr().split("\n").find((line) => line.includes("also serving"));
-      expect(also?.split("also serving ")[1]?.split(", ")).toEqual(expect.arrayContaining([`${server.origin}/metrics`, `${server.origin}/`]));
+      const also = server
+        .stderr()
+        .split("\n")
+        .find((line) => line.includes("also serving"));
+      expect(also?.split("also serving ")[1]?.split(", ")).toEqual(
+        expect.arrayContaining([`${server.origin}/metrics`, `${server.origin}/`]),
+      );
     } finally {
       await server.stop();
     }

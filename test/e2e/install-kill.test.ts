@@ -36,7 +36,9 @@ describe("install killed with SIGKILL mid-copy", () => {
     await writeFile(join(big, "SKILL.md"), skillMd("big"));
     // A skill nested in the copy: the half copy must not be served as one.
     await writeFile(join(big, "references", "nested", "SKILL.md"), skillMd("nested"));
-    await Promise.all(Array.from({ length: 2_500 }, (_, i) => writeFile(join(big, `file-${i}.md`), `file ${i}\n`.repeat(20))));
+    await Promise.all(
+      Array.from({ length: 2_500 }, (_, i) => writeFile(join(big, `file-${i}.md`), `file ${i}\n`.repeat(20))),
+    );
     const target = join(work, "target");
     await mkdir(join(target, "big"), { recursive: true });
     await writeFile(join(target, "big", "SKILL.md"), skillMd("big"));
@@ -65,11 +67,13 @@ describe("install killed with SIGKILL mid-copy", () => {
     const listed = await runCli(["list", "--format", "json", "--skills-dir", target], { cwd: work });
     expect(JSON.parse(listed.stdout).skills.map((skill: { id: string }) => skill.id)).toEqual(["big"]);
 
-    const again = await runCli(["install", "big", "--to", target, "--force", "--skills-dir", catalog, "--json"], { cwd: work, timeoutMs: 60_000 });
+    const again = await runCli(["install", "big", "--to", target, "--force", "--skills-dir", catalog, "--json"], {
+      cwd: work,
+      timeoutMs: 60_000,
+    });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).warnings).toContain(`removed ${staging}, left by an interrupted install`);
     expect(await readdir(target)).toEqual(["big"]);
     expect(await readdir(join(target, "big"))).not.toContain("mine.md");
   });
 });
-

@@ -20,7 +20,10 @@ let theirIds: string[];
 
 async function npxAgentIds(): Promise<string[]> {
   const text = await readFile(NPX_AGENTS_DOC, "utf8");
-  const table = text.slice(text.indexOf("<!-- supported-agents:start -->"), text.indexOf("<!-- supported-agents:end -->"));
+  const table = text.slice(
+    text.indexOf("<!-- supported-agents:start -->"),
+    text.indexOf("<!-- supported-agents:end -->"),
+  );
   const ids: string[] = [];
   for (const line of table.split("\n").slice(3)) {
     const cell = line.split("|")[2];
@@ -57,7 +60,14 @@ async function twin(name: string): Promise<{ project: string; home: string }> {
   return { project, home };
 }
 
-const cleanEnv = (home: string) => ({ HOME: home, XDG_CACHE_HOME: join(home, ".cache"), XDG_STATE_HOME: join(home, ".state"), XDG_CONFIG_HOME: "", CLAUDE_CONFIG_DIR: "", CI: "1" });
+const cleanEnv = (home: string) => ({
+  HOME: home,
+  XDG_CACHE_HOME: join(home, ".cache"),
+  XDG_STATE_HOME: join(home, ".state"),
+  XDG_CONFIG_HOME: "",
+  CLAUDE_CONFIG_DIR: "",
+  CI: "1",
+});
 
 async function theirs(args: string[], cwd: string, home: string): Promise<void> {
   await promisify(execFile)(NODE_24, [NPX_SKILLS, ...args, "-y"], {
@@ -75,7 +85,10 @@ async function ours(args: string[], cwd: string, home: string): Promise<void> {
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-agents-"));
   await mkdir(join(base, "source", "skills", "demo"), { recursive: true });
-  await writeFile(join(base, "source", "skills", "demo", "SKILL.md"), "---\nname: demo\ndescription: A demo skill.\n---\nDo the demo.\n");
+  await writeFile(
+    join(base, "source", "skills", "demo", "SKILL.md"),
+    "---\nname: demo\ndescription: A demo skill.\n---\nDo the demo.\n",
+  );
   theirIds = await npxAgentIds();
 });
 
@@ -97,7 +110,9 @@ describe("the agents of npx skills 1.7.4, installed by both tools", () => {
     await ours(["add", join(base, "source"), ...agentArgs], us.project, us.home);
     const theirPlaces = await placements(them.project, "demo");
     // Where npx skills gives Eve a copy of its own (it rewrites Eve's frontmatter), the place is the same.
-    const ourPlaces = (await placements(us.project, "demo")).map((place) => (place.startsWith("agent/skills/") ? place.replace("(link)", "(folder)") : place));
+    const ourPlaces = (await placements(us.project, "demo")).map((place) =>
+      place.startsWith("agent/skills/") ? place.replace("(link)", "(folder)") : place,
+    );
     expect(theirPlaces.length).toBeGreaterThan(30);
     expect(ourPlaces).toEqual(theirPlaces);
   });
@@ -117,13 +132,21 @@ describe("the agents of npx skills 1.7.4, installed by both tools", () => {
 });
 
 /** Runs `add` under a pseudo-terminal (util-linux `script`), typing `keys` once it asks. */
-function addAtTerminal(project: string, home: string, keys: string[]): Promise<{ code: number | null; output: string }> {
+function addAtTerminal(
+  project: string,
+  home: string,
+  keys: string[],
+): Promise<{ code: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...cleanEnv(home), TERM: "xterm" };
   delete env.CI;
   // A new pseudo-terminal has no size: give it one, or the prompt wraps at every character.
   const command = `stty cols 120 rows 40; ${[process.execPath, CLI, "add", join(base, "source")].map((word) => `'${word}'`).join(" ")}`;
   return new Promise((resolve, reject) => {
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: project, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: project,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let output = "";
     let typed = false;
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
@@ -167,7 +190,8 @@ describe("installed --check: what each agent will actually load", () => {
   it("catches a linked skills folder codex does not read and a name/folder mismatch, and passes after each fix", async () => {
     const { project, home } = await twin("check");
     await ours(["add", join(base, "source"), "--agent", "codex", "--agent", "claude-code"], project, home);
-    const check = (args: string[] = []) => runCli(["installed", "--check", ...args], { cwd: project, env: cleanEnv(home), timeoutMs: 60_000 });
+    const check = (args: string[] = []) =>
+      runCli(["installed", "--check", ...args], { cwd: project, env: cleanEnv(home), timeoutMs: 60_000 });
     const clean = await check();
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stdout).toBe("Every agent will load every skill (1 checked).\n");

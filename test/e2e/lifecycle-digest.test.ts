@@ -37,7 +37,18 @@ describe("a discovery index's digest in the lock", () => {
     ]);
     const digest = sha256(bytes);
     server.set(ARCHIVE, { body: bytes, headers: { "content-type": "application/gzip" } });
-    const index = { $schema: SCHEMA, skills: [{ name: "packed", type: "archive", description: "A skill published as an archive.", url: "packed.tar.gz", digest }] };
+    const index = {
+      $schema: SCHEMA,
+      skills: [
+        {
+          name: "packed",
+          type: "archive",
+          description: "A skill published as an archive.",
+          url: "packed.tar.gz",
+          digest,
+        },
+      ],
+    };
     server.set(INDEX, { body: JSON.stringify(index), headers: { "content-type": "application/json" } });
     return digest;
   }
@@ -46,7 +57,12 @@ describe("a discovery index's digest in the lock", () => {
     base = await mkdtemp(join(tmpdir(), "skills-kernel-digest-"));
     project = join(base, "project");
     await mkdir(join(project, ".git"), { recursive: true });
-    env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1" };
+    env = {
+      HOME: join(base, "home"),
+      XDG_CACHE_HOME: join(base, "cache"),
+      XDG_STATE_HOME: join(base, "state"),
+      CI: "1",
+    };
     server = await startFixtureServer();
     firstDigest = await publish("echo one\n");
   });
@@ -60,14 +76,21 @@ describe("a discovery index's digest in the lock", () => {
     const added = await run(["add", server.url, "--agent", "claude-code"]);
     expect(added.code, added.stderr).toBe(0);
     const entry = (await lock()).skills.packed;
-    expect(entry).toMatchObject({ source: server.url, sourceType: "catalog", digest: firstDigest, indexUrl: `${server.url}${INDEX}` });
+    expect(entry).toMatchObject({
+      source: server.url,
+      sourceType: "catalog",
+      digest: firstDigest,
+      indexUrl: `${server.url}${INDEX}`,
+    });
   });
 
   it("outdated reads the index alone while the digest is unchanged", async () => {
     const before = archiveRequests();
     const outdated = await run(["outdated", "--json"]);
     expect(outdated.code, outdated.stderr).toBe(0);
-    expect(JSON.parse(outdated.stdout)).toEqual([{ name: "packed", status: "current", current: firstDigest, latest: firstDigest }]);
+    expect(JSON.parse(outdated.stdout)).toEqual([
+      { name: "packed", status: "current", current: firstDigest, latest: firstDigest },
+    ]);
     expect(archiveRequests()).toBe(before);
     const update = await run(["update"]);
     expect(update.code, update.stderr).toBe(0);

@@ -20,12 +20,22 @@ let env: Record<string, string>;
 
 const ours = (args: string[]) => runCli(args, { cwd: project, env, timeoutMs: 60_000 });
 const theirs = (args: string[]) =>
-  promisify(execFile)(NODE_24, [NPX_SKILLS, ...args, "-y"], { cwd: project, env: { ...process.env, ...env, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1" }, timeout: 60_000 });
+  promisify(execFile)(NODE_24, [NPX_SKILLS, ...args, "-y"], {
+    cwd: project,
+    env: { ...process.env, ...env, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1" },
+    timeout: 60_000,
+  });
 const lock = async () => JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8"));
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-npx-"));
-  repo = await createRepository({ "skills/review/SKILL.md": skill("review", "Review a change."), "skills/deploy/SKILL.md": skill("deploy", "Deploy it.") }, base);
+  repo = await createRepository(
+    {
+      "skills/review/SKILL.md": skill("review", "Review a change."),
+      "skills/deploy/SKILL.md": skill("deploy", "Deploy it."),
+    },
+    base,
+  );
   project = join(base, "project");
   await mkdir(join(project, ".git"), { recursive: true });
   env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1" };
@@ -40,17 +50,30 @@ describe("skills-lock.json shared with npx skills (skills 1.7.4 on Node 24)", ()
     await theirs(["add", repo.url, "--skill", "review", "--agent", "claude-code"]);
     const written = (await lock()).skills.review;
     // Its fields, as its source declares them: source, sourceUrl (generic git), sourceType, skillPath, computedHash.
-    expect(written).toEqual({ source: repo.url, sourceUrl: repo.url, sourceType: "git", skillPath: "skills/review/SKILL.md", computedHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(written).toEqual({
+      source: repo.url,
+      sourceUrl: repo.url,
+      sourceType: "git",
+      skillPath: "skills/review/SKILL.md",
+      computedHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const installed = await ours(["installed", "--json"]);
     expect(installed.code, installed.stderr).toBe(0);
-    expect(JSON.parse(installed.stdout)).toMatchObject([{ name: "review", state: "ok", agents: ["claude-code"], source: repo.url, installed_by: "npx skills" }]);
+    expect(JSON.parse(installed.stdout)).toMatchObject([
+      { name: "review", state: "ok", agents: ["claude-code"], source: repo.url, installed_by: "npx skills" },
+    ]);
 
     const added = await ours(["add", `${repo.url}:skills@review`, "--agent", "claude-code"]);
     expect(added.code, added.stderr).toBe(0);
     const after = await lock();
     expect(Object.keys(after.skills)).toEqual(["review"]);
     // Its own fields keep its meanings: the same URL, SKILL.md path and folder digest.
-    expect(after.skills.review).toMatchObject({ sourceUrl: repo.url, sourceType: "git", skillPath: "skills/review/SKILL.md", computedHash: written.computedHash });
+    expect(after.skills.review).toMatchObject({
+      sourceUrl: repo.url,
+      sourceType: "git",
+      skillPath: "skills/review/SKILL.md",
+      computedHash: written.computedHash,
+    });
     expect(after.skills.review.files).toEqual({ "SKILL.md": expect.stringMatching(/^sha256:/) });
   });
 

@@ -22,13 +22,21 @@ describe("outdated and update compare each skill's own files", () => {
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), "skills-kernel-outdated-"));
     repo = await createRepository(
-      { "skills/alpha/SKILL.md": skill("alpha", "The first skill."), "skills/beta/SKILL.md": skill("beta", "The second skill.") },
+      {
+        "skills/alpha/SKILL.md": skill("alpha", "The first skill."),
+        "skills/beta/SKILL.md": skill("beta", "The second skill."),
+      },
       base,
     );
     first = git(repo.work, "rev-parse", "HEAD").trim();
     project = join(base, "project");
     await mkdir(join(project, ".git"), { recursive: true });
-    env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1" };
+    env = {
+      HOME: join(base, "home"),
+      XDG_CACHE_HOME: join(base, "cache"),
+      XDG_STATE_HOME: join(base, "state"),
+      CI: "1",
+    };
     const added = await run(["add", `${repo.url}:skills`, "--agent", "claude-code"]);
     expect(added.code, added.stderr).toBe(0);
   });

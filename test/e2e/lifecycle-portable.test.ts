@@ -21,11 +21,18 @@ describe("skills-lock.json with local folders, moved with its project", () => {
   const run = (args: string[]) => runCli(args, { cwd: project(), env, timeoutMs: 60_000 });
   const lock = async () => JSON.parse(await readFile(join(project(), "skills-lock.json"), "utf8"));
   const theirs = (args: string[]) =>
-    promisify(execFile)(NODE_24, [NPX_SKILLS, ...args, "-y"], { cwd: project(), env: { ...process.env, ...env, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1" }, timeout: 60_000 });
+    promisify(execFile)(NODE_24, [NPX_SKILLS, ...args, "-y"], {
+      cwd: project(),
+      env: { ...process.env, ...env, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1" },
+      timeout: 60_000,
+    });
 
   async function skillFolder(folder: string, name: string): Promise<void> {
     await mkdir(join(folder, name), { recursive: true });
-    await writeFile(join(folder, name, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\n---\nUse ${name}.\n`);
+    await writeFile(
+      join(folder, name, "SKILL.md"),
+      `---\nname: ${name}\ndescription: The ${name} skill.\n---\nUse ${name}.\n`,
+    );
   }
 
   beforeAll(async () => {
@@ -35,7 +42,12 @@ describe("skills-lock.json with local folders, moved with its project", () => {
     await skillFolder(join(project(), "team-skills"), "inside");
     await skillFolder(join(base, "work", "shared-skills"), "beside");
     await skillFolder(far, "faraway");
-    env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1" };
+    env = {
+      HOME: join(base, "home"),
+      XDG_CACHE_HOME: join(base, "cache"),
+      XDG_STATE_HOME: join(base, "state"),
+      CI: "1",
+    };
   });
 
   afterAll(async () => {
@@ -60,14 +72,28 @@ describe("skills-lock.json with local folders, moved with its project", () => {
     const moved = `${base}-moved`;
     await rename(base, moved);
     base = moved;
-    env = { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache"), XDG_STATE_HOME: join(base, "state"), CI: "1" };
+    env = {
+      HOME: join(base, "home"),
+      XDG_CACHE_HOME: join(base, "cache"),
+      XDG_STATE_HOME: join(base, "state"),
+      CI: "1",
+    };
     const outdated = await run(["outdated", "--json"]);
     expect(outdated.code, outdated.stderr).toBe(0);
-    expect(JSON.parse(outdated.stdout).map((row: { status: string }) => row.status)).toEqual(["current", "current", "current"]);
-    await writeFile(join(base, "work", "shared-skills", "beside", "SKILL.md"), "---\nname: beside\ndescription: Changed beside.\n---\nNew.\n");
+    expect(JSON.parse(outdated.stdout).map((row: { status: string }) => row.status)).toEqual([
+      "current",
+      "current",
+      "current",
+    ]);
+    await writeFile(
+      join(base, "work", "shared-skills", "beside", "SKILL.md"),
+      "---\nname: beside\ndescription: Changed beside.\n---\nNew.\n",
+    );
     const updated = await run(["update", "beside"]);
     expect(updated.code, updated.stderr).toBe(0);
-    expect(await readFile(join(project(), ".claude", "skills", "beside", "SKILL.md"), "utf8")).toContain("Changed beside.");
+    expect(await readFile(join(project(), ".claude", "skills", "beside", "SKILL.md"), "utf8")).toContain(
+      "Changed beside.",
+    );
     await rm(join(project(), ".claude"), { recursive: true });
     await rm(join(project(), ".agents"), { recursive: true });
     const restored = await run(["restore"]);
@@ -76,7 +102,9 @@ describe("skills-lock.json with local folders, moved with its project", () => {
     // npx skills reads the same relative paths from the moved tree.
     await rm(join(project(), ".agents"), { recursive: true });
     await theirs(["experimental_install"]);
-    expect(await readFile(join(project(), ".agents", "skills", "beside", "SKILL.md"), "utf8")).toContain("Changed beside.");
+    expect(await readFile(join(project(), ".agents", "skills", "beside", "SKILL.md"), "utf8")).toContain(
+      "Changed beside.",
+    );
     expect(existsSync(join(project(), ".agents", "skills", "inside", "SKILL.md"))).toBe(true);
   });
 });

@@ -26,14 +26,41 @@ let env: NodeJS.ProcessEnv;
 const hostOf = (server: GitHttpServer) => new URL(server.origin).host;
 /** The passwords each server was sent, from its Basic authorization headers. */
 const passwordsSeen = (server: GitHttpServer) =>
-  server.authorizations.filter(Boolean).map((header) => Buffer.from(header.replace(/^Basic /, ""), "base64").toString().split(":").slice(1).join(":"));
-
+  server.authorizations.filter(Boolean).map((header) =>
+    Buffer.from(header.replace(/^Basic /, ""), "base64")
+      .toString()
+      .split(":")
+      .slice(1)
+      .join(":"),
+  );
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-tokens-"));
   const key = join(base, "key.pem");
   const cert = join(base, "cert.pem");
-  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   const tls = { key: await readFile(key, "utf8"), cert: await readFile(cert, "utf8") };
   repoA = await createRepository({ "skills/alpha/SKILL.md": skill("alpha", "The private alpha.") }, base);
   repoB = await createRepository({ "skills/beta/SKILL.md": skill("beta", "The private beta.") }, base);
@@ -98,10 +125,22 @@ describe("--token-env for git over HTTPS (bundle, git http-backend)", () => {
     await mkdir(join(project, ".git"), { recursive: true });
     const run = (args: string[]) => runCli(args, { cwd: project, env, timeoutMs: 60_000 });
     const before = hostB.authorizations.length;
-    const refused = await run(["add", `${hostB.origin}/origin.git:skills`, "--agent", "cursor", "--token-env", `${hostOf(hostA)}=SK_TOKEN_A`]);
+    const refused = await run([
+      "add",
+      `${hostB.origin}/origin.git:skills`,
+      "--agent",
+      "cursor",
+      "--token-env",
+      `${hostOf(hostA)}=SK_TOKEN_A`,
+    ]);
     expect(refused.code).toBe(1);
     expect(hostB.authorizations.length).toBeGreaterThan(before);
-    const both = ["--token-env", `${hostOf(hostA)}=SK_TOKEN_A`, "--token-env", `x-access-token@${hostOf(hostB)}=SK_TOKEN_B`];
+    const both = [
+      "--token-env",
+      `${hostOf(hostA)}=SK_TOKEN_A`,
+      "--token-env",
+      `x-access-token@${hostOf(hostB)}=SK_TOKEN_B`,
+    ];
     const added = await run(["add", `${hostB.origin}/origin.git:skills`, "--agent", "cursor", ...both]);
     expect(added.code, added.stderr).toBe(0);
     expect(passwordsSeen(hostB)).toContain(TOKEN_B);

@@ -57,7 +57,11 @@ describe("a linked agent folder, or a linked folder above it", () => {
     { layout: ".claude -> elsewhere", link: ".claude", args: ["--agent", "claude-code"] },
     { layout: ".claude/skills -> elsewhere", link: ".claude/skills", args: ["--agent", "claude-code"] },
     { layout: ".agents -> elsewhere", link: ".agents", args: ["--agent", "claude-code"] },
-    { layout: ".windsurf/skills -> elsewhere, --copy", link: ".windsurf/skills", args: ["--agent", "windsurf", "--copy"] },
+    {
+      layout: ".windsurf/skills -> elsewhere, --copy",
+      link: ".windsurf/skills",
+      args: ["--agent", "windsurf", "--copy"],
+    },
   ])("refuses add with $layout, writing nothing anywhere", async ({ layout, link, args }) => {
     const target = await elsewhere(layout.replace(/\W+/g, "-"));
     const dir = await project(`add-${layout.replace(/\W+/g, "-")}`, async (dir) => {
@@ -66,7 +70,9 @@ describe("a linked agent folder, or a linked folder above it", () => {
     });
     const result = await run(["add", `${repo.url}:skills@deploy`, ...args], dir);
     expect(result.code).toBe(1);
-    expect(oneLine(result.stderr)).toBe(`skills-kernel: refusing to change skills under ${join(dir, link)}: it is a symbolic link, and skills are never written or deleted through one (it could lead anywhere)`);
+    expect(oneLine(result.stderr)).toBe(
+      `skills-kernel: refusing to change skills under ${join(dir, link)}: it is a symbolic link, and skills are never written or deleted through one (it could lead anywhere)`,
+    );
     expect(await readdir(target)).toEqual([]);
     expect(existsSync(join(dir, "skills-lock.json"))).toBe(false);
     expect(existsSync(join(dir, ".agents", "skills", "deploy"))).toBe(false);
@@ -89,14 +95,19 @@ describe("a linked agent folder, or a linked folder above it", () => {
       const lockBefore = await readFile(join(dir, "skills-lock.json"), "utf8");
       const result = await run(["remove", "Documents"], dir);
       expect(result.code).toBe(1);
-      expect(oneLine(result.stderr)).toContain(`refusing to change skills under ${join(dir, ".claude", "skills")}: it is a symbolic link`);
+      expect(oneLine(result.stderr)).toContain(
+        `refusing to change skills under ${join(dir, ".claude", "skills")}: it is a symbolic link`,
+      );
       expect(await readFile(join(home, "Documents", "taxes.txt"), "utf8")).toBe("mine\n");
       expect(await readFile(join(dir, "skills-lock.json"), "utf8")).toBe(lockBefore);
     });
 
     it("update --force and restore --force write nothing into $HOME", async () => {
       const before = (await readdir(home)).sort();
-      for (const command of [["update", "Documents", "--force"], ["restore", "--force"]]) {
+      for (const command of [
+        ["update", "Documents", "--force"],
+        ["restore", "--force"],
+      ]) {
         const result = await run(command, dir);
         expect(result.code, command.join(" ")).toBe(1);
         expect(result.stderr).toContain("is a symbolic link");
@@ -132,7 +143,9 @@ describe("a folder that is not an installed skill", () => {
 
     const removed = await run(["remove", "deploy"], dir);
     expect(removed.code).toBe(1);
-    expect(oneLine(removed.stderr)).toBe(`skills-kernel: ${join(dir, ".claude", "skills", "deploy")} holds no SKILL.md, so it is not an installed skill; it is left as it is; nothing was removed`);
+    expect(oneLine(removed.stderr)).toBe(
+      `skills-kernel: ${join(dir, ".claude", "skills", "deploy")} holds no SKILL.md, so it is not an installed skill; it is left as it is; nothing was removed`,
+    );
     const forced = await run(["add", `${repo.url}:skills@deploy`, "--agent", "claude-code", "--copy", "--force"], dir);
     expect(forced.code).toBe(1);
     expect(forced.stderr).toContain("holds no SKILL.md, so it is not an installed skill");

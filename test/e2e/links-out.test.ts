@@ -34,7 +34,10 @@ beforeAll(async () => {
   await mkdir(join(teamFolder, "payroll"), { recursive: true });
   await writeFile(join(teamFolder, "payroll", "SKILL.md"), skill("payroll", `The team's payroll: ${SECRET}.`));
 
-  repo = await createRepository({ "skills/public/SKILL.md": skill("public", "A skill of the repository."), "other/kept/SKILL.md": skill("kept") }, base);
+  repo = await createRepository(
+    { "skills/public/SKILL.md": skill("public", "A skill of the repository."), "other/kept/SKILL.md": skill("kept") },
+    base,
+  );
   // Climbing out of the checkout, wherever the cache puts it: `..` stops at `/`.
   await symlink(`${"../".repeat(40)}${privateNotes.slice(1)}`, join(repo.work, "skills", "steal"));
   await symlink(privateNotes, join(repo.work, "skills", "steal-abs"));
@@ -80,14 +83,20 @@ describe("a git repository linking out of its checkout", () => {
   it("copies nothing of them with add --copy", async () => {
     const project = join(base, "project");
     await mkdir(project, { recursive: true });
-    const result = await runCli(["add", `${repo.url}:skills`, "--agent", "claude-code", "--copy"], { cwd: project, env });
+    const result = await runCli(["add", `${repo.url}:skills`, "--agent", "claude-code", "--copy"], {
+      cwd: project,
+      env,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(await readdir(join(project, ".claude", "skills"))).toEqual(["public"]);
     expect((await readdir(join(project, ".claude", "skills", "public"))).sort()).toEqual(["SKILL.md"]);
     expect(filesHolding(project, SECRET)).toBe("");
 
     // Asked for by name, a linked skill is not in the repository at all.
-    const named = await runCli(["add", `${repo.url}:skills@private-notes`, "--agent", "claude-code", "--copy"], { cwd: project, env });
+    const named = await runCli(["add", `${repo.url}:skills@private-notes`, "--agent", "claude-code", "--copy"], {
+      cwd: project,
+      env,
+    });
     expect(named.code).not.toBe(0);
     expect(filesHolding(project, SECRET)).toBe("");
   });
@@ -98,7 +107,10 @@ describe("a git repository linking out of its checkout", () => {
     expect(result.stderr).toContain('folder "linked-root" is a link out of the repository');
     const project = join(base, "project-root");
     await mkdir(project, { recursive: true });
-    const added = await runCli(["add", `${repo.url}:linked-root`, "--agent", "claude-code", "--copy"], { cwd: project, env });
+    const added = await runCli(["add", `${repo.url}:linked-root`, "--agent", "claude-code", "--copy"], {
+      cwd: project,
+      env,
+    });
     expect(added.code).not.toBe(0);
     expect(added.stderr).toContain('folder "linked-root" is a link out of the repository');
     expect(existsSync(join(project, ".claude"))).toBe(false);
@@ -108,11 +120,24 @@ describe("a git repository linking out of its checkout", () => {
     const config = join(base, "team.config.json");
     const team = { path: teamFolder, source: "team", visibleTo: { claims: { groups: ["payroll"] } } };
     const outsider = ["stdio", { identity: { subject: "eve", claims: { groups: ["guests"] } } }];
-    await writeFile(config, JSON.stringify({ plugins: [["fs", { roots: [team] }], ["git", { repositories: [`${repo.url}:skills`] }], "list-skills", "read-skill", outsider] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [
+          ["fs", { roots: [team] }],
+          ["git", { repositories: [`${repo.url}:skills`] }],
+          "list-skills",
+          "read-skill",
+          outsider,
+        ],
+      }),
+    );
     const { client, transport } = await connectCli(["--config", config], { cwd: base, env });
     try {
       const listed = await client.callTool({ name: "list_skills", arguments: { format: "json" } });
-      expect((listed.structuredContent as { skills: { id: string }[] }).skills.map((entry) => entry.id)).toEqual(["public"]);
+      expect((listed.structuredContent as { skills: { id: string }[] }).skills.map((entry) => entry.id)).toEqual([
+        "public",
+      ]);
       for (const name of ["payroll", "team-payroll", "origin/team-payroll"]) {
         const read = await client.callTool({ name: "read_skill", arguments: { skill_name: name } });
         expect(read.isError, name).toBe(true);
@@ -131,13 +156,23 @@ describe("on a signed-in team server", () => {
     await idp.issuer.keys.generate("RS256", { kid: "k1" });
     await idp.start(0, "127.0.0.1");
     const token = (groups: string[]) =>
-      idp.issuer.buildToken({ scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: groups.join("-"), aud: audience, groups }) });
+      idp.issuer.buildToken({
+        scopesOrTransform: (_header, payload) =>
+          Object.assign(payload, { sub: groups.join("-"), aud: audience, groups }),
+      });
     const config = join(base, "team-http.config.json");
     const team = { path: teamFolder, source: "team", visibleTo: { claims: { groups: ["payroll"] } } };
     await writeFile(
       config,
       JSON.stringify({
-        plugins: [["fs", { roots: [team] }], ["git", { repositories: [`${repo.url}:skills`] }], "list-skills", "read-skill", "fetch-skill-files", ["http", { oauth: { issuer: idp.issuer.url, audience } }]],
+        plugins: [
+          ["fs", { roots: [team] }],
+          ["git", { repositories: [`${repo.url}:skills`] }],
+          "list-skills",
+          "read-skill",
+          "fetch-skill-files",
+          ["http", { oauth: { issuer: idp.issuer.url, audience } }],
+        ],
       }),
     );
     const server = await startHttpServer(["--config", config], { cwd: base, env });

@@ -16,7 +16,10 @@ let env: NodeJS.ProcessEnv;
 let server: FixtureServer;
 
 const catalog = (name: string) =>
-  JSON.stringify({ version: "1", skills: [{ name, description: `The ${name} skill.`, path: name, files: ["SKILL.md"] }] });
+  JSON.stringify({
+    version: "1",
+    skills: [{ name, description: `The ${name} skill.`, path: name, files: ["SKILL.md"] }],
+  });
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "sk-list-outcomes-"));
@@ -40,7 +43,9 @@ describe("list with nothing to show", () => {
     const result = await runCli(["list", "--git", "file:///nonexistent.git"], { cwd: work, env });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("skills-kernel: no skill source could be loaded, so nothing is listed; looked in file-nonexistent (file:///nonexistent.git)");
+    expect(result.stderr).toContain(
+      "skills-kernel: no skill source could be loaded, so nothing is listed; looked in file-nonexistent (file:///nonexistent.git)",
+    );
   });
 
   it("exits 1 when the only catalog is not there, and names its URL", async () => {
@@ -52,7 +57,10 @@ describe("list with nothing to show", () => {
   });
 
   it("still lists what loaded when only some sources failed, with exit 0", async () => {
-    const result = await runCli(["list", "--catalog", `${server.url}/never.json`, "--catalog", `${server.url}/a/catalog.json`], { cwd: work, env });
+    const result = await runCli(
+      ["list", "--catalog", `${server.url}/never.json`, "--catalog", `${server.url}/a/catalog.json`],
+      { cwd: work, env },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("alpha\n");
     expect(result.stderr).toMatch(/failed to load/);
@@ -61,18 +69,34 @@ describe("list with nothing to show", () => {
   it("prints the tool's 'No skills found in' text for an empty folder, with exit 0", async () => {
     const result = await runCli(["list"], { cwd: work, env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`No skills found in project (${join(work, ".claude/skills")}, ${join(work, ".agents/skills")}); user (${join(work, ".claude/skills")}, ${join(work, ".agents/skills")}).\n`);
+    expect(result.stdout).toBe(
+      `No skills found in project (${join(work, ".claude/skills")}, ${join(work, ".agents/skills")}); user (${join(work, ".claude/skills")}, ${join(work, ".agents/skills")}).\n`,
+    );
   });
 });
 
 describe("sources named after one host or one repository", () => {
   it("serves two catalogs of one host from the command line, the second suffixed -2", async () => {
     const host = `127.0.0.1-${new URL(server.url).port}`;
-    const result = await runCli(["list", "--catalog", `${server.url}/a/catalog.json`, "--catalog", `${server.url}/b/catalog.json`, "--format", "json"], { cwd: work, env });
+    const result = await runCli(
+      [
+        "list",
+        "--catalog",
+        `${server.url}/a/catalog.json`,
+        "--catalog",
+        `${server.url}/b/catalog.json`,
+        "--format",
+        "json",
+      ],
+      { cwd: work, env },
+    );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const listed = JSON.parse(result.stdout) as { skills: { name: string; source: string }[] };
-    expect(listed.skills.map((s) => [s.name, s.source])).toEqual([["alpha", host], ["beta", `${host}-2`]]);
+    expect(listed.skills.map((s) => [s.name, s.source])).toEqual([
+      ["alpha", host],
+      ["beta", `${host}-2`],
+    ]);
   });
 
   it("serves two branches of one repository, the second suffixed -2", async () => {
@@ -85,7 +109,10 @@ describe("sources named after one host or one repository", () => {
     await writeFile(join(repo.work, "dev-skill", "SKILL.md"), skill("dev-skill"));
     git(repo.work, "commit", "-q", "-am", "rename");
     git(repo.work, "push", "-q", repo.bare, "HEAD:refs/heads/dev");
-    const result = await runCli(["list", "--git", `${repo.url}#main`, "--git", `${repo.url}#dev`, "--format", "json"], { cwd: work, env });
+    const result = await runCli(["list", "--git", `${repo.url}#main`, "--git", `${repo.url}#dev`, "--format", "json"], {
+      cwd: work,
+      env,
+    });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const listed = JSON.parse(result.stdout) as { skills: { name: string; source: string }[] };

@@ -30,7 +30,11 @@ describe("the MCP Bundle (skills-kernel.mcpb)", () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "skills-kernel-mcpb-"));
     const bundle = join(work, "skills-kernel.mcpb");
-    const packed = spawnSync(process.execPath, ["scripts/pack-mcpb.mjs", bundle], { cwd: REPO_ROOT, encoding: "utf8", timeout: 120_000 });
+    const packed = spawnSync(process.execPath, ["scripts/pack-mcpb.mjs", bundle], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     packOutput = packed.stdout + packed.stderr;
     expect(packed.status, packOutput).toBe(0);
     unpacked = join(work, "unpacked");
@@ -46,11 +50,22 @@ describe("the MCP Bundle (skills-kernel.mcpb)", () => {
 
   it("passes mcpb validate, and ships the bundle, its entry and the icon, without maps or declarations", async () => {
     expect(packOutput).toContain("Manifest schema validation passes!");
-    const manifest = JSON.parse(await readFile(join(unpacked, "manifest.json"), "utf8")) as { version: string; icon: string };
+    const manifest = JSON.parse(await readFile(join(unpacked, "manifest.json"), "utf8")) as {
+      version: string;
+      icon: string;
+    };
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
     expect(manifest.version).toBe(pkg.version);
     const files = Object.keys(unzipSync(await readFile(join(work, "skills-kernel.mcpb"))));
-    expect(files).toEqual(expect.arrayContaining(["manifest.json", "icon.png", "server/cli.js", "server/mcpb-entry.js", "server/package.json"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "manifest.json",
+        "icon.png",
+        "server/cli.js",
+        "server/mcpb-entry.js",
+        "server/package.json",
+      ]),
+    );
     expect(files.filter((file) => /\.map$|\.d\.ts$|node_modules/.test(file))).toEqual([]);
   });
 
@@ -59,7 +74,10 @@ describe("the MCP Bundle (skills-kernel.mcpb)", () => {
     const { getMcpConfigForManifest } = (await importFromRuntimes("@anthropic-ai/mcpb")) as Mcpb;
     const second = join(work, "more-skills");
     await mkdir(join(second, "tide-tables"), { recursive: true });
-    await writeFile(join(second, "tide-tables/SKILL.md"), "---\nname: tide-tables\ndescription: Read tide tables for a harbour.\n---\nLook up the harbour.\n");
+    await writeFile(
+      join(second, "tide-tables/SKILL.md"),
+      "---\nname: tide-tables\ndescription: Read tide tables for a harbour.\n---\nLook up the harbour.\n",
+    );
     const folders = [join(REPO_ROOT, "examples/skills"), second];
     const config = await getMcpConfigForManifest({
       manifest,
@@ -91,7 +109,9 @@ describe("the MCP Bundle (skills-kernel.mcpb)", () => {
       expect(text).toContain("tide-tables");
       expect(listed.isError ?? false).toBe(false);
       const found = await client.callTool({ name: "search_skills", arguments: { query: "release notes" } });
-      expect(found.structuredContent).toMatchObject({ results: expect.arrayContaining([expect.objectContaining({ id: "changelog-curator" })]) });
+      expect(found.structuredContent).toMatchObject({
+        results: expect.arrayContaining([expect.objectContaining({ id: "changelog-curator" })]),
+      });
     } finally {
       await client.close();
     }

@@ -36,7 +36,9 @@ describe("/metrics after a load run (--metrics, through the bundle on Node 20)",
     const legacy = await connectHttp(server.mcpUrl, { token: TOKEN });
     const searches = 24;
     await Promise.all(
-      Array.from({ length: searches }, (_, i) => (i % 2 === 0 ? modern : legacy).client.callTool({ name: "search_skills", arguments: { query: "changelog" } })),
+      Array.from({ length: searches }, (_, i) =>
+        (i % 2 === 0 ? modern : legacy).client.callTool({ name: "search_skills", arguments: { query: "changelog" } }),
+      ),
     );
     const refused = await modern.client.callTool({ name: "search_skills", arguments: { query: "" } });
     expect(refused.isError).toBe(true);
@@ -53,14 +55,26 @@ describe("/metrics after a load run (--metrics, through the bundle on Node 20)",
     await legacy.client.close();
 
     const text = await scrape(server);
-    expect(sample(text, 'skills_kernel_mcp_requests_total{method="tools/call",tool="search_skills",outcome="ok"}')).toBe(searches);
-    expect(sample(text, 'skills_kernel_mcp_requests_total{method="tools/call",tool="search_skills",outcome="error"}')).toBe(1);
-    expect(sample(text, 'skills_kernel_mcp_errors_total{method="tools/call",code="tool_error"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'skills_kernel_mcp_request_duration_seconds_count{method="tools/call",tool="search_skills"}')).toBe(searches + 1);
+    expect(
+      sample(text, 'skills_kernel_mcp_requests_total{method="tools/call",tool="search_skills",outcome="ok"}'),
+    ).toBe(searches);
+    expect(
+      sample(text, 'skills_kernel_mcp_requests_total{method="tools/call",tool="search_skills",outcome="error"}'),
+    ).toBe(1);
+    expect(
+      sample(text, 'skills_kernel_mcp_errors_total{method="tools/call",code="tool_error"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'skills_kernel_mcp_request_duration_seconds_count{method="tools/call",tool="search_skills"}'),
+    ).toBe(searches + 1);
     expect(sample(text, 'skills_kernel_mcp_errors_total{method="unknown",code="-32601"}')).toBe(1);
-    expect(text).toMatch(/skills_kernel_mcp_requests_total\{method="tools\/call",tool="unknown",outcome="(ok|error)"\} 1/);
+    expect(text).toMatch(
+      /skills_kernel_mcp_requests_total\{method="tools\/call",tool="unknown",outcome="(ok|error)"\} 1/,
+    );
     expect(text).not.toContain("7f3a");
-    expect(sample(text, 'skills_kernel_mcp_requests_total{method="initialize",tool="",outcome="ok"}')).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(text, 'skills_kernel_mcp_requests_total{method="initialize",tool="",outcome="ok"}'),
+    ).toBeGreaterThanOrEqual(2);
     // Skills per source and its state; no skill name anywhere.
     expect(sample(text, 'skills_kernel_source_skills{source="skills"}')).toBe(3);
     expect(sample(text, 'skills_kernel_source_state{source="skills",state="ok"}')).toBe(1);
@@ -85,7 +99,9 @@ describe.each(["node24", "bun", "deno"] as Runtime[])("--metrics and --ui on %s"
       await client.callTool({ name: "list_skills", arguments: {} });
       await client.close();
       const text = await (await fetch(new URL("/metrics", server.origin))).text();
-      expect(sample(text, 'skills_kernel_mcp_requests_total{method="tools/call",tool="list_skills",outcome="ok"}')).toBe(1);
+      expect(
+        sample(text, 'skills_kernel_mcp_requests_total{method="tools/call",tool="list_skills",outcome="ok"}'),
+      ).toBe(1);
       const page = await fetch(new URL("/", server.origin));
       expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
       expect(await page.text()).toContain("changelog-curator");

@@ -26,8 +26,16 @@ let installed: string;
 let packed: { filename: string; size: number; files: { path: string }[] };
 let unavailable: string | undefined;
 
-function npm(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SpawnSyncReturns<string> {
-  return spawnSync("npm", args, { cwd: options.cwd ?? REPO_ROOT, encoding: "utf8", timeout: 300_000, env: { ...process.env, ...options.env } });
+function npm(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync("npm", args, {
+    cwd: options.cwd ?? REPO_ROOT,
+    encoding: "utf8",
+    timeout: 300_000,
+    env: { ...process.env, ...options.env },
+  });
 }
 
 /** PATH with this Node's folder first: the installed bin starts with `#!/usr/bin/env node`. */
@@ -43,9 +51,24 @@ beforeAll(async () => {
   [packed] = JSON.parse(pack.stdout);
   // The embedding example's one import beyond skills-kernel, a documented optional peer.
   const client = `@modelcontextprotocol/client@${pkg.devDependencies["@modelcontextprotocol/client"]}`;
-  const install = npm(["install", "-g", "--prefix", prefix, join(work, packed.filename), client, "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: work });
+  const install = npm(
+    [
+      "install",
+      "-g",
+      "--prefix",
+      prefix,
+      join(work, packed.filename),
+      client,
+      "--omit=dev",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+    ],
+    { cwd: work },
+  );
   if (install.status !== 0) {
-    if (!/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|ENOTCACHED/.test(install.stderr)) throw new Error(`npm install failed:\n${install.stderr}`);
+    if (!/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|ENOTCACHED/.test(install.stderr))
+      throw new Error(`npm install failed:\n${install.stderr}`);
     unavailable = `the npm registry is unreachable and npm's cache lacks a dependency: ${install.stderr.trim().split("\n")[0]}`;
     console.warn(`skipped: ${unavailable}`);
   }
@@ -70,8 +93,21 @@ describe("the npm package", () => {
   it("packs at most 4 MB: the bundle, its declarations, the icons and the manifest; no tests, benchmarks or sources", () => {
     expect(packed.size).toBeLessThanOrEqual(4 * MB);
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", "LICENSE", "dist/cli.js", "dist/index.js", "dist/types/index.d.ts", "assets/icon.svg", "assets/icon.png"]));
-    expect(paths.filter((path) => !/^(dist\/|assets\/icon|package\.json$|README\.md$|LICENSE$)/.test(path))).toEqual([]);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "README.md",
+        "LICENSE",
+        "dist/cli.js",
+        "dist/index.js",
+        "dist/types/index.d.ts",
+        "assets/icon.svg",
+        "assets/icon.png",
+      ]),
+    );
+    expect(paths.filter((path) => !/^(dist\/|assets\/icon|package\.json$|README\.md$|LICENSE$)/.test(path))).toEqual(
+      [],
+    );
   });
 
   it("installs into an empty prefix in at most 80 MB, without test, bench or src, nor a development tool", async (context) => {
@@ -80,7 +116,11 @@ describe("the npm package", () => {
     const top = await readdir(installed);
     expect(top.filter((entry) => ["test", "bench", "src", "scripts", "examples"].includes(entry))).toEqual([]);
     const dependencies = await readdir(join(installed, "node_modules"));
-    expect(dependencies.filter((name) => ["typescript", "vitest", "esbuild", "tsx", "@biomejs", "@anthropic-ai", "vite"].includes(name))).toEqual([]);
+    expect(
+      dependencies.filter((name) =>
+        ["typescript", "vitest", "esbuild", "tsx", "@biomejs", "@anthropic-ai", "vite"].includes(name),
+      ),
+    ).toEqual([]);
   });
 
   // How a user runs it on each runtime: the bin on PATH (Node), or the bundle the bin points to.
@@ -89,14 +129,23 @@ describe("the npm package", () => {
     "Node 22": () => ({ command: join(prefix, "bin/skills-kernel"), args: [], path: pathWith(NODE_22) }),
     "Node 24": () => ({ command: join(prefix, "bin/skills-kernel"), args: [], path: pathWith(NODE_24) }),
     Bun: () => ({ command: BUN, args: [join(prefix, "bin/skills-kernel")], path: process.env.PATH ?? "" }),
-    Deno: () => ({ command: DENO, args: ["run", "-A", "--quiet", join(installed, "dist/cli.js")], path: process.env.PATH ?? "" }),
+    Deno: () => ({
+      command: DENO,
+      args: ["run", "-A", "--quiet", join(installed, "dist/cli.js")],
+      path: process.env.PATH ?? "",
+    }),
   };
 
   describe.each(Object.keys(RUNS) as (keyof typeof RUNS)[])("installed, on %s", (runtime) => {
     it("prints its version, and serves skills over stdio to the official MCP client", async (context) => {
       needsInstall(context);
       const { command, args, path } = RUNS[runtime]();
-      const version = spawnSync(command, [...args, "--version"], { cwd: work, encoding: "utf8", env: { ...process.env, PATH: path }, timeout: 60_000 });
+      const version = spawnSync(command, [...args, "--version"], {
+        cwd: work,
+        encoding: "utf8",
+        env: { ...process.env, PATH: path },
+        timeout: 60_000,
+      });
       expect(version.stdout).toBe(`${pkg.version}\n`);
       const transport = new StdioClientTransport({
         command,
@@ -110,7 +159,9 @@ describe("the npm package", () => {
         await client.connect(transport);
         expect(client.getServerVersion()).toMatchObject({ name: "skills-kernel", version: pkg.version });
         const found = await client.callTool({ name: "search_skills", arguments: { query: "release notes" } });
-        expect(found.structuredContent).toMatchObject({ results: expect.arrayContaining([expect.objectContaining({ id: "changelog-curator" })]) });
+        expect(found.structuredContent).toMatchObject({
+          results: expect.arrayContaining([expect.objectContaining({ id: "changelog-curator" })]),
+        });
       } finally {
         await client.close();
       }
@@ -121,7 +172,12 @@ describe("the npm package", () => {
     needsInstall(context);
     const elsewhere = join(work, "elsewhere");
     await mkdir(elsewhere);
-    const run = spawnSync("npx", ["--offline", "skills-kernel", "--version"], { cwd: elsewhere, encoding: "utf8", timeout: 120_000, env: { ...process.env, npm_config_prefix: prefix } });
+    const run = spawnSync("npx", ["--offline", "skills-kernel", "--version"], {
+      cwd: elsewhere,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, npm_config_prefix: prefix },
+    });
     expect(run.stdout, run.stderr).toBe(`${pkg.version}\n`);
   });
 
@@ -131,7 +187,11 @@ describe("the npm package", () => {
     const lib = join(prefix, "lib");
     await cp(join(REPO_ROOT, "examples/embed.mjs"), join(lib, "embed.mjs"));
     await cp(join(REPO_ROOT, "examples/skills"), join(lib, "skills"), { recursive: true });
-    const run = spawnSync(process.execPath, [join(lib, "embed.mjs"), "release notes"], { cwd: work, encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, [join(lib, "embed.mjs"), "release notes"], {
+      cwd: work,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/^changelog-curator \(\w+\): \d+ file\(s\) to fetch\n$/);
   });
@@ -143,9 +203,25 @@ describe("the npm package", () => {
     await mkdir(home);
     await mkdir(project);
     // A scratch HOME, telemetry and every nonessential request off: nothing leaves the machine.
-    const env = { ...process.env, HOME: home, PATH: pathWith(process.execPath), DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" };
-    const claude = (...args: string[]) => spawnSync(CLAUDE, args, { cwd: project, encoding: "utf8", env, timeout: 120_000 });
-    const added = claude("mcp", "add", "skills", "--", join(prefix, "bin/skills-kernel"), "--skills-dir", join(REPO_ROOT, "examples/skills"));
+    const env = {
+      ...process.env,
+      HOME: home,
+      PATH: pathWith(process.execPath),
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+    };
+    const claude = (...args: string[]) =>
+      spawnSync(CLAUDE, args, { cwd: project, encoding: "utf8", env, timeout: 120_000 });
+    const added = claude(
+      "mcp",
+      "add",
+      "skills",
+      "--",
+      join(prefix, "bin/skills-kernel"),
+      "--skills-dir",
+      join(REPO_ROOT, "examples/skills"),
+    );
     expect(added.status, added.stderr).toBe(0);
     const listed = claude("mcp", "list");
     expect(listed.stdout).toMatch(/^skills: .*skills-kernel --skills-dir .* - ✔ Connected$/m);

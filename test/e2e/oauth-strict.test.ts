@@ -25,15 +25,25 @@ const skill = (name: string, body: string) => `---\nname: ${name}\ndescription: 
 function token(claims: Record<string, unknown> = {}, options: { expiresIn?: number } = {}): Promise<string> {
   return idp.issuer.buildToken({
     ...options,
-    scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: "ada", aud: AUDIENCE, scope: "skills:read", ...claims }),
+    scopesOrTransform: (_header, payload) =>
+      Object.assign(payload, { sub: "ada", aud: AUDIENCE, scope: "skills:read", ...claims }),
   });
 }
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+});
 
 function post(url: URL, authorization: string | undefined, body = INITIALIZE, headers: Record<string, string> = {}) {
-  return fetch(url, { method: "POST", headers: { ...HEADERS, ...headers, ...(authorization !== undefined && { authorization }) }, body });
+  return fetch(url, {
+    method: "POST",
+    headers: { ...HEADERS, ...headers, ...(authorization !== undefined && { authorization }) },
+    body,
+  });
 }
 
 beforeAll(async () => {
@@ -48,7 +58,15 @@ beforeAll(async () => {
   await writeFile(join(dir, "public/handbook/SKILL.md"), skill("handbook", "The company handbook."));
   const config = {
     plugins: [
-      ["fs", { roots: [{ path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } }, { path: "public", source: "public" }] }],
+      [
+        "fs",
+        {
+          roots: [
+            { path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } },
+            { path: "public", source: "public" },
+          ],
+        },
+      ],
       "list-skills",
       ["http", { oauth: { issuer: idp.issuer.url, audience: AUDIENCE, jwksCooldownMs: 0 } }],
     ],
@@ -114,7 +132,17 @@ describe("sign-in, strictly", () => {
     const opened = await post(server.mcpUrl, `Bearer ${member}`);
     const session = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
     const list = (bearer: string) =>
-      post(server.mcpUrl, `Bearer ${bearer}`, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_skills", arguments: { format: "json" } } }), session);
+      post(
+        server.mcpUrl,
+        `Bearer ${bearer}`,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "list_skills", arguments: { format: "json" } },
+        }),
+        session,
+      );
     const first = await list(member);
     expect(first.status).toBe(200);
     expect(await first.text()).toContain("Ship the platform services.");
@@ -123,7 +151,12 @@ describe("sign-in, strictly", () => {
     expect((await list(left)).status).toBe(404);
     const reopened = await post(server.mcpUrl, `Bearer ${left}`);
     const fresh = { "mcp-session-id": reopened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
-    const call = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_skills", arguments: { format: "json" } } });
+    const call = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "list_skills", arguments: { format: "json" } },
+    });
     const now = await (await post(server.mcpUrl, `Bearer ${left}`, call, fresh)).text();
     expect(now).toContain("The company handbook.");
     expect(now).not.toContain("Ship the platform services.");
@@ -135,8 +168,17 @@ describe("an issuer whose key set is not there", () => {
   let broken: HttpServerProcess;
   beforeAll(async () => {
     issuer = await startFixtureServer();
-    issuer.set("/.well-known/openid-configuration", { body: JSON.stringify({ issuer: issuer.url, jwks_uri: `${issuer.url}/jwks` }), headers: { "content-type": "application/json" } });
-    const config = { plugins: [["fs", { roots: [join(dir, "public")] }], "list-skills", ["http", { oauth: { issuer: issuer.url, audience: AUDIENCE, jwksCooldownMs: 0 } }]] };
+    issuer.set("/.well-known/openid-configuration", {
+      body: JSON.stringify({ issuer: issuer.url, jwks_uri: `${issuer.url}/jwks` }),
+      headers: { "content-type": "application/json" },
+    });
+    const config = {
+      plugins: [
+        ["fs", { roots: [join(dir, "public")] }],
+        "list-skills",
+        ["http", { oauth: { issuer: issuer.url, audience: AUDIENCE, jwksCooldownMs: 0 } }],
+      ],
+    };
     await writeFile(join(dir, "broken.config.json"), JSON.stringify(config));
     broken = await startHttpServer(["--config", join(dir, "broken.config.json")]);
   }, 60_000);

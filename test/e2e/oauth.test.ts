@@ -24,10 +24,14 @@ let dir: string;
 
 const skill = (name: string, body: string) => `---\nname: ${name}\ndescription: ${body}\n---\n\n# ${name}\n\n${body}\n`;
 
-async function token(claims: Record<string, unknown> = {}, options: { kid?: string; expiresIn?: number } = {}): Promise<string> {
+async function token(
+  claims: Record<string, unknown> = {},
+  options: { kid?: string; expiresIn?: number } = {},
+): Promise<string> {
   return idp.issuer.buildToken({
     ...options,
-    scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: "ada", aud: AUDIENCE, scope: SCOPE, ...claims }),
+    scopesOrTransform: (_header, payload) =>
+      Object.assign(payload, { sub: "ada", aud: AUDIENCE, scope: SCOPE, ...claims }),
   });
 }
 const member = () => token({ groups: ["platform"] });
@@ -47,7 +51,15 @@ beforeAll(async () => {
   await writeFile(join(dir, "public/handbook/SKILL.md"), skill("handbook", "The company handbook for everyone."));
   const config = {
     plugins: [
-      ["fs", { roots: [{ path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } }, { path: "public", source: "public" }] }],
+      [
+        "fs",
+        {
+          roots: [
+            { path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } },
+            { path: "public", source: "public" },
+          ],
+        },
+      ],
       "list-skills",
       "search-skills",
       "read-skill",
@@ -77,7 +89,12 @@ const post = (bearer?: string) =>
       accept: "application/json, text/event-stream",
       ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }),
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    }),
   });
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -88,7 +105,11 @@ describe("sign-in", () => {
       const response = await fetch(new URL(path, server.origin));
       expect(response.status).toBe(200);
       const document = (await response.json()) as Record<string, unknown>;
-      expect(document).toMatchObject({ resource: server.mcpUrl.href, authorization_servers: [idp.issuer.url], scopes_supported: [SCOPE] });
+      expect(document).toMatchObject({
+        resource: server.mcpUrl.href,
+        authorization_servers: [idp.issuer.url],
+        scopes_supported: [SCOPE],
+      });
     }
   });
 
@@ -98,7 +119,9 @@ describe("sign-in", () => {
     const [head, body, signature] = valid.split(".");
     const forged = `${head}.${b64({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), groups: ["admins"] })}.${signature}`;
     const none = `${b64({ alg: "none", typ: "JWT", kid: "k1" })}.${payload}.`;
-    const publicPem = await exportSPKI((await importJWK(idp.issuer.keys.toJSON()[0]!, "RS256")) as Parameters<typeof exportSPKI>[0]);
+    const publicPem = await exportSPKI(
+      (await importJWK(idp.issuer.keys.toJSON()[0]!, "RS256")) as Parameters<typeof exportSPKI>[0],
+    );
     const hmac = await new SignJWT({ sub: "ada", aud: AUDIENCE, scope: SCOPE, groups: ["platform"] })
       .setProtectedHeader({ alg: "HS256", kid: "k1" })
       .setIssuer(idp.issuer.url!)
@@ -115,7 +138,9 @@ describe("sign-in", () => {
     for (const [why, bearer] of Object.entries(refused)) {
       const response = await post(bearer);
       expect(response.status, why).toBe(401);
-      expect(response.headers.get("www-authenticate"), why).toContain(`resource_metadata="${server.origin}/.well-known/oauth-protected-resource/mcp"`);
+      expect(response.headers.get("www-authenticate"), why).toContain(
+        `resource_metadata="${server.origin}/.well-known/oauth-protected-resource/mcp"`,
+      );
     }
     const unscoped = await post(await token({ scope: "profile" }));
     expect(unscoped.status).toBe(403);
@@ -130,7 +155,13 @@ describe("sign-in", () => {
     const list = async (bearer: string) =>
       fetch(server.mcpUrl, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${bearer}` },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": session,
+          "mcp-protocol-version": "2025-11-25",
+          authorization: `Bearer ${bearer}`,
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
       });
     expect((await list(await outsider())).status).toBe(404);
@@ -146,25 +177,56 @@ describe("sign-in", () => {
 
 /** Everything a caller can reach a skill through, as one caller sees it. */
 async function view(client: Client) {
-  const list = (await client.callTool({ name: "list_skills", arguments: { format: "json" } })).structuredContent as { skills: { id: string; source: string }[] };
-  const search = (await client.callTool({ name: "search_skills", arguments: { query: "ship platform services production deploy" } })).structuredContent as {
+  const list = (await client.callTool({ name: "list_skills", arguments: { format: "json" } })).structuredContent as {
+    skills: { id: string; source: string }[];
+  };
+  const search = (
+    await client.callTool({ name: "search_skills", arguments: { query: "ship platform services production deploy" } })
+  ).structuredContent as {
     results: { id: string }[];
   };
   const resources = (await client.listResources()).resources.map((resource) => resource.uri);
   const extension = (await listAllSkills(client)).skills.map((entry) => entry.uri);
   const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
-  const completion = (await client.complete({ ref: { type: "ref/prompt", name: "skills" }, argument: { name: "skill", value: "" } })).completion.values;
+  const completion = (
+    await client.complete({ ref: { type: "ref/prompt", name: "skills" }, argument: { name: "skill", value: "" } })
+  ).completion.values;
   const handbook = resultText(await client.callTool({ name: "read_skill", arguments: { skill_name: "handbook" } }));
-  return { list: list.skills.map((s) => `${s.source}:${s.id}`).sort(), search: search.results.map((r) => r.id), resources, extension, prompts, completion, handbook };
+  return {
+    list: list.skills.map((s) => `${s.source}:${s.id}`).sort(),
+    search: search.results.map((r) => r.id),
+    resources,
+    extension,
+    prompts,
+    completion,
+    handbook,
+  };
 }
 
 /** The answers for a skill by a name, with the name made neutral: a hidden skill must answer as an unknown one. */
 async function refusals(client: Client, name: string) {
   const neutral = (text: string) => text.replaceAll(name, "NAME");
-  const caught = async (request: Promise<unknown>) => neutral(String(((await request.then(() => undefined, (error: unknown) => error)) as Error | undefined)?.message));
+  const caught = async (request: Promise<unknown>) =>
+    neutral(
+      String(
+        (
+          (await request.then(
+            () => undefined,
+            (error: unknown) => error,
+          )) as Error | undefined
+        )?.message,
+      ),
+    );
   return {
     read: neutral(resultText(await client.callTool({ name: "read_skill", arguments: { skill_name: name } }))),
-    fetch: neutral(resultText(await client.callTool({ name: "fetch_skill_files", arguments: { skill_name: name, file_paths: ["scripts/run.sh"] } }))),
+    fetch: neutral(
+      resultText(
+        await client.callTool({
+          name: "fetch_skill_files",
+          arguments: { skill_name: name, file_paths: ["scripts/run.sh"] },
+        }),
+      ),
+    ),
     resource: await caught(client.readResource({ uri: `skill://${name}/SKILL.md` })),
     extension: neutral((await requestError(client, "skills/get", { uri: `skill://${name}/SKILL.md` })).message),
     prompt: await caught(client.getPrompt({ name: "skills", arguments: { skill: name } })),
@@ -184,16 +246,26 @@ describe.each<Revision>(["2026-07-28", "2025-11-25"])("per-team visibility at %s
       expect(seen.prompts).toContain("deploy");
       expect(seen.completion).toContain("deploy");
       expect(seen.handbook).toContain("platform team's own handbook");
-      expect(resultText(await forMember.client.callTool({ name: "fetch_skill_files", arguments: { skill_name: "deploy", file_paths: ["scripts/run.sh"] } }))).toContain("echo deploy");
+      expect(
+        resultText(
+          await forMember.client.callTool({
+            name: "fetch_skill_files",
+            arguments: { skill_name: "deploy", file_paths: ["scripts/run.sh"] },
+          }),
+        ),
+      ).toContain("echo deploy");
 
       const hidden = await view(forOutsider.client);
       expect(hidden.list).toEqual(["public:handbook"]);
       expect(hidden.search).not.toContain("deploy");
-      for (const part of [hidden.resources, hidden.extension, hidden.prompts, hidden.completion]) expect(part.join(" ")).not.toContain("deploy");
+      for (const part of [hidden.resources, hidden.extension, hidden.prompts, hidden.completion])
+        expect(part.join(" ")).not.toContain("deploy");
       // The public handbook answers to its plain name: the hidden one shadows nothing.
       expect(hidden.handbook).toContain("company handbook for everyone");
       expect(await refusals(forOutsider.client, "deploy")).toEqual(await refusals(forOutsider.client, "nosuch"));
-      expect((await refusals(forOutsider.client, "team:deploy")).read).toBe((await refusals(forOutsider.client, "zzzz:nosuch")).read);
+      expect((await refusals(forOutsider.client, "team:deploy")).read).toBe(
+        (await refusals(forOutsider.client, "zzzz:nosuch")).read,
+      );
     } finally {
       await forMember.client.close();
       await forOutsider.client.close();
@@ -203,7 +275,8 @@ describe.each<Revision>(["2026-07-28", "2025-11-25"])("per-team visibility at %s
 
 describe("the REST API", () => {
   it("serves each caller what it may see, as private answers", async () => {
-    const get = async (path: string, bearer: string) => fetch(new URL(path, server.origin), { headers: { authorization: `Bearer ${bearer}` } });
+    const get = async (path: string, bearer: string) =>
+      fetch(new URL(path, server.origin), { headers: { authorization: `Bearer ${bearer}` } });
     const asMember = await get("/v1/skills/deploy", await member());
     expect(asMember.status).toBe(200);
     expect(asMember.headers.get("cache-control")).toBe("private");
@@ -223,7 +296,9 @@ describe.each<Runtime>(["node24", "bun", "deno"])("on %s", (runtime) => {
     const other = await startHttpServer(["--config", join(dir, "skills.config.json")], { runtime, timeoutMs: 40_000 });
     try {
       const get = (path: string, bearer?: string) =>
-        fetch(new URL(path, other.origin), { headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } });
+        fetch(new URL(path, other.origin), {
+          headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` },
+        });
       const [head, body] = (await member()).split(".");
       expect(JSON.parse(Buffer.from(head!, "base64url").toString())).toMatchObject({ alg: "RS256" });
       expect((await get("/v1/skills")).status).toBe(401);

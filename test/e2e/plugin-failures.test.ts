@@ -14,7 +14,10 @@ beforeAll(async () => {
     `export default { name: "buggy", setup() { const config = undefined; return config.roots.length; } };\n`,
   );
   // Holds the event loop for a minute, as a plugin stuck on a socket would.
-  await writeFile(join(work, "stuck.mjs"), `export default { name: "stuck", setup: () => new Promise((resolve) => setTimeout(resolve, 60_000)) };\n`);
+  await writeFile(
+    join(work, "stuck.mjs"),
+    `export default { name: "stuck", setup: () => new Promise((resolve) => setTimeout(resolve, 60_000)) };\n`,
+  );
   await writeFile(join(work, "buggy.config.mjs"), `export default { plugins: ["./buggy.mjs", "list-skills"] };\n`);
   await writeFile(
     join(work, "stuck.config.mjs"),
@@ -31,7 +34,9 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("a failing plugin on %s", (run
     expect(quiet.code).toBe(1);
     expect(quiet.stdout).toBe("");
     expect(quiet.stderr.trimEnd().split("\n")).toEqual([
-      expect.stringMatching(/^skills-kernel: plugin "buggy": setup failed: .+ \(a bug in that plugin; run with --log-level debug for the stack\)$/),
+      expect.stringMatching(
+        /^skills-kernel: plugin "buggy": setup failed: .+ \(a bug in that plugin; run with --log-level debug for the stack\)$/,
+      ),
     ]);
     const loud = await runCli(["list", "--config", "buggy.config.mjs", "--log-level", "debug"], { cwd: work, runtime });
     expect(loud.code).toBe(1);

@@ -26,7 +26,10 @@ async function recipeFiles(): Promise<Record<string, string>> {
 
 function npm(args: readonly string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", [...args], { cwd, env: { ...process.env, npm_config_offline: "true", npm_config_update_notifier: "false" } });
+    const child = spawn("npm", [...args], {
+      cwd,
+      env: { ...process.env, npm_config_offline: "true", npm_config_update_notifier: "false" },
+    });
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => (output += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk) => (output += chunk));
@@ -49,8 +52,12 @@ describe("docs/plugins.md's package, made from the page", () => {
     const manifest = JSON.parse(files["package.json"]!) as { devDependencies: Record<string, string> };
     expect(Object.keys(manifest.devDependencies).sort()).toEqual(["skills-kernel", ...DEV_DEPENDENCIES].sort());
     // Pinned as this repository pins them, so the page never offers a version nobody tested.
-    const ours = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as Record<string, Record<string, string>>;
-    for (const name of DEV_DEPENDENCIES) expect(manifest.devDependencies[name], name).toBe(ours.devDependencies![name] ?? ours.dependencies![name]);
+    const ours = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as Record<
+      string,
+      Record<string, string>
+    >;
+    for (const name of DEV_DEPENDENCIES)
+      expect(manifest.devDependencies[name], name).toBe(ours.devDependencies![name] ?? ours.dependencies![name]);
   });
 
   it("builds and passes its tests with nothing but its own output", async () => {
@@ -64,8 +71,10 @@ describe("docs/plugins.md's package, made from the page", () => {
     await mkdir(join(modules, "@types"), { recursive: true });
     await mkdir(join(modules, ".bin"), { recursive: true });
     await symlink(REPO_ROOT, join(modules, "skills-kernel"), "dir");
-    for (const name of DEV_DEPENDENCIES) await symlink(join(REPO_ROOT, "node_modules", name), join(modules, name), "dir");
-    for (const bin of ["tsc", "vitest"]) await symlink(join(REPO_ROOT, "node_modules", ".bin", bin), join(modules, ".bin", bin));
+    for (const name of DEV_DEPENDENCIES)
+      await symlink(join(REPO_ROOT, "node_modules", name), join(modules, name), "dir");
+    for (const bin of ["tsc", "vitest"])
+      await symlink(join(REPO_ROOT, "node_modules", ".bin", bin), join(modules, ".bin", bin));
 
     const build = await npm(["run", "build"], dir);
     expect(build.code, build.output).toBe(0);

@@ -17,7 +17,13 @@ type Era = keyof typeof ERAS;
  */
 async function connect(runtime: Runtime, era: Era, config: string, cwd: string) {
   const [command, ...prefix] = RUNTIMES[runtime];
-  const transport = new StdioClientTransport({ command, args: [...prefix, "--config", config, "--log-level", "debug"], cwd, env: sdkEnvironment(), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command,
+    args: [...prefix, "--config", config, "--log-level", "debug"],
+    cwd,
+    env: sdkEnvironment(),
+    stderr: "pipe",
+  });
   const stderr = afterFirstLoad(transport);
   const client = new Client({ name: "skills-kernel-e2e", version: "0" }, { versionNegotiation: { mode: ERAS[era] } });
   await client.connect(transport);
@@ -50,10 +56,19 @@ type Connected = Awaited<ReturnType<typeof connect>>;
 const BULK = 120;
 const BUDGET = 600;
 
-async function writeSkill(root: string, folder: string, name: string, description: string, files: Record<string, string> = {}) {
+async function writeSkill(
+  root: string,
+  folder: string,
+  name: string,
+  description: string,
+  files: Record<string, string> = {},
+) {
   const dir = join(root, folder);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nThe ${name} instructions.\n`);
+  await writeFile(
+    join(dir, "SKILL.md"),
+    `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nThe ${name} instructions.\n`,
+  );
   for (const [path, text] of Object.entries(files)) {
     await mkdir(join(dir, path, ".."), { recursive: true });
     await writeFile(join(dir, path), text);
@@ -70,7 +85,9 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
 }
 
 // Prompts, completions and the instructions' catalog summary, as a client meets them in the bundle.
-const CASES = (Object.keys(RUNTIMES) as Runtime[]).flatMap((runtime) => (Object.keys(ERAS) as Era[]).map((era) => [runtime, era] as const));
+const CASES = (Object.keys(RUNTIMES) as Runtime[]).flatMap((runtime) =>
+  (Object.keys(ERAS) as Era[]).map((era) => [runtime, era] as const),
+);
 
 describe.each(CASES)("prompts, completions and the catalog summary over stdio on %s at %s", (runtime, era) => {
   let work: string;
@@ -116,7 +133,8 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
   it("names the served skills in its instructions, within the budget, saying how many it left out", async () => {
     // A client pinned to 2026-07-28 over stdio probes a sibling process of its own for
     // server/discover, which nothing here holds until its load: ask this process again.
-    const instructions = (era === "2026-07-28" ? (await server.client.discover()).instructions : server.client.getInstructions()) ?? "";
+    const instructions =
+      (era === "2026-07-28" ? (await server.client.discover()).instructions : server.client.getInstructions()) ?? "";
     const start = instructions.indexOf("This server serves 124 skills.");
     expect(start).toBeGreaterThan(0);
     const summary = instructions.slice(start);
@@ -125,7 +143,9 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     // Catalog order is by path: bulk-000 first.
     expect(lines[1]).toBe("- bulk-000: Bulk skill 000, there to fill the catalog.");
     const listed = lines.filter((line) => line.startsWith("- ")).length;
-    expect(lines.at(-1)).toBe(`(and ${124 - listed} more skills, left out to keep this summary within ${BUDGET} characters)`);
+    expect(lines.at(-1)).toBe(
+      `(and ${124 - listed} more skills, left out to keep this summary within ${BUDGET} characters)`,
+    );
   });
 
   it("lists a prompt per skill and the skills prompt, leaving out names no prompt can have", async () => {
@@ -143,12 +163,17 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     expect(listing.description).toMatch(/^Every skill this server serves/);
     expect(listing.arguments?.map((argument) => argument.name)).toEqual(["skill", "file"]);
     // Each skill left without a prompt is said once, at info, in the server's log.
-    const said = server.stderr().split("\n").filter((line) => line.includes("has no prompt of its own"));
+    const said = server
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes("has no prompt of its own"));
     expect(said.filter((line) => line.includes("project:has space"))).toHaveLength(1);
     expect(said.find((line) => line.includes("project:has space"))).toContain(
       "skill project:has space has no prompt of its own (the skills prompt reaches it): its name cannot be a prompt name",
     );
-    expect(said.find((line) => line.includes("project:skills"))).toContain('"skills" is the prompt that lists every skill');
+    expect(said.find((line) => line.includes("project:skills"))).toContain(
+      '"skills" is the prompt that lists every skill',
+    );
   });
 
   it("gets a skill's prompt: its SKILL.md as an embedded resource, and a file asked for as a second one", async () => {
@@ -157,7 +182,11 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     expect(result.messages[0]!.content).toMatchObject({ type: "text" });
     expect(result.messages[1]!.content).toEqual({
       type: "resource",
-      resource: { uri: "skill://pdf/SKILL.md", mimeType: "text/markdown", text: expect.stringContaining("The pdf instructions.") },
+      resource: {
+        uri: "skill://pdf/SKILL.md",
+        mimeType: "text/markdown",
+        text: expect.stringContaining("The pdf instructions."),
+      },
     });
     expect(result.messages[2]!.content).toEqual({
       type: "resource",
@@ -180,7 +209,10 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     expect(text).toContain("- has space: A name no prompt name can be.");
     expect(text).toContain("- bulk-119: Bulk skill 119, there to fill the catalog.");
     const named = await server.client.getPrompt({ name: "skills", arguments: { skill: "skills" } });
-    expect(named.messages[1]!.content).toMatchObject({ type: "resource", resource: { uri: "skill://skills/SKILL.md" } });
+    expect(named.messages[1]!.content).toMatchObject({
+      type: "resource",
+      resource: { uri: "skill://skills/SKILL.md" },
+    });
     await expect(server.client.getPrompt({ name: "skills", arguments: { skill: "pdff" } })).rejects.toThrow(
       /prompt skills: no skill named "pdff"; did you mean: pdf/,
     );
@@ -190,12 +222,23 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     const ref = { type: "ref/resource" as const, uri: "skill://{skill}/{+path}" };
     const skills = await server.client.complete({ ref, argument: { name: "skill", value: "pd" } });
     expect(skills.completion).toEqual({ values: ["pdf"], total: 1, hasMore: false });
-    const paths = await server.client.complete({ ref, argument: { name: "path", value: "" }, context: { arguments: { skill: "pdf" } } });
-    expect(paths.completion).toEqual({ values: ["SKILL.md", "reference.md", "scripts/fill.py"], total: 3, hasMore: false });
+    const paths = await server.client.complete({
+      ref,
+      argument: { name: "path", value: "" },
+      context: { arguments: { skill: "pdf" } },
+    });
+    expect(paths.completion).toEqual({
+      values: ["SKILL.md", "reference.md", "scripts/fill.py"],
+      total: 3,
+      hasMore: false,
+    });
   });
 
   it("completes prompt arguments: at most 100 values, with the total", async () => {
-    const ids = await server.client.complete({ ref: { type: "ref/prompt", name: "skills" }, argument: { name: "skill", value: "bulk-" } });
+    const ids = await server.client.complete({
+      ref: { type: "ref/prompt", name: "skills" },
+      argument: { name: "skill", value: "bulk-" },
+    });
     expect(ids.completion.values).toHaveLength(100);
     expect(ids.completion.values[0]).toBe("bulk-000");
     expect([ids.completion.total, ids.completion.hasMore]).toEqual([BULK, true]);
@@ -205,7 +248,10 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
       context: { arguments: { skill: "pdf" } },
     });
     expect(files.completion.values).toEqual(["scripts/fill.py"]);
-    const own = await server.client.complete({ ref: { type: "ref/prompt", name: "pdf" }, argument: { name: "file", value: "ref" } });
+    const own = await server.client.complete({
+      ref: { type: "ref/prompt", name: "pdf" },
+      argument: { name: "file", value: "ref" },
+    });
     expect(own.completion.values).toEqual(["reference.md"]);
   });
 
@@ -224,7 +270,9 @@ describe.each(CASES)("prompts, completions and the catalog summary over stdio on
     await until(() => promptListChanges > changes, "prompts list_changed");
     const { prompts } = await server.client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual(before.prompts.map((prompt) => prompt.name));
-    expect(prompts.find((prompt) => prompt.name === "docx")?.description).toBe("Create, edit and compare Word documents.");
+    expect(prompts.find((prompt) => prompt.name === "docx")?.description).toBe(
+      "Create, edit and compare Word documents.",
+    );
   });
 });
 
@@ -234,12 +282,23 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("the embedded default config o
   let client: Client | undefined;
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "skills-kernel-prompts-default-"));
-    await writeSkill(join(work, "project", ".claude", "skills"), "pdf", "pdf", "Extract text and tables from PDF files.");
+    await writeSkill(
+      join(work, "project", ".claude", "skills"),
+      "pdf",
+      "pdf",
+      "Extract text and tables from PDF files.",
+    );
     await mkdir(join(work, "home"));
     const [command, ...prefix] = RUNTIMES[runtime];
     // HOME: the default's user roots (~/.claude/skills) must not reach this machine's own skills.
     const env = { ...process.env, HOME: join(work, "home"), USERPROFILE: join(work, "home") } as Record<string, string>;
-    const transport = new StdioClientTransport({ command, args: [...prefix, "--log-level", "debug"], cwd: join(work, "project"), env, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command,
+      args: [...prefix, "--log-level", "debug"],
+      cwd: join(work, "project"),
+      env,
+      stderr: "pipe",
+    });
     afterFirstLoad(transport);
     client = new Client({ name: "skills-kernel-e2e", version: "0" });
     await client.connect(transport);

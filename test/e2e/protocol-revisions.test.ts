@@ -41,7 +41,12 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("both protocol revisions over 
 
     it("speaks the revision it opened with, names the server, and declares logging at 2025-11-25 only", () => {
       expect(server.client.getNegotiatedProtocolVersion()).toBe(revision);
-      expect(server.client.getServerVersion()).toMatchObject({ name: "skills-kernel", title: "Skills Kernel", websiteUrl: expect.any(String), icons: expect.any(Array) });
+      expect(server.client.getServerVersion()).toMatchObject({
+        name: "skills-kernel",
+        title: "Skills Kernel",
+        websiteUrl: expect.any(String),
+        icons: expect.any(Array),
+      });
       // 2026-07-28 deprecates the logging capability.
       expect(server.client.getServerCapabilities()?.logging).toEqual(modern ? undefined : {});
     });
@@ -61,13 +66,25 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("both protocol revisions over 
 
     it("lists and reads the skills as resources, and refuses an unknown one with -32602 naming its uri", async () => {
       const { resources } = await server.client.listResources();
-      expect(resources.map((resource) => resource.uri).sort()).toEqual(["skill://commit-message/SKILL.md", "skill://pdf-tables/SKILL.md"]);
+      expect(resources.map((resource) => resource.uri).sort()).toEqual([
+        "skill://commit-message/SKILL.md",
+        "skill://pdf-tables/SKILL.md",
+      ]);
       const read = await server.client.readResource({ uri: "skill://pdf-tables/SKILL.md" });
-      expect(read.contents[0]).toMatchObject({ mimeType: "text/markdown", text: expect.stringContaining("# pdf-tables") });
+      expect(read.contents[0]).toMatchObject({
+        mimeType: "text/markdown",
+        text: expect.stringContaining("# pdf-tables"),
+      });
       if (modern) expect(read).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
-      const error = await server.client.readResource({ uri: "skill://pdf-tabels/SKILL.md" }).catch((caught: unknown) => caught);
+      const error = await server.client
+        .readResource({ uri: "skill://pdf-tabels/SKILL.md" })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ProtocolError);
-      expect(error).toMatchObject({ code: -32602, data: { uri: "skill://pdf-tabels/SKILL.md" }, message: expect.stringContaining("did you mean skill://pdf-tables/SKILL.md") });
+      expect(error).toMatchObject({
+        code: -32602,
+        data: { uri: "skill://pdf-tabels/SKILL.md" },
+        message: expect.stringContaining("did you mean skill://pdf-tables/SKILL.md"),
+      });
     });
 
     it("serves skills/list through the Skills extension, each file as its entry says", async () => {
@@ -75,7 +92,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("both protocol revisions over 
       expect(host.supported).toBe(true);
       const listing = await host.list();
       expect(listing.invalid).toEqual([]);
-      expect(listing.skills.map((skill) => skill.uri).sort()).toEqual(["skill://commit-message/SKILL.md", "skill://pdf-tables/SKILL.md"]);
+      expect(listing.skills.map((skill) => skill.uri).sort()).toEqual([
+        "skill://commit-message/SKILL.md",
+        "skill://pdf-tables/SKILL.md",
+      ]);
       if (modern) expect(listing).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
       for (const skill of listing.skills) expect((await host.read(skill)).verified).toBe(true);
     });
@@ -83,12 +103,16 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("both protocol revisions over 
     it("tells the client when a skill is added: through subscriptions/listen on 2026-07-28, unasked on 2025-11-25", async () => {
       let changed = 0;
       server.client.setNotificationHandler("notifications/resources/list_changed", () => void changed++);
-      const subscription = modern ? await server.client.listen({ resourcesListChanged: true, toolsListChanged: true }) : undefined;
+      const subscription = modern
+        ? await server.client.listen({ resourcesListChanged: true, toolsListChanged: true })
+        : undefined;
       // The tools are fixed once the kernel has booted (tools.listChanged false): only resources are honoured.
       if (subscription) expect(subscription.honoredFilter).toEqual({ resourcesListChanged: true });
       await writeSkill(skills, `fresh-${revision.slice(0, 4)}`, "Added while serving.");
       await expect.poll(() => changed, { timeout: 15_000 }).toBeGreaterThan(0);
-      expect((await server.client.listResources()).resources.map((resource) => resource.uri)).toContain(`skill://fresh-${revision.slice(0, 4)}/SKILL.md`);
+      expect((await server.client.listResources()).resources.map((resource) => resource.uri)).toContain(
+        `skill://fresh-${revision.slice(0, 4)}/SKILL.md`,
+      );
       await subscription?.close();
     });
   });

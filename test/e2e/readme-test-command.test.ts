@@ -21,7 +21,10 @@ describe("README's test command in a clean clone without ../shared, nginx or Chr
     base = await mkdtemp(join(tmpdir(), "sk-readme-test-"));
     // Inside a folder of its own, so the clone's ../shared is this test's (absent).
     clone = join(base, "skills-kernel");
-    const files = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: REPO, encoding: "utf8" });
+    const files = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
     expect(files.status, files.stderr).toBe(0);
     for (const file of files.stdout.split("\n").filter(Boolean)) {
       await mkdir(dirname(join(clone, file)), { recursive: true });

@@ -42,7 +42,11 @@ describe("--refresh", () => {
     const server = await connectCli(["--git", repo.url], { cwd: work, env });
     try {
       const names = async (args: Record<string, unknown>) =>
-        ((await server.client.callTool({ name: "list_skills", arguments: args })).structuredContent as { skills: { name: string }[] }).skills.map((s) => s.name);
+        (
+          (await server.client.callTool({ name: "list_skills", arguments: args })).structuredContent as {
+            skills: { name: string }[];
+          }
+        ).skills.map((s) => s.name);
       const before = await names({});
       await repo.commit({ [`pushed-${before.length}/SKILL.md`]: skill(`pushed-${before.length}`) });
       expect(await names({})).toEqual(before);
@@ -60,9 +64,13 @@ describe("--refresh", () => {
       const stale = await list("--refresh");
       expect(stale.code).toBe(0);
       expect(stale.stdout).not.toBe("");
-      expect(stale.stderr).toMatch(/could not be reloaded \(serving commit [0-9a-f]{12}, checked \d+ (?:second|minute)s? ago: the remote could not be asked/);
+      expect(stale.stderr).toMatch(
+        /could not be reloaded \(serving commit [0-9a-f]{12}, checked \d+ (?:second|minute)s? ago: the remote could not be asked/,
+      );
       const full = await list("--refresh", "--format", "full");
-      expect(full.stdout).toMatch(/Note: source ".+" could not be reloaded \(serving commit [0-9a-f]{12}, checked \d+ (?:second|minute)s? ago/);
+      expect(full.stdout).toMatch(
+        /Note: source ".+" could not be reloaded \(serving commit [0-9a-f]{12}, checked \d+ (?:second|minute)s? ago/,
+      );
     } finally {
       await rename(away, repo.bare);
     }

@@ -14,7 +14,8 @@ const skillMd = (name: string) => encode(`---\nname: ${name}\ndescription: The $
 describe("--skills-archive serves the skills in a .tar.gz or .zip", () => {
   let base: string;
   let server: FixtureServer;
-  const run = (args: string[]) => runCli(args, { cwd: base, env: { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache") } });
+  const run = (args: string[]) =>
+    runCli(args, { cwd: base, env: { HOME: join(base, "home"), XDG_CACHE_HOME: join(base, "cache") } });
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), "skills-kernel-archive-e2e-"));
@@ -26,8 +27,13 @@ describe("--skills-archive serves the skills in a .tar.gz or .zip", () => {
         { path: "docx/SKILL.md", bytes: skillMd("docx") },
       ]),
     );
-    await writeFile(join(base, "evil.zip"), zipSync({ "SKILL.md": skillMd("evil"), "../escape.sh": encode("echo out\n") }));
-    server = await startFixtureServer({ "/notes.zip": { body: zipSync({ "SKILL.md": skillMd("notes") }), headers: { "content-type": "application/zip" } } });
+    await writeFile(
+      join(base, "evil.zip"),
+      zipSync({ "SKILL.md": skillMd("evil"), "../escape.sh": encode("echo out\n") }),
+    );
+    server = await startFixtureServer({
+      "/notes.zip": { body: zipSync({ "SKILL.md": skillMd("notes") }), headers: { "content-type": "application/zip" } },
+    });
   });
 
   afterAll(async () => {
@@ -36,7 +42,13 @@ describe("--skills-archive serves the skills in a .tar.gz or .zip", () => {
   });
 
   it("lists and reads the skills of a local archive and a remote one", async () => {
-    const listed = await run(["list", "--skills-archive", "team.tar.gz", "--skills-archive", `${server.url}/notes.zip`]);
+    const listed = await run([
+      "list",
+      "--skills-archive",
+      "team.tar.gz",
+      "--skills-archive",
+      `${server.url}/notes.zip`,
+    ]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout.trim().split("\n").sort()).toEqual(["docx", "notes", "pdf"]);
     const read = await run(["read", "pdf", "--json", "--skills-archive", "team.tar.gz"]);
@@ -50,6 +62,8 @@ describe("--skills-archive serves the skills in a .tar.gz or .zip", () => {
     expect(listed.stdout.trim().split("\n").sort()).toEqual(["docx", "pdf"]);
     const lines = listed.stderr.split("\n").filter((line) => line.includes("evil"));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/source "evil" failed to load: refused: .*evil\.zip: (is not a readable zip archive|entry "\.\.\/escape\.sh")/);
+    expect(lines[0]).toMatch(
+      /source "evil" failed to load: refused: .*evil\.zip: (is not a readable zip archive|entry "\.\.\/escape\.sh")/,
+    );
   });
 });

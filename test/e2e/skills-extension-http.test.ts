@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTED_URIS, writeExtensionSkills } from "../fixtures/extension-skills.js";
 import { RUNTIMES, type Runtime } from "../helpers/cli.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
-import { DirectoryResultSchema, GetSkillResultSchema, listAllSkills, requestError, verifySkill } from "../helpers/skills-host.js";
+import {
+  DirectoryResultSchema,
+  GetSkillResultSchema,
+  listAllSkills,
+  requestError,
+  verifySkill,
+} from "../helpers/skills-host.js";
 
 // The host's conversation of skills-extension.test.ts, over Streamable HTTP: stateful on every
 // runtime, and stateless (any replica answers any request) on Node.
@@ -27,14 +33,25 @@ describe.each(VARIANTS)("the MCP Skills extension over HTTP on %s (stateless: %s
     await writeExtensionSkills(project, user);
     const config = {
       plugins: [
-        ["fs", { roots: [{ path: project, source: "project" }, { path: user, source: "user" }] }],
+        [
+          "fs",
+          {
+            roots: [
+              { path: project, source: "project" },
+              { path: user, source: "user" },
+            ],
+          },
+        ],
         "read-skill",
         "skill-resources",
         ["skills-extension", { pageSize: 2, unlisted: ["hidden"] }],
       ],
     };
     await writeFile(join(work, "skills.json"), JSON.stringify(config));
-    server = await startHttpServer(["--config", join(work, "skills.json"), ...(stateless ? ["--stateless"] : [])], { runtime, cwd: work });
+    server = await startHttpServer(["--config", join(work, "skills.json"), ...(stateless ? ["--stateless"] : [])], {
+      runtime,
+      cwd: work,
+    });
     client = new Client({ name: "skills-host-http", version: "0" });
     await client.connect(new StreamableHTTPClientTransport(server.mcpUrl));
   });
@@ -45,7 +62,9 @@ describe.each(VARIANTS)("the MCP Skills extension over HTTP on %s (stateless: %s
   });
 
   it("declares the extension, pages through skills/list and serves every file as its manifest says", async () => {
-    expect(client.getServerCapabilities()?.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
+    expect(client.getServerCapabilities()?.extensions).toEqual({
+      "io.modelcontextprotocol/skills": { directoryRead: true },
+    });
     const { skills, pages } = await listAllSkills(client);
     expect(skills.map((skill) => skill.uri)).toEqual(LISTED_URIS);
     expect(pages).toBe(2);
@@ -58,7 +77,10 @@ describe.each(VARIANTS)("the MCP Skills extension over HTTP on %s (stateless: %s
     const got = await client.request({ method: "skills/get", params: { uri: first.uri } }, GetSkillResultSchema);
     expect(got).toMatchObject({ skill: first });
     const root = first.uri.slice(0, -"/SKILL.md".length);
-    const directory = await client.request({ method: "resources/directory/read", params: { uri: root } }, DirectoryResultSchema);
+    const directory = await client.request(
+      { method: "resources/directory/read", params: { uri: root } },
+      DirectoryResultSchema,
+    );
     expect(directory.resources.map((r) => r.uri)).toContain(first.uri);
     expect((await requestError(client, "skills/get", { uri: "skill://no-such-skill/SKILL.md" })).code).toBe(-32602);
   });

@@ -49,7 +49,15 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("the MCP Skills extension over
     await writeExtensionSkills(project, user);
     const config = {
       plugins: [
-        ["fs", { roots: [{ path: project, source: "project" }, { path: user, source: "user" }] }],
+        [
+          "fs",
+          {
+            roots: [
+              { path: project, source: "project" },
+              { path: user, source: "user" },
+            ],
+          },
+        ],
         "read-skill",
         "skill-resources",
         ["skills-extension", { pageSize: 2, unlisted: ["hidden"] }],
@@ -106,12 +114,18 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("the MCP Skills extension over
 
   it("answers skills/get with the listed entry, and for a served skill it does not list", async () => {
     for (const skill of listed) {
-      const result = await server.client.request({ method: "skills/get", params: { uri: skill.uri } }, GetSkillResultSchema);
+      const result = await server.client.request(
+        { method: "skills/get", params: { uri: skill.uri } },
+        GetSkillResultSchema,
+      );
       expect(result).toMatchObject({ skill });
       // 2025-11-25 has no caching hints: the SDK sends them on 2026-07-28 results only.
       expect(result).not.toHaveProperty("ttlMs");
     }
-    const hidden = await server.client.request({ method: "skills/get", params: { uri: "skill://hidden/SKILL.md" } }, GetSkillResultSchema);
+    const hidden = await server.client.request(
+      { method: "skills/get", params: { uri: "skill://hidden/SKILL.md" } },
+      GetSkillResultSchema,
+    );
     await verifySkill(server.client, hidden.skill);
   });
 
@@ -167,7 +181,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("the MCP Skills extension over
     let notified = 0;
     server.client.setNotificationHandler("notifications/resources/list_changed", () => void notified++);
     await writeFile(join(project, "pdf", "references", "NEW.md"), "# New\n");
-    const entry = await server.client.request({ method: "skills/get", params: { uri: "skill://pdf/SKILL.md" } }, GetSkillResultSchema);
+    const entry = await server.client.request(
+      { method: "skills/get", params: { uri: "skill://pdf/SKILL.md" } },
+      GetSkillResultSchema,
+    );
     expect(entry.skill.resources.map((resource) => resource.uri)).toContain("skill://pdf/references/NEW.md");
     await verifySkill(server.client, entry.skill);
 
@@ -192,17 +209,21 @@ describe.each(CORPORA)("the MCP Skills extension over $label", (corpus) => {
     await server?.client.close();
   });
 
-  it.skipIf(!corpus.present)(corpus.title("lists the corpus page by page and serves a sample exactly as its entries say"), async () => {
-    const { skills, pages } = await listAllSkills(server.client);
-    // A few served skills are left out of the listing by the extension's rules (docs/skills-extension.md).
-    const served = expectedCorpusNames(corpus).length;
-    expect(skills.length).toBeGreaterThan(served * 0.9);
-    expect(skills.length).toBeLessThanOrEqual(served);
-    expect(pages).toBe(Math.ceil(skills.length / 50));
-    expect(new Set(skills.map((skill) => skill.uri)).size).toBe(skills.length);
-    // Every 25th skill, and the one with the most files.
-    const sample = skills.filter((_skill, index) => index % 25 === 0);
-    sample.push(skills.reduce((most, skill) => (skill.resources.length > most.resources.length ? skill : most)));
-    for (const skill of sample) await verifySkill(server.client, skill);
-  }, 120_000);
+  it.skipIf(!corpus.present)(
+    corpus.title("lists the corpus page by page and serves a sample exactly as its entries say"),
+    async () => {
+      const { skills, pages } = await listAllSkills(server.client);
+      // A few served skills are left out of the listing by the extension's rules (docs/skills-extension.md).
+      const served = expectedCorpusNames(corpus).length;
+      expect(skills.length).toBeGreaterThan(served * 0.9);
+      expect(skills.length).toBeLessThanOrEqual(served);
+      expect(pages).toBe(Math.ceil(skills.length / 50));
+      expect(new Set(skills.map((skill) => skill.uri)).size).toBe(skills.length);
+      // Every 25th skill, and the one with the most files.
+      const sample = skills.filter((_skill, index) => index % 25 === 0);
+      sample.push(skills.reduce((most, skill) => (skill.resources.length > most.resources.length ? skill : most)));
+      for (const skill of sample) await verifySkill(server.client, skill);
+    },
+    120_000,
+  );
 });

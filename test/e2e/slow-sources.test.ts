@@ -18,7 +18,12 @@ beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-slow-sources-"));
   await mkdir(join(base, "skills", "local"), { recursive: true });
   await writeFile(join(base, "skills", "local", "SKILL.md"), skill("local"));
-  const entries = ["missing", "present"].map((name) => ({ name, description: `The ${name} skill.`, path: name, files: ["SKILL.md"] }));
+  const entries = ["missing", "present"].map((name) => ({
+    name,
+    description: `The ${name} skill.`,
+    path: name,
+    files: ["SKILL.md"],
+  }));
   server = await startFixtureServer({
     "/skills-registry.json": { body: JSON.stringify({ version: "1", skills: entries }) },
     "/skills/present/SKILL.md": { body: skill("present") },
@@ -35,9 +40,21 @@ async function serve(catalogs: string[], runtime: Runtime = "node") {
   const config = join(base, `c${Math.random().toString(36).slice(2)}.json`);
   await writeFile(
     config,
-    JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["http-catalog", { catalogs, retries: 0, timeoutMs: 60_000 }], "list-skills", "read-skill", "search-skills"] }),
+    JSON.stringify({
+      plugins: [
+        ["fs", { roots: ["./skills"] }],
+        ["http-catalog", { catalogs, retries: 0, timeoutMs: 60_000 }],
+        "list-skills",
+        "read-skill",
+        "search-skills",
+      ],
+    }),
   );
-  return connectCli(["--config", config], { cwd: base, runtime, env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base } });
+  return connectCli(["--config", config], {
+    cwd: base,
+    runtime,
+    env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base },
+  });
 }
 
 describe("a bad catalog", () => {
@@ -57,28 +74,44 @@ describe("a bad catalog", () => {
     }
   });
 
-  it.each(Object.keys(RUNTIMES) as Runtime[])("that hangs does not hold back the other sources' first answer, on %s", async (runtime) => {
-    const { client, transport } = await serve([`${server.url}/hanging.json`], runtime);
-    try {
-      const listed = await client.callTool({ name: "list_skills", arguments: {} });
-      expect(JSON.stringify(listed.structuredContent)).toContain("local");
-      // Answered while the catalog's request is still unanswered.
-      expect(server.requests.some((request) => request.path === "/hanging.json" && request.status === 0)).toBe(true);
-      // And it says which source is missing from it, as search does: the agent knows to ask again.
-      const loading = (listed.structuredContent as { unavailable_sources?: { source: string; state: string }[] }).unavailable_sources ?? [];
-      expect(loading.map(({ state }) => state)).toEqual(["loading"]);
-      expect(JSON.stringify(listed.content)).toContain("is still loading");
-      const found = await client.callTool({ name: "search_skills", arguments: { query: "local" } });
-      expect(found.structuredContent).toMatchObject({ loading_sources: [loading[0]!.source] });
-    } finally {
-      await transport.close();
-    }
-  });
+  it.each(Object.keys(RUNTIMES) as Runtime[])(
+    "that hangs does not hold back the other sources' first answer, on %s",
+    async (runtime) => {
+      const { client, transport } = await serve([`${server.url}/hanging.json`], runtime);
+      try {
+        const listed = await client.callTool({ name: "list_skills", arguments: {} });
+        expect(JSON.stringify(listed.structuredContent)).toContain("local");
+        // Answered while the catalog's request is still unanswered.
+        expect(server.requests.some((request) => request.path === "/hanging.json" && request.status === 0)).toBe(true);
+        // And it says which source is missing from it, as search does: the agent knows to ask again.
+        const loading =
+          (listed.structuredContent as { unavailable_sources?: { source: string; state: string }[] })
+            .unavailable_sources ?? [];
+        expect(loading.map(({ state }) => state)).toEqual(["loading"]);
+        expect(JSON.stringify(listed.content)).toContain("is still loading");
+        const found = await client.callTool({ name: "search_skills", arguments: { query: "local" } });
+        expect(found.structuredContent).toMatchObject({ loading_sources: [loading[0]!.source] });
+      } finally {
+        await transport.close();
+      }
+    },
+  );
 
-  it("that hangs is said to be loading, never \"No skills found\", when it is the only source", async () => {
+  it('that hangs is said to be loading, never "No skills found", when it is the only source', async () => {
     const config = join(base, "only-hanging.json");
-    await writeFile(config, JSON.stringify({ plugins: [["http-catalog", { catalogs: [`${server.url}/hanging.json`], retries: 0, timeoutMs: 60_000 }], "list-skills"] }));
-    const { client, transport } = await connectCli(["--config", config], { cwd: base, env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base } });
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [
+          ["http-catalog", { catalogs: [`${server.url}/hanging.json`], retries: 0, timeoutMs: 60_000 }],
+          "list-skills",
+        ],
+      }),
+    );
+    const { client, transport } = await connectCli(["--config", config], {
+      cwd: base,
+      env: { XDG_CACHE_HOME: join(base, "cache"), HOME: base },
+    });
     try {
       const listed = await client.callTool({ name: "list_skills", arguments: {} });
       const text = JSON.stringify(listed.content);
@@ -103,13 +136,23 @@ describe("one-shot commands beside a hanging catalog", () => {
     ["search", ["search", "local"], /1\. local/, "node"],
     ["install --dry-run", ["install", "local", "--to", "DIR", "--dry-run"], /local/, "node"],
     // The warning names what the catalog's wait left out, whatever the runtime's timers do.
-    ...(["node24", "bun", "deno"] as const).map((runtime): [string, string[], RegExp, Runtime] => [`list on ${runtime}`, ["list"], /^local$/m, runtime]),
+    ...(["node24", "bun", "deno"] as const).map((runtime): [string, string[], RegExp, Runtime] => [
+      `list on ${runtime}`,
+      ["list"],
+      /^local$/m,
+      runtime,
+    ]),
   ];
-  it.each(cases)("%s answers from the local folder and names the source still loading", async (_name, command, expected, runtime) => {
-    const args = command.map((arg) => (arg === "DIR" ? join(base, "target") : arg));
-    const result = await runCli([...args, ...sources()], { cwd: base, runtime, env: env(), timeoutMs: 40_000 });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(expected);
-    expect(result.stderr).toMatch(/skills-kernel: source "[^"]+" was still loading after 5 s; this answer is without its skills/);
-  });
+  it.each(cases)(
+    "%s answers from the local folder and names the source still loading",
+    async (_name, command, expected, runtime) => {
+      const args = command.map((arg) => (arg === "DIR" ? join(base, "target") : arg));
+      const result = await runCli([...args, ...sources()], { cwd: base, runtime, env: env(), timeoutMs: 40_000 });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(expected);
+      expect(result.stderr).toMatch(
+        /skills-kernel: source "[^"]+" was still loading after 5 s; this answer is without its skills/,
+      );
+    },
+  );
 });

@@ -17,7 +17,11 @@ const RECORDER = fileURLToPath(new URL("../fixtures/bundle/record-loads.mjs", im
 /** The source files of every bundle chunk a process loaded, as each chunk's source map names them. */
 async function bundledSources(record: string): Promise<string[]> {
   const chunks = (await readFile(record, "utf8")).split("\n").filter((url) => url.includes("/dist/"));
-  return (await Promise.all(chunks.map(async (url) => JSON.parse(await readFile(`${fileURLToPath(url)}.map`, "utf8")).sources as string[]))).flat();
+  return (
+    await Promise.all(
+      chunks.map(async (url) => JSON.parse(await readFile(`${fileURLToPath(url)}.map`, "utf8")).sources as string[]),
+    )
+  ).flat();
 }
 
 describe("the modules a stdio server loads to its first search answer", () => {
@@ -43,8 +47,15 @@ describe("the modules a stdio server loads to its first search answer", () => {
   afterAll(() => rm(work, { recursive: true, force: true }));
 
   it("includes the fs source, the search tool and the stdio transport", () => {
-    for (const part of ["src/plugins/sources/fs/", "src/plugins/tools/search-skills/", "src/plugins/transports/stdio/"]) {
-      expect(sources.some((source) => source.includes(part)), part).toBe(true);
+    for (const part of [
+      "src/plugins/sources/fs/",
+      "src/plugins/tools/search-skills/",
+      "src/plugins/transports/stdio/",
+    ]) {
+      expect(
+        sources.some((source) => source.includes(part)),
+        part,
+      ).toBe(true);
     }
   });
 
@@ -70,9 +81,12 @@ describe("the modules `skills-kernel list` loads", () => {
     const work = await mkdtemp(join(tmpdir(), "skills-kernel-list-modules-"));
     try {
       const record = join(work, "loads.txt");
-      const listed = await runCli(["list", "--format", "names-only", "--skills-dir", join(REPO_ROOT, "examples/skills")], {
-        env: { ...process.env, NODE_OPTIONS: `--import ${RECORDER}`, RECORD_LOADS: record },
-      });
+      const listed = await runCli(
+        ["list", "--format", "names-only", "--skills-dir", join(REPO_ROOT, "examples/skills")],
+        {
+          env: { ...process.env, NODE_OPTIONS: `--import ${RECORDER}`, RECORD_LOADS: record },
+        },
+      );
       expect(listed).toMatchObject({ code: 0, stdout: expect.stringContaining("commit-message-writer") });
       const sources = await bundledSources(record);
       expect(sources.some((source) => source.includes("src/plugins/tools/list-skills/"))).toBe(true);

@@ -26,10 +26,21 @@ describe("a server with no skills says how to get some", () => {
   it("logs one line naming add, --skills-dir, --git and --catalog when nothing is served", async () => {
     const server = await connectCli([], { cwd: join(work, "project"), env: { HOME: join(work, "home") } });
     try {
-      await waitFor("the starter line", () => HINT.test(server.stderr().split("\n").find((line) => line.includes("serving no skills")) ?? ""));
-      const lines = server.stderr().split("\n").filter((line) => HINT.test(line));
+      await waitFor("the starter line", () =>
+        HINT.test(
+          server
+            .stderr()
+            .split("\n")
+            .find((line) => line.includes("serving no skills")) ?? "",
+        ),
+      );
+      const lines = server
+        .stderr()
+        .split("\n")
+        .filter((line) => HINT.test(line));
       expect(lines).toHaveLength(1);
-      for (const way of ["skills-kernel add OWNER/REPO", "--skills-dir DIR", "--git OWNER/REPO", "--catalog URL"]) expect(lines[0]).toContain(way);
+      for (const way of ["skills-kernel add OWNER/REPO", "--skills-dir DIR", "--git OWNER/REPO", "--catalog URL"])
+        expect(lines[0]).toContain(way);
       // Still a server: it answers, with an empty list.
       const listed = await server.client.callTool({ name: "list_skills", arguments: { format: "json" } });
       expect(listed.structuredContent).toMatchObject({ total: 0 });

@@ -29,13 +29,19 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("on %s", (runtime) => {
     // Not JSON: -32700, without an id (MCP's form of JSON-RPC's id null).
     server.write('{"jsonrpc":"2.0","id":1,"method":\n');
     const parse = await server.waitFor((frame) => frame.error?.code === -32700);
-    expect(parse).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } });
+    expect(parse).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: /) },
+    });
     server.send(ping(2));
     expect(await server.reply(2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
 
     // Not a JSON-RPC message: -32600 with its id; a batch: -32600.
     server.send({ jsonrpc: "1.0", id: 7, method: "ping" });
-    expect((await server.reply(7)).error).toEqual({ code: -32600, message: expect.stringMatching(/^Invalid Request: /) });
+    expect((await server.reply(7)).error).toEqual({
+      code: -32600,
+      message: expect.stringMatching(/^Invalid Request: /),
+    });
     server.send([ping(8), ping(9)]);
     const batch = await server.waitFor((frame) => frame.error?.code === -32600 && !("id" in frame));
     expect(batch.error.message).toMatch(/batches/);
@@ -55,7 +61,13 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("on %s", (runtime) => {
   it("shuts down cleanly when its stdout is closed (EPIPE)", async () => {
     const server = await started(runtime);
     server.child.stdout.destroy();
-    for (let i = 0; i < 50; i++) server.send({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "list_skills", arguments: { format: "full" } } });
+    for (let i = 0; i < 50; i++)
+      server.send({
+        jsonrpc: "2.0",
+        id: 100 + i,
+        method: "tools/call",
+        params: { name: "list_skills", arguments: { format: "full" } },
+      });
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.stderr).not.toMatch(/\n\s+at |EPIPE|Error:/);
   });
@@ -74,17 +86,27 @@ describe("large and many messages on stdio", () => {
     const filler = "x".repeat(16 * 1024 * 1024);
     server.send({ jsonrpc: "2.0", id: 4, method: "ping", params: { _meta: { filler } } });
     const reply = await server.waitFor((frame) => frame.error?.code === -32600);
-    expect(reply).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/longer than 16777216 bytes/) } });
+    expect(reply).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: expect.stringMatching(/longer than 16777216 bytes/) },
+    });
     server.send(ping(5));
     expect((await server.reply(5)).result).toEqual({});
-    expect(refusedLines(server.stderr)).toEqual([expect.stringMatching(/warn: stdio: refused a message: .*longer than 16777216 bytes/)]);
+    expect(refusedLines(server.stderr)).toEqual([
+      expect.stringMatching(/warn: stdio: refused a message: .*longer than 16777216 bytes/),
+    ]);
     expect(await server.end()).toEqual({ code: 0, signal: null });
   });
 
   it("reads a 9.5 MB message whole", async () => {
     const server = await started();
     const filler = "y".repeat(9.5 * 1024 * 1024);
-    server.send({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "read_skill", arguments: { skill_name: filler } } });
+    server.send({
+      jsonrpc: "2.0",
+      id: 6,
+      method: "tools/call",
+      params: { name: "read_skill", arguments: { skill_name: filler } },
+    });
     const reply = await server.reply(6);
     // Read and parsed: the tool's own schema refuses a name that long.
     expect(reply.result.isError).toBe(true);
@@ -97,7 +119,12 @@ describe("replies under backpressure", () => {
     const server = await started();
     server.child.stdout.pause();
     for (let i = 0; i < 300; i++) {
-      server.send({ jsonrpc: "2.0", id: 1000 + i, method: "tools/call", params: { name: "list_skills", arguments: { format: "full" } } });
+      server.send({
+        jsonrpc: "2.0",
+        id: 1000 + i,
+        method: "tools/call",
+        params: { name: "list_skills", arguments: { format: "full" } },
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     server.child.stdout.resume();

@@ -11,8 +11,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sk-stdio-identity-"));
   await mkdir(join(dir, "team/deploy"), { recursive: true });
   await mkdir(join(dir, "public/handbook"), { recursive: true });
-  await writeFile(join(dir, "team/deploy/SKILL.md"), "---\nname: deploy\ndescription: Ship the platform.\n---\n\nDeploy.\n");
-  await writeFile(join(dir, "public/handbook/SKILL.md"), "---\nname: handbook\ndescription: The company handbook.\n---\n\nRead me.\n");
+  await writeFile(
+    join(dir, "team/deploy/SKILL.md"),
+    "---\nname: deploy\ndescription: Ship the platform.\n---\n\nDeploy.\n",
+  );
+  await writeFile(
+    join(dir, "public/handbook/SKILL.md"),
+    "---\nname: handbook\ndescription: The company handbook.\n---\n\nRead me.\n",
+  );
 });
 
 afterAll(async () => {
@@ -21,7 +27,10 @@ afterAll(async () => {
 
 async function listedWith(stdio: unknown[], runtime: Runtime = "node"): Promise<string[]> {
   const config = join(dir, `config-${runtime}-${stdio.length}.json`);
-  const fs = ["fs", { roots: [{ path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } }, "public"] }];
+  const fs = [
+    "fs",
+    { roots: [{ path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } }, "public"] },
+  ];
   await writeFile(config, JSON.stringify({ plugins: [fs, "list-skills", ...stdio] }));
   const { client } = await connectCli(["--config", config], { runtime });
   try {
@@ -44,8 +53,19 @@ describe("a config-chosen identity over stdio", () => {
 
   it("applies to the CLI's commands too, so `list` shows what that caller sees", async () => {
     const config = join(dir, "config-cli.json");
-    const fs = ["fs", { roots: [{ path: "team", source: "team", visibleTo: { scopes: ["team:platform"] } }, "public"] }];
-    await writeFile(config, JSON.stringify({ plugins: [fs, "list-skills", ["stdio", { identity: { subject: "ada", scopes: ["team:platform"] } }]] }));
-    expect((await runCli(["list", "--config", config])).stdout.split("\n").filter(Boolean).sort()).toEqual(["deploy", "handbook"]);
+    const fs = [
+      "fs",
+      { roots: [{ path: "team", source: "team", visibleTo: { scopes: ["team:platform"] } }, "public"] },
+    ];
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: [fs, "list-skills", ["stdio", { identity: { subject: "ada", scopes: ["team:platform"] } }]],
+      }),
+    );
+    expect((await runCli(["list", "--config", config])).stdout.split("\n").filter(Boolean).sort()).toEqual([
+      "deploy",
+      "handbook",
+    ]);
   });
 });

@@ -41,7 +41,11 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("stdio server on %s", (runtime
       const json = await server.client.callTool({ name: "list_skills", arguments: { format: "json" } });
       const parsed = JSON.parse(text(json)) as SkillList;
       expect(parsed.total).toBe(3);
-      expect(parsed.skills[0]).toMatchObject({ id: "changelog-curator", source: "examples", path: "changelog-curator" });
+      expect(parsed.skills[0]).toMatchObject({
+        id: "changelog-curator",
+        source: "examples",
+        path: "changelog-curator",
+      });
       expect(parsed.skills[0]!.description).toMatch(/^Turns merged pull requests/);
 
       const full = await server.client.callTool({ name: "list_skills", arguments: { format: "full" } });
@@ -78,7 +82,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("stdio server on %s", (runtime
         const pages: { text: string; list: SkillList & { next_cursor?: string } }[] = [];
         let cursor: string | undefined;
         do {
-          const result = await server.client.callTool({ name: "list_skills", arguments: { format, ...(cursor ? { cursor } : {}) } });
+          const result = await server.client.callTool({
+            name: "list_skills",
+            arguments: { format, ...(cursor ? { cursor } : {}) },
+          });
           const list = result.structuredContent as unknown as SkillList & { next_cursor?: string };
           pages.push({ text: text(result), list });
           cursor = list.next_cursor;

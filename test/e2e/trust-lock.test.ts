@@ -44,7 +44,9 @@ beforeAll(async () => {
   for (const who of ["alice", "mallory"]) {
     execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", `${who}@example.com`, "-f", join(keys, who)]);
     // "256 SHA256:… alice@example.com (ED25519)" → "ED25519 SHA256:…"
-    const [, hash, , type] = execFileSync("ssh-keygen", ["-lf", join(keys, `${who}.pub`)], { encoding: "utf8" }).trim().split(" ");
+    const [, hash, , type] = execFileSync("ssh-keygen", ["-lf", join(keys, `${who}.pub`)], { encoding: "utf8" })
+      .trim()
+      .split(" ");
     fingerprint[who] = `${type!.replace(/[()]/g, "")} ${hash}`;
   }
   allowed = join(keys, "allowed_signers");
@@ -115,7 +117,10 @@ describe("the signer in the Skills extension's entries (bundle, ssh-keygen)", ()
     const served = join(base, "served");
     git(base, "clone", "-q", repo.bare, served);
     git(served, "checkout", "-q", "HEAD~1"); // the edition mallory signed
-    const { client, transport } = await connectCli(["--skills-dir", join(served, "skills"), "--allowed-signers", allowed], { cwd: base, env });
+    const { client, transport } = await connectCli(
+      ["--skills-dir", join(served, "skills"), "--allowed-signers", allowed],
+      { cwd: base, env },
+    );
     try {
       const { skills } = await listAllSkills(client);
       expect(skills.map((entry) => entry.frontmatter.name)).toEqual(["signed"]);
@@ -124,10 +129,15 @@ describe("the signer in the Skills extension's entries (bundle, ssh-keygen)", ()
       await transport.close();
     }
     git(served, "checkout", "-q", "HEAD~1"); // alice's
-    const second = await connectCli(["--skills-dir", join(served, "skills"), "--allowed-signers", allowed], { cwd: base, env });
+    const second = await connectCli(["--skills-dir", join(served, "skills"), "--allowed-signers", allowed], {
+      cwd: base,
+      env,
+    });
     try {
       const { skills } = await listAllSkills(second.client);
-      expect(skills[0]!._meta).toEqual({ "dev.skills-kernel/signer": { key: fingerprint.alice, principal: "alice@example.com" } });
+      expect(skills[0]!._meta).toEqual({
+        "dev.skills-kernel/signer": { key: fingerprint.alice, principal: "alice@example.com" },
+      });
     } finally {
       await second.transport.close();
     }
@@ -141,7 +151,11 @@ describe("add --require-signed (bundle, ssh-keygen)", () => {
       await mkdir(join(dir, ".git"), { recursive: true });
       return dir;
     };
-    const add = (cwd: string) => run(["add", `${repo.url}:skills`, "--agent", "claude-code", "--allowed-signers", allowed, "--require-signed"], cwd);
+    const add = (cwd: string) =>
+      run(
+        ["add", `${repo.url}:skills`, "--agent", "claude-code", "--allowed-signers", allowed, "--require-signed"],
+        cwd,
+      );
 
     await publish("Unsigned edition.");
     const unsigned = await fresh("require-unsigned");
@@ -157,7 +171,9 @@ describe("add --require-signed (bundle, ssh-keygen)", () => {
     const stranger = await fresh("require-stranger");
     const refusedStranger = await add(stranger);
     expect(refusedStranger.code).toBe(1);
-    expect(refusedStranger.stderr).toMatch(/^skills-kernel: "signed" is not installed: its SKILL\.sig does not verify \(.+\), and --require-signed asks/);
+    expect(refusedStranger.stderr).toMatch(
+      /^skills-kernel: "signed" is not installed: its SKILL\.sig does not verify \(.+\), and --require-signed asks/,
+    );
     expect(refusedStranger.stderr.trimEnd().split("\n")).toHaveLength(1);
     await expect(readFile(join(stranger, "skills-lock.json"))).rejects.toThrow(/ENOENT/);
 
@@ -165,6 +181,8 @@ describe("add --require-signed (bundle, ssh-keygen)", () => {
     const trusted = await fresh("require-trusted");
     const added = await add(trusted);
     expect(added.code, added.stderr).toBe(0);
-    expect(await readFile(join(trusted, ".claude", "skills", "signed", "SKILL.md"), "utf8")).toContain("Signed by alice again.");
+    expect(await readFile(join(trusted, ".claude", "skills", "signed", "SKILL.md"), "utf8")).toContain(
+      "Signed by alice again.",
+    );
   });
 });

@@ -34,7 +34,11 @@ beforeAll(async () => {
   await writeSkill(skills, "risky", RISKY);
   await writeSkill(skills, "clean", CLEAN);
   repo = await createRepository(
-    { "skills/risky/SKILL.md": RISKY["SKILL.md"], "skills/risky/scripts/setup.sh": RISKY["scripts/setup.sh"], "skills/clean/SKILL.md": CLEAN["SKILL.md"] },
+    {
+      "skills/risky/SKILL.md": RISKY["SKILL.md"],
+      "skills/risky/scripts/setup.sh": RISKY["scripts/setup.sh"],
+      "skills/clean/SKILL.md": CLEAN["SKILL.md"],
+    },
     base,
   );
   env = { XDG_CACHE_HOME: join(base, "cache"), HOME: base };
@@ -55,7 +59,10 @@ describe("install and add refuse a risky skill unless --allow-risky (bundle)", (
     expect(refused.stderr).toContain("--allow-risky");
     expect(existsSync(to)).toBe(false);
 
-    const allowed = await runCli(["install", "risky", "--skills-dir", skills, "--to", to, "--allow-risky"], { cwd: base, env });
+    const allowed = await runCli(["install", "risky", "--skills-dir", skills, "--to", to, "--allow-risky"], {
+      cwd: base,
+      env,
+    });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stdout).toContain("audit: high pipe-to-shell at scripts/setup.sh:3");
     expect(await readFile(join(to, "risky", "scripts", "setup.sh"), "utf8")).toBe(RISKY["scripts/setup.sh"]);
@@ -69,9 +76,14 @@ describe("install and add refuse a risky skill unless --allow-risky (bundle)", (
     expect(result.stderr).toContain("scripts/setup.sh:3");
     expect(result.stderr).toContain("--allow-risky");
     expect(await readdir(join(project, ".claude", "skills"))).toEqual(["clean"]);
-    const lock = JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8")) as { skills: Record<string, unknown> };
+    const lock = JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8")) as {
+      skills: Record<string, unknown>;
+    };
     expect(Object.keys(lock.skills)).toEqual(["clean"]);
-    const allowed = await runCli(["add", `${repo.url}:skills`, "--skill", "risky", "--agent", "claude-code", "--allow-risky"], { cwd: project, env });
+    const allowed = await runCli(
+      ["add", `${repo.url}:skills`, "--skill", "risky", "--agent", "claude-code", "--allow-risky"],
+      { cwd: project, env },
+    );
     expect(allowed.code, allowed.stderr).toBe(0);
     expect((await readdir(join(project, ".claude", "skills"))).sort()).toEqual(["clean", "risky"]);
   });
@@ -82,11 +94,17 @@ describe("install_skill refuses a risky skill, with no override for the agent (b
     const project = await mkdtemp(join(base, "project-"));
     const { client } = await connectCli(["--skills-dir", skills], { cwd: project });
     try {
-      const result = await client.callTool({ name: "install_skill", arguments: { skill_name: "risky", target: "project" } });
+      const result = await client.callTool({
+        name: "install_skill",
+        arguments: { skill_name: "risky", target: "project" },
+      });
       expect(result.isError).toBe(true);
       expect(JSON.stringify(result.content)).toContain("pipe-to-shell at scripts/setup.sh:3");
       expect(existsSync(join(project, ".claude"))).toBe(false);
-      const clean = await client.callTool({ name: "install_skill", arguments: { skill_name: "clean", target: "project" } });
+      const clean = await client.callTool({
+        name: "install_skill",
+        arguments: { skill_name: "clean", target: "project" },
+      });
       expect(clean.isError, JSON.stringify(clean.content)).toBeFalsy();
     } finally {
       await client.close();
@@ -121,7 +139,10 @@ describe("a blocked skill is not served by any tool or method (bundle)", () => {
       const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } });
       expect(read.isError).toBe(true);
       expect(JSON.stringify(read.content)).toContain("blocked by the audit: pipe-to-shell at scripts/setup.sh:3");
-      const fetched = await client.callTool({ name: "fetch_skill_files", arguments: { skill_name: "risky", paths: ["scripts/setup.sh"] } });
+      const fetched = await client.callTool({
+        name: "fetch_skill_files",
+        arguments: { skill_name: "risky", paths: ["scripts/setup.sh"] },
+      });
       expect(fetched.isError).toBe(true);
       const audited = await client.callTool({ name: "audit_skill", arguments: { skill_name: "risky" } });
       expect(audited.isError).toBe(true);
@@ -130,7 +151,9 @@ describe("a blocked skill is not served by any tool or method (bundle)", () => {
       await expect(client.readResource({ uri: "skill://risky/SKILL.md" })).rejects.toThrow();
       await expect(client.readResource({ uri: "skill://risky/scripts/setup.sh" })).rejects.toThrow();
       expect((await listAllSkills(client)).skills.map((s) => s.frontmatter.name)).toEqual(["clean"]);
-      expect(stderr()).toContain('source "local": risky (risky) blocked by the audit: pipe-to-shell at scripts/setup.sh:3');
+      expect(stderr()).toContain(
+        'source "local": risky (risky) blocked by the audit: pipe-to-shell at scripts/setup.sh:3',
+      );
     } finally {
       await client.close();
     }
@@ -145,30 +168,33 @@ describe("a blocked skill is not served by any tool or method (bundle)", () => {
     expect(local.stdout.split("\n").filter(Boolean).sort()).toEqual(["clean", "risky"]);
   });
 
-  it.each(["node", "node24", "bun", "deno"] as const)("warn names a risky local skill once, when it is first read, not at each call (%s)", async (runtime) => {
-    const { client, stderr } = await connectCli(["--skills-dir", skills], { cwd: base, env, runtime });
-    try {
-      // Listing and searching read no skill's content: nothing is audited yet.
-      await client.callTool({ name: "list_skills", arguments: {} });
-      await client.callTool({ name: "search_skills", arguments: { query: "setup" } });
-      await sleep(500);
-      expect(stderr()).not.toContain("risky (risky) has");
-      // The audit runs in the background on the first read: its line may come after the answer.
-      expect((await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } })).isError).toBeFalsy();
-      await vi.waitFor(() => expect(stderr()).toContain("risky (risky) has"), { timeout: 30_000, interval: 50 });
-      expect(stderr()).toContain(
-        '[skills-kernel:catalog] warn: source "skills": risky (risky) has 1 high audit finding: pipe-to-shell at scripts/setup.sh:3; served (audit mode warn; audit_skill or skills-kernel audit lists them)\n',
-      );
-      for (let call = 0; call < 3; call++) {
-        const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } });
-        expect(read.isError).toBeFalsy();
+  it.each(["node", "node24", "bun", "deno"] as const)(
+    "warn names a risky local skill once, when it is first read, not at each call (%s)",
+    async (runtime) => {
+      const { client, stderr } = await connectCli(["--skills-dir", skills], { cwd: base, env, runtime });
+      try {
+        // Listing and searching read no skill's content: nothing is audited yet.
+        await client.callTool({ name: "list_skills", arguments: {} });
+        await client.callTool({ name: "search_skills", arguments: { query: "setup" } });
+        await sleep(500);
+        expect(stderr()).not.toContain("risky (risky) has");
+        // The audit runs in the background on the first read: its line may come after the answer.
+        expect((await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } })).isError).toBeFalsy();
+        await vi.waitFor(() => expect(stderr()).toContain("risky (risky) has"), { timeout: 30_000, interval: 50 });
+        expect(stderr()).toContain(
+          '[skills-kernel:catalog] warn: source "skills": risky (risky) has 1 high audit finding: pipe-to-shell at scripts/setup.sh:3; served (audit mode warn; audit_skill or skills-kernel audit lists them)\n',
+        );
+        for (let call = 0; call < 3; call++) {
+          const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "risky" } });
+          expect(read.isError).toBeFalsy();
+        }
+        await client.callTool({ name: "list_skills", arguments: {} });
+        expect(stderr().match(/risky \(risky\) has 1 high audit finding/g)).toHaveLength(1);
+      } finally {
+        await client.close();
       }
-      await client.callTool({ name: "list_skills", arguments: {} });
-      expect(stderr().match(/risky \(risky\) has 1 high audit finding/g)).toHaveLength(1);
-    } finally {
-      await client.close();
-    }
-  });
+    },
+  );
 });
 
 describe("audit_skill (bundle)", () => {
@@ -218,7 +244,11 @@ describe("sign and verify with SSH keys (bundle, ssh-keygen)", () => {
     expect(existsSync(join(dir, "SKILL.sig"))).toBe(true);
     const ok = await runCli(["verify", dir, "--allowed-signers", allowed, "--json"]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ verified: true, signer: "alice@example.com", key: expect.stringMatching(/^ED25519 SHA256:/) });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      verified: true,
+      signer: "alice@example.com",
+      key: expect.stringMatching(/^ED25519 SHA256:/),
+    });
 
     await appendFile(join(dir, "references", "notes.md"), "x");
     const tampered = await runCli(["verify", dir, "--allowed-signers", allowed]);
@@ -242,10 +272,20 @@ describe("sign and verify with SSH keys (bundle, ssh-keygen)", () => {
 
   it("accepts a signature made by ssh-keygen -Y sign directly over the documented manifest", async () => {
     const dir = join(base, "by-hand", "clean");
-    await writeSkill(join(base, "by-hand"), "clean", { ...CLEAN, "scripts/a b.sh": "echo a\n", "references/z.md": "z\n" });
+    await writeSkill(join(base, "by-hand"), "clean", {
+      ...CLEAN,
+      "scripts/a b.sh": "echo a\n",
+      "references/z.md": "z\n",
+    });
     // The manifest as docs/security.md builds it by hand: sha256sum over the files sorted by path bytes.
-    const manifest = execFileSync("sh", ["-c", "find . -type f ! -path ./SKILL.sig -printf '%P\\0' | LC_ALL=C sort -z | xargs -0 sha256sum"], { cwd: dir });
-    const signature = execFileSync("ssh-keygen", ["-Y", "sign", "-q", "-f", join(keys, "alice"), "-n", "agent-skill"], { input: manifest });
+    const manifest = execFileSync(
+      "sh",
+      ["-c", "find . -type f ! -path ./SKILL.sig -printf '%P\\0' | LC_ALL=C sort -z | xargs -0 sha256sum"],
+      { cwd: dir },
+    );
+    const signature = execFileSync("ssh-keygen", ["-Y", "sign", "-q", "-f", join(keys, "alice"), "-n", "agent-skill"], {
+      input: manifest,
+    });
     await writeFile(join(dir, "SKILL.sig"), signature);
     const result = await runCli(["verify", dir, "--allowed-signers", allowed]);
     expect(result.code, result.stderr).toBe(0);
@@ -257,13 +297,17 @@ describe("sign and verify with SSH keys (bundle, ssh-keygen)", () => {
     await writeSkill(root, "clean", CLEAN);
     await writeSkill(root, "other", { "SKILL.md": skill("other", "Another skill.") });
     expect((await runCli(["sign", join(root, "clean"), "--key", join(keys, "alice")])).code).toBe(0);
-    const listed = await runCli(["list", "--skills-dir", root, "--allowed-signers", allowed, "--require-signed"], { cwd: base });
+    const listed = await runCli(["list", "--skills-dir", root, "--allowed-signers", allowed, "--require-signed"], {
+      cwd: base,
+    });
     expect(listed.stdout.split("\n").filter(Boolean)).toEqual(["clean"]);
     expect(listed.stderr).toContain("other (other) not served: it is not signed");
     const { client } = await connectCli(["--skills-dir", root, "--allowed-signers", allowed], { cwd: base });
     try {
       const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "clean" } });
-      expect(read.structuredContent).toMatchObject({ signature: { signed: true, verified: true, signer: "alice@example.com" } });
+      expect(read.structuredContent).toMatchObject({
+        signature: { signed: true, verified: true, signer: "alice@example.com" },
+      });
       expect(JSON.stringify(read.content)).toContain("Signed by alice@example.com");
     } finally {
       await client.close();
@@ -286,9 +330,13 @@ describe.each(["node24", "bun", "deno"] as const)("audit, policy and signatures 
   it("audit --json exits 1 on the risky skill and lists the clean one with no finding", async () => {
     const result = await runCli(["audit", skills, "--json"], { cwd: base, env, runtime });
     expect(result.code, result.stderr).toBe(1);
-    const { skills: audited } = JSON.parse(result.stdout) as { skills: { name: string; findings: { rule: string; line: number }[] }[] };
+    const { skills: audited } = JSON.parse(result.stdout) as {
+      skills: { name: string; findings: { rule: string; line: number }[] }[];
+    };
     expect(audited.find((s) => s.name === "clean")?.findings).toEqual([]);
-    expect(audited.find((s) => s.name === "risky")?.findings).toContainEqual(expect.objectContaining({ rule: "pipe-to-shell", line: 3 }));
+    expect(audited.find((s) => s.name === "risky")?.findings).toContainEqual(
+      expect.objectContaining({ rule: "pipe-to-shell", line: 3 }),
+    );
   });
 
   it("install refuses the risky skill and --allow-risky installs it", async () => {
@@ -296,7 +344,11 @@ describe.each(["node24", "bun", "deno"] as const)("audit, policy and signatures 
     const refused = await runCli(["install", "risky", "--skills-dir", skills, "--to", to], { cwd: base, env, runtime });
     expect(refused.code).toBe(1);
     expect(existsSync(to)).toBe(false);
-    const allowedInstall = await runCli(["install", "risky", "--skills-dir", skills, "--to", to, "--allow-risky"], { cwd: base, env, runtime });
+    const allowedInstall = await runCli(["install", "risky", "--skills-dir", skills, "--to", to, "--allow-risky"], {
+      cwd: base,
+      env,
+      runtime,
+    });
     expect(allowedInstall.code, allowedInstall.stderr).toBe(0);
   });
 
@@ -307,7 +359,10 @@ describe.each(["node24", "bun", "deno"] as const)("audit, policy and signatures 
     expect((await runCli(["sign", join(root, "clean"), "--key", join(keys, "alice")], { runtime })).code).toBe(0);
     const verified = await runCli(["verify", join(root, "clean"), "--allowed-signers", allowed], { runtime });
     expect(verified.code, verified.stderr).toBe(0);
-    const listed = await runCli(["list", "--skills-dir", root, "--allowed-signers", allowed, "--require-signed"], { cwd: base, runtime });
+    const listed = await runCli(["list", "--skills-dir", root, "--allowed-signers", allowed, "--require-signed"], {
+      cwd: base,
+      runtime,
+    });
     expect(listed.stdout.split("\n").filter(Boolean)).toEqual(["clean"]);
   });
 });

@@ -37,8 +37,17 @@ describe("a port another program holds", () => {
   afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
 
   it.each<Runtime>(["node", "bun", "deno"])("is named, with how to choose another, exit 2 (%s)", async (runtime) => {
-    const result = await runCli(["--skills-dir", work, "--transport", "http", "--port", String(port)], { cwd: work, runtime });
-    expectOneLine(result, 2, new RegExp(`^skills-kernel: port ${port} on 127\\.0\\.0\\.1 is taken by another program: choose another with --port N \\(--port 0 picks a free one\\)`));
+    const result = await runCli(["--skills-dir", work, "--transport", "http", "--port", String(port)], {
+      cwd: work,
+      runtime,
+    });
+    expectOneLine(
+      result,
+      2,
+      new RegExp(
+        `^skills-kernel: port ${port} on 127\\.0\\.0\\.1 is taken by another program: choose another with --port N \\(--port 0 picks a free one\\)`,
+      ),
+    );
   });
 });
 
@@ -51,9 +60,17 @@ describe("a config with a syntax error says where", () => {
 
   it("in JSON with a trailing comma", async () => {
     await writeFile(join(work, "comma.json"), '{\n  "plugins": ["fs", "list-skills",]\n}\n');
-    expectOneLine(await runCli(["list", "--config", "comma.json"], { cwd: work }), 2, /^skills-kernel: comma\.json: invalid JSON at 2:35: /);
+    expectOneLine(
+      await runCli(["list", "--config", "comma.json"], { cwd: work }),
+      2,
+      /^skills-kernel: comma\.json: invalid JSON at 2:35: /,
+    );
     await writeFile(join(work, "member.json"), '{\n  "plugins": ["list-skills"],\n}\n');
-    expectOneLine(await runCli(["list", "--config", "member.json"], { cwd: work }), 2, /^skills-kernel: member\.json: invalid JSON at 3:1: /);
+    expectOneLine(
+      await runCli(["list", "--config", "member.json"], { cwd: work }),
+      2,
+      /^skills-kernel: member\.json: invalid JSON at 3:1: /,
+    );
   });
 });
 
@@ -61,16 +78,30 @@ it("restore with no lock file says there is nothing to restore and how skills ge
   expectOneLine(
     await runCli(["restore"], { cwd: work, env: { HOME: work } }),
     1,
-    new RegExp(`^skills-kernel: no skills-lock\\.json in ${work.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: nothing to restore \\(skills-kernel add SOURCE installs skills`),
+    new RegExp(
+      `^skills-kernel: no skills-lock\\.json in ${work.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: nothing to restore \\(skills-kernel add SOURCE installs skills`,
+    ),
   );
 });
 
 describe("an installed-skills command given a flag it would ignore", () => {
   it.each([
-    [["add", "./skills", "--skills-archive", "team.zip"], /^skills-kernel: add does not take --skills-archive: name the source as SOURCE \(skills-kernel add PATH_OR_URL\)$/],
-    [["update", "--catalog", "https://example.com/index.json"], /^skills-kernel: update does not take --catalog: it reads the sources skills-lock.json records$/],
-    [["installed", "--config", "plugins.config.json"], /^skills-kernel: installed does not take --config: the installed-skills commands read no config$/],
-    [["outdated", "--cache-dir=/tmp/x"], /^skills-kernel: outdated does not take --cache-dir: set SKILLS_KERNEL_CACHE_DIR to choose where their downloads go$/],
+    [
+      ["add", "./skills", "--skills-archive", "team.zip"],
+      /^skills-kernel: add does not take --skills-archive: name the source as SOURCE \(skills-kernel add PATH_OR_URL\)$/,
+    ],
+    [
+      ["update", "--catalog", "https://example.com/index.json"],
+      /^skills-kernel: update does not take --catalog: it reads the sources skills-lock.json records$/,
+    ],
+    [
+      ["installed", "--config", "plugins.config.json"],
+      /^skills-kernel: installed does not take --config: the installed-skills commands read no config$/,
+    ],
+    [
+      ["outdated", "--cache-dir=/tmp/x"],
+      /^skills-kernel: outdated does not take --cache-dir: set SKILLS_KERNEL_CACHE_DIR to choose where their downloads go$/,
+    ],
   ])("%j is refused in one line, exit 2", async (args, pattern) => {
     expectOneLine(await runCli(args, { cwd: work }), 2, pattern);
   });

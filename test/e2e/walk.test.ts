@@ -42,14 +42,20 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("search, read, fetch over stdi
       });
 
       it("finds a skill, reads it, and fetches only what it lists", async () => {
-        const search = await server.client.callTool({ name: "search_skills", arguments: { query: "animated GIF for Slack", limit: 3 } });
+        const search = await server.client.callTool({
+          name: "search_skills",
+          arguments: { query: "animated GIF for Slack", limit: 3 },
+        });
         expect(search.isError).toBeFalsy();
         const found = search.structuredContent as unknown as SearchAnswer;
         expect(found.results.length).toBeGreaterThan(0);
         expect(found.results.map((r) => r.name)).toContain("slack-gif-creator");
         expect(JSON.stringify(found)).not.toContain("## "); // metadata only, never bodies
 
-        const read = await server.client.callTool({ name: "read_skill", arguments: { skill_name: "slack-gif-creator" } });
+        const read = await server.client.callTool({
+          name: "read_skill",
+          arguments: { skill_name: "slack-gif-creator" },
+        });
         const skill = read.structuredContent as unknown as ReadAnswer;
         expect(skill.content).toMatch(/^---\nname: slack-gif-creator/);
         expect(skill.files.length).toBeGreaterThan(0);
@@ -67,7 +73,10 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("search, read, fetch over stdi
       });
 
       it("suggests close names for an unknown skill", async () => {
-        const read = await server.client.callTool({ name: "read_skill", arguments: { skill_name: "slack-gif-creater" } });
+        const read = await server.client.callTool({
+          name: "read_skill",
+          arguments: { skill_name: "slack-gif-creater" },
+        });
         expect(read.isError).toBe(true);
         expect(JSON.stringify(read.content)).toContain("slack-gif-creator");
       });

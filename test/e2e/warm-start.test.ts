@@ -21,7 +21,8 @@ const SKILLS = {
 
 async function skillsRoot(): Promise<string> {
   const root = await tempDir();
-  for (const [name, description] of Object.entries(SKILLS)) await writeSkillFile(root, name, skillMd(name, description));
+  for (const [name, description] of Object.entries(SKILLS))
+    await writeSkillFile(root, name, skillMd(name, description));
   await age(root);
   return root;
 }
@@ -32,12 +33,18 @@ function text(result: CallToolResult): string {
 
 /** One stdio server's answers to list, two searches and a read, with its debug log. */
 async function answers(root: string, cache: string, extra: readonly string[] = []) {
-  const server = await connectCli(["--skills-dir", root, "--log-level", "debug", ...extra], { env: { XDG_CACHE_HOME: cache } });
+  const server = await connectCli(["--skills-dir", root, "--log-level", "debug", ...extra], {
+    env: { XDG_CACHE_HOME: cache },
+  });
   try {
-    const call = async (name: string, args: Record<string, unknown>) => text((await server.client.callTool({ name, arguments: args })) as CallToolResult);
+    const call = async (name: string, args: Record<string, unknown>) =>
+      text((await server.client.callTool({ name, arguments: args })) as CallToolResult);
     return {
       list: await call("list_skills", { format: "json" }),
-      searches: [await call("search_skills", { query: "pdf tables to csv" }), await call("search_skills", { query: "write commit message", limit: 3 })],
+      searches: [
+        await call("search_skills", { query: "pdf tables to csv" }),
+        await call("search_skills", { query: "write commit message", limit: 3 }),
+      ],
       read: await call("read_skill", { name: "pdf-tables" }),
       log: () => server.stderr(),
     };
@@ -62,7 +69,12 @@ async function cacheFiles(cache: string, sub: string): Promise<string[]> {
 /** The file a snapshot head of `root` is kept in (src/remote/disk-cache.ts names files after their key). */
 function headFile(cache: string, root: string): string {
   const key = `fs/snapshot-v2@${VERSION}\u000065536/262144:${root}`;
-  return join(cache, "skills-kernel", "snapshots", `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.json`);
+  return join(
+    cache,
+    "skills-kernel",
+    "snapshots",
+    `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.json`,
+  );
 }
 
 describe("warm starts from the user's cache folder", () => {
@@ -82,7 +94,11 @@ describe("warm starts from the user's cache folder", () => {
     const [root, cache] = [await skillsRoot(), await tempDir()];
     await answers(root, cache);
     await writeSkillFile(root, "pdf-tables", skillMd("pdf-tables", "Extract tables from scanned invoices."));
-    await writeSkillFile(root, "kubernetes-deploy", skillMd("kubernetes-deploy", "Deploy services to Kubernetes clusters."));
+    await writeSkillFile(
+      root,
+      "kubernetes-deploy",
+      skillMd("kubernetes-deploy", "Deploy services to Kubernetes clusters."),
+    );
     await rm(join(root, "sql-review"), { recursive: true });
     const after = await answers(root, cache);
     expect(filesRead(after.log())).toBe(2);

@@ -41,7 +41,11 @@ async function project(name: string, config?: unknown): Promise<string> {
 
 async function serve(dir: string, args: string[] = [], runtime: Runtime = "node"): Promise<HttpServerProcess> {
   const config = existsSync(join(dir, "skills.config.json")) ? ["--config", join(dir, "skills.config.json")] : [];
-  const server = await startHttpServer([...config, ...args], { cwd: dir, runtime, env: { HOME: home, SKILLS_KERNEL_AUTH_TOKEN: "" } });
+  const server = await startHttpServer([...config, ...args], {
+    cwd: dir,
+    runtime,
+    env: { HOME: home, SKILLS_KERNEL_AUTH_TOKEN: "" },
+  });
   servers.push(server);
   return server;
 }
@@ -56,7 +60,12 @@ async function toolNames(server: HttpServerProcess, token: string, revision: Rev
 }
 
 /** A tool call's text, whether the server answers with a tool error or a protocol error. */
-async function callText(server: HttpServerProcess, token: string, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
+async function callText(
+  server: HttpServerProcess,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; text: string }> {
   const { client, transport } = await connectHttp(server.mcpUrl, { token });
   try {
     const result = await client.callTool({ name, arguments: args });
@@ -69,14 +78,18 @@ async function callText(server: HttpServerProcess, token: string, name: string, 
 }
 
 const bearer = (scope: string) =>
-  idp.issuer.buildToken({ scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: "ada", aud: AUDIENCE, scope }) });
+  idp.issuer.buildToken({
+    scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: "ada", aud: AUDIENCE, scope }),
+  });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "sk-write-tools-"));
   home = join(base, "home");
   await mkdir(home, { recursive: true });
   catalog = await startFixtureServer({
-    "/.well-known/skills/index.json": { body: JSON.stringify({ skills: [{ name: "site-help", description: "Help for the site.", files: ["SKILL.md"] }] }) },
+    "/.well-known/skills/index.json": {
+      body: JSON.stringify({ skills: [{ name: "site-help", description: "Help for the site.", files: ["SKILL.md"] }] }),
+    },
     "/.well-known/skills/site-help/SKILL.md": { body: skill("site-help", "Help for the site.") },
   });
   idp = new OAuth2Server();
@@ -100,7 +113,9 @@ describe("write tools over HTTP", () => {
       expect(names.filter((name) => WRITE_TOOLS.includes(name))).toEqual([]);
     }
     const seen = catalog.requests.length;
-    const called = await callText(server, TOKEN, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json` });
+    const called = await callText(server, TOKEN, "add_skill", {
+      source: `${catalog.url}/.well-known/skills/index.json`,
+    });
     expect(called.isError).toBe(true);
     expect(called.text).toMatch(/add_skill/);
     expect(catalog.requests.length).toBe(seen);
@@ -108,11 +123,24 @@ describe("write tools over HTTP", () => {
   });
 
   it("with writeTools and a static token, the token's holder gets them, and add_skill refuses loopback and private targets", async () => {
-    const dir = await project("static", { plugins: [["fs", { roots: [".claude/skills"] }], "read-skill", "install-skill", ["http", { authToken: TOKEN, writeTools: {} }]] });
+    const dir = await project("static", {
+      plugins: [
+        ["fs", { roots: [".claude/skills"] }],
+        "read-skill",
+        "install-skill",
+        ["http", { authToken: TOKEN, writeTools: {} }],
+      ],
+    });
     const server = await serve(dir);
     expect(await toolNames(server, TOKEN, "2026-07-28")).toEqual(expect.arrayContaining(WRITE_TOOLS));
     const seen = catalog.requests.length;
-    for (const source of [`${catalog.url}/admin/index.json`, "http://[::1]:9/x.json", "https://10.1.2.3/repo.git", "git@192.168.1.1:acme/skills.git", "https://localhost/x.git"]) {
+    for (const source of [
+      `${catalog.url}/admin/index.json`,
+      "http://[::1]:9/x.json",
+      "https://10.1.2.3/repo.git",
+      "git@192.168.1.1:acme/skills.git",
+      "https://localhost/x.git",
+    ]) {
       const refused = await callText(server, TOKEN, "add_skill", { source });
       expect(refused, source).toMatchObject({ isError: true });
       expect(refused.text, source).toContain("loopback, link-local or private address");
@@ -133,10 +161,15 @@ describe("write tools over HTTP", () => {
     const reader = await bearer("skills:read");
     expect((await toolNames(server, reader, "2025-11-25")).filter((name) => WRITE_TOOLS.includes(name))).toEqual([]);
     expect((await toolNames(server, reader, "2026-07-28")).filter((name) => WRITE_TOOLS.includes(name))).toEqual([]);
-    expect((await callText(server, reader, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json` })).isError).toBe(true);
+    expect(
+      (await callText(server, reader, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json` })).isError,
+    ).toBe(true);
     const writer = await bearer("skills:read skills:write");
     expect(await toolNames(server, writer, "2026-07-28")).toEqual(expect.arrayContaining(WRITE_TOOLS));
-    const added = await callText(server, writer, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json`, agents: ["cursor"] });
+    const added = await callText(server, writer, "add_skill", {
+      source: `${catalog.url}/.well-known/skills/index.json`,
+      agents: ["cursor"],
+    });
     expect(added, added.text).toMatchObject({ isError: false });
     // Cursor reads project skills from .agents/skills (src/lifecycle/agents-table.ts).
     expect(existsSync(join(dir, ".agents", "skills", "site-help", "SKILL.md")), added.text).toBe(true);
@@ -154,7 +187,11 @@ describe("write tools over HTTP", () => {
     "on %s, a host privateHosts names is fetched at the address its name was checked to have",
     async (runtime) => {
       const dir = await project(`by-name-${runtime}`, {
-        plugins: [["fs", { roots: [".claude/skills"] }], ["install-skill", { privateHosts: ["localhost"] }], ["http", { authToken: TOKEN, writeTools: {} }]],
+        plugins: [
+          ["fs", { roots: [".claude/skills"] }],
+          ["install-skill", { privateHosts: ["localhost"] }],
+          ["http", { authToken: TOKEN, writeTools: {} }],
+        ],
       });
       const server = await serve(dir, [], runtime);
       // A name, so the connection is made through the guard's lookup, not to an address in the URL.
@@ -163,7 +200,9 @@ describe("write tools over HTTP", () => {
       expect(added, added.text).toMatchObject({ isError: false });
       expect(existsSync(join(dir, ".agents", "skills", "site-help", "SKILL.md")), added.text).toBe(true);
       // Allowed by name, not by address: the same server by its address is refused.
-      const byAddress = await callText(server, TOKEN, "add_skill", { source: `${catalog.url}/.well-known/skills/index.json` });
+      const byAddress = await callText(server, TOKEN, "add_skill", {
+        source: `${catalog.url}/.well-known/skills/index.json`,
+      });
       expect(byAddress.text).toContain("loopback, link-local or private address");
     },
     60_000,
@@ -174,7 +213,27 @@ describe("write tools over HTTP", () => {
     // allowed 127.0.0.1 answers info/refs with a 302 to https://localhost:<other port>.
     const tls = join(base, "tls");
     await mkdir(tls, { recursive: true });
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", join(tls, "key.pem"), "-out", join(tls, "cert.pem")], { stdio: "ignore" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        "-keyout",
+        join(tls, "key.pem"),
+        "-out",
+        join(tls, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
     const keys = { key: readFileSync(join(tls, "key.pem")), cert: readFileSync(join(tls, "cert.pem")) };
     const internalHits: string[] = [];
     const internal = createHttpsServer(keys, (request, response) => {
@@ -183,9 +242,15 @@ describe("write tools over HTTP", () => {
     });
     const front = createHttpsServer(keys, (request, response) => {
       const port = (internal.address() as AddressInfo).port;
-      response.writeHead(302, { location: `https://localhost:${port}/admin.git${(request.url ?? "").replace(/^\/repo\.git/, "")}` }).end();
+      response
+        .writeHead(302, {
+          location: `https://localhost:${port}/admin.git${(request.url ?? "").replace(/^\/repo\.git/, "")}`,
+        })
+        .end();
     });
-    await Promise.all([internal, front].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))));
+    await Promise.all(
+      [internal, front].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
+    );
     try {
       const dir = await project("redirect", {
         plugins: [
@@ -211,13 +276,19 @@ describe("write tools over HTTP", () => {
   });
 
   it("refuses writeTools with no token and no sign-in, before listening", async () => {
-    const dir = await project("open", { plugins: [["fs", { roots: [".claude/skills"] }], "install-skill", ["http", { writeTools: {} }]] });
-    const [command, ...prefix] = RUNTIMES.node;
-    const child = spawn(command!, [...prefix, "serve", "--transport", "http", "--port", "0", "--config", join(dir, "skills.config.json")], {
-      cwd: dir,
-      env: { ...process.env, HOME: home, SKILLS_KERNEL_AUTH_TOKEN: "" },
-      stdio: ["ignore", "ignore", "pipe"],
+    const dir = await project("open", {
+      plugins: [["fs", { roots: [".claude/skills"] }], "install-skill", ["http", { writeTools: {} }]],
     });
+    const [command, ...prefix] = RUNTIMES.node;
+    const child = spawn(
+      command!,
+      [...prefix, "serve", "--transport", "http", "--port", "0", "--config", join(dir, "skills.config.json")],
+      {
+        cwd: dir,
+        env: { ...process.env, HOME: home, SKILLS_KERNEL_AUTH_TOKEN: "" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));

@@ -4,7 +4,9 @@ import { importFromRuntimes } from "./runtimes.js";
 import { absentByRequest } from "./tools.js";
 
 /** A Chromium the page tests can drive, or why there is none (the tests' skip reason). */
-export type ChromiumFound = { readonly path: string; readonly reason?: undefined } | { readonly path?: undefined; readonly reason: string };
+export type ChromiumFound =
+  | { readonly path: string; readonly reason?: undefined }
+  | { readonly path?: undefined; readonly reason: string };
 
 /** Debian's package, the fallback when the one from npm cannot start here. */
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
@@ -25,7 +27,9 @@ export async function findChromium(): Promise<ChromiumFound> {
   if (absentByRequest("chromium")) return { reason: "no Chromium (SKILLS_KERNEL_TEST_WITHOUT names it)" };
   const failures: string[] = [];
   try {
-    const { default: packaged } = (await importFromRuntimes("@sparticuz/chromium")) as { default: { executablePath(): Promise<string> } };
+    const { default: packaged } = (await importFromRuntimes("@sparticuz/chromium")) as {
+      default: { executablePath(): Promise<string> };
+    };
     const path = await packaged.executablePath();
     const failure = starts(path);
     if (!failure) return { path };

@@ -57,13 +57,21 @@ export function runCli(
 
 /** What the SDK gives a server it starts, plus the suite's scratch cache folder (test/scratch-cache.setup.ts). */
 export function sdkEnvironment(): Record<string, string> {
-  return { ...getDefaultEnvironment(), ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}) };
+  return {
+    ...getDefaultEnvironment(),
+    ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}),
+  };
 }
 
 /** Start the real CLI as an MCP server and connect the official SDK client to it over stdio. */
 export async function connectCli(
   args: readonly string[],
-  options: { cwd?: string; runtime?: Runtime; env?: Record<string, string>; client?: ConstructorParameters<typeof Client>[1] } = {},
+  options: {
+    cwd?: string;
+    runtime?: Runtime;
+    env?: Record<string, string>;
+    client?: ConstructorParameters<typeof Client>[1];
+  } = {},
 ) {
   const [command, ...prefix] = RUNTIMES[options.runtime ?? "node"];
   const transport = new StdioClientTransport({

@@ -22,7 +22,10 @@ function corpus(label: string, dir: string): Corpus {
 }
 
 /** The invented skills of test/fixtures/corpus: every checkout has them. */
-export const FIXTURE_CORPUS = corpus("test/fixtures/corpus", fileURLToPath(new URL("../fixtures/corpus", import.meta.url)));
+export const FIXTURE_CORPUS = corpus(
+  "test/fixtures/corpus",
+  fileURLToPath(new URL("../fixtures/corpus", import.meta.url)),
+);
 /** The 700 real skills beside the checkout (SKILLS_KERNEL_SHARED names another ../shared, e.g. from a git worktree). */
 export const SHARED_CORPUS = corpus(
   "../shared/corpus",
@@ -95,7 +98,13 @@ export function expectedCorpusNames(corpus: Corpus, keep: (row: ManifestRow) => 
  * `disable-model-invocation: true` (Claude Code's field; still readable by name, never listed).
  */
 export function offeredCorpusNames(corpus: Corpus): string[] {
-  return expectedCorpusNames(corpus, ({ repo, path }) => !/^disable-model-invocation:\s*true\s*$/m.test(frontmatterOf(join(corpus.dir, corpusPath(repo, path), "SKILL.md"))));
+  return expectedCorpusNames(
+    corpus,
+    ({ repo, path }) =>
+      !/^disable-model-invocation:\s*true\s*$/m.test(
+        frontmatterOf(join(corpus.dir, corpusPath(repo, path), "SKILL.md")),
+      ),
+  );
 }
 
 function frontmatterOf(file: string): string {
@@ -115,5 +124,9 @@ export const INVALID_KINDS: ReadonlySet<string> = new Set([
 
 /** How many of a corpus's skills its ANOMALIES.txt says are invalid under the spec. */
 export function invalidCount(corpus: Corpus): number {
-  return new Set(readAnomalies(corpus).filter(({ kind }) => INVALID_KINDS.has(kind)).map(({ repo, path }) => `${repo}\t${path}`)).size;
+  return new Set(
+    readAnomalies(corpus)
+      .filter(({ kind }) => INVALID_KINDS.has(kind))
+      .map(({ repo, path }) => `${repo}\t${path}`),
+  ).size;
 }

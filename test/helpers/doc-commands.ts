@@ -40,7 +40,10 @@ export function docCommands(root: string, doc: string): DocCommand[] {
       let inCheckout = false;
       body.split("\n").forEach((raw, offset) => {
         const [code, comment] = splitComment(raw);
-        for (const part of code.split(" && ").map((p) => p.trim()).filter(Boolean)) {
+        for (const part of code
+          .split(" && ")
+          .map((p) => p.trim())
+          .filter(Boolean)) {
           const words = shellWords(part);
           if (words[0] === "cd" || words.join(" ") === "npm ci") inCheckout = true;
           commands.push({ doc, line: start + offset, text: part, words, creates: pathIn(comment), inCheckout });
@@ -59,7 +62,8 @@ export function docCommands(root: string, doc: string): DocCommand[] {
   text.split("\n").forEach((row, index) => {
     if (!row.startsWith("|")) return;
     for (const span of row.matchAll(/`([^`]+)`/g)) {
-      if (RUNNABLE_IN_TABLES.test(span[1]!)) commands.push({ doc, line: index + 1, text: span[1]!, words: shellWords(span[1]!), inCheckout: false });
+      if (RUNNABLE_IN_TABLES.test(span[1]!))
+        commands.push({ doc, line: index + 1, text: span[1]!, words: shellWords(span[1]!), inCheckout: false });
     }
   });
   // Commands in running text (a span may wrap a line): `claude mcp add …`, `npx skills-kernel …`.
@@ -67,7 +71,13 @@ export function docCommands(root: string, doc: string): DocCommand[] {
   for (const span of prose.matchAll(/`([^`]+)`/g)) {
     const command = span[1]!.replace(/\s*\n\s*/g, " ");
     if (!/^(?:claude mcp add \S+ -- |npx skills-kernel -)/.test(command) || /[[…]/.test(command)) continue;
-    commands.push({ doc, line: lineOf(span.index!), text: command, words: shellWords(command), inCheckout: command.startsWith("npx ") });
+    commands.push({
+      doc,
+      line: lineOf(span.index!),
+      text: command,
+      words: shellWords(command),
+      inCheckout: command.startsWith("npx "),
+    });
   }
   return commands;
 }

@@ -71,7 +71,8 @@ export async function startFixtureServer(routes: Record<string, Fixture> = {}): 
         response.writeHead(304, headers).end(finish);
         return;
       }
-      const body = typeof answer.body === "string" ? Buffer.from(answer.body) : Buffer.from(answer.body ?? new Uint8Array());
+      const body =
+        typeof answer.body === "string" ? Buffer.from(answer.body) : Buffer.from(answer.body ?? new Uint8Array());
       seen.status = answer.status ?? 200;
       response.writeHead(seen.status, { ...headers, "content-length": String(body.length) });
       if (answer.truncateTo !== undefined) {
@@ -143,12 +144,22 @@ export function githubRoutes(fixture: GitHubRepoFixture): Record<string, Fixture
   const add = (path: string, mode: string, type: string, sha: string, size?: number) => {
     const parts = path.split("/");
     for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
-    tree.push({ path, mode, type, sha, ...(size === undefined ? {} : { size }), url: `https://api.github.com/repos/${owner}/${repo}/git/blobs/${sha}` });
+    tree.push({
+      path,
+      mode,
+      type,
+      sha,
+      ...(size === undefined ? {} : { size }),
+      url: `https://api.github.com/repos/${owner}/${repo}/git/blobs/${sha}`,
+    });
   };
-  for (const [path, content] of Object.entries(fixture.files)) add(path, "100644", "blob", blobSha(content), Buffer.byteLength(content));
-  for (const [path, target] of Object.entries(fixture.symlinks ?? {})) add(path, "120000", "blob", blobSha(target), Buffer.byteLength(target));
+  for (const [path, content] of Object.entries(fixture.files))
+    add(path, "100644", "blob", blobSha(content), Buffer.byteLength(content));
+  for (const [path, target] of Object.entries(fixture.symlinks ?? {}))
+    add(path, "120000", "blob", blobSha(target), Buffer.byteLength(target));
   for (const path of fixture.submodules ?? []) add(path, "160000", "commit", "1".repeat(40));
-  for (const folder of folders) tree.push({ path: folder, mode: "040000", type: "tree", sha: blobSha(folder), url: "https://api.github.com/" });
+  for (const folder of folders)
+    tree.push({ path: folder, mode: "040000", type: "tree", sha: blobSha(folder), url: "https://api.github.com/" });
   tree.sort((a, b) => ((a.path as string) < (b.path as string) ? -1 : 1));
 
   const routes: Record<string, Fixture> = {};
@@ -157,9 +168,15 @@ export function githubRoutes(fixture: GitHubRepoFixture): Record<string, Fixture
     etag: `"${commit.slice(0, 20)}"`,
     headers: { ...apiHeaders, "content-type": "application/vnd.github.sha; charset=utf-8" },
   };
-  for (const ref of ["HEAD", fixture.branch ?? "main"]) routes[`/api/repos/${owner}/${repo}/commits/${ref}`] = commitAnswer;
+  for (const ref of ["HEAD", fixture.branch ?? "main"])
+    routes[`/api/repos/${owner}/${repo}/commits/${ref}`] = commitAnswer;
   routes[`/api/repos/${owner}/${repo}/git/trees/${commit}?recursive=1`] = {
-    body: JSON.stringify({ sha: blobSha(commit), url: `https://api.github.com/repos/${owner}/${repo}/git/trees/${commit}`, tree, truncated: false }),
+    body: JSON.stringify({
+      sha: blobSha(commit),
+      url: `https://api.github.com/repos/${owner}/${repo}/git/trees/${commit}`,
+      tree,
+      truncated: false,
+    }),
     headers: { ...apiHeaders, "content-type": "application/json; charset=utf-8" },
   };
   for (const [path, content] of Object.entries(fixture.files)) {

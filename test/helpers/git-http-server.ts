@@ -17,7 +17,12 @@ export interface GitHttpServer {
  * repository's host answers. Over HTTPS when `tls` gives a key and certificate (git, like the
  * lifecycle commands, allows no plain http by default).
  */
-export async function startGitHttpServer(root: string, username: string, password: string, tls?: { key: string; cert: string }): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  root: string,
+  username: string,
+  password: string,
+  tls?: { key: string; cert: string },
+): Promise<GitHttpServer> {
   const expected = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
   const authorizations: string[] = [];
   const handle = (req: IncomingMessage, res: ServerResponse) => {

@@ -11,7 +11,10 @@ export async function connectHttp(url: URL, options: { token?: string; sessionId
     requestInit: options.token === undefined ? undefined : { headers: { authorization: `Bearer ${options.token}` } },
   });
   const modern = options.revision === "2026-07-28";
-  const client = new Client({ name: "skills-kernel-e2e-http", version: "0" }, modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const client = new Client(
+    { name: "skills-kernel-e2e-http", version: "0" },
+    modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(transport);
   return { client, transport };
 }
@@ -31,20 +34,32 @@ export function rawRequest(
   options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, agent: false }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      url,
+      { method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, agent: false },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
 }
 
-export const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
+export const MCP_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+} as const;
 
 /** An MCP POST from a given loopback source address (127.0.0.2 is another client to the server). */
-export function postFrom(url: URL, localAddress: string, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function postFrom(
+  url: URL,
+  localAddress: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return rawRequest(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body, localAddress });
 }
 

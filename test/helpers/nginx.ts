@@ -6,7 +6,9 @@ import { freePort } from "./free-port.js";
 import { absentByRequest } from "./tools.js";
 
 /** Debian's nginx (`.ci/run` installs it when missing; npm has no package that ships it). */
-export const NGINX = absentByRequest("nginx") ? undefined : ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path));
+export const NGINX = absentByRequest("nginx")
+  ? undefined
+  : ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(path));
 
 /** A title for tests that need nginx: the skip reason only when it is missing. */
 export function needsNginx(title: string): string {
@@ -47,14 +49,19 @@ http {
 }
 `;
   writeFileSync(join(dir, "nginx.conf"), config);
-  const child: ChildProcess = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "ignore", "pipe"] });
+  const child: ChildProcess = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
-    const up = await fetch(`${origin}/healthz`).then(() => true, () => false);
+    const up = await fetch(`${origin}/healthz`).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     if (attempt > 100) throw new Error(`nginx did not start: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

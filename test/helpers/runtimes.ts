@@ -14,7 +14,9 @@ export const NODE_24 = fileURLToPath(new URL("../runtimes/node_modules/node-linu
 export const BUN = bin("bun");
 export const DENO = bin("deno");
 /** The official MCP conformance suite's entry point; it needs Node 22 or newer (NODE_24). */
-export const CONFORMANCE = fileURLToPath(new URL("../runtimes/node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url));
+export const CONFORMANCE = fileURLToPath(
+  new URL("../runtimes/node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url),
+);
 /** vercel-labs' `skills` CLI (npx skills), for lock interop; it needs Node 22 or newer (NODE_24). */
 export const NPX_SKILLS = fileURLToPath(new URL("../runtimes/node_modules/skills/bin/cli.mjs", import.meta.url));
 /** Claude Code's own command (@anthropic-ai/claude-code), which tests run in a scratch HOME with telemetry off. */

@@ -41,7 +41,9 @@ export const GetSkillResultSchema = z.looseObject({
 
 export const DirectoryResultSchema = z.looseObject({
   ...complete,
-  resources: z.array(z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional(), size: z.number().optional() })),
+  resources: z.array(
+    z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional(), size: z.number().optional() }),
+  ),
   nextCursor: z.string().optional(),
 });
 
@@ -51,7 +53,10 @@ export async function listAllSkills(client: Client): Promise<{ skills: Skill[]; 
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await client.request({ method: "skills/list", params: cursor === undefined ? {} : { cursor } }, ListSkillsResultSchema);
+    const page = await client.request(
+      { method: "skills/list", params: cursor === undefined ? {} : { cursor } },
+      ListSkillsResultSchema,
+    );
     skills.push(...page.skills);
     cursor = page.nextCursor;
     pages++;
@@ -64,7 +69,9 @@ export async function readBytes(client: Client, uri: string): Promise<Buffer> {
   const { contents } = await client.readResource({ uri });
   expect(contents).toHaveLength(1);
   const [content] = contents;
-  return "text" in content! ? Buffer.from(content.text as string, "utf8") : Buffer.from(content!.blob as string, "base64");
+  return "text" in content!
+    ? Buffer.from(content.text as string, "utf8")
+    : Buffer.from(content!.blob as string, "base64");
 }
 
 /**
@@ -87,14 +94,21 @@ export async function verifySkill(client: Client, skill: Skill): Promise<void> {
 
 /** A host's reading of a SKILL.md's frontmatter: YAML 1.2 core, as most hosts parse it. */
 export function hostFrontmatter(bytes: Buffer): unknown {
-  const text = bytes.toString("utf8").replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const text = bytes
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n");
   const match = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(text);
   if (!match) throw new Error("no frontmatter");
   return parse(match[1]!, { schema: "core" });
 }
 
 /** The JSON-RPC error of a request expected to fail. */
-export async function requestError(client: Client, method: string, params: unknown): Promise<{ code: number; message: string }> {
+export async function requestError(
+  client: Client,
+  method: string,
+  params: unknown,
+): Promise<{ code: number; message: string }> {
   const error = await client.request({ method, params: params as Record<string, unknown> }, z.unknown()).then(
     () => undefined,
     (caught: unknown) => caught,

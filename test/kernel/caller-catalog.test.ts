@@ -4,7 +4,18 @@ import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // A third-party plugin's imports: the public entry and nothing else.
-import { createKernel, createLogger, defineToken, definePlugin, ERROR_CODES, HTTP_TOKENS, json, restError, TOKENS, type SkillsKernel } from "../../src/index.js";
+import {
+  createKernel,
+  createLogger,
+  defineToken,
+  definePlugin,
+  ERROR_CODES,
+  HTTP_TOKENS,
+  json,
+  restError,
+  TOKENS,
+  type SkillsKernel,
+} from "../../src/index.js";
 
 /**
  * Issue 35, item 1: what a plugin author writes first must respect the caller's visibility. A
@@ -12,7 +23,12 @@ import { createKernel, createLogger, defineToken, definePlugin, ERROR_CODES, HTT
  * way over the `catalog` in its context, against a source only the platform team may see.
  */
 const PLATFORM = { subject: "ada", scopes: [], claims: { groups: ["platform"] } };
-const names = (catalog: { list(): readonly { name: string }[] }) => catalog.list().map((skill) => skill.name).sort().join(", ");
+const names = (catalog: { list(): readonly { name: string }[] }) =>
+  catalog
+    .list()
+    .map((skill) => skill.name)
+    .sort()
+    .join(", ");
 
 const thirdParty = definePlugin({
   name: "third-party",
@@ -27,7 +43,9 @@ const thirdParty = definePlugin({
       },
     });
     ctx.extendServer((server, { catalog }) => {
-      server.registerResource("names", "names://all", {}, async (uri) => ({ contents: [{ uri: uri.href, text: names(catalog) }] }));
+      server.registerResource("names", "names://all", {}, async (uri) => ({
+        contents: [{ uri: uri.href, text: names(catalog) }],
+      }));
     });
     ctx.addInstructions(({ catalog }) => `Skills: ${names(catalog)}.`);
     ctx.contribute(HTTP_TOKENS.Route, {
@@ -55,7 +73,16 @@ beforeAll(async () => {
   }
   kernel = await createKernel({
     config: {
-      plugins: [["fs", { roots: ["./open", { path: "./secret", source: "secret", visibleTo: { claims: { groups: ["platform"] } } }], watch: false }], thirdParty],
+      plugins: [
+        [
+          "fs",
+          {
+            roots: ["./open", { path: "./secret", source: "secret", visibleTo: { claims: { groups: ["platform"] } } }],
+            watch: false,
+          },
+        ],
+        thirdParty,
+      ],
     },
     baseDir: dir,
     logger: createLogger("silent"),
@@ -93,7 +120,9 @@ describe("a third-party plugin's catalog is its caller's", () => {
     expect(anonymous.getInstructions()).toContain("Skills: open-skill.");
     await anonymous.close();
     const member = await connect(PLATFORM);
-    expect((await member.readResource({ uri: "names://all" })).contents[0]).toMatchObject({ text: "open-skill, secret-skill" });
+    expect((await member.readResource({ uri: "names://all" })).contents[0]).toMatchObject({
+      text: "open-skill, secret-skill",
+    });
     await member.close();
   });
 
@@ -113,7 +142,9 @@ describe("a third-party plugin's catalog is its caller's", () => {
       consumes: [defineToken<unknown>("skill-catalog")],
       setup() {},
     });
-    const error = await createKernel({ config: { plugins: [old] }, logger: createLogger("silent") }).catch((caught: unknown) => caught);
+    const error = await createKernel({ config: { plugins: [old] }, logger: createLogger("silent") }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_MISSING });
     expect(TOKENS).not.toHaveProperty("SkillCatalog");
   });

@@ -32,7 +32,13 @@ function projectImports(files: readonly string[]): Edge[] {
     return info.importedFiles
       .map((ref) => ref.fileName)
       .filter((spec) => spec.startsWith("."))
-      .map((spec) => ({ from, to: relative(ROOT, resolve(ROOT, dirname(from), spec)).split("\\").join("/").replace(/\.js$/, ".ts") }));
+      .map((spec) => ({
+        from,
+        to: relative(ROOT, resolve(ROOT, dirname(from), spec))
+          .split("\\")
+          .join("/")
+          .replace(/\.js$/, ".ts"),
+      }));
   });
 }
 
@@ -43,9 +49,12 @@ function breach({ from, to }: Edge): string | undefined {
   const target = pluginOf(to);
   if (/^src\/lib\//.test(from)) return "src/lib imports nothing of the project";
   if (target && /^src\/(kernel|skills)\//.test(from)) return "the kernel and the skill domain import no plugin";
-  if (target && /^src\/lifecycle\//.test(from)) return "the lifecycle imports no plugin: it is given what it needs (a source opener, src/lifecycle/boot.ts)";
-  if (pluginOf(from) && to === "src/create-kernel.ts") return "a plugin never imports the composition root that imports it";
-  if (target && pluginOf(from) !== target && to !== `${target}index.ts`) return `outside ${target}, import only its index.ts`;
+  if (target && /^src\/lifecycle\//.test(from))
+    return "the lifecycle imports no plugin: it is given what it needs (a source opener, src/lifecycle/boot.ts)";
+  if (pluginOf(from) && to === "src/create-kernel.ts")
+    return "a plugin never imports the composition root that imports it";
+  if (target && pluginOf(from) !== target && to !== `${target}index.ts`)
+    return `outside ${target}, import only its index.ts`;
   return undefined;
 }
 

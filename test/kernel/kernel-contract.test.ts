@@ -13,7 +13,12 @@ import { TOKENS } from "../../src/tokens.js";
 
 async function boot(config: SkillsKernelConfig, consumes: ServiceRef[] = []) {
   const lines: string[] = [];
-  const kernel = await bootKernel({ config, consumes, logger: createLogger("debug", (line) => lines.push(line)), configSource: "cfg" });
+  const kernel = await bootKernel({
+    config,
+    consumes,
+    logger: createLogger("debug", (line) => lines.push(line)),
+    configSource: "cfg",
+  });
   return { kernel, lines };
 }
 
@@ -40,7 +45,10 @@ describe("registration happens in setup only", () => {
         name: "late",
         setup: () => ({
           [hook]: (ctx: any) => {
-            for (const register of [() => ctx.provide(GREETING, "x"), () => ctx.addTool({ name: "t", description: "d", handler: () => ({ content: [] }) })]) {
+            for (const register of [
+              () => ctx.provide(GREETING, "x"),
+              () => ctx.addTool({ name: "t", description: "d", handler: () => ({ content: [] }) }),
+            ]) {
               try {
                 register();
               } catch (error) {
@@ -50,7 +58,10 @@ describe("registration happens in setup only", () => {
           },
         }),
       });
-      const transport = definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")) });
+      const transport = definePlugin({
+        name: "wire",
+        setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")),
+      });
       const { kernel } = await boot({ plugins: [late, transport] });
       if (hook === "serve") await kernel.serve("wire");
       expect(errors).toHaveLength(2);
@@ -58,7 +69,9 @@ describe("registration happens in setup only", () => {
         expect(error).toBeInstanceOf(PluginError);
         expect(error).toMatchObject({ code: ERROR_CODES.LATE_REGISTRATION, plugin: "late" });
       }
-      expect((errors[0] as Error).message).toBe('plugin "late": provide() was called after setup; register services, tools and sources in setup');
+      expect((errors[0] as Error).message).toBe(
+        'plugin "late": provide() was called after setup; register services, tools and sources in setup',
+      );
       await kernel.close();
     });
   }
@@ -133,12 +146,18 @@ describe("services by token", () => {
     expect(seen).toEqual([undefined]);
 
     // A provider that booted and then failed to start leaves a service that says why it is gone.
-    const flaky = definePlugin({ name: "flaky", provides: [GREETING], setup(ctx) {
-      ctx.provide(GREETING, "hi");
-      return { start: () => Promise.reject(new Error("down")) };
-    } });
+    const flaky = definePlugin({
+      name: "flaky",
+      provides: [GREETING],
+      setup(ctx) {
+        ctx.provide(GREETING, "hi");
+        return { start: () => Promise.reject(new Error("down")) };
+      },
+    });
     const { kernel } = await boot({ startup: { onPluginError: "continue" }, plugins: [flaky] });
-    expect(() => kernel.resolveOptional(GREETING)).toThrow('service "test:greeting" is gone: plugin "flaky" did not start');
+    expect(() => kernel.resolveOptional(GREETING)).toThrow(
+      'service "test:greeting" is gone: plugin "flaky" did not start',
+    );
   });
 
   it("gives each consumer its own instance of a scoped service, and each plugin its own logger", async () => {
@@ -172,8 +191,15 @@ describe("services by token", () => {
     for (const file of readdirSync(dir)) {
       const text = readFileSync(join(dir, file), "utf8");
       const imports = [...text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
-      expect(imports.filter((i) => i.includes("/plugins/") || i.includes("/skills/")), file).toEqual([]);
-      if (file !== "services.ts") expect(imports.filter((i) => i === "tsyringe"), file).toEqual([]);
+      expect(
+        imports.filter((i) => i.includes("/plugins/") || i.includes("/skills/")),
+        file,
+      ).toEqual([]);
+      if (file !== "services.ts")
+        expect(
+          imports.filter((i) => i === "tsyringe"),
+          file,
+        ).toEqual([]);
     }
   });
 });
@@ -184,16 +210,24 @@ describe("plugin contract", () => {
     const odd = { name: "odd", setup: () => void (setUp = true), start: () => {} } as unknown as Plugin;
     const error = await boot({ plugins: [odd] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: ERROR_CODES.PLUGIN_INVALID });
-    expect((error as Error).message).toBe('cfg: plugin "odd": start on the plugin object is not a hook; return { start() {...} } from setup');
+    expect((error as Error).message).toBe(
+      'cfg: plugin "odd": start on the plugin object is not a hook; return { start() {...} } from setup',
+    );
     expect(setUp).toBe(false);
   });
 
   it("refuses a malformed needsTrust, which the config loader relies on", async () => {
     for (const needsTrust of ["yes", { plugin: 1 }, { options: ["url"] }, { options: { url: true } }]) {
       const odd = { name: "odd", setup: () => {}, needsTrust } as unknown as Plugin;
-      await expect(boot({ plugins: [odd] })).rejects.toThrow('cfg: plugin "odd": needsTrust must be { plugin?: string, options?: { [option]: string } }');
+      await expect(boot({ plugins: [odd] })).rejects.toThrow(
+        'cfg: plugin "odd": needsTrust must be { plugin?: string, options?: { [option]: string } }',
+      );
     }
-    const fine = definePlugin({ name: "fine", needsTrust: { plugin: "it listens", options: { url: "sent there" } }, setup: () => {} });
+    const fine = definePlugin({
+      name: "fine",
+      needsTrust: { plugin: "it listens", options: { url: "sent there" } },
+      setup: () => {},
+    });
     await expect(boot({ plugins: [fine] })).resolves.toBeDefined();
   });
 
@@ -204,12 +238,15 @@ describe("plugin contract", () => {
     expect((error as Error).message).toBe(
       `cfg: plugin "future" 3.1.0 supports skills-kernel >=9, but this is skills-kernel ${VERSION}; use a version of the plugin made for it`,
     );
-    await expect(boot({ plugins: [definePlugin({ name: "now", kernel: `^${VERSION}`, setup: () => {} })] })).resolves.toBeDefined();
+    await expect(
+      boot({ plugins: [definePlugin({ name: "now", kernel: `^${VERSION}`, setup: () => {} })] }),
+    ).resolves.toBeDefined();
   });
 });
 
 describe("lifecycle", () => {
-  const wired = () => definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")) });
+  const wired = () =>
+    definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")) });
 
   it("serves once, never after close, and says which state it is in", async () => {
     const { kernel } = await boot({ plugins: [wired()] });
@@ -224,7 +261,11 @@ describe("lifecycle", () => {
 
   it("gives a transport the server factory, a logger and the kernel's signal", async () => {
     const events: string[] = [];
-    const { kernel } = await boot({ plugins: [definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire", events)) })] });
+    const { kernel } = await boot({
+      plugins: [
+        definePlugin({ name: "wire", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire", events)) }),
+      ],
+    });
     await kernel.serve("wire");
     expect(events).toEqual(["wire started, aborted=false"]);
     await kernel.close();
@@ -245,7 +286,11 @@ describe("lifecycle", () => {
 
     it("boots the default when no plugin provides the token, beside another transport", async () => {
       const events: string[] = [];
-      const http = definePlugin({ name: "wire", provides: [TOKENS.Transport], setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")) });
+      const http = definePlugin({
+        name: "wire",
+        provides: [TOKENS.Transport],
+        setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("wire")),
+      });
       const { kernel } = await boot({ plugins: [http] }, [local(events)]);
       expect(kernel.plugins).toEqual(["line", "wire"]);
       expect(kernel.resolve(LOCAL)).toBe("built-in");
@@ -273,7 +318,10 @@ describe("lifecycle", () => {
     });
 
     it("refuses a config plugin with the default's name that does not provide its token", async () => {
-      const namesake = definePlugin({ name: "line", setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("other")) });
+      const namesake = definePlugin({
+        name: "line",
+        setup: (ctx) => ctx.contribute(TOKENS.Transport, loopback("other")),
+      });
       await expect(boot({ plugins: [namesake] }, [local([])])).rejects.toThrow(
         'cfg: two plugins are named "line" (default of test:local; inline); a plugin replaces a default by providing its service, not by its name',
       );
@@ -287,7 +335,9 @@ describe("lifecycle", () => {
       const error = await boot({ plugins: [other] }, [needed]).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).code).toBe(ERROR_CODES.SERVICE_MISSING);
-      expect((error as Error).message).toBe('cfg: the kernel needs service "test:greeting", which no plugin in this config provides; add a plugin that provides it');
+      expect((error as Error).message).toBe(
+        'cfg: the kernel needs service "test:greeting", which no plugin in this config provides; add a plugin that provides it',
+      );
       expect(ran).toEqual([]);
     });
   });
@@ -296,7 +346,9 @@ describe("lifecycle", () => {
     const hung = definePlugin({ name: "hung", setup: () => ({ serve: () => new Promise<void>(() => {}) }) });
     const { kernel, lines } = await boot({ startup: { setupTimeoutMs: 50 }, plugins: [wired(), hung] });
     await kernel.serve("wire");
-    expect(lines).toContain('[skills-kernel] error: plugin "hung": serve timed out after 50 ms; the server keeps serving');
+    expect(lines).toContain(
+      '[skills-kernel] error: plugin "hung": serve timed out after 50 ms; the server keeps serving',
+    );
     await kernel.close();
   });
 
@@ -325,7 +377,9 @@ describe("lifecycle", () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on("warning", onWarning);
     try {
-      const plugins = Array.from({ length: 50 }, (_, i) => definePlugin({ name: `p${i}`, setup: () => ({ start: () => {} }) }));
+      const plugins = Array.from({ length: 50 }, (_, i) =>
+        definePlugin({ name: `p${i}`, setup: () => ({ start: () => {} }) }),
+      );
       const { kernel } = await boot({ plugins });
       await kernel.close();
       await new Promise((resolve) => setImmediate(resolve));
@@ -347,7 +401,11 @@ describe("contributions", () => {
 
 describe("what a plugin declares is what it does", () => {
   const RANKER = defineToken<string>("test:ranker");
-  const rankerPlugin = definePlugin({ name: "ranker-x", provides: [RANKER], setup: (ctx) => ctx.provide(RANKER, "bm25") });
+  const rankerPlugin = definePlugin({
+    name: "ranker-x",
+    provides: [RANKER],
+    setup: (ctx) => ctx.provide(RANKER, "bm25"),
+  });
 
   it("refuses a resolve of a token missing from consumes, naming the plugin, the token and its provider, in any order", async () => {
     for (const order of [0, 1]) {
@@ -356,21 +414,30 @@ describe("what a plugin declares is what it does", () => {
       const error = await boot({ plugins }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(PluginError);
       expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_UNDECLARED, plugin: "sneaky", bug: false });
-      expect((error as Error).message).toBe('plugin "sneaky": resolved "test:ranker" without declaring it in consumes; plugin "ranker-x" provides it');
+      expect((error as Error).message).toBe(
+        'plugin "sneaky": resolved "test:ranker" without declaring it in consumes; plugin "ranker-x" provides it',
+      );
     }
   });
 
   it("refuses a resolveAll from a later hook too, and says when nobody provides the token", async () => {
     const late = definePlugin({ name: "late", setup: () => ({ start: (ctx) => void ctx.resolveAll(COUNTER) }) });
-    await expect(boot({ plugins: [late] })).rejects.toThrow('plugin "late": resolved "test:counter" without declaring it in consumes; no plugin in this config provides it');
+    await expect(boot({ plugins: [late] })).rejects.toThrow(
+      'plugin "late": resolved "test:counter" without declaring it in consumes; no plugin in this config provides it',
+    );
   });
 
   it("refuses a registration of a token missing from provides; tools need no declaration", async () => {
     const quiet = definePlugin({ name: "quiet", setup: (ctx) => ctx.provide(RANKER, "x") });
     const error = await boot({ plugins: [quiet] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_UNDECLARED, plugin: "quiet" });
-    expect((error as Error).message).toBe('plugin "quiet": registered "test:ranker" without declaring it in provides; add it to provides');
-    const tools = definePlugin({ name: "tools", setup: (ctx) => ctx.addTool({ name: "t", description: "d", handler: () => ({ content: [] }) }) });
+    expect((error as Error).message).toBe(
+      'plugin "quiet": registered "test:ranker" without declaring it in provides; add it to provides',
+    );
+    const tools = definePlugin({
+      name: "tools",
+      setup: (ctx) => ctx.addTool({ name: "t", description: "d", handler: () => ({ content: [] }) }),
+    });
     const { kernel } = await boot({ plugins: [tools] });
     expect(kernel.tools.map((tool) => tool.name)).toEqual(["t"]);
     await kernel.close();
@@ -400,8 +467,14 @@ describe("what a plugin declares is what it does", () => {
     const { kernel } = await boot({ plugins: [left, right] });
     expect(seen).toEqual(["right", "left"]);
     await kernel.close();
-    const eager = definePlugin({ name: "eager", consumes: [{ token: SIDE, fromStart: true }], setup: (ctx) => void ctx.resolve(SIDE) });
-    await expect(boot({ plugins: [left, right, eager] })).rejects.toThrow('plugin "eager": resolved "test:side" in setup, but consumes declares it fromStart; resolve it from start');
+    const eager = definePlugin({
+      name: "eager",
+      consumes: [{ token: SIDE, fromStart: true }],
+      setup: (ctx) => void ctx.resolve(SIDE),
+    });
+    await expect(boot({ plugins: [left, right, eager] })).rejects.toThrow(
+      'plugin "eager": resolved "test:side" in setup, but consumes declares it fromStart; resolve it from start',
+    );
   });
 
   it("runs one plugin object listed twice under two names as two instances, each with its own state", async () => {
@@ -411,11 +484,20 @@ describe("what a plugin declares is what it does", () => {
       options: z.object({ tool: z.string() }),
       setup(ctx, { tool }) {
         let calls = 0;
-        ctx.addTool({ name: tool, description: "counts", handler: () => ({ content: [{ type: "text", text: `${ctx.name} ${++calls}` }] }) });
+        ctx.addTool({
+          name: tool,
+          description: "counts",
+          handler: () => ({ content: [{ type: "text", text: `${ctx.name} ${++calls}` }] }),
+        });
         return { start: () => void events.push(`start:${ctx.name}`) };
       },
     });
-    const { kernel } = await boot({ plugins: [[counter, { tool: "a" }], [{ ...counter, name: "counter-2" }, { tool: "b" }]] });
+    const { kernel } = await boot({
+      plugins: [
+        [counter, { tool: "a" }],
+        [{ ...counter, name: "counter-2" }, { tool: "b" }],
+      ],
+    });
     expect(events).toEqual(["start:counter", "start:counter-2"]);
     const [a, b] = kernel.tools;
     await kernel.callTool(a!.name, {});
@@ -424,17 +506,31 @@ describe("what a plugin declares is what it does", () => {
   });
 
   it("fails clearly when two instances of a plugin provide the same single service", async () => {
-    const error = await boot({ plugins: [rankerPlugin, { ...rankerPlugin, name: "ranker-y" }] }).catch((caught: unknown) => caught);
+    const error = await boot({ plugins: [rankerPlugin, { ...rankerPlugin, name: "ranker-y" }] }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: ERROR_CODES.SERVICE_CONFLICT, plugin: "ranker-y" });
-    expect((error as Error).message).toBe('plugin "ranker-y": service "test:ranker" is already provided by plugin "ranker-x"');
+    expect((error as Error).message).toBe(
+      'plugin "ranker-y": service "test:ranker" is already provided by plugin "ranker-x"',
+    );
   });
 });
 
 describe("PluginError", () => {
   it("is made from an options object, and refuses the old positional exit code", () => {
     const cause = new ConfigError("bad root");
-    expect(new PluginError("fs", "root /x is missing", { exitCode: 2 })).toMatchObject({ exitCode: 2, bug: false, message: 'plugin "fs": root /x is missing' });
-    expect(new PluginError("fs", "failed", { cause, code: ERROR_CODES.PLUGIN_FAILED })).toMatchObject({ exitCode: 2, cause, code: "SK_ERR_PLUGIN_FAILED" });
-    expect(() => new PluginError("fs", "old", 2 as never)).toThrow("PluginError takes { code?, exitCode?, cause? } as its third argument, not 2");
+    expect(new PluginError("fs", "root /x is missing", { exitCode: 2 })).toMatchObject({
+      exitCode: 2,
+      bug: false,
+      message: 'plugin "fs": root /x is missing',
+    });
+    expect(new PluginError("fs", "failed", { cause, code: ERROR_CODES.PLUGIN_FAILED })).toMatchObject({
+      exitCode: 2,
+      cause,
+      code: "SK_ERR_PLUGIN_FAILED",
+    });
+    expect(() => new PluginError("fs", "old", 2 as never)).toThrow(
+      "PluginError takes { code?, exitCode?, cause? } as its third argument, not 2",
+    );
   });
 });

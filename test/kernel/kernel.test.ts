@@ -23,7 +23,11 @@ async function boot(config: SkillsKernelConfig) {
 }
 
 /** A plugin that records its lifecycle calls into `events`. */
-function tracer(events: string[], name: string, { start, serve, stop, ...extra }: Partial<Parameters<typeof definePlugin>[0]> & PluginHooks = {}) {
+function tracer(
+  events: string[],
+  name: string,
+  { start, serve, stop, ...extra }: Partial<Parameters<typeof definePlugin>[0]> & PluginHooks = {},
+) {
   return definePlugin({
     name,
     setup() {
@@ -52,12 +56,26 @@ describe("createKernel lifecycle", () => {
   it("sets up and starts in dependency order and stops in reverse", async () => {
     const events: string[] = [];
     const { kernel } = await boot({
-      plugins: [tracer(events, "c", { dependsOn: ["b"] }), tracer(events, "a"), tracer(events, "b", { dependsOn: ["a"] })],
+      plugins: [
+        tracer(events, "c", { dependsOn: ["b"] }),
+        tracer(events, "a"),
+        tracer(events, "b", { dependsOn: ["a"] }),
+      ],
     });
     expect(kernel.plugins).toEqual(["a", "b", "c"]);
     await kernel.close();
     await kernel.close();
-    expect(events).toEqual(["setup:a", "setup:b", "setup:c", "start:a", "start:b", "start:c", "stop:c", "stop:b", "stop:a"]);
+    expect(events).toEqual([
+      "setup:a",
+      "setup:b",
+      "setup:c",
+      "start:a",
+      "start:b",
+      "start:c",
+      "stop:c",
+      "stop:b",
+      "stop:a",
+    ]);
   });
 
   it("uses the hooks setup returns, closures over this kernel's state, over the object's own", async () => {
@@ -121,27 +139,48 @@ describe("createKernel lifecycle", () => {
     await boot({
       plugins: [
         definePlugin({ name: "provider", provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, "hello") }),
-        definePlugin({ name: "consumer", consumes: [GREETING], setup: (ctx) => void (greeting = ctx.resolve(GREETING)) }),
+        definePlugin({
+          name: "consumer",
+          consumes: [GREETING],
+          setup: (ctx) => void (greeting = ctx.resolve(GREETING)),
+        }),
       ],
     });
     expect(greeting).toBe("hello");
   });
 
   it("names the missing service", async () => {
-    const run = boot({ plugins: [definePlugin({ name: "needy", consumes: [{ token: GREETING, optional: true }], setup: (ctx) => void ctx.resolve(GREETING) })] });
+    const run = boot({
+      plugins: [
+        definePlugin({
+          name: "needy",
+          consumes: [{ token: GREETING, optional: true }],
+          setup: (ctx) => void ctx.resolve(GREETING),
+        }),
+      ],
+    });
     await expect(run).rejects.toThrow(ConfigError);
     await expect(run).rejects.toThrow(/plugin "needy" needs service "test:greeting", which no plugin provides/);
   });
 
   it("refuses a service provided twice, naming the first provider", async () => {
-    const provider = (name: string) => definePlugin({ name, provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, name) });
+    const provider = (name: string) =>
+      definePlugin({ name, provides: [GREETING], setup: (ctx) => ctx.provide(GREETING, name) });
     await expect(boot({ plugins: [provider("one"), provider("two")] })).rejects.toThrow(
       /plugin "two": service "test:greeting" is already provided by plugin "one"/,
     );
   });
 
   it("refuses to let a plugin replace a kernel service", async () => {
-    const run = boot({ plugins: [definePlugin({ name: "rogue", provides: [TOKENS.Logger], setup: (ctx) => ctx.provide(TOKENS.Logger, null as never) })] });
+    const run = boot({
+      plugins: [
+        definePlugin({
+          name: "rogue",
+          provides: [TOKENS.Logger],
+          setup: (ctx) => ctx.provide(TOKENS.Logger, null as never),
+        }),
+      ],
+    });
     await expect(run).rejects.toThrow(/service "logger" is already provided by the kernel/);
   });
 });
@@ -171,8 +210,12 @@ describe("startup failure policy", () => {
     });
     expect(kernel.plugins).toEqual(["ok"]);
     expect(kernel.tools).toEqual([]);
-    expect(lines.some((l) => l.includes('plugin "broken": setup failed: no database; continuing without it'))).toBe(true);
-    expect(lines.some((l) => l.includes('plugin "dependent" skipped: it depends on "broken", which failed'))).toBe(true);
+    expect(lines.some((l) => l.includes('plugin "broken": setup failed: no database; continuing without it'))).toBe(
+      true,
+    );
+    expect(lines.some((l) => l.includes('plugin "dependent" skipped: it depends on "broken", which failed'))).toBe(
+      true,
+    );
   });
 
   it("applies a per-plugin policy over the default", async () => {
@@ -222,7 +265,9 @@ describe("startup failure policy", () => {
 describe("signals, dropped services and strict names", () => {
   it("aborts the setup signal a plugin keeps when the kernel closes", async () => {
     let kept: AbortSignal | undefined;
-    const { kernel } = await boot({ plugins: [definePlugin({ name: "keeper", setup: (ctx) => void (kept = ctx.signal) })] });
+    const { kernel } = await boot({
+      plugins: [definePlugin({ name: "keeper", setup: (ctx) => void (kept = ctx.signal) })],
+    });
     expect(kept?.aborted).toBe(false);
     await kernel.close();
     expect(kept?.aborted).toBe(true);
@@ -235,7 +280,9 @@ describe("signals, dropped services and strict names", () => {
       plugins: [
         definePlugin({
           name: "slow-start",
-          setup: () => ({ start: (ctx) => new Promise<void>(() => ctx.signal.addEventListener("abort", () => (aborted = true))) }),
+          setup: () => ({
+            start: (ctx) => new Promise<void>(() => ctx.signal.addEventListener("abort", () => (aborted = true))),
+          }),
         }),
       ],
     });
@@ -263,7 +310,10 @@ describe("signals, dropped services and strict names", () => {
   it("keeps tool names unique across plugins", async () => {
     const tool = { name: "same", description: "x", handler: () => ({ content: [] }) };
     const run = boot({
-      plugins: [definePlugin({ name: "a", setup: (ctx) => ctx.addTool(tool) }), definePlugin({ name: "b", setup: (ctx) => ctx.addTool(tool) })],
+      plugins: [
+        definePlugin({ name: "a", setup: (ctx) => ctx.addTool(tool) }),
+        definePlugin({ name: "b", setup: (ctx) => ctx.addTool(tool) }),
+      ],
     });
     await expect(run).rejects.toThrow('plugin "b": a tool named "same" is already registered');
   });
@@ -276,10 +326,17 @@ describe("signals, dropped services and strict names", () => {
       [TOKENS.ServerExtension, () => {}, "extendServer"],
       [TOKENS.Instructions, () => "", "addInstructions"],
     ] as const) {
-      const run = boot({ plugins: [definePlugin({ name: "raw", setup: (ctx) => ctx.contribute(token as Token<unknown>, value) })] });
-      await expect(run).rejects.toMatchObject({ code: ERROR_CODES.PLUGIN_INVALID, message: expect.stringContaining(`use ctx.${method}()`) });
+      const run = boot({
+        plugins: [definePlugin({ name: "raw", setup: (ctx) => ctx.contribute(token as Token<unknown>, value) })],
+      });
+      await expect(run).rejects.toMatchObject({
+        code: ERROR_CODES.PLUGIN_INVALID,
+        message: expect.stringContaining(`use ctx.${method}()`),
+      });
     }
-    const notFunction = boot({ plugins: [definePlugin({ name: "odd", setup: (ctx) => ctx.extendServer("nope" as never) })] });
+    const notFunction = boot({
+      plugins: [definePlugin({ name: "odd", setup: (ctx) => ctx.extendServer("nope" as never) })],
+    });
     await expect(notFunction).rejects.toThrow("extendServer() takes a function, not string");
   });
 
@@ -362,18 +419,28 @@ describe("tools over MCP", () => {
                 return { content: [{ type: "text", text: String(n * 2) }], structuredContent: { twice: n * 2 } };
               },
             });
-            ctx.addTool({ name: "bare", description: "no input schema", handler: (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }) });
+            ctx.addTool({
+              name: "bare",
+              description: "no input schema",
+              handler: (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }),
+            });
           },
         }),
       ],
     });
     const client = await connect(kernel);
     const listed = (await client.listTools()).tools;
-    expect(listed[0]).toMatchObject({ inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } });
-    expect(await client.callTool({ name: "whole", arguments: { n: 4 } })).toMatchObject({ structuredContent: { twice: 8 } });
+    expect(listed[0]).toMatchObject({
+      inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+    });
+    expect(await client.callTool({ name: "whole", arguments: { n: 4 } })).toMatchObject({
+      structuredContent: { twice: 8 },
+    });
     expect(seen.signal).toBeInstanceOf(AbortSignal);
     expect(seen.method).toBe("tools/call");
-    expect(await client.callTool({ name: "bare", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "{}" }] });
+    expect(await client.callTool({ name: "bare", arguments: {} })).toMatchObject({
+      content: [{ type: "text", text: "{}" }],
+    });
     // Arguments that do not fit the schema never reach the handler.
     expect(await client.callTool({ name: "whole", arguments: { n: "four" } })).toMatchObject({ isError: true });
     await client.close();
@@ -396,8 +463,20 @@ describe("tools over MCP", () => {
                 return { content: [{ type: "text", text: String(n * 2) }] };
               },
             });
-            ctx.addTool({ name: "picky", description: "refuses", handler: () => { throw new ToolInputError("query must not be blank"); } });
-            ctx.addTool({ name: "explode", description: "fails", handler: () => { throw new Error("kaboom at /secret/path"); } });
+            ctx.addTool({
+              name: "picky",
+              description: "refuses",
+              handler: () => {
+                throw new ToolInputError("query must not be blank");
+              },
+            });
+            ctx.addTool({
+              name: "explode",
+              description: "fails",
+              handler: () => {
+                throw new Error("kaboom at /secret/path");
+              },
+            });
           },
         }),
       ],
@@ -409,13 +488,25 @@ describe("tools over MCP", () => {
     // Arguments that do not fit the schema never reach the handler.
     seen.identity = undefined;
     const bad = await kernel.callTool("double", { n: "four" });
-    expect(bad).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/^double: invalid arguments: n: /) }] });
+    expect(bad).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringMatching(/^double: invalid arguments: n: /) }],
+    });
     expect(seen.identity).toBeUndefined();
-    expect(await kernel.callTool("picky", {})).toEqual({ isError: true, content: [{ type: "text", text: "picky: query must not be blank" }] });
+    expect(await kernel.callTool("picky", {})).toEqual({
+      isError: true,
+      content: [{ type: "text", text: "picky: query must not be blank" }],
+    });
     const failed = await kernel.callTool("explode", {});
-    expect(failed).toEqual({ isError: true, content: [{ type: "text", text: "explode: internal error; the server's log has the details" }] });
+    expect(failed).toEqual({
+      isError: true,
+      content: [{ type: "text", text: "explode: internal error; the server's log has the details" }],
+    });
     expect(lines.some((l) => l.includes("tool explode failed: kaboom at /secret/path"))).toBe(true);
-    expect(await kernel.callTool("missing", {})).toEqual({ isError: true, content: [{ type: "text", text: "no tool is named missing; this kernel has double, picky, explode" }] });
+    expect(await kernel.callTool("missing", {})).toEqual({
+      isError: true,
+      content: [{ type: "text", text: "no tool is named missing; this kernel has double, picky, explode" }],
+    });
     await kernel.close();
   });
 
@@ -425,7 +516,13 @@ describe("tools over MCP", () => {
       plugins: [
         definePlugin({
           name: "old-zod",
-          setup: (ctx) => ctx.addTool({ name: "legacy", description: "zod 3", inputSchema: { q: z3.string() } as never, handler: () => ({ content: [] }) }),
+          setup: (ctx) =>
+            ctx.addTool({
+              name: "legacy",
+              description: "zod 3",
+              inputSchema: { q: z3.string() } as never,
+              handler: () => ({ content: [] }),
+            }),
         }),
       ],
     });
@@ -435,7 +532,13 @@ describe("tools over MCP", () => {
       plugins: [
         definePlugin({
           name: "old-zod",
-          setup: (ctx) => ctx.addTool({ name: "legacy", description: "zod 3", inputSchema: z3.object({ q: z3.string() }) as never, handler: () => ({ content: [] }) }),
+          setup: (ctx) =>
+            ctx.addTool({
+              name: "legacy",
+              description: "zod 3",
+              inputSchema: z3.object({ q: z3.string() }) as never,
+              handler: () => ({ content: [] }),
+            }),
         }),
       ],
     });
@@ -445,8 +548,15 @@ describe("tools over MCP", () => {
   it("puts the listing TTL and the caller's scope on every cacheable 2026-07-28 result", async () => {
     const { kernel } = await boot({
       plugins: [
-        definePlugin({ name: "ttl", provides: [TOKENS.ListingTtl], setup: (ctx) => ctx.provide(TOKENS.ListingTtl, () => 42_000) }),
-        definePlugin({ name: "tools", setup: (ctx) => ctx.addTool({ name: "t", description: "t", handler: () => ({ content: [] }) }) }),
+        definePlugin({
+          name: "ttl",
+          provides: [TOKENS.ListingTtl],
+          setup: (ctx) => ctx.provide(TOKENS.ListingTtl, () => 42_000),
+        }),
+        definePlugin({
+          name: "tools",
+          setup: (ctx) => ctx.addTool({ name: "t", description: "t", handler: () => ({ content: [] }) }),
+        }),
       ],
     });
     for (const [authenticated, cacheScope] of [
@@ -456,7 +566,10 @@ describe("tools over MCP", () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       // serveStdio's era decision over any transport: a bare connect() serves 2025-11-25 only.
       const served = serveStdio(() => kernel.createMcpServer({ authenticated }), { transport: serverSide });
-      const client = new Client({ name: "test", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      const client = new Client(
+        { name: "test", version: "0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
       await client.connect(clientSide);
       expect(await client.listTools()).toMatchObject({ ttlMs: 42_000, cacheScope });
       await client.close();
@@ -529,7 +642,9 @@ describe("tools over MCP", () => {
     await kernel.serve("loopback");
     expect(events).toContain("transport started");
     expect(events.indexOf("serve:warm")).toBeGreaterThan(events.indexOf("transport started"));
-    expect(lines.some((l) => l.includes('plugin "grumpy": serve failed: no index today; the server keeps serving'))).toBe(true);
+    expect(
+      lines.some((l) => l.includes('plugin "grumpy": serve failed: no index today; the server keeps serving')),
+    ).toBe(true);
     await kernel.close();
   });
 
@@ -555,13 +670,23 @@ describe("the server's instructions", () => {
               throw new Error("no summary today");
             }),
         }),
-        definePlugin({ name: "last", dependsOn: ["first"], setup: (ctx) => ctx.addInstructions(() => "Last section.") }),
+        definePlugin({
+          name: "last",
+          dependsOn: ["first"],
+          setup: (ctx) => ctx.addInstructions(() => "Last section."),
+        }),
       ],
     });
     const client = await connect(kernel);
     const instructions = client.getInstructions() ?? "";
-    expect(instructions.split("\n\n")).toEqual([expect.stringMatching(/^This server serves Agent Skills/), "First section, call 1.", "Last section."]);
-    expect(lines.some((line) => line.includes("an instructions section failed, and is left out: no summary today"))).toBe(true);
+    expect(instructions.split("\n\n")).toEqual([
+      expect.stringMatching(/^This server serves Agent Skills/),
+      "First section, call 1.",
+      "Last section.",
+    ]);
+    expect(
+      lines.some((line) => line.includes("an instructions section failed, and is left out: no summary today")),
+    ).toBe(true);
     expect((await connect(kernel)).getInstructions()).toContain("First section, call 2.");
     await kernel.close();
   });
@@ -584,7 +709,9 @@ describe("the server's instructions", () => {
         }),
       ],
     });
-    expect(late).toMatchObject({ message: 'plugin "late": addInstructions() was called after setup; register services, tools and sources in setup' });
+    expect(late).toMatchObject({
+      message: 'plugin "late": addInstructions() was called after setup; register services, tools and sources in setup',
+    });
     expect((await connect(kernel)).getInstructions()).not.toContain("too late");
     await kernel.close();
   });

@@ -25,7 +25,8 @@ const consumer = (name: string, seen: string[], byDefault: () => ReturnType<type
     },
   });
 
-const boot = (plugins: unknown[]) => bootKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
+const boot = (plugins: unknown[]) =>
+  bootKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
 
 describe("a consumed service's default provider", () => {
   it("is booted once, before every consumer naming it, when the config provides the service nowhere", async () => {
@@ -46,6 +47,8 @@ describe("a consumed service's default provider", () => {
 
   it("refuses a default that does not provide the service, naming the consumer", async () => {
     const wrong = definePlugin({ name: "wrong", setup() {} });
-    await expect(boot([consumer("a", [], () => wrong)])).rejects.toThrow('plugin "a": the default for "test-greeting", plugin "wrong", does not provide it');
+    await expect(boot([consumer("a", [], () => wrong)])).rejects.toThrow(
+      'plugin "a": the default for "test-greeting", plugin "wrong", does not provide it',
+    );
   });
 });

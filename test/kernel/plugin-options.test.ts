@@ -22,21 +22,30 @@ describe("validatePluginOptions", () => {
   });
 
   it("names plugin and option path", async () => {
-    const error = (await validatePluginOptions(plugin, { roots: [{ path: 3 }] }, "plugins.config.ts").then(() => undefined, (e: unknown) => e)) as ConfigError;
+    const error = (await validatePluginOptions(plugin, { roots: [{ path: 3 }] }, "plugins.config.ts").then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as ConfigError;
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.exitCode).toBe(2);
     expect(error.message).toMatch(/^plugins\.config\.ts: plugin "demo": option roots\[0\]\.path: /);
   });
 
   it("lists every problem on one line", async () => {
-    const error = (await validatePluginOptions(plugin, { roots: [], depth: -1 }, "cfg").then(() => undefined, (e: unknown) => e)) as ConfigError;
+    const error = (await validatePluginOptions(plugin, { roots: [], depth: -1 }, "cfg").then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as ConfigError;
     expect(error.message).toContain("option roots:");
     expect(error.message).toContain("option depth:");
     expect(error.message).not.toContain("\n");
   });
 
   it("validates missing options as an empty object", async () => {
-    const error = (await validatePluginOptions(plugin, undefined, "cfg").then(() => undefined, (e: unknown) => e)) as ConfigError;
+    const error = (await validatePluginOptions(plugin, undefined, "cfg").then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as ConfigError;
     expect(error.message).toContain("option roots:");
   });
 

@@ -38,7 +38,11 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
 
   beforeAll(async () => {
     provider.register();
-    kernel = await createKernel({ logger: createLogger("silent"), config: { plugins: [["fs", { roots: [SKILLS] }], "search-skills", "http", "rest-api", failing] }, baseDir: SKILLS });
+    kernel = await createKernel({
+      logger: createLogger("silent"),
+      config: { plugins: [["fs", { roots: [SKILLS] }], "search-skills", "http", "rest-api", failing] },
+      baseDir: SKILLS,
+    });
     const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
       // In process, as an app embedding the kernel answers: the Host header a socket would carry.
       fetch: (url, init) => {
@@ -47,7 +51,10 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
         return kernel.fetch(request);
       },
     });
-    client = new Client({ name: "tracing-test", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    client = new Client(
+      { name: "tracing-test", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await client.connect(transport);
   });
 
@@ -83,7 +90,9 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
 
   it("runs a REST call's tool in the same tool span as MCP's", async () => {
     exporter.reset();
-    const response = await kernel.fetch(new Request("http://127.0.0.1/v1/skills/search?q=pdf", { headers: { host: "127.0.0.1" } }));
+    const response = await kernel.fetch(
+      new Request("http://127.0.0.1/v1/skills/search?q=pdf", { headers: { host: "127.0.0.1" } }),
+    );
     expect(response.status).toBe(200);
     expect(exporter.getFinishedSpans().map((span) => span.name)).toContain("execute_tool search_skills");
   });
@@ -94,7 +103,10 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain("a bug");
     const viaMcp = await client.callTool({ name: "list_skills", arguments: {} });
-    expect(viaMcp).toMatchObject({ isError: true, content: [{ text: "list_skills: internal error; the server's log has the details" }] });
+    expect(viaMcp).toMatchObject({
+      isError: true,
+      content: [{ text: "list_skills: internal error; the server's log has the details" }],
+    });
     expect(exporter.getFinishedSpans().filter((span) => span.name === "execute_tool list_skills")).toHaveLength(2);
   });
 

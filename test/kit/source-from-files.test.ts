@@ -29,12 +29,24 @@ describe("sourceFromFiles", () => {
       "nested/csv/SKILL.md": skillMd("csv", "Clean CSV files."),
       "bad/SKILL.md": "---\nname: [\n---\n",
     });
-    const { kernel, callTool } = await start({ plugins: [sourceFromFiles({ name: "mem", files }), "fetch-skill-files"] });
-    expect(kernel.catalog.list().map((s) => s.qualifiedId).sort()).toEqual(["mem:csv", "mem:pdf"]);
-    expect(kernel.catalog.diagnostics().map((d) => `${d.source} ${d.path} ${d.severity}`)).toEqual(["mem bad/SKILL.md error"]);
+    const { kernel, callTool } = await start({
+      plugins: [sourceFromFiles({ name: "mem", files }), "fetch-skill-files"],
+    });
+    expect(
+      kernel.catalog
+        .list()
+        .map((s) => s.qualifiedId)
+        .sort(),
+    ).toEqual(["mem:csv", "mem:pdf"]);
+    expect(kernel.catalog.diagnostics().map((d) => `${d.source} ${d.path} ${d.severity}`)).toEqual([
+      "mem bad/SKILL.md error",
+    ]);
     const listing = await kernel.catalog.listFiles("pdf", 10);
     expect(listing.files).toEqual([{ path: "forms/a.txt", size: 6 }]);
-    const fetched = await callTool("fetch_skill_files", { skill_name: "pdf", file_paths: ["forms/a.txt", "../csv/SKILL.md"] });
+    const fetched = await callTool("fetch_skill_files", {
+      skill_name: "pdf",
+      file_paths: ["forms/a.txt", "../csv/SKILL.md"],
+    });
     expect(JSON.stringify(fetched.structuredContent)).toContain("form a");
     expect(JSON.stringify(fetched.structuredContent)).not.toContain("Clean CSV");
   });
@@ -49,7 +61,9 @@ describe("sourceFromFiles", () => {
     const { kernel } = await start({ plugins: [sourceFromFiles({ name: "disk", files: nodeSkillFiles(dir) })] });
     expect(kernel.catalog.list().map((s) => s.name)).toEqual(["pdf"]);
     expect((await kernel.catalog.listFiles("pdf", 10)).files).toEqual([]);
-    expect(kernel.catalog.diagnostics().map((d) => `${d.path} ${d.code} ${d.severity}`)).toEqual(["pdf/link.txt unsupported-file warning"]);
+    expect(kernel.catalog.diagnostics().map((d) => `${d.path} ${d.code} ${d.severity}`)).toEqual([
+      "pdf/link.txt unsupported-file warning",
+    ]);
   });
 
   it("takes visibleTo from the config entry when the plugin declares no options", async () => {
@@ -58,13 +72,22 @@ describe("sourceFromFiles", () => {
     const entry = [plugin, { visibleTo: { scopes: ["platform"] } }] as const;
     const anonymous = await start({ plugins: [entry, "list-skills"] });
     expect((await anonymous.callTool("list_skills")).structuredContent).toMatchObject({ skills: [] });
-    const member = await start({ plugins: [entry, "list-skills"], identity: { subject: "ada", scopes: ["platform"], claims: {} } });
+    const member = await start({
+      plugins: [entry, "list-skills"],
+      identity: { subject: "ada", scopes: ["platform"], claims: {} },
+    });
     expect((await member.callTool("list_skills")).structuredContent).toMatchObject({ skills: [{ name: "secret" }] });
-    await expect(startTestKernel({ plugins: [[plugin, { visibleTo: {} }]] })).rejects.toThrow(/visibleTo must name at least one scope/);
+    await expect(startTestKernel({ plugins: [[plugin, { visibleTo: {} }]] })).rejects.toThrow(
+      /visibleTo must name at least one scope/,
+    );
   });
 
   it("memorySource: a test's skills in two lines", async () => {
-    const { callTool } = await start({ plugins: [memorySource("team", { "a/SKILL.md": skillMd("a", "First.") }), "list-skills"] });
-    expect((await callTool("list_skills")).structuredContent).toMatchObject({ skills: [{ name: "a", source: "team" }] });
+    const { callTool } = await start({
+      plugins: [memorySource("team", { "a/SKILL.md": skillMd("a", "First.") }), "list-skills"],
+    });
+    expect((await callTool("list_skills")).structuredContent).toMatchObject({
+      skills: [{ name: "a", source: "team" }],
+    });
   });
 });

@@ -30,7 +30,9 @@ describe("the agents table", () => {
     expect(agentFolder(claude, { global: false, root: "/p", home: "/h" })).toBe("/p/.claude/skills");
     expect(agentFolder(cursor, { global: false, root: "/p", home: "/h" })).toBe("/p/.agents/skills");
     expect(agentFolder(cursor, { global: true, root: "/h", home: "/h" })).toBe("/h/.agents/skills");
-    expect(agentFolder(agentById("windsurf")!, { global: true, root: "/h", home: "/h" })).toBe("/h/.codeium/windsurf/skills");
+    expect(agentFolder(agentById("windsurf")!, { global: true, root: "/h", home: "/h" })).toBe(
+      "/h/.codeium/windsurf/skills",
+    );
   });
 
   it("follows the variables that move an agent's user folder, ignoring relative values", () => {

@@ -13,12 +13,19 @@ describe("parseSource: archives", () => {
   afterAll(() => rm(cwd, { recursive: true, force: true }));
 
   it("takes a file ending in .tar.gz, .tgz or .zip as an archive, with @skill", () => {
-    expect(parseSource("./team.tgz@pdf", cwd)).toEqual({ spec: { kind: "archive", written: "./team.tgz@pdf", location: join(cwd, "team.tgz") }, skill: "pdf" });
+    expect(parseSource("./team.tgz@pdf", cwd)).toEqual({
+      spec: { kind: "archive", written: "./team.tgz@pdf", location: join(cwd, "team.tgz") },
+      skill: "pdf",
+    });
     expect(parseSource("team.tgz", cwd).spec).toMatchObject({ kind: "archive", location: join(cwd, "team.tgz") });
   });
 
   it("takes an http(s) URL whose path ends so as an archive, on any host, query and all", () => {
-    for (const url of ["https://example.com/skills.tar.gz", "http://127.0.0.1:8080/x.ZIP?v=2", "https://github.com/acme/skills/archive/refs/heads/main.zip"]) {
+    for (const url of [
+      "https://example.com/skills.tar.gz",
+      "http://127.0.0.1:8080/x.ZIP?v=2",
+      "https://github.com/acme/skills/archive/refs/heads/main.zip",
+    ]) {
       expect(parseSource(url, cwd).spec).toEqual({ kind: "archive", written: url, location: url });
     }
     expect(parseSource("https://example.com/skills", cwd).spec.kind).toBe("catalog");

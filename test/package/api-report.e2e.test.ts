@@ -15,7 +15,9 @@ describe("the API reports (etc/*.api.md)", () => {
       await cp(join(ROOT, "etc"), stale, { recursive: true });
       const testing = join(stale, "skills-kernel-testing.api.md");
       await writeFile(testing, (await readFile(testing, "utf8")).replace(/^export function memorySource.*$/m, ""));
-      expect(apiReportDifferences(stale).map((path: string) => path.split("/").pop())).toEqual(["skills-kernel-testing.api.md"]);
+      expect(apiReportDifferences(stale).map((path: string) => path.split("/").pop())).toEqual([
+        "skills-kernel-testing.api.md",
+      ]);
     } finally {
       await rm(stale, { recursive: true, force: true });
     }

@@ -11,9 +11,20 @@ import { CLAUDE } from "../helpers/runtimes.js";
 it("claude plugin validate --strict accepts the plugin and its marketplace", async () => {
   const home = await mkdtemp(join(tmpdir(), "skills-kernel-claude-"));
   try {
-    const env = { ...process.env, HOME: home, DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" };
+    const env = {
+      ...process.env,
+      HOME: home,
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+    };
     for (const target of [".", ".claude-plugin/plugin.json"]) {
-      const run = spawnSync(CLAUDE, ["plugin", "validate", "--strict", "--json", target], { cwd: REPO_ROOT, env, encoding: "utf8", timeout: 120_000 });
+      const run = spawnSync(CLAUDE, ["plugin", "validate", "--strict", "--json", target], {
+        cwd: REPO_ROOT,
+        env,
+        encoding: "utf8",
+        timeout: 120_000,
+      });
       expect(run.status, run.stdout + run.stderr).toBe(0);
       const report = JSON.parse(run.stdout) as { success: boolean; provides: { mcpServers: { name: string }[] } };
       expect(report.success).toBe(true);

@@ -19,7 +19,12 @@ function files(folder: string, pattern: RegExp): string[] {
 it("no doc, example or message advises installing skills-kernel from the registry", () => {
   const byName = new RegExp(`\\bnpm (?:install|i|add)(?: -g| --global)? ${pkg.name}(?:@[\\w.]+)?(?![\\w/.-])`);
   // docs/releasing.md says what to write once the package is published.
-  const scanned = [join(ROOT, "README.md"), ...files("docs", /\.md$/).filter((path) => !path.endsWith("releasing.md")), ...files("src", /\.ts$/), ...files("examples", /\.(md|mjs|ts)$/).filter((path) => !path.includes("node_modules"))];
+  const scanned = [
+    join(ROOT, "README.md"),
+    ...files("docs", /\.md$/).filter((path) => !path.endsWith("releasing.md")),
+    ...files("src", /\.ts$/),
+    ...files("examples", /\.(md|mjs|ts)$/).filter((path) => !path.includes("node_modules")),
+  ];
   const advising = scanned.flatMap((file) =>
     readFileSync(file, "utf8")
       .split("\n")

@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 // Every file that names the package for an installer agrees with package.json: one version bump in
 // package.json (docs/releasing.md) and these tests name each file still to bump.
 const json = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), "utf8"));
-const pkg = json("package.json") as { name: string; version: string; mcpName: string; homepage: string; description: string };
+const pkg = json("package.json") as {
+  name: string;
+  version: string;
+  mcpName: string;
+  homepage: string;
+  description: string;
+};
 
 describe("server.json (the MCP Registry)", () => {
   const server = json("server.json");
@@ -18,8 +24,15 @@ describe("server.json (the MCP Registry)", () => {
 
   it("runs the npm package at exactly that version over stdio, --skills-dir repeatable, the GitHub token secret", () => {
     const [npm] = server.packages;
-    expect(npm).toMatchObject({ registryType: "npm", identifier: pkg.name, version: pkg.version, transport: { type: "stdio" } });
-    expect(npm.packageArguments).toContainEqual(expect.objectContaining({ type: "named", name: "--skills-dir", isRepeated: true, valueHint: expect.any(String) }));
+    expect(npm).toMatchObject({
+      registryType: "npm",
+      identifier: pkg.name,
+      version: pkg.version,
+      transport: { type: "stdio" },
+    });
+    expect(npm.packageArguments).toContainEqual(
+      expect.objectContaining({ type: "named", name: "--skills-dir", isRepeated: true, valueHint: expect.any(String) }),
+    );
     expect(npm.environmentVariables).toContainEqual(expect.objectContaining({ name: "GITHUB_TOKEN", isSecret: true }));
   });
 });
@@ -29,11 +42,14 @@ describe("the installers' manifests", () => {
     expect(json("mcpb/manifest.json").version).toBe(pkg.version);
     const plugin = json(".claude-plugin/plugin.json");
     expect(plugin.version).toBe(pkg.version);
-    expect(json(".claude-plugin/marketplace.json").plugins).toEqual([expect.objectContaining({ name: plugin.name, source: "./", version: pkg.version })]);
+    expect(json(".claude-plugin/marketplace.json").plugins).toEqual([
+      expect.objectContaining({ name: plugin.name, source: "./", version: pkg.version }),
+    ]);
     const gemini = json("gemini-extension.json");
     expect(gemini.version).toBe(pkg.version);
     // Each runs the published package at this very version.
-    for (const server of [plugin.mcpServers.skills, gemini.mcpServers.skills]) expect(server).toEqual({ command: "npx", args: ["-y", `${pkg.name}@${pkg.version}`] });
+    for (const server of [plugin.mcpServers.skills, gemini.mcpServers.skills])
+      expect(server).toEqual({ command: "npx", args: ["-y", `${pkg.name}@${pkg.version}`] });
   });
 });
 
@@ -45,7 +61,9 @@ describe("README's install links", () => {
     const url = link("Add to Cursor");
     expect(url.origin + url.pathname).toBe("https://cursor.com/en/install-mcp");
     expect(url.searchParams.get("name")).toBe("skills");
-    expect(JSON.parse(Buffer.from(url.searchParams.get("config")!, "base64").toString("utf8"))).toEqual({ command: "skills-kernel" });
+    expect(JSON.parse(Buffer.from(url.searchParams.get("config")!, "base64").toString("utf8"))).toEqual({
+      command: "skills-kernel",
+    });
   });
 
   it("Install in VS Code: VS Code's mcp/install redirect, its config JSON starting the installed skills-kernel", () => {

@@ -26,7 +26,10 @@ function rssOf(pid: number): number {
 }
 
 /** A request with a body of raw bytes and exactly the headers given (no Content-Length unless given, so chunked). */
-function send(url: URL, options: { method: string; headers: Record<string, string>; body?: Buffer }): Promise<RawResponse> {
+function send(
+  url: URL,
+  options: { method: string; headers: Record<string, string>; body?: Buffer },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method, headers: options.headers, agent: false }, (res) => {
       let body = "";
@@ -64,7 +67,11 @@ function checkAnswer(response: RawResponse, path: string): void {
     const record = message as { jsonrpc?: unknown; id?: unknown; error?: { message?: unknown; code?: unknown } };
     if (path === "/mcp" || type.startsWith("text/event-stream")) {
       // A refusal of the whole HTTP request answers no request, so its id is null, as the SDK's transport does.
-      const transportError = record.jsonrpc === "2.0" && record.id === null && record.error !== undefined && Number.isInteger(record.error.code);
+      const transportError =
+        record.jsonrpc === "2.0" &&
+        record.id === null &&
+        record.error !== undefined &&
+        Number.isInteger(record.error.code);
       expect(transportError || isJSONRPCMessage(message), response.body).toBe(true);
     }
     if (record.error) {
@@ -72,25 +79,64 @@ function checkAnswer(response: RawResponse, path: string): void {
       expect(record.error.message).not.toContain("\n");
     }
   }
-  if (response.status >= 400) expect(messages.every((message) => "error" in (message as object)), response.body).toBe(true);
+  if (response.status >= 400)
+    expect(
+      messages.every((message) => "error" in (message as object)),
+      response.body,
+    ).toBe(true);
 }
 
 const hostileString = fc.oneof(
   fc.string({ maxLength: 50 }),
   fc.string({ unit: "grapheme", maxLength: 40 }),
-  fc.constantFrom("", "../../etc/passwd", "%2e%2e%2f", "a\u0000b", "\u202e", "skill://x/../../y", "examples:changelog-curator"),
+  fc.constantFrom(
+    "",
+    "../../etc/passwd",
+    "%2e%2e%2f",
+    "a\u0000b",
+    "\u202e",
+    "skill://x/../../y",
+    "examples:changelog-curator",
+  ),
   fc.string({ minLength: 1000, maxLength: 5000 }),
 );
-const argument = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }));
+const argument = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.jsonValue({ maxDepth: 3 }),
+);
 const TOOLS = ["search_skills", "list_skills", "read_skill", "fetch_skill_files", "no_such_tool"];
-const METHODS = ["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list", "prompts/list", "logging/setLevel", "notifications/initialized", "notifications/cancelled", "skills/list"];
+const METHODS = [
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "prompts/list",
+  "logging/setLevel",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "skills/list",
+];
 
 /** A tool call with odd, huge or hostile arguments. */
 const toolCall = fc.record({
   jsonrpc: fc.constant("2.0"),
   id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 })),
   method: fc.constant("tools/call"),
-  params: fc.record({ name: fc.constantFrom(...TOOLS), arguments: fc.dictionary(fc.constantFrom("query", "limit", "source", "id", "skill", "paths", "cursor", "x"), argument, { maxKeys: 4 }) }),
+  params: fc.record({
+    name: fc.constantFrom(...TOOLS),
+    arguments: fc.dictionary(
+      fc.constantFrom("query", "limit", "source", "id", "skill", "paths", "cursor", "x"),
+      argument,
+      { maxKeys: 4 },
+    ),
+  }),
 });
 
 /** One JSON-RPC message a hostile client might send: valid, nearly valid, or not one at all. */
@@ -99,9 +145,21 @@ const message = fc.oneof(
   fc.record(
     {
       jsonrpc: fc.constantFrom("2.0", "1.0", 2, null),
-      id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constant(null), fc.double(), fc.jsonValue({ maxDepth: 1 })),
+      id: fc.oneof(
+        fc.integer(),
+        fc.string({ maxLength: 20 }),
+        fc.constant(null),
+        fc.double(),
+        fc.jsonValue({ maxDepth: 1 }),
+      ),
       method: fc.oneof(fc.constantFrom(...METHODS), fc.string({ maxLength: 30 })),
-      params: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ name: hostileString, uri: hostileString, cursor: hostileString, protocolVersion: hostileString }, { requiredKeys: [] })),
+      params: fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record(
+          { name: hostileString, uri: hostileString, cursor: hostileString, protocolVersion: hostileString },
+          { requiredKeys: [] },
+        ),
+      ),
       result: fc.jsonValue({ maxDepth: 2 }),
     },
     { requiredKeys: [] },
@@ -121,9 +179,41 @@ const body = fc.oneof(
 /** Anything at all: any method, path and headers, most of them wrong. */
 const anyRequest = fc.record({
   method: fc.constantFrom("POST", "POST", "POST", "GET", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD"),
-  path: fc.constantFrom("/mcp", "/mcp", "/mcp", "/mcp/", "/mcp/x", "/v1/skills", "/v1/search?q=pdf", "/v1/skills/..%2f..%2fetc", "/v1/openapi.json", "/nothing", "/"),
-  contentType: fc.option(fc.constantFrom("application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "text/plain; a=application/json", "application/json;", "multipart/form-data", "")),
-  accept: fc.option(fc.constantFrom("application/json, text/event-stream", "application/json", "text/event-stream", "*/*", "text/html", "")),
+  path: fc.constantFrom(
+    "/mcp",
+    "/mcp",
+    "/mcp",
+    "/mcp/",
+    "/mcp/x",
+    "/v1/skills",
+    "/v1/search?q=pdf",
+    "/v1/skills/..%2f..%2fetc",
+    "/v1/openapi.json",
+    "/nothing",
+    "/",
+  ),
+  contentType: fc.option(
+    fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      "APPLICATION/JSON",
+      "text/plain",
+      "text/plain; a=application/json",
+      "application/json;",
+      "multipart/form-data",
+      "",
+    ),
+  ),
+  accept: fc.option(
+    fc.constantFrom(
+      "application/json, text/event-stream",
+      "application/json",
+      "text/event-stream",
+      "*/*",
+      "text/html",
+      "",
+    ),
+  ),
   session: fc.constantFrom("none", "none", "garbage", "valid"),
   protocolVersion: fc.option(fc.constantFrom("2025-06-18", "2025-03-26", "1999-01-01", "x".repeat(300), "")),
   declareLength: fc.boolean(),
@@ -139,7 +229,10 @@ const mcpPost = fc.record({
   session: fc.constant("valid"),
   protocolVersion: fc.option(fc.constantFrom("2025-06-18", "2025-03-26")),
   declareLength: fc.boolean(),
-  body: fc.oneof(toolCall.map((call) => Buffer.from(JSON.stringify(call))), body),
+  body: fc.oneof(
+    toolCall.map((call) => Buffer.from(JSON.stringify(call))),
+    body,
+  ),
 });
 
 const hostileRequest = fc.oneof(anyRequest, mcpPost);
@@ -148,7 +241,9 @@ function describeServer(mode: "stateful" | "stateless") {
   describe(`hostile HTTP requests against the ${mode} bundle`, () => {
     let server: HttpServerProcess;
     beforeAll(async () => {
-      server = await startHttpServer(["--config", CONFIG, ...(mode === "stateless" ? ["--stateless"] : [])], { env: { SKILLS_KERNEL_TRUST_CONFIG: "1" } });
+      server = await startHttpServer(["--config", CONFIG, ...(mode === "stateless" ? ["--stateless"] : [])], {
+        env: { SKILLS_KERNEL_TRUST_CONFIG: "1" },
+      });
     });
     afterAll(async () => {
       await server?.stop();
@@ -173,10 +268,21 @@ function describeServer(mode: "stateful" | "stateless") {
           const hasBody = request.body !== null && !["GET", "HEAD"].includes(request.method);
           // node:http sends a body without a length chunked only for POST, PUT and PATCH; any other
           // would be a broken HTTP message, which node's parser refuses before the server sees it.
-          if (hasBody && (request.declareLength || !["POST", "PUT", "PATCH"].includes(request.method))) headers["content-length"] = String(request.body!.length);
-          const response = await send(new URL(request.path, server.origin), { method: request.method, headers, body: hasBody ? request.body! : undefined });
+          if (hasBody && (request.declareLength || !["POST", "PUT", "PATCH"].includes(request.method)))
+            headers["content-length"] = String(request.body!.length);
+          const response = await send(new URL(request.path, server.origin), {
+            method: request.method,
+            headers,
+            body: hasBody ? request.body! : undefined,
+          });
           checkAnswer(response, new URL(request.path, server.origin).pathname);
-          if (hasBody && request.body!.length > MAX_BODY && request.path.startsWith("/mcp") && request.method === "POST" && response.status !== 404) {
+          if (
+            hasBody &&
+            request.body!.length > MAX_BODY &&
+            request.path.startsWith("/mcp") &&
+            request.method === "POST" &&
+            response.status !== 404
+          ) {
             // Over the limit is refused for its size whatever else is wrong, unless it was refused
             // before its body was read (Accept, Content-Type, session), which the status says.
             expect([406, 413, 415, 400]).toContain(response.status);
@@ -194,26 +300,50 @@ function describeServer(mode: "stateful" | "stateless") {
       const post = (body: string, headers: Record<string, string> = {}) =>
         rawRequest(server.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body });
       const session: Record<string, string> = mode === "stateful" ? { "mcp-session-id": await openSession() } : {};
-      const errorOf = (response: RawResponse) => (JSON.parse(response.body) as { error: { code: number; message: string } }).error;
+      const errorOf = (response: RawResponse) =>
+        (JSON.parse(response.body) as { error: { code: number; message: string } }).error;
 
-      const malformed = await post("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ", session);
+      const malformed = await post('{"jsonrpc": "2.0", "id": 1, "method": ', session);
       expect([malformed.status, errorOf(malformed).code]).toEqual([400, -32700]);
 
       const notJsonRpc = await post(JSON.stringify({ hello: "world" }), session);
       expect([notJsonRpc.status, errorOf(notJsonRpc).code]).toEqual([400, -32600]);
 
       const badId = await post(JSON.stringify({ jsonrpc: "2.0", id: 0.5, method: "ping" }), session);
-      expect([badId.status, JSON.parse(badId.body)]).toEqual([400, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: an id is a string or an integer" } }]);
+      expect([badId.status, JSON.parse(badId.body)]).toEqual([
+        400,
+        {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "Invalid Request: an id is a string or an integer" },
+        },
+      ]);
 
-      const wrongType = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), { ...session, "content-type": "text/plain" });
-      expect([wrongType.status, errorOf(wrongType).message]).toEqual([415, "Unsupported Media Type: Content-Type must be application/json"]);
+      const wrongType = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), {
+        ...session,
+        "content-type": "text/plain",
+      });
+      expect([wrongType.status, errorOf(wrongType).message]).toEqual([
+        415,
+        "Unsupported Media Type: Content-Type must be application/json",
+      ]);
 
-      const wrongAccept = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), { ...session, accept: "text/html" });
+      const wrongAccept = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), {
+        ...session,
+        accept: "text/html",
+      });
       expect(wrongAccept.status).toBe(406);
 
-      const oversize = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(MAX_BODY) } }), session);
+      const oversize = await post(
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(MAX_BODY) } }),
+        session,
+      );
       expect(oversize.status).toBe(413);
-      const chunked = await send(server.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, ...session }, body: Buffer.alloc(3 * MAX_BODY, " ") });
+      const chunked = await send(server.mcpUrl, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, ...session },
+        body: Buffer.alloc(3 * MAX_BODY, " "),
+      });
       expect(chunked.status).toBe(413);
       expect(errorOf(chunked).message).toMatch(/16384 bytes/);
 
@@ -221,25 +351,43 @@ function describeServer(mode: "stateful" | "stateless") {
       const tooMany = await post(batch, session);
       expect([tooMany.status, errorOf(tooMany).code]).toEqual([400, -32600]);
 
-      const badVersion = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), { ...session, "mcp-protocol-version": "1999-01-01" });
+      const badVersion = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), {
+        ...session,
+        "mcp-protocol-version": "1999-01-01",
+      });
       expect(badVersion.status).toBe(400);
       expect(errorOf(badVersion).message).toMatch(/Unsupported protocol version: 1999-01-01/);
 
       const unknown = await post(JSON.stringify({ jsonrpc: "2.0", id: "u", method: "no/such/method" }), session);
       expect(unknown.status).toBe(200);
-      expect(messagesOf(unknown)).toEqual([{ jsonrpc: "2.0", id: "u", error: { code: -32601, message: "Method not found" } }]);
+      expect(messagesOf(unknown)).toEqual([
+        { jsonrpc: "2.0", id: "u", error: { code: -32601, message: "Method not found" } },
+      ]);
 
       // A huge argument, just under the limit, gets the tool's own answer.
       const query = "pdf ".repeat((MAX_BODY - 200) / 4);
-      const huge = await post(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "search_skills", arguments: { query } } }), session);
+      const huge = await post(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "search_skills", arguments: { query } },
+        }),
+        session,
+      );
       expect(huge.status).toBe(200);
-      const [answer] = messagesOf(huge) as { id: number; result: { isError?: boolean; structuredContent?: { query: string } } }[];
+      const [answer] = messagesOf(huge) as {
+        id: number;
+        result: { isError?: boolean; structuredContent?: { query: string } };
+      }[];
       expect(answer!.id).toBe(7);
       expect(answer!.result.isError).toBeFalsy();
       expect(answer!.result.structuredContent!.query.length).toBeLessThan(200);
 
       if (mode === "stateful") {
-        const unknownSession = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), { "mcp-session-id": "no-such-session" });
+        const unknownSession = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), {
+          "mcp-session-id": "no-such-session",
+        });
         expect([unknownSession.status, errorOf(unknownSession).message]).toEqual([404, "Session not found"]);
         const noSession = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
         expect(noSession.status).toBe(400);
@@ -248,10 +396,23 @@ function describeServer(mode: "stateful" | "stateless") {
         expect(get.status).toBe(405);
         // Two clients with the same request id each get their own answer.
         const [a, b] = await Promise.all(
-          ["pdf", "commit"].map((query) => post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_skills", arguments: { query } } }))),
+          ["pdf", "commit"].map((query) =>
+            post(
+              JSON.stringify({
+                jsonrpc: "2.0",
+                id: 1,
+                method: "tools/call",
+                params: { name: "search_skills", arguments: { query } },
+              }),
+            ),
+          ),
         );
-        expect((messagesOf(a!)[0] as { result: { structuredContent: { query: string } } }).result.structuredContent.query).toBe("pdf");
-        expect((messagesOf(b!)[0] as { result: { structuredContent: { query: string } } }).result.structuredContent.query).toBe("commit");
+        expect(
+          (messagesOf(a!)[0] as { result: { structuredContent: { query: string } } }).result.structuredContent.query,
+        ).toBe("pdf");
+        expect(
+          (messagesOf(b!)[0] as { result: { structuredContent: { query: string } } }).result.structuredContent.query,
+        ).toBe("commit");
       }
       expect(server.stderr()).not.toMatch(STACK);
     });
@@ -264,23 +425,36 @@ describeServer("stateful");
 describe("cancellations on the stateless bundle", () => {
   let server: HttpServerProcess;
   beforeAll(async () => {
-    server = await startHttpServer(["--config", SLOW_CONFIG, "--stateless"], { env: { SKILLS_KERNEL_TRUST_CONFIG: "1" } });
+    server = await startHttpServer(["--config", SLOW_CONFIG, "--stateless"], {
+      env: { SKILLS_KERNEL_TRUST_CONFIG: "1" },
+    });
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   it("never reach another client's request, whatever id they name", async () => {
-    const call = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow_tool", arguments: {} } });
+    const call = (id: number) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow_tool", arguments: {} } });
     const slow = rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: call(1) });
     // Ids a request could be travelling under, the client's own among them (a batch holds 20 at most).
-    const cancels = Array.from({ length: 20 }, (_, requestId) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "hostile" } }));
+    const cancels = Array.from({ length: 20 }, (_, requestId) => ({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId, reason: "hostile" },
+    }));
     await waitFor("the call to reach the tool", () => server.stderr().includes("slow_tool: working"));
-    const cancel = await rawRequest(server.mcpUrl, { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(cancels) });
+    const cancel = await rawRequest(server.mcpUrl, {
+      method: "POST",
+      headers: MCP_HEADERS,
+      body: JSON.stringify(cancels),
+    });
     expect(cancel.status).toBe(202);
     // A cancelled request is never answered: the slow call's answer proves nothing reached it.
     const answer = await slow;
     expect(answer.status).toBe(200);
-    expect(messagesOf(answer)).toEqual([{ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "done" }] } }]);
+    expect(messagesOf(answer)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "done" }] } },
+    ]);
   });
 });

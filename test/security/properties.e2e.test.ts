@@ -55,7 +55,14 @@ const hostileString = fc.oneof(
   ),
   fc.string({ minLength: 1000, maxLength: 5000 }),
 );
-const jsonValue = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }));
+const jsonValue = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.jsonValue({ maxDepth: 3 }),
+);
 
 describe("every tool, with generated arguments, over stdio against the bundle", () => {
   it("answers each call with a result or a one-line error, and keeps serving in bounded memory", async () => {
@@ -78,8 +85,14 @@ describe("every tool, with generated arguments, over stdio against the bundle", 
         ...tools.map((tool) => {
           const names = Object.keys(tool.inputSchema.properties ?? {});
           // A tool that takes nothing (get_cache_stats) gets only the arbitrary dictionaries.
-          const known = names.length === 0 ? fc.constant({}) : fc.dictionary(fc.constantFrom(...names), jsonValue, { maxKeys: names.length });
-          return fc.record({ name: fc.constant(tool.name), arguments: fc.oneof(known, fc.dictionary(fc.string(), jsonValue, { maxKeys: 4 })) });
+          const known =
+            names.length === 0
+              ? fc.constant({})
+              : fc.dictionary(fc.constantFrom(...names), jsonValue, { maxKeys: names.length });
+          return fc.record({
+            name: fc.constant(tool.name),
+            arguments: fc.oneof(known, fc.dictionary(fc.string(), jsonValue, { maxKeys: 4 })),
+          });
         }),
       );
       await fc.assert(
@@ -88,7 +101,9 @@ describe("every tool, with generated arguments, over stdio against the bundle", 
             const result = await client.callTool({ name, arguments: args });
             expect(Array.isArray(result.content)).toBe(true);
             if (result.isError) {
-              const text = (result.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("\n");
+              const text = (result.content as { type: string; text?: string }[])
+                .map((part) => part.text ?? "")
+                .join("\n");
               expect(text).not.toMatch(/\n\s+at /);
               expect(text).not.toMatch(/internal error/);
             }
@@ -117,12 +132,41 @@ const frame = fc.oneof(
     .record(
       {
         jsonrpc: fc.constantFrom("2.0", "1.0", 2, null),
-        id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constant(null), fc.double(), fc.jsonValue({ maxDepth: 1 })),
+        id: fc.oneof(
+          fc.integer(),
+          fc.string({ maxLength: 20 }),
+          fc.constant(null),
+          fc.double(),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
         method: fc.oneof(
-          fc.constantFrom("ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list", "prompts/list", "completion/complete", "logging/setLevel", "notifications/cancelled", "notifications/progress"),
+          fc.constantFrom(
+            "ping",
+            "tools/list",
+            "tools/call",
+            "resources/list",
+            "resources/read",
+            "resources/templates/list",
+            "prompts/list",
+            "completion/complete",
+            "logging/setLevel",
+            "notifications/cancelled",
+            "notifications/progress",
+          ),
           fc.string({ maxLength: 30 }),
         ),
-        params: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ name: hostileString, arguments: fc.dictionary(fc.string(), jsonValue), uri: hostileString, cursor: hostileString }, { requiredKeys: [] })),
+        params: fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }),
+          fc.record(
+            {
+              name: hostileString,
+              arguments: fc.dictionary(fc.string(), jsonValue),
+              uri: hostileString,
+              cursor: hostileString,
+            },
+            { requiredKeys: [] },
+          ),
+        ),
         result: fc.jsonValue({ maxDepth: 2 }),
       },
       { requiredKeys: [] },
@@ -148,7 +192,10 @@ function isBroken(line: string | Buffer): boolean {
     return true;
   }
   if (isJSONRPCMessage(value)) return false;
-  const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const record =
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   return !(record && ("result" in record || "error" in record) && !("method" in record));
 }
 

@@ -37,7 +37,10 @@ beforeAll(async () => {
 
   const skill = (folder: string, name: string) =>
     mkdir(join(root, folder), { recursive: true }).then(() =>
-      writeFile(join(root, folder, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`),
+      writeFile(
+        join(root, folder, "SKILL.md"),
+        `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`,
+      ),
     );
   await skill("victim", "victim");
   const victim = join(root, "victim");
@@ -266,13 +269,19 @@ describe("skill:// resources refuse every traversal", () => {
     "refuses %s, encoded and raw",
     async (_label, payload) => {
       const encoded = payload.split("/").map(encodeURIComponent).join("/");
-      for (const uri of [`skill://victim/${encoded}`, `skill://victim/${payload}`, `skill://victim/${encodeURIComponent(payload)}`]) {
+      for (const uri of [
+        `skill://victim/${encoded}`,
+        `skill://victim/${payload}`,
+        `skill://victim/${encodeURIComponent(payload)}`,
+      ]) {
         const answer = await readOrError(uri);
         expect(answer).not.toContain(SECRET);
         // Only the skill's own files may come back: when a URI normalises to the good file, or
         // names the SKILL.md.
         if (!answer.startsWith(REFUSED)) {
-          expect([GOOD_TEXT, "# victim\n"].some((text) => answer.includes(JSON.stringify(text).slice(1, -1)))).toBe(true);
+          expect([GOOD_TEXT, "# victim\n"].some((text) => answer.includes(JSON.stringify(text).slice(1, -1)))).toBe(
+            true,
+          );
         }
       }
     },
@@ -299,7 +308,10 @@ describe("skill:// resources refuse every traversal", () => {
     const listed = record(await server.client.listResources());
     expect(listed).not.toContain(SECRET);
     expect(listed).not.toContain("linked-doc");
-    expect((await server.client.readResource({ uri: `skill://victim/${GOOD.split("/").map(encodeURIComponent).join("/")}` })).contents[0]).toMatchObject({ text: GOOD_TEXT });
+    expect(
+      (await server.client.readResource({ uri: `skill://victim/${GOOD.split("/").map(encodeURIComponent).join("/")}` }))
+        .contents[0],
+    ).toMatchObject({ text: GOOD_TEXT });
   });
 });
 

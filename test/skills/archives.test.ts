@@ -48,29 +48,88 @@ describe("packTarGz", () => {
 
 describe("unpackSkillArchive refuses hostile archives", () => {
   it("a .. entry, an absolute path, a link out, a hard link", async () => {
-    expect(await refusal(await tarGz([{ name: "SKILL.md", body: SKILL }, { name: "../escape.sh", body: SKILL }]))).toMatch(/'\.\.' segment/);
-    expect(await refusal(await tarGz([{ name: "SKILL.md", body: SKILL }, { name: "/etc/cron.d/x", body: SKILL }]))).toMatch(/absolute/);
-    expect(await refusal(await tarGz([{ name: "SKILL.md", body: SKILL }, { name: "notes", type: "symlink", linkname: "/etc/passwd" }]))).toMatch(/symlink -> \/etc\/passwd/);
-    expect(await refusal(await tarGz([{ name: "SKILL.md", body: SKILL }, { name: "notes", type: "link", linkname: "../../x" }]))).toMatch(/is a link/);
+    expect(
+      await refusal(
+        await tarGz([
+          { name: "SKILL.md", body: SKILL },
+          { name: "../escape.sh", body: SKILL },
+        ]),
+      ),
+    ).toMatch(/'\.\.' segment/);
+    expect(
+      await refusal(
+        await tarGz([
+          { name: "SKILL.md", body: SKILL },
+          { name: "/etc/cron.d/x", body: SKILL },
+        ]),
+      ),
+    ).toMatch(/absolute/);
+    expect(
+      await refusal(
+        await tarGz([
+          { name: "SKILL.md", body: SKILL },
+          { name: "notes", type: "symlink", linkname: "/etc/passwd" },
+        ]),
+      ),
+    ).toMatch(/symlink -> \/etc\/passwd/);
+    expect(
+      await refusal(
+        await tarGz([
+          { name: "SKILL.md", body: SKILL },
+          { name: "notes", type: "link", linkname: "../../x" },
+        ]),
+      ),
+    ).toMatch(/is a link/);
     // Zip: a Unix symlink entry (S_IFLNK in the external attributes).
-    const zip = zipSync({ "SKILL.md": SKILL, notes: [new TextEncoder().encode("/etc/passwd"), { os: 3, attrs: (0o120777 << 16) >>> 0 }] });
+    const zip = zipSync({
+      "SKILL.md": SKILL,
+      notes: [new TextEncoder().encode("/etc/passwd"), { os: 3, attrs: (0o120777 << 16) >>> 0 }],
+    });
     expect(await refusal(zip)).toMatch(/link or special file/);
-    expect(await refusal(zipSync({ "SKILL.md": SKILL, "../x": SKILL }))).toMatch(/not a readable zip archive|'\.\.' segment/);
+    expect(await refusal(zipSync({ "SKILL.md": SKILL, "../x": SKILL }))).toMatch(
+      /not a readable zip archive|'\.\.' segment/,
+    );
   });
 
   it("a bomb: over the byte limit, or over the ratio", async () => {
-    expect(await refusal(await tarGz([{ name: "SKILL.md", body: SKILL }, { name: "big", body: new Uint8Array(17 * 1024 * 1024) }]))).toMatch(/unpacks to more than/);
-    expect(await refusal(await tarGz([{ name: "SKILL.md", body: SKILL }, { name: "zeros", body: new Uint8Array(8 * 1024 * 1024) }]))).toMatch(/times its own size/);
-    expect(await refusal(zipSync({ "SKILL.md": SKILL, zeros: new Uint8Array(8 * 1024 * 1024) }, { level: 9 }))).toMatch(/times its own size/);
+    expect(
+      await refusal(
+        await tarGz([
+          { name: "SKILL.md", body: SKILL },
+          { name: "big", body: new Uint8Array(17 * 1024 * 1024) },
+        ]),
+      ),
+    ).toMatch(/unpacks to more than/);
+    expect(
+      await refusal(
+        await tarGz([
+          { name: "SKILL.md", body: SKILL },
+          { name: "zeros", body: new Uint8Array(8 * 1024 * 1024) },
+        ]),
+      ),
+    ).toMatch(/times its own size/);
+    expect(await refusal(zipSync({ "SKILL.md": SKILL, zeros: new Uint8Array(8 * 1024 * 1024) }, { level: 9 }))).toMatch(
+      /times its own size/,
+    );
   });
 
   it("100,000 entries, tar and zip", async () => {
     // One empty file's 512-byte header, 100,000 times: refused unread, its tar being larger than the byte limit allows.
     const one = gunzipSync(await tarGz([{ name: "f", body: new Uint8Array() }])).subarray(0, 512);
-    const many = gzipSync(Buffer.concat([gunzipSync(await tarGz([{ name: "SKILL.md", body: SKILL }])).subarray(0, 1024), ...Array.from({ length: 100_000 }, () => one)]));
+    const many = gzipSync(
+      Buffer.concat([
+        gunzipSync(await tarGz([{ name: "SKILL.md", body: SKILL }])).subarray(0, 1024),
+        ...Array.from({ length: 100_000 }, () => one),
+      ]),
+    );
     expect(await refusal(many)).toMatch(/more than 1024 entries|unpacks to more than/);
     // Fewer, within the byte limit: refused by count.
-    const thousands = gzipSync(Buffer.concat([gunzipSync(await tarGz([{ name: "SKILL.md", body: SKILL }])).subarray(0, 1024), ...Array.from({ length: 5_000 }, () => one)]));
+    const thousands = gzipSync(
+      Buffer.concat([
+        gunzipSync(await tarGz([{ name: "SKILL.md", body: SKILL }])).subarray(0, 1024),
+        ...Array.from({ length: 5_000 }, () => one),
+      ]),
+    );
     expect(await refusal(thousands)).toMatch(/more than 1024 entries/);
     const files: Record<string, Uint8Array> = { "SKILL.md": SKILL };
     for (let index = 0; index < 100_000; index += 1) files[`f/${index}`] = new Uint8Array();
@@ -79,12 +138,27 @@ describe("unpackSkillArchive refuses hostile archives", () => {
 
   it("no SKILL.md at the root, a path twice, and bytes that are no archive", async () => {
     expect(await refusal(await tarGz([{ name: "skill/SKILL.md", body: SKILL }]))).toMatch(/no SKILL\.md at its root/);
-    expect(await refusal(await tarGz([{ name: "SKILL.md", body: SKILL }, { name: "./SKILL.md", body: SKILL }]))).toMatch(/twice/);
+    expect(
+      await refusal(
+        await tarGz([
+          { name: "SKILL.md", body: SKILL },
+          { name: "./SKILL.md", body: SKILL },
+        ]),
+      ),
+    ).toMatch(/twice/);
     expect(await refusal(new TextEncoder().encode("just text"))).toMatch(/neither a \.tar\.gz nor a \.zip/);
   });
 
   it("takes ./ prefixes and folder entries as the files beneath them", async () => {
-    const read = await unpackSkillArchive(await tarGz([{ name: "./", type: "directory" }, { name: "./SKILL.md", body: SKILL }, { name: "./refs/", type: "directory" }, { name: "./refs/a.md", body: SKILL }]), "ok");
+    const read = await unpackSkillArchive(
+      await tarGz([
+        { name: "./", type: "directory" },
+        { name: "./SKILL.md", body: SKILL },
+        { name: "./refs/", type: "directory" },
+        { name: "./refs/a.md", body: SKILL },
+      ]),
+      "ok",
+    );
     expect(read.map((file) => file.path)).toEqual(["SKILL.md", "refs/a.md"]);
   });
 });

@@ -6,11 +6,22 @@ import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
 /** What a one-shot command warns about: the sources its answer went out without. */
 function catalogOf(hanging: boolean) {
   const noFiles = () => Promise.reject(new Error("not in this test"));
-  const skills: SourceSkill[] = [{ name: "local", description: "local", path: "local", frontmatter: {}, excerpt: "", rank: 0 }];
-  const source = (name: string, load: CatalogSource["load"]): CatalogSource => ({ name, description: name, load, readDocument: noFiles, listFiles: noFiles, readFile: noFiles });
+  const skills: SourceSkill[] = [
+    { name: "local", description: "local", path: "local", frontmatter: {}, excerpt: "", rank: 0 },
+  ];
+  const source = (name: string, load: CatalogSource["load"]): CatalogSource => ({
+    name,
+    description: name,
+    load,
+    readDocument: noFiles,
+    listFiles: noFiles,
+    readFile: noFiles,
+  });
   const catalog = new WholeCatalog(createLogger("silent"));
   catalog.addSource(source("folder", async () => ({ skills, diagnostics: [] })));
-  catalog.addSource(source("catalog", hanging ? () => new Promise(() => undefined) : async () => ({ skills: [], diagnostics: [] })));
+  catalog.addSource(
+    source("catalog", hanging ? () => new Promise(() => undefined) : async () => ({ skills: [], diagnostics: [] })),
+  );
   return catalog;
 }
 

@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { oneLine, summarizeCatalog, SUMMARY_DESCRIPTION_CHARS } from "../../src/skills/catalog/catalog-summary.js";
 
 const skills = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ id: `skill-${i}`, description: `Does task number ${i}, which takes a sentence or two to describe.` }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `skill-${i}`,
+    description: `Does task number ${i}, which takes a sentence or two to describe.`,
+  }));
 
 describe("the catalog summary", () => {
   it("lists every skill, one line each, when they fit", () => {
@@ -34,7 +37,9 @@ describe("the catalog summary", () => {
         `(and ${summary.omitted} more skills, left out to keep this summary within ${budget.toLocaleString("en-US")} characters)`,
       );
       // In catalog order, from the first.
-      expect(summary.text.split("\n").slice(1, -1)).toEqual(skills(summary.listed).map((s) => `- ${s.id}: ${s.description}`));
+      expect(summary.text.split("\n").slice(1, -1)).toEqual(
+        skills(summary.listed).map((s) => `- ${s.id}: ${s.description}`),
+      );
     }
   });
 
@@ -48,7 +53,11 @@ describe("the catalog summary", () => {
   });
 
   it("says when nothing is served", () => {
-    expect(summarizeCatalog([], 500)).toEqual({ text: "This server serves no skills at the moment.", listed: 0, omitted: 0 });
+    expect(summarizeCatalog([], 500)).toEqual({
+      text: "This server serves no skills at the moment.",
+      listed: 0,
+      omitted: 0,
+    });
   });
 
   it("keeps a description to one line, so it cannot start lines of its own", () => {
@@ -76,21 +85,35 @@ describe("oneLine", () => {
     // The summary stops making lines once they pass the budget; this is its definition in full.
     const everyLine = (catalog: readonly { id: string; description: string }[], maxChars: number) => {
       const header = summarizeCatalog(catalog, 100_000).text.split("\n")[0]!;
-      const lines = catalog.map((skill) => `- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, SUMMARY_DESCRIPTION_CHARS)}`);
+      const lines = catalog.map(
+        (skill) => `- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, SUMMARY_DESCRIPTION_CHARS)}`,
+      );
       const whole = [header, ...lines].join("\n");
       if (whole.length <= maxChars) return { text: whole, listed: catalog.length, omitted: 0 };
-      const leftOut = (n: number) => `(and ${n.toLocaleString("en-US")} more skill${n === 1 ? "" : "s"}, left out to keep this summary within ${maxChars.toLocaleString("en-US")} characters)`;
+      const leftOut = (n: number) =>
+        `(and ${n.toLocaleString("en-US")} more skill${n === 1 ? "" : "s"}, left out to keep this summary within ${maxChars.toLocaleString("en-US")} characters)`;
       const room = maxChars - 1 - leftOut(catalog.length).length;
       let used = header.length;
       let listed = 0;
       while (listed < lines.length && used + 1 + lines[listed]!.length <= room) used += 1 + lines[listed++]!.length;
-      return { text: [header, ...lines.slice(0, listed), leftOut(catalog.length - listed)].join("\n"), listed, omitted: catalog.length - listed };
+      return {
+        text: [header, ...lines.slice(0, listed), leftOut(catalog.length - listed)].join("\n"),
+        listed,
+        omitted: catalog.length - listed,
+      };
     };
-    const skill = fc.record({ id: fc.string({ minLength: 1, maxLength: 120 }), description: fc.string({ maxLength: 400 }) });
+    const skill = fc.record({
+      id: fc.string({ minLength: 1, maxLength: 120 }),
+      description: fc.string({ maxLength: 400 }),
+    });
     fc.assert(
-      fc.property(fc.array(skill, { minLength: 1, maxLength: 60 }), fc.integer({ min: 300, max: 6_000 }), (catalog, maxChars) => {
-        expect(summarizeCatalog(catalog, maxChars)).toEqual(everyLine(catalog, maxChars));
-      }),
+      fc.property(
+        fc.array(skill, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 300, max: 6_000 }),
+        (catalog, maxChars) => {
+          expect(summarizeCatalog(catalog, maxChars)).toEqual(everyLine(catalog, maxChars));
+        },
+      ),
       { numRuns: 300 },
     );
   });

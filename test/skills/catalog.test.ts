@@ -17,7 +17,15 @@ const skill = (name: string, path: string, rank = 0): SourceSkill => ({
 /** A source of metadata only: these tests never read files. */
 function metadataSource(name: string, load: CatalogSource["load"], watch?: CatalogSource["watch"]): CatalogSource {
   const noFiles = () => Promise.reject(new Error("not in this test"));
-  return { name, description: `${name} folder`, load, readDocument: noFiles, listFiles: noFiles, readFile: noFiles, watch };
+  return {
+    name,
+    description: `${name} folder`,
+    load,
+    readDocument: noFiles,
+    listFiles: noFiles,
+    readFile: noFiles,
+    watch,
+  };
 }
 
 const source = (name: string, skills: SourceSkill[], fail = false): CatalogSource =>
@@ -47,7 +55,12 @@ describe("WholeCatalog identity", () => {
 
   it("within a source, root rank then depth then path decide, and paths qualify repeated names", async () => {
     const catalog = await catalogOf(
-      source("corpus", [skill("run", "b/deep/run"), skill("run", "z/run"), skill("run", "a/run", 1), skill("solo", "x/solo")]),
+      source("corpus", [
+        skill("run", "b/deep/run"),
+        skill("run", "z/run"),
+        skill("run", "a/run", 1),
+        skill("solo", "x/solo"),
+      ]),
     );
     const ids = catalog.list().map((s) => s.id);
     expect(ids).toEqual(["solo", "run", "corpus:b/deep/run", "corpus:a/run"]);
@@ -62,7 +75,10 @@ describe("WholeCatalog identity", () => {
   });
 
   it("never lets a name with a colon pass for another skill's qualified id", async () => {
-    const catalog = await catalogOf(source("project", [skill("user:pdf", "odd")]), source("user", [skill("pdf", "pdf")]));
+    const catalog = await catalogOf(
+      source("project", [skill("user:pdf", "odd")]),
+      source("user", [skill("pdf", "pdf")]),
+    );
     expect(catalog.list().map((s) => s.id)).toEqual(["project:user:pdf", "pdf"]);
     expect(catalog.get("user:pdf")?.source).toBe("user");
   });
@@ -98,9 +114,17 @@ describe("WholeCatalog identity", () => {
     const catalog = await catalogOf(malformed, nothing, getter, source("ok", [skill("a", "a")]));
     expect(catalog.list().map((s) => s.id)).toEqual(["a"]);
     expect(catalog.diagnostics().map((d) => [d.source, d.code, d.message])).toEqual([
-      ["odd", "source-failed", 'source "odd" failed to load: skills[0] is not a skill (name, description, path, excerpt, rank, frontmatter)'],
+      [
+        "odd",
+        "source-failed",
+        'source "odd" failed to load: skills[0] is not a skill (name, description, path, excerpt, rank, frontmatter)',
+      ],
       ["void", "source-failed", 'source "void" failed to load: load() did not return { skills: [], diagnostics: [] }'],
-      ["getter", "source-failed", 'source "getter" failed to load: skills[0] is not a skill (name, description, path, excerpt, rank, frontmatter)'],
+      [
+        "getter",
+        "source-failed",
+        'source "getter" failed to load: skills[0] is not a skill (name, description, path, excerpt, rank, frontmatter)',
+      ],
     ]);
   });
 
@@ -262,9 +286,13 @@ describe("WholeCatalog file routing", () => {
 
   it("names up to 3 close ids for an unknown one, closest first", async () => {
     const { calls, catalog } = setup();
-    expect(await refusalOf(() => catalog.readDocument("pdff", 100))).toBe('no skill named "pdff"; did you mean: pdf, pdf-tools?');
+    expect(await refusalOf(() => catalog.readDocument("pdff", 100))).toBe(
+      'no skill named "pdff"; did you mean: pdf, pdf-tools?',
+    );
     expect(await refusalOf(() => catalog.listFiles("csb", 10))).toBe('no skill named "csb"; did you mean: csv?');
-    expect(await refusalOf(() => catalog.readFile("usr:pdf", "a.md", 1))).toBe('no skill named "usr:pdf"; did you mean: user:pdf?');
+    expect(await refusalOf(() => catalog.readFile("usr:pdf", "a.md", 1))).toBe(
+      'no skill named "usr:pdf"; did you mean: user:pdf?',
+    );
     expect(await refusalOf(() => catalog.readFile("kubernetes", "a.md", 1))).toBe('no skill named "kubernetes"');
     expect(calls).toEqual([]);
   });
@@ -287,7 +315,9 @@ describe("WholeCatalog file routing", () => {
     expect(await refusalOf(() => catalog.resolve("pdf-tool", "project"))).toBe(
       'no skill named "pdf-tool" in source "project"; did you mean: pdf-tools?',
     );
-    expect(await refusalOf(() => catalog.resolve("pdf", "team"))).toBe('no source named "team"; sources: project, user');
+    expect(await refusalOf(() => catalog.resolve("pdf", "team"))).toBe(
+      'no source named "team"; sources: project, user',
+    );
   });
 
   it("takes the first of a name that repeats within the source", async () => {
@@ -337,7 +367,9 @@ describe("WholeCatalog snapshots per source", () => {
       { source: "remote", state: "stale", skills: 1, error: "network unreachable" },
       { source: "local", state: "ok", skills: 1 },
     ]);
-    expect(catalog.diagnostics()).toEqual([expect.objectContaining({ severity: "warning", source: "remote", code: "source-stale" })]);
+    expect(catalog.diagnostics()).toEqual([
+      expect.objectContaining({ severity: "warning", source: "remote", code: "source-stale" }),
+    ]);
     remote.state.fail = false;
     await catalog.refresh();
     expect(catalog.status()[0]).toEqual({ source: "remote", state: "ok", skills: 1 });
@@ -412,23 +444,34 @@ describe("WholeCatalog snapshots per source", () => {
     catalog.addSource(metadataSource("s", async () => ({ skills: [], diagnostics: [bad] })));
     await catalog.refresh();
     await catalog.refresh();
-    expect(lines.filter((l) => l.includes("skipped s:broken"))).toEqual(["[skills-kernel] warn: skipped s:broken: bad YAML"]);
+    expect(lines.filter((l) => l.includes("skipped s:broken"))).toEqual([
+      "[skills-kernel] warn: skipped s:broken: bad YAML",
+    ]);
   });
 
   it("suggests ids by typo or leading words, never by the first letters of an unrelated id", async () => {
     const catalog = await catalogOf(source("s", [skill("nodejs-backend-patterns", "n"), skill("pdf-tools", "p")]));
     expect(() => catalog.resolve("nope")).toThrow(/^no skill named "nope"$/);
-    expect(() => catalog.resolve("pdff")).toThrow('did you mean: pdf-tools?');
+    expect(() => catalog.resolve("pdff")).toThrow("did you mean: pdf-tools?");
   });
 });
 
 describe("WholeCatalog listing TTL (the caching hint of 2026-07-28 results)", () => {
-  const withFreshness = (name: string, freshness: CatalogSource["freshness"]): CatalogSource => ({ ...source(name, []), freshness });
+  const withFreshness = (name: string, freshness: CatalogSource["freshness"]): CatalogSource => ({
+    ...source(name, []),
+    freshness,
+  });
 
   it("is an hour when nothing changes before a restart, and the shortest any source allows", async () => {
     expect((await catalogOf(withFreshness("pinned", undefined))).listingTtlMs()).toBe(3_600_000);
-    expect((await catalogOf(withFreshness("pinned", undefined), withFreshness("watched", "announced"))).listingTtlMs()).toBe(60_000);
-    expect((await catalogOf(withFreshness("watched", "announced"), withFreshness("remote", { refreshMs: 5_000 }))).listingTtlMs()).toBe(5_000);
+    expect(
+      (await catalogOf(withFreshness("pinned", undefined), withFreshness("watched", "announced"))).listingTtlMs(),
+    ).toBe(60_000);
+    expect(
+      (
+        await catalogOf(withFreshness("watched", "announced"), withFreshness("remote", { refreshMs: 5_000 }))
+      ).listingTtlMs(),
+    ).toBe(5_000);
     expect((await catalogOf(withFreshness("remote", { refreshMs: 0 }))).listingTtlMs()).toBe(0);
     expect((await catalogOf()).listingTtlMs()).toBe(3_600_000);
   });

@@ -32,7 +32,11 @@ function source(name: string, skills: SourceSkill[], files: Record<string, strin
     async listFiles(skillPath, limit) {
       if (skillPath === "gone") throw new SkillFileError(".", "the skill folder has been replaced since the last scan");
       const all = (files[skillPath] ?? []).toSorted();
-      return { files: all.slice(0, limit).map((path) => ({ path, size: 1 })), omitted: Math.max(0, all.length - limit), complete: true };
+      return {
+        files: all.slice(0, limit).map((path) => ({ path, size: 1 })),
+        omitted: Math.max(0, all.length - limit),
+        complete: true,
+      };
     },
   };
 }
@@ -46,7 +50,12 @@ async function catalogOf(...sources: CatalogSource[]) {
 
 describe("matchPrefix", () => {
   it("puts matches as typed first, then those that match ignoring case, each sorted, each once", () => {
-    expect(matchPrefix(["pdf-b", "PDF", "pdf-a", "docx", "pdf-a", "Pdf-c"], "pdf")).toEqual(["pdf-a", "pdf-b", "PDF", "Pdf-c"]);
+    expect(matchPrefix(["pdf-b", "PDF", "pdf-a", "docx", "pdf-a", "Pdf-c"], "pdf")).toEqual([
+      "pdf-a",
+      "pdf-b",
+      "PDF",
+      "Pdf-c",
+    ]);
     expect(matchPrefix(["b", "a"], "")).toEqual(["a", "b"]);
     expect(matchPrefix(["a"], "ab")).toEqual([]);
   });
@@ -67,9 +76,15 @@ describe("skill id completion", () => {
 
 describe("skill file completion", () => {
   it("offers the files the whitelist serves: no file named like credentials unless included", async () => {
-    const catalog = await catalogOf(source("project", [skill("pdf", "pdf")], { pdf: ["reference.md", "scripts/fill.py", ".env", "scripts/run.sh"] }));
+    const catalog = await catalogOf(
+      source("project", [skill("pdf", "pdf")], { pdf: ["reference.md", "scripts/fill.py", ".env", "scripts/run.sh"] }),
+    );
     const pdf = catalog.get("pdf")!;
-    expect(await completeSkillFiles(catalog, pdf, "", false)).toEqual(["reference.md", "scripts/fill.py", "scripts/run.sh"]);
+    expect(await completeSkillFiles(catalog, pdf, "", false)).toEqual([
+      "reference.md",
+      "scripts/fill.py",
+      "scripts/run.sh",
+    ]);
     expect(await completeSkillFiles(catalog, pdf, "scr", false)).toEqual(["scripts/fill.py", "scripts/run.sh"]);
     expect(await completeSkillFiles(catalog, pdf, ".", true)).toEqual([".env"]);
   });
@@ -108,8 +123,16 @@ describe("skill:// template completion", () => {
   });
 
   it("lists a nested skill's files once, under the skill that holds it", async () => {
-    expect(await completeUriPath(await catalog, "tools", "convert/", false)).toEqual(["convert/SKILL.md", "convert/notes.md"]);
-    expect(await completeUriPath(await catalog, "tools", "", false)).toEqual(["README.md", "SKILL.md", "convert/SKILL.md", "convert/notes.md"]);
+    expect(await completeUriPath(await catalog, "tools", "convert/", false)).toEqual([
+      "convert/SKILL.md",
+      "convert/notes.md",
+    ]);
+    expect(await completeUriPath(await catalog, "tools", "", false)).toEqual([
+      "README.md",
+      "SKILL.md",
+      "convert/SKILL.md",
+      "convert/notes.md",
+    ]);
   });
 
   it("offers nothing under a segment no skill starts with", async () => {

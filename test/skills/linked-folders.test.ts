@@ -23,7 +23,9 @@ describe("linkOnTheWay", () => {
   it("finds nothing on a path of real folders, nor below the first folder not there yet", async () => {
     expect(await linkOnTheWay(join(base, "project", ".claude", "skills"), join(base, "project"))).toBeUndefined();
     expect(await linkOnTheWay(join(base, "project", ".gemini", "skills"), join(base, "project"))).toBeUndefined();
-    expect(await linkOnTheWay(join(base, "project-link", ".claude", "skills"), join(base, "project-link"))).toBeUndefined();
+    expect(
+      await linkOnTheWay(join(base, "project-link", ".claude", "skills"), join(base, "project-link")),
+    ).toBeUndefined();
   });
 
   it("names the first linked folder below the base", async () => {
@@ -31,11 +33,17 @@ describe("linkOnTheWay", () => {
       path: join(base, "project", ".cursor"),
       problem: "is a symbolic link",
     });
-    expect(await linkOnTheWay(join(base, "project", ".cursor"), join(base, "project"))).toEqual({ path: join(base, "project", ".cursor"), problem: "is a symbolic link" });
+    expect(await linkOnTheWay(join(base, "project", ".cursor"), join(base, "project"))).toEqual({
+      path: join(base, "project", ".cursor"),
+      problem: "is a symbolic link",
+    });
   });
 
   it("checks a folder outside the base with the folder holding it", async () => {
-    expect(await linkOnTheWay(join(base, "project", ".cursor", "skills"), join(base, "other"))).toEqual({ path: join(base, "project", ".cursor"), problem: "is a symbolic link" });
+    expect(await linkOnTheWay(join(base, "project", ".cursor", "skills"), join(base, "other"))).toEqual({
+      path: join(base, "project", ".cursor"),
+      problem: "is a symbolic link",
+    });
     expect(await linkOnTheWay(join(base, "elsewhere", "skills"), join(base, "other"))).toBeUndefined();
   });
 });

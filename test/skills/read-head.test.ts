@@ -55,6 +55,8 @@ describe("readHead", () => {
     await symlink(join(dir, "secret.txt"), join(dir, "skill", "link.md"));
     expect((await readHead(join(dir, "skill", "SKILL.md"), KiB, join(dir, "skill"))).bytes.toString()).toBe("inside");
     // What a folder swapped for a symlink between the caller's check and the open amounts to.
-    await expect(readHead(join(dir, "skill", "link.md"), KiB, join(dir, "skill"))).rejects.toBeInstanceOf(OutsideFolderError);
+    await expect(readHead(join(dir, "skill", "link.md"), KiB, join(dir, "skill"))).rejects.toBeInstanceOf(
+      OutsideFolderError,
+    );
   });
 });

@@ -33,21 +33,36 @@ function expectAgreement(yaml: string): Record<string, unknown> | undefined {
 
 describe("the fast path for simple frontmatter", () => {
   it.each([
-    ["plain values", "name: my-skill\ndescription: Does things, well. Really (yes) - it's \"fine\"\n"],
-    ["a plain value over several lines", "description: Starts here\n  and goes on\n\n  after a blank line\n    deeper still\nname: x\n"],
-    ["double-quoted values with common escapes", 'description: "Say \\"hi\\"\\n\\tthen \\\\ and \\/ # not a comment"\n'],
+    ["plain values", 'name: my-skill\ndescription: Does things, well. Really (yes) - it\'s "fine"\n'],
+    [
+      "a plain value over several lines",
+      "description: Starts here\n  and goes on\n\n  after a blank line\n    deeper still\nname: x\n",
+    ],
+    [
+      "double-quoted values with common escapes",
+      'description: "Say \\"hi\\"\\n\\tthen \\\\ and \\/ # not a comment"\n',
+    ],
     ["single-quoted values", "description: 'It''s: a # value'\nname: ''\n"],
     ["a literal block", "description: |\n  first line\n    indented more\n\n  after a blank\n\n\nname: x\n"],
     ["a stripped literal block", "description: |-\n  one\n  two\n"],
     ["a folded block", "description: >\n  one\n  two\n\n  three\n\n\n  four\nname: x\n"],
     ["a stripped folded block with trailing spaces on its header", "description: >-   \n  one\n  two\n"],
-    ["numbers, booleans and nulls (YAML 1.2 core)", "a: 1.0\nb: 0x1F\nc: 0o17\nd: 1e3\ne: .inf\nf: .NaN\ng: +7\nh: ~\ni:\nj: Null\nk: TRUE\nl: false\nm: 1.2.3\nn: 007\n"],
+    [
+      "numbers, booleans and nulls (YAML 1.2 core)",
+      "a: 1.0\nb: 0x1F\nc: 0o17\nd: 1e3\ne: .inf\nf: .NaN\ng: +7\nh: ~\ni:\nj: Null\nk: TRUE\nl: false\nm: 1.2.3\nn: 007\n",
+    ],
     ["YAML 1.1 booleans, which stay strings", "a: yes\nb: no\nc: on\nd: off\ne: y\n"],
-    ["nested mappings", "name: x\nmetadata:\n  author: someone\n  version: \"1.0\"\n  deeper:\n    level: 3\nlicense: MIT\n"],
+    [
+      "nested mappings",
+      'name: x\nmetadata:\n  author: someone\n  version: "1.0"\n  deeper:\n    level: 3\nlicense: MIT\n',
+    ],
     ["lists at and below their key", "tags:\n- one\n- 'two'\n- 3\nallowed-tools:\n  - Read\n  - \"Write\"\nname: x\n"],
     ["case-variant and non-spec keys", "Name: x\nDescription: y\nallowed_tools: a\nmeta.data: b\n"],
     ["non-Latin text and emoji", "description: 表を抽出する — Ünïcödé 😀\n"],
-    ["no-break and ideographic spaces, which YAML does not trim", "description: \u00a0padded\u3000\nname: x\u00a0\nlist:\n  - \u00a0a\u00a0\n"],
+    [
+      "no-break and ideographic spaces, which YAML does not trim",
+      "description: \u00a0padded\u3000\nname: x\u00a0\nlist:\n  - \u00a0a\u00a0\n",
+    ],
     ["a plain value continued after 60,000 blank lines", `description: one\n${"\n".repeat(60_000)}  two\n`],
   ])("reads %s as yaml does", (_label, yaml) => {
     expect(expectAgreement(yaml)).toBeDefined();
@@ -67,7 +82,7 @@ describe("the fast path for simple frontmatter", () => {
     ["a block with leading blank lines", "description: |\n\n  one\n"],
     ["a \\u escape", 'description: "\\u00e9"\n'],
     ["a double-quoted value over two lines", 'description: "one\n  two"\n'],
-    ["a value holding \": \" (repaired, with a warning, by the yaml path)", "description: Use when: the user asks\n"],
+    ['a value holding ": " (repaired, with a warning, by the yaml path)', "description: Use when: the user asks\n"],
     ["a duplicate key (a warning)", "name: a\nname: b\n"],
     ["a key that could reach a prototype", "__proto__: x\nname: y\n"],
     ["a key the core schema resolves to a boolean", "true: x\n"],
@@ -83,40 +98,148 @@ describe("the fast path for simple frontmatter", () => {
   // Pieces of YAML syntax mixed into ordinary words, so that most cases come close to the subset
   // and the ones that leave it do so by one detail.
   const piece = fc.constantFrom(
-    ...["word", "Word", "x", " ", " ", "-", ":", ": ", "#", " #", "'", "''", '"', "\\", "\\n", "\\u", "|", ">", "0", "1", ".", "e"],
-    ...["é", "表", "😀", "[", "]", "{", ",", "~", "!", "&", "*", "%", "@", "`", "\t", "\r", "null", "true", "0x1f", "-3", ".inf", "\u00a0", "\u3000", "\u2028", "\x85"],
+    ...[
+      "word",
+      "Word",
+      "x",
+      " ",
+      " ",
+      "-",
+      ":",
+      ": ",
+      "#",
+      " #",
+      "'",
+      "''",
+      '"',
+      "\\",
+      "\\n",
+      "\\u",
+      "|",
+      ">",
+      "0",
+      "1",
+      ".",
+      "e",
+    ],
+    ...[
+      "é",
+      "表",
+      "😀",
+      "[",
+      "]",
+      "{",
+      ",",
+      "~",
+      "!",
+      "&",
+      "*",
+      "%",
+      "@",
+      "`",
+      "\t",
+      "\r",
+      "null",
+      "true",
+      "0x1f",
+      "-3",
+      ".inf",
+      "\u00a0",
+      "\u3000",
+      "\u2028",
+      "\x85",
+    ],
   );
   const words = fc.oneof(
-    { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom("word", "Word", " ", "x", "1", ".", "é", "-"), minLength: 1, maxLength: 6 }) },
+    {
+      weight: 3,
+      arbitrary: fc.string({
+        unit: fc.constantFrom("word", "Word", " ", "x", "1", ".", "é", "-"),
+        minLength: 1,
+        maxLength: 6,
+      }),
+    },
     { weight: 2, arbitrary: fc.string({ unit: piece, maxLength: 6 }) },
   );
   const scalar = fc.oneof(
     { weight: 4, arbitrary: words },
     { weight: 1, arbitrary: words.map((t) => `"${t}"`) },
     { weight: 1, arbitrary: words.map((t) => `'${t}'`) },
-    { weight: 1, arbitrary: fc.constantFrom("", "~", "null", "True", "1.50", "0x1f", "0o7", "+3", ".5", "1e3", ".inf", "yes", "007") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "",
+        "~",
+        "null",
+        "True",
+        "1.50",
+        "0x1f",
+        "0o7",
+        "+3",
+        ".5",
+        "1e3",
+        ".inf",
+        "yes",
+        "007",
+      ),
+    },
   );
   const spaces = (n: number) => " ".repeat(n);
   /** A value and the lines below its key, for a key indented by `at`. */
   const valueAt = (at: number) =>
     fc.oneof(
-      { weight: 4, arbitrary: fc.tuple(scalar, fc.array(fc.tuple(fc.constantFrom(0, 1, 2, 3), words), { maxLength: 2 })).map(([v, more]) => ({ inline: v, below: more.map(([d, t]) => (d === 0 ? "" : spaces(at + d) + t)) })) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(scalar, fc.array(fc.tuple(fc.constantFrom(0, 1, 2, 3), words), { maxLength: 2 }))
+          .map(([v, more]) => ({ inline: v, below: more.map(([d, t]) => (d === 0 ? "" : spaces(at + d) + t)) })),
+      },
       {
         weight: 2,
         arbitrary: fc
-          .tuple(fc.constantFrom("|", "|-", ">", ">-", "|+", "|2", "> "), fc.constantFrom(1, 2, 4), fc.array(fc.tuple(fc.constantFrom(0, 0, 0, 1, 2), words, fc.boolean()), { minLength: 1, maxLength: 4 }))
-          .map(([header, step, content]) => ({ inline: header, below: content.map(([extra, t, blank]) => (blank ? spaces(extra) : spaces(at + step + extra) + t)) })),
+          .tuple(
+            fc.constantFrom("|", "|-", ">", ">-", "|+", "|2", "> "),
+            fc.constantFrom(1, 2, 4),
+            fc.array(fc.tuple(fc.constantFrom(0, 0, 0, 1, 2), words, fc.boolean()), { minLength: 1, maxLength: 4 }),
+          )
+          .map(([header, step, content]) => ({
+            inline: header,
+            below: content.map(([extra, t, blank]) => (blank ? spaces(extra) : spaces(at + step + extra) + t)),
+          })),
       },
       {
         weight: 1,
-        arbitrary: fc.tuple(fc.constantFrom(0, 2), fc.array(scalar, { minLength: 1, maxLength: 3 })).map(([d, items]) => ({ inline: "", below: items.map((item) => `${spaces(at + d)}- ${item}`) })),
+        arbitrary: fc
+          .tuple(fc.constantFrom(0, 2), fc.array(scalar, { minLength: 1, maxLength: 3 }))
+          .map(([d, items]) => ({ inline: "", below: items.map((item) => `${spaces(at + d)}- ${item}`) })),
       },
     );
-  const key = fc.constantFrom("name", "description", "license", "a", "b-c", "x_y", "Name", "k.1", "true", "__proto__", "a");
+  const key = fc.constantFrom(
+    "name",
+    "description",
+    "license",
+    "a",
+    "b-c",
+    "x_y",
+    "Name",
+    "k.1",
+    "true",
+    "__proto__",
+    "a",
+  );
   const entry = (at: number): fc.Arbitrary<string[]> =>
-    fc.tuple(key, fc.constantFrom(": ", ":  "), valueAt(at)).map(([k, sep, v]) => [`${spaces(at)}${k}${v.inline === "" ? ":" : sep + v.inline}`, ...v.below]);
-  const nested = fc.tuple(key, fc.array(entry(2), { minLength: 1, maxLength: 3 })).map(([k, entries]) => [`${k}:`, ...entries.flat()]);
-  const frontmatter = fc.array(fc.oneof({ weight: 4, arbitrary: entry(0) }, { weight: 1, arbitrary: nested }), { minLength: 1, maxLength: 5 }).map((entries) => `${entries.flat().join("\n")}\n`);
+    fc
+      .tuple(key, fc.constantFrom(": ", ":  "), valueAt(at))
+      .map(([k, sep, v]) => [`${spaces(at)}${k}${v.inline === "" ? ":" : sep + v.inline}`, ...v.below]);
+  const nested = fc
+    .tuple(key, fc.array(entry(2), { minLength: 1, maxLength: 3 }))
+    .map(([k, entries]) => [`${k}:`, ...entries.flat()]);
+  const frontmatter = fc
+    .array(fc.oneof({ weight: 4, arbitrary: entry(0) }, { weight: 1, arbitrary: nested }), {
+      minLength: 1,
+      maxLength: 5,
+    })
+    .map((entries) => `${entries.flat().join("\n")}\n`);
 
   it("never answers differently from yaml on generated frontmatter", () => {
     let answered = 0;
@@ -142,17 +265,23 @@ function skillFiles(dir: string): string[] {
 }
 
 describe.each(CORPORA)("the fast path over $label", (corpus) => {
-  it.skipIf(!corpus.present)(corpus.title("gives what yaml gives for every corpus SKILL.md it reads, and reads nearly all of them"), () => {
-    const files = skillFiles(corpus.dir);
-    let frontmatters = 0;
-    let answered = 0;
-    for (const file of files) {
-      const block = extractFrontmatter(readFileSync(file, "utf8"), { maxFrontmatterBytes: 64 * 1024, truncated: false });
-      if ("code" in block) continue;
-      frontmatters++;
-      if (expectAgreement(block.yaml) !== undefined) answered++;
-    }
-    expect(frontmatters).toBeGreaterThan(readManifest(corpus).length * 0.9);
-    expect(answered / frontmatters).toBeGreaterThan(0.95);
-  });
+  it.skipIf(!corpus.present)(
+    corpus.title("gives what yaml gives for every corpus SKILL.md it reads, and reads nearly all of them"),
+    () => {
+      const files = skillFiles(corpus.dir);
+      let frontmatters = 0;
+      let answered = 0;
+      for (const file of files) {
+        const block = extractFrontmatter(readFileSync(file, "utf8"), {
+          maxFrontmatterBytes: 64 * 1024,
+          truncated: false,
+        });
+        if ("code" in block) continue;
+        frontmatters++;
+        if (expectAgreement(block.yaml) !== undefined) answered++;
+      }
+      expect(frontmatters).toBeGreaterThan(readManifest(corpus).length * 0.9);
+      expect(answered / frontmatters).toBeGreaterThan(0.95);
+    },
+  );
 });

@@ -1,13 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { checkRelativePath, decodeText, encodeContent, MAX_PATH_CHARS, skillFileOptionsSchema } from "../../src/skills/files/skill-files.js";
+import {
+  checkRelativePath,
+  decodeText,
+  encodeContent,
+  MAX_PATH_CHARS,
+  skillFileOptionsSchema,
+} from "../../src/skills/files/skill-files.js";
 
 describe("checkRelativePath", () => {
-  it.each(["SKILL.md", "references/forms.md", "a/b/c/d.txt", ".hidden/x", "100%.md", "a%20b.md", "名前.md", "..foo", "foo..", "~/x"])(
-    "accepts %s",
-    (path) => {
-      expect(checkRelativePath(path)).toBeUndefined();
-    },
-  );
+  it.each([
+    "SKILL.md",
+    "references/forms.md",
+    "a/b/c/d.txt",
+    ".hidden/x",
+    "100%.md",
+    "a%20b.md",
+    "名前.md",
+    "..foo",
+    "foo..",
+    "~/x",
+  ])("accepts %s", (path) => {
+    expect(checkRelativePath(path)).toBeUndefined();
+  });
 
   it.each([
     ["", "the path is empty"],

@@ -59,7 +59,9 @@ describe("frontmatter boundaries", () => {
   });
 
   it("skips a frontmatter not closed within a truncated head as too large", () => {
-    expect(skippedCode("---\nname: my-skill\ndescription: Cut.\nkey: value\n", { truncated: true })).toBe("frontmatter-too-large");
+    expect(skippedCode("---\nname: my-skill\ndescription: Cut.\nkey: value\n", { truncated: true })).toBe(
+      "frontmatter-too-large",
+    );
   });
 
   it("refuses a 5 MB frontmatter of many keys before parsing it", () => {
@@ -82,10 +84,18 @@ describe("frontmatter boundaries", () => {
 describe("YAML safety", () => {
   it("fails fast on an alias bomb", () => {
     const lines = ['a0: &a0 "lol"'];
-    for (let level = 1; level <= 12; level++) lines.push(`a${level}: &a${level} [${Array(10).fill(`*a${level - 1}`).join(",")}]`);
+    for (let level = 1; level <= 12; level++)
+      lines.push(
+        `a${level}: &a${level} [${Array(10)
+          .fill(`*a${level - 1}`)
+          .join(",")}]`,
+      );
     // Expanded, this is 10^12 strings: finishing at all shows the alias budget stopped it.
     const result = parse(`---\nname: my-skill\ndescription: Boom.\n${lines.join("\n")}\n---\n`);
-    expect(result).toMatchObject({ ok: false, error: { code: "yaml-parse", message: expect.stringMatching(/alias/i) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "yaml-parse", message: expect.stringMatching(/alias/i) },
+    });
   });
 
   it("refuses aliases that stay under yaml's alias budget but expand to a huge tree", () => {
@@ -110,12 +120,16 @@ describe("YAML safety", () => {
   });
 
   it("uses YAML 1.2: yes, no and on stay strings", () => {
-    const skill = loaded("---\nname: my-skill\ndescription: Core schema.\na: yes\nb: no\nc: on\nd: true\ne: 0o17\n---\n");
+    const skill = loaded(
+      "---\nname: my-skill\ndescription: Core schema.\na: yes\nb: no\nc: on\nd: true\ne: 0o17\n---\n",
+    );
     expect(skill.frontmatter).toMatchObject({ a: "yes", b: "no", c: "on", d: true, e: 15 });
   });
 
   it("keeps merge keys as ordinary keys", () => {
-    const skill = loaded("---\nname: my-skill\ndescription: Merge.\nbase: &b { x: 1 }\nchild:\n  <<: *b\n  y: 2\n---\n");
+    const skill = loaded(
+      "---\nname: my-skill\ndescription: Merge.\nbase: &b { x: 1 }\nchild:\n  <<: *b\n  y: 2\n---\n",
+    );
     expect(skill.frontmatter.child).toEqual({ "<<": { x: 1 }, y: 2 });
   });
 
@@ -190,7 +204,9 @@ describe("prototype pollution", () => {
       { code: "duplicate-key", message: expect.stringContaining("__proto__") },
       {
         code: "unsafe-key",
-        message: expect.stringContaining("__proto__, constructor, prototype, metadata.__proto__, metadata.list[0].constructor"),
+        message: expect.stringContaining(
+          "__proto__, constructor, prototype, metadata.__proto__, metadata.list[0].constructor",
+        ),
       },
     ]);
   });
@@ -236,7 +252,9 @@ describe("description", () => {
   });
 
   it("repairs an unquoted colon in a value, with a warning", () => {
-    const skill = loaded("---\nname: my-skill\ndescription: Use when: the user asks about 'x'\nnote: ends with:\n---\n");
+    const skill = loaded(
+      "---\nname: my-skill\ndescription: Use when: the user asks about 'x'\nnote: ends with:\n---\n",
+    );
     expect(skill.description).toBe("Use when: the user asks about 'x'");
     expect(skill.frontmatter.note).toBe("ends with:");
     expect(skill.warnings).toEqual([{ code: "yaml-repaired", message: expect.stringContaining("Nested mappings") }]);
@@ -244,7 +262,10 @@ describe("description", () => {
 
   it("reports the original error when the repair does not help", () => {
     const result = parse("---\nname: my-skill\ndescription: Use when: the user asks\nlist: [open\n---\n");
-    expect(result).toMatchObject({ ok: false, error: { code: "yaml-parse", message: expect.stringMatching(/^line 3, /) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "yaml-parse", message: expect.stringMatching(/^line 3, /) },
+    });
   });
 });
 
@@ -273,11 +294,14 @@ describe("name", () => {
     expect(codes(skill)).toEqual(["name-mismatch"]);
   });
 
-  it.each(["My-Skill", "my--skill", "-my-skill", "my_skill", "a".repeat(65)])("warns about the invalid name %s", (name) => {
-    const skill = loaded(`---\nname: ${name}\ndescription: Odd name.\n---\n`, name);
-    expect(skill.name).toBe(name);
-    expect(codes(skill)).toEqual(["invalid-name"]);
-  });
+  it.each(["My-Skill", "my--skill", "-my-skill", "my_skill", "a".repeat(65)])(
+    "warns about the invalid name %s",
+    (name) => {
+      const skill = loaded(`---\nname: ${name}\ndescription: Odd name.\n---\n`, name);
+      expect(skill.name).toBe(name);
+      expect(codes(skill)).toEqual(["invalid-name"]);
+    },
+  );
 
   it("uses a case variant of a missing key, with a warning", () => {
     const skill = loaded("---\nName: my-skill\nDescription: Capitalised.\n---\n");

@@ -61,7 +61,9 @@ describe("name", () => {
 
   it("names a case variant but does not take it", () => {
     const result = check(doc("Name: my-skill\ndescription: x"));
-    expect(result.errors).toEqual([{ field: "name", message: expect.stringMatching(/required; "Name" does not count/) }]);
+    expect(result.errors).toEqual([
+      { field: "name", message: expect.stringMatching(/required; "Name" does not count/) },
+    ]);
     expect(result.warnings).toEqual([{ field: "Name", message: expect.stringContaining(`the spec's is "name"`) }]);
   });
 
@@ -69,7 +71,9 @@ describe("name", () => {
     const ok = "a".repeat(64);
     expect(check(doc(`name: ${ok}\ndescription: x`), ok).valid).toBe(true);
     const long = "a".repeat(65);
-    expect(errorsOn(doc(`name: ${long}\ndescription: x`), "name", long)).toEqual([expect.stringContaining("65 characters")]);
+    expect(errorsOn(doc(`name: ${long}\ndescription: x`), "name", long)).toEqual([
+      expect.stringContaining("65 characters"),
+    ]);
   });
 
   it.each([
@@ -163,7 +167,11 @@ describe("metadata", () => {
     ["a list", "tags: [a, b]", /"tags" is a list/],
     ["a mapping", "owner:\n    name: x", /"owner" is a mapping/],
     ["empty", "note:", /"note" is empty/],
-    ["a date to YAML 1.1 parsers", "updated: 2026-03-17", /"updated" is a date to YAML 1\.1 parsers \(2026-03-17 unquoted\): quote it/],
+    [
+      "a date to YAML 1.1 parsers",
+      "updated: 2026-03-17",
+      /"updated" is a date to YAML 1\.1 parsers \(2026-03-17 unquoted\): quote it/,
+    ],
     ["a boolean to YAML 1.1 parsers", "stable: yes", /"stable" is a boolean to YAML 1\.1 parsers/],
     ["a number to YAML 1.1 parsers", "build: 1_000", /"build" is a number to YAML 1\.1 parsers/],
   ])("is an error when a value is %s", (_label, entry, message) => {
@@ -223,7 +231,9 @@ describe("body", () => {
   it("says so when only the head of the file was checked", () => {
     const result = validateSkillDocument(doc(BASE, lines(10)), "my-skill", { truncated: true });
     expect(result.valid).toBe(true);
-    expect(result.warnings).toEqual([{ field: "body", message: expect.stringMatching(/only the first \d+ characters/) }]);
+    expect(result.warnings).toEqual([
+      { field: "body", message: expect.stringMatching(/only the first \d+ characters/) },
+    ]);
     const long = validateSkillDocument(doc(BASE, lines(600)), "my-skill", { truncated: true });
     expect(long.warnings).toEqual([{ field: "body", message: expect.stringMatching(/^is 600 lines or more/) }]);
   });
@@ -236,8 +246,16 @@ describe("frontmatter", () => {
     ["a frontmatter further down", "# Title\n---\nname: my-skill\n---\n", /does not start with a ---/],
     ["an unclosed frontmatter", "---\nname: my-skill\ndescription: x\n", /no closing --- line/],
     ["YAML that does not parse", "---\nname: [unclosed\ndescription: x\n---\n", /^not valid YAML: line \d+/],
-    ["a value holding ': '", "---\nname: my-skill\ndescription: Use when: things\n---\n", /^not valid YAML: .*quote the value$/],
-    ["a duplicate key", "---\nname: my-skill\nname: my-skill\ndescription: x\n---\n", /"name" appears more than once.*strict YAML/],
+    [
+      "a value holding ': '",
+      "---\nname: my-skill\ndescription: Use when: things\n---\n",
+      /^not valid YAML: .*quote the value$/,
+    ],
+    [
+      "a duplicate key",
+      "---\nname: my-skill\nname: my-skill\ndescription: x\n---\n",
+      /"name" appears more than once.*strict YAML/,
+    ],
     ["a list", "---\n- a\n- b\n---\n", /must be a mapping of fields, not a list/],
     ["a scalar", "---\njust text\n---\n", /must be a mapping of fields, not a string/],
   ])("is an error for %s", (_label, text, message) => {
@@ -259,11 +277,16 @@ describe("frontmatter", () => {
 
   it("says an unclosed frontmatter in a truncated read was cut, not unclosed", () => {
     const result = validateSkillDocument("---\nname: my-skill\ndescription: x\n", "my-skill", { truncated: true });
-    expect(result.errors).toEqual([{ field: "frontmatter", message: expect.stringMatching(/not closed within the first \d+ characters read/) }]);
+    expect(result.errors).toEqual([
+      { field: "frontmatter", message: expect.stringMatching(/not closed within the first \d+ characters read/) },
+    ]);
   });
 
   it.each([
-    ["an alias bomb", `---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [${"*a, ".repeat(9)}*a]\nc: &c [${"*b, ".repeat(9)}*b]\nd: [${"*c, ".repeat(9)}*c]\n---\n`],
+    [
+      "an alias bomb",
+      `---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [${"*a, ".repeat(9)}*a]\nc: &c [${"*b, ".repeat(9)}*b]\nd: [${"*c, ".repeat(9)}*c]\n---\n`,
+    ],
     ["a recursive alias", "---\nname: &a [*a]\ndescription: x\n---\n"],
     ["an unknown anchor", "---\nname: *nowhere\ndescription: x\n---\n"],
   ])("never throws on %s", (_label, text) => {
@@ -318,14 +341,22 @@ const EXPECT_BY_KIND: Readonly<Record<string, (result: SkillValidation, anomaly:
     }
   },
   "body>500-lines": (result, { detail }) =>
-    expect(result.warnings).toContainEqual({ field: "body", message: expect.stringMatching(new RegExp(`^is ${inParens(detail)} lines`)) }),
+    expect(result.warnings).toContainEqual({
+      field: "body",
+      message: expect.stringMatching(new RegExp(`^is ${inParens(detail)} lines`)),
+    }),
   "non-spec-fields": (result, { detail }) => {
-    for (const field of detail.replace(/^non-spec-fields: /, "").split(", ")) expect(fields(result.warnings)).toContain(field);
+    for (const field of detail.replace(/^non-spec-fields: /, "").split(", "))
+      expect(fields(result.warnings)).toContain(field);
   },
   "description-block-scalar": (result) => expect(fields(result.errors)).not.toContain("description"),
-  "name-dir-mismatch": (result) => expect(result.errors).toContainEqual({ field: "name", message: expect.stringContaining("must equal its folder") }),
+  "name-dir-mismatch": (result) =>
+    expect(result.errors).toContainEqual({ field: "name", message: expect.stringContaining("must equal its folder") }),
   "description>1024-chars": (result, { detail }) =>
-    expect(result.errors).toContainEqual({ field: "description", message: expect.stringContaining(`is ${inParens(detail)} characters`) }),
+    expect(result.errors).toContainEqual({
+      field: "description",
+      message: expect.stringContaining(`is ${inParens(detail)} characters`),
+    }),
   "no-frontmatter": (result) => expect(fields(result.errors)).toEqual(["frontmatter"]),
   "missing-name": (result) => expect(result.valid).toBe(false),
   "missing-description": (result) => expect(result.valid).toBe(false),
@@ -347,7 +378,9 @@ describe.each(CORPORA)("the corpus anomalies ($label/ANOMALIES.txt)", (corpus) =
     const summary = readFileSync(join(corpus.dir, "ANOMALIES.txt"), "utf8").split("== SUMMARY")[1]!.split("\n==")[0]!;
     const counted = [...summary.matchAll(/^\s+(\d+)\s+(\S+)$/gm)].map(([, count, kind]) => [kind, Number(count)]);
     expect(counted.length).toBeGreaterThan(10);
-    expect(new Map([...byKind].map(([kind, list]) => [kind, list.length]))).toEqual(new Map(counted as [string, number][]));
+    expect(new Map([...byKind].map(([kind, list]) => [kind, list.length]))).toEqual(
+      new Map(counted as [string, number][]),
+    );
     for (const kind of byKind.keys()) {
       const known = kind in EXPECT_BY_KIND || /^(duplicate-name-|nested-inside-skill|description-)/.test(kind);
       expect(known, `a kind this test does not handle: ${kind}`).toBe(true);
@@ -360,23 +393,28 @@ describe.each(CORPORA)("the corpus anomalies ($label/ANOMALIES.txt)", (corpus) =
       const where = `${anomaly.repo} ${anomaly.path}: ${JSON.stringify(result)}`;
       EXPECT_BY_KIND[kind]?.(result, anomaly);
       // Whatever its kinds, a skill has errors exactly on the fields its error kinds name.
-      const expected = new Set([...kindsOf.get(`${anomaly.repo}\t${anomaly.path}`)!].flatMap((k) => ERROR_FIELDS[k] ?? []));
+      const expected = new Set(
+        [...kindsOf.get(`${anomaly.repo}\t${anomaly.path}`)!].flatMap((k) => ERROR_FIELDS[k] ?? []),
+      );
       expect(result.valid, where).toBe(expected.size === 0);
       for (const field of fields(result.errors)) expect(expected.has(field), where).toBe(true);
     }
   });
 
-  it.skipIf(!corpus.present)(corpus.title("finds every skill of the corpus valid unless the list names an error for it"), () => {
-    const rows = readManifest(corpus);
-    const invalid: string[] = [];
-    const unexpected: string[] = [];
-    for (const { repo, path } of rows) {
-      const result = validateCorpusSkill(corpus, repo, path);
-      const expectsErrors = [...(kindsOf.get(`${repo}\t${path}`) ?? [])].some((kind) => kind in ERROR_FIELDS);
-      if (!result.valid) invalid.push(path);
-      if (result.valid === expectsErrors) unexpected.push(`${repo} ${path}: ${JSON.stringify(result.errors)}`);
-    }
-    expect(unexpected).toEqual([]);
-    expect(invalid).toHaveLength(invalidCount(corpus));
-  });
+  it.skipIf(!corpus.present)(
+    corpus.title("finds every skill of the corpus valid unless the list names an error for it"),
+    () => {
+      const rows = readManifest(corpus);
+      const invalid: string[] = [];
+      const unexpected: string[] = [];
+      for (const { repo, path } of rows) {
+        const result = validateCorpusSkill(corpus, repo, path);
+        const expectsErrors = [...(kindsOf.get(`${repo}\t${path}`) ?? [])].some((kind) => kind in ERROR_FIELDS);
+        if (!result.valid) invalid.push(path);
+        if (result.valid === expectsErrors) unexpected.push(`${repo} ${path}: ${JSON.stringify(result.errors)}`);
+      }
+      expect(unexpected).toEqual([]);
+      expect(invalid).toHaveLength(invalidCount(corpus));
+    },
+  );
 });

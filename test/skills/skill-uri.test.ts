@@ -15,7 +15,14 @@ const skill = (name: string, path: string, rank = 0): SourceSkill => ({
 
 function source(name: string, skills: SourceSkill[]): CatalogSource {
   const noFiles = () => Promise.reject(new Error("not in this test"));
-  return { name, description: name, load: async () => ({ skills, diagnostics: [] }), readDocument: noFiles, listFiles: noFiles, readFile: noFiles };
+  return {
+    name,
+    description: name,
+    load: async () => ({ skills, diagnostics: [] }),
+    readDocument: noFiles,
+    listFiles: noFiles,
+    readFile: noFiles,
+  };
 }
 
 async function mapOf(...sources: CatalogSource[]) {
@@ -26,7 +33,8 @@ async function mapOf(...sources: CatalogSource[]) {
 }
 
 const uris = (map: ReturnType<typeof mapSkillUris>) => map.mapped.map((entry) => [entry.skill.id, entry.uri]);
-const reasons = (map: ReturnType<typeof mapSkillUris>) => map.unmapped.map((entry) => [entry.skill.qualifiedId, entry.code]);
+const reasons = (map: ReturnType<typeof mapSkillUris>) =>
+  map.unmapped.map((entry) => [entry.skill.qualifiedId, entry.code]);
 
 describe("skill URIs", () => {
   it("end with the name: plain for the skill the name reaches, after the source for a shadowed one", async () => {
@@ -48,7 +56,11 @@ describe("skill URIs", () => {
 
   it("place a nested skill under the skill it is nested in, so its files keep one URI", async () => {
     const { map } = await mapOf(
-      source("project", [skill("tools", "tools"), skill("convert", "tools/convert"), skill("deep", "tools/convert/x/deep")]),
+      source("project", [
+        skill("tools", "tools"),
+        skill("convert", "tools/convert"),
+        skill("deep", "tools/convert/x/deep"),
+      ]),
     );
     expect(uris(map)).toEqual([
       ["tools", "skill://tools/SKILL.md"],
@@ -76,7 +88,9 @@ describe("skill URIs", () => {
   });
 
   it("give no URI to a name no URI can hold, and encode every other character", async () => {
-    const { map } = await mapOf(source("project", [skill("..", "dots"), skill("a/b", "slash"), skill("Ünïcode name", "u")]));
+    const { map } = await mapOf(
+      source("project", [skill("..", "dots"), skill("a/b", "slash"), skill("Ünïcode name", "u")]),
+    );
     expect(reasons(map)).toEqual([
       ["project:..", "uri-unwritable"],
       ["project:a/b", "uri-unwritable"],
@@ -102,7 +116,9 @@ describe("skill URIs", () => {
     expect(parseSkillUri("skill://a/b%2Fc")).toEqual({ problem: "it holds an encoded '/'" });
     expect(parseSkillUri("skill://a//b")).toEqual({ problem: "it has an empty segment (a doubled or trailing '/')" });
     expect(parseSkillUri("skill://a/b?x=1")).toEqual({ problem: "a skill URI has no query, fragment, user or port" });
-    expect(parseSkillUri("file:///etc/passwd")).toMatchObject({ problem: expect.stringContaining("scheme is not skill:") });
+    expect(parseSkillUri("file:///etc/passwd")).toMatchObject({
+      problem: expect.stringContaining("scheme is not skill:"),
+    });
     expect(parseSkillUri("skill://a/%ZZ")).toEqual({ problem: "it is not valid percent-encoding" });
     // URL parsing resolves dot segments before anything is looked up.
     expect(parseSkillUri("skill://a/x/../../SKILL.md")).toEqual({ segments: ["a", "SKILL.md"] });
@@ -113,7 +129,9 @@ describe("skill URIs", () => {
     expect(noSkillAt(map, "skill://project/pdf/SKILL.md", ["project", "pdf", "SKILL.md"])).toBe(
       "no skill is served at skill://project/pdf/SKILL.md; did you mean skill://pdf/SKILL.md, skill://user/pdf/SKILL.md?",
     );
-    expect(noSkillAt(map, "skill://zzz/SKILL.md", ["zzz", "SKILL.md"])).toBe("no skill is served at skill://zzz/SKILL.md");
+    expect(noSkillAt(map, "skill://zzz/SKILL.md", ["zzz", "SKILL.md"])).toBe(
+      "no skill is served at skill://zzz/SKILL.md",
+    );
   });
 
   it("is computed once per catalog listing", async () => {

@@ -8,9 +8,23 @@ const ada: Identity = { subject: "ada", scopes: ["skills:read"], claims: { group
 const bob: Identity = { subject: "bob", scopes: ["skills:finance"], claims: { groups: "sales" } };
 
 function source(name: string, skills: string[]): CatalogSource {
-  const reported: SourceSkill[] = skills.map((skill, rank) => ({ name: skill, description: `${skill} of ${name}`, path: skill, frontmatter: {}, excerpt: "", rank }));
+  const reported: SourceSkill[] = skills.map((skill, rank) => ({
+    name: skill,
+    description: `${skill} of ${name}`,
+    path: skill,
+    frontmatter: {},
+    excerpt: "",
+    rank,
+  }));
   const none = () => Promise.reject(new Error("not read here"));
-  return { name, description: name, load: async () => ({ skills: reported, diagnostics: [] }), readDocument: none, listFiles: none, readFile: none };
+  return {
+    name,
+    description: name,
+    load: async () => ({ skills: reported, diagnostics: [] }),
+    readDocument: none,
+    listFiles: none,
+    readFile: none,
+  };
 }
 
 describe("canSee", () => {

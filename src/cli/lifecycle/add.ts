@@ -12,7 +12,8 @@ import { open, resolveGit, short, warnUnseen, type LifecycleContext } from "./co
 export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<number> {
   const { spec, skill } = parseSource(args.positionals[0]!, context.cwd);
   let agents = chooseAgents(args.agents, args.allAgents, context.scope);
-  if (args.agents.length === 0 && !args.allAgents && !args.json && canAsk()) agents = await askAgents(context.scope, agents);
+  if (args.agents.length === 0 && !args.allAgents && !args.json && canAsk())
+    agents = await askAgents(context.scope, agents);
   const outcome = await addSkills(
     {
       spec,
@@ -46,7 +47,9 @@ function printSummary(added: AddedSkill, verbose: boolean): void {
   const warnings = count > 0 && !verbose ? `; ${count} warning${count === 1 ? "" : "s"} (--verbose shows them)` : "";
   const copied = added.copies.length > 0 ? `; copied where a link could not be made: ${added.copies.join(", ")}` : "";
   const files = `${added.files.length} file${added.files.length === 1 ? "" : "s"}`;
-  process.stdout.write(`${added.dry_run ? "would add" : "added"} ${added.folder}${at} for ${added.agents.join(", ")} (${added.mode}, ${files})${warnings}${copied}\n`);
+  process.stdout.write(
+    `${added.dry_run ? "would add" : "added"} ${added.folder}${at} for ${added.agents.join(", ")} (${added.mode}, ${files})${warnings}${copied}\n`,
+  );
   if (!verbose) return;
   for (const file of added.files) process.stdout.write(`  ${file}\n`);
   for (const warning of added.warnings) process.stdout.write(`  warning: ${warning}\n`);

@@ -15,7 +15,11 @@ export async function askAgents(scope: Scope, chosen: readonly AgentRow[]): Prom
   const offered = scope.global ? AGENTS.filter((agent) => agent.global !== undefined) : AGENTS;
   const answer = await autocompleteMultiselect({
     message: "Install for which agents? (detected ones are chosen; type to filter, Tab to choose)",
-    options: offered.map((agent) => ({ value: agent.id, label: agent.name, hint: scope.global ? agent.global : agent.project })),
+    options: offered.map((agent) => ({
+      value: agent.id,
+      label: agent.name,
+      hint: scope.global ? agent.global : agent.project,
+    })),
     initialValues: chosen.map((agent) => agent.id),
     required: true,
     output: process.stderr,

@@ -48,7 +48,10 @@ export async function resolveGit(context: LifecycleContext, given: SourceSpec): 
   const spec = withToken(context, given);
   if (spec.kind !== "git") return undefined;
   try {
-    return await withProgress(`asking ${spec.repository.url}`, resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials));
+    return await withProgress(
+      `asking ${spec.repository.url}`,
+      resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials),
+    );
   } catch (error) {
     if (error instanceof GitError) throw new UserError(`${spec.written}: ${error.message}`, 1);
     throw error;
@@ -61,7 +64,15 @@ export function open(context: LifecycleContext, spec: SourceSpec, commit?: strin
   const { allowedSigners, requireSigned } = context;
   return withProgress(
     `fetching ${spec.written}`,
-    openSource(withToken(context, spec), { boot: createKernel, logger: context.logger, cwd: context.cwd, commit, catalogToken, allowedSigners, requireSigned }),
+    openSource(withToken(context, spec), {
+      boot: createKernel,
+      logger: context.logger,
+      cwd: context.cwd,
+      commit,
+      catalogToken,
+      allowedSigners,
+      requireSigned,
+    }),
   );
 }
 
@@ -78,7 +89,12 @@ export function short(commit: string | undefined): string {
 }
 
 /** A line on stderr for each agent that will not load a skill just written, with its fix. */
-export async function warnUnseen(context: LifecycleContext, folder: string, agentIds: readonly string[]): Promise<void> {
+export async function warnUnseen(
+  context: LifecycleContext,
+  folder: string,
+  agentIds: readonly string[],
+): Promise<void> {
   const agents = agentIds.map((id) => agentById(id)).filter((agent) => agent !== undefined);
-  for (const problem of await checkSkillForAgents(folder, agents, context.scope)) process.stderr.write(`skills-kernel: warning: ${describeProblem(problem)}\n`);
+  for (const problem of await checkSkillForAgents(folder, agents, context.scope))
+    process.stderr.write(`skills-kernel: warning: ${describeProblem(problem)}\n`);
 }

@@ -24,16 +24,29 @@ export async function runInstalled(args: CliArgs, context: LifecycleContext): Pr
     const at = row.commit ? ` at ${short(row.commit)}` : row.version ? ` version ${row.version}` : "";
     const ref = row.ref && !row.source.includes("#") ? `#${row.ref}` : "";
     const detail =
-      row.state === "missing" ? ` (missing for ${row.missing_for.join(", ") || "every agent"})` : row.state === "modified" ? ` (${row.differing.join(", ")})` : "";
+      row.state === "missing"
+        ? ` (missing for ${row.missing_for.join(", ") || "every agent"})`
+        : row.state === "modified"
+          ? ` (${row.differing.join(", ")})`
+          : "";
     const by = row.installed_by === "npx skills" ? " [installed by npx skills]" : "";
-    process.stdout.write(`${row.name}  ${row.state}${detail}  ${row.agents.join(", ") || "-"}  ${row.source}${ref}${at}${by}\n`);
+    process.stdout.write(
+      `${row.name}  ${row.state}${detail}  ${row.agents.join(", ") || "-"}  ${row.source}${ref}${at}${by}\n`,
+    );
   }
   return 0;
 }
 
 async function runCheck(rows: readonly InstalledRow[], args: CliArgs, context: LifecycleContext): Promise<number> {
   const problems: HostProblem[] = [];
-  for (const row of rows) problems.push(...(await checkSkillForAgents(row.name, row.agents.map((id) => agentById(id)!), context.scope)));
+  for (const row of rows)
+    problems.push(
+      ...(await checkSkillForAgents(
+        row.name,
+        row.agents.map((id) => agentById(id)!),
+        context.scope,
+      )),
+    );
   if (args.json) process.stdout.write(`${JSON.stringify(problems, null, 2)}\n`);
   else if (problems.length === 0) process.stdout.write(`Every agent will load every skill (${rows.length} checked).\n`);
   else for (const problem of problems) process.stdout.write(`${describeProblem(problem)}\n`);

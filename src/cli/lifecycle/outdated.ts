@@ -15,7 +15,8 @@ export async function runOutdated(args: CliArgs, context: LifecycleContext): Pro
   }
   if (rows.length === 0) process.stdout.write("No skills recorded in the lock.\n");
   for (const row of rows) {
-    const move = row.status === "outdated" ? `  ${short(row.current ?? undefined)} -> ${short(row.latest ?? undefined)}` : "";
+    const move =
+      row.status === "outdated" ? `  ${short(row.current ?? undefined)} -> ${short(row.latest ?? undefined)}` : "";
     process.stdout.write(`${row.name}  ${row.status}${move}${row.note ? `  (${row.note})` : ""}\n`);
   }
   return code;

@@ -3,7 +3,15 @@ import { ConfigError, UserError } from "../../kernel/errors.js";
 import type { AgentRow } from "../../lifecycle/agents.js";
 import { lockPath, readLock, writeLock, type LockEntry } from "../../lifecycle/lock-file.js";
 import { withLockFile } from "../../lifecycle/lock-guard.js";
-import { agentSkillPath, entryKind, notASkill, refuseLinkedFolders, removeEntry, samePlace, storeFolder } from "../../lifecycle/place.js";
+import {
+  agentSkillPath,
+  entryKind,
+  notASkill,
+  refuseLinkedFolders,
+  removeEntry,
+  samePlace,
+  storeFolder,
+} from "../../lifecycle/place.js";
 import { entryAgents } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
 import type { LifecycleContext } from "./context.js";
@@ -33,7 +41,8 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
     for (const { paths } of removals) {
       for (const path of paths) {
         const kind = await entryKind(path);
-        if (kind === "file" || kind === "folder") throw new UserError(`${notASkill(path, kind)}; nothing was removed`, 1);
+        if (kind === "file" || kind === "folder")
+          throw new UserError(`${notASkill(path, kind)}; nothing was removed`, 1);
       }
     }
     for (const { name, entry, removing, left, paths } of removals) {
@@ -43,7 +52,9 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
         process.stdout.write(`removed ${name}\n`);
       } else {
         skills[name] = { ...entry, agents: left.map((agent) => agent.id) };
-        process.stdout.write(`removed ${name} for ${removing.map((a) => a.id).join(", ")}; still installed for ${left.map((a) => a.id).join(", ")}\n`);
+        process.stdout.write(
+          `removed ${name} for ${removing.map((a) => a.id).join(", ")}; still installed for ${left.map((a) => a.id).join(", ")}\n`,
+        );
       }
     }
     await writeLock(file, { ...lock, skills });
@@ -51,12 +62,20 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
   });
 }
 
-async function planRemoval(name: string, entry: LockEntry | undefined, args: CliArgs, context: LifecycleContext): Promise<Removal> {
+async function planRemoval(
+  name: string,
+  entry: LockEntry | undefined,
+  args: CliArgs,
+  context: LifecycleContext,
+): Promise<Removal> {
   if (!entry) throw new UserError(`"${name}" is not in ${lockPath(context.scope)}; see: skills-kernel installed`, 1);
   const agents = await entryAgents(entry, context.scope, name);
   await refuseLinkedFolders(agents, context.scope);
   const unknown = args.agents.filter((id) => !agents.some((agent) => agent.id === id));
-  if (unknown.length > 0) throw new ConfigError(`"${name}" is not installed for ${unknown.join(", ")}; it is for ${agents.map((a) => a.id).join(", ")}`);
+  if (unknown.length > 0)
+    throw new ConfigError(
+      `"${name}" is not installed for ${unknown.join(", ")}; it is for ${agents.map((a) => a.id).join(", ")}`,
+    );
   const removing = args.agents.length > 0 ? agents.filter((agent) => args.agents.includes(agent.id)) : agents;
   const left = agents.filter((agent) => !removing.includes(agent));
   const stored = join(storeFolder(context.scope), name);

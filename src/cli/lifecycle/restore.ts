@@ -21,7 +21,10 @@ export async function runRestore(args: CliArgs, context: LifecycleContext): Prom
   const file = lockPath(context.scope);
   // A restore that finds no lock has nothing to go by: say so rather than succeed silently.
   if (!existsSync(file)) {
-    throw new UserError(`no ${basename(file)} in ${dirname(file)}: nothing to restore (skills-kernel add SOURCE installs skills and records them there)`, 1);
+    throw new UserError(
+      `no ${basename(file)} in ${dirname(file)}: nothing to restore (skills-kernel add SOURCE installs skills and records them there)`,
+      1,
+    );
   }
   const lock = await readLock(file);
   let code = 0;
@@ -40,24 +43,45 @@ export async function runRestore(args: CliArgs, context: LifecycleContext): Prom
 
 async function restoreOne(name: string, entry: LockEntry, args: CliArgs, context: LifecycleContext): Promise<string> {
   if (entry.files === undefined) {
-    throw new UserError(`${name} was installed by npx skills and the lock holds no per-file digests to check a restore against; add it again with skills-kernel add`, 1);
+    throw new UserError(
+      `${name} was installed by npx skills and the lock holds no per-file digests to check a restore against; add it again with skills-kernel add`,
+      1,
+    );
   }
   await refuseLinkedFolders(await entryAgents(entry, context.scope, name), context.scope);
   const state = await inspectSkill(name, entry, context.scope);
   if (state.state === "ok") return `${name} is installed as locked`;
   if (state.state === "modified" && !args.force) {
-    throw new UserError(`${name} has local edits (${state.differing.join(", ")}); left as it is (--force replaces them)`, 1);
+    throw new UserError(
+      `${name} has local edits (${state.differing.join(", ")}); left as it is (--force replaces them)`,
+      1,
+    );
   }
-  if (entry.sourceType === "git" && entry.commit === undefined) throw new UserError(`${name}: the lock records no commit`, 1);
+  if (entry.sourceType === "git" && entry.commit === undefined)
+    throw new UserError(`${name}: the lock records no commit`, 1);
   const source = await open(context, entrySpec(name, entry, lockFolder(context.scope)), entry.commit);
   try {
     // The lock's digests name exactly what the project reviewed and committed: restore does not audit again.
     const staged = await source.stage(findLocked(source, name, entry), storeFolder(context.scope), false, true);
     try {
-      const refused = await refuseStaged(staged, { files: entry.files, computedHash: entry.computedHash, signer: entry.signer, acceptSigner: args.acceptSigner });
+      const refused = await refuseStaged(staged, {
+        files: entry.files,
+        computedHash: entry.computedHash,
+        signer: entry.signer,
+        acceptSigner: args.acceptSigner,
+      });
       if (refused) throw new UserError(`refusing to restore "${name}": ${refused}`, 1);
       const fields = sourceFieldsOf(entry);
-      await commitSkill(staged, { folder: name, agents: state.agents, mode: entry.mode ?? "link", scope: context.scope, force: true, addAgents: false, source: fields, leaveLock: true });
+      await commitSkill(staged, {
+        folder: name,
+        agents: state.agents,
+        mode: entry.mode ?? "link",
+        scope: context.scope,
+        force: true,
+        addAgents: false,
+        source: fields,
+        leaveLock: true,
+      });
     } finally {
       await staged.discard();
     }

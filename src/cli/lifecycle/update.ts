@@ -6,7 +6,14 @@ import { refuseLinkedFolders, storeFolder } from "../../lifecycle/place.js";
 import { signerOf } from "../../lifecycle/signer.js";
 import { entryAgents, inspectSkill } from "../../lifecycle/state.js";
 import type { CliArgs } from "../args.js";
-import { checkFreshness, entrySpec, findLocked, recordMovedCommits, sharedOpener, type SourceOpener } from "../../lifecycle/report.js";
+import {
+  checkFreshness,
+  entrySpec,
+  findLocked,
+  recordMovedCommits,
+  sharedOpener,
+  type SourceOpener,
+} from "../../lifecycle/report.js";
 import { open, reportFailure, short, warnUnseen, type LifecycleContext } from "./context.js";
 
 /**
@@ -25,7 +32,8 @@ export async function runUpdate(args: CliArgs, context: LifecycleContext): Promi
     for (const name of names) {
       const entry = lock.skills[name];
       try {
-        if (!entry) throw new UserError(`"${name}" is not in ${lockPath(context.scope)}; see: skills-kernel installed`, 1);
+        if (!entry)
+          throw new UserError(`"${name}" is not in ${lockPath(context.scope)}; see: skills-kernel installed`, 1);
         const outcome = await updateOne(name, entry, args, context, shared.open);
         results.push({ name, ...outcome });
         // Kept edits, and a source that could not be asked (a deleted branch), fail the run; npx skills' entries do not.
@@ -52,7 +60,13 @@ interface UpdateOutcome {
   readonly note?: string;
 }
 
-async function updateOne(name: string, entry: LockEntry, args: CliArgs, context: LifecycleContext, openSource: SourceOpener): Promise<UpdateOutcome> {
+async function updateOne(
+  name: string,
+  entry: LockEntry,
+  args: CliArgs,
+  context: LifecycleContext,
+  openSource: SourceOpener,
+): Promise<UpdateOutcome> {
   const fresh = await checkFreshness(name, entry, lockFolder(context.scope), openSource, context.tokenEnv);
   if (fresh.status === "pinned" || fresh.status === "unknown") return { status: fresh.status, note: fresh.note };
   await refuseLinkedFolders(await entryAgents(entry, context.scope, name), context.scope);
@@ -62,8 +76,10 @@ async function updateOne(name: string, entry: LockEntry, args: CliArgs, context:
     if (!args.dryRun) await recordMovedCommits(context.scope, [fresh]);
     return { status: "current", from: fresh.current };
   }
-  if (state.state === "modified" && !args.force) return { status: "kept", differing: state.differing, from: fresh.current, to: fresh.latest };
-  if (args.dryRun) return { status: "updated", from: fresh.current, to: fresh.latest, note: "dry run: nothing written" };
+  if (state.state === "modified" && !args.force)
+    return { status: "kept", differing: state.differing, from: fresh.current, to: fresh.latest };
+  if (args.dryRun)
+    return { status: "updated", from: fresh.current, to: fresh.latest, note: "dry run: nothing written" };
   const commit = entry.sourceType === "git" ? (fresh.latest ?? undefined) : undefined;
   const source = await openSource(entrySpec(name, entry, lockFolder(context.scope)), commit);
   const offered = findLocked(source, name, entry);
@@ -103,7 +119,9 @@ function say(name: string, outcome: UpdateOutcome, dryRun: boolean): void {
       );
       return;
     case "updated":
-      process.stdout.write(`${dryRun ? "would update" : "updated"} ${name}: ${short(outcome.from ?? undefined)} -> ${short(outcome.to ?? undefined)}\n`);
+      process.stdout.write(
+        `${dryRun ? "would update" : "updated"} ${name}: ${short(outcome.from ?? undefined)} -> ${short(outcome.to ?? undefined)}\n`,
+      );
       return;
     case "current":
       process.stdout.write(`${name} is up to date\n`);

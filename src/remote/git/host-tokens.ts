@@ -25,7 +25,10 @@ export function parseTokenEnv(entries: readonly string[]): TokenEnv {
   const parsed: Record<string, string> = {};
   for (const entry of entries) {
     const equals = entry.indexOf("=");
-    const problem = equals <= 0 ? `"${entry}" is not HOST=VARIABLE` : tokenEnvProblem(entry.slice(0, equals), entry.slice(equals + 1));
+    const problem =
+      equals <= 0
+        ? `"${entry}" is not HOST=VARIABLE`
+        : tokenEnvProblem(entry.slice(0, equals), entry.slice(equals + 1));
     if (problem) throw new Error(problem);
     parsed[entry.slice(0, equals)] = entry.slice(equals + 1);
   }
@@ -37,7 +40,11 @@ export function parseTokenEnv(entries: readonly string[]): TokenEnv {
  * for its host, else `GITHUB_TOKEN` or `GH_TOKEN` for https://github.com. Scoped to the URL's
  * origin (scheme, host and port), so a redirect or another repository's host is given nothing.
  */
-export function tokenCredentials(url: string, tokenEnv: TokenEnv = {}, env: NodeJS.ProcessEnv = process.env): Credentials | undefined {
+export function tokenCredentials(
+  url: string,
+  tokenEnv: TokenEnv = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Credentials | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -49,7 +56,9 @@ export function tokenCredentials(url: string, tokenEnv: TokenEnv = {}, env: Node
     const at = key.lastIndexOf("@");
     if (key.slice(at + 1).toLowerCase() !== parsed.host) continue;
     const token = env[variable];
-    return token ? { origin: parsed.origin, username: at > 0 ? key.slice(0, at) : TOKEN_USER, password: token } : undefined;
+    return token
+      ? { origin: parsed.origin, username: at > 0 ? key.slice(0, at) : TOKEN_USER, password: token }
+      : undefined;
   }
   if (parsed.protocol !== "https:" || parsed.host !== "github.com") return undefined;
   const token = env.GITHUB_TOKEN || env.GH_TOKEN;

@@ -22,7 +22,9 @@ export async function pinRemote(url: string, guard: AddressGuard): Promise<GitPi
   const port = DEFAULT_PORTS[scheme];
   // A name that could carry shell or curl syntax into the pin is not a host name.
   if (port === undefined || !/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(host) || isIP(address) === 0) {
-    throw new GitError(`${url} cannot be pinned to a checked address (only https, http and ssh remotes named by host name or address can)`);
+    throw new GitError(
+      `${url} cannot be pinned to a checked address (only https, http and ssh remotes named by host name or address can)`,
+    );
   }
   const given = scheme === "ssh:" && !url.includes("://") ? undefined : new URL(url).port;
   return { host, port: given ? Number(given) : port, address, transport: scheme === "ssh:" ? "ssh" : "http" };

@@ -75,12 +75,21 @@ function safetyConfig(protocols: readonly string[], followRedirects: boolean): s
  */
 function credentialConfig(credentials: Credentials | undefined): string[] {
   if (!credentials) return [];
-  return [`credential.${credentials.origin}.helper=`, `credential.${credentials.origin}.helper=${CREDENTIAL_HELPER}`].flatMap((setting) => ["-c", setting]);
+  return [
+    `credential.${credentials.origin}.helper=`,
+    `credential.${credentials.origin}.helper=${CREDENTIAL_HELPER}`,
+  ].flatMap((setting) => ["-c", setting]);
 }
 
-function safetyEnv(protocols: readonly string[], credentials: Credentials | undefined, pin: GitPin | undefined): NodeJS.ProcessEnv {
+function safetyEnv(
+  protocols: readonly string[],
+  credentials: Credentials | undefined,
+  pin: GitPin | undefined,
+): NodeJS.ProcessEnv {
   return {
-    ...(credentials ? { SKILLS_KERNEL_GIT_USERNAME: credentials.username, SKILLS_KERNEL_GIT_PASSWORD: credentials.password } : {}),
+    ...(credentials
+      ? { SKILLS_KERNEL_GIT_USERNAME: credentials.username, SKILLS_KERNEL_GIT_PASSWORD: credentials.password }
+      : {}),
     ...process.env,
     // Never ask anyone for anything: a missing credential is a failure, not a prompt.
     GIT_TERMINAL_PROMPT: "0",
@@ -113,13 +122,22 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   return new Promise((resolve, reject) => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const child = spawn("git", [...safetyConfig(options.protocols, options.followRedirects ?? true), ...credentialConfig(options.credentials), ...pinConfig(options.pin), ...args], {
-      cwd: options.cwd,
-      env: safetyEnv(options.protocols, options.credentials, options.pin),
-      stdio: ["ignore", "pipe", "pipe"],
-      signal,
-      killSignal: "SIGKILL",
-    });
+    const child = spawn(
+      "git",
+      [
+        ...safetyConfig(options.protocols, options.followRedirects ?? true),
+        ...credentialConfig(options.credentials),
+        ...pinConfig(options.pin),
+        ...args,
+      ],
+      {
+        cwd: options.cwd,
+        env: safetyEnv(options.protocols, options.credentials, options.pin),
+        stdio: ["ignore", "pipe", "pipe"],
+        signal,
+        killSignal: "SIGKILL",
+      },
+    );
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";
@@ -143,7 +161,11 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       if (code === null && signal.aborted) return; // killed on purpose: the error handler reports it
       const last = err.trim().split("\n").filter(Boolean).slice(-2).join("; ");
       const redirected = options.followRedirects === false && /returned error: 30[12378]\b/.test(last);
-      reject(new GitError(`git ${args[0]} failed: ${last || `exit code ${code}`}${redirected ? " (the remote redirects, which is not followed here)" : ""}`));
+      reject(
+        new GitError(
+          `git ${args[0]} failed: ${last || `exit code ${code}`}${redirected ? " (the remote redirects, which is not followed here)" : ""}`,
+        ),
+      );
     });
   });
 }

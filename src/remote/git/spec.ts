@@ -63,7 +63,9 @@ export function parseRepositorySpec(spec: string): RepositorySpec {
     return { url: `https://github.com/${owner}/${name}.git`, ref, path, github: { owner, repo: name } };
   }
   if (!repository.includes("://") && !SCP_LIKE.test(repository)) {
-    throw new Error(`"${shown}" is neither owner/repo nor a repository URL (https://, ssh://, file:// or user@host:path)`);
+    throw new Error(
+      `"${shown}" is neither owner/repo nor a repository URL (https://, ssh://, file:// or user@host:path)`,
+    );
   }
   const { url, credentials } = splitCredentials(repository);
   return { url, ref, path, github: githubOf(url), ...(credentials ? { credentials } : {}) };
@@ -123,7 +125,10 @@ export function checkRef(ref: string, spec: string): string {
 export function checkFolder(path: string, spec: string): string | undefined {
   const trimmed = path.replace(/^\/+|\/+$/g, "");
   if (trimmed === "") return undefined;
-  if (trimmed.split("/").some((segment) => segment === "" || segment === "." || segment === "..") || /[\\\0]/.test(trimmed)) {
+  if (
+    trimmed.split("/").some((segment) => segment === "" || segment === "." || segment === "..") ||
+    /[\\\0]/.test(trimmed)
+  ) {
     throw new Error(`"${spec}": the folder "${path}" must be a plain relative path inside the repository`);
   }
   return trimmed;
@@ -131,7 +136,8 @@ export function checkFolder(path: string, spec: string): string | undefined {
 
 /** owner/repo of a github.com URL, so the github source can serve it too. */
 function githubOf(url: string): RepositorySpec["github"] {
-  const match = /^(?:https:\/\/github\.com\/|git@github\.com:|ssh:\/\/git@github\.com\/)([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
+  const match =
+    /^(?:https:\/\/github\.com\/|git@github\.com:|ssh:\/\/git@github\.com\/)([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
   return match ? { owner: match[1]!, repo: match[2]! } : undefined;
 }
 

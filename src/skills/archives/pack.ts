@@ -16,7 +16,11 @@ export function ustarPathProblem(path: string): string | undefined {
   const bytes = Buffer.byteLength(path);
   if (bytes <= USTAR_NAME_CHARS) return undefined;
   for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
-    if (Buffer.byteLength(path.slice(0, slash)) <= USTAR_PREFIX_CHARS && Buffer.byteLength(path.slice(slash + 1)) <= USTAR_NAME_CHARS) return undefined;
+    if (
+      Buffer.byteLength(path.slice(0, slash)) <= USTAR_PREFIX_CHARS &&
+      Buffer.byteLength(path.slice(slash + 1)) <= USTAR_NAME_CHARS
+    )
+      return undefined;
   }
   return `the path "${path.slice(0, 80)}" is too long for a portable tar header`;
 }
@@ -39,7 +43,17 @@ export async function packTarGz(files: readonly ArchiveFile[]): Promise<Uint8Arr
     const problem = ustarPathProblem(file.path);
     if (problem) throw new Error(problem);
     archive.entry(
-      { name: file.path, size: file.bytes.length, mode: 0o644, mtime: new Date(0), uid: 0, gid: 0, uname: "", gname: "", type: "file" },
+      {
+        name: file.path,
+        size: file.bytes.length,
+        mode: 0o644,
+        mtime: new Date(0),
+        uid: 0,
+        gid: 0,
+        uname: "",
+        gname: "",
+        type: "file",
+      },
       Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
     );
   }

@@ -17,7 +17,11 @@ export interface UnpackLimits {
 }
 
 /** The Skills extension's per-skill limits bound what any host loads, so an archive holds no more. */
-export const DEFAULT_UNPACK_LIMITS: UnpackLimits = { entries: SKILL_LIMITS.files * 2, bytes: SKILL_LIMITS.bytes, ratio: 200 };
+export const DEFAULT_UNPACK_LIMITS: UnpackLimits = {
+  entries: SKILL_LIMITS.files * 2,
+  bytes: SKILL_LIMITS.bytes,
+  ratio: 200,
+};
 
 /** Small archives of repetitive text compress far; the ratio only matters once there is much to unpack. */
 const RATIO_FLOOR_BYTES = 1024 * 1024;
@@ -48,9 +52,14 @@ export function archiveKind(bytes: Uint8Array): ArchiveKind | undefined {
  * FIFOs), and within `limits`, with SKILL.md at the root. Nothing is written anywhere: the caller
  * gets bytes.
  */
-export async function unpackSkillArchive(bytes: Uint8Array, label: string, limits: UnpackLimits = DEFAULT_UNPACK_LIMITS): Promise<ArchiveFile[]> {
+export async function unpackSkillArchive(
+  bytes: Uint8Array,
+  label: string,
+  limits: UnpackLimits = DEFAULT_UNPACK_LIMITS,
+): Promise<ArchiveFile[]> {
   const files = await unpackArchive(bytes, label, limits);
-  if (!files.some((file) => file.path === ROOT_DOCUMENT)) throw new ArchiveRefused(label, `has no ${ROOT_DOCUMENT} at its root`);
+  if (!files.some((file) => file.path === ROOT_DOCUMENT))
+    throw new ArchiveRefused(label, `has no ${ROOT_DOCUMENT} at its root`);
   return files;
 }
 
@@ -79,7 +88,8 @@ class Budget {
   /** The entry's path without a leading "./" or trailing "/"; "" only for the root folder itself. */
   entry(path: string, isFolder: boolean): string {
     this.#entries += 1;
-    if (this.#entries > this.limits.entries) throw new ArchiveRefused(this.label, `holds more than ${this.limits.entries} entries`);
+    if (this.#entries > this.limits.entries)
+      throw new ArchiveRefused(this.label, `holds more than ${this.limits.entries} entries`);
     const clean = path.replace(/^\.\/+/, "").replace(/\/+$/, "");
     if (clean === "" && isFolder && path !== "") return clean;
     const problem = checkRelativePath(clean);
@@ -89,21 +99,33 @@ class Budget {
 
   bytes(count: number): void {
     this.#bytes += count;
-    if (this.#bytes > this.limits.bytes) throw new ArchiveRefused(this.label, `unpacks to more than ${this.limits.bytes} bytes`);
+    if (this.#bytes > this.limits.bytes)
+      throw new ArchiveRefused(this.label, `unpacks to more than ${this.limits.bytes} bytes`);
     if (this.#bytes > RATIO_FLOOR_BYTES && this.#bytes > this.packedBytes * this.limits.ratio) {
-      throw new ArchiveRefused(this.label, `unpacks to more than ${this.limits.ratio} times its own size (a compression bomb)`);
+      throw new ArchiveRefused(
+        this.label,
+        `unpacks to more than ${this.limits.ratio} times its own size (a compression bomb)`,
+      );
     }
   }
 }
 
-async function readTarGz(bytes: Uint8Array, label: string, budget: Budget, limits: UnpackLimits): Promise<ArchiveFile[]> {
+async function readTarGz(
+  bytes: Uint8Array,
+  label: string,
+  budget: Budget,
+  limits: UnpackLimits,
+): Promise<ArchiveFile[]> {
   let tar: Buffer;
   try {
     // Headers and padding take up to two 512-byte blocks an entry beyond the files' own bytes.
     tar = gunzipSync(bytes, { maxOutputLength: limits.bytes + (limits.entries + 2) * 1024 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ArchiveRefused(label, code === "ERR_BUFFER_TOO_LARGE" ? `unpacks to more than ${limits.bytes} bytes` : "is not a readable gzip stream");
+    throw new ArchiveRefused(
+      label,
+      code === "ERR_BUFFER_TOO_LARGE" ? `unpacks to more than ${limits.bytes} bytes` : "is not a readable gzip stream",
+    );
   }
   const files: ArchiveFile[] = [];
   const reader = extract();
@@ -120,7 +142,10 @@ async function readTarGz(bytes: Uint8Array, label: string, budget: Budget, limit
         }
         if (header.type !== "file" && header.type !== "contiguous-file") {
           const target = header.linkname ? ` -> ${header.linkname.slice(0, 120)}` : "";
-          throw new ArchiveRefused(label, `entry "${path}" is a ${header.type}${target}; a skill archive holds files and folders only`);
+          throw new ArchiveRefused(
+            label,
+            `entry "${path}" is a ${header.type}${target}; a skill archive holds files and folders only`,
+          );
         }
         budget.bytes(header.size ?? 0);
         const chunks: Buffer[] = [];
@@ -134,7 +159,13 @@ async function readTarGz(bytes: Uint8Array, label: string, budget: Budget, limit
       }
     });
     reader.on("finish", resolve);
-    reader.on("error", (error) => reject(error instanceof ArchiveRefused ? error : new ArchiveRefused(label, `is not a readable tar archive (${(error as Error).message})`)));
+    reader.on("error", (error) =>
+      reject(
+        error instanceof ArchiveRefused
+          ? error
+          : new ArchiveRefused(label, `is not a readable tar archive (${(error as Error).message})`),
+      ),
+    );
   });
   reader.end(tar);
   await done;
@@ -148,14 +179,22 @@ const S_IFDIR = 0o040000;
 
 async function readZip(bytes: Uint8Array, label: string, budget: Budget): Promise<ArchiveFile[]> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, opened) =>
-      error ? reject(new ArchiveRefused(label, `is not a readable zip archive (${error.message})`)) : resolve(opened),
+    yauzl.fromBuffer(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      { lazyEntries: true, validateEntrySizes: true, strictFileNames: true },
+      (error, opened) =>
+        error ? reject(new ArchiveRefused(label, `is not a readable zip archive (${error.message})`)) : resolve(opened),
     ),
   );
   const files: ArchiveFile[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      const fail = (error: unknown) => reject(error instanceof ArchiveRefused ? error : new ArchiveRefused(label, `is not a readable zip archive (${(error as Error).message})`));
+      const fail = (error: unknown) =>
+        reject(
+          error instanceof ArchiveRefused
+            ? error
+            : new ArchiveRefused(label, `is not a readable zip archive (${(error as Error).message})`),
+        );
       zip.on("error", fail);
       zip.on("end", resolve);
       zip.on("entry", (entry: yauzl.Entry) => {
@@ -168,7 +207,10 @@ async function readZip(bytes: Uint8Array, label: string, budget: Budget): Promis
             return;
           }
           if (unixType !== 0 && unixType !== S_IFREG) {
-            throw new ArchiveRefused(label, `entry "${path}" is a link or special file; a skill archive holds files and folders only`);
+            throw new ArchiveRefused(
+              label,
+              `entry "${path}" is a link or special file; a skill archive holds files and folders only`,
+            );
           }
           // The declared size first (nothing inflated yet); yauzl checks the real size matches it.
           budget.bytes(entry.uncompressedSize);

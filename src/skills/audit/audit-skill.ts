@@ -32,7 +32,8 @@ function incomplete(file: string, message: string): AuditFinding {
 export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Promise<AuditFinding[]> {
   const document = await reader.readDocument(MAX_AUDITED_BYTES, signal);
   const findings = auditFile("SKILL.md", document.bytes, true);
-  if (document.truncated) findings.push(incomplete("SKILL.md", `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
+  if (document.truncated)
+    findings.push(incomplete("SKILL.md", `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
   const listing = await reader.listFiles(MAX_AUDITED_FILES, signal);
   const files = listing.files.filter((file) => !isSecretPath(file.path) && file.path.toLowerCase() !== "skill.md");
   const perFile = await pLimit(CONCURRENCY).map(files, async (file): Promise<AuditFinding[]> => {
@@ -45,12 +46,18 @@ export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Pro
     if (typeof content === "string") return [incomplete(file.path, `could not be read: ${content}`)];
     const found = auditFile(file.path, content.bytes);
     const readAsText = !isBinary(content.bytes) || isScript(file.path, content.bytes);
-    if (content.truncated && readAsText) found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
+    if (content.truncated && readAsText)
+      found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
     return found;
   });
   findings.push(...perFile.flat());
   if (listing.omitted > 0 || !listing.complete) {
-    findings.push(incomplete("", `the folder holds more files than an audit reads (${MAX_AUDITED_FILES}); the rest were not audited`));
+    findings.push(
+      incomplete(
+        "",
+        `the folder holds more files than an audit reads (${MAX_AUDITED_FILES}); the rest were not audited`,
+      ),
+    );
   }
   return findings;
 }

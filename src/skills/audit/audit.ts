@@ -64,7 +64,13 @@ function textFindings(path: string, text: string, isSkillDocument: boolean): Aud
       const severity = rule.severityIn[unit.context];
       if (severity === undefined || !TRIGGERS.get(rule)!.test(unit.text)) continue;
       for (const hit of rule.check(unit)) {
-        findings.push({ rule: rule.id, severity: lower(severity, hit.severity), file: path, line: unit.firstLine + hit.index, message: hit.message });
+        findings.push({
+          rule: rule.id,
+          severity: lower(severity, hit.severity),
+          file: path,
+          line: unit.firstLine + hit.index,
+          message: hit.message,
+        });
       }
     }
   }

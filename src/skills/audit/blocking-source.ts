@@ -26,7 +26,12 @@ export function describeFindings(findings: readonly AuditFinding[]): string {
  * up the read, nor leave a skill out. Checking at load instead would read every file of every
  * skill after each load of a large local catalog, most of them never read by anyone.
  */
-export function withServeChecks(source: CatalogSource, checks: readonly ServeCheck[], logger: Logger, onFirstRead: readonly ServeCheck[] = []): CatalogSource {
+export function withServeChecks(
+  source: CatalogSource,
+  checks: readonly ServeCheck[],
+  logger: Logger,
+  onFirstRead: readonly ServeCheck[] = [],
+): CatalogSource {
   // Each refusal is logged once, not at every reload.
   const logged = new Set<string>();
   // The last load's skills by path (kept only when there are checks on first read), the paths
@@ -43,7 +48,10 @@ export function withServeChecks(source: CatalogSource, checks: readonly ServeChe
     background(async () => {
       for (const check of onFirstRead) await check(skill, sourceReader(source, path), signal);
     }).catch((error: unknown) => {
-      if (!signal.aborted) logger.debug(`source "${source.name}": the check of ${path || "."} on its first read stopped: ${errorMessage(error)}`);
+      if (!signal.aborted)
+        logger.debug(
+          `source "${source.name}": the check of ${path || "."} on its first read stopped: ${errorMessage(error)}`,
+        );
     });
   };
   const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
@@ -63,7 +71,13 @@ export function withServeChecks(source: CatalogSource, checks: readonly ServeChe
     const skills = snapshot.skills.filter((skill, index) => {
       const why = verdicts[index];
       if (why === undefined) return true;
-      refused.push({ severity: "error", source: source.name, path: skill.path, code: "policy-refused", message: `${skill.name}: ${why}` });
+      refused.push({
+        severity: "error",
+        source: source.name,
+        path: skill.path,
+        code: "policy-refused",
+        message: `${skill.name}: ${why}`,
+      });
       const line = `source "${source.name}": ${skill.name} (${skill.path || "."}) ${why}`;
       if (!logged.has(line)) logger.warn(line);
       logged.add(line);

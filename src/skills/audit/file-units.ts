@@ -7,9 +7,11 @@ import type { LineContext, TextUnit } from "./types.js";
  */
 
 const MARKDOWN = /\.(?:md|markdown|mdx|txt|rst|adoc|html?)$/i;
-const SCRIPT = /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|ps1|psm1|psd1|rb|pl|pm|php|lua|bat|cmd|vbs|vba|applescript|scpt|awk|sed|tcl|r|jl|go|rs|java|kt|kts|swift|c|cc|cpp|cs|groovy|gradle|nu|ex|exs|el|vim|mk)$/i;
+const SCRIPT =
+  /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|ps1|psm1|psd1|rb|pl|pm|php|lua|bat|cmd|vbs|vba|applescript|scpt|awk|sed|tcl|r|jl|go|rs|java|kt|kts|swift|c|cc|cpp|cs|groovy|gradle|nu|ex|exs|el|vim|mk)$/i;
 /** Files that run by name: build files, and files without an extension in scripts/ or bin/. */
-const RUNNABLE = /(?:^|\/)(?:Makefile|GNUmakefile|Dockerfile|Containerfile|Justfile|Rakefile|Vagrantfile)$|(?:^|\/)(?:scripts|bin)\/[^/.]+$/i;
+const RUNNABLE =
+  /(?:^|\/)(?:Makefile|GNUmakefile|Dockerfile|Containerfile|Justfile|Rakefile|Vagrantfile)$|(?:^|\/)(?:scripts|bin)\/[^/.]+$/i;
 const SHEBANG = [0x23, 0x21];
 
 /** Whether an agent would run the file: by its name, its folder, or a `#!` first line. */

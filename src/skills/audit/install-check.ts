@@ -27,7 +27,11 @@ export interface InstallAuditOptions {
  * (a RiskySkillError listing them) unless `allowRisky`; every finding otherwise comes back as a
  * warning line. One call, so any installer (install_skill, `add`, `install`) can make it.
  */
-export async function auditBeforeInstall(catalog: CatalogView, skill: CatalogSkill, options: InstallAuditOptions = {}): Promise<string[]> {
+export async function auditBeforeInstall(
+  catalog: CatalogView,
+  skill: CatalogSkill,
+  options: InstallAuditOptions = {},
+): Promise<string[]> {
   // The audit's rules and tables load with the first install, not with every server that offers install_skill.
   const { auditSkill } = await import("./audit-skill.js");
   const findings = await auditSkill(catalogReader(catalog, skill), options.signal);
@@ -39,5 +43,7 @@ export async function auditBeforeInstall(catalog: CatalogView, skill: CatalogSki
       high,
     );
   }
-  return findings.map((f) => `audit: ${f.severity} ${f.rule} at ${f.file || "."}${f.line > 0 ? `:${f.line}` : ""}: ${f.message}`);
+  return findings.map(
+    (f) => `audit: ${f.severity} ${f.rule} at ${f.file || "."}${f.line > 0 ? `:${f.line}` : ""}: ${f.message}`,
+  );
 }

@@ -18,7 +18,8 @@ const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
  */
 const FOLD = new Map<string, string>();
 for (const [from, to] of Object.entries(confusables as Record<string, string>)) {
-  if (/^[A-Za-z0-9]+$/.test(to) && /^[^\x00-\x7F]$/u.test(from) && /\p{L}|\p{N}/u.test(from)) FOLD.set(from, to === "l" && from.toLowerCase() !== from ? "I" : to);
+  if (/^[A-Za-z0-9]+$/.test(to) && /^[^\x00-\x7F]$/u.test(from) && /\p{L}|\p{N}/u.test(from))
+    FOLD.set(from, to === "l" && from.toLowerCase() !== from ? "I" : to);
 }
 /** Compatibility forms of ASCII letters and digits: full-width, mathematical, circled, superscript. */
 const COMPATIBLE = String.raw`\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A\u{1D400}-\u{1D7FF}\u2460-\u24FF\u00B2\u00B3\u00B9\u2070-\u209F\u2100-\u214F`;
@@ -38,7 +39,8 @@ const MAX_DECODE_DEPTH = 3;
 const MIN_BASE64 = 20;
 const BASE64 = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const HEX_RUN = /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Fa-f])/g;
-const ESCAPES = /\\x[0-9A-Fa-f]{2}|\\u\{[0-9A-Fa-f]{1,6}\}|\\u[0-9A-Fa-f]{4}|&#x[0-9A-Fa-f]{1,6};|&#[0-9]{1,7};|(?:%[0-9A-Fa-f]{2}){3,}/g;
+const ESCAPES =
+  /\\x[0-9A-Fa-f]{2}|\\u\{[0-9A-Fa-f]{1,6}\}|\\u[0-9A-Fa-f]{4}|&#x[0-9A-Fa-f]{1,6};|&#[0-9]{1,7};|(?:%[0-9A-Fa-f]{2}){3,}/g;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -111,7 +113,8 @@ const SUSPECT_CHARACTER = new RegExp(String.raw`${FOLDABLE_CLASS}|\p{Default_Ign
 
 /** ASCII codes that may be part of a base64 or hex run. */
 const RUN_CHARACTER = new Uint8Array(128);
-for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") RUN_CHARACTER[char.charCodeAt(0)] = 1;
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+  RUN_CHARACTER[char.charCodeAt(0)] = 1;
 const inRun = (text: string, at: number) => RUN_CHARACTER[text.charCodeAt(at)] === 1;
 
 /**

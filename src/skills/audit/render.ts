@@ -22,11 +22,17 @@ export function renderFindings(findings: readonly AuditFinding[], indent = "  ")
 export function renderAudit(skills: readonly Rendered[]): string {
   const lines: string[] = [];
   for (const skill of skills) {
-    lines.push(`${escapeForDisplay(skill.name)} (${escapeForDisplay(skill.path)}): ${skill.findings.length === 0 ? "no findings" : `${skill.findings.length} findings`}`);
+    lines.push(
+      `${escapeForDisplay(skill.name)} (${escapeForDisplay(skill.path)}): ${skill.findings.length === 0 ? "no findings" : `${skill.findings.length} findings`}`,
+    );
     lines.push(...renderFindings(skill.findings));
   }
-  const count = (severity: string) => skills.filter((skill) => skill.findings.some((f) => f.severity === severity)).length;
+  const count = (severity: string) =>
+    skills.filter((skill) => skill.findings.some((f) => f.severity === severity)).length;
   const audited = `${skills.length} ${skills.length === 1 ? "skill" : "skills"} audited`;
-  lines.push("", `${audited}: ${count("high")} with high findings, ${count("medium")} with medium, ${count("low")} with low`);
+  lines.push(
+    "",
+    `${audited}: ${count("high")} with high findings, ${count("medium")} with medium, ${count("low")} with low`,
+  );
   return lines.join("\n");
 }

@@ -63,7 +63,10 @@ export function toSarif(skills: readonly AuditedSkill[], root: string): object {
               id: rule.id,
               shortDescription: { text: rule.reason },
               defaultConfiguration: { level: LEVEL[rule.severity] },
-              properties: { "security-severity": rule.severity === "high" ? "8.0" : rule.severity === "medium" ? "5.0" : "2.0", tags: ["security"] },
+              properties: {
+                "security-severity": rule.severity === "high" ? "8.0" : rule.severity === "medium" ? "5.0" : "2.0",
+                tags: ["security"],
+              },
             })),
           },
         },

@@ -37,7 +37,9 @@ export function warnHighFindings(source: string, logger: Logger): ServeCheck {
 function summarise(findings: readonly AuditFinding[]): string {
   const byRule = new Map<string, AuditFinding[]>();
   for (const finding of findings) byRule.set(finding.rule, [...(byRule.get(finding.rule) ?? []), finding]);
-  const rules = [...byRule.entries()].map(([rule, found]) => `${rule} at ${findingPlace(found[0]!)}${found.length > 1 ? ` (${found.length - 1} more)` : ""}`);
+  const rules = [...byRule.entries()].map(
+    ([rule, found]) => `${rule} at ${findingPlace(found[0]!)}${found.length > 1 ? ` (${found.length - 1} more)` : ""}`,
+  );
   const more = rules.length - NAMED_RULES;
   return rules.slice(0, NAMED_RULES).join(", ") + (more > 0 ? ` and ${more} more rule${more === 1 ? "" : "s"}` : "");
 }

@@ -15,7 +15,13 @@ export interface CatalogState {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export const EMPTY_STATE: CatalogState = { skills: [], byName: new Map(), byQualifiedId: new Map(), samePathAs: new Map(), diagnostics: [] };
+export const EMPTY_STATE: CatalogState = {
+  skills: [],
+  byName: new Map(),
+  byQualifiedId: new Map(),
+  samePathAs: new Map(),
+  diagnostics: [],
+};
 
 function depth(path: string): number {
   return path === "" ? 0 : path.split("/").length;
@@ -34,7 +40,12 @@ export function buildState(
   const ordered = sources.flatMap(({ source, skills }) =>
     skills
       .map((skill) => ({ source, skill, depth: depth(skill.path) }))
-      .sort((a, b) => a.skill.rank - b.skill.rank || a.depth - b.depth || (a.skill.path < b.skill.path ? -1 : a.skill.path > b.skill.path ? 1 : 0)),
+      .sort(
+        (a, b) =>
+          a.skill.rank - b.skill.rank ||
+          a.depth - b.depth ||
+          (a.skill.path < b.skill.path ? -1 : a.skill.path > b.skill.path ? 1 : 0),
+      ),
   );
 
   const namesPerSource = new Map<string, Map<string, number>>();

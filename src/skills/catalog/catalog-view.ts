@@ -75,7 +75,11 @@ export class ScopedCatalog implements SkillCatalogView {
   }
 
   /** Reloads these sources (default: every source this view shows). */
-  refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal, options: LoadOptions = {}): Promise<void> {
+  refresh(
+    sources?: string | readonly string[],
+    signal: AbortSignal = new AbortController().signal,
+    options: LoadOptions = {},
+  ): Promise<void> {
     return this.whole.refresh(sources ?? [...this.shown], signal, options);
   }
 
@@ -119,7 +123,12 @@ export class ScopedCatalog implements SkillCatalogView {
     return this.#lookup.listFiles(skill, limit, signal);
   }
 
-  readFile(skill: string | CatalogSkill, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
+  readFile(
+    skill: string | CatalogSkill,
+    filePath: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<SkillFileContent> {
     return this.#lookup.readFile(skill, filePath, maxBytes, signal);
   }
 
@@ -132,8 +141,14 @@ export class ScopedCatalog implements SkillCatalogView {
     return this.whole.onChange((change) => {
       const state = this.state();
       const own = (skills: readonly CatalogSkill[]) =>
-        skills.flatMap((skill) => (this.shown.has(skill.source) ? [state.byQualifiedId.get(skill.qualifiedId) ?? skill] : []));
-      const seen = { added: own(change.added), removed: change.removed.filter((skill) => this.shown.has(skill.source)), updated: own(change.updated) };
+        skills.flatMap((skill) =>
+          this.shown.has(skill.source) ? [state.byQualifiedId.get(skill.qualifiedId) ?? skill] : [],
+        );
+      const seen = {
+        added: own(change.added),
+        removed: change.removed.filter((skill) => this.shown.has(skill.source)),
+        updated: own(change.updated),
+      };
       if (seen.added.length + seen.removed.length + seen.updated.length > 0) listener(seen);
     });
   }

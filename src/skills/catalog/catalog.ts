@@ -1,7 +1,14 @@
 import { systemClock, type Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
-import type { Diagnostic, LoadOptions, SkillFileContent, SkillFileListing, CatalogSource, SourceSnapshot } from "../types.js";
+import type {
+  Diagnostic,
+  LoadOptions,
+  SkillFileContent,
+  SkillFileListing,
+  CatalogSource,
+  SourceSnapshot,
+} from "../types.js";
 import { diff } from "./catalog-diff.js";
 import { buildState, EMPTY_STATE, type CatalogState } from "./catalog-state.js";
 import type { CatalogChange, CatalogListener, CatalogSkill, SourceStatus } from "./catalog-types.js";
@@ -84,7 +91,9 @@ export class WholeCatalog {
    * whole catalog itself when every source is visible.
    */
   for(identity: Identity | undefined): CatalogView {
-    const shown = this.#sources.filter((source) => canSee(this.#visibility.get(source.name), identity)).map((source) => source.name);
+    const shown = this.#sources
+      .filter((source) => canSee(this.#visibility.get(source.name), identity))
+      .map((source) => source.name);
     if (shown.length === this.#sources.length) return this;
     const key = shown.join("\n");
     let view = this.#views.get(key);
@@ -107,7 +116,10 @@ export class WholeCatalog {
     if (!state) {
       const sources = this.#sources.filter((source) => shown.has(source.name));
       state = buildState(
-        sources.map((source) => ({ source: source.name, skills: this.#loads.get(source.name)?.snapshot?.skills ?? [] })),
+        sources.map((source) => ({
+          source: source.name,
+          skills: this.#loads.get(source.name)?.snapshot?.skills ?? [],
+        })),
         sources.flatMap((source) => sourceDiagnostics(source.name, this.#loads.get(source.name))),
       );
       this.#viewStates.set(key, state);
@@ -139,8 +151,13 @@ export class WholeCatalog {
    * and a bug here must cost a reload, not the process. `revalidate` asks remote sources now,
    * whatever their TTL (a branch pushed to a minute ago).
    */
-  refresh(sources?: string | readonly string[], signal: AbortSignal = new AbortController().signal, options: LoadOptions = {}): Promise<void> {
-    const names = sources === undefined ? this.#sources.map((s) => s.name) : typeof sources === "string" ? [sources] : sources;
+  refresh(
+    sources?: string | readonly string[],
+    signal: AbortSignal = new AbortController().signal,
+    options: LoadOptions = {},
+  ): Promise<void> {
+    const names =
+      sources === undefined ? this.#sources.map((s) => s.name) : typeof sources === "string" ? [sources] : sources;
     for (const name of names) {
       this.#queued.add(name);
       if (options.revalidate) this.#revalidating.add(name);
@@ -190,7 +207,8 @@ export class WholeCatalog {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([load, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
     clearTimeout(timer);
-    if (this.#waitForOneSource && this.#loads.size === 0 && this.#sources.length > 0) await Promise.race([load, this.#oneSourceDone]);
+    if (this.#waitForOneSource && this.#loads.size === 0 && this.#sources.length > 0)
+      await Promise.race([load, this.#oneSourceDone]);
   }
 
   /**
@@ -262,7 +280,12 @@ export class WholeCatalog {
    * SkillFileError, anything but a regular file inside the folder; it does not check that the
    * path is one listFiles gives, which tools that take paths from agents do.
    */
-  readFile(skill: string | CatalogSkill, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
+  readFile(
+    skill: string | CatalogSkill,
+    filePath: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<SkillFileContent> {
     return this.#lookup.readFile(skill, filePath, maxBytes, signal);
   }
 
@@ -348,13 +371,17 @@ export class WholeCatalog {
     } else {
       const previous = this.#loads.get(name)?.snapshot;
       this.#loads.set(name, { snapshot: previous, failure: outcome.failure });
-      if (previous) this.logger.warn(`source "${name}" failed to reload (${outcome.failure}); serving its last good snapshot`);
+      if (previous)
+        this.logger.warn(`source "${name}" failed to reload (${outcome.failure}); serving its last good snapshot`);
       else this.logger.warn(`source "${name}" failed to load: ${outcome.failure}`);
     }
     const previous = this.#state;
     this.#viewStates.clear();
     this.#state = buildState(
-      this.#sources.map((source) => ({ source: source.name, skills: this.#loads.get(source.name)?.snapshot?.skills ?? [] })),
+      this.#sources.map((source) => ({
+        source: source.name,
+        skills: this.#loads.get(source.name)?.snapshot?.skills ?? [],
+      })),
       this.#sources.flatMap((source) => sourceDiagnostics(source.name, this.#loads.get(source.name))),
     );
     this.#diagnosticsLog.report(this.#state.diagnostics);

@@ -18,7 +18,8 @@ export function checkSnapshot(snapshot: SourceSnapshot): SourceSnapshot {
       typeof skill.rank === "number" &&
       typeof skill.frontmatter === "object" &&
       skill.frontmatter !== null;
-    if (!valid) throw new Error(`skills[${index}] is not a skill (name, description, path, excerpt, rank, frontmatter)`);
+    if (!valid)
+      throw new Error(`skills[${index}] is not a skill (name, description, path, excerpt, rank, frontmatter)`);
   });
   return snapshot;
 }

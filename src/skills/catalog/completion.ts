@@ -73,10 +73,14 @@ export async function completeUriPath(
   const candidates: string[] = [];
   for (const entry of mapSkillUris(catalog.list()).mapped) {
     if (entry.segments[0] !== first) continue;
-    const folder = entry.segments.slice(1).map((segment) => `${segment}/`).join("");
+    const folder = entry.segments
+      .slice(1)
+      .map((segment) => `${segment}/`)
+      .join("");
     if (prefix.startsWith(folder)) {
       candidates.push(`${folder}${SKILL_DOCUMENT}`);
-      for (const path of await servedFiles(catalog, entry.skill, includeSecretFiles)) candidates.push(`${folder}${path}`);
+      for (const path of await servedFiles(catalog, entry.skill, includeSecretFiles))
+        candidates.push(`${folder}${path}`);
     } else if (folder.startsWith(prefix) || folder.toLowerCase().startsWith(prefix.toLowerCase())) {
       candidates.push(`${folder}${SKILL_DOCUMENT}`);
     }

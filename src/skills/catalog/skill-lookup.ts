@@ -41,9 +41,15 @@ export class SkillLookup {
     const state = this.state();
     // A skill the policy refused (an audit finding, a missing signature) is named with the reason.
     const refused = state.diagnostics.find(
-      (d) => d.code === "policy-refused" && (source === undefined || d.source === source) && d.message.startsWith(`${idOrName}: `),
+      (d) =>
+        d.code === "policy-refused" &&
+        (source === undefined || d.source === source) &&
+        d.message.startsWith(`${idOrName}: `),
     );
-    if (refused) throw new ToolInputError(`skill ${quote(idOrName)} of source ${quote(refused.source)} is ${refused.message.slice(idOrName.length + 2)}`);
+    if (refused)
+      throw new ToolInputError(
+        `skill ${quote(idOrName)} of source ${quote(refused.source)} is ${refused.message.slice(idOrName.length + 2)}`,
+      );
     const inScope = state.skills.filter((skill) => source === undefined || skill.source === source);
     // Within a source, the name is what was asked for; across sources, the id an agent can use.
     const ids = inScope.flatMap((skill) =>
@@ -51,7 +57,9 @@ export class SkillLookup {
     );
     const close = suggest(idOrName, ids);
     const where = source === undefined ? "" : ` in source ${quote(source)}`;
-    throw new ToolInputError(`no skill named ${quote(idOrName)}${where}${close.length > 0 ? `; did you mean: ${close.join(", ")}?` : ""}`);
+    throw new ToolInputError(
+      `no skill named ${quote(idOrName)}${where}${close.length > 0 ? `; did you mean: ${close.join(", ")}?` : ""}`,
+    );
   }
 
   async readDocument(skill: string | CatalogSkill, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
@@ -64,7 +72,12 @@ export class SkillLookup {
     return source.listFiles(found.path, limit, signal);
   }
 
-  async readFile(skill: string | CatalogSkill, filePath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent> {
+  async readFile(
+    skill: string | CatalogSkill,
+    filePath: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<SkillFileContent> {
     const { found, source } = await this.#route(skill);
     return source.readFile(found.path, filePath, maxBytes, signal);
   }
@@ -87,7 +100,10 @@ export class SkillLookup {
     const source = this.scope.sources.find((s) => s.name === found.source);
     // A skill of a source this view hides answers as one that does not exist.
     if (!source && this.hidesSources) throw new ToolInputError(`no skill named ${quote(found.id)}`);
-    if (!source) throw new Error(`skill ${quote(found.qualifiedId)} names source ${quote(found.source)}, which this catalog does not have`);
+    if (!source)
+      throw new Error(
+        `skill ${quote(found.qualifiedId)} names source ${quote(found.source)}, which this catalog does not have`,
+      );
     const owner = this.state().samePathAs.get(found.qualifiedId);
     if (owner !== undefined) {
       throw new ToolInputError(

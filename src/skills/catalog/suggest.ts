@@ -19,7 +19,8 @@ export function suggest(wanted: string, ids: readonly string[]): string[] {
   for (const id of ids) {
     const candidate = id.toLowerCase();
     const edits = distance(query, candidate);
-    const wordEdits = query.length >= 3 ? Math.min(...leadingWords(candidate).map((words) => distance(query, words))) : Infinity;
+    const wordEdits =
+      query.length >= 3 ? Math.min(...leadingWords(candidate).map((words) => distance(query, words))) : Infinity;
     if (edits <= typoBudget || wordEdits <= 1) scored.set(id, Math.min(edits, wordEdits));
   }
   return [...scored]

@@ -45,7 +45,7 @@ export function canSee(visibleTo: Visibility | undefined, identity: Identity | u
   for (const [claim, wanted] of Object.entries(visibleTo.claims ?? {})) {
     if (!Object.hasOwn(identity.claims, claim)) continue;
     const held = identity.claims[claim];
-    const values = typeof held === "string" ? [held] : held ?? [];
+    const values = typeof held === "string" ? [held] : (held ?? []);
     if (wanted.some((value) => values.includes(value))) return true;
   }
   return false;

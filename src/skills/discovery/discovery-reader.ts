@@ -23,16 +23,33 @@ export function isDiscoveryIndex(data: unknown): boolean {
  * The entries of a 0.2.0 discovery index (agentskills.io, "Well-Known URI"), each checked as
  * untrusted input: a bad entry is a diagnostic naming it, never a crash, and the others load.
  */
-export function parseDiscoveryIndex(data: Record<string, unknown>, indexUrl: string, source: string, maxSkills: number) {
+export function parseDiscoveryIndex(
+  data: Record<string, unknown>,
+  indexUrl: string,
+  source: string,
+  maxSkills: number,
+) {
   const skills = Array.isArray(data.skills) ? data.skills : [];
   const entries: DiscoveryArtifactEntry[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   const problem = (index: number, path: string, message: string) =>
-    diagnostics.push({ severity: "error", source, path, code: "invalid-entry", message: `skills[${index}]: ${message}` });
+    diagnostics.push({
+      severity: "error",
+      source,
+      path,
+      code: "invalid-entry",
+      message: `skills[${index}]: ${message}`,
+    });
   for (const [index, entry] of skills.entries()) {
     if (entries.length >= maxSkills) {
-      diagnostics.push({ severity: "error", source, path: "", code: "scan-limit", message: `the index lists ${skills.length} skills; only the first ${maxSkills} are served (maxSkills)` });
+      diagnostics.push({
+        severity: "error",
+        source,
+        path: "",
+        code: "scan-limit",
+        message: `the index lists ${skills.length} skills; only the first ${maxSkills} are served (maxSkills)`,
+      });
       break;
     }
     if (!isRecord(entry)) {
@@ -41,15 +58,27 @@ export function parseDiscoveryIndex(data: Record<string, unknown>, indexUrl: str
     }
     const { name, description, type, url, digest } = entry;
     if (typeof name !== "string" || name.length > MAX_NAME_CHARS || !NAME_PATTERN.test(name)) {
-      problem(index, "", `${JSON.stringify(String(name).slice(0, 64))} is not a valid skill name (lowercase letters, digits and single hyphens)`);
+      problem(
+        index,
+        "",
+        `${JSON.stringify(String(name).slice(0, 64))} is not a valid skill name (lowercase letters, digits and single hyphens)`,
+      );
       continue;
     }
-    if (typeof description !== "string" || description.trim() === "" || [...description].length > MAX_DESCRIPTION_CHARS) {
+    if (
+      typeof description !== "string" ||
+      description.trim() === "" ||
+      [...description].length > MAX_DESCRIPTION_CHARS
+    ) {
       problem(index, name, `"${name}" has no description, or one over ${MAX_DESCRIPTION_CHARS} characters`);
       continue;
     }
     if (type !== "skill-md" && type !== "archive") {
-      problem(index, name, `"${name}" has type ${JSON.stringify(String(type).slice(0, 40))}; 0.2.0 knows "skill-md" and "archive"`);
+      problem(
+        index,
+        name,
+        `"${name}" has type ${JSON.stringify(String(type).slice(0, 40))}; 0.2.0 knows "skill-md" and "archive"`,
+      );
       continue;
     }
     if (typeof digest !== "string" || !DIGEST.test(digest)) {

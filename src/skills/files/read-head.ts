@@ -59,7 +59,12 @@ export async function readHead(path: string, maxBytes: number, within?: string):
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return { bytes: buffer.subarray(0, filled), truncated: stats.size > filled, size: stats.size, mtimeMs: stats.mtimeMs };
+    return {
+      bytes: buffer.subarray(0, filled),
+      truncated: stats.size > filled,
+      size: stats.size,
+      mtimeMs: stats.mtimeMs,
+    };
   } finally {
     await handle.close();
   }
@@ -80,7 +85,9 @@ function assertRegular(path: string, stats: Stats): void {
 }
 
 /** What a non-regular file is, for messages; Stats and Dirent both answer. */
-export function describeKind(stats: Pick<Stats, "isFIFO" | "isDirectory" | "isSocket" | "isCharacterDevice" | "isBlockDevice">): string {
+export function describeKind(
+  stats: Pick<Stats, "isFIFO" | "isDirectory" | "isSocket" | "isCharacterDevice" | "isBlockDevice">,
+): string {
   if (stats.isFIFO()) return "a FIFO";
   if (stats.isDirectory()) return "a folder";
   if (stats.isSocket()) return "a socket";

@@ -9,7 +9,16 @@ const ENV_FILE = /^\.env(?:\..+)?$/i;
 const ENV_TEMPLATE = /^\.env\.(?:example|sample|template|dist)$/i;
 
 /** Private keys and keystores, by extension. */
-const KEY_EXTENSIONS: ReadonlySet<string> = new Set([".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk"]);
+const KEY_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".pem",
+  ".key",
+  ".p12",
+  ".pfx",
+  ".jks",
+  ".keystore",
+  ".kdbx",
+  ".ppk",
+]);
 
 /** SSH private keys (their .pub halves are public). */
 const SSH_KEY = /^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$/i;

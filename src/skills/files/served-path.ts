@@ -8,5 +8,10 @@ import { isInside } from "./paths.js";
  * checkout's .git, and a link to .git/config would serve the remote URL with its token.
  */
 export function isServedFrom(real: string, dir: string): boolean {
-  return isInside(real, dir) && !relative(dir, real).split(sep).some((segment) => SKIPPED_FOLDERS.has(segment));
+  return (
+    isInside(real, dir) &&
+    !relative(dir, real)
+      .split(sep)
+      .some((segment) => SKIPPED_FOLDERS.has(segment))
+  );
 }

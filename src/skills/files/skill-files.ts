@@ -23,7 +23,12 @@ const DEFAULT_MAX_FILE_BYTES = MiB;
  */
 export const skillFileOptionsSchema = z.strictObject({
   /** The most of one file (SKILL.md included) returned; the rest is cut, and the cut is said. */
-  maxFileBytes: z.number().int().min(1).max(16 * MiB).default(DEFAULT_MAX_FILE_BYTES),
+  maxFileBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(16 * MiB)
+    .default(DEFAULT_MAX_FILE_BYTES),
   /** Serve files named like credentials too: INCLUDE_SECRET_FILES_DESCRIPTION. */
   includeSecretFiles: z.boolean().default(false).describe(INCLUDE_SECRET_FILES_DESCRIPTION),
 });
@@ -31,7 +36,10 @@ export const skillFileOptionsSchema = z.strictObject({
 export type SkillFileOptions = z.infer<typeof skillFileOptionsSchema>;
 
 /** A listing without the files named like credentials (unless they are included), and how many that took out. */
-export function withoutSecrets(listing: SkillFileListing, includeSecretFiles: boolean): SkillFileListing & { withheld: number } {
+export function withoutSecrets(
+  listing: SkillFileListing,
+  includeSecretFiles: boolean,
+): SkillFileListing & { withheld: number } {
   if (includeSecretFiles) return { ...listing, withheld: 0 };
   const files = listing.files.filter((file) => !isSecretPath(file.path));
   return { ...listing, files, withheld: listing.files.length - files.length };
@@ -117,7 +125,10 @@ export function encodeContent(bytes: Uint8Array, truncated: boolean): EncodedCon
       // Not UTF-8: base64 below.
     }
   }
-  return { content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"), encoding: "base64" };
+  return {
+    content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+    encoding: "base64",
+  };
 }
 
 /** The length of `bytes` without a multi-byte character cut off at its end. */
@@ -157,7 +168,10 @@ export async function fetchSkillFiles(
   logger: Logger,
 ): Promise<FetchedFile[]> {
   const maxBytes = options.maxFileBytes;
-  const problems = paths.map((path) => checkRelativePath(path) ?? (!options.includeSecretFiles && isSecretPath(path) ? SECRET_REASON : undefined));
+  const problems = paths.map(
+    (path) =>
+      checkRelativePath(path) ?? (!options.includeSecretFiles && isSecretPath(path) ? SECRET_REASON : undefined),
+  );
   let fetchable = new Set<string>();
   if (problems.some((problem) => problem === undefined)) {
     const listing = await catalog.listFiles(skill, FETCHABLE_FILES_LIMIT);
@@ -186,7 +200,8 @@ export async function fetchSkillFiles(
  * still refuses a link out of the folder, a FIFO or a missing file with its reason.
  */
 async function whyNotListed(catalog: CatalogView, skill: CatalogSkill, path: string): Promise<string> {
-  if (path.toLowerCase() === "skill.md") return "the SKILL.md itself comes from read_skill, not as one of the skill's files";
+  if (path.toLowerCase() === "skill.md")
+    return "the SKILL.md itself comes from read_skill, not as one of the skill's files";
   try {
     await catalog.readFile(skill, path, 0);
   } catch (error) {

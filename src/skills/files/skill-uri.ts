@@ -76,7 +76,8 @@ export function parseSkillUri(uri: string): { readonly segments: string[] } | { 
   } catch {
     return { problem: "it is not a valid URI" };
   }
-  if (url.protocol !== SKILL_SCHEME) return { problem: `its scheme is not skill: (this server serves skills under skill:// only)` };
+  if (url.protocol !== SKILL_SCHEME)
+    return { problem: `its scheme is not skill: (this server serves skills under skill:// only)` };
   if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "" || url.port !== "") {
     return { problem: "a skill URI has no query, fragment, user or port" };
   }
@@ -143,7 +144,11 @@ function buildMap(skills: readonly CatalogSkill[]): SkillUriMap {
     if (outer) {
       const around = byId.get(outer.qualifiedId);
       if (!around) {
-        unmapped.push({ skill, code: "uri-conflict", message: `it is nested in ${outer.qualifiedId}, which has no URI` });
+        unmapped.push({
+          skill,
+          code: "uri-conflict",
+          message: `it is nested in ${outer.qualifiedId}, which has no URI`,
+        });
         continue;
       }
       const between = relative(skill.path, outer.path);
@@ -164,12 +169,20 @@ function buildMap(skills: readonly CatalogSkill[]): SkillUriMap {
     }
 
     if (!segments.every(isWritable)) {
-      unmapped.push({ skill, code: "uri-unwritable", message: `its path ${JSON.stringify(segments)} has a segment no URI can hold` });
+      unmapped.push({
+        skill,
+        code: "uri-unwritable",
+        message: `its path ${JSON.stringify(segments)} has a segment no URI can hold`,
+      });
       continue;
     }
     const clash = claims.get(key(segments)) ?? under.get(key(segments)) ?? prefixOwner(claims, segments);
     if (clash && !nestedIn(skill, clash.skill) && !nestedIn(clash.skill, skill)) {
-      unmapped.push({ skill, code: "uri-conflict", message: `its URI would fall under ${clash.uri} (${clash.skill.qualifiedId})` });
+      unmapped.push({
+        skill,
+        code: "uri-conflict",
+        message: `its URI would fall under ${clash.uri} (${clash.skill.qualifiedId})`,
+      });
       continue;
     }
     const root = `skill://${segments.map(encodeSegment).join("/")}`;
@@ -248,7 +261,9 @@ export function noSkillAt(map: SkillUriMap, uri: string, segments: readonly stri
   const close =
     named.length > 0
       ? named
-      : map.mapped.filter((entry) => segments.some((segment) => segment.length <= 100 && distance(segment, entry.skill.name) <= 2));
+      : map.mapped.filter((entry) =>
+          segments.some((segment) => segment.length <= 100 && distance(segment, entry.skill.name) <= 2),
+        );
   const hints = close.slice(0, MAX_HINTS).map((entry) => entry.uri);
   return `no skill is served at ${uri.slice(0, 300)}${hints.length > 0 ? `; did you mean ${hints.join(", ")}?` : ""}`;
 }

@@ -28,7 +28,8 @@ export async function skillManifest(reader: SkillReader, signal?: AbortSignal): 
   const document = await reader.readDocument(MAX_SIGNED_FILE_BYTES, signal);
   if (document.truncated) throw new Error(`SKILL.md is over ${MAX_SIGNED_FILE_BYTES} bytes`);
   const listing = await reader.listFiles(MAX_MANIFEST_FILES, signal);
-  if (!listing.complete || listing.omitted > 0) throw new Error(`the folder holds more than ${MAX_MANIFEST_FILES} files`);
+  if (!listing.complete || listing.omitted > 0)
+    throw new Error(`the folder holds more than ${MAX_MANIFEST_FILES} files`);
   const lines = [[sha256(document.bytes), "SKILL.md"]];
   for (const file of listing.files) {
     if (file.path === SIGNATURE_FILE || file.path.toLowerCase() === "skill.md") continue;

@@ -10,7 +10,11 @@ export function requireSignature(allowedSigners: string): ServeCheck {
   return async (_skill, reader, signal) => {
     const signature = await reader.readFile(SIGNATURE_FILE, MAX_SIGNATURE_BYTES, signal).catch(() => undefined);
     if (!signature) return `not served: it is not signed (no ${SIGNATURE_FILE}) and signatures are required`;
-    const verdict = await verifyManifest(await skillManifest(reader, signal), new TextDecoder().decode(signature.bytes), allowedSigners);
+    const verdict = await verifyManifest(
+      await skillManifest(reader, signal),
+      new TextDecoder().decode(signature.bytes),
+      allowedSigners,
+    );
     return verdict.ok ? undefined : `not served: ${verdict.reason}`;
   };
 }

@@ -26,7 +26,11 @@ function sshKeygen(args: readonly string[], input: string): Promise<Run> {
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout = (stdout + chunk).slice(0, MAX_OUTPUT)));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(0, MAX_OUTPUT)));
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new Error("ssh-keygen is not installed (OpenSSH 8.2 or newer signs and verifies skills)") : error),
+      reject(
+        error.code === "ENOENT"
+          ? new Error("ssh-keygen is not installed (OpenSSH 8.2 or newer signs and verifies skills)")
+          : error,
+      ),
     );
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.on("error", () => {}); // ssh-keygen may exit before reading it all (a bad key); close reports why.
@@ -75,16 +79,35 @@ export function verifyManifest(manifest: string, signature: string, allowedSigne
   return withSignatureFile(signature, async (sigPath) => {
     const unchecked = await sshKeygen(["-Y", "check-novalidate", "-n", SIGNATURE_NAMESPACE, "-s", sigPath], manifest);
     const key = keyOf(unchecked.stdout + unchecked.stderr);
-    if (unchecked.code !== 0) return { ok: false, reason: `the signature does not match the skill's files (${why(unchecked)})`, ...(key && { key }) };
+    if (unchecked.code !== 0)
+      return {
+        ok: false,
+        reason: `the signature does not match the skill's files (${why(unchecked)})`,
+        ...(key && { key }),
+      };
     const found = await sshKeygen(["-Y", "find-principals", "-s", sigPath, "-f", allowedSigners], "");
-    const principals = found.stdout.split("\n").map((line) => line.trim()).filter(Boolean);
+    const principals = found.stdout
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
     if (found.code !== 0 || principals.length === 0) {
-      return { ok: false, reason: `signed by ${key ?? "a key"} that is not an allowed signer in ${allowedSigners}`, ...(key && { key }) };
+      return {
+        ok: false,
+        reason: `signed by ${key ?? "a key"} that is not an allowed signer in ${allowedSigners}`,
+        ...(key && { key }),
+      };
     }
     for (const principal of principals) {
-      const run = await sshKeygen(["-Y", "verify", "-f", allowedSigners, "-I", principal, "-n", SIGNATURE_NAMESPACE, "-s", sigPath], manifest);
+      const run = await sshKeygen(
+        ["-Y", "verify", "-f", allowedSigners, "-I", principal, "-n", SIGNATURE_NAMESPACE, "-s", sigPath],
+        manifest,
+      );
       if (run.code === 0) return { ok: true, signer: principal, key: keyOf(run.stdout + run.stderr) ?? key ?? "" };
     }
-    return { ok: false, reason: `the signature by ${principals.join(", ")} does not verify for this namespace or date`, ...(key && { key }) };
+    return {
+      ok: false,
+      reason: `the signature by ${principals.join(", ")} does not verify for this namespace or date`,
+      ...(key && { key }),
+    };
   });
 }

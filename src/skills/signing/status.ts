@@ -21,14 +21,23 @@ export interface SignatureStatus {
  * listing, spares a read for the unsigned majority). Without allowed signers, the key is named
  * but nothing is verified.
  */
-export async function signatureStatus(reader: SkillReader, hasSignatureFile: boolean, allowedSigners: string | undefined, signal?: AbortSignal): Promise<SignatureStatus> {
+export async function signatureStatus(
+  reader: SkillReader,
+  hasSignatureFile: boolean,
+  allowedSigners: string | undefined,
+  signal?: AbortSignal,
+): Promise<SignatureStatus> {
   if (!hasSignatureFile) return { signed: false };
   try {
     const signature = new TextDecoder().decode((await reader.readFile(SIGNATURE_FILE, 16 * 1024, signal)).bytes);
     const manifest = await skillManifest(reader, signal);
     if (allowedSigners === undefined) {
       const verdict = await verifyManifest(manifest, signature, "/dev/null");
-      return { signed: true, ...(verdict.key && { key: verdict.key }), ...(!verdict.ok && verdict.reason.startsWith("the signature does not match") && { reason: verdict.reason }) };
+      return {
+        signed: true,
+        ...(verdict.key && { key: verdict.key }),
+        ...(!verdict.ok && verdict.reason.startsWith("the signature does not match") && { reason: verdict.reason }),
+      };
     }
     const verdict = await verifyManifest(manifest, signature, allowedSigners);
     return verdict.ok
@@ -44,5 +53,7 @@ export function describeSignature(status: SignatureStatus): string {
   if (!status.signed) return "Not signed.";
   if (status.verified) return `Signed by ${status.signer} (${status.key}), verified against the allowed signers.`;
   if (status.verified === false) return `Signed, but the signature does not verify: ${status.reason}.`;
-  return status.reason ? `Signed, but ${status.reason}.` : `Signed with key ${status.key ?? "(unknown)"}; no allowed signers are configured to check it against.`;
+  return status.reason
+    ? `Signed, but ${status.reason}.`
+    : `Signed with key ${status.key ?? "(unknown)"}; no allowed signers are configured to check it against.`;
 }

@@ -30,7 +30,20 @@ const UNSUPPORTED_CHARACTERS = /[\t\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\u2028\u2029
 /** A plain key at the start of a line, then ": " or the end of the line. */
 const KEY = /^([A-Za-z_][A-Za-z0-9_.-]*):(?: +|$)/;
 /** Keys the core schema resolves to null or a boolean, and keys toPlainData drops. */
-const SPECIAL_KEYS = new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "__proto__", "constructor", "prototype"]);
+const SPECIAL_KEYS = new Set([
+  "null",
+  "Null",
+  "NULL",
+  "true",
+  "True",
+  "TRUE",
+  "false",
+  "False",
+  "FALSE",
+  "__proto__",
+  "constructor",
+  "prototype",
+]);
 /** Characters that open something other than a plain scalar when they start a value. */
 const INDICATORS = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
 const BLOCK_HEADER = /^([|>])(-?) *$/;

@@ -38,7 +38,8 @@ export function extractTriggers(description: string): string[] {
 /** Strings, and lists of strings, as text; anything else (numbers, mappings) is not a label. */
 function labels(value: unknown): string[] {
   if (typeof value === "string") return value.trim() ? [value.trim()] : [];
-  if (Array.isArray(value)) return value.flatMap((item) => (typeof item === "string" && item.trim() ? [item.trim()] : []));
+  if (Array.isArray(value))
+    return value.flatMap((item) => (typeof item === "string" && item.trim() ? [item.trim()] : []));
   return [];
 }
 
@@ -67,7 +68,16 @@ export function skillCategory(frontmatter: Readonly<Record<string, unknown>>): s
 }
 
 /** Frontmatter fields that label what a skill is about, at the top level or under `metadata`. */
-const LABEL_KEYS = new Set(["category", "tags", "keywords", "triggers", "domain", "frameworks", "tech-stack", "short-description"]);
+const LABEL_KEYS = new Set([
+  "category",
+  "tags",
+  "keywords",
+  "triggers",
+  "domain",
+  "frameworks",
+  "tech-stack",
+  "short-description",
+]);
 
 /**
  * Every label the author gave the skill: categories, tags, keywords, declared triggers, domains,

@@ -83,7 +83,9 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): SkillM
   }
   if ("code" in parsed) return { ok: false, error: parsed };
   const fields = readFields(parsed.data, parsed.warnings, options.folderName);
-  return fields.ok ? { ok: true, skill: { ...fields.skill, excerpt: block.body.slice(0, EXCERPT_CHARS).trim() } } : fields;
+  return fields.ok
+    ? { ok: true, skill: { ...fields.skill, excerpt: block.body.slice(0, EXCERPT_CHARS).trim() } }
+    : fields;
 }
 
 export interface FrontmatterBlock {
@@ -231,7 +233,10 @@ function readFields(
   folderName: string,
 ): { ok: true; skill: Omit<ParsedSkillMd, "excerpt"> } | { ok: false; error: SkillMdIssue } {
   if (!isRecord(data)) {
-    return { ok: false, error: { code: "frontmatter-not-mapping", message: `frontmatter is ${kindOf(data)}, not a mapping` } };
+    return {
+      ok: false,
+      error: { code: "frontmatter-not-mapping", message: `frontmatter is ${kindOf(data)}, not a mapping` },
+    };
   }
 
   const rawDescription = field(data, "description", warnings);

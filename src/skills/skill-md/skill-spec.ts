@@ -48,7 +48,11 @@ const DEFAULT_MAX_FRONTMATTER_BYTES = 64 * 1024;
  * `license` is not checked against SPDX: the spec asks for "a license name or a reference to a
  * bundled license file", so "MIT License" is as valid as "MIT".
  */
-export function validateSkillDocument(text: string, directoryName?: string, options: ValidateOptions = {}): SkillValidation {
+export function validateSkillDocument(
+  text: string,
+  directoryName?: string,
+  options: ValidateOptions = {},
+): SkillValidation {
   const errors: SpecIssue[] = [];
   const warnings: SpecIssue[] = [];
   const result = (): SkillValidation => ({ valid: errors.length === 0, errors, warnings });
@@ -79,7 +83,10 @@ export function validateSkillDocument(text: string, directoryName?: string, opti
   for (const issue of parsed.warnings) {
     if (issue.code === "yaml-repaired") {
       // The loader gets past it; YAML parsers in other clients refuse the whole file.
-      errors.push({ field: "frontmatter", message: `not valid YAML: ${issue.message.replace(/^.*?to get past: /, "")}; quote the value` });
+      errors.push({
+        field: "frontmatter",
+        message: `not valid YAML: ${issue.message.replace(/^.*?to get past: /, "")}; quote the value`,
+      });
     } else if (issue.code === "duplicate-key") {
       errors.push({ field: "frontmatter", message: `${issue.message}, and strict YAML parsers refuse the file` });
     } else {
@@ -150,7 +157,10 @@ function checkDescription(data: Record<string, unknown>, errors: SpecIssue[]): v
   // Block scalars (`|`, `>`) end with a newline that no client shows.
   const length = [...description.trimEnd()].length;
   if (length > MAX_DESCRIPTION_CHARS) {
-    errors.push({ field: "description", message: `is ${length} characters; the spec allows at most ${MAX_DESCRIPTION_CHARS}` });
+    errors.push({
+      field: "description",
+      message: `is ${length} characters; the spec allows at most ${MAX_DESCRIPTION_CHARS}`,
+    });
   }
 }
 
@@ -160,9 +170,7 @@ function requiredString(data: Record<string, unknown>, field: string, errors: Sp
     const variant = Object.keys(data).find((key) => key.toLowerCase() === field);
     errors.push({
       field,
-      message: variant
-        ? `is required; "${variant}" does not count, since keys are case-sensitive`
-        : "is required",
+      message: variant ? `is required; "${variant}" does not count, since keys are case-sensitive` : "is required",
     });
     return undefined;
   }
@@ -222,7 +230,8 @@ function checkMetadata(value: unknown, doc: Document.Parsed, errors: SpecIssue[]
     const key = pair.key as Node | null;
     const label = isScalar(key) ? String(key.value) : "a key";
     const keyProblem = scalarProblem(key);
-    if (keyProblem) errors.push({ field: "metadata", message: `key ${clip(label)} ${keyProblem}; keys must be strings` });
+    if (keyProblem)
+      errors.push({ field: "metadata", message: `key ${clip(label)} ${keyProblem}; keys must be strings` });
     const valueProblem = scalarProblem(pair.value as Node | null);
     if (valueProblem) {
       errors.push({ field: "metadata", message: `"${clip(label)}" ${valueProblem}; the spec wants string values` });
@@ -275,4 +284,3 @@ function countLines(body: string): number {
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
-

@@ -17,8 +17,16 @@ export const MAX_VALIDATED_BYTES = 1024 * 1024;
  * Messages name the folder as `shown` (the tool passes the path the agent gave, so that no answer
  * reveals where served folders or link targets are on disk) and fs errors by their code only.
  */
-export async function validateSkillFolder(dir: string, folderName: string = basename(dir), shown: string = dir): Promise<SkillValidation> {
-  const fileError = (message: string): SkillValidation => ({ valid: false, errors: [{ field: "file", message }], warnings: [] });
+export async function validateSkillFolder(
+  dir: string,
+  folderName: string = basename(dir),
+  shown: string = dir,
+): Promise<SkillValidation> {
+  const fileError = (message: string): SkillValidation => ({
+    valid: false,
+    errors: [{ field: "file", message }],
+    warnings: [],
+  });
   let realDir: string;
   try {
     realDir = await realpath(dir);
@@ -77,8 +85,10 @@ export interface ServedRoot {
 export async function servedRoots(sources: readonly CatalogSource[]): Promise<ServedRoot[]> {
   return Promise.all(
     sources.flatMap((source) =>
-      (source.capabilities?.localFolders ?? []).map(async (root) => ({ source: source.name, root: await realpath(root).catch(() => root) })),
+      (source.capabilities?.localFolders ?? []).map(async (root) => ({
+        source: source.name,
+        root: await realpath(root).catch(() => root),
+      })),
     ),
   );
 }
-

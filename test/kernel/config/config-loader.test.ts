@@ -38,7 +38,12 @@ describe("loadConfig finds every config form", () => {
     ["skills-kernel.config.mjs", `export default ${CONFIG_JSON};`],
   ])("reads %s (%#)", async (file, content) => {
     const dir = await tempProject({ [file]: content });
-    expect(await loadConfig({ cwd: dir, trust: true })).toEqual({ config: CONFIG, filepath: path.join(dir, file), baseDir: dir, origin: "found" });
+    expect(await loadConfig({ cwd: dir, trust: true })).toEqual({
+      config: CONFIG,
+      filepath: path.join(dir, file),
+      baseDir: dir,
+      origin: "found",
+    });
   });
 
   it("runs a plugins.config.ts with TypeScript-only syntax and a local TypeScript import", async () => {
@@ -55,7 +60,10 @@ describe("loadConfig finds every config form", () => {
     });
     const loaded = await loadConfig({ cwd: dir, trust: true });
     expect(loaded?.config).toEqual({
-      plugins: [["fs", { roots: ["./skills"] }], ["list-skills", { limit: 5 }]],
+      plugins: [
+        ["fs", { roots: ["./skills"] }],
+        ["list-skills", { limit: 5 }],
+      ],
       logLevel: "warn",
     });
     expect(loaded?.filepath).toBe(path.join(dir, "plugins.config.ts"));
@@ -73,7 +81,12 @@ describe("loadConfig finds every config form", () => {
   it("searches up from a sub-folder to the project root", async () => {
     const dir = await tempProject({ "plugins.config.json": CONFIG_JSON, "packages/app/src/.keep": "" });
     const loaded = await loadConfig({ cwd: path.join(dir, "packages/app/src"), trust: true });
-    expect(loaded).toEqual({ config: CONFIG, filepath: path.join(dir, "plugins.config.json"), baseDir: dir, origin: "found" });
+    expect(loaded).toEqual({
+      config: CONFIG,
+      filepath: path.join(dir, "plugins.config.json"),
+      baseDir: dir,
+      origin: "found",
+    });
   });
 
   it("stops at the nearest folder holding a package.json", async () => {
@@ -134,7 +147,10 @@ describe("loadConfig reports each problem as one line naming the file", () => {
 
   it("a package.json named explicitly without the skills-kernel key", async () => {
     const dir = await tempProject({});
-    await expectConfigError(loadConfig({ cwd: dir, configPath: "package.json" }), 'package.json: no "skills-kernel" key');
+    await expectConfigError(
+      loadConfig({ cwd: dir, configPath: "package.json" }),
+      'package.json: no "skills-kernel" key',
+    );
   });
 
   it("invalid JSON, with its line and column", async () => {
@@ -150,7 +166,10 @@ describe("loadConfig reports each problem as one line naming the file", () => {
 
   it("invalid YAML, with its line and column and without the code frame", async () => {
     const dir = await tempProject({ ".skills-kernelrc.yaml": "logLevel: info\nplugins: a: b\n" });
-    const error = await expectConfigError(loadConfig({ cwd: dir, trust: true }), ".skills-kernelrc.yaml: invalid YAML at 2:10");
+    const error = await expectConfigError(
+      loadConfig({ cwd: dir, trust: true }),
+      ".skills-kernelrc.yaml: invalid YAML at 2:10",
+    );
     expect(error.message).not.toContain("^");
   });
 
@@ -164,8 +183,13 @@ describe("loadConfig reports each problem as one line naming the file", () => {
   });
 
   it("a TypeScript syntax error, with its line and column", async () => {
-    const dir = await tempProject({ "plugins.config.ts": `const level: string = "info";\nconst x = ;\nexport default {};\n` });
-    await expectConfigError(loadConfig({ cwd: dir, trust: true }), "plugins.config.ts: cannot load: syntax error at 2:");
+    const dir = await tempProject({
+      "plugins.config.ts": `const level: string = "info";\nconst x = ;\nexport default {};\n`,
+    });
+    await expectConfigError(
+      loadConfig({ cwd: dir, trust: true }),
+      "plugins.config.ts: cannot load: syntax error at 2:",
+    );
   });
 
   it("a config that throws while it loads", async () => {
@@ -190,7 +214,11 @@ describe("loadConfig reports each problem as one line naming the file", () => {
   });
 
   it.each([
-    ["plugins.config.mjs", `export default () => ({ plugins: [] });`, "the default export must be an object, got a function"],
+    [
+      "plugins.config.mjs",
+      `export default () => ({ plugins: [] });`,
+      "the default export must be an object, got a function",
+    ],
     ["plugins.config.ts", `export default null;`, "the default export must be an object, got null"],
     ["plugins.config.json", `["fs"]`, "the config must be an object, got an array"],
     [".skills-kernelrc.yml", `- fs\n`, "the config must be an object, got an array"],
@@ -209,7 +237,10 @@ describe("loadConfig reports each problem as one line naming the file", () => {
     [{ startup: { setupTimeoutMs: 0 } }, "startup.setupTimeoutMs: expected a positive integer (milliseconds)"],
     [{ startup: { setupTimeoutMs: 1.5 } }, "startup.setupTimeoutMs: expected a positive integer (milliseconds)"],
     [{ startup: { plugins: { "@acme/x": { timeout: 5 } } } }, 'startup.plugins["@acme/x"]: unknown key "timeout"'],
-    [{ startup: { plugins: { fs: { onPluginError: "ignore" } } } }, "startup.plugins.fs.onPluginError: expected one of"],
+    [
+      { startup: { plugins: { fs: { onPluginError: "ignore" } } } },
+      "startup.plugins.fs.onPluginError: expected one of",
+    ],
     [{ startup: null }, "startup: expected an object, got null"],
   ])("a field that is wrong: %j", async (config, problem) => {
     const dir = await tempProject({ "plugins.config.mjs": `export default ${JSON.stringify(config)};` });
@@ -223,6 +254,9 @@ describe("loadConfig reports each problem as one line naming the file", () => {
 
   it("a config outside the working folder is named by its absolute path", async () => {
     const dir = await tempProject({ "plugins.config.json": `{"logLevel": "loud"}`, "sub/.keep": "" });
-    await expectConfigError(loadConfig({ cwd: path.join(dir, "sub"), trust: true }), `${path.join(dir, "plugins.config.json")}: logLevel`);
+    await expectConfigError(
+      loadConfig({ cwd: path.join(dir, "sub"), trust: true }),
+      `${path.join(dir, "plugins.config.json")}: logLevel`,
+    );
   });
 });

@@ -41,7 +41,12 @@ describe("resolvePluginEntries", () => {
   it("takes [name, options] and [plugin, options], keeping the options as given", async () => {
     const inline = plugin("inline");
     const roots = { roots: ["./skills"] };
-    expect(await resolveInMemory([["fs", roots], [inline, { deep: { a: 1 } }]])).toEqual([
+    expect(
+      await resolveInMemory([
+        ["fs", roots],
+        [inline, { deep: { a: 1 } }],
+      ]),
+    ).toEqual([
       { plugin: fs, options: roots, origin: "fs" },
       { plugin: inline, options: { deep: { a: 1 } }, origin: "inline" },
     ]);
@@ -78,7 +83,13 @@ describe("resolvePluginEntries", () => {
       "abs/absolute.mjs": pluginModule("absolute"),
     });
     const absolute = path.join(dir, "abs/absolute.mjs");
-    const entries = ["./plugins/esm.mjs", ["./plugins/typed.ts", { x: 1 }], "./plugins/common.cjs", "./plugins/named.mjs", absolute];
+    const entries = [
+      "./plugins/esm.mjs",
+      ["./plugins/typed.ts", { x: 1 }],
+      "./plugins/common.cjs",
+      "./plugins/named.mjs",
+      absolute,
+    ];
     const resolved = await resolvePluginEntries(entries as PluginEntry[], options(dir));
     expect(resolved.map(({ plugin, options, origin }) => [plugin.name, options, origin])).toEqual([
       ["esm", undefined, "./plugins/esm.mjs"],
@@ -120,7 +131,11 @@ describe("resolvePluginEntries", () => {
 
   it("prefers a built-in to an installed package of the same name", async () => {
     const dir = await tempProject({
-      "node_modules/fs-plugin/package.json": JSON.stringify({ name: "fs-plugin", type: "module", exports: "./index.js" }),
+      "node_modules/fs-plugin/package.json": JSON.stringify({
+        name: "fs-plugin",
+        type: "module",
+        exports: "./index.js",
+      }),
       "node_modules/fs-plugin/index.js": `throw new Error("should not be imported");\n`,
     });
     const builtin = plugin("fs-plugin");
@@ -147,9 +162,15 @@ describe("resolvePluginEntries reports each problem as one line", () => {
     );
   });
 
-  it.each([["lst-skills", "list-skills"], ["List-Skils", "list-skills"]])("a slip of a built-in's name: %s", async (name, meant) => {
+  it.each([
+    ["lst-skills", "list-skills"],
+    ["List-Skils", "list-skills"],
+  ])("a slip of a built-in's name: %s", async (name, meant) => {
     const dir = await tempProject({});
-    await expectConfigError(resolvePluginEntries([name], options(dir)), `${SOURCE}: plugin "${name}" is not a built-in; did you mean "${meant}"?`);
+    await expectConfigError(
+      resolvePluginEntries([name], options(dir)),
+      `${SOURCE}: plugin "${name}" is not a built-in; did you mean "${meant}"?`,
+    );
   });
 
   it("a module path that does not exist", async () => {
@@ -176,18 +197,41 @@ describe("resolvePluginEntries reports each problem as one line", () => {
 
   it("an installed package whose exports hide its entry point", async () => {
     const dir = await tempProject({
-      "node_modules/hidden/package.json": JSON.stringify({ name: "hidden", type: "module", exports: { "./x": "./x.js" } }),
+      "node_modules/hidden/package.json": JSON.stringify({
+        name: "hidden",
+        type: "module",
+        exports: { "./x": "./x.js" },
+      }),
       "node_modules/hidden/x.js": pluginModule("x"),
     });
-    await expectConfigError(resolvePluginEntries(["hidden"], options(dir)), `${SOURCE}: cannot load plugin module hidden: `);
+    await expectConfigError(
+      resolvePluginEntries(["hidden"], options(dir)),
+      `${SOURCE}: cannot load plugin module hidden: `,
+    );
   });
 
   it.each([
-    ["./nothing.mjs", `export const version = 1;\n`, "./nothing.mjs does not export a plugin (expected a default export with name and setup)"],
+    [
+      "./nothing.mjs",
+      `export const version = 1;\n`,
+      "./nothing.mjs does not export a plugin (expected a default export with name and setup)",
+    ],
     ["./data.mjs", `export default [1, 2];\n`, "./data.mjs does not export a plugin"],
-    ["./factory.mjs", `export default () => ({ name: "f", setup() {} });\n`, "./factory.mjs exports a function, not a plugin object"],
-    ["./unnamed.mjs", `export default { setup() {} };\n`, "./unnamed.mjs: a plugin needs a name (a non-empty string), got undefined"],
-    ["./no-setup.mjs", `export default { name: "half" };\n`, 'plugin "half" (./no-setup.mjs): setup must be a function'],
+    [
+      "./factory.mjs",
+      `export default () => ({ name: "f", setup() {} });\n`,
+      "./factory.mjs exports a function, not a plugin object",
+    ],
+    [
+      "./unnamed.mjs",
+      `export default { setup() {} };\n`,
+      "./unnamed.mjs: a plugin needs a name (a non-empty string), got undefined",
+    ],
+    [
+      "./no-setup.mjs",
+      `export default { name: "half" };\n`,
+      'plugin "half" (./no-setup.mjs): setup must be a function',
+    ],
   ])("a module that does not export a valid plugin: %s", async (ref, content, problem) => {
     const dir = await tempProject({ [ref]: content });
     await expectConfigError(resolvePluginEntries([ref], options(dir)), `${SOURCE}: ${problem}`);

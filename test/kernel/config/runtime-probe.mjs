@@ -12,7 +12,11 @@ const results = [];
 for (const dir of dirs) {
   try {
     const { config, baseDir } = await loadConfig({ cwd: dir, trust: true });
-    const resolved = await resolvePluginEntries(config.plugins ?? [], { baseDir, builtins, source: "plugins.config.ts" });
+    const resolved = await resolvePluginEntries(config.plugins ?? [], {
+      baseDir,
+      builtins,
+      source: "plugins.config.ts",
+    });
     const plugins = resolved.map(({ plugin, options, origin }) => ({ name: plugin.name, options, origin }));
     results.push({ config, plugins });
   } catch (error) {

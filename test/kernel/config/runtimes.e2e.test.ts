@@ -108,7 +108,9 @@ describe.each(["node", "bun", "deno"] as const)("under %s", (runtime) => {
         { name: "acme", origin: "@acme/skills-plugin" },
       ],
     });
-    expect(tsSyntax).toEqual({ error: expect.stringMatching(/^plugins\.config\.ts: cannot load: syntax error at 2:11: \S/) });
+    expect(tsSyntax).toEqual({
+      error: expect.stringMatching(/^plugins\.config\.ts: cannot load: syntax error at 2:11: \S/),
+    });
     expect(jsSyntax).toEqual({ error: expect.stringMatching(/^plugins\.config\.mjs: cannot load: syntax error/) });
     expect(throws).toEqual({ error: "plugins.config.mts: cannot load: no config today" });
     for (const result of [tsSyntax, jsSyntax, throws]) expect((result as { error: string }).error).not.toMatch(/\n/);

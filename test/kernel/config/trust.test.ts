@@ -25,7 +25,10 @@ describe("a config found by searching runs no code unless trusted", () => {
     async (file) => {
       // Importing it would throw: the refusal must come first.
       const dir = await tempProject({ [file]: `throw new Error("imported");` });
-      const error = await expectConfigError(loadConfig({ cwd: dir, builtins: BUILTINS }), `${file} was found by searching`);
+      const error = await expectConfigError(
+        loadConfig({ cwd: dir, builtins: BUILTINS }),
+        `${file} was found by searching`,
+      );
       expect(error.message).toContain("is a JS/TS config, which runs code");
     },
   );
@@ -41,12 +44,18 @@ describe("a config found by searching runs no code unless trusted", () => {
       [`node_modules/${name}/index.js`]: "",
     });
     const dir = await tempProject({ [file]: content, ...installed("skills-kernel-plugin-x"), ...installed("@acme/p") });
-    await expectConfigError(loadConfig({ cwd: dir, builtins: BUILTINS }), `${file} was found by searching and names plugin module`);
+    await expectConfigError(
+      loadConfig({ cwd: dir, builtins: BUILTINS }),
+      `${file} was found by searching and names plugin module`,
+    );
   });
 
   it("says a name that is neither a built-in nor installed is a typo or missing, not code to trust", async () => {
     const typo = await tempProject({ ".skills-kernelrc.yaml": "plugins: [fs, list-skils]\n" });
-    await expectConfigError(loadConfig({ cwd: typo, builtins: BUILTINS }), `.skills-kernelrc.yaml: plugin "list-skils" is not a built-in; did you mean "list-skills"?`);
+    await expectConfigError(
+      loadConfig({ cwd: typo, builtins: BUILTINS }),
+      `.skills-kernelrc.yaml: plugin "list-skils" is not a built-in; did you mean "list-skills"?`,
+    );
     const missing = await tempProject({ ".skills-kernelrc.yaml": "plugins: [skills-kernel-plugin-y]\n" });
     await expectConfigError(loadConfig({ cwd: missing, builtins: BUILTINS }), "no package of that name is installed");
   });
@@ -86,7 +95,9 @@ describe("a config found by searching reaches out only when trusted", () => {
   };
 
   it("refuses an option the plugin marks, naming the file, the plugin, each option and why", async () => {
-    const dir = await tempProject({ ".skills-kernelrc.yaml": "plugins:\n  - fs\n  - [declaring, { keyEnv: HOME, url: 'http://x', other: 1 }]\n" });
+    const dir = await tempProject({
+      ".skills-kernelrc.yaml": "plugins:\n  - fs\n  - [declaring, { keyEnv: HOME, url: 'http://x', other: 1 }]\n",
+    });
     await expectConfigError(
       loadConfig({ cwd: dir, builtins, trustHint: () => "trust it" }),
       '.skills-kernelrc.yaml was found by searching and sets plugin "declaring" option url (texts are sent there) and option keyEnv (that variable is sent to url): trust it',
@@ -96,7 +107,10 @@ describe("a config found by searching reaches out only when trusted", () => {
   it("lets the same plugin in without the marked options, and everything when trusted", async () => {
     const dir = await tempProject({ ".skills-kernelrc": "plugins: [[declaring, { other: 1 }]]\n" });
     expect((await loadConfig({ cwd: dir, builtins }))?.config.plugins).toEqual([["declaring", { other: 1 }]]);
-    await writeFile(path.join(dir, ".skills-kernelrc"), "plugins: [[declaring, { url: 'http://x' }], listener]\ntransport: http\n");
+    await writeFile(
+      path.join(dir, ".skills-kernelrc"),
+      "plugins: [[declaring, { url: 'http://x' }], listener]\ntransport: http\n",
+    );
     expect((await loadConfig({ cwd: dir, builtins, trust: true }))?.origin).toBe("found");
     expect((await loadConfig({ cwd: dir, builtins, configPath: ".skills-kernelrc" }))?.origin).toBe("named");
   });
@@ -105,13 +119,18 @@ describe("a config found by searching reaches out only when trusted", () => {
     const dir = await tempProject({ "plugins.config.json": JSON.stringify({ plugins: [["fs", {}], ["listener"]] }) });
     await expectConfigError(loadConfig({ cwd: dir, builtins }), 'lists plugin "listener" (it opens a listener)');
     await writeFile(path.join(dir, "plugins.config.json"), JSON.stringify({ plugins: ["fs"], transport: "http" }));
-    await expectConfigError(loadConfig({ cwd: dir, builtins }), 'sets transport "http" (a transport other than stdio opens a listener)');
+    await expectConfigError(
+      loadConfig({ cwd: dir, builtins }),
+      'sets transport "http" (a transport other than stdio opens a listener)',
+    );
     await writeFile(path.join(dir, "plugins.config.json"), JSON.stringify({ plugins: ["fs"], transport: "stdio" }));
     expect((await loadConfig({ cwd: dir, builtins }))?.config.transport).toBe("stdio");
   });
 
   it("finds marked options inside presets", async () => {
-    const dir = await tempProject({ "plugins.config.json": JSON.stringify({ plugins: [["fs", [["declaring", { url: "http://x" }]]]] }) });
+    const dir = await tempProject({
+      "plugins.config.json": JSON.stringify({ plugins: [["fs", [["declaring", { url: "http://x" }]]]] }),
+    });
     await expectConfigError(loadConfig({ cwd: dir, builtins }), 'plugin "declaring" option url');
   });
 

@@ -5,7 +5,11 @@ describe("tokenCredentials", () => {
   const env = { GITHUB_TOKEN: "gh-1", GH_TOKEN: "gh-2", CORP: "corp-1" };
 
   it("gives GITHUB_TOKEN (else GH_TOKEN) to https://github.com alone", () => {
-    expect(tokenCredentials("https://github.com/acme/skills.git", {}, env)).toEqual({ origin: "https://github.com", username: "x-access-token", password: "gh-1" });
+    expect(tokenCredentials("https://github.com/acme/skills.git", {}, env)).toEqual({
+      origin: "https://github.com",
+      username: "x-access-token",
+      password: "gh-1",
+    });
     expect(tokenCredentials("https://github.com/acme/skills", {}, { GH_TOKEN: "gh-2" })?.password).toBe("gh-2");
     expect(tokenCredentials("http://github.com/acme/skills", {}, env)).toBeUndefined();
     expect(tokenCredentials("https://github.com.evil.example/acme/skills", {}, env)).toBeUndefined();
@@ -20,7 +24,10 @@ describe("tokenCredentials", () => {
       username: "x-access-token",
       password: "corp-1",
     });
-    expect(tokenCredentials("https://git.corp.example:8443/x.git", tokens, env)).toMatchObject({ origin: "https://git.corp.example:8443", username: "deploy" });
+    expect(tokenCredentials("https://git.corp.example:8443/x.git", tokens, env)).toMatchObject({
+      origin: "https://git.corp.example:8443",
+      username: "deploy",
+    });
     expect(tokenCredentials("https://other.example/x.git", tokens, env)).toBeUndefined();
     // A host named for a variable that is empty gets nothing, not GitHub's token.
     expect(tokenCredentials("https://github.com/a/b", parseTokenEnv(["github.com=UNSET"]), env)).toBeUndefined();

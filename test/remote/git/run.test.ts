@@ -29,7 +29,9 @@ async function redirectingRemote(): Promise<{ url: string; internalHits: string[
     response.writeHead(404).end();
   });
   const front = await listen((request, response) => {
-    response.writeHead(302, { location: `http://127.0.0.1:${internal}/admin.git${request.url?.slice("/repo.git".length)}` }).end();
+    response
+      .writeHead(302, { location: `http://127.0.0.1:${internal}/admin.git${request.url?.slice("/repo.git".length)}` })
+      .end();
   });
   return { url: `http://127.0.0.1:${front}/repo.git`, internalHits };
 }
@@ -37,15 +39,17 @@ async function redirectingRemote(): Promise<{ url: string; internalHits: string[
 describe("runGit redirects", () => {
   it("follows a redirect on the first request by default (git's own rule)", async () => {
     const { url, internalHits } = await redirectingRemote();
-    await expect(runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["http"] })).rejects.toThrow(/git ls-remote failed/);
+    await expect(runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["http"] })).rejects.toThrow(
+      /git ls-remote failed/,
+    );
     expect(internalHits.length).toBeGreaterThan(0);
   });
 
   it("with followRedirects false, fails on the redirect and never reaches its target", async () => {
     const { url, internalHits } = await redirectingRemote();
-    await expect(runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["http"], followRedirects: false })).rejects.toThrow(
-      /returned error: 302 \(the remote redirects, which is not followed here\)/,
-    );
+    await expect(
+      runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["http"], followRedirects: false }),
+    ).rejects.toThrow(/returned error: 302 \(the remote redirects, which is not followed here\)/);
     expect(internalHits).toEqual([]);
   });
 });
@@ -62,15 +66,21 @@ describe("runGit pinned to a checked address", () => {
     const url = `http://skills.invalid:${port}/repo.git`;
     const pin = await pinRemote(url, guard("127.0.0.1", ["skills.invalid"]));
     expect(pin).toEqual({ host: "skills.invalid", port, address: "127.0.0.1", transport: "http" });
-    await expect(runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["http"], pin })).rejects.toThrow(/git ls-remote failed/);
+    await expect(runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["http"], pin })).rejects.toThrow(
+      /git ls-remote failed/,
+    );
     expect(hosts.length).toBeGreaterThan(0);
     expect(new Set(hosts)).toEqual(new Set([`skills.invalid:${port}`]));
   });
 
   it("refuses to pin a host that resolves to a private address unless privateHosts names it", async () => {
-    await expect(pinRemote("https://skills.invalid/repo.git", guard("10.0.0.8"))).rejects.toThrow(/skills.invalid resolves to 10\.0\.0\.8, which is a loopback, link-local or private address/);
+    await expect(pinRemote("https://skills.invalid/repo.git", guard("10.0.0.8"))).rejects.toThrow(
+      /skills.invalid resolves to 10\.0\.0\.8, which is a loopback, link-local or private address/,
+    );
     await expect(pinRemote("git@skills.invalid:acme/repo.git", guard("::1"))).rejects.toThrow(/resolves to ::1/);
-    await expect(pinRemote("ssh://192.168.1.4/repo.git", guard("203.0.113.7"))).rejects.toThrow(/192\.168\.1\.4 is a loopback/);
+    await expect(pinRemote("ssh://192.168.1.4/repo.git", guard("203.0.113.7"))).rejects.toThrow(
+      /192\.168\.1\.4 is a loopback/,
+    );
     await expect(pinRemote("git://skills.invalid/repo.git", guard("203.0.113.7"))).rejects.toThrow(/cannot be pinned/);
   });
 
@@ -84,9 +94,13 @@ describe("runGit pinned to a checked address", () => {
     try {
       const url = "git@skills.invalid:acme/repo.git";
       const pin = await pinRemote(url, guard("203.0.113.7"));
-      await expect(runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["ssh"], pin })).rejects.toThrow(/git ls-remote failed/);
+      await expect(runGit(["ls-remote", "--", url], { timeoutMs: 20_000, protocols: ["ssh"], pin })).rejects.toThrow(
+        /git ls-remote failed/,
+      );
       const args = (await readFile(join(dir, "args"), "utf8")).split("\n");
-      expect(args).toEqual(expect.arrayContaining(["-o", "HostName=203.0.113.7", "HostKeyAlias=skills.invalid", "git@skills.invalid"]));
+      expect(args).toEqual(
+        expect.arrayContaining(["-o", "HostName=203.0.113.7", "HostKeyAlias=skills.invalid", "git@skills.invalid"]),
+      );
     } finally {
       if (saved === undefined) delete process.env.GIT_SSH_COMMAND;
       else process.env.GIT_SSH_COMMAND = saved;

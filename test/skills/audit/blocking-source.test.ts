@@ -3,7 +3,14 @@ import { createLogger } from "../../../src/kernel/logger.js";
 import { withServeChecks, type ServeCheck } from "../../../src/skills/audit/blocking-source.js";
 import type { CatalogSource, SourceSkill } from "../../../src/skills/types.js";
 
-const skill = (name: string): SourceSkill => ({ name, description: `${name}.`, path: name, frontmatter: {}, excerpt: "", rank: 0 });
+const skill = (name: string): SourceSkill => ({
+  name,
+  description: `${name}.`,
+  path: name,
+  frontmatter: {},
+  excerpt: "",
+  rank: 0,
+});
 const content = { bytes: new Uint8Array([35]), size: 1, truncated: false };
 
 /** A source of two skills whose reads always succeed. */
@@ -52,11 +59,20 @@ describe("withServeChecks", () => {
   });
 
   it("leaves out a skill a check refuses, with a diagnostic naming why", async () => {
-    const refuseTwo: ServeCheck = async (served) => (served.name === "two" ? "blocked by the audit: pipe-to-shell at run.sh:1" : undefined);
-    const snapshot = await withServeChecks(source(), [refuseTwo], createLogger("silent")).load(new AbortController().signal);
+    const refuseTwo: ServeCheck = async (served) =>
+      served.name === "two" ? "blocked by the audit: pipe-to-shell at run.sh:1" : undefined;
+    const snapshot = await withServeChecks(source(), [refuseTwo], createLogger("silent")).load(
+      new AbortController().signal,
+    );
     expect(snapshot.skills.map((s) => s.name)).toEqual(["one"]);
     expect(snapshot.diagnostics).toEqual([
-      { severity: "error", source: "local", path: "two", code: "policy-refused", message: "two: blocked by the audit: pipe-to-shell at run.sh:1" },
+      {
+        severity: "error",
+        source: "local",
+        path: "two",
+        code: "policy-refused",
+        message: "two: blocked by the audit: pipe-to-shell at run.sh:1",
+      },
     ]);
   });
 });

@@ -18,13 +18,17 @@ const HELD_BACK_RECALL_FLOOR = 0.9;
 describe("the audit on risky content in every class and place", () => {
   it("has at least five phrasings per class in each half", () => {
     for (const cases of [DEVELOPMENT, HELD_BACK]) {
-      for (const riskClass of RISK_CLASSES) expect(cases.filter((c) => c.class === riskClass).length).toBeGreaterThanOrEqual(5);
+      for (const riskClass of RISK_CLASSES)
+        expect(cases.filter((c) => c.class === riskClass).length).toBeGreaterThanOrEqual(5);
     }
   });
 
-  it.each(DEVELOPMENT.map((c, i) => [`${c.class} #${i} in ${c.path}`, c] as const))("finds %s at its payload", (_, riskyCase) => {
-    expect(found(riskyCase)).toBe(true);
-  });
+  it.each(DEVELOPMENT.map((c, i) => [`${c.class} #${i} in ${c.path}`, c] as const))(
+    "finds %s at its payload",
+    (_, riskyCase) => {
+      expect(found(riskyCase)).toBe(true);
+    },
+  );
 
   it("finds the held-back half at its payload at least as often as docs/security.md states", () => {
     const missed = HELD_BACK.filter((c) => !found(c));
@@ -33,7 +37,9 @@ describe("the audit on risky content in every class and place", () => {
       return `${riskClass} ${all.length - missed.filter((c) => c.class === riskClass).length}/${all.length}`;
     });
     const recall = (HELD_BACK.length - missed.length) / HELD_BACK.length;
-    console.log(`held-back recall: ${HELD_BACK.length - missed.length}/${HELD_BACK.length} (${(100 * recall).toFixed(0)}%): ${byClass.join(", ")}`);
+    console.log(
+      `held-back recall: ${HELD_BACK.length - missed.length}/${HELD_BACK.length} (${(100 * recall).toFixed(0)}%): ${byClass.join(", ")}`,
+    );
     expect(recall).toBeGreaterThanOrEqual(HELD_BACK_RECALL_FLOOR);
   });
 });

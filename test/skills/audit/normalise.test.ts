@@ -11,7 +11,13 @@ describe("normaliseForMatching", () => {
   });
 
   it("finds an encoded run wherever it sits: first, last, alone, or after a short run", () => {
-    for (const [before, after] of [["", ""], ["", " tail"], ["head ", ""], ["abc def ", "\nnext"], ["x".repeat(19) + " ", ""]]) {
+    for (const [before, after] of [
+      ["", ""],
+      ["", " tail"],
+      ["head ", ""],
+      ["abc def ", "\nnext"],
+      ["x".repeat(19) + " ", ""],
+    ]) {
       const text = `line one\n${before}${ENCODED}${after}`;
       expect(normaliseForMatching(text)).toBe(`line one\n${before}${DECODED}${after}`);
     }
@@ -30,6 +36,8 @@ describe("normaliseForMatching", () => {
   });
 
   it("blanks unchanged lines with onlyChanged, keeping fences", () => {
-    expect(normaliseForMatching(`prose\n\`\`\`sh\necho ${ENCODED}\n\`\`\``, true)).toBe(`\n\`\`\`sh\necho ${DECODED}\n\`\`\``);
+    expect(normaliseForMatching(`prose\n\`\`\`sh\necho ${ENCODED}\n\`\`\``, true)).toBe(
+      `\n\`\`\`sh\necho ${DECODED}\n\`\`\``,
+    );
   });
 });

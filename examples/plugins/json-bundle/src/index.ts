@@ -10,10 +10,18 @@ export default sourceFromFiles({
   options: z.object({ file: z.string().min(1), visibleTo: visibilitySchema.optional() }),
   visibleTo: (options) => options.visibleTo,
   async files({ file }, ctx) {
-    const bundle = z.record(z.string(), z.string()).parse(JSON.parse(await readFile(path.resolve(ctx.baseDir, file), "utf8")));
-    const children = (dir: string) => Object.keys(bundle).filter((p) => dir === "" || p.startsWith(`${dir}/`)).map((p) => p.slice(dir ? dir.length + 1 : 0).split("/"));
+    const bundle = z
+      .record(z.string(), z.string())
+      .parse(JSON.parse(await readFile(path.resolve(ctx.baseDir, file), "utf8")));
+    const children = (dir: string) =>
+      Object.keys(bundle)
+        .filter((p) => dir === "" || p.startsWith(`${dir}/`))
+        .map((p) => p.slice(dir ? dir.length + 1 : 0).split("/"));
     return {
-      list: async (dir) => [...new Map(children(dir).map(([name, ...rest]) => [name!, rest.length ? "directory" : "file"] as const))].map(([name, kind]) => ({ name, kind })),
+      list: async (dir) =>
+        [...new Map(children(dir).map(([name, ...rest]) => [name!, rest.length ? "directory" : "file"] as const))].map(
+          ([name, kind]) => ({ name, kind }),
+        ),
       read: async (file) => {
         if (!Object.hasOwn(bundle, file)) throw new Error(`${file}: no such file in the bundle`);
         return new TextEncoder().encode(bundle[file]);

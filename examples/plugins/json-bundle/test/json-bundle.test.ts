@@ -35,8 +35,16 @@ describe("the json-bundle source plugin", () => {
       "pdf/scripts/fill.py": "print('fill')\n",
       "team/csv/SKILL.md": skillMd("csv", "Clean CSV files."),
     });
-    const { kernel, callTool } = await start({ plugins: [[jsonBundle, { file: "bundle.json" }], "read-skill", "fetch-skill-files"], baseDir });
-    expect(kernel.catalog.list().map((s) => `${s.source}:${s.name}`).sort()).toEqual(["json-bundle:csv", "json-bundle:pdf"]);
+    const { kernel, callTool } = await start({
+      plugins: [[jsonBundle, { file: "bundle.json" }], "read-skill", "fetch-skill-files"],
+      baseDir,
+    });
+    expect(
+      kernel.catalog
+        .list()
+        .map((s) => `${s.source}:${s.name}`)
+        .sort(),
+    ).toEqual(["json-bundle:csv", "json-bundle:pdf"]);
     const read = await callTool("read_skill", { skill_name: "pdf" });
     expect(JSON.stringify(read.structuredContent)).toContain("scripts/fill.py");
     const fetched = await callTool("fetch_skill_files", { skill_name: "pdf", file_paths: ["scripts/fill.py"] });
@@ -44,7 +52,10 @@ describe("the json-bundle source plugin", () => {
   });
 
   it("reports a broken skill by its file and serves the rest", async () => {
-    const baseDir = await bundle({ "good/SKILL.md": skillMd("good", "A good skill."), "broken/SKILL.md": "no frontmatter\n" });
+    const baseDir = await bundle({
+      "good/SKILL.md": skillMd("good", "A good skill."),
+      "broken/SKILL.md": "no frontmatter\n",
+    });
     const { kernel } = await start({ plugins: [[jsonBundle, { file: "bundle.json" }]], baseDir });
     expect(kernel.catalog.list().map((s) => s.name)).toEqual(["good"]);
     expect(kernel.catalog.diagnostics().map((d) => `${d.severity} ${d.path}`)).toEqual(["error broken/SKILL.md"]);
@@ -52,7 +63,10 @@ describe("the json-bundle source plugin", () => {
 
   it("shows a bundle with visibleTo only to the callers it names", async () => {
     const baseDir = await bundle({ "secret/SKILL.md": skillMd("secret", "For the platform team.") });
-    const plugins = [[jsonBundle, { file: "bundle.json", visibleTo: { claims: { groups: ["platform"] } } }], "list-skills"] as const;
+    const plugins = [
+      [jsonBundle, { file: "bundle.json", visibleTo: { claims: { groups: ["platform"] } } }],
+      "list-skills",
+    ] as const;
     const anonymous = await start({ plugins: [...plugins], baseDir });
     expect((await anonymous.callTool("list_skills")).structuredContent).toMatchObject({ skills: [] });
     const member = await start({ plugins: [...plugins], baseDir, identity: PLATFORM });

@@ -22,7 +22,10 @@ export default definePlugin({
         await catalog.ready();
         const sources = catalog.sources.map((s) => s.name);
         if (source !== undefined && !sources.includes(source)) {
-          return { isError: true, content: [{ type: "text", text: `no source named "${source}"; sources: ${sources.join(", ")}` }] };
+          return {
+            isError: true,
+            content: [{ type: "text", text: `no source named "${source}"; sources: ${sources.join(", ")}` }],
+          };
         }
         const bySource: Record<string, number> = {};
         for (const name of source === undefined ? sources : [source]) bySource[name] = 0;

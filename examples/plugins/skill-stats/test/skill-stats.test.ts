@@ -29,7 +29,13 @@ beforeAll(async () => {
   }
   kernel = await createKernel({
     config: {
-      plugins: [["fs", { roots: ["./team", "./mine", { path: "./secret", source: "secret", visibleTo: PLATFORM }], watch: false }], skillStats],
+      plugins: [
+        [
+          "fs",
+          { roots: ["./team", "./mine", { path: "./secret", source: "secret", visibleTo: PLATFORM }], watch: false },
+        ],
+        skillStats,
+      ],
     },
     baseDir: dir,
     logger: createLogger("silent"),
@@ -72,12 +78,27 @@ describe("the skill_stats tool", () => {
   });
 
   it("finds nothing at all when the only source is hidden from its caller", async () => {
-    const hidden = memorySource("secret", { "hidden/SKILL.md": skillMd("hidden", "Platform only.") }, { visibleTo: PLATFORM });
+    const hidden = memorySource(
+      "secret",
+      { "hidden/SKILL.md": skillMd("hidden", "Platform only.") },
+      { visibleTo: PLATFORM },
+    );
     const anonymous = await startTestKernel({ plugins: [hidden, skillStats] });
-    const member = await startTestKernel({ plugins: [hidden, skillStats], identity: { subject: "ada", scopes: [], ...PLATFORM } });
+    const member = await startTestKernel({
+      plugins: [hidden, skillStats],
+      identity: { subject: "ada", scopes: [], ...PLATFORM },
+    });
     try {
-      expect((await anonymous.callTool("skill_stats")).structuredContent).toEqual({ total: 0, bySource: {}, skipped: 0 });
-      expect((await member.callTool("skill_stats")).structuredContent).toEqual({ total: 1, bySource: { secret: 1 }, skipped: 0 });
+      expect((await anonymous.callTool("skill_stats")).structuredContent).toEqual({
+        total: 0,
+        bySource: {},
+        skipped: 0,
+      });
+      expect((await member.callTool("skill_stats")).structuredContent).toEqual({
+        total: 1,
+        bySource: { secret: 1 },
+        skipped: 0,
+      });
     } finally {
       await anonymous.close();
       await member.close();

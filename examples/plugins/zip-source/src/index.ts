@@ -20,9 +20,17 @@ const options = z.strictObject({
   /** The .zip files to serve, resolved against the config file's folder; one source each. */
   archives: z.array(z.string().min(1)).min(1),
   /** A larger archive file is refused before it is read. */
-  maxArchiveBytes: z.number().int().min(1).default(64 * MiB),
+  maxArchiveBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(64 * MiB),
   /** What the archive may expand to: a zip bomb is refused, not unpacked. */
-  maxUnpackedBytes: z.number().int().min(1).default(256 * MiB),
+  maxUnpackedBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(256 * MiB),
 });
 
 /** Serves the skills inside .zip archives: each folder of an archive holding a SKILL.md is a skill. */
@@ -76,10 +84,18 @@ export function createZipSource({ name, file, maxArchiveBytes, maxUnpackedBytes 
       const files = unzipSync(await readFile(file), {
         filter: (item) => {
           unpacked += item.originalSize;
-          if (unpacked > maxUnpackedBytes) throw new PluginError("zip", `${file} unpacks to more than ${maxUnpackedBytes} bytes`);
+          if (unpacked > maxUnpackedBytes)
+            throw new PluginError("zip", `${file} unpacks to more than ${maxUnpackedBytes} bytes`);
           if (item.name.endsWith("/")) return false;
           const safe = isSafePath(item.name);
-          if (!safe) diagnostics.push({ severity: "error", source: name, path: item.name, code: "unsafe-path", message: "an entry outside the archive's root is ignored" });
+          if (!safe)
+            diagnostics.push({
+              severity: "error",
+              source: name,
+              path: item.name,
+              code: "unsafe-path",
+              message: "an entry outside the archive's root is ignored",
+            });
           return safe;
         },
       });
@@ -90,13 +106,18 @@ export function createZipSource({ name, file, maxArchiveBytes, maxUnpackedBytes 
         if (path.posix.basename(entryPath) !== "SKILL.md") continue;
         const skillPath = path.posix.dirname(entryPath) === "." ? "" : path.posix.dirname(entryPath);
         const folderName = path.posix.basename(skillPath) || name;
-        const parsed = parseSkillMd(new TextDecoder().decode(bytes), { folderName, maxFrontmatterBytes: 64 * 1024, truncated: false });
+        const parsed = parseSkillMd(new TextDecoder().decode(bytes), {
+          folderName,
+          maxFrontmatterBytes: 64 * 1024,
+          truncated: false,
+        });
         if (!parsed.ok) {
           diagnostics.push({ severity: "error", source: name, path: entryPath, ...parsed.error });
           continue;
         }
         const { name: skillName, description, frontmatter, excerpt, warnings } = parsed.skill;
-        for (const warning of warnings) diagnostics.push({ severity: "warning", source: name, path: entryPath, ...warning });
+        for (const warning of warnings)
+          diagnostics.push({ severity: "warning", source: name, path: entryPath, ...warning });
         skills.push({ name: skillName, description, path: skillPath, frontmatter, excerpt, rank: 0 });
       }
       return { skills, diagnostics };

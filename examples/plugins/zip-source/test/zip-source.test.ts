@@ -16,7 +16,10 @@ afterEach(async () => {
 async function archive(name: string, files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "zip-source-"));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  await writeFile(path.join(dir, name), zipSync(Object.fromEntries(Object.entries(files).map(([p, text]) => [p, strToU8(text)]))));
+  await writeFile(
+    path.join(dir, name),
+    zipSync(Object.fromEntries(Object.entries(files).map(([p, text]) => [p, strToU8(text)]))),
+  );
   return dir;
 }
 
@@ -38,7 +41,8 @@ async function boot(baseDir: string, archives: string[]): Promise<{ kernel: Skil
   return { kernel, client };
 }
 
-const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nSteps.\n`;
+const skill = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nSteps.\n`;
 
 describe("the zip source plugin", () => {
   it("serves each folder of the archive holding a SKILL.md, with its files", async () => {
@@ -49,13 +53,21 @@ describe("the zip source plugin", () => {
     });
     const { kernel, client } = await boot(dir, ["./team.zip"]);
     await kernel.catalog.ready();
-    expect(kernel.catalog.list().map((s) => `${s.source}:${s.name}`).sort()).toEqual(["team:csv", "team:pdf"]);
+    expect(
+      kernel.catalog
+        .list()
+        .map((s) => `${s.source}:${s.name}`)
+        .sort(),
+    ).toEqual(["team:csv", "team:pdf"]);
 
     const read = await client.callTool({ name: "read_skill", arguments: { skill_name: "pdf" } });
     expect(read.isError).toBeFalsy();
     expect(JSON.stringify(read.structuredContent)).toContain("scripts/fill.py");
 
-    const fetched = await client.callTool({ name: "fetch_skill_files", arguments: { skill_name: "pdf", file_paths: ["scripts/fill.py", "../csv/SKILL.md"] } });
+    const fetched = await client.callTool({
+      name: "fetch_skill_files",
+      arguments: { skill_name: "pdf", file_paths: ["scripts/fill.py", "../csv/SKILL.md"] },
+    });
     expect(JSON.stringify(fetched.structuredContent)).toContain("print('fill')");
     expect(JSON.stringify(fetched.structuredContent)).not.toContain("Clean CSV files");
   });

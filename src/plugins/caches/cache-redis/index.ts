@@ -36,7 +36,10 @@ export const cacheRedisOptionsSchema = z.strictObject({
    * What entries are sealed with (docs/caching.md#sealed-entries); replicas sharing one Redis
    * share it. Default: SKILLS_KERNEL_CACHE_SECRET, else one kept in the user's cache folder.
    */
-  secret: z.string().min(MIN_SECRET_LENGTH, `the cache secret must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
+  secret: z
+    .string()
+    .min(MIN_SECRET_LENGTH, `the cache secret must be at least ${MIN_SECRET_LENGTH} characters`)
+    .optional(),
 });
 
 /**

@@ -38,7 +38,9 @@ export async function cacheSecret(configured: string | undefined, logger: Logger
     return made;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return (await readFile(file, "utf8")).trim();
-    logger.info(`cannot keep a cache secret in ${file} (${errorMessage(error)}): Redis entries this process writes are read by it alone`);
+    logger.info(
+      `cannot keep a cache secret in ${file} (${errorMessage(error)}): Redis entries this process writes are read by it alone`,
+    );
     return made;
   }
 }

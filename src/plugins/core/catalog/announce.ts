@@ -35,5 +35,7 @@ const SKILL_LISTS_CHANGED = new Set(["notifications/resources/list_changed", "no
 function quietForAwaitedChanges(server: McpServer, catalog: WholeCatalog): void {
   const notify = server.server.notification.bind(server.server);
   server.server.notification = (notification, options) =>
-    SKILL_LISTS_CHANGED.has(notification.method) && catalog.announcingAwaitedChange() ? Promise.resolve() : notify(notification, options);
+    SKILL_LISTS_CHANGED.has(notification.method) && catalog.announcingAwaitedChange()
+      ? Promise.resolve()
+      : notify(notification, options);
 }

@@ -39,9 +39,13 @@ export default definePlugin({
     return {
       async start(started) {
         const policy = started.resolve(TOKENS.SkillPolicy);
-        const visibility = new Map(started.resolveAll(TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]));
+        const visibility = new Map(
+          started.resolveAll(TOKENS.SourceVisibility).map(({ name, visibleTo }) => [name, visibleTo]),
+        );
         for (const source of started.resolveAll(TOKENS.CatalogSource)) {
-          catalog.addSource(await servingChecks(source, policy, started.logger), { visibleTo: visibility.get(source.name) });
+          catalog.addSource(await servingChecks(source, policy, started.logger), {
+            visibleTo: visibility.get(source.name),
+          });
         }
         void catalog.refresh(undefined, started.signal);
       },

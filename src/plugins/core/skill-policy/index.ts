@@ -24,7 +24,8 @@ export default definePlugin({
   provides: [TOKENS.SkillPolicy],
   options: skillPolicyOptionsSchema,
   setup(ctx, options) {
-    const allowedSigners = options.allowedSigners && resolve(ctx.baseDir, expandHome(options.allowedSigners, homedir()));
+    const allowedSigners =
+      options.allowedSigners && resolve(ctx.baseDir, expandHome(options.allowedSigners, homedir()));
     if (options.requireSigned !== false && !allowedSigners) {
       throw new Error("requireSigned needs allowedSigners (the allowed signers file to check signatures against)");
     }
@@ -32,7 +33,10 @@ export default definePlugin({
     const policy: SkillPolicy = {
       auditMode: (source) => audit.get(source.name) ?? audit.get("*") ?? defaultAuditMode(source),
       requiredSigners: (source) =>
-        options.requireSigned === true || (Array.isArray(options.requireSigned) && options.requireSigned.includes(source.name)) ? allowedSigners : undefined,
+        options.requireSigned === true ||
+        (Array.isArray(options.requireSigned) && options.requireSigned.includes(source.name))
+          ? allowedSigners
+          : undefined,
       ...(allowedSigners && { allowedSigners }),
     };
     ctx.provide(TOKENS.SkillPolicy, policy);

@@ -10,7 +10,8 @@ const optionsSchema = z.strictObject({
   maxChars: z.number().int().min(300).max(100_000).default(4_000),
 });
 
-const LOADING = "This server's skills were still loading when this connection opened: search or list them to see which it serves.";
+const LOADING =
+  "This server's skills were still loading when this connection opened: search or list them to see which it serves.";
 
 /** Said after the summary when some sources had not loaded yet; bounded, since source names are config. */
 const stillLoading = (sources: readonly string[]) =>
@@ -34,7 +35,11 @@ export default definePlugin({
   },
 });
 
-function summarize(catalog: CatalogView, maxChars: number, summaries: WeakMap<readonly CatalogSkill[], { loading: string; text: string }>): string {
+function summarize(
+  catalog: CatalogView,
+  maxChars: number,
+  summaries: WeakMap<readonly CatalogSkill[], { loading: string; text: string }>,
+): string {
   const skills = catalog.list();
   const loading = catalog.loading();
   const key = loading.join("\n");

@@ -43,15 +43,21 @@ export function createPromptBook(
       title: "Skills",
       description: "Every skill this server serves, one line each; with a skill id, that skill's instructions instead.",
       argsSchema: z.object({
-        skill: completable(z.string().describe("A skill's id, as listed: its instructions instead of the list"), async (value) => {
-          await catalog.ready();
-          return completeSkillIds(catalog.list(), value);
-        }).optional(),
-        file: completable(z.string().describe(`With skill: ${FILE_DESCRIPTION.toLowerCase()}`), async (value, context) => {
-          await catalog.ready();
-          const skill = catalog.get(context?.arguments?.skill ?? "");
-          return skill ? completeSkillFiles(catalog, skill, value, options.includeSecretFiles) : [];
-        }).optional(),
+        skill: completable(
+          z.string().describe("A skill's id, as listed: its instructions instead of the list"),
+          async (value) => {
+            await catalog.ready();
+            return completeSkillIds(catalog.list(), value);
+          },
+        ).optional(),
+        file: completable(
+          z.string().describe(`With skill: ${FILE_DESCRIPTION.toLowerCase()}`),
+          async (value, context) => {
+            await catalog.ready();
+            const skill = catalog.get(context?.arguments?.skill ?? "");
+            return skill ? completeSkillFiles(catalog, skill, value, options.includeSecretFiles) : [];
+          },
+        ).optional(),
       }),
     },
     callback: ({ skill, file }) =>
@@ -138,9 +144,13 @@ async function answer<T>(prompt: string, logger: Logger, run: () => Promise<T>):
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ToolInputError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt ${prompt}: ${error.message}`);
+    if (error instanceof ToolInputError)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt ${prompt}: ${error.message}`);
     logger.error(`prompt ${prompt} failed: ${errorMessage(error)}`);
     if (error instanceof Error && error.stack) logger.debug(error.stack);
-    throw new ProtocolError(ProtocolErrorCode.InternalError, `prompt ${prompt}: internal error; the server's log has the details`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `prompt ${prompt}: internal error; the server's log has the details`,
+    );
   }
 }

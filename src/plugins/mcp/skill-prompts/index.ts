@@ -68,7 +68,11 @@ function keepInStep(server: McpServer, book: PromptBook, warnOnce: (line: string
       if (had) {
         // Same name, new description or argument-hint: the prompt keeps its place in the list.
         if (had.definition !== definition) {
-          had.prompt.update({ description: definition.config.description, argsSchema: definition.config.argsSchema, callback: definition.callback as never });
+          had.prompt.update({
+            description: definition.config.description,
+            argsSchema: definition.config.argsSchema,
+            callback: definition.callback as never,
+          });
         }
         had.definition = definition;
         continue;

@@ -5,7 +5,13 @@ import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { summarizeCatalog } from "../../../skills/catalog/catalog-summary.js";
 import { mimeTypeByName } from "../../../skills/files/mime-types.js";
-import { decodeText, encodeContent, fetchSkillFiles, truncationNote, type SkillFileOptions } from "../../../skills/files/skill-files.js";
+import {
+  decodeText,
+  encodeContent,
+  fetchSkillFiles,
+  truncationNote,
+  type SkillFileOptions,
+} from "../../../skills/files/skill-files.js";
 import { mapSkillUris, SKILL_DOCUMENT, skillFileUri, type MappedSkill } from "../../../skills/files/skill-uri.js";
 
 /** The most the listing prompt's text holds: past it, it says how many skills it left out. */
@@ -39,7 +45,8 @@ export async function skillResult(
 ): Promise<GetPromptResult> {
   const mapped = mapSkillUris(catalog.list()).get(skill.qualifiedId);
   const document = await catalog.readDocument(skill, options.maxFileBytes);
-  const body = decodeText(document.bytes, document.truncated) + (document.truncated ? `\n\n${truncationNote(document)}` : "");
+  const body =
+    decodeText(document.bytes, document.truncated) + (document.truncated ? `\n\n${truncationNote(document)}` : "");
   const where = mapped ? ` The files it refers to are relative to ${mapped.root}/.` : "";
   const messages: PromptMessage[] = [
     {
@@ -68,18 +75,25 @@ async function fileMessage(
   options: SkillFileOptions,
   logger: Logger,
 ): Promise<PromptMessage> {
-  if (path === SKILL_DOCUMENT) throw new ToolInputError(`file: the SKILL.md is always included; name one of the skill's other files`);
+  if (path === SKILL_DOCUMENT)
+    throw new ToolInputError(`file: the SKILL.md is always included; name one of the skill's other files`);
   const fetched = (await fetchSkillFiles(catalog, skill, [path], options, logger))[0]!;
   if ("error" in fetched) throw new ToolInputError(`file ${JSON.stringify(fetched.path)}: ${fetched.error}`);
   const { content, encoding } = encodeContent(fetched.file.bytes, fetched.file.truncated);
   if (mapped === undefined) {
     // No URI to embed it under: text is all a prompt message can carry without one.
-    return { role: "user", content: { type: "text", text: encoding === "utf8" ? content : `[${path}: binary, ${fetched.file.size} bytes]` } };
+    return {
+      role: "user",
+      content: { type: "text", text: encoding === "utf8" ? content : `[${path}: binary, ${fetched.file.size} bytes]` },
+    };
   }
   const uri = skillFileUri(mapped, path);
   const mimeType = mimeTypeByName(path) ?? (encoding === "utf8" ? "text/plain" : "application/octet-stream");
   return {
     role: "user",
-    content: { type: "resource", resource: encoding === "utf8" ? { uri, mimeType, text: content } : { uri, mimeType, blob: content } },
+    content: {
+      type: "resource",
+      resource: encoding === "utf8" ? { uri, mimeType, text: content } : { uri, mimeType, blob: content },
+    },
   };
 }

@@ -37,7 +37,10 @@ export function planSkillPrompts(skills: readonly CatalogSkill[]): { prompts: Sk
     if (skill.shadowed) continue;
     const name = skill.id;
     if (!PROMPT_NAME.test(name)) {
-      skipped.push({ skill, reason: "its name cannot be a prompt name (letters, digits, '_', '-' and '.', at most 64)" });
+      skipped.push({
+        skill,
+        reason: "its name cannot be a prompt name (letters, digits, '_', '-' and '.', at most 64)",
+      });
       continue;
     }
     if (!userInvocable(skill)) {

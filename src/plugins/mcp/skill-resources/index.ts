@@ -1,4 +1,10 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type McpServer,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { definePlugin } from "../../../kernel/config.js";
@@ -6,7 +12,12 @@ import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { ServerBuild } from "../../../kernel/types.js";
 import { completeUriPath, completeUriSkill } from "../../../skills/catalog/completion.js";
-import { MAX_PATH_CHARS, MiB, skillFileOptionsSchema, type SkillFileOptions } from "../../../skills/files/skill-files.js";
+import {
+  MAX_PATH_CHARS,
+  MiB,
+  skillFileOptionsSchema,
+  type SkillFileOptions,
+} from "../../../skills/files/skill-files.js";
 import { readSkillResource, skillDocuments } from "../../../skills/files/skill-resource.js";
 import { decodeOffset, page } from "../../../skills/catalog/page-cursor.js";
 import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
@@ -20,7 +31,12 @@ export const RESOURCES_PAGE_SIZE = 200;
  */
 const optionsSchema = skillFileOptionsSchema.extend({
   /** The most of one file (SKILL.md included) returned; the rest is cut, and the cut is said. */
-  maxFileBytes: z.number().int().min(1).max(16 * MiB).default(16 * MiB),
+  maxFileBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(16 * MiB)
+    .default(16 * MiB),
 });
 
 /**
@@ -86,7 +102,8 @@ function registerTemplate(server: McpServer, catalog: CatalogView, options: Skil
         return { contents: [{ uri: uri.href, mimeType: read.mimeType, ...body, ...meta }] };
       } catch (error) {
         if (error instanceof ProtocolError) throw error;
-        if (error instanceof ToolInputError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri: uri.href });
+        if (error instanceof ToolInputError)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri: uri.href });
         logger.error(`reading resource ${uri.href.slice(0, MAX_PATH_CHARS)} failed: ${errorMessage(error)}`);
         throw new ProtocolError(ProtocolErrorCode.InternalError, "the resource could not be read");
       }
@@ -99,7 +116,8 @@ function registerPagedList(server: McpServer, catalog: CatalogView): void {
   server.server.setRequestHandler("resources/list", async (request) => {
     const cursor = request.params?.cursor;
     const offset = cursor === undefined ? 0 : decodeOffset(cursor);
-    if (offset === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
+    if (offset === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "cursor is not a nextCursor this server gave");
     await catalog.ready();
     const { items, nextCursor } = page(skillDocuments(catalog), offset, RESOURCES_PAGE_SIZE);
     return { resources: items, ...(nextCursor ? { nextCursor } : {}) };

@@ -5,6 +5,10 @@ import { decodeCursor } from "../../../skills/catalog/page-cursor.js";
 export function decodeKeyCursor(cursor: unknown): string | undefined {
   if (cursor === undefined) return undefined;
   const key = typeof cursor === "string" ? decodeCursor(cursor) : undefined;
-  if (key === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "the cursor is not one this server gave; start again without a cursor");
+  if (key === undefined)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "the cursor is not one this server gave; start again without a cursor",
+    );
   return key;
 }

@@ -31,7 +31,10 @@ export async function readDirectory(
   signal: AbortSignal,
 ): Promise<DirectoryPage> {
   const after = decodeKeyCursor(cursor);
-  const listing = withoutSecrets(await catalog.listFiles(mapped.skill, FETCHABLE_FILES_LIMIT, signal), includeSecretFiles);
+  const listing = withoutSecrets(
+    await catalog.listFiles(mapped.skill, FETCHABLE_FILES_LIMIT, signal),
+    includeSecretFiles,
+  );
   const files = [...listing.files];
   if (path === "") files.push({ path: SKILL_DOCUMENT, size: (await catalog.readDocument(mapped.skill, 0)).size });
   if (path === SKILL_DOCUMENT || files.some((file) => file.path === path)) {
@@ -55,7 +58,8 @@ export async function readDirectory(
       ...(slash === -1 ? { size: file.size } : {}),
     });
   }
-  if (children.size === 0 && path !== "") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no directory is served at ${uri}`, { uri });
+  if (children.size === 0 && path !== "")
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no directory is served at ${uri}`, { uri });
 
   const sorted = [...children.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const start = indexAfter(sorted, (child) => child.name, after);

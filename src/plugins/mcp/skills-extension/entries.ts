@@ -78,10 +78,16 @@ export class EntryBuilder {
     const everyFile = await this.catalog.listFiles(skill, FETCHABLE_FILES_LIMIT, signal);
     const listing = withoutSecrets(everyFile, this.includeSecretFiles);
     if (!listing.complete) {
-      return { code: "over-limit", problem: "its folder holds more entries than a listing reads, so no complete manifest can be given" };
+      return {
+        code: "over-limit",
+        problem: "its folder holds more entries than a listing reads, so no complete manifest can be given",
+      };
     }
     if (listing.omitted > 0 || listing.files.length + 1 > MAX_RESOURCES) {
-      return { code: "over-limit", problem: `it has more than ${MAX_RESOURCES} files (SKILL.md included), the extension's limit` };
+      return {
+        code: "over-limit",
+        problem: `it has more than ${MAX_RESOURCES} files (SKILL.md included), the extension's limit`,
+      };
     }
     const listedBytes = listing.files.reduce((sum, file) => sum + file.size, 0);
     if (listedBytes > MAX_SKILL_BYTES) return overSize(listedBytes);
@@ -89,12 +95,18 @@ export class EntryBuilder {
     const document = await this.#document(mapped, versionOf);
     if (document.problem !== undefined) return { code: "frontmatter", problem: document.problem };
     if (document.frontmatter!.name !== skill.name) {
-      return { code: "changed", problem: `its SKILL.md now names "${String(document.frontmatter!.name)}"; the next reload serves it under that name` };
+      return {
+        code: "changed",
+        problem: `its SKILL.md now names "${String(document.frontmatter!.name)}"; the next reload serves it under that name`,
+      };
     }
 
     const files = await pLimit(READ_CONCURRENCY).map(listing.files, async (file) => {
       signal.throwIfAborted();
-      return { path: file.path, ...(await this.#digest(mapped, file.path, versionOf(file.path, file.size, file.mtimeMs))) };
+      return {
+        path: file.path,
+        ...(await this.#digest(mapped, file.path, versionOf(file.path, file.size, file.mtimeMs))),
+      };
     });
     const total = files.reduce((sum, file) => sum + file.size, document.size);
     if (total > MAX_SKILL_BYTES) return overSize(total);
@@ -113,15 +125,26 @@ export class EntryBuilder {
   }
 
   /** The SKILL.md's digest and frontmatter: its size and mtime first (no bytes read), the whole file only for a new version. */
-  async #document(mapped: MappedSkill, versionOf: (file: string, size: number, mtimeMs?: number) => FileVersion): Promise<DocumentFacts> {
+  async #document(
+    mapped: MappedSkill,
+    versionOf: (file: string, size: number, mtimeMs?: number) => FileVersion,
+  ): Promise<DocumentFacts> {
     const head = await this.catalog.readDocument(mapped.skill, 0);
-    const known = await this.facts.get<DocumentFacts & JsonValue>("document", versionOf(SKILL_DOCUMENT, head.size, head.mtimeMs));
+    const known = await this.facts.get<DocumentFacts & JsonValue>(
+      "document",
+      versionOf(SKILL_DOCUMENT, head.size, head.mtimeMs),
+    );
     if (known !== undefined) return known;
     const whole = await this.catalog.readDocument(mapped.skill, MAX_SKILL_BYTES);
-    if (whole.truncated) return { digest: "", size: whole.size, problem: `its SKILL.md is larger than ${MAX_SKILL_BYTES} bytes` };
+    if (whole.truncated)
+      return { digest: "", size: whole.size, problem: `its SKILL.md is larger than ${MAX_SKILL_BYTES} bytes` };
     const parsed = verbatimFrontmatter(whole.bytes);
     const facts: DocumentFacts = { digest: sha256Digest(whole.bytes), size: whole.bytes.length, ...parsed };
-    await this.facts.set("document", versionOf(SKILL_DOCUMENT, whole.size, whole.mtimeMs), facts as DocumentFacts & JsonValue);
+    await this.facts.set(
+      "document",
+      versionOf(SKILL_DOCUMENT, whole.size, whole.mtimeMs),
+      facts as DocumentFacts & JsonValue,
+    );
     return facts;
   }
 
@@ -137,5 +160,8 @@ export class EntryBuilder {
 }
 
 function overSize(bytes: number): EntryResult {
-  return { code: "over-limit", problem: `its files total ${bytes} bytes, over the extension's limit of ${MAX_SKILL_BYTES} (16 MiB)` };
+  return {
+    code: "over-limit",
+    problem: `its files total ${bytes} bytes, over the extension's limit of ${MAX_SKILL_BYTES} (16 MiB)`,
+  };
 }

@@ -57,7 +57,14 @@ export class FileFacts {
 /** A short fixed-length key: paths can be long, and a shared cache stores every key. */
 function keyOf(kind: string, version: FileVersion): string | undefined {
   if (version.mtimeMs === undefined) return undefined;
-  const identity = JSON.stringify([kind, version.source, version.skillPath, version.file, version.size, version.mtimeMs]);
+  const identity = JSON.stringify([
+    kind,
+    version.source,
+    version.skillPath,
+    version.file,
+    version.size,
+    version.mtimeMs,
+  ]);
   return `${kind}:${createHash("sha256").update(identity).digest("base64url")}`;
 }
 

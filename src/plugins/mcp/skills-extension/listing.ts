@@ -66,7 +66,8 @@ export class SkillListing {
     let ordered = this.#ordered.get(map);
     if (!ordered) {
       // Skills no URI reaches are served by the tools only: say why, once, as for those left out.
-      for (const { skill, code, message } of map.unmapped) this.#say(skill.qualifiedId, `${skill.qualifiedId} has no skill:// URI (${code})`, message);
+      for (const { skill, code, message } of map.unmapped)
+        this.#say(skill.qualifiedId, `${skill.qualifiedId} has no skill:// URI (${code})`, message);
       ordered = map.mapped
         .filter((mapped) => !this.isUnlisted(mapped.skill))
         .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));

@@ -35,16 +35,31 @@ export class SignerCheck {
     private readonly allowedSigners: string,
   ) {}
 
-  async signer(skill: CatalogSkill, listing: SkillFileListing, documentDigest: string, signal: AbortSignal): Promise<SignerMeta | undefined> {
+  async signer(
+    skill: CatalogSkill,
+    listing: SkillFileListing,
+    documentDigest: string,
+    signal: AbortSignal,
+  ): Promise<SignerMeta | undefined> {
     if (!listing.files.some((file) => file.path === SIGNATURE_FILE)) return undefined;
-    const signers = await stat(this.allowedSigners).then((s) => s.mtimeMs, () => -1);
-    const key = versionKey([this.allowedSigners, signers, skill.qualifiedId, documentDigest, listing.files.map((file) => [file.path, file.size, file.mtimeMs ?? null])]);
+    const signers = await stat(this.allowedSigners).then(
+      (s) => s.mtimeMs,
+      () => -1,
+    );
+    const key = versionKey([
+      this.allowedSigners,
+      signers,
+      skill.qualifiedId,
+      documentDigest,
+      listing.files.map((file) => [file.path, file.size, file.mtimeMs ?? null]),
+    ]);
     // A source that cannot tell versions apart (no mtimes) is verified every time.
     const cacheable = listing.files.every((file) => file.mtimeMs !== undefined);
     const known = cacheable ? this.#verdicts.get(key) : undefined;
     if (known !== undefined) return known ?? undefined;
     const status = await signatureStatus(catalogReader(this.catalog, skill), true, this.allowedSigners, signal);
-    const verdict = status.verified && status.key && status.signer ? { key: status.key, principal: status.signer } : null;
+    const verdict =
+      status.verified && status.key && status.signer ? { key: status.key, principal: status.signer } : null;
     if (cacheable) {
       this.#verdicts.set(key, verdict);
       if (this.#verdicts.size > MAX_REMEMBERED) this.#verdicts.delete(this.#verdicts.keys().next().value!);

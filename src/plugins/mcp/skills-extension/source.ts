@@ -1,4 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { SkillReadResult, SkillSource } from "@modelcontextprotocol/server/ext/skills";
 import { errorMessage, ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
@@ -39,20 +44,30 @@ export class CatalogSkillSource implements SkillSource {
     if (!found) throw invalid(uri, noSkillAt(map, uri, segments));
     if (found.path !== "") throw invalid(uri, `no skill is served at ${uri}; it is a file of ${found.mapped.uri}`);
     const result = await this.listing.entry(found.mapped, ctx.mcpReq.signal);
-    if (!("entry" in result)) throw invalid(uri, `${uri} is not served through the skills extension: ${result.problem}`);
+    if (!("entry" in result))
+      throw invalid(uri, `${uri} is not served through the skills extension: ${result.problem}`);
     return result.entry;
   }
 
   async read(uri: string): Promise<SkillReadResult | undefined> {
     try {
       // Whole files up to the extension's limit: a host checks them against the entry's digest.
-      const read = await readSkillResource(this.catalog, uri, { maxFileBytes: MAX_SKILL_BYTES, includeSecretFiles: this.includeSecretFiles }, this.logger);
+      const read = await readSkillResource(
+        this.catalog,
+        uri,
+        { maxFileBytes: MAX_SKILL_BYTES, includeSecretFiles: this.includeSecretFiles },
+        this.logger,
+      );
       // -32602 with the uri in data either way; the message says why (a typo's likely skill).
-      if ("miss" in read) throw read.miss === "missing" ? new ResourceNotFoundError(uri, read.message) : invalid(uri, read.message);
-      return read.encoding === "utf8" ? { text: read.content, mimeType: read.mimeType } : { bytes: read.file.bytes, mimeType: read.mimeType };
+      if ("miss" in read)
+        throw read.miss === "missing" ? new ResourceNotFoundError(uri, read.message) : invalid(uri, read.message);
+      return read.encoding === "utf8"
+        ? { text: read.content, mimeType: read.mimeType }
+        : { bytes: read.file.bytes, mimeType: read.mimeType };
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
-      if (error instanceof ToolInputError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri });
+      if (error instanceof ToolInputError)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri });
       this.logger.error(`reading ${uri.slice(0, 300)} failed: ${errorMessage(error)}`);
       throw new ProtocolError(ProtocolErrorCode.InternalError, "the resource could not be read");
     }
@@ -71,7 +86,6 @@ export class CatalogSkillSource implements SkillSource {
     await this.catalog.ready();
     return skillDocuments(this.catalog);
   }
-
 }
 
 function invalid(uri: string, message: string): ProtocolError {

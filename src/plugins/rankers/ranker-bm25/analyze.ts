@@ -29,7 +29,8 @@ const STOP_WORDS = new Set(
 /** Longer runs are hashes, base64 or minified code, never words a user types. */
 const MAX_WORD_LENGTH = 40;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const CJK_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 /** Letters, digits and the combining marks of decomposed letters. */
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
 /** What may join the parts of one compound word: next.js, pre-commit, snake_case, ci/cd (. _ - /). */
@@ -68,7 +69,8 @@ const SYNONYM_TABLE = buildSynonymTable(SYNONYM_SETS, (phrase) => phrase.split("
 /** The words that continue a phrase, numbered, so a word is matched against them by number. */
 const REST_KEYS: ReadonlyMap<string, number> = (() => {
   const keys = new Map<string, number>();
-  for (const list of SYNONYM_TABLE.phrases.values()) for (const { rest } of list) for (const word of rest) if (!keys.has(word)) keys.set(word, keys.size);
+  for (const list of SYNONYM_TABLE.phrases.values())
+    for (const { rest } of list) for (const word of rest) if (!keys.has(word)) keys.set(word, keys.size);
   return keys;
 })();
 
@@ -114,7 +116,12 @@ function numberSynonyms(terms: TermNumbers): NumberedSynonyms {
   const phrasesByFirst = new Map<string, number>();
   for (const [first, list] of SYNONYM_TABLE.phrases) {
     phrasesByFirst.set(first, phraseLists.length);
-    phraseLists.push(list.map(({ rest, concept }) => ({ rest: Int32Array.from(rest, (word) => REST_KEYS.get(word)!), concept: terms.add(concept) })));
+    phraseLists.push(
+      list.map(({ rest, concept }) => ({
+        rest: Int32Array.from(rest, (word) => REST_KEYS.get(word)!),
+        concept: terms.add(concept),
+      })),
+    );
   }
   const words = new Map([...SYNONYM_TABLE.words].map(([word, concept]) => [word, terms.add(concept)]));
   return { words, phraseLists, phrasesByFirst };
@@ -345,7 +352,9 @@ export class Analyzer {
       const concept = table.concept[entry]!;
       const concepts: string[] = concept >= 0 ? [this.terms.text(concept)] : [];
       const phrases = table.phrases[entry]!;
-      if (phrases >= 0) for (const phrase of this.#synonyms.phraseLists[phrases]!) if (this.#continues(count, i, phrase)) concepts.push(this.terms.text(phrase.concept));
+      if (phrases >= 0)
+        for (const phrase of this.#synonyms.phraseLists[phrases]!)
+          if (this.#continues(count, i, phrase)) concepts.push(this.terms.text(phrase.concept));
       const word = term !== undefined || concepts.length > 0 ? { term, concepts } : undefined;
       if (joinedAt.has(i)) {
         const parts = out.splice(-2).filter((part): part is AnalysedWord => part !== undefined);
@@ -368,7 +377,9 @@ export class Analyzer {
       const concept = concepts[entry]!;
       if (concept >= 0) out.push(concept);
       const phrases = phraseColumn[entry]!;
-      if (phrases >= 0) for (const phrase of this.#synonyms.phraseLists[phrases]!) if (this.#continues(count, i, phrase)) out.push(phrase.concept);
+      if (phrases >= 0)
+        for (const phrase of this.#synonyms.phraseLists[phrases]!)
+          if (this.#continues(count, i, phrase)) out.push(phrase.concept);
     }
   }
 

@@ -14,7 +14,16 @@ const MAGIC = 0x534b4249;
 export function encodeIndex(parts: IndexParts, fieldCount: number): Uint8Array {
   const termText = parts.terms.join("");
   const termLengths = Uint32Array.from(parts.terms, (term) => term.length);
-  const header = Uint32Array.of(MAGIC, FORMAT, fieldCount, parts.documents, parts.terms.length, parts.docs.length, parts.longFields.length, termText.length);
+  const header = Uint32Array.of(
+    MAGIC,
+    FORMAT,
+    fieldCount,
+    parts.documents,
+    parts.terms.length,
+    parts.docs.length,
+    parts.longFields.length,
+    termText.length,
+  );
   return Buffer.concat([
     bytesOf(header),
     bytesOf(termLengths),

@@ -311,7 +311,14 @@ export class InvertedIndex {
    * Each term's run starts where the previous term's ends; documents are written in order, so
    * every run is sorted. `cursor` is scratch, one entry per term.
    */
-  #layOut(count: number, pairTerms: TermList, pairTfs: TermList, documentEnds: Int32Array, documentFrequency: Int32Array, cursor: Int32Array): void {
+  #layOut(
+    count: number,
+    pairTerms: TermList,
+    pairTfs: TermList,
+    documentEnds: Int32Array,
+    documentFrequency: Int32Array,
+    cursor: Int32Array,
+  ): void {
     const docs = new Int32Array(pairTerms.length);
     const tfs = new Int32Array(pairTerms.length);
     let offset = 0;
@@ -359,7 +366,8 @@ export class InvertedIndex {
       at += postings.length;
     });
     const lengths = new Uint16Array(this.#fields.length * documents);
-    for (let f = 0; f < this.#fields.length; f++) lengths.set(this.#lengths.subarray(f * this.#stride, f * this.#stride + documents), f * documents);
+    for (let f = 0; f < this.#fields.length; f++)
+      lengths.set(this.#lengths.subarray(f * this.#stride, f * this.#stride + documents), f * documents);
     const longFields = Int32Array.from([...this.#longFields].flat());
     return { documents, terms, frequencies, docs, tfs, lengths, longFields };
   }
@@ -373,13 +381,25 @@ export class InvertedIndex {
     const { documents, terms, frequencies, docs, tfs, lengths, longFields } = parts;
     const fieldCount = this.#fields.length;
     const fieldBits = (1 << (fieldCount * TF_BITS)) - 1;
-    if (terms.length !== frequencies.length || docs.length !== tfs.length || lengths.length !== fieldCount * documents || longFields.length % 2 !== 0) return false;
+    if (
+      terms.length !== frequencies.length ||
+      docs.length !== tfs.length ||
+      lengths.length !== fieldCount * documents ||
+      longFields.length % 2 !== 0
+    )
+      return false;
     let at = 0;
     for (const df of frequencies) {
       if (df < 1 || at + df > docs.length) return false;
       for (let i = at; i < at + df; i++) {
         // Sorted, within the documents, and some field counted: what addAll lays out.
-        if (docs[i]! < (i === at ? 0 : docs[i - 1]! + 1) || docs[i]! >= documents || tfs[i]! <= 0 || (tfs[i]! & ~fieldBits) !== 0) return false;
+        if (
+          docs[i]! < (i === at ? 0 : docs[i - 1]! + 1) ||
+          docs[i]! >= documents ||
+          tfs[i]! <= 0 ||
+          (tfs[i]! & ~fieldBits) !== 0
+        )
+          return false;
       }
       at += df;
     }
@@ -388,7 +408,13 @@ export class InvertedIndex {
     for (let i = 0; i < longFields.length; i += 2) {
       const key = longFields[i]!;
       const doc = Math.floor(key / fieldCount);
-      if (key < 0 || doc >= documents || longFields[i + 1]! < LONG_FIELD || lengths[(key % fieldCount) * documents + doc] !== LONG_FIELD) return false;
+      if (
+        key < 0 ||
+        doc >= documents ||
+        longFields[i + 1]! < LONG_FIELD ||
+        lengths[(key % fieldCount) * documents + doc] !== LONG_FIELD
+      )
+        return false;
       longs.set(key, longFields[i + 1]!);
     }
     const numbers = terms.map((term) => (term === "" ? -1 : this.#terms.add(term)));
@@ -443,7 +469,8 @@ export class InvertedIndex {
   #words(): SearchableMap<true> {
     if (!this.#vocabulary) {
       const vocabulary = new SearchableMap<true>();
-      for (let term = 0; term < this.#postings.length; term++) if (this.#postings[term]) vocabulary.set(this.#terms.text(term), true);
+      for (let term = 0; term < this.#postings.length; term++)
+        if (this.#postings[term]) vocabulary.set(this.#terms.text(term), true);
       this.#vocabulary = vocabulary;
     }
     return this.#vocabulary;

@@ -17,7 +17,8 @@ const CONNECTORS = new Set(["of", "and", "for", "the", "to", "in", "on", "as", "
 
 /** A heading at `lastIndex`, which is where a line starts. */
 const HEADING_AT = /#{1,6}[ \t]+(.+?)[ \t#]*$/my;
-const WHEN_TO_USE = /^(?:when\s+to\s+(?:use|apply|invoke)|use\s+(?:this\s+skill\s+)?when|when\s+this\s+skill\s+applies|use\s+cases|triggers?)\b/i;
+const WHEN_TO_USE =
+  /^(?:when\s+to\s+(?:use|apply|invoke)|use\s+(?:this\s+skill\s+)?when|when\s+this\s+skill\s+applies|use\s+cases|triggers?)\b/i;
 
 export interface Outline {
   /** The headings, one per line. */
@@ -113,7 +114,8 @@ export function nameAbbreviations(name: string): string[] {
  * ("Google Search Console", "Infrastructure as Code"). The engine scans for the capitals natively;
  * a run of three words or more is kept.
  */
-const CAPITALISED_RUN = /[A-Z][A-Za-z0-9]*(?:(?:[ \t-]+|[ \t]+(?:of|and|for|the|to|in|on|as|a|an|&)[ \t]+)[A-Z][A-Za-z0-9]*)+/g;
+const CAPITALISED_RUN =
+  /[A-Z][A-Za-z0-9]*(?:(?:[ \t-]+|[ \t]+(?:of|and|for|the|to|in|on|as|a|an|&)[ \t]+)[A-Z][A-Za-z0-9]*)+/g;
 
 function capitalisedRuns(text: string): string[][] {
   const runs: string[][] = [];
@@ -166,7 +168,10 @@ export function textAbbreviations(text: string): string[] {
       for (let k = Math.min(words.length, 7); k >= 2; k--) {
         const tail = words.slice(-k);
         const initials = tail.map((w) => w[0]!.toLowerCase()).join("");
-        const content = tail.filter((w) => !isConnector(w)).map((w) => w[0]!.toLowerCase()).join("");
+        const content = tail
+          .filter((w) => !isConnector(w))
+          .map((w) => w[0]!.toLowerCase())
+          .join("");
         if (initials === acronym || content === acronym) {
           found.add(acronym);
           break;

@@ -220,13 +220,17 @@ class DocumentAnalyser {
 }
 
 function fieldIncludes(terms: TermList, fieldEnds: Int32Array, field: number, term: number): boolean {
-  for (let i = field === 0 ? 0 : fieldEnds[field - 1]!; i < fieldEnds[field]!; i++) if (terms.terms[i] === term) return true;
+  for (let i = field === 0 ? 0 : fieldEnds[field - 1]!; i < fieldEnds[field]!; i++)
+    if (terms.terms[i] === term) return true;
   return false;
 }
 
 /** Separators and case do not matter when a query names a skill: "PDF Tools" is "pdf-tools". */
 function nameKey(text: string): string {
-  return text.trim().toLowerCase().replace(/[\s_-]+/g, "-");
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "-");
 }
 
 /**
@@ -275,7 +279,9 @@ export class Bm25Ranker implements Ranker {
       return;
     }
     this.#lastCount = undefined;
-    this.#index.addAll(skills.length, (doc, terms, fieldEnds) => this.#documents.analyse(skills[doc]!, terms, fieldEnds));
+    this.#index.addAll(skills.length, (doc, terms, fieldEnds) =>
+      this.#documents.analyse(skills[doc]!, terms, fieldEnds),
+    );
     skills.forEach((skill, doc) => this.#hold(skill, doc));
   }
 
@@ -291,7 +297,12 @@ export class Bm25Ranker implements Ranker {
    */
   loadIndex(skills: readonly CatalogSkill[], saved: Uint8Array): boolean {
     const parts = decodeIndex(saved, FIELD_NAMES.length);
-    if (!parts || parts.documents !== skills.length || new Set(skills.map((skill) => skill.qualifiedId)).size !== skills.length) return false;
+    if (
+      !parts ||
+      parts.documents !== skills.length ||
+      new Set(skills.map((skill) => skill.qualifiedId)).size !== skills.length
+    )
+      return false;
     const index = new InvertedIndex(FIELD_SPECS, K1, this.#analyzer.terms);
     if (!index.load(parts)) return false;
     this.#index = index;
@@ -308,7 +319,10 @@ export class Bm25Ranker implements Ranker {
     if (this.#index.capacity + skills.length > DOC_SPAN) {
       // Document numbers must fit the sort key: renumber from zero, if the catalog fits at all.
       const incoming = new Set(skills.map((skill) => skill.qualifiedId));
-      const all = [...this.#skills.filter((s): s is CatalogSkill => s !== undefined && !incoming.has(s.qualifiedId)), ...skills];
+      const all = [
+        ...this.#skills.filter((s): s is CatalogSkill => s !== undefined && !incoming.has(s.qualifiedId)),
+        ...skills,
+      ];
       if (all.length > DOC_SPAN) throw new Error(`the bm25 ranker holds at most ${DOC_SPAN} skills, not ${all.length}`);
       this.build(all);
       return;
@@ -392,7 +406,9 @@ export class Bm25Ranker implements Ranker {
       const doc = this.#docs.get(id)!;
       if (source === undefined || this.#skills[doc]!.source === source) named.add(doc);
     }
-    const ranked: RankedSkill[] = [...named].sort((a, b) => a - b).map((doc) => ({ skill: this.#skills[doc]!, score: 100 }));
+    const ranked: RankedSkill[] = [...named]
+      .sort((a, b) => a - b)
+      .map((doc) => ({ skill: this.#skills[doc]!, score: 100 }));
 
     const words = this.#queryWords(query);
     if (words.length === 0) return { results: ranked.slice(0, limit), total: ranked.length };
@@ -405,7 +421,11 @@ export class Bm25Ranker implements Ranker {
   }
 
   /** The sort keys of every matching skill (named ones and other sources left out). */
-  #match(words: Alternative[][], named: ReadonlySet<number>, source: string | undefined): { keys: Float64Array; count: number } {
+  #match(
+    words: Alternative[][],
+    named: ReadonlySet<number>,
+    source: string | undefined,
+  ): { keys: Float64Array; count: number } {
     const result = this.#index.score(words);
     try {
       // Coordination: a skill that matches more of the query's words ranks above one that

@@ -41,7 +41,16 @@ const SYNONYM_SETS: readonly (readonly string[])[] = [
   ["vulnerability", "vulnerabilities", "vuln", "vulns", "cve"],
   ["performance", "perf"],
   ["accessibility", "a11y"],
-  ["internationalization", "i18n", "localization", "l10n", "localisation", "internationalisation", "translation", "translate"],
+  [
+    "internationalization",
+    "i18n",
+    "localization",
+    "l10n",
+    "localisation",
+    "internationalisation",
+    "translation",
+    "translate",
+  ],
   // Fields and their abbreviations.
   ["machine learning", "ml"],
   ["artificial intelligence", "ai"],
@@ -107,7 +116,8 @@ export interface SynonymTable {
  * D. Harman, "How effective is suffixing?" (1991).
  */
 export function foldPlural(word: string): string {
-  if (word.length > 3 && word.endsWith("ies") && !word.endsWith("eies") && !word.endsWith("aies")) return word.slice(0, -3) + "y";
+  if (word.length > 3 && word.endsWith("ies") && !word.endsWith("eies") && !word.endsWith("aies"))
+    return word.slice(0, -3) + "y";
   if (word.length > 3 && word.endsWith("es") && !/(?:aes|ees|oes)$/.test(word)) return word.slice(0, -1);
   if (word.length > 2 && word.endsWith("s") && !/(?:us|ss)$/.test(word)) return word.slice(0, -1);
   return word;

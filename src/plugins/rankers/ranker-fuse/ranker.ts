@@ -62,7 +62,9 @@ export class FuseRanker implements Ranker {
   }
 
   add(skills: readonly CatalogSkill[]): void {
-    const replaced = new Set(skills.filter((skill) => this.#ids.has(skill.qualifiedId)).map((skill) => skill.qualifiedId));
+    const replaced = new Set(
+      skills.filter((skill) => this.#ids.has(skill.qualifiedId)).map((skill) => skill.qualifiedId),
+    );
     if (replaced.size > 0) this.remove([...replaced]);
     for (const skill of skills) {
       this.#fuse.add(entry(skill));

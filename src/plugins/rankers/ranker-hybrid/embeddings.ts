@@ -58,7 +58,8 @@ export class OpenAiEmbeddings implements EmbeddingsProvider {
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (error) {
-      if (timeout.aborted) throw new EmbeddingsError(`${this.description} did not answer within ${this.options.timeoutMs} ms`);
+      if (timeout.aborted)
+        throw new EmbeddingsError(`${this.description} did not answer within ${this.options.timeoutMs} ms`);
       throw new EmbeddingsError(`${this.description} could not be reached: ${(error as Error).message}`);
     }
     const length = Number(response.headers.get("content-length") ?? 0);
@@ -89,7 +90,11 @@ function vectorsOf(body: unknown, count: number, from: string): Float32Array[] {
     if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= count || vectors[index]) {
       throw new EmbeddingsError(`${from} answered with a bad index in data[${position}]`);
     }
-    if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === "number" && Number.isFinite(x))) {
+    if (
+      !Array.isArray(embedding) ||
+      embedding.length === 0 ||
+      !embedding.every((x) => typeof x === "number" && Number.isFinite(x))
+    ) {
       throw new EmbeddingsError(`${from} answered with a bad embedding in data[${position}]`);
     }
     if (dimensions !== -1 && embedding.length !== dimensions) {

@@ -14,7 +14,10 @@ export const hybridOptionsSchema = z.strictObject({
   /** The model the endpoint should use, e.g. "nomic-embed-text". */
   model: z.string().min(1),
   /** The environment variable holding the API key, if the endpoint wants one (never the key itself). */
-  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional(),
   /** One embeddings request may take this long before the search answers by words alone. */
   timeoutMs: z.number().int().min(100).default(10_000),
   /** Candidates each side brings to the fusion. */
@@ -50,16 +53,30 @@ export default definePlugin({
     let apiKey: string | undefined;
     if (options.apiKeyEnv !== undefined) {
       apiKey = process.env[options.apiKeyEnv];
-      if (!apiKey) throw new PluginError(ctx.name, `option apiKeyEnv: the environment variable ${options.apiKeyEnv} is not set`, { exitCode: 2 });
+      if (!apiKey)
+        throw new PluginError(ctx.name, `option apiKeyEnv: the environment variable ${options.apiKeyEnv} is not set`, {
+          exitCode: 2,
+        });
     }
-    const embeddings = new OpenAiEmbeddings({ url: options.url, model: options.model, apiKey, timeoutMs: options.timeoutMs });
+    const embeddings = new OpenAiEmbeddings({
+      url: options.url,
+      model: options.model,
+      apiKey,
+      timeoutMs: options.timeoutMs,
+    });
     const ranker = new HybridRanker(
       new Bm25Ranker(),
       embeddings,
       // Bounded by a size of one an entry rather than `max`, which makes lru-cache allocate its
       // lists for every entry up front (as in src/cache/memory-backend.ts).
       new LRUCache<string, Float32Array>({ maxSize: options.cacheEntries, sizeCalculation: () => 1 }),
-      { candidates: options.candidates, rrfK: options.rrfK, vectorWeight: options.vectorWeight, batchSize: options.batchSize, warmupWaitMs: options.warmupWaitMs },
+      {
+        candidates: options.candidates,
+        rrfK: options.rrfK,
+        vectorWeight: options.vectorWeight,
+        batchSize: options.batchSize,
+        warmupWaitMs: options.warmupWaitMs,
+      },
       ctx.logger,
       ctx.resolveOptional(TOKENS.Cache),
     );

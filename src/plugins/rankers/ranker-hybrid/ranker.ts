@@ -93,7 +93,8 @@ export class HybridRanker implements Ranker {
    */
   async count(query: string, options: Omit<RankerSearchOptions, "limit">): Promise<number> {
     const last = this.#lastVectorOnly;
-    if (!last || last.query !== query || last.source !== options.source) await this.search(query, { ...options, limit: 1 });
+    if (!last || last.query !== query || last.source !== options.source)
+      await this.search(query, { ...options, limit: 1 });
     const lexical = this.lexical.count
       ? await this.lexical.count(query, options)
       : (await this.lexical.search(query, { ...options, limit: Math.max(1, this.#skills.size) })).length;
@@ -124,7 +125,7 @@ export class HybridRanker implements Ranker {
     await Promise.race([this.#warm, new Promise((resolve) => setTimeout(resolve, this.settings.warmupWaitMs).unref())]);
     let queryVector: Float32Array;
     try {
-      [queryVector] = await this.#embed([query]) as [Float32Array];
+      [queryVector] = (await this.#embed([query])) as [Float32Array];
       await this.#embed(lexical.map(({ skill }) => embeddedText(skill)));
       this.#recovered();
     } catch (error) {
@@ -182,14 +183,16 @@ export class HybridRanker implements Ranker {
       const stored = await Promise.all(missing.map((text) => this.shared!.get<number[]>(this.#sharedKey(text))));
       missing.forEach((text, i) => {
         const vector = stored[i];
-        if (Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === "number")) this.vectors.set(text, Float32Array.from(vector));
+        if (Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === "number"))
+          this.vectors.set(text, Float32Array.from(vector));
       });
       missing = missing.filter((_, i) => this.vectors.peek(missing[i]!) === undefined);
     }
     if (missing.length > 0) {
       const vectors = await this.embeddings.embed(missing, signal);
       missing.forEach((text, i) => this.vectors.set(text, vectors[i]!));
-      if (this.shared) await Promise.all(missing.map((text, i) => this.shared!.set(this.#sharedKey(text), Array.from(vectors[i]!))));
+      if (this.shared)
+        await Promise.all(missing.map((text, i) => this.shared!.set(this.#sharedKey(text), Array.from(vectors[i]!))));
     }
     return texts.map((text) => this.vectors.peek(text)!);
   }

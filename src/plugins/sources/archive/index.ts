@@ -40,11 +40,19 @@ export const archiveOptionsSchema = z.strictObject({
   /** Each archive is one source. */
   archives: z.array(archiveSchema).min(1),
   /** A remote archive is revalidated (a local one read again) once this old. */
-  ttlMs: z.number().int().min(0).default(10 * 60 * 1000),
+  ttlMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60 * 1000),
   /** Entries of any kind one archive may hold. */
   maxEntries: z.number().int().min(1).default(10_000),
   /** Bytes of all files of one archive together, unpacked. */
-  maxUnpackedBytes: z.number().int().min(1).default(64 * MiB),
+  maxUnpackedBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(64 * MiB),
   /** Connect to no loopback, link-local or private address but those of the hosts named (add_skill sets it for callers over HTTP). Narrows, so needs no trust. */
   refusePrivateAddresses: refusePrivateAddressesSchema.optional(),
   ...remoteLimitsSchema,
@@ -75,12 +83,19 @@ export default definePlugin({
     const names = new Set<string>();
     for (const [index, entry] of entries.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError(ctx.name, `two archives are both named "${name}"; give one another name`, { exitCode: 2 });
+      if (names.has(name))
+        throw new PluginError(ctx.name, `two archives are both named "${name}"; give one another name`, {
+          exitCode: 2,
+        });
       names.add(name);
       if (entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       const remote = /^https?:\/\//i.test(entry.location);
       if (!remote && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(entry.location)) {
-        throw new PluginError(ctx.name, `"${redact(entry.location).slice(0, 200)}" is neither a file nor an http(s) URL`, { exitCode: 2 });
+        throw new PluginError(
+          ctx.name,
+          `"${redact(entry.location).slice(0, 200)}" is neither a file nor an http(s) URL`,
+          { exitCode: 2 },
+        );
       }
       const http = remote
         ? new HttpClient({
@@ -106,7 +121,11 @@ export default definePlugin({
           rootFolderName: stem(entry.location),
           ttlMs: options.ttlMs,
           maxArchiveBytes: options.maxTotalBytes,
-          unpackLimits: { entries: options.maxEntries, bytes: options.maxUnpackedBytes, ratio: DEFAULT_UNPACK_LIMITS.ratio },
+          unpackLimits: {
+            entries: options.maxEntries,
+            bytes: options.maxUnpackedBytes,
+            ratio: DEFAULT_UNPACK_LIMITS.ratio,
+          },
           maxSkills: options.maxSkills,
           maxFrontmatterBytes: options.maxFrontmatterBytes,
           maxSkillFileBytes: options.maxSkillFileBytes,

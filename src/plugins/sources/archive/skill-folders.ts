@@ -26,7 +26,9 @@ export function skillFolders(files: readonly ArchiveFile[]): ArchivedSkill[] {
   }
   return outermost.sort().map((folder) => {
     const prefix = folder === "" ? "" : `${folder}/`;
-    const held = files.filter((file) => file.path.startsWith(prefix)).map((file) => [file.path.slice(prefix.length), file.bytes] as const);
+    const held = files
+      .filter((file) => file.path.startsWith(prefix))
+      .map((file) => [file.path.slice(prefix.length), file.bytes] as const);
     return { path: folder, files: new Map(held) };
   });
 }

@@ -42,9 +42,22 @@ export function createArchiveSource(settings: ArchiveSourceSettings): CatalogSou
     description: settings.description,
     async load(signal, options): Promise<SourceSnapshot> {
       settings.http?.resetBudget();
-      const fetched = await readArchiveBytes(settings.location, settings.maxArchiveBytes, options?.revalidate ? 0 : settings.ttlMs, signal);
+      const fetched = await readArchiveBytes(
+        settings.location,
+        settings.maxArchiveBytes,
+        options?.revalidate ? 0 : settings.ttlMs,
+        signal,
+      );
       const diagnostics: Diagnostic[] = fetched.stale
-        ? [{ severity: "warning", source: settings.name, path: "", code: "stale", message: `serving the archive as fetched ${ageOf(fetched.fetchedAt)}: ${fetched.error}` }]
+        ? [
+            {
+              severity: "warning",
+              source: settings.name,
+              path: "",
+              code: "stale",
+              message: `serving the archive as fetched ${ageOf(fetched.fetchedAt)}: ${fetched.error}`,
+            },
+          ]
         : [];
       let unpacked;
       try {
@@ -58,19 +71,35 @@ export function createArchiveSource(settings: ArchiveSourceSettings): CatalogSou
       const folders = skillFolders(unpacked);
       if (folders.length === 0) throw new Error(`${settings.description} holds no SKILL.md`);
       if (folders.length > settings.maxSkills) {
-        diagnostics.push({ severity: "error", source: settings.name, path: "", code: "scan-limit", message: `the archive holds ${folders.length} skills; only the first ${settings.maxSkills} are served (maxSkills)` });
+        diagnostics.push({
+          severity: "error",
+          source: settings.name,
+          path: "",
+          code: "scan-limit",
+          message: `the archive holds ${folders.length} skills; only the first ${settings.maxSkills} are served (maxSkills)`,
+        });
       }
       const skills: SourceSkill[] = [];
       const next = new Map<string, ReadonlyMap<string, Uint8Array>>();
       const listings = new Map<string, RemoteSkillFolder>();
       for (const [rank, folder] of folders.slice(0, settings.maxSkills).entries()) {
         const folderName = folder.path === "" ? settings.rootFolderName : posix.basename(folder.path);
-        const parsed = parseRemoteSkill(folder.files.get("SKILL.md")!, { source: settings.name, path: folder.path, folderName, rank }, settings);
+        const parsed = parseRemoteSkill(
+          folder.files.get("SKILL.md")!,
+          { source: settings.name, path: folder.path, folderName, rank },
+          settings,
+        );
         diagnostics.push(...parsed.diagnostics);
         if (!parsed.skill) continue;
         skills.push({ ...parsed.skill, artifact });
         next.set(folder.path, folder.files);
-        listings.set(folder.path, toListing([...folder.files].map(([path, bytes]) => ({ path, size: bytes.length })), "SKILL.md"));
+        listings.set(
+          folder.path,
+          toListing(
+            [...folder.files].map(([path, bytes]) => ({ path, size: bytes.length })),
+            "SKILL.md",
+          ),
+        );
       }
       held = next;
       files.remember(listings);

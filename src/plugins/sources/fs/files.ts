@@ -3,7 +3,13 @@ import { lstat, opendir, realpath, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { SkillFileError } from "../../../kernel/errors.js";
 import { checkRelativePath } from "../../../skills/files/skill-files.js";
-import type { LeftOutFile, SkillFileContent, ListedFile, SkillFileListing, CatalogSource } from "../../../skills/types.js";
+import type {
+  LeftOutFile,
+  SkillFileContent,
+  ListedFile,
+  SkillFileListing,
+  CatalogSource,
+} from "../../../skills/types.js";
 import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
 import { NotRegularFileError, OutsideFolderError, readHead } from "../../../skills/files/read-head.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";
@@ -34,7 +40,8 @@ export function createSkillFiles(): SkillFiles {
 
   const folderOf = (skillPath: string, shown: string): SkillFolder => {
     const folder = known.get(skillPath);
-    if (!folder) throw new SkillFileError(shown, `no skill at "${skillPath}" in this source (its last scan did not find one)`);
+    if (!folder)
+      throw new SkillFileError(shown, `no skill at "${skillPath}" in this source (its last scan did not find one)`);
     return folder;
   };
 
@@ -63,10 +70,19 @@ export function createSkillFiles(): SkillFiles {
         const entries = await Promise.all(batch.map((candidate) => toEntry(folder.dir, candidate)));
         entries.forEach((entry, index) => {
           if (entry) files.push(entry);
-          else if (batch[index]!.link) leftOut.push({ path: batch[index]!.rel, reason: "a link that leads out of the skill folder, or not to a file" });
+          else if (batch[index]!.link)
+            leftOut.push({
+              path: batch[index]!.rel,
+              reason: "a link that leads out of the skill folder, or not to a file",
+            });
         });
       }
-      return { files, omitted: candidates.length - next, complete, ...(leftOut.length > 0 ? { leftOut } : {}) } satisfies SkillFileListing;
+      return {
+        files,
+        omitted: candidates.length - next,
+        complete,
+        ...(leftOut.length > 0 ? { leftOut } : {}),
+      } satisfies SkillFileListing;
     },
 
     async readFile(skillPath, filePath, maxBytes) {
@@ -133,7 +149,8 @@ async function walk(
         }
         const abs = join(dir.abs, entry.name);
         if (entry.isDirectory()) {
-          if (SKIPPED_FOLDERS.has(entry.name)) leftOut.push({ path: `${rel}/`, reason: "node_modules and .git folders are not served" });
+          if (SKIPPED_FOLDERS.has(entry.name))
+            leftOut.push({ path: `${rel}/`, reason: "node_modules and .git folders are not served" });
           else if (depth < MAX_FILE_DEPTH) below.push({ abs, rel });
           else complete = false;
         } else if (entry.isFile()) candidates.push({ rel, abs, link: false });
@@ -203,7 +220,8 @@ async function readInside(dir: string, path: string, shown: string, maxBytes: nu
     const head = await readHead(real, maxBytes, dir);
     return { bytes: head.bytes, size: head.size, truncated: head.truncated, mtimeMs: head.mtimeMs };
   } catch (error) {
-    if (error instanceof NotRegularFileError) throw new SkillFileError(shown, `is not a regular file but ${error.kind}`);
+    if (error instanceof NotRegularFileError)
+      throw new SkillFileError(shown, `is not a regular file but ${error.kind}`);
     if (error instanceof OutsideFolderError) throw new SkillFileError(shown, "leads outside the skill folder");
     throw fileError(shown, error);
   }
@@ -227,4 +245,3 @@ function fileError(shown: string, error: unknown): SkillFileError {
       return new SkillFileError(shown, `cannot be read (${code ?? "unknown error"})`);
   }
 }
-

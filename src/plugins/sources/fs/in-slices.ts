@@ -15,7 +15,11 @@ const SLICE_MS = 2;
  * asynchronous form costs more CPU than the call itself; slicing keeps the server
  * answering while a large catalog loads.
  */
-export async function inSlices<T, R>(items: readonly T[], task: (item: T) => R | Promise<R>, signal: AbortSignal): Promise<R[]> {
+export async function inSlices<T, R>(
+  items: readonly T[],
+  task: (item: T) => R | Promise<R>,
+  signal: AbortSignal,
+): Promise<R[]> {
   const results: R[] = [];
   let sliceStart = performance.now();
   for (const item of items) {

@@ -57,9 +57,17 @@ export const fsOptionsSchema = z.strictObject({
    */
   maxDirectories: z.number().int().min(1).default(1_000_000),
   /** Larger frontmatter is refused before parsing: YAML parsing time grows faster than size. */
-  maxFrontmatterBytes: z.number().int().min(1).default(64 * KiB),
+  maxFrontmatterBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(64 * KiB),
   /** The head of each SKILL.md that is read; the frontmatter must close within it. */
-  maxSkillFileBytes: z.number().int().min(1).default(256 * KiB),
+  maxSkillFileBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(256 * KiB),
   /** Follow the roots while serving: skills added, changed or removed are picked up live. */
   watch: z.boolean().default(true),
   /**
@@ -88,14 +96,25 @@ export default definePlugin({
   consumes: [CACHE, CACHE_MONITOR],
   options: fsOptionsSchema,
   async setup(ctx, options) {
-    const { roots: configured, maxWatchedDirectories = defaultWatchLimit(), cacheDir, diskCache, maxDiskCacheBytes, ...limits } = options;
+    const {
+      roots: configured,
+      maxWatchedDirectories = defaultWatchLimit(),
+      cacheDir,
+      diskCache,
+      maxDiskCacheBytes,
+      ...limits
+    } = options;
     // Every root is checked, in the order configured, before any source is added: a bad root
     // fails the boot cleanly, and the error always names the first bad one.
     const sources: { name: string; roots: string[]; optionalRoots: string[]; followLinksOut: string[] }[] = [];
     for (const group of groupRoots(configured, ctx.baseDir, homedir())) {
       const [first] = group.roots;
       if (group.roots.some((root) => JSON.stringify(root.visibleTo) !== JSON.stringify(first?.visibleTo))) {
-        throw new PluginError(ctx.name, `the roots of source "${group.source}" differ in visibleTo: a source is seen by one set of callers; give them one visibleTo, or different sources`, { exitCode: 2 });
+        throw new PluginError(
+          ctx.name,
+          `the roots of source "${group.source}" differ in visibleTo: a source is seen by one set of callers; give them one visibleTo, or different sources`,
+          { exitCode: 2 },
+        );
       }
       if (first?.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name: group.source, visibleTo: first.visibleTo });
       const roots: string[] = [];
@@ -116,14 +135,33 @@ export default definePlugin({
     const cache = ctx.resolveOptional(TOKENS.Cache);
     const monitor = ctx.resolveOptional(TOKENS.CacheMonitor);
     const shared = cache && (monitor?.persistent ?? true) ? cache : undefined;
-    const store = shared ?? (diskCache ? createDiskCache(join(cacheRoot(cacheDir, ctx.baseDir), "snapshots"), ctx.name, { maxBytes: maxDiskCacheBytes }) : undefined);
-    const snapshots = store ? createSnapshotStore(store, limits, ctx.logger, { compress: shared !== undefined }) : undefined;
+    const store =
+      shared ??
+      (diskCache
+        ? createDiskCache(join(cacheRoot(cacheDir, ctx.baseDir), "snapshots"), ctx.name, {
+            maxBytes: maxDiskCacheBytes,
+          })
+        : undefined);
+    const snapshots = store
+      ? createSnapshotStore(store, limits, ctx.logger, { compress: shared !== undefined })
+      : undefined;
     // Redis back after a restart may have lost the snapshots: each source checks and writes its own again.
     const onCacheReady = shared ? monitor?.onReady?.bind(monitor) : undefined;
     for (const { name, roots, optionalRoots, followLinksOut } of sources) {
       ctx.contribute(
         TOKENS.CatalogSource,
-        createFsSource({ name, roots, optionalRoots, followLinksOut, ...limits, maxWatchedDirectories, logger: ctx.logger, snapshots, probeSnapshots: shared !== undefined, onCacheReady }),
+        createFsSource({
+          name,
+          roots,
+          optionalRoots,
+          followLinksOut,
+          ...limits,
+          maxWatchedDirectories,
+          logger: ctx.logger,
+          snapshots,
+          probeSnapshots: shared !== undefined,
+          onCacheReady,
+        }),
       );
     }
     // Stopped before the cache is (plugins stop in reverse order): a snapshot still being written

@@ -17,7 +17,8 @@ export function ownStrings<T>(value: T): T {
   for (const key of Object.keys(source)) {
     const item = ownStrings(source[key]);
     // Assigned, "__proto__" would set the prototype: it is defined as an own key like any other.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
     else copy[ownString(key)] = item;
   }
   return Object.setPrototypeOf(copy, Object.getPrototypeOf(value) as object | null) as T;

@@ -3,7 +3,15 @@ import { expandHome } from "../../../skills/files/paths.js";
 import { uniqueName } from "../../../skills/catalog/source-names.js";
 import type { Visibility } from "../../../skills/catalog/visibility.js";
 
-export type RootOption = string | { readonly path: string; readonly source?: string; readonly optional?: boolean; readonly visibleTo?: Visibility; readonly followLinksOut?: boolean };
+export type RootOption =
+  | string
+  | {
+      readonly path: string;
+      readonly source?: string;
+      readonly optional?: boolean;
+      readonly visibleTo?: Visibility;
+      readonly followLinksOut?: boolean;
+    };
 
 export interface ResolvedRoot {
   /** Absolute. */
@@ -40,7 +48,12 @@ export function groupRoots(roots: readonly RootOption[], baseDir: string, home: 
       taken.add(source);
     }
     const group = groups.get(source) ?? [];
-    group.push({ path, optional: entry.optional ?? false, ...(entry.followLinksOut && { followLinksOut: true as const }), ...(entry.visibleTo && { visibleTo: entry.visibleTo }) });
+    group.push({
+      path,
+      optional: entry.optional ?? false,
+      ...(entry.followLinksOut && { followLinksOut: true as const }),
+      ...(entry.visibleTo && { visibleTo: entry.visibleTo }),
+    });
     groups.set(source, group);
   }
   return [...groups].map(([source, roots]) => ({ source, roots }));

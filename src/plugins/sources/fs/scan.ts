@@ -159,7 +159,8 @@ function countSkillsBelow(start: readonly Folder[], room: number): number {
     }
     if (findSkillFile(entries)) count++;
     for (const entry of entries) {
-      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name)) stack.push(inFolder(dir, entry.name));
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name))
+        stack.push(inFolder(dir, entry.name));
     }
   }
   return count;
@@ -188,7 +189,9 @@ function visitFolder(folder: Folder, options: ScanOptions, within: LinksWithin):
   if (onDirectory) return visitListedAsync(folder, options);
   let listing: FolderListing;
   try {
-    listing = options.known ? listKnown(folder, options.known) : listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
+    listing = options.known
+      ? listKnown(folder, options.known)
+      : listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
   } catch (error) {
     return unlisted(folder, error, logger);
   }
@@ -220,15 +223,28 @@ function visitOf(folder: Folder, listing: FolderListing, logger: Logger): Visit 
   const skill =
     skillFile === undefined
       ? undefined
-      : { path: folder.rel, dir: folder.abs, file: inFolder(folder.abs, skillFile.name), fileKind: skillFile.kind, linked: false };
+      : {
+          path: folder.rel,
+          dir: folder.abs,
+          file: inFolder(folder.abs, skillFile.name),
+          fileKind: skillFile.kind,
+          linked: false,
+        };
   if (listing.children.length === 0) return { skill, children: NONE, diagnostics: NONE };
   if (listing.links.length > 0) return visitWithLinks(folder, listing, skill, logger);
-  const children = listing.children.map((name): Folder => ({ abs: inFolder(folder.abs, name), rel: childPath(folder.rel, name), linked: false }));
+  const children = listing.children.map(
+    (name): Folder => ({ abs: inFolder(folder.abs, name), rel: childPath(folder.rel, name), linked: false }),
+  );
   return { skill, children, diagnostics: NONE };
 }
 
 /** A symlink among the children is followed only if it leads to a folder, which takes a stat. */
-async function visitWithLinks(folder: Folder, listing: FolderListing, skill: SkillFolder | undefined, logger: Logger): Promise<Visit> {
+async function visitWithLinks(
+  folder: Folder,
+  listing: FolderListing,
+  skill: SkillFolder | undefined,
+  logger: Logger,
+): Promise<Visit> {
   const children: Folder[] = [];
   let nextLink = 0;
   for (const [index, name] of listing.children.entries()) {
@@ -251,7 +267,9 @@ async function visitWithLinks(folder: Folder, listing: FolderListing, skill: Ski
 function listKnown(folder: Folder, known: KnownFolders): FolderListing {
   const stats = lstatSync(folder.abs);
   const identity = folderIdentity(stats);
-  const listing = (stats.isDirectory() && known.listingOf(folder.rel, identity)) || listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
+  const listing =
+    (stats.isDirectory() && known.listingOf(folder.rel, identity)) ||
+    listingOfEntries(readdirSync(folder.abs, { withFileTypes: true }));
   known.listed(folder.rel, identity, listing);
   return listing;
 }
@@ -263,11 +281,16 @@ function listingOfEntries(entries: readonly Dirent[]): FolderListing {
   const skillFile = findSkillFile(entries);
   // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
   const candidates = entries.filter(
-    (entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name) && !isInstallStaging(entry.name),
+    (entry) =>
+      (entry.isDirectory() || entry.isSymbolicLink()) &&
+      !SKIPPED_FOLDERS.has(entry.name) &&
+      !isInstallStaging(entry.name),
   );
   // Most skill folders hold no sub-folder: nothing to sort, map or allocate for them.
   if (candidates.length === 0) {
-    return skillFile ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) }, children: NONE, links: NO_LINKS } : { children: NONE, links: NO_LINKS };
+    return skillFile
+      ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) }, children: NONE, links: NO_LINKS }
+      : { children: NONE, links: NO_LINKS };
   }
   candidates.sort(byName);
   const links = candidates.flatMap((entry, index) => (entry.isSymbolicLink() ? [index] : []));
@@ -308,7 +331,12 @@ function isInSource(dir: string, within: LinksWithin): boolean {
   return within === "anywhere" || within.some((root) => dir === root || isServedFrom(dir, root));
 }
 
-async function visitLinkedFolder(folder: Folder, within: LinksWithin, logger: Logger, onDirectory: ScanOptions["onDirectory"]): Promise<Visit> {
+async function visitLinkedFolder(
+  folder: Folder,
+  within: LinksWithin,
+  logger: Logger,
+  onDirectory: ScanOptions["onDirectory"],
+): Promise<Visit> {
   let dir: string;
   let entries: Dirent[];
   try {

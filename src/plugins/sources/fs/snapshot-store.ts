@@ -117,7 +117,12 @@ interface Head {
   readonly chunks: readonly ChunkRef[];
 }
 
-export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger: Logger, { compress = true, tuning = DEFAULT_TUNING }: SnapshotStoreOptions = {}): SnapshotStore {
+export function createSnapshotStore(
+  cache: Cache,
+  limits: SnapshotLimits,
+  logger: Logger,
+  { compress = true, tuning = DEFAULT_TUNING }: SnapshotStoreOptions = {},
+): SnapshotStore {
   // The package version in the namespace: a release that parses differently never reads an
   // older release's snapshots. What parsing depends on besides the file is part of each key.
   const store = cache.scope(`snapshot-v${SNAPSHOT_FORMAT}@${VERSION}`);
@@ -202,7 +207,10 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
       group.push(record);
       count++;
       weight += record[0] === "s" ? SKILL_WEIGHT : 1;
-      if (weight >= MAX_GROUP_WEIGHT || (weight >= MIN_GROUP_WEIGHT && boundaryHash(String(record[1])) % BOUNDARY_EVERY === 0)) {
+      if (
+        weight >= MAX_GROUP_WEIGHT ||
+        (weight >= MIN_GROUP_WEIGHT && boundaryHash(String(record[1])) % BOUNDARY_EVERY === 0)
+      ) {
         await send(group);
         group = [];
         weight = 0;
@@ -215,7 +223,10 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
     if (!cut && !refused && group.length > 0) await send(group);
     await Promise.all(inFlight);
     if (refused) {
-      if (!tooLarge.has(root)) logger.info(`not keeping a snapshot of ${root} in the cache: it is larger than ${tuning.maxStoredChars} characters, so restarts list and read it from disk`);
+      if (!tooLarge.has(root))
+        logger.info(
+          `not keeping a snapshot of ${root} in the cache: it is larger than ${tuning.maxStoredChars} characters, so restarts list and read it from disk`,
+        );
       tooLarge.add(root);
       for (const hash of written) void store.delete(chunkKey(root, hash));
       return;
@@ -285,7 +296,10 @@ export function createSnapshotStore(cache: Cache, limits: SnapshotLimits, logger
 /** A chunk's JSON, compressed and in base64. */
 async function compressed(text: string): Promise<string> {
   const bytes = Buffer.from(text, "utf8");
-  const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+  const params = {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+  };
   return (await brotli(bytes, { params })).toString("base64");
 }
 
@@ -325,7 +339,14 @@ function checkHead(value: unknown, tuning: SnapshotTuning): Head | undefined {
   // Every chunk stores at least a character per 16 of JSON: more chunks than that are no head of this store's.
   if (chunks.length > (16 * tuning.maxStoredChars) / tuning.chunkChars + 1) return undefined;
   for (const ref of chunks) {
-    if (!Array.isArray(ref) || typeof ref[0] !== "string" || !/^[0-9a-f]{16}$/.test(ref[0]) || !Number.isFinite(ref[1]) || !Number.isInteger(ref[2])) return undefined;
+    if (
+      !Array.isArray(ref) ||
+      typeof ref[0] !== "string" ||
+      !/^[0-9a-f]{16}$/.test(ref[0]) ||
+      !Number.isFinite(ref[1]) ||
+      !Number.isInteger(ref[2])
+    )
+      return undefined;
   }
   return { chunks: chunks as ChunkRef[] };
 }

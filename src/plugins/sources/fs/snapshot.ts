@@ -69,7 +69,9 @@ export function readRecord(rel: string, { identity, read }: ReadRecord): Snapsho
           skill.excerpt,
         ]
       : 0,
-    read.diagnostics.length === 0 ? 0 : read.diagnostics.map(({ severity, code, message }) => [severity, code, message]),
+    read.diagnostics.length === 0
+      ? 0
+      : read.diagnostics.map(({ severity, code, message }) => [severity, code, message]),
   ];
 }
 
@@ -101,10 +103,13 @@ function checkFolder(record: unknown[]): KnownFolder | undefined {
   const children = storedChildren === 0 ? NONE : storedChildren;
   const links = storedLinks === 0 ? NONE : storedLinks;
   if (!areNumbers(dev, ino, mtimeMs, ctimeMs) || !Array.isArray(children) || !Array.isArray(links)) return undefined;
-  for (const child of children) if (typeof child !== "string" || child === "" || child.includes("/") || child === "." || child === "..") return undefined;
+  for (const child of children)
+    if (typeof child !== "string" || child === "" || child.includes("/") || child === "." || child === "..")
+      return undefined;
   for (let at = 0; at < links.length; at++) {
     const index = links[at];
-    if (!Number.isInteger(index) || index < (at === 0 ? 0 : links[at - 1] + 1) || index >= children.length) return undefined;
+    if (!Number.isInteger(index) || index < (at === 0 ? 0 : links[at - 1] + 1) || index >= children.length)
+      return undefined;
   }
   const identity = { dev, ino, mtimeMs, ctimeMs } as FolderIdentity;
   if (name === 0) return { identity, listing: { children, links } };
@@ -114,14 +119,19 @@ function checkFolder(record: unknown[]): KnownFolder | undefined {
 }
 
 function checkRead(record: unknown[], rank: number): ReadRecord | undefined {
-  const [, path, dev, ino, size, mtimeMs, ctimeMs, skill, storedDiagnostics] = record as [unknown, string, ...unknown[]];
+  const [, path, dev, ino, size, mtimeMs, ctimeMs, skill, storedDiagnostics] = record as [
+    unknown,
+    string,
+    ...unknown[],
+  ];
   const diagnostics = storedDiagnostics === 0 ? NONE : storedDiagnostics;
   if (!areNumbers(dev, ino, size, mtimeMs, ctimeMs) || !Array.isArray(diagnostics)) return undefined;
   const checked: ReadRecord["read"]["diagnostics"][number][] = diagnostics.length === 0 ? (NONE as never[]) : [];
   for (const diagnostic of diagnostics) {
     if (!Array.isArray(diagnostic)) return undefined;
     const [severity, code, message] = diagnostic;
-    if ((severity !== "error" && severity !== "warning") || typeof code !== "string" || typeof message !== "string") return undefined;
+    if ((severity !== "error" && severity !== "warning") || typeof code !== "string" || typeof message !== "string")
+      return undefined;
     checked.push({ severity, path, code, message });
   }
   let recalled: SourceSkill | undefined;

@@ -4,12 +4,25 @@ import { basename, posix } from "node:path";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../../../skills/types.js";
-import { EXCERPT_CHARS, extractFrontmatter, parseSkillMd, type ParsedSkillMd, type SkillMdIssue } from "../../../skills/skill-md/skill-md.js";
+import {
+  EXCERPT_CHARS,
+  extractFrontmatter,
+  parseSkillMd,
+  type ParsedSkillMd,
+  type SkillMdIssue,
+} from "../../../skills/skill-md/skill-md.js";
 import { createSkillFiles } from "./files.js";
 import { inSlices } from "./in-slices.js";
 import { ownString, ownStrings } from "./own-strings.js";
 import { NotRegularFileError, OutsideFolderError } from "../../../skills/files/read-head.js";
-import { currentIdentity, readSkillFileSync, sameIdentity, targetIdentity, type FileIdentity, type HeadLimits } from "./read-skill-file.js";
+import {
+  currentIdentity,
+  readSkillFileSync,
+  sameIdentity,
+  targetIdentity,
+  type FileIdentity,
+  type HeadLimits,
+} from "./read-skill-file.js";
 import { compare } from "../../../lib/compare.js";
 import { scanRoot, type PathDiagnostic, type ScanResult, type SkillFolder } from "./scan.js";
 import { watchRoots, type LoadBaseline } from "./watch.js";
@@ -44,7 +57,6 @@ export interface FsSourceSettings {
   /** Subscribes to the cache coming back (CacheMonitor.onReady): a snapshot it lost is written again. */
   readonly onCacheReady?: (listener: () => void) => () => void;
 }
-
 
 /** How often a served source looks for its snapshots in the cache, to write again one it lost. */
 const SNAPSHOT_PROBE_MS = 10_000;
@@ -93,7 +105,15 @@ export function createFsSource(settings: FsSourceSettings): CatalogSource {
     const rewrite = new Set(lost);
     lost.clear();
     const perRoot = await Promise.all(
-      settings.roots.map((root, rank) => loadRoot(settings, root, rank, { records: records[rank]!, folders: folders[rank], keep: rewrite.has(rank) }, signal)),
+      settings.roots.map((root, rank) =>
+        loadRoot(
+          settings,
+          root,
+          rank,
+          { records: records[rank]!, folders: folders[rank], keep: rewrite.has(rank) },
+          signal,
+        ),
+      ),
     );
     records = perRoot.map((root) => root.records);
     folders = perRoot.map((root) => root.folders);
@@ -127,12 +147,14 @@ export function createFsSource(settings: FsSourceSettings): CatalogSource {
       const loaded = load(signal);
       // Only waited on, never failed through: the caller of load() gets the rejection, and a
       // load nobody else awaits (aborted at shutdown) must not become an unhandled rejection.
-      const tracked: Promise<void> = loaded.then(
-        () => {},
-        () => {},
-      ).finally(() => {
-        if (loading === tracked) loading = undefined;
-      });
+      const tracked: Promise<void> = loaded
+        .then(
+          () => {},
+          () => {},
+        )
+        .finally(() => {
+          if (loading === tracked) loading = undefined;
+        });
       loading = tracked;
       return loaded;
     },
@@ -150,7 +172,9 @@ export function createFsSource(settings: FsSourceSettings): CatalogSource {
           for (const [rank, root] of settings.roots.entries()) if (await snapshots.lost(root)) lost.add(rank);
           if (lost.size > 0) onChange();
         })()
-          .catch((error: unknown) => settings.logger.debug(`could not check the cache's snapshots: ${errorMessage(error)}`))
+          .catch((error: unknown) =>
+            settings.logger.debug(`could not check the cache's snapshots: ${errorMessage(error)}`),
+          )
           .finally(() => (checking = false));
       };
       // Redis back after a restart says so; one emptied while connected (FLUSHALL, eviction) does
@@ -233,7 +257,15 @@ async function loadRoot(
     earlierFolders = recalled?.folders ?? new Map();
   }
   const tracker = earlierFolders && new FolderTracker(earlierFolders, trustedBefore);
-  const scan = await scanRoot(root, { maxDepth, maxDirectories, logger, signal, known: tracker, sourceRoots: settings.roots, followLinksOut: settings.followLinksOut?.includes(root) });
+  const scan = await scanRoot(root, {
+    maxDepth,
+    maxDirectories,
+    logger,
+    signal,
+    known: tracker,
+    sourceRoots: settings.roots,
+    followLinksOut: settings.followLinksOut?.includes(root),
+  });
   // A partial catalog would look whole to every client: refuse the root, saying how to serve it.
   if (scan.diagnostics.some((diagnostic) => diagnostic.code === "scan-limit")) {
     throw new Error(
@@ -252,7 +284,8 @@ async function loadRoot(
     scan.folders,
     (folder) => {
       // A symlinked SKILL.md is checked on every load, never taken from a snapshot.
-      const known = previous.get(folder.file) ?? (folder.fileKind === "file" ? recalled?.reads.get(folder.path) : undefined);
+      const known =
+        previous.get(folder.file) ?? (folder.fileKind === "file" ? recalled?.reads.get(folder.path) : undefined);
       const identity = known && currentIdentity(folder);
       if (known && identity && sameIdentity(known.identity, identity)) {
         records.set(folder.file, known);
@@ -341,7 +374,8 @@ function* snapshotRecords(
   for (const [rel, folder] of kept) yield folderRecord(rel, folder);
   for (const folder of skillFolders) {
     const record = records.get(folder.file);
-    if (folder.fileKind === "file" && record && record.identity.mtimeMs < trustedBefore) yield readRecord(folder.path, record);
+    if (folder.fileKind === "file" && record && record.identity.mtimeMs < trustedBefore)
+      yield readRecord(folder.path, record);
   }
 }
 
@@ -384,7 +418,8 @@ export interface SkillRead {
  */
 function ownSkill(parsed: ParsedSkillMd): Omit<ParsedSkillMd, "excerpt"> {
   const frontmatter = ownStrings(parsed.frontmatter);
-  const shared = (value: string, key: string) => (frontmatter[key] === value ? (frontmatter[key] as string) : ownStrings(value));
+  const shared = (value: string, key: string) =>
+    frontmatter[key] === value ? (frontmatter[key] as string) : ownStrings(value);
   return {
     name: shared(parsed.name, "name"),
     description: shared(parsed.description, "description"),
@@ -401,13 +436,16 @@ function readSkill(
   limits: HeadLimits,
   scratch: Buffer,
 ): { read: SkillRead; identity?: FileIdentity } {
-  const skipped = (issue: SkillMdIssue): SkillRead => ({ diagnostics: [{ severity: "error", path: folder.path, ...issue }] });
+  const skipped = (issue: SkillMdIssue): SkillRead => ({
+    diagnostics: [{ severity: "error", path: folder.path, ...issue }],
+  });
 
   let head;
   try {
     head = readSkillFileSync(folder, limits, scratch);
   } catch (error) {
-    if (error instanceof NotRegularFileError) return { read: skipped({ code: "not-regular-file", message: error.message }) };
+    if (error instanceof NotRegularFileError)
+      return { read: skipped({ code: "not-regular-file", message: error.message }) };
     if (error instanceof OutsideFolderError) {
       return { read: skipped({ code: "outside-skill", message: `${folder.file} leads outside the skill folder` }) };
     }

@@ -130,7 +130,8 @@ class RootsWatch {
       if (this.#first) await this.#settings.baseline?.settled();
       await this.#sync();
     } catch (error) {
-      if (!this.#stopped) this.#settings.logger.warn(`${this.#settings.name}: cannot scan for changes: ${errorMessage(error)}`);
+      if (!this.#stopped)
+        this.#settings.logger.warn(`${this.#settings.name}: cannot scan for changes: ${errorMessage(error)}`);
     } finally {
       this.#scanning = false;
     }
@@ -232,7 +233,9 @@ class RootsWatch {
     const watcher = watch && this.#watch(key, watch.dir);
     this.#targets.set(
       key,
-      watcher ? { watcher, dir: watch.dir, relevant: watch.relevant, identity: watch.identity } : { path: pollPath, signature: await signature(pollPath) },
+      watcher
+        ? { watcher, dir: watch.dir, relevant: watch.relevant, identity: watch.identity }
+        : { path: pollPath, signature: await signature(pollPath) },
     );
     return true;
   }
@@ -270,7 +273,8 @@ class RootsWatch {
     const target = this.#watchedBy(key, watcher);
     if (!target) return;
     const entry = name === null ? null : basename(String(name));
-    if (target.relevant(event, entry)) this.#changed(`${event} ${entry === null ? target.dir : join(target.dir, entry)}`);
+    if (target.relevant(event, entry))
+      this.#changed(`${event} ${entry === null ? target.dir : join(target.dir, entry)}`);
   }
 
   #failed(key: string, watcher: FSWatcher, error: Error): void {
@@ -289,7 +293,9 @@ class RootsWatch {
     if (EXHAUSTED.has(code)) {
       if (this.#exhausted === undefined) {
         this.#exhausted = code;
-        logger.warn(`${name}: cannot watch more folders (${errorMessage(error)}); polling the rest every ${pollIntervalMs} ms`);
+        logger.warn(
+          `${name}: cannot watch more folders (${errorMessage(error)}); polling the rest every ${pollIntervalMs} ms`,
+        );
       }
       return;
     }

@@ -17,7 +17,12 @@ export class OverByteCapError extends Error {
  * `maxBytes`, measured as it grows: git has no byte limit of its own, and a small repository can
  * expand to any size on disk (a compressed gigabyte of zeros). Rejects with OverByteCapError then.
  */
-export async function withByteCap<T>(dir: string, maxBytes: number, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withByteCap<T>(
+  dir: string,
+  maxBytes: number,
+  signal: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const over = new AbortController();
   /** The measurement under way: a tick never starts a second one. */
   let measuring: Promise<void> | undefined;
@@ -58,7 +63,11 @@ async function sizeOf(dir: string, limit: number): Promise<number> {
     for (const entry of entries) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) pending.push(path);
-      else total += await lstat(path).then((stats) => stats.size, () => 0);
+      else
+        total += await lstat(path).then(
+          (stats) => stats.size,
+          () => 0,
+        );
       if (total > limit) break;
     }
   }

@@ -47,7 +47,6 @@ interface RefState {
   readonly [key: string]: string | number;
 }
 
-
 /** Kept this long so that an unreachable remote still leaves the last commit to serve. */
 const REF_STATE_KEEP_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -73,7 +72,12 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
     commit = await resolveRef(settings, signal);
   } catch (error) {
     if (signal.aborted || !known || !(await exists(folderFor(settings, known.commit)))) throw error;
-    return { dir: folderFor(settings, known.commit), commit: known.commit, stale: errorMessage(error), checkedAt: known.checkedAt };
+    return {
+      dir: folderFor(settings, known.commit),
+      commit: known.commit,
+      stale: errorMessage(error),
+      checkedAt: known.checkedAt,
+    };
   }
   const dir = await checkoutAt(settings, commit, signal);
   await settings.cache.set(key, { commit, checkedAt: Date.now() }, REF_STATE_KEEP_MS);
@@ -87,7 +91,8 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
 function asRefState(value: unknown): RefState | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { commit, checkedAt } = value as Partial<RefState>;
-  if (typeof commit !== "string" || !COMMIT.test(commit) || typeof checkedAt !== "number" || !(checkedAt <= Date.now())) return undefined;
+  if (typeof commit !== "string" || !COMMIT.test(commit) || typeof checkedAt !== "number" || !(checkedAt <= Date.now()))
+    return undefined;
   return { commit: commit.toLowerCase(), checkedAt };
 }
 
@@ -96,7 +101,11 @@ function hash(text: string): string {
 }
 
 function folderFor(settings: CheckoutSettings, commit: string): string {
-  return join(settings.dir, hash(settings.url), settings.path === undefined ? commit : `${commit}-${hash(settings.path)}`);
+  return join(
+    settings.dir,
+    hash(settings.url),
+    settings.path === undefined ? commit : `${commit}-${hash(settings.path)}`,
+  );
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -111,14 +120,24 @@ async function exists(path: string): Promise<boolean> {
 /** What every git command of one fetch runs with: under an address guard, the remote's host pinned to a checked address. */
 async function gitOptions(settings: CheckoutSettings, signal: AbortSignal): Promise<GitRunOptions> {
   const pin = settings.addressGuard && (await pinRemote(settings.url, settings.addressGuard));
-  return { timeoutMs: settings.timeoutMs, protocols: settings.protocols, credentials: settings.credentials, followRedirects: settings.followRedirects, pin, signal };
+  return {
+    timeoutMs: settings.timeoutMs,
+    protocols: settings.protocols,
+    credentials: settings.credentials,
+    followRedirects: settings.followRedirects,
+    pin,
+    signal,
+  };
 }
 
 /** The commit a branch, a tag (peeled) or the default branch points at, asked of the remote. */
 async function resolveRef(settings: CheckoutSettings, signal: AbortSignal): Promise<string> {
   const { url, ref } = settings;
   const git = await gitOptions(settings, signal);
-  const output = await runGit(ref === undefined ? ["ls-remote", "--", url, "HEAD"] : ["ls-remote", "--", url, ref], git);
+  const output = await runGit(
+    ref === undefined ? ["ls-remote", "--", url, "HEAD"] : ["ls-remote", "--", url, ref],
+    git,
+  );
   const refs = new Map<string, string>();
   for (const line of output.split("\n")) {
     const [sha, name] = line.split("\t");
@@ -143,7 +162,9 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
   const temporary = `${dir}.tmp-${randomUUID()}`;
   await mkdir(temporary, { recursive: true });
   try {
-    await withByteCap(temporary, settings.maxTotalBytes, signal, (capped) => fetchInto(temporary, settings, commit, capped));
+    await withByteCap(temporary, settings.maxTotalBytes, signal, (capped) =>
+      fetchInto(temporary, settings, commit, capped),
+    );
     try {
       await rename(temporary, dir);
     } catch (error) {
@@ -153,14 +174,20 @@ async function checkoutAt(settings: CheckoutSettings, commit: string, signal: Ab
     }
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
-    if (error instanceof OverByteCapError) throw new GitError(`${settings.url} at ${commit.slice(0, 12)}: ${error.message}`);
+    if (error instanceof OverByteCapError)
+      throw new GitError(`${settings.url} at ${commit.slice(0, 12)}: ${error.message}`);
     throw error;
   }
   return dir;
 }
 
 /** Fetches `commit` alone into the empty folder `temporary` and checks it out there. */
-async function fetchInto(temporary: string, settings: CheckoutSettings, commit: string, signal: AbortSignal): Promise<void> {
+async function fetchInto(
+  temporary: string,
+  settings: CheckoutSettings,
+  commit: string,
+  signal: AbortSignal,
+): Promise<void> {
   const git = { ...(await gitOptions(settings, signal)), cwd: temporary };
   await runGit(["init", "-q"], git);
   await runGit(["remote", "add", "origin", settings.url], git);

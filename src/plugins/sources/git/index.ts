@@ -13,7 +13,14 @@ import { TOKENS } from "../../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "../../../remote/git/run.js";
 import { tokenCredentials, tokenEnvProblem } from "../../../remote/git/host-tokens.js";
 import { createGitSource } from "./source.js";
-import { checkFolder, checkRef, defaultSourceName, parseRepositorySpec, redactCredentials, type RepositorySpec } from "../../../remote/git/spec.js";
+import {
+  checkFolder,
+  checkRef,
+  defaultSourceName,
+  parseRepositorySpec,
+  redactCredentials,
+  type RepositorySpec,
+} from "../../../remote/git/spec.js";
 
 const repositorySchema = z.union([
   z.string().min(1),
@@ -35,9 +42,16 @@ export const gitOptionsSchema = z.strictObject({
   /** Each repository is one source: `URL|owner/repo[#REF][:PATH]`, or an object. */
   repositories: z.array(repositorySchema).min(1),
   /** How long a branch's commit is trusted before the remote is asked again (a commit never is). */
-  refTtlMs: z.number().int().min(0).default(10 * 60 * 1000),
+  refTtlMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60 * 1000),
   /** Transports a URL may use; never ext:: or other command-running ones. */
-  protocols: z.array(z.enum(["https", "ssh", "file", "http", "git"])).min(1).default([...DEFAULT_PROTOCOLS]),
+  protocols: z
+    .array(z.enum(["https", "ssh", "file", "http", "git"]))
+    .min(1)
+    .default([...DEFAULT_PROTOCOLS]),
   /**
    * false: an HTTP redirect from a remote fails the fetch, so git reaches only the host named
    * (add_skill sets it for callers over HTTP, whose hosts are checked). Narrows, so needs no trust.
@@ -70,7 +84,9 @@ export default definePlugin({
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
   consumes: [...PLUGIN_CACHE_SERVICES, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
   options: gitOptionsSchema,
-  needsTrust: { options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" } },
+  needsTrust: {
+    options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" },
+  },
   setup(ctx, options) {
     const root = cacheRoot(options.cacheDir, ctx.baseDir);
     const cache = pluginCache(ctx, root);
@@ -84,20 +100,36 @@ export default definePlugin({
     });
     // Two branches of one repository (`--git o/r#main --git o/r#dev`) get -2, -3…, as fs does for folders.
     const named = sourceNames(
-      options.repositories.map((entry, index) => ({ explicit: typeof entry === "object" ? entry.name : undefined, fallback: defaultSourceName(specs[index]!) })),
+      options.repositories.map((entry, index) => ({
+        explicit: typeof entry === "object" ? entry.name : undefined,
+        fallback: defaultSourceName(specs[index]!),
+      })),
     );
     const names = new Set<string>();
     for (const [index, spec] of specs.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one another name`, { exitCode: 2 });
+      if (names.has(name))
+        throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one another name`, {
+          exitCode: 2,
+        });
       names.add(name);
       const { tokenEnv, ...settings } = options;
       const credentials = spec.credentials ?? tokenCredentials(spec.url, tokenEnv);
       const entry = options.repositories[index];
-      if (typeof entry === "object" && entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
+      if (typeof entry === "object" && entry.visibleTo)
+        ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
       ctx.contribute(
         TOKENS.CatalogSource,
-        createGitSource({ ...settings, ...spec, ...(credentials && { credentials }), ...(addressGuard && { addressGuard }), name, checkouts: join(root, "git"), cache: cache.scope(name), logger: ctx.logger }),
+        createGitSource({
+          ...settings,
+          ...spec,
+          ...(credentials && { credentials }),
+          ...(addressGuard && { addressGuard }),
+          name,
+          checkouts: join(root, "git"),
+          cache: cache.scope(name),
+          logger: ctx.logger,
+        }),
       );
     }
   },

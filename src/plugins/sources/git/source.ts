@@ -55,8 +55,12 @@ export function createGitSource(settings: GitSourceSettings): CatalogSource {
       const refTtlMs = options?.revalidate ? 0 : settings.refTtlMs;
       const checkout = await ensureCheckout({ ...settings, refTtlMs, dir: settings.checkouts }, signal);
       const root = settings.path === undefined ? checkout.dir : join(checkout.dir, settings.path);
-      if (!(await isFolder(root))) throw new GitError(`${settings.url} has no folder "${settings.path}" at ${checkout.commit.slice(0, 12)}`);
-      if (!(await staysInCheckout(root, checkout.dir))) throw new GitError(`${settings.url}'s folder "${settings.path}" is a link out of the repository; it is not served`);
+      if (!(await isFolder(root)))
+        throw new GitError(`${settings.url} has no folder "${settings.path}" at ${checkout.commit.slice(0, 12)}`);
+      if (!(await staysInCheckout(root, checkout.dir)))
+        throw new GitError(
+          `${settings.url}'s folder "${settings.path}" is a link out of the repository; it is not served`,
+        );
       const source = createFsSource({
         name: settings.name,
         roots: [root],
@@ -72,7 +76,9 @@ export function createGitSource(settings: GitSourceSettings): CatalogSource {
       });
       const snapshot = await source.load(signal);
       served = source;
-      settings.logger.debug(`${settings.name}: ${at} at ${checkout.commit.slice(0, 12)}, ${snapshot.skills.length} skills`);
+      settings.logger.debug(
+        `${settings.name}: ${at} at ${checkout.commit.slice(0, 12)}, ${snapshot.skills.length} skills`,
+      );
       if (checkout.stale === undefined) return snapshot;
       const stale = {
         severity: "warning" as const,

@@ -72,7 +72,9 @@ export class GitHubApi {
       this.#rate = { limit, remaining, reset };
       if (remaining < limit / 10 && this.#warnedFor !== reset) {
         this.#warnedFor = reset;
-        this.settings.logger.warn(`GitHub API: ${remaining} of ${limit} requests left until ${new Date(reset * 1000).toISOString()}`);
+        this.settings.logger.warn(
+          `GitHub API: ${remaining} of ${limit} requests left until ${new Date(reset * 1000).toISOString()}`,
+        );
       }
     }
     if ((status === 403 || status === 429) && (this.#rate?.remaining === 0 || headers.has("retry-after"))) {
@@ -87,8 +89,15 @@ export class GitHubApi {
   }
 
   /** The commit `ref` names now (the default branch's when absent): a full commit id is taken as is. */
-  async commit(owner: string, repo: string, ref: string | undefined, signal?: AbortSignal, ttlMs = this.settings.refTtlMs): Promise<FetchedDocument & { commit: string }> {
-    if (ref !== undefined && COMMIT.test(ref)) return { commit: ref.toLowerCase(), body: new Uint8Array(), stale: false };
+  async commit(
+    owner: string,
+    repo: string,
+    ref: string | undefined,
+    signal?: AbortSignal,
+    ttlMs = this.settings.refTtlMs,
+  ): Promise<FetchedDocument & { commit: string }> {
+    if (ref !== undefined && COMMIT.test(ref))
+      return { commit: ref.toLowerCase(), body: new Uint8Array(), stale: false };
     const url = `${this.#repoUrl(owner, repo)}/commits/${encodeURIComponent(ref ?? "HEAD")}`;
     const fetched = await this.settings.documents.revalidated(url, ttlMs, {
       maxBytes: 1024,
@@ -96,7 +105,8 @@ export class GitHubApi {
       signal,
     });
     const commit = new TextDecoder().decode(fetched.body).trim().toLowerCase();
-    if (!COMMIT.test(commit)) throw new Error(`GitHub did not answer a commit id for ${owner}/${repo}#${ref ?? "HEAD"}`);
+    if (!COMMIT.test(commit))
+      throw new Error(`GitHub did not answer a commit id for ${owner}/${repo}#${ref ?? "HEAD"}`);
     return { ...fetched, commit };
   }
 
@@ -114,10 +124,15 @@ export class GitHubApi {
     } catch {
       throw new Error(`the tree of ${owner}/${repo}@${commit.slice(0, 12)} is not JSON`);
     }
-    if (!isRecord(data) || !Array.isArray(data.tree)) throw new Error(`the tree of ${owner}/${repo}@${commit.slice(0, 12)} has no entries`);
+    if (!isRecord(data) || !Array.isArray(data.tree))
+      throw new Error(`the tree of ${owner}/${repo}@${commit.slice(0, 12)} has no entries`);
     const entries = data.tree.filter(
       (entry): entry is GitHubTreeEntry =>
-        isRecord(entry) && typeof entry.path === "string" && typeof entry.type === "string" && typeof entry.sha === "string" && typeof entry.mode === "string",
+        isRecord(entry) &&
+        typeof entry.path === "string" &&
+        typeof entry.type === "string" &&
+        typeof entry.sha === "string" &&
+        typeof entry.mode === "string",
     );
     return { entries, truncated: data.truncated === true };
   }
@@ -126,7 +141,10 @@ export class GitHubApi {
   blob(owner: string, repo: string, commit: string, entry: GitHubTreeEntry, signal?: AbortSignal): Promise<Uint8Array> {
     const path = entry.path.split("/").map(encodeURIComponent).join("/");
     const url = `${this.settings.rawBaseUrl}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${commit}/${path}`;
-    return this.settings.documents.immutable(`blob:${entry.sha}`, url, { maxBytes: this.settings.maxFileBytes, signal });
+    return this.settings.documents.immutable(`blob:${entry.sha}`, url, {
+      maxBytes: this.settings.maxFileBytes,
+      signal,
+    });
   }
 
   #repoUrl(owner: string, repo: string): string {

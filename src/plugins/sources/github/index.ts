@@ -31,13 +31,20 @@ export const githubOptionsSchema = z.strictObject({
   /** A token for private repositories and the higher rate limit; $GITHUB_TOKEN, else $GH_TOKEN, by default. */
   token: z.string().min(1).optional(),
   /** The environment variable holding the token (GitHub Enterprise), so the config never holds it. */
-  tokenEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name").optional(),
+  tokenEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name")
+    .optional(),
   /** The REST API's base URL (GitHub Enterprise: https://HOST/api/v3). */
   apiBaseUrl: z.string().url().default("https://api.github.com"),
   /** Where raw file contents come from (GitHub Enterprise: https://HOST/raw). */
   rawBaseUrl: z.string().url().default("https://raw.githubusercontent.com"),
   /** How long a branch's commit is trusted before GitHub is asked again (with its ETag: a 304 is free). */
-  refTtlMs: z.number().int().min(0).default(5 * 60 * 1000),
+  refTtlMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 60 * 1000),
   /** Folder levels below the repository folder searched for skills. */
   maxDepth: z.number().int().min(0).default(6),
   ...remoteLimitsSchema,
@@ -60,15 +67,21 @@ export default definePlugin({
   setup(ctx, options) {
     const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
     const env = process.env;
-    const token = options.token ?? ((options.tokenEnv ? env[options.tokenEnv] : env.GITHUB_TOKEN || env.GH_TOKEN) || undefined);
+    const token =
+      options.token ?? ((options.tokenEnv ? env[options.tokenEnv] : env.GITHUB_TOKEN || env.GH_TOKEN) || undefined);
     const names = new Set<string>();
     for (const entry of options.repositories) {
       const spec = githubSpec(entry);
       const name = (typeof entry === "object" && entry.name) || defaultSourceName(spec);
-      if (names.has(name)) throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
+      if (names.has(name))
+        throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
       names.add(name);
-      if (typeof entry === "object" && entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
-      ctx.contribute(TOKENS.CatalogSource, createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }));
+      if (typeof entry === "object" && entry.visibleTo)
+        ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
+      ctx.contribute(
+        TOKENS.CatalogSource,
+        createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }),
+      );
     }
   },
 });
@@ -77,20 +90,29 @@ type GitHubOptions = z.infer<typeof githubOptionsSchema>;
 type GitHubSpec = RepositorySpec & { github: NonNullable<RepositorySpec["github"]> };
 
 function githubSpec(entry: string | { repo: string; ref?: string; path?: string }): GitHubSpec {
-  const text = typeof entry === "string" ? entry : `${entry.repo}${entry.ref ? `#${entry.ref}` : ""}${entry.path ? `:${entry.path}` : ""}`;
+  const text =
+    typeof entry === "string"
+      ? entry
+      : `${entry.repo}${entry.ref ? `#${entry.ref}` : ""}${entry.path ? `:${entry.path}` : ""}`;
   let spec: RepositorySpec;
   try {
     spec = parseRepositorySpec(text);
   } catch (error) {
     throw new PluginError("github", (error as Error).message, { exitCode: 2 });
   }
-  if (!spec.github) throw new PluginError("github", `"${text}" is not a GitHub repository (owner/repo)`, { exitCode: 2 });
+  if (!spec.github)
+    throw new PluginError("github", `"${text}" is not a GitHub repository (owner/repo)`, { exitCode: 2 });
   return spec as GitHubSpec;
 }
 
 /** One repository's source with its own HTTP client and API state (its budget, its rate limit). */
 function createGitHubClientSource(
-  settings: GitHubOptions & { readonly name: string; readonly spec: GitHubSpec; readonly cache: Cache; readonly logger: Logger },
+  settings: GitHubOptions & {
+    readonly name: string;
+    readonly spec: GitHubSpec;
+    readonly cache: Cache;
+    readonly logger: Logger;
+  },
 ) {
   const { api, http } = createGitHubClient(settings);
   return createGitHubSource({

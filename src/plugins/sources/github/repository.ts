@@ -37,7 +37,12 @@ export interface ScanSettings {
  * holding a SKILL.md (SKILL.md over skill.md), at most maxDepth below the folder, none under
  * node_modules or .git. Each SKILL.md is downloaded (once per blob id) and parsed like a local one.
  */
-export async function scanRepository(api: GitHubApi, entries: readonly GitHubTreeEntry[], settings: ScanSettings, signal: AbortSignal): Promise<RepositoryScan> {
+export async function scanRepository(
+  api: GitHubApi,
+  entries: readonly GitHubTreeEntry[],
+  settings: ScanSettings,
+  signal: AbortSignal,
+): Promise<RepositoryScan> {
   const prefix = settings.path === "" ? "" : `${settings.path}/`;
   const documents = new Map<string, GitHubTreeEntry>();
   for (const entry of entries) {
@@ -48,10 +53,13 @@ export async function scanRepository(api: GitHubApi, entries: readonly GitHubTre
     if (!SKILL_FILES.includes(posix.basename(rel)) || segments.length > settings.maxDepth) continue;
     if (segments.some((segment) => SKIPPED_FOLDERS.has(segment))) continue;
     const known = documents.get(folder);
-    if (!known || SKILL_FILES.indexOf(posix.basename(entry.path)) < SKILL_FILES.indexOf(posix.basename(known.path))) documents.set(folder, entry);
+    if (!known || SKILL_FILES.indexOf(posix.basename(entry.path)) < SKILL_FILES.indexOf(posix.basename(known.path)))
+      documents.set(folder, entry);
   }
   const diagnostics: Diagnostic[] = [];
-  let folders = [...documents.keys()].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : a > b ? 1 : 0));
+  let folders = [...documents.keys()].sort(
+    (a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : a > b ? 1 : 0),
+  );
   if (folders.length > settings.maxSkills) {
     diagnostics.push({
       severity: "error",
@@ -85,11 +93,23 @@ export async function scanRepository(api: GitHubApi, entries: readonly GitHubTre
     const document = documents.get(folder)!;
     try {
       const bytes = await api.blob(settings.owner, settings.repo, settings.commit, document, signal);
-      return parseRemoteSkill(bytes, { source: settings.source, path: folder, folderName: folder === "" ? posix.basename(settings.path) || settings.repo : undefined }, settings);
+      return parseRemoteSkill(
+        bytes,
+        {
+          source: settings.source,
+          path: folder,
+          folderName: folder === "" ? posix.basename(settings.path) || settings.repo : undefined,
+        },
+        settings,
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       const message = `cannot download ${document.path}: ${error instanceof Error ? error.message : String(error)}`;
-      return { diagnostics: [{ severity: "error" as const, source: settings.source, path: folder, code: "read-error", message }] };
+      return {
+        diagnostics: [
+          { severity: "error" as const, source: settings.source, path: folder, code: "read-error", message },
+        ],
+      };
     }
   });
   const skills: SourceSkill[] = [];

@@ -51,16 +51,33 @@ export function createGitHubSource(settings: GitHubSourceSettings): CatalogSourc
       if (settings.path && !tree.entries.some((entry) => entry.type === "tree" && entry.path === settings.path)) {
         throw new Error(`${owner}/${repo} has no folder "${settings.path}" at ${head.commit.slice(0, 12)}`);
       }
-      const scan = await scanRepository(api, tree.entries, { ...settings, source: settings.name, commit: head.commit, path: settings.path ?? "" }, signal);
+      const scan = await scanRepository(
+        api,
+        tree.entries,
+        { ...settings, source: settings.name, commit: head.commit, path: settings.path ?? "" },
+        signal,
+      );
       commit = head.commit;
       blobs = scan.blobs;
       files.remember(scan.folders);
       const notes: Diagnostic[] = [];
-      const note = (code: string, message: string) => notes.push({ severity: "warning", source: settings.name, path: "", code, message });
-      if (head.stale) note("stale", `serving commit ${commit.slice(0, 12)}, checked ${ageOf(head.fetchedAt)}: GitHub could not be asked for a newer one (${head.error})`);
-      if (tree.truncated) note("tree-truncated", `GitHub listed only part of ${owner}/${repo}'s tree; name a folder (path) to see all of it`);
+      const note = (code: string, message: string) =>
+        notes.push({ severity: "warning", source: settings.name, path: "", code, message });
+      if (head.stale)
+        note(
+          "stale",
+          `serving commit ${commit.slice(0, 12)}, checked ${ageOf(head.fetchedAt)}: GitHub could not be asked for a newer one (${head.error})`,
+        );
+      if (tree.truncated)
+        note(
+          "tree-truncated",
+          `GitHub listed only part of ${owner}/${repo}'s tree; name a folder (path) to see all of it`,
+        );
       const rate = api.rateLimit;
-      if (rate) settings.logger.debug(`${settings.name}: ${at} at ${commit.slice(0, 12)}; API requests left: ${rate.remaining}/${rate.limit}`);
+      if (rate)
+        settings.logger.debug(
+          `${settings.name}: ${at} at ${commit.slice(0, 12)}; API requests left: ${rate.remaining}/${rate.limit}`,
+        );
       return { skills: scan.skills, diagnostics: [...notes, ...scan.diagnostics] };
     },
     readDocument: files.readDocument,

@@ -35,7 +35,12 @@ export interface ParsedCatalog {
 /** A name that is no path: no separator, no control character, no leading dot ("..", ".hidden"). */
 const SAFE_NAME = /^[^./\\\u0000-\u001f\u007f][^/\\\u0000-\u001f\u007f]*$/;
 
-export function parseCatalog(text: string, format: CatalogFormat | "auto", source: string, maxSkills: number): ParsedCatalog {
+export function parseCatalog(
+  text: string,
+  format: CatalogFormat | "auto",
+  source: string,
+  maxSkills: number,
+): ParsedCatalog {
   return parseCatalogData(parseJson(text), format, source, maxSkills);
 }
 
@@ -48,11 +53,20 @@ export function parseJson(text: string): unknown {
 }
 
 /** parseCatalog over a document already parsed. */
-export function parseCatalogData(data: unknown, format: CatalogFormat | "auto", source: string, maxSkills: number): ParsedCatalog {
+export function parseCatalogData(
+  data: unknown,
+  format: CatalogFormat | "auto",
+  source: string,
+  maxSkills: number,
+): ParsedCatalog {
   const skills = isRecord(data) ? data.skills : undefined;
   if (!Array.isArray(skills)) throw new Error('the catalog has no "skills" array');
   const shape: CatalogFormat =
-    format !== "auto" ? format : skills.some((entry) => isRecord(entry) && typeof entry.path === "string") ? "agent-skills" : "well-known";
+    format !== "auto"
+      ? format
+      : skills.some((entry) => isRecord(entry) && typeof entry.path === "string")
+        ? "agent-skills"
+        : "well-known";
   const diagnostics: Diagnostic[] = [];
   const entries: CatalogEntry[] = [];
   const seen = new Set<string>();
@@ -80,7 +94,11 @@ export function parseCatalogData(data: unknown, format: CatalogFormat | "auto", 
     }
     // Agents and installs use the name as an id and a folder name: never a path.
     if (!SAFE_NAME.test(name)) {
-      problem(index, "", `${JSON.stringify(name.slice(0, 64))} is not a usable skill name (a path separator, a control character or a leading dot)`);
+      problem(
+        index,
+        "",
+        `${JSON.stringify(name.slice(0, 64))} is not a usable skill name (a path separator, a control character or a leading dot)`,
+      );
       continue;
     }
     const path = shape === "agent-skills" ? entry.path : name;
@@ -90,10 +108,15 @@ export function parseCatalogData(data: unknown, format: CatalogFormat | "auto", 
     }
     // A well-known name is a URL segment; the spec's name rules keep it one.
     if (shape === "well-known" && !NAME_PATTERN.test(name)) {
-      problem(index, "", `"${name.slice(0, 64)}" is not a valid skill name (lowercase letters, digits and single hyphens)`);
+      problem(
+        index,
+        "",
+        `"${name.slice(0, 64)}" is not a valid skill name (lowercase letters, digits and single hyphens)`,
+      );
       continue;
     }
-    const pathProblem = checkRelativePath(path) ?? (path.split("/").length > MAX_FILE_DEPTH + 1 ? "the path is too deep" : undefined);
+    const pathProblem =
+      checkRelativePath(path) ?? (path.split("/").length > MAX_FILE_DEPTH + 1 ? "the path is too deep" : undefined);
     if (pathProblem) {
       problem(index, "", `"${name.slice(0, 64)}": ${pathProblem}`);
       continue;
@@ -115,7 +138,12 @@ export function parseCatalogData(data: unknown, format: CatalogFormat | "auto", 
     }
     if (!files.some((file) => file.toLowerCase() === "skill.md")) files.push("SKILL.md");
     if ([...description].length > MAX_DESCRIPTION_CHARS) {
-      problem(index, path, `the description is over the ${MAX_DESCRIPTION_CHARS} characters the spec allows`, "warning");
+      problem(
+        index,
+        path,
+        `the description is over the ${MAX_DESCRIPTION_CHARS} characters the spec allows`,
+        "warning",
+      );
     }
     entries.push({
       name,
@@ -123,7 +151,10 @@ export function parseCatalogData(data: unknown, format: CatalogFormat | "auto", 
       path,
       category: typeof entry.category === "string" ? entry.category : undefined,
       files,
-      contentHash: typeof entry.contentHash === "string" && /^[A-Za-z0-9:_+/=.-]{1,200}$/.test(entry.contentHash) ? entry.contentHash : undefined,
+      contentHash:
+        typeof entry.contentHash === "string" && /^[A-Za-z0-9:_+/=.-]{1,200}$/.test(entry.contentHash)
+          ? entry.contentHash
+          : undefined,
     });
   }
   return { format: shape, entries, diagnostics };

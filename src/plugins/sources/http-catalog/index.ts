@@ -43,9 +43,17 @@ export const httpCatalogOptionsSchema = z.strictObject({
   /** Each catalog is one source. */
   catalogs: z.array(catalogSchema).min(1),
   /** How long a fetched catalog (and each file without a content hash) is used before it is revalidated. */
-  ttlMs: z.number().int().min(0).default(10 * 60 * 1000),
+  ttlMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60 * 1000),
   /** The largest catalog document read. */
-  maxCatalogBytes: z.number().int().min(1).default(16 * MiB),
+  maxCatalogBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(16 * MiB),
   /** Connect to no loopback, link-local or private address but those of the hosts named (add_skill sets it for callers over HTTP). Narrows, so needs no trust. */
   refusePrivateAddresses: refusePrivateAddressesSchema.optional(),
   ...remoteLimitsSchema,
@@ -71,11 +79,19 @@ export default definePlugin({
       return { settings, url: candidates[0]!, candidates };
     });
     // Catalogs named after their host get -2, -3… when one host serves several (as fs does for folders).
-    const named = sourceNames(entries.map(({ settings, url }) => ({ explicit: settings.name, fallback: new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-") })));
+    const named = sourceNames(
+      entries.map(({ settings, url }) => ({
+        explicit: settings.name,
+        fallback: new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-"),
+      })),
+    );
     const names = new Set<string>();
     for (const [index, { settings, url, candidates }] of entries.entries()) {
       const name = named[index]!;
-      if (names.has(name)) throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, { exitCode: 2 });
+      if (names.has(name))
+        throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, {
+          exitCode: 2,
+        });
       names.add(name);
       if (settings.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: settings.visibleTo });
       const http = new HttpClient({

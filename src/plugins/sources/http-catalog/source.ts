@@ -49,12 +49,19 @@ export function createCatalogSource(settings: CatalogSourceSettings): CatalogSou
     const entry = entries.get(skillPath);
     const url = new URL(`${encodePath(skillPath)}/${encodePath(file)}`, base).href;
     const request = { maxBytes: settings.maxFileBytes, signal };
-    if (entry?.contentHash) return settings.documents.immutable(`${entry.contentHash}/${skillPath}/${file}`, url, request);
+    if (entry?.contentHash)
+      return settings.documents.immutable(`${entry.contentHash}/${skillPath}/${file}`, url, request);
     return (await settings.documents.revalidated(url, settings.ttlMs, request)).body;
   });
-  async function loadDiscovery(data: Record<string, unknown>, stale: Diagnostic[], signal: AbortSignal): Promise<SourceSnapshot> {
+  async function loadDiscovery(
+    data: Record<string, unknown>,
+    stale: Diagnostic[],
+    signal: AbortSignal,
+  ): Promise<SourceSnapshot> {
     const parsed = parseDiscoveryIndex(data, indexUrl, settings.name, settings.maxSkills);
-    const loads = await Promise.all(parsed.entries.map((entry) => loadArtifact(entry, { ...settings, source: settings.name }, signal)));
+    const loads = await Promise.all(
+      parsed.entries.map((entry) => loadArtifact(entry, { ...settings, source: settings.name }, signal)),
+    );
     const next = new Map<string, UnpackedSkill>();
     const folders = new Map<string, RemoteSkillFolder>();
     for (const [index, { loaded }] of loads.entries()) {
@@ -67,7 +74,10 @@ export function createCatalogSource(settings: CatalogSourceSettings): CatalogSou
     unpacked = next;
     entries = new Map();
     files.remember(folders);
-    return { skills: [...next.values()].map((held) => held.skill), diagnostics: [...stale, ...parsed.diagnostics, ...loads.flatMap((load) => load.diagnostics)] };
+    return {
+      skills: [...next.values()].map((held) => held.skill),
+      diagnostics: [...stale, ...parsed.diagnostics, ...loads.flatMap((load) => load.diagnostics)],
+    };
   }
 
   return {
@@ -77,7 +87,11 @@ export function createCatalogSource(settings: CatalogSourceSettings): CatalogSou
     async load(signal, options): Promise<SourceSnapshot> {
       settings.http.resetBudget();
       const fetchIndex = (url: string) =>
-        settings.documents.revalidated(url, options?.revalidate ? 0 : settings.ttlMs, { maxBytes: settings.maxCatalogBytes, headers: { accept: "application/json" }, signal });
+        settings.documents.revalidated(url, options?.revalidate ? 0 : settings.ttlMs, {
+          maxBytes: settings.maxCatalogBytes,
+          headers: { accept: "application/json" },
+          signal,
+        });
       let fetched: Awaited<ReturnType<typeof fetchIndex>> | undefined;
       let failure: unknown;
       // The index that answered last is asked first: a site keeps to one format.
@@ -94,7 +108,15 @@ export function createCatalogSource(settings: CatalogSourceSettings): CatalogSou
       if (!fetched) throw failure;
       const data = parseJson(decodeText(fetched.body, false));
       const stale: Diagnostic[] = fetched.stale
-        ? [{ severity: "warning", source: settings.name, path: "", code: "stale", message: `serving the catalog as fetched ${ageOf(fetched.fetchedAt)}: ${fetched.error}` }]
+        ? [
+            {
+              severity: "warning",
+              source: settings.name,
+              path: "",
+              code: "stale",
+              message: `serving the catalog as fetched ${ageOf(fetched.fetchedAt)}: ${fetched.error}`,
+            },
+          ]
         : [];
       if (isDiscoveryIndex(data) && isRecord(data)) return loadDiscovery(data, stale, signal);
       unpacked = new Map();
@@ -106,9 +128,17 @@ export function createCatalogSource(settings: CatalogSourceSettings): CatalogSou
       entries = new Map(parsed.entries.map((entry) => [entry.path, entry]));
       const folders = new Map<string, RemoteSkillFolder>();
       for (const entry of parsed.entries) {
-        const document = entry.files.find((file) => file === "SKILL.md") ?? entry.files.find((file) => file.toLowerCase() === "skill.md")!;
+        const document =
+          entry.files.find((file) => file === "SKILL.md") ??
+          entry.files.find((file) => file.toLowerCase() === "skill.md")!;
         // A catalog gives no sizes: 0 until a file is downloaded.
-        folders.set(entry.path, toListing(entry.files.map((path) => ({ path, size: 0 })), document));
+        folders.set(
+          entry.path,
+          toListing(
+            entry.files.map((path) => ({ path, size: 0 })),
+            document,
+          ),
+        );
       }
       files.remember(folders);
       return { skills: parsed.entries.map(toSkill), diagnostics: [...stale, ...parsed.diagnostics] };

@@ -16,14 +16,22 @@ export const registryOptionsSchema = z.strictObject({
   /** The registry's search endpoint: GET ?q=QUERY&limit=N answers { skills: [{ id: "owner/repo/skill" }] }. */
   searchUrl: z.string().url().default("https://skills.sh/api/search"),
   /** How long one query's answer is reused. */
-  searchTtlMs: z.number().int().min(0).default(60 * 60 * 1000),
+  searchTtlMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60 * 1000),
   /** Where the skills' content comes from. */
   github: z
     .strictObject({
       token: z.string().min(1).optional(),
       apiBaseUrl: z.string().url().default("https://api.github.com"),
       rawBaseUrl: z.string().url().default("https://raw.githubusercontent.com"),
-      refTtlMs: z.number().int().min(0).default(60 * 60 * 1000),
+      refTtlMs: z
+        .number()
+        .int()
+        .min(0)
+        .default(60 * 60 * 1000),
     })
     .prefault({}),
   ...remoteLimitsSchema,
@@ -49,7 +57,11 @@ export default definePlugin({
       concurrency: options.concurrency,
       maxTotalBytes: options.maxTotalBytes,
     };
-    const http = new HttpClient({ name: options.name, ...limits, headers: { "user-agent": `skills-kernel/${VERSION}`, accept: "application/json" } });
+    const http = new HttpClient({
+      name: options.name,
+      ...limits,
+      headers: { "user-agent": `skills-kernel/${VERSION}`, accept: "application/json" },
+    });
     const { api } = createGitHubClient({
       ...limits,
       ...options.github,

@@ -34,11 +34,18 @@ export function parseSearchAnswer(text: string): RegistryHit[] {
   for (const entry of data.skills) {
     if (!isRecord(entry)) continue;
     const source = typeof entry.source === "string" ? entry.source : undefined;
-    const skillId = typeof entry.skillId === "string" ? entry.skillId : typeof entry.name === "string" ? entry.name : undefined;
+    const skillId =
+      typeof entry.skillId === "string" ? entry.skillId : typeof entry.name === "string" ? entry.name : undefined;
     const id = typeof entry.id === "string" ? entry.id : source && skillId ? `${source}/${skillId}` : undefined;
     if (id === undefined || !isRegistryId(id)) continue;
     const [owner, repo, skill] = id.split("/") as [string, string, string];
-    hits.push({ id: id!, owner, repo, skill, installs: typeof entry.installs === "number" ? entry.installs : undefined });
+    hits.push({
+      id: id!,
+      owner,
+      repo,
+      skill,
+      installs: typeof entry.installs === "number" ? entry.installs : undefined,
+    });
   }
   return hits;
 }

@@ -65,7 +65,10 @@ export function createRegistrySource(settings: RegistrySourceSettings): CatalogS
   };
 
   /** The skill's folder in its repository at the default branch's head: a folder named after it holding a SKILL.md. */
-  const locate = async (hit: RegistryHit, signal?: AbortSignal): Promise<{ skill: SourceSkill; where: Located } | undefined> => {
+  const locate = async (
+    hit: RegistryHit,
+    signal?: AbortSignal,
+  ): Promise<{ skill: SourceSkill; where: Located } | undefined> => {
     const head = await settings.github.commit(hit.owner, hit.repo, undefined, signal);
     const tree = await settings.github.tree(hit.owner, hit.repo, head.commit, signal);
     const folders = tree.entries
@@ -78,7 +81,16 @@ export function createRegistrySource(settings: RegistrySourceSettings): CatalogS
     const scan = await scanRepository(
       settings.github,
       tree.entries,
-      { ...settings, source: settings.name, owner: hit.owner, repo: hit.repo, commit: head.commit, path: folder === "." ? "" : folder, maxDepth: 0, maxSkills: 1 },
+      {
+        ...settings,
+        source: settings.name,
+        owner: hit.owner,
+        repo: hit.repo,
+        commit: head.commit,
+        path: folder === "." ? "" : folder,
+        maxDepth: 0,
+        maxSkills: 1,
+      },
       signal ?? new AbortController().signal,
     );
     const skill = scan.skills[0];
@@ -86,7 +98,13 @@ export function createRegistrySource(settings: RegistrySourceSettings): CatalogS
     if (!skill || !listing) return undefined;
     return {
       skill: { ...skill, path: hit.id },
-      where: { owner: hit.owner, repo: hit.repo, commit: head.commit, folder: listing, blobs: scan.blobs.get("") ?? new Map() },
+      where: {
+        owner: hit.owner,
+        repo: hit.repo,
+        commit: head.commit,
+        folder: listing,
+        blobs: scan.blobs.get("") ?? new Map(),
+      },
     };
   };
 
@@ -110,7 +128,10 @@ export function createRegistrySource(settings: RegistrySourceSettings): CatalogS
       const url = new URL(settings.searchUrl);
       url.searchParams.set("q", query);
       url.searchParams.set("limit", String(limit));
-      const answer = await settings.documents.revalidated(url.href, settings.searchTtlMs, { maxBytes: 1024 * 1024, signal });
+      const answer = await settings.documents.revalidated(url.href, settings.searchTtlMs, {
+        maxBytes: 1024 * 1024,
+        signal,
+      });
       const hits = parseSearchAnswer(decodeText(answer.body, false)).slice(0, limit);
       const found = await pLimit(settings.concurrency).map(hits, async (hit) => {
         signal?.throwIfAborted();
@@ -128,7 +149,9 @@ export function createRegistrySource(settings: RegistrySourceSettings): CatalogS
       files.remember(new Map([...located].map(([path, where]) => [path, where.folder])));
       const known = await remembered();
       const fresh = skills.filter((skill) => !known.some((other) => other.path === skill.path));
-      const changed = skills.filter((skill) => known.some((other) => other.path === skill.path && JSON.stringify(other) !== JSON.stringify(skill)));
+      const changed = skills.filter((skill) =>
+        known.some((other) => other.path === skill.path && JSON.stringify(other) !== JSON.stringify(skill)),
+      );
       if (fresh.length + changed.length > 0) {
         const updated = new Map(known.map((skill) => [skill.path, skill]));
         for (const skill of [...changed, ...fresh]) updated.set(skill.path, skill);

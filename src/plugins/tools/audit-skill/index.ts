@@ -51,11 +51,25 @@ export default definePlugin({
         await catalog.ready();
         const skill = catalog.resolve(skill_name, source);
         const reader = catalogReader(catalog, skill);
-        const [findings, listing] = await Promise.all([auditSkill(reader, extra.signal), catalog.listFiles(skill, 5_000, extra.signal)]);
-        const signature = await signatureStatus(reader, listing.files.some((file) => file.path === SIGNATURE_FILE), policy?.allowedSigners, extra.signal);
-        const head = findings.length === 0 ? `Skill ${skill.id}: no findings.` : `Skill ${skill.id}: ${findings.length} finding${findings.length === 1 ? "" : "s"}:`;
+        const [findings, listing] = await Promise.all([
+          auditSkill(reader, extra.signal),
+          catalog.listFiles(skill, 5_000, extra.signal),
+        ]);
+        const signature = await signatureStatus(
+          reader,
+          listing.files.some((file) => file.path === SIGNATURE_FILE),
+          policy?.allowedSigners,
+          extra.signal,
+        );
+        const head =
+          findings.length === 0
+            ? `Skill ${skill.id}: no findings.`
+            : `Skill ${skill.id}: ${findings.length} finding${findings.length === 1 ? "" : "s"}:`;
         const text = [head, ...renderFindings(findings), describeSignature(signature)].join("\n");
-        return { content: [{ type: "text", text }], structuredContent: { id: skill.id, findings, signature: { ...signature } } };
+        return {
+          content: [{ type: "text", text }],
+          structuredContent: { id: skill.id, findings, signature: { ...signature } },
+        };
       },
     });
   },

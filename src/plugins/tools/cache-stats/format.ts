@@ -26,14 +26,18 @@ export type CacheStatsAnswer = ReturnType<typeof toAnswer>;
 
 export function renderAnswer(answer: CacheStatsAnswer): string {
   const ratio = answer.hit_ratio === null ? "no reads yet" : `${(answer.hit_ratio * 100).toFixed(1)}% hits`;
-  const namespaces = answer.entries === null ? [] : Object.entries(answer.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const namespaces =
+    answer.entries === null ? [] : Object.entries(answer.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const entries = answer.entries_withheld
     ? ["entries: not shown, since they count skills of sources this caller may not see"]
     : answer.entries === null
       ? ["entries: unknown (the backend was not asked or did not answer)"]
       : namespaces.length === 0
         ? ["entries: none"]
-        : [`entries${answer.entries_complete ? "" : " (at least)"}:`, ...namespaces.map(([namespace, count]) => `  ${namespace}: ${count}`)];
+        : [
+            `entries${answer.entries_complete ? "" : " (at least)"}:`,
+            ...namespaces.map(([namespace, count]) => `  ${namespace}: ${count}`),
+          ];
   return [
     `backend: ${answer.backend} (${answer.target})`,
     `state: ${answer.state}`,

@@ -7,7 +7,10 @@ import { renderAnswer, toAnswer } from "./format.js";
 /** The `get_cache_stats` tool: how the shared cache is doing, for operators more than agents. */
 export default definePlugin({
   name: "cache-stats",
-  consumes: [{ ...CACHE_MONITOR, optional: false }, { token: TOKENS.WholeCatalog, optional: true }],
+  consumes: [
+    { ...CACHE_MONITOR, optional: false },
+    { token: TOKENS.WholeCatalog, optional: true },
+  ],
   setup(ctx) {
     const monitor = ctx.resolve(TOKENS.CacheMonitor);
     const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);
@@ -30,7 +33,10 @@ export default definePlugin({
         bypassed: z.number().int(),
         entries: z.record(z.string(), z.number().int()).nullable(),
         entries_complete: z.boolean(),
-        entries_withheld: z.boolean().optional().describe("entries are not shown: they count skills of sources this caller may not see"),
+        entries_withheld: z
+          .boolean()
+          .optional()
+          .describe("entries are not shown: they count skills of sources this caller may not see"),
         last_error: z.object({ message: z.string(), at: z.string() }).nullable(),
         uptime_seconds: z.number(),
       },

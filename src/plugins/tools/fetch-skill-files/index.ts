@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { FETCHABLE_FILES_LIMIT, fetchSkillFiles, skillFileOptionsSchema, truncationNote } from "../../../skills/files/skill-files.js";
+import {
+  FETCHABLE_FILES_LIMIT,
+  fetchSkillFiles,
+  skillFileOptionsSchema,
+  truncationNote,
+} from "../../../skills/files/skill-files.js";
 import { ANSWER_CEILING_BYTES, fitAnswer, type FittedFile } from "../../../skills/files/answer-ceiling.js";
 
 /** Paths per call: enough for a step of a skill's instructions, small enough to keep a response readable. */
@@ -68,7 +73,13 @@ export default definePlugin({
 function toResult(entry: FittedFile): FileResult {
   if ("error" in entry) return { path: entry.path, error: entry.error };
   const { content, encoding } = entry.encoded;
-  return { path: entry.path, content, encoding, size: entry.file.size, ...(entry.file.truncated ? { truncated: true } : {}) };
+  return {
+    path: entry.path,
+    content,
+    encoding,
+    size: entry.file.size,
+    ...(entry.file.truncated ? { truncated: true } : {}),
+  };
 }
 
 function render(entry: FittedFile, result: FileResult): string {

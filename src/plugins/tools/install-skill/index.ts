@@ -8,7 +8,6 @@ import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import { addLifecycleTools } from "./lifecycle-tools.js";
 import { renderInstall } from "./render.js";
 
-
 /** The installer the tool uses; the CLI's `install` resolves it to reach folders the tool may not (--to DIR). */
 export const SKILL_INSTALLER = defineToken<SkillInstaller>("skill-installer");
 
@@ -21,7 +20,9 @@ const resultSchema = {
   files: z.array(z.string()),
   bytes: z.number().int(),
   served_as: z.string().optional(),
-  left_out: z.array(z.object({ path: z.string(), reason: z.string() })).describe("files of the skill folder not copied, and why"),
+  left_out: z
+    .array(z.object({ path: z.string(), reason: z.string() }))
+    .describe("files of the skill folder not copied, and why"),
   warnings: z.array(z.string()),
 };
 
@@ -30,10 +31,17 @@ export default definePlugin({
   name: "install-skill",
   provides: [SKILL_INSTALLER],
   // The whole catalog: each install is scoped to its caller (installSkill reads through catalog.for).
-  consumes: [TOKENS.WholeCatalog, { token: BOOT_KERNEL, optional: true }, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
+  consumes: [
+    TOKENS.WholeCatalog,
+    { token: BOOT_KERNEL, optional: true },
+    { token: INTERNAL_TOKENS.HostLookup, optional: true },
+  ],
   options: installOptionsSchema,
   needsTrust: {
-    options: { targets: "install and install_skill write there", privateHosts: "add_skill fetches from them for callers over HTTP" },
+    options: {
+      targets: "install and install_skill write there",
+      privateHosts: "add_skill fetches from them for callers over HTTP",
+    },
   },
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
@@ -54,7 +62,10 @@ export default definePlugin({
         target: z.enum(["project", "user"]).describe("project or user"),
         overwrite: z.boolean().optional().describe("replace a skill already installed under that name (default false)"),
         dry_run: z.boolean().optional().describe("only say what would be written (default false)"),
-        strict: z.boolean().optional().describe("refuse a skill whose SKILL.md breaks the Agent Skills spec (default false: warn)"),
+        strict: z
+          .boolean()
+          .optional()
+          .describe("refuse a skill whose SKILL.md breaks the Agent Skills spec (default false: warn)"),
       },
       outputSchema: resultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

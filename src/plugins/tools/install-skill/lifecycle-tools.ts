@@ -60,14 +60,19 @@ const addedSkill = z.object({
  * list_installed_skills, check_outdated_skills and add_skill: what `skills-kernel installed` and `outdated`
  * say, for an agent deciding whether to suggest an update. The lifecycle code loads on first call.
  */
-export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readonly privateHosts: readonly string[] }, boot: BootKernel | undefined): void {
+export function addLifecycleTools(
+  ctx: PluginContext,
+  { privateHosts }: { readonly privateHosts: readonly string[] },
+  boot: BootKernel | undefined,
+): void {
   const lookup = ctx.resolveOptional(INTERNAL_TOKENS.HostLookup) ?? systemLookup;
   // Sources open in a kernel of their own, which the running kernel boots (src/lifecycle/boot.ts).
   const bootKernel: BootKernel = (options) => {
     if (!boot) throw new ToolInputError("this server cannot open sources: it was not booted by createKernel");
     return boot(options);
   };
-  const scopeOf = async (global: boolean) => (await import("../../../lifecycle/project.js")).scopeFor(global, ctx.baseDir);
+  const scopeOf = async (global: boolean) =>
+    (await import("../../../lifecycle/project.js")).scopeFor(global, ctx.baseDir);
   ctx.addTool({
     name: "list_installed_skills",
     title: "List installed skills",
@@ -80,7 +85,10 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
     async handler({ global = false }) {
       const { installedRows } = await import("../../../lifecycle/report.js");
       const skills = await installedRows(await scopeOf(global));
-      const text = skills.length === 0 ? "No skills are recorded in the lock." : skills.map((s) => `${s.name}: ${s.state} (${s.agents.join(", ")}) from ${s.source}`).join("\n");
+      const text =
+        skills.length === 0
+          ? "No skills are recorded in the lock."
+          : skills.map((s) => `${s.name}: ${s.state} (${s.agents.join(", ")}) from ${s.source}`).join("\n");
       return { content: [{ type: "text", text }], structuredContent: { skills } };
     },
   });
@@ -93,9 +101,23 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
       "commit pins), an http(s) catalog URL ending in .json, or an http(s) .tar.gz, .tgz or .zip of skills. Each skill passes install_skill's checks before anything is " +
       "written. Local folders, archives and file:// repositories are for the CLI only.",
     inputSchema: {
-      source: z.string().min(1).max(2048).describe("owner/repo, a git URL (https://, ssh://, user@host:path) with #REF and :PATH, a catalog URL or an archive URL"),
-      skills: z.array(z.string().min(1).max(255)).max(100).optional().describe("only these skills of the source (default: all)"),
-      agents: z.array(z.string().min(1).max(64)).max(32).optional().describe("agent ids (docs/agents.md); default: those detected, else claude-code"),
+      source: z
+        .string()
+        .min(1)
+        .max(2048)
+        .describe(
+          "owner/repo, a git URL (https://, ssh://, user@host:path) with #REF and :PATH, a catalog URL or an archive URL",
+        ),
+      skills: z
+        .array(z.string().min(1).max(255))
+        .max(100)
+        .optional()
+        .describe("only these skills of the source (default: all)"),
+      agents: z
+        .array(z.string().min(1).max(64))
+        .max(32)
+        .optional()
+        .describe("agent ids (docs/agents.md); default: those detected, else claude-code"),
       all_agents: z.boolean().optional().describe("every agent's folder"),
       ...scopeInput,
       copy: z.boolean().optional().describe("a copy per agent instead of one copy linked (default false)"),
@@ -104,7 +126,19 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
     },
     outputSchema: { added: z.array(addedSkill), failures: z.array(z.string()), notes: z.array(z.string()) },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    async handler({ source, skills = [], agents = [], all_agents = false, global = false, copy = false, dry_run = false, strict = false }, extra) {
+    async handler(
+      {
+        source,
+        skills = [],
+        agents = [],
+        all_agents = false,
+        global = false,
+        copy = false,
+        dry_run = false,
+        strict = false,
+      },
+      extra,
+    ) {
       const [{ parseSource }, { chooseAgents }, { addSkills }, { resolveRef }, { openSource }] = await Promise.all([
         import("../../../lifecycle/source-spec.js"),
         import("../../../lifecycle/agents.js"),
@@ -121,20 +155,36 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
       }
       const { spec } = parsed;
       const localArchive = spec.kind === "archive" && !/^https?:\/\//i.test(spec.location);
-      if (spec.kind === "local" || localArchive || (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))) {
-        throw new ToolInputError("add_skill takes owner/repo, an https or ssh git URL, a catalog URL or an archive URL; add a local folder, archive or file:// repository with the CLI");
+      if (
+        spec.kind === "local" ||
+        localArchive ||
+        (spec.kind === "git" && !/^(?:https:|ssh:|[A-Za-z0-9._-]+@)/.test(spec.repository.url))
+      ) {
+        throw new ToolInputError(
+          "add_skill takes owner/repo, an https or ssh git URL, a catalog URL or an archive URL; add a local folder, archive or file:// repository with the CLI",
+        );
       }
       // For a caller over HTTP every connection the source makes is checked as it opens, and git is
       // pinned to an address just checked: a name that resolves otherwise later reaches nothing inside.
       const addressGuard = extra.remote ? { privateHosts, lookup } : undefined;
-      if (addressGuard) await checkRemoteTarget(spec.kind === "git" ? spec.repository.url : spec.kind === "archive" ? spec.location : spec.url, addressGuard);
+      if (addressGuard)
+        await checkRemoteTarget(
+          spec.kind === "git" ? spec.repository.url : spec.kind === "archive" ? spec.location : spec.url,
+          addressGuard,
+        );
       // The host just checked is the only one git may reach: a redirect could lead anywhere.
       const followRedirects = !extra.remote;
       const scope = await scopeOf(global);
       // A remote that cannot be asked is the caller's to see, not an internal error.
       const resolved =
         spec.kind === "git"
-          ? await resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials, followRedirects, addressGuard).catch((error: unknown) => {
+          ? await resolveRef(
+              spec.repository.url,
+              spec.repository.ref,
+              spec.repository.credentials,
+              followRedirects,
+              addressGuard,
+            ).catch((error: unknown) => {
               throw new ToolInputError(`${source}: ${errorMessage(error)}`);
             })
           : undefined;
@@ -152,16 +202,32 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
           dryRun: dry_run,
           resolved,
         },
-        (opened, commit) => openSource(opened, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken, followRedirects, addressGuard }),
+        (opened, commit) =>
+          openSource(opened, {
+            boot: bootKernel,
+            logger: ctx.logger,
+            cwd: ctx.baseDir,
+            commit,
+            catalogToken,
+            followRedirects,
+            addressGuard,
+          }),
       ).catch((error: unknown) => {
         throw error instanceof UserError ? new ToolInputError(errorMessage(error)) : error;
       });
       const lines = [
-        ...outcome.added.map((a) => `${a.dry_run ? "would add" : "added"} ${a.folder} for ${a.agents.join(", ")} (${a.files.length} files)`),
+        ...outcome.added.map(
+          (a) =>
+            `${a.dry_run ? "would add" : "added"} ${a.folder} for ${a.agents.join(", ")} (${a.files.length} files)`,
+        ),
         ...outcome.failures,
         ...outcome.notes.map((note) => `note: ${note}`),
       ];
-      return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: { ...outcome }, isError: outcome.added.length === 0 };
+      return {
+        content: [{ type: "text", text: lines.join("\n") }],
+        structuredContent: { ...outcome },
+        isError: outcome.added.length === 0,
+      };
     },
   });
   ctx.addTool({
@@ -174,11 +240,18 @@ export function addLifecycleTools(ctx: PluginContext, { privateHosts }: { readon
     outputSchema: { skills: z.array(outdatedRow) },
     annotations: { readOnlyHint: true, openWorldHint: true },
     async handler({ global = false }) {
-      const [{ outdatedRows }, { openSource }] = await Promise.all([import("../../../lifecycle/report.js"), import("../../../lifecycle/fetch.js")]);
+      const [{ outdatedRows }, { openSource }] = await Promise.all([
+        import("../../../lifecycle/report.js"),
+        import("../../../lifecycle/fetch.js"),
+      ]);
       const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
-      const open = (spec: Parameters<typeof openSource>[0], commit?: string) => openSource(spec, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken });
+      const open = (spec: Parameters<typeof openSource>[0], commit?: string) =>
+        openSource(spec, { boot: bootKernel, logger: ctx.logger, cwd: ctx.baseDir, commit, catalogToken });
       const skills = await outdatedRows(await scopeOf(global), open);
-      const text = skills.length === 0 ? "No skills are recorded in the lock." : skills.map((s) => `${s.name}: ${s.status}${s.note ? ` (${s.note})` : ""}`).join("\n");
+      const text =
+        skills.length === 0
+          ? "No skills are recorded in the lock."
+          : skills.map((s) => `${s.name}: ${s.status}${s.note ? ` (${s.note})` : ""}`).join("\n");
       return { content: [{ type: "text", text }], structuredContent: { skills } };
     },
   });

@@ -69,7 +69,10 @@ export function toSkillList(sorted: readonly CatalogSkill[], format: ListFormat,
     skills: sorted.map((skill) =>
       format === "names-only"
         ? { id: skill.id, name: skill.name, source: skill.source }
-        : withWhenToUse({ id: skill.id, name: skill.name, source: skill.source, description: skill.description, path: skill.path }, skill),
+        : withWhenToUse(
+            { id: skill.id, name: skill.name, source: skill.source, description: skill.description, path: skill.path },
+            skill,
+          ),
     ),
   };
 }
@@ -82,10 +85,19 @@ function withWhenToUse(listed: ListedSkill, skill: CatalogSkill): ListedSkill {
 /** The text answer, in the three formats of the original skills-lister. */
 export function renderSkillList(list: SkillList, sources: readonly string[]): string {
   const more =
-    (list.next_cursor === undefined ? "" : `\n\n${list.total} skills in all; for the next page, call list_skills with cursor ${JSON.stringify(list.next_cursor)}.`) +
+    (list.next_cursor === undefined
+      ? ""
+      : `\n\n${list.total} skills in all; for the next page, call list_skills with cursor ${JSON.stringify(list.next_cursor)}.`) +
     (list.unavailable_sources ?? []).map((u) => `\n\n${describeUnavailable(u)}`).join("");
   if (list.format === "json") {
-    const skills = list.skills.map(({ id, name, description, when_to_use, source, path }) => ({ id, name, description, when_to_use, source, path }));
+    const skills = list.skills.map(({ id, name, description, when_to_use, source, path }) => ({
+      id,
+      name,
+      description,
+      when_to_use,
+      source,
+      path,
+    }));
     return JSON.stringify({
       total: list.total,
       skills,
@@ -96,14 +108,16 @@ export function renderSkillList(list: SkillList, sources: readonly string[]): st
   if (list.total === 0) {
     // Nothing listed yet is not "no skills" while a source is still loading.
     const loading = (list.unavailable_sources ?? []).filter((u) => u.state === "loading").map((u) => `"${u.source}"`);
-    if (loading.length > 0) return `No skills listed yet: ${loading.join(", ")} ${loading.length === 1 ? "is" : "are"} still loading; ask again shortly.${more}`;
+    if (loading.length > 0)
+      return `No skills listed yet: ${loading.join(", ")} ${loading.length === 1 ? "is" : "are"} still loading; ask again shortly.${more}`;
     return sources.length === 0
       ? "No skills: no skill source is configured."
       : `No skills found in ${sources.join("; ")}.${more}`;
   }
   if (list.format === "names-only") return list.skills.map((s) => s.id).join("\n") + more;
   const blocks = list.skills.map(
-    (s) => `## ${s.id}\nsource: ${s.source}${s.path ? ` (${s.path})` : ""}\n\n${s.description ?? ""}${s.when_to_use ? `\n\nWhen to use: ${s.when_to_use}` : ""}`,
+    (s) =>
+      `## ${s.id}\nsource: ${s.source}${s.path ? ` (${s.path})` : ""}\n\n${s.description ?? ""}${s.when_to_use ? `\n\nWhen to use: ${s.when_to_use}` : ""}`,
   );
   return [`# ${list.total} skill${list.total === 1 ? "" : "s"}`, ...blocks].join("\n\n") + more;
 }
@@ -111,7 +125,8 @@ export function renderSkillList(list: SkillList, sources: readonly string[]): st
 /** One line an agent can act on: which source, what it means for the answer, and why. */
 export function describeUnavailable({ source, state, error }: UnavailableSource): string {
   const why = error === undefined ? "" : ` (${error})`;
-  if (state === "loading") return `Note: source "${source}" is still loading; its skills are not listed yet: ask again shortly.`;
+  if (state === "loading")
+    return `Note: source "${source}" is still loading; its skills are not listed yet: ask again shortly.`;
   return state === "stale"
     ? `Note: source "${source}" could not be reloaded${why}; its skills are from its last good load.`
     : `Note: source "${source}" could not be loaded${why}; none of its skills are listed.`;

@@ -20,16 +20,21 @@ export default definePlugin({
         "when there are more, next_cursor is set: pass it back as cursor for the next page. " +
         "Call a skill by its id: its name, or source:name when another skill has the same name.",
       inputSchema: {
-        format: z
-          .enum(LIST_FORMATS)
-          .optional()
-          .describe("names-only (default), json or full"),
+        format: z.enum(LIST_FORMATS).optional().describe("names-only (default), json or full"),
         cursor: z.string().max(64).optional().describe("next_cursor of the previous page"),
-        limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe("skills per page, instead of the format's default"),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_PAGE_SIZE)
+          .optional()
+          .describe("skills per page, instead of the format's default"),
         refresh: z
           .boolean()
           .optional()
-          .describe("ask git repositories and catalogs for changes now instead of waiting for their refresh interval (slower; only after a push)"),
+          .describe(
+            "ask git repositories and catalogs for changes now instead of waiting for their refresh interval (slower; only after a push)",
+          ),
       },
       outputSchema: {
         format: z.enum(LIST_FORMATS),
@@ -40,13 +45,22 @@ export default definePlugin({
             name: z.string(),
             source: z.string(),
             description: z.string().optional(),
-            when_to_use: z.string().optional().describe("when the skill applies, as its author put it beside the description"),
+            when_to_use: z
+              .string()
+              .optional()
+              .describe("when the skill applies, as its author put it beside the description"),
             path: z.string().optional(),
           }),
         ),
         next_cursor: z.string().optional().describe("set when more skills follow: pass it as cursor"),
         unavailable_sources: z
-          .array(z.object({ source: z.string(), state: z.enum(["stale", "failed", "loading"]), error: z.string().optional() }))
+          .array(
+            z.object({
+              source: z.string(),
+              state: z.enum(["stale", "failed", "loading"]),
+              error: z.string().optional(),
+            }),
+          )
           .optional()
           .describe(
             "sources missing from this answer or old in it: stale ones are listed from their last good load, failed ones " +
@@ -56,7 +70,10 @@ export default definePlugin({
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ format = "names-only", cursor, limit, refresh }, { catalog }) {
         const offset = cursor === undefined ? 0 : decodeOffset(cursor);
-        if (offset === undefined) throw new ToolInputError("cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
+        if (offset === undefined)
+          throw new ToolInputError(
+            "cursor is not a next_cursor list_skills gave; leave it out to start from the first page",
+          );
         if (refresh) await catalog.within(catalog.refresh(undefined, undefined, { revalidate: true }));
         await catalog.ready();
         // A skill its author keeps from the model (disable-model-invocation) is read by name only.
@@ -64,7 +81,9 @@ export default definePlugin({
         const { items, nextCursor } = page(sortedByName(listing), offset, limit ?? PAGE_SIZES[format]);
         const all = toSkillList(items, format, listing.length);
         const unavailable = [
-          ...catalog.unavailable().map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error })),
+          ...catalog
+            .unavailable()
+            .map(({ source, state, error }) => ({ source, state: state as "stale" | "failed", error })),
           ...servingOldCopies(catalog),
           ...catalog.loading().map((source) => ({ source, state: "loading" as const })),
         ];

@@ -2,7 +2,13 @@ import { z } from "zod";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import { whenToUse } from "../../../skills/skill-md/claude-fields.js";
 import { definePlugin } from "../../../kernel/config.js";
-import { decodeText, SHOWN_FILES_LIMIT, skillFileOptionsSchema, truncationNote, withoutSecrets } from "../../../skills/files/skill-files.js";
+import {
+  decodeText,
+  SHOWN_FILES_LIMIT,
+  skillFileOptionsSchema,
+  truncationNote,
+  withoutSecrets,
+} from "../../../skills/files/skill-files.js";
 import { ANSWER_CEILING_BYTES, cutToFit } from "../../../skills/files/answer-ceiling.js";
 import { catalogReader } from "../../../skills/files/skill-reader.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
@@ -42,7 +48,10 @@ export default definePlugin({
         name: z.string(),
         source: z.string(),
         description: z.string(),
-        when_to_use: z.string().optional().describe("when the skill applies, as its author put it beside the description"),
+        when_to_use: z
+          .string()
+          .optional()
+          .describe("when the skill applies, as its author put it beside the description"),
         frontmatter: z.record(z.string(), z.unknown()),
         content: z.string().describe("the whole SKILL.md, or its start when truncated"),
         size: z.number().int().describe("the SKILL.md's size in bytes"),
@@ -50,7 +59,13 @@ export default definePlugin({
         files: z.array(z.string()).describe("what fetch_skill_files accepts: paths relative to the skill folder"),
         omitted_files: z.number().int().describe("how many more files the folder holds beyond `files`"),
         signature: z
-          .object({ signed: z.boolean(), verified: z.boolean().optional(), signer: z.string().optional(), key: z.string().optional(), reason: z.string().optional() })
+          .object({
+            signed: z.boolean(),
+            verified: z.boolean().optional(),
+            signer: z.string().optional(),
+            key: z.string().optional(),
+            reason: z.string().optional(),
+          })
           .describe("whether the skill is signed (SKILL.sig), and by whom when the server has allowed signers"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -70,7 +85,14 @@ export default definePlugin({
         const when = whenToUse(skill);
         return {
           // An unsigned skill, the usual case, adds nothing to the text an agent reads.
-          content: [{ type: "text", text: signature.signed ? `${render(skill, document, content, listing)}\n${describeSignature(signature)}` : render(skill, document, content, listing) }],
+          content: [
+            {
+              type: "text",
+              text: signature.signed
+                ? `${render(skill, document, content, listing)}\n${describeSignature(signature)}`
+                : render(skill, document, content, listing),
+            },
+          ],
           structuredContent: {
             id: skill.id,
             qualified_id: skill.qualifiedId,
@@ -92,12 +114,19 @@ export default definePlugin({
   },
 });
 
-function render(skill: CatalogSkill, document: SkillFileContent, content: string, listing: SkillFileListing & { withheld: number }): string {
+function render(
+  skill: CatalogSkill,
+  document: SkillFileContent,
+  content: string,
+  listing: SkillFileListing & { withheld: number },
+): string {
   const lines = [`Skill ${skill.id} (source ${skill.source}): its SKILL.md, then its files.`, "", content.trimEnd()];
   if (document.truncated) lines.push(truncationNote(document));
   lines.push("");
   const withheld =
-    listing.withheld > 0 ? `${listing.withheld} file${listing.withheld === 1 ? "" : "s"} named like credentials (.env, *.pem…) not served.` : "";
+    listing.withheld > 0
+      ? `${listing.withheld} file${listing.withheld === 1 ? "" : "s"} named like credentials (.env, *.pem…) not served.`
+      : "";
   if (listing.files.length === 0 && listing.omitted === 0) {
     lines.push("The skill folder holds no other files.", ...(withheld ? [withheld] : []));
     return lines.join("\n");

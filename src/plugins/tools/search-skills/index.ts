@@ -24,7 +24,11 @@ export const searchSkillsOptionsSchema = z.strictObject({
   /** False: keep no search index on disk (every start builds it). */
   diskCache: z.boolean().default(true),
   /** The most bytes the saved indexes take together; past it, the oldest written go. */
-  maxDiskCacheBytes: z.number().int().min(1).default(256 * MiB),
+  maxDiskCacheBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(256 * MiB),
 });
 
 /** Keep the index in step with the catalog without rebuilding it: removals first, then additions. */
@@ -108,14 +112,19 @@ class SearchIndex {
       const skills = this.catalog.list();
       const ranker = this.#ranker;
       // An empty catalog's index is built at once: nothing worth a file.
-      const key = skills.length > 0 && this.saved && ranker.saveIndex && ranker.loadIndex ? savedIndexKey(ranker.name, skills) : undefined;
+      const key =
+        skills.length > 0 && this.saved && ranker.saveIndex && ranker.loadIndex
+          ? savedIndexKey(ranker.name, skills)
+          : undefined;
       const saved = key === undefined ? undefined : this.saved!.load(key);
       const loaded = saved !== undefined && this.#load(ranker, skills, saved);
       if (!loaded) ranker.build(skills);
       this.#built = true;
       const elapsed = performance.now() - started;
       // Logged here, whoever asked first: the warm-up or an agent's search that came before it.
-      this.logger.debug(`${loaded ? "loaded the saved index of" : "indexed"} ${skills.length} skills in ${Math.round(elapsed)} ms`);
+      this.logger.debug(
+        `${loaded ? "loaded the saved index of" : "indexed"} ${skills.length} skills in ${Math.round(elapsed)} ms`,
+      );
       if (!loaded) this.metrics?.searchIndexBuilt(elapsed / 1000);
       if (key !== undefined && !loaded) this.#save(key);
     }
@@ -168,7 +177,9 @@ export default definePlugin({
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const metrics = ctx.resolveOptional(TOKENS.MetricsRecorder);
-    const saved = options.diskCache ? createSavedIndexes(join(cacheRoot(options.cacheDir, ctx.baseDir), "indexes"), options.maxDiskCacheBytes) : undefined;
+    const saved = options.diskCache
+      ? createSavedIndexes(join(cacheRoot(options.cacheDir, ctx.baseDir), "indexes"), options.maxDiskCacheBytes)
+      : undefined;
     const index = new SearchIndex(catalog, ctx.logger, metrics, saved);
     // A caller who may see part of the catalog is ranked over that part alone (word rarity,
     // totals), as a server without the hidden sources would rank it: one index per view, made at
@@ -252,11 +263,17 @@ export default definePlugin({
         const ranker = indexFor(view).ranker();
         const hides = view.list().some((skill) => !offeredToModel(skill));
         const counted = ranker.count !== undefined && !hides;
-        const ranked = await ranker.search(query, { limit: counted ? limit + 1 : Math.max(limit + 1, view.list().length), source });
+        const ranked = await ranker.search(query, {
+          limit: counted ? limit + 1 : Math.max(limit + 1, view.list().length),
+          source,
+        });
         const seen = hides ? ranked.filter((result) => offeredToModel(result.skill)) : ranked;
         const total = counted ? await ranker.count!(query, { source }) : seen.length;
         const loading = view.loading();
-        const answer = { ...toAnswer(query, seen, limit, total), ...(loading.length > 0 && { loading_sources: loading }) };
+        const answer = {
+          ...toAnswer(query, seen, limit, total),
+          ...(loading.length > 0 && { loading_sources: loading }),
+        };
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
           structuredContent: { ...answer },
@@ -271,7 +288,9 @@ export default definePlugin({
         index.use(ranker);
         const Bm25 = ranker.emptyCopy ? undefined : (await import("../../rankers/ranker-bm25/index.js")).Bm25Ranker;
         if (Bm25 && catalog.restricted) {
-          ctx.logger.warn(`the ranker ${ranker.name} cannot make an empty copy (Ranker.emptyCopy): callers who see part of the catalog are ranked by BM25`);
+          ctx.logger.warn(
+            `the ranker ${ranker.name} cannot make an empty copy (Ranker.emptyCopy): callers who see part of the catalog are ranked by BM25`,
+          );
         }
         viewRanker = () => ranker.emptyCopy?.() ?? new Bm25!();
       },
@@ -293,4 +312,3 @@ function touches(view: CatalogView, { added, removed, updated }: CatalogChange):
   const shown = new Set(view.sources.map((source) => source.name));
   return [added, removed, updated].some((skills) => skills.some((skill) => shown.has(skill.source)));
 }
-

@@ -73,7 +73,9 @@ function header(key: string): Buffer {
 export function savedIndexKey(rankerName: string, skills: readonly CatalogSkill[]): string {
   const hash = createHash("sha256");
   for (const skill of skills) {
-    hash.update(`${skill.qualifiedId}\0${skill.source}\0${skill.id}\0${skill.name}\0${skill.path}\0${skill.description}\0${skill.excerpt}\0`);
+    hash.update(
+      `${skill.qualifiedId}\0${skill.source}\0${skill.id}\0${skill.name}\0${skill.path}\0${skill.description}\0${skill.excerpt}\0`,
+    );
     hash.update(`${JSON.stringify(skill.frontmatter)}\u0001`);
   }
   return `${rankerName}@${VERSION}:${skills.length}:${hash.digest("hex")}`;

@@ -28,9 +28,19 @@ export default definePlugin({
         "to check the name against its folder). Returns { valid, errors: [{ field, message }], warnings }.",
       inputSchema: {
         skill_name: z.string().min(1).max(1024).optional().describe("a served skill's id, as list_skills gives it"),
-        path: z.string().min(1).max(4096).optional().describe("a skill folder inside a served root (absolute, or relative to the server's folder)"),
+        path: z
+          .string()
+          .min(1)
+          .max(4096)
+          .optional()
+          .describe("a skill folder inside a served root (absolute, or relative to the server's folder)"),
         content: z.string().max(MAX_VALIDATED_BYTES).optional().describe("the text of a SKILL.md"),
-        directory_name: z.string().min(1).max(255).optional().describe("with content: the folder the skill would live in"),
+        directory_name: z
+          .string()
+          .min(1)
+          .max(255)
+          .optional()
+          .describe("with content: the folder the skill would live in"),
       },
       outputSchema: { valid: z.boolean(), errors: z.array(issueSchema), warnings: z.array(issueSchema) },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -42,7 +52,9 @@ export default definePlugin({
           );
         }
         if (directory_name !== undefined && content === undefined) {
-          throw new ToolInputError("directory_name goes with content only: a served skill or a path has a folder of its own");
+          throw new ToolInputError(
+            "directory_name goes with content only: a served skill or a path has a folder of its own",
+          );
         }
         let subject: string;
         let validation: SkillValidation;
@@ -51,7 +63,11 @@ export default definePlugin({
         } else if (path !== undefined) {
           subject = path;
           // The folder's name as given, not a symlink target's: clients see the link's name.
-          validation = await validateSkillFolder(await servedFolder(catalog, path, ctx.baseDir), basename(resolve(path)), escapeForDisplay(path));
+          validation = await validateSkillFolder(
+            await servedFolder(catalog, path, ctx.baseDir),
+            basename(resolve(path)),
+            escapeForDisplay(path),
+          );
         } else {
           subject = directory_name ?? "content";
           validation = validateSkillDocument(content!, directory_name);
@@ -66,7 +82,10 @@ export default definePlugin({
 });
 
 /** A served skill, read through its source, so a skill from any source (remote ones too) can be checked. */
-async function validateServed(catalog: CatalogView, id: string): Promise<{ subject: string; validation: SkillValidation }> {
+async function validateServed(
+  catalog: CatalogView,
+  id: string,
+): Promise<{ subject: string; validation: SkillValidation }> {
   await catalog.ready();
   // An unknown id is refused here, naming the closest ones.
   const skill = catalog.resolve(id);
@@ -108,7 +127,9 @@ async function servedFolder(catalog: CatalogView, path: string, baseDir: string)
     real = await realpath(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ToolInputError(code === "ENOENT" ? `${shown} does not exist` : `cannot read ${shown} (${code ?? "unknown error"})`);
+    throw new ToolInputError(
+      code === "ENOENT" ? `${shown} does not exist` : `cannot read ${shown} (${code ?? "unknown error"})`,
+    );
   }
   // A symlink inside a root may lead anywhere: what counts is where it leads.
   if (!roots.some(({ root }) => isWithin(real, root))) throw outside();

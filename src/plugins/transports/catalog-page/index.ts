@@ -8,7 +8,13 @@ import { catalogReader } from "../../../skills/files/skill-reader.js";
 import { SIGNATURE_FILE } from "../../../skills/signing/manifest.js";
 import { signatureStatus } from "../../../skills/signing/status.js";
 import { extractFrontmatter } from "../../../skills/skill-md/skill-md.js";
-import { decodeText, encodeContent, fetchSkillFiles, SHOWN_FILES_LIMIT, withoutSecrets } from "../../../skills/files/skill-files.js";
+import {
+  decodeText,
+  encodeContent,
+  fetchSkillFiles,
+  SHOWN_FILES_LIMIT,
+  withoutSecrets,
+} from "../../../skills/files/skill-files.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
 import { HTTP_TOKENS, type RouteCaller } from "../http/index.js";
@@ -24,7 +30,11 @@ import { accountMarkup, PageSignIn } from "./sign-in.js";
 const optionsSchema = z
   .object({
     /** Bytes of a SKILL.md, or of another file of a skill, the page shows; the rest is left out, and the page says so. */
-    maxDocumentBytes: z.number().int().positive().default(256 * 1024),
+    maxDocumentBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(256 * 1024),
     /** Search queries longer than this are cut: the page searches in memory, per request. */
     maxQueryChars: z.number().int().positive().default(200),
     /**
@@ -41,7 +51,11 @@ const optionsSchema = z
      */
     sessionSecret: z.string().min(32, "sessionSecret must be at least 32 characters").optional(),
     /** How long a sign-in lasts at most; an OAuth sign-in ends with its token besides. */
-    sessionMaxAgeSec: z.number().int().positive().default(8 * 60 * 60),
+    sessionMaxAgeSec: z
+      .number()
+      .int()
+      .positive()
+      .default(8 * 60 * 60),
     /** Believe `X-Forwarded-Proto: https` from the proxy in front (it ends TLS): cookies are Secure, redirects https. */
     trustForwardedProto: z.boolean().default(false),
   })
@@ -69,11 +83,21 @@ export default definePlugin({
     const session = signIn.session.bind(signIn);
     // Every page reads the catalog as its caller may see it (per-team visibility), and only so.
     const guarded =
-      (handle: (request: Request, path: string, shown: CatalogView, account: Markup | undefined) => Promise<Response>) =>
+      (
+        handle: (request: Request, path: string, shown: CatalogView, account: Markup | undefined) => Promise<Response>,
+      ) =>
       async (request: Request, path: string, caller: RouteCaller) => {
-        if (request.method !== "GET" && request.method !== "HEAD") return notice(405, "This catalog is read-only.", rootFor(path), [], { allow: "GET, HEAD" });
-        const response = await handle(request, path, caller.catalog, accountMarkup(signIn.account(request), rootFor(path)));
-        return request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
+        if (request.method !== "GET" && request.method !== "HEAD")
+          return notice(405, "This catalog is read-only.", rootFor(path), [], { allow: "GET, HEAD" });
+        const response = await handle(
+          request,
+          path,
+          caller.catalog,
+          accountMarkup(signIn.account(request), rootFor(path)),
+        );
+        return request.method === "HEAD"
+          ? new Response(null, { status: response.status, headers: response.headers })
+          : response;
       };
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: "/",
@@ -94,7 +118,8 @@ export default definePlugin({
         const rest = path.slice("/skill/".length);
         const slash = rest.indexOf("/");
         // The skill's page ends in "/", so that relative links in its SKILL.md reach its files.
-        if (slash === -1) return rest === "" ? notice(404, "Nothing here.", root) : answer(308, null, { location: `./${rest}/` });
+        if (slash === -1)
+          return rest === "" ? notice(404, "Nothing here.", root) : answer(308, null, { location: `./${rest}/` });
         let id: string;
         let filePath: string;
         try {
@@ -107,10 +132,20 @@ export default definePlugin({
         const found = lookUp(shown.list(), id);
         if ("none" in found) return notice(404, "No such skill.", root);
         if ("candidates" in found) return answer(300, candidatesPage(id, found.candidates, root, account));
-        if (filePath === "") return answer(200, await renderSkill(shown, policy, found.skill, options.maxDocumentBytes, root, account, request.signal));
+        if (filePath === "")
+          return answer(
+            200,
+            await renderSkill(shown, policy, found.skill, options.maxDocumentBytes, root, account, request.signal),
+          );
         if (filePath === "SKILL.md") return answer(303, null, { location: "./" });
         const download = new URL(request.url).searchParams.has("download");
-        return serveFile(shown, found.skill, filePath, { maxBytes: options.maxDocumentBytes, root, account, download }, ctx.logger);
+        return serveFile(
+          shown,
+          found.skill,
+          filePath,
+          { maxBytes: options.maxDocumentBytes, root, account, download },
+          ctx.logger,
+        );
       }),
     });
     // Sign-in and sign-out: answered by `signIn` itself on a server with auth; without it, nothing to do.
@@ -118,14 +153,21 @@ export default definePlugin({
       ctx.contribute(HTTP_TOKENS.Route, {
         prefix,
         signIn: (request, path, gate) => signIn.answer(request, path, gate),
-        handle: async (_request, path) => notice(404, "No sign-in here: this server asks for none, or the request brought its own token.", rootFor(path)),
+        handle: async (_request, path) =>
+          notice(
+            404,
+            "No sign-in here: this server asks for none, or the request brought its own token.",
+            rootFor(path),
+          ),
       });
     }
     return {
       start(started) {
         // Said at start, not first at a browser's sign-in: the operator reads the log, a reader cannot fix it.
         if (started.resolveOptional(HTTP_TOKENS.Options)?.oauth !== undefined && options.oauthClientId === undefined) {
-          ctx.logger.warn("with oauth, browsers cannot sign in to the catalog page until its oauthClientId option names the page's OAuth client");
+          ctx.logger.warn(
+            "with oauth, browsers cannot sign in to the catalog page until its oauthClientId option names the page's OAuth client",
+          );
         }
       },
     };
@@ -144,19 +186,50 @@ interface FileView {
  * of the folder, among the files the source lists, never one named like credentials. Markdown is
  * rendered as SKILL.md is, other text escaped, and a binary file only offered as a download.
  */
-async function serveFile(catalog: CatalogView, skill: CatalogSkill, path: string, view: FileView, logger: Logger): Promise<Response> {
-  const [fetched] = await fetchSkillFiles(catalog, skill, [path], { maxFileBytes: view.maxBytes, includeSecretFiles: false }, logger);
-  if (fetched === undefined || "error" in fetched) return notice(404, `Not served: ${fetched?.error ?? "no such file"}.`, view.root);
+async function serveFile(
+  catalog: CatalogView,
+  skill: CatalogSkill,
+  path: string,
+  view: FileView,
+  logger: Logger,
+): Promise<Response> {
+  const [fetched] = await fetchSkillFiles(
+    catalog,
+    skill,
+    [path],
+    { maxFileBytes: view.maxBytes, includeSecretFiles: false },
+    logger,
+  );
+  if (fetched === undefined || "error" in fetched)
+    return notice(404, `Not served: ${fetched?.error ?? "no such file"}.`, view.root);
   const { file } = fetched;
   const content = encodeContent(file.bytes, file.truncated);
   if (view.download) {
     if (file.truncated) return notice(413, "This file is larger than this page serves.", view.root);
     const name = path.slice(path.lastIndexOf("/") + 1);
-    return answer(200, file.bytes, { "content-type": "application/octet-stream", "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}` });
+    return answer(200, file.bytes, {
+      "content-type": "application/octet-stream",
+      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+    });
   }
   const shown =
-    content.encoding === "base64" ? undefined : /\.(md|markdown)$/i.test(path) ? trusted(renderMarkdown(content.content)) : html`<pre>${content.content}</pre>`;
-  return answer(200, filePage({ skill, path, shown, size: file.size, truncated: file.truncated, root: view.root, account: view.account }));
+    content.encoding === "base64"
+      ? undefined
+      : /\.(md|markdown)$/i.test(path)
+        ? trusted(renderMarkdown(content.content))
+        : html`<pre>${content.content}</pre>`;
+  return answer(
+    200,
+    filePage({
+      skill,
+      path,
+      shown,
+      size: file.size,
+      truncated: file.truncated,
+      root: view.root,
+      account: view.account,
+    }),
+  );
 }
 
 async function renderSkill(

@@ -8,7 +8,10 @@ const TOKEN_TIMEOUT_MS = 10_000;
 export class SignInError extends Error {}
 
 /** The issuer's metadata with the two endpoints the code flow needs. */
-export type IssuerMetadata = oauth.AuthorizationServer & { readonly authorization_endpoint: string; readonly token_endpoint: string };
+export type IssuerMetadata = oauth.AuthorizationServer & {
+  readonly authorization_endpoint: string;
+  readonly token_endpoint: string;
+};
 
 /**
  * The issuer's metadata, as oauth4webapi takes it, from the function the http plugin's JWT
@@ -59,15 +62,24 @@ export async function exchangeCode(issuer: IssuerMetadata, exchange: CodeExchang
   const client: oauth.Client = { client_id: exchange.clientId };
   let answer: oauth.TokenEndpointResponse;
   try {
-    const response = await oauth.authorizationCodeGrantRequest(issuer, client, oauth.None(), exchange.callback, exchange.redirectUri, exchange.verifier, {
-      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-      // Plain http only to this machine (a local issuer, the tests): the code never crosses a network.
-      [oauth.allowInsecureRequests]: isLoopbackHttp(issuer.token_endpoint),
-    });
+    const response = await oauth.authorizationCodeGrantRequest(
+      issuer,
+      client,
+      oauth.None(),
+      exchange.callback,
+      exchange.redirectUri,
+      exchange.verifier,
+      {
+        signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+        // Plain http only to this machine (a local issuer, the tests): the code never crosses a network.
+        [oauth.allowInsecureRequests]: isLoopbackHttp(issuer.token_endpoint),
+      },
+    );
     answer = await oauth.processAuthorizationCodeResponse(issuer, client, response);
   } catch (error) {
     // oauth4webapi's own argument checks: a fault here, not the issuer's.
-    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_INVALID_ARG")) throw error;
+    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_INVALID_ARG"))
+      throw error;
     throw new SignInError(reasonOf(error));
   }
   // oauth4webapi takes DPoP-bound tokens too; the bearer check takes bearer tokens only.

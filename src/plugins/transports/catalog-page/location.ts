@@ -15,7 +15,9 @@ export interface PageLocation {
  */
 export function locate(request: Request, path: string, trustForwardedProto: boolean): PageLocation {
   const url = new URL(request.url);
-  const forwarded = trustForwardedProto ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
+  const forwarded = trustForwardedProto
+    ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase()
+    : undefined;
   const secure = forwarded === undefined ? url.protocol === "https:" : forwarded === "https";
   const mount = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : url.pathname;
   return { origin: `${secure ? "https" : "http"}://${url.host}`, mountPath: `${mount.replace(/\/+$/, "")}/`, secure };

@@ -9,7 +9,9 @@ import MarkdownIt from "markdown-it";
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable("image");
 
 // Every link leaves the page without telling where it came from, or giving the target a handle on it.
-const defaultLinkOpen = markdown.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
+const defaultLinkOpen =
+  markdown.renderer.rules.link_open ??
+  ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
 markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
   tokens[index]!.attrSet("rel", "noopener noreferrer nofollow");
   return defaultLinkOpen(tokens, index, options, env, self);

@@ -19,7 +19,10 @@ export function fileHref(path: string): string {
 
 /** The skills whose id, name or description holds every word of the query (case-insensitive). */
 export function matching(skills: readonly CatalogSkill[], query: string): readonly CatalogSkill[] {
-  const words = query.toLowerCase().split(/\s+/).filter((word) => word !== "");
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   if (words.length === 0) return skills;
   return skills.filter((skill) => {
     const text = `${skill.qualifiedId} ${skill.name} ${skill.description}`.toLowerCase();
@@ -27,14 +30,21 @@ export function matching(skills: readonly CatalogSkill[], query: string): readon
   });
 }
 
-export function listPage(skills: readonly CatalogSkill[], shown: readonly CatalogSkill[], query: string, account?: Markup): string {
-  const heading = query === "" ? `${skills.length} skills` : `${shown.length} of ${skills.length} skills match “${query}”`;
+export function listPage(
+  skills: readonly CatalogSkill[],
+  shown: readonly CatalogSkill[],
+  query: string,
+  account?: Markup,
+): string {
+  const heading =
+    query === "" ? `${skills.length} skills` : `${shown.length} of ${skills.length} skills match “${query}”`;
   return page(
     query === "" ? "All skills" : `Search: ${query}`,
     query,
     html`<h1>${heading}</h1>
 <ul class="skills">${shown.map(
-      (skill) => html`<li><a href="${skillHref(skill)}">${skill.id}</a> <span class="source">${skill.source}</span><br>${skill.description}</li>`,
+      (skill) =>
+        html`<li><a href="${skillHref(skill)}">${skill.id}</a> <span class="source">${skill.source}</span><br>${skill.description}</li>`,
     )}</ul>`,
     "./",
     account,
@@ -54,7 +64,16 @@ export interface SkillPageParts {
   readonly account?: Markup;
 }
 
-export function skillPage({ skill, body, truncated, files, findings, signature, root, account }: SkillPageParts): string {
+export function skillPage({
+  skill,
+  body,
+  truncated,
+  files,
+  findings,
+  signature,
+  root,
+  account,
+}: SkillPageParts): string {
   const more = files.omitted + files.withheld;
   return page(
     skill.name,
@@ -85,13 +104,19 @@ export function skillPage({ skill, body, truncated, files, findings, signature, 
 }
 
 /** A plain name several skills in the caller's view share: each, by the id that reaches it. */
-export function candidatesPage(name: string, candidates: readonly CatalogSkill[], root: string, account?: Markup): string {
+export function candidatesPage(
+  name: string,
+  candidates: readonly CatalogSkill[],
+  root: string,
+  account?: Markup,
+): string {
   return page(
     name,
     "",
     html`<h1>${candidates.length} skills are named ${name}</h1>
 <ul class="skills">${candidates.map(
-      (skill) => html`<li><a href="${root}${skillHref(skill)}">${skill.qualifiedId}</a> <span class="source">${skill.source}</span><br>${skill.description}</li>`,
+      (skill) =>
+        html`<li><a href="${root}${skillHref(skill)}">${skill.qualifiedId}</a> <span class="source">${skill.source}</span><br>${skill.description}</li>`,
     )}</ul>`,
     root,
     account,

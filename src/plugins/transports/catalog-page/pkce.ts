@@ -36,13 +36,21 @@ export interface AnswerRefused {
  * `iss` it names is the issuer's own (RFC 9207, required when the metadata says it is sent), and
  * it holds no error but a code. What passes is what the code exchange takes.
  */
-export function checkAnswer(issuer: oauth.AuthorizationServer, clientId: string, answer: URLSearchParams, state: string): URLSearchParams | AnswerRefused {
+export function checkAnswer(
+  issuer: oauth.AuthorizationServer,
+  clientId: string,
+  answer: URLSearchParams,
+  state: string,
+): URLSearchParams | AnswerRefused {
   let checked: URLSearchParams;
   try {
     checked = oauth.validateAuthResponse(issuer, { client_id: clientId }, answer, state);
   } catch (error) {
     if (error instanceof oauth.AuthorizationResponseError) {
-      return { status: 401, refused: `The issuer did not sign you in: ${error.error}${error.error_description ? ` (${error.error_description})` : ""}.` };
+      return {
+        status: 401,
+        refused: `The issuer did not sign you in: ${error.error}${error.error_description ? ` (${error.error_description})` : ""}.`,
+      };
     }
     if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
       return { status: 400, refused: `The answer is not for the sign-in this browser started (${error.message}).` };

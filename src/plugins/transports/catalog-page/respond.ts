@@ -15,7 +15,12 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** A page answer; `cookies` are Set-Cookie values, each a header of its own. */
-export function answer(status: number, body: string | Uint8Array | null, extra: Record<string, string> = {}, cookies: readonly string[] = []): Response {
+export function answer(
+  status: number,
+  body: string | Uint8Array | null,
+  extra: Record<string, string> = {},
+  cookies: readonly string[] = [],
+): Response {
   const headers = new Headers({ ...PAGE_HEADERS, ...extra });
   for (const cookie of cookies) headers.append("set-cookie", cookie);
   return new Response(body, { status, headers });
@@ -27,6 +32,17 @@ export function redirect(location: string, cookies: readonly string[] = []): Res
 }
 
 /** A page that says one thing, with the way back to the list. */
-export function notice(status: number, message: string, root: string, cookies: readonly string[] = [], extra: Record<string, string> = {}): Response {
-  return answer(status, page("Not here", "", html`<h1>${message}</h1><p><a href="${root}">All skills</a></p>`, root), extra, cookies);
+export function notice(
+  status: number,
+  message: string,
+  root: string,
+  cookies: readonly string[] = [],
+  extra: Record<string, string> = {},
+): Response {
+  return answer(
+    status,
+    page("Not here", "", html`<h1>${message}</h1><p><a href="${root}">All skills</a></p>`, root),
+    extra,
+    cookies,
+  );
 }

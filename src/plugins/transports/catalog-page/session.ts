@@ -32,7 +32,10 @@ export class CookieSealer {
     secret: string | undefined,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.#key = secret === undefined ? randomBytes(32) : createHash("sha256").update(`skills-kernel catalog page\0${secret}`).digest();
+    this.#key =
+      secret === undefined
+        ? randomBytes(32)
+        : createHash("sha256").update(`skills-kernel catalog page\0${secret}`).digest();
   }
 
   async seal(use: string, content: object, expiresAtSec: number): Promise<string> {
@@ -79,7 +82,12 @@ export class CookieSealer {
 
 /** A session cookie's content, when it holds one. */
 export function sessionContent(payload: JWTPayload | undefined): SessionContent | undefined {
-  if (payload === undefined || typeof payload.token !== "string" || (payload.mode !== "token" && payload.mode !== "oauth")) return undefined;
+  if (
+    payload === undefined ||
+    typeof payload.token !== "string" ||
+    (payload.mode !== "token" && payload.mode !== "oauth")
+  )
+    return undefined;
   return { mode: payload.mode, token: payload.token };
 }
 
@@ -114,5 +122,12 @@ export interface CookieScope {
  * it; following a link to the page can), Secure over HTTPS. `maxAgeSec` 0 clears it.
  */
 export function setCookie(name: string, value: string, scope: CookieScope, maxAgeSec: number): string {
-  return [`${name}=${value}`, `Path=${scope.path}`, `Max-Age=${Math.max(0, maxAgeSec)}`, "HttpOnly", "SameSite=Lax", ...(scope.secure ? ["Secure"] : [])].join("; ");
+  return [
+    `${name}=${value}`,
+    `Path=${scope.path}`,
+    `Max-Age=${Math.max(0, maxAgeSec)}`,
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(scope.secure ? ["Secure"] : []),
+  ].join("; ");
 }

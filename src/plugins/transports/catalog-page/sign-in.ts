@@ -7,7 +7,16 @@ import { endSessionUrl, exchangeCode, issuerMetadata, SignInError, type IssuerMe
 import { locate, postedFromHere, rootFor, type PageLocation } from "./location.js";
 import { authorizationUrl, checkAnswer } from "./pkce.js";
 import { answer, notice, redirect } from "./respond.js";
-import { type CookieSealer, CSRF_COOKIE, readCookie, SESSION_COOKIE, sessionContent, setCookie, SIGN_IN_COOKIE, signInContent } from "./session.js";
+import {
+  type CookieSealer,
+  CSRF_COOKIE,
+  readCookie,
+  SESSION_COOKIE,
+  sessionContent,
+  setCookie,
+  SIGN_IN_COOKIE,
+  signInContent,
+} from "./session.js";
 
 export interface SignInOptions {
   /** The OAuth client the page signs in as: a public client (PKCE, no secret). */
@@ -68,11 +77,18 @@ export class PageSignIn {
     if (sealed === undefined) return redirect(`${root}sign-in`);
     const cleared = [setCookie(SESSION_COOKIE, "", scopeOf(here), 0)];
     const content = sessionContent(await this.sealer.unseal(SESSION_USE, sealed));
-    if (content === undefined || content.mode !== gate.mode) return this.#signInAgain(401, "This sign-in is not valid here.", root, cleared);
+    if (content === undefined || content.mode !== gate.mode)
+      return this.#signInAgain(401, "This sign-in is not valid here.", root, cleared);
     const verdict = await gate.check(content.token);
     if ("refused" in verdict) {
-      if (verdict.status === 503) return notice(503, `Cannot check your sign-in now: ${verdict.refused}.`, root, [], { "retry-after": "5" });
-      return this.#signInAgain(verdict.status, `Your sign-in is no longer accepted: ${verdict.refused}.`, root, cleared);
+      if (verdict.status === 503)
+        return notice(503, `Cannot check your sign-in now: ${verdict.refused}.`, root, [], { "retry-after": "5" });
+      return this.#signInAgain(
+        verdict.status,
+        `Your sign-in is no longer accepted: ${verdict.refused}.`,
+        root,
+        cleared,
+      );
     }
     this.#accounts.set(request, {
       name: verdict.caller.identity?.subject ?? "the server's token",
@@ -86,11 +102,17 @@ export class PageSignIn {
     const here = locate(request, path, this.options.trustForwardedProto);
     const root = rootFor(path);
     const method = request.method;
-    if (path === "/sign-out") return method === "POST" ? this.#signOut(request, gate, here, root) : notice(405, "Sign out with the button on a page.", root, [], { allow: "POST" });
+    if (path === "/sign-out")
+      return method === "POST"
+        ? this.#signOut(request, gate, here, root)
+        : notice(405, "Sign out with the button on a page.", root, [], { allow: "POST" });
     if (path === "/sign-in" && method === "GET") return this.#signInPage(gate, here, root);
-    if (gate.mode === "token" && path === "/sign-in" && method === "POST") return this.#tokenForm(request, gate, here, root);
-    if (gate.mode === "oauth" && path === "/sign-in/oauth" && method === "GET") return this.#startOAuth(gate, here, root);
-    if (gate.mode === "oauth" && path === "/sign-in/callback" && method === "GET") return this.#finishOAuth(request, gate, here, root);
+    if (gate.mode === "token" && path === "/sign-in" && method === "POST")
+      return this.#tokenForm(request, gate, here, root);
+    if (gate.mode === "oauth" && path === "/sign-in/oauth" && method === "GET")
+      return this.#startOAuth(gate, here, root);
+    if (gate.mode === "oauth" && path === "/sign-in/callback" && method === "GET")
+      return this.#finishOAuth(request, gate, here, root);
     return notice(404, "Nothing here.", root);
   }
 
@@ -105,19 +127,31 @@ export class PageSignIn {
     const nonce = randomBytes(32).toString("base64url");
     const body = html`<h1>Sign in</h1><p>This catalog needs the server's access token.</p>
 <form method="post" action="${root}sign-in"><input type="hidden" name="csrf" value="${this.sealer.tag(CSRF_PURPOSE, nonce)}"><label>Token <input type="password" name="token" autocomplete="current-password" required></label><button type="submit">Sign in</button></form>`;
-    return answer(200, page("Sign in", "", body, root), {}, [setCookie(CSRF_COOKIE, nonce, { ...scopeOf(here), path: `${here.mountPath}sign-in` }, SIGN_IN_TTL_SEC)]);
+    return answer(200, page("Sign in", "", body, root), {}, [
+      setCookie(CSRF_COOKIE, nonce, { ...scopeOf(here), path: `${here.mountPath}sign-in` }, SIGN_IN_TTL_SEC),
+    ]);
   }
 
   async #tokenForm(request: Request, gate: SignInGate, here: PageLocation, root: string): Promise<Response> {
     const form = await readForm(request);
     const nonce = readCookie(request, CSRF_COOKIE);
     const csrf = form?.get("csrf");
-    if (!postedFromHere(request, here) || nonce === undefined || typeof csrf !== "string" || !this.sealer.tagMatches(CSRF_PURPOSE, nonce, csrf)) {
+    if (
+      !postedFromHere(request, here) ||
+      nonce === undefined ||
+      typeof csrf !== "string" ||
+      !this.sealer.tagMatches(CSRF_PURPOSE, nonce, csrf)
+    ) {
       return this.#signInAgain(403, "This form did not come from this page, or is out of date.", root);
     }
     const verdict = await gate.check(form?.get("token") ?? "");
     if ("refused" in verdict) return this.#signInAgain(401, "That token is not accepted.", root);
-    return this.#signedIn(here, root, { mode: "token", token: form!.get("token")! }, this.sealer.nowSec() + this.options.sessionMaxAgeSec);
+    return this.#signedIn(
+      here,
+      root,
+      { mode: "token", token: form!.get("token")! },
+      this.sealer.nowSec() + this.options.sessionMaxAgeSec,
+    );
   }
 
   async #startOAuth(gate: SignInGate & { mode: "oauth" }, here: PageLocation, root: string): Promise<Response> {
@@ -125,7 +159,11 @@ export class PageSignIn {
     if (clientId === undefined) return redirect(`${root}sign-in`);
     const issuer = await this.#issuer(gate.issuer, root);
     if (issuer instanceof Response) return issuer;
-    const kept = { state: oauth.generateRandomState(), verifier: oauth.generateRandomCodeVerifier(), redirectUri: `${here.origin}${here.mountPath}sign-in/callback` };
+    const kept = {
+      state: oauth.generateRandomState(),
+      verifier: oauth.generateRandomCodeVerifier(),
+      redirectUri: `${here.origin}${here.mountPath}sign-in/callback`,
+    };
     const sealed = await this.sealer.seal(SIGN_IN_USE, kept, this.sealer.nowSec() + SIGN_IN_TTL_SEC);
     const location = await authorizationUrl({
       authorizationEndpoint: issuer.authorization_endpoint,
@@ -139,11 +177,17 @@ export class PageSignIn {
     return redirect(location.href, [setCookie(SIGN_IN_COOKIE, sealed, scopeOf(here), SIGN_IN_TTL_SEC)]);
   }
 
-  async #finishOAuth(request: Request, gate: SignInGate & { mode: "oauth" }, here: PageLocation, root: string): Promise<Response> {
+  async #finishOAuth(
+    request: Request,
+    gate: SignInGate & { mode: "oauth" },
+    here: PageLocation,
+    root: string,
+  ): Promise<Response> {
     const cleared = [setCookie(SIGN_IN_COOKIE, "", scopeOf(here), 0)];
     const sealed = readCookie(request, SIGN_IN_COOKIE);
     const kept = sealed === undefined ? undefined : signInContent(await this.sealer.unseal(SIGN_IN_USE, sealed));
-    if (kept === undefined) return this.#signInAgain(400, "This sign-in was not started in this browser, or took too long.", root, cleared);
+    if (kept === undefined)
+      return this.#signInAgain(400, "This sign-in was not started in this browser, or took too long.", root, cleared);
     // Not cleared: the code is not spent yet, so a reload may finish the sign-in once the issuer answers.
     const issuer = await this.#issuer(gate.issuer, root);
     if (issuer instanceof Response) return issuer;
@@ -152,35 +196,64 @@ export class PageSignIn {
     if ("refused" in callback) return this.#signInAgain(callback.status, callback.refused, root, cleared);
     let token: string;
     try {
-      token = await exchangeCode(issuer, { clientId, callback, verifier: kept.verifier, redirectUri: kept.redirectUri });
+      token = await exchangeCode(issuer, {
+        clientId,
+        callback,
+        verifier: kept.verifier,
+        redirectUri: kept.redirectUri,
+      });
     } catch (error) {
       if (!(error instanceof SignInError)) throw error;
       this.logger.warn(`catalog page sign-in: ${error.message}`);
       return this.#signInAgain(502, `Sign-in failed: ${error.message}.`, root, cleared);
     }
     const verdict = await gate.check(token);
-    if ("refused" in verdict) return this.#signInAgain(verdict.status === 503 ? 503 : 403, `The issuer's token is not accepted here: ${verdict.refused}.`, root, cleared);
-    const expiresAt = Math.min(this.sealer.nowSec() + this.options.sessionMaxAgeSec, verdict.caller.authInfo?.expiresAt ?? Number.POSITIVE_INFINITY);
+    if ("refused" in verdict)
+      return this.#signInAgain(
+        verdict.status === 503 ? 503 : 403,
+        `The issuer's token is not accepted here: ${verdict.refused}.`,
+        root,
+        cleared,
+      );
+    const expiresAt = Math.min(
+      this.sealer.nowSec() + this.options.sessionMaxAgeSec,
+      verdict.caller.authInfo?.expiresAt ?? Number.POSITIVE_INFINITY,
+    );
     return this.#signedIn(here, root, { mode: "oauth", token }, expiresAt, cleared);
   }
 
-  async #signedIn(here: PageLocation, root: string, content: { mode: "token" | "oauth"; token: string }, expiresAtSec: number, also: string[] = []): Promise<Response> {
+  async #signedIn(
+    here: PageLocation,
+    root: string,
+    content: { mode: "token" | "oauth"; token: string },
+    expiresAtSec: number,
+    also: string[] = [],
+  ): Promise<Response> {
     const sealed = await this.sealer.seal(SESSION_USE, content, expiresAtSec);
-    if (sealed.length > MAX_COOKIE_CHARS) return this.#signInAgain(500, "The token is too large to keep in a browser cookie.", root, also);
-    return redirect(root, [...also, setCookie(SESSION_COOKIE, sealed, scopeOf(here), expiresAtSec - this.sealer.nowSec())]);
+    if (sealed.length > MAX_COOKIE_CHARS)
+      return this.#signInAgain(500, "The token is too large to keep in a browser cookie.", root, also);
+    return redirect(root, [
+      ...also,
+      setCookie(SESSION_COOKIE, sealed, scopeOf(here), expiresAtSec - this.sealer.nowSec()),
+    ]);
   }
 
   async #signOut(request: Request, gate: SignInGate, here: PageLocation, root: string): Promise<Response> {
     const sealed = readCookie(request, SESSION_COOKIE);
     if (sealed !== undefined) {
       const tag = (await readForm(request))?.get("csrf");
-      if (!postedFromHere(request, here) || typeof tag !== "string" || !this.sealer.tagMatches(SIGN_OUT_PURPOSE, sealed, tag)) {
+      if (
+        !postedFromHere(request, here) ||
+        typeof tag !== "string" ||
+        !this.sealer.tagMatches(SIGN_OUT_PURPOSE, sealed, tag)
+      ) {
         return notice(403, "This sign-out did not come from this page.", root);
       }
     }
     const cleared = [setCookie(SESSION_COOKIE, "", scopeOf(here), 0)];
     // The issuer's own session would sign the browser straight back in: end it too when it says how.
-    const atIssuer = sealed !== undefined && gate.mode === "oauth" ? await this.#endSession(gate.issuer, here) : undefined;
+    const atIssuer =
+      sealed !== undefined && gate.mode === "oauth" ? await this.#endSession(gate.issuer, here) : undefined;
     if (atIssuer === undefined) return redirect(`${root}sign-in`, cleared);
     // Not a redirect: the form's `form-action 'self'` forbids one to another origin. A Refresh
     // header is a navigation of its own, and the link is there if a browser ignores it.
@@ -201,7 +274,12 @@ export class PageSignIn {
   }
 
   #signInAgain(status: number, message: string, root: string, cookies: readonly string[] = []): Response {
-    return answer(status, page("Sign in", "", html`<h1>${message}</h1><p><a href="${root}sign-in">Sign in</a></p>`, root), {}, cookies);
+    return answer(
+      status,
+      page("Sign in", "", html`<h1>${message}</h1><p><a href="${root}sign-in">Sign in</a></p>`, root),
+      {},
+      cookies,
+    );
   }
 
   /** The issuer's metadata, asked once, and again after a failure. */
@@ -234,7 +312,11 @@ function scopeOf(here: PageLocation) {
 
 /** A urlencoded form body of at most MAX_FORM_BYTES, or undefined for anything else. */
 async function readForm(request: Request): Promise<URLSearchParams | undefined> {
-  if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded") || request.body === null) return undefined;
+  if (
+    !request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded") ||
+    request.body === null
+  )
+    return undefined;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -100,10 +100,21 @@ const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * instance of its own, so any replica answers any request), 2025-11-25 in sessions (or, with
  * `stateless`, one request at a time).
  */
-export function createHttpApp({ buildServer, edition, personal, logger, options, routes = [], catalogFor, readiness, clock = systemClock }: HttpAppParts): HttpApp {
+export function createHttpApp({
+  buildServer,
+  edition,
+  personal,
+  logger,
+  options,
+  routes = [],
+  catalogFor,
+  readiness,
+  clock = systemClock,
+}: HttpAppParts): HttpApp {
   checkWriteTools(options);
   const mayWrite = writePermission(options);
-  const createServer: ServerFactory = (caller) => buildServer({ authenticated: personal, identity: caller.identity, remote: { writes: mayWrite(caller) } });
+  const createServer: ServerFactory = (caller) =>
+    buildServer({ authenticated: personal, identity: caller.identity, remote: { writes: mayWrite(caller) } });
   const hostGuard = createHostGuard(options.allowedHosts, options.allowedOrigins, options.boundPort);
   const authGuard = createAuthGuard(options.authToken);
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
@@ -124,7 +135,8 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         clock,
       );
   const work = new WorkLimiter(options, clock);
-  const pooledServer = (lifetime: AbortSignal) => buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } });
+  const pooledServer = (lifetime: AbortSignal) =>
+    buildServer({ authenticated: personal, lifetime, remote: { writes: mayWrite({}) } });
   const pool = new ServerPool(pooledServer, edition, MAX_IDLE_SERVERS);
   // `--stateless` 2025-11-25 requests get pooled servers of their own, so no server ever carries
   // state between the two revisions; only requests that leave none behind are answered by one.
@@ -148,10 +160,12 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
   // Made on the first MCP request, not at start, so a server that is never asked builds nothing.
   let relay: Promise<ListChangedRelay | undefined> | undefined;
   const startRelay = () =>
-    (relay ??= (async () => ListChangedRelay.connect(await createServer({}), modern.notify))().catch((error: unknown) => {
-      logger.error(`list_changed will not reach subscriptions/listen streams: ${errorMessage(error)}`);
-      return undefined;
-    }));
+    (relay ??= (async () => ListChangedRelay.connect(await createServer({}), modern.notify))().catch(
+      (error: unknown) => {
+        logger.error(`list_changed will not reach subscriptions/listen streams: ${errorMessage(error)}`);
+        return undefined;
+      },
+    ));
 
   let closing = false;
   let inFlight = 0;
@@ -177,25 +191,30 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
         return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
       }
       const text = await readBody(request, options.maxBodyBytes, options.bodyTimeoutMs, clock);
-      if (typeof text !== "string") return jsonRpcError(text.status, text.status === 400 ? -32700 : -32000, text.message);
+      if (typeof text !== "string")
+        return jsonRpcError(text.status, text.status === 400 ? -32700 : -32000, text.message);
       try {
         parsed = JSON.parse(text);
       } catch {
         return jsonRpcError(400, -32700, "Parse error: the request body is not JSON");
       }
-      if (Array.isArray(parsed) && parsed.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch");
+      if (Array.isArray(parsed) && parsed.length === 0)
+        return jsonRpcError(400, -32600, "Invalid Request: an empty batch");
       if (Array.isArray(parsed) && parsed.length > options.maxBatchSize) {
         return jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${options.maxBatchSize} messages`);
       }
       // An answer echoes the id it answers: one that is neither a string nor an integer is refused
       // here, so that no answer carries it back.
-      if ((Array.isArray(parsed) ? parsed : [parsed]).some((message) => isRecord(message) && !isRequestId(message.id))) {
+      if (
+        (Array.isArray(parsed) ? parsed : [parsed]).some((message) => isRecord(message) && !isRequestId(message.id))
+      ) {
         return jsonRpcError(400, -32600, "Invalid Request: an id is a string or an integer");
       }
     }
     const serve = async (): Promise<Response> => {
       if (await isLegacyRequest(request, parsed, { maxRequestBodySize: options.maxBodyBytes })) {
-        if (!sessions) return serveLegacyOnce((who) => legacyServer(who, parsed), request, parsed, options.maxAnswerBytes, caller);
+        if (!sessions)
+          return serveLegacyOnce((who) => legacyServer(who, parsed), request, parsed, options.maxAnswerBytes, caller);
         return sessions.handle(request, parsed, client, caller);
       }
       const response = await modern.fetch(request, { parsedBody: parsed, authInfo: caller.authInfo });
@@ -214,12 +233,16 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
 
   const route = async (request: Request, path: string, client: string, untrack: () => void): Promise<Response> => {
     const isMcp = path === options.path;
-    const refuse = (refusal: Refusal) => (isMcp ? mcpError : restError)(refusal.status, refusal.message, refusal.headers);
+    const refuse = (refusal: Refusal) =>
+      (isMcp ? mcpError : restError)(refusal.status, refusal.message, refusal.headers);
     if (path === "/healthz") return json(closing ? 503 : 200, { status: closing ? "stopping" : "ok" });
     if (path === "/readyz") {
       const report = readiness ? await readiness() : { ready: true, checks: {} };
       const ready = report.ready && !closing;
-      return json(ready ? 200 : 503, { status: ready ? "ready" : closing ? "stopping" : "not ready", checks: report.checks });
+      return json(ready ? 200 : 503, {
+        status: ready ? "ready" : closing ? "stopping" : "not ready",
+        checks: report.checks,
+      });
     }
     const hostRefusal = hostGuard(request);
     if (hostRefusal) return refuse(hostRefusal);
@@ -242,9 +265,13 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
       if (refusal) return refuse(refusal);
     }
     const declared = Number(request.headers.get("content-length") ?? 0);
-    if (declared > options.maxBodyBytes) return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
+    if (declared > options.maxBodyBytes)
+      return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
     if (isMcp) return serveMcp(request, client, untrack, caller);
-    if (contributed) return work.run(laneOf(caller, client), request.signal, async () => contributed.handle(request, path, { ...caller, catalog: catalogFor(caller.identity) }));
+    if (contributed)
+      return work.run(laneOf(caller, client), request.signal, async () =>
+        contributed.handle(request, path, { ...caller, catalog: catalogFor(caller.identity) }),
+      );
     return restError(404, `nothing at ${path}`);
   };
 
@@ -260,7 +287,8 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
     }
     const path = url.pathname.slice(basePath.length) || "/";
     if (UNSERVED_METHODS.has(request.method)) return methodNotServed(request.method);
-    if (closing && !HEALTH_PATHS.has(path)) return restError(503, "the server is shutting down", { connection: "close" });
+    if (closing && !HEALTH_PATHS.has(path))
+      return restError(503, "the server is shutting down", { connection: "close" });
     // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
     const untrack = request.method === "GET" && path === options.path ? () => undefined : track();
     try {
@@ -298,10 +326,19 @@ export function createHttpApp({ buildServer, edition, personal, logger, options,
 }
 
 /** What a route with `signIn` gets, per request: the mode and the token check of the bearer gate; none without auth. */
-function signInGateOf(options: HttpAppOptions, oauth: OAuthGate | undefined): ((request: Request) => SignInGate) | undefined {
+function signInGateOf(
+  options: HttpAppOptions,
+  oauth: OAuthGate | undefined,
+): ((request: Request) => SignInGate) | undefined {
   if (oauth && options.oauth) {
     const { issuer, requiredScopes, audience } = options.oauth;
-    return (request) => ({ mode: "oauth", issuer, requiredScopes, audience, check: (token) => oauth.check(token, request) });
+    return (request) => ({
+      mode: "oauth",
+      issuer,
+      requiredScopes,
+      audience,
+      check: (token) => oauth.check(token, request),
+    });
   }
   if (options.authToken === undefined) return undefined;
   const matches = tokenMatcher(options.authToken);
@@ -342,7 +379,9 @@ function laneOf(caller: Caller, client: string): string {
 
 /** True when a body holds a request (a message with a method and an id): work to be answered. */
 function asksForAnswer(parsed: unknown): boolean {
-  return (Array.isArray(parsed) ? parsed : [parsed]).some((message) => isRecord(message) && typeof message.method === "string" && message.id !== undefined);
+  return (Array.isArray(parsed) ? parsed : [parsed]).some(
+    (message) => isRecord(message) && typeof message.method === "string" && message.id !== undefined,
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

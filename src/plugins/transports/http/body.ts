@@ -11,7 +11,12 @@ export interface BodyRefusal {
  * now and then cannot hold a request (and what it holds) open for ever. node:http also cuts such
  * a body itself (requestTimeout); Bun and Deno hand the stream over as it arrives, so it is timed here.
  */
-export async function readBody(request: Request, maxBytes: number, timeoutMs: number, clock: Clock = systemClock): Promise<string | BodyRefusal> {
+export async function readBody(
+  request: Request,
+  maxBytes: number,
+  timeoutMs: number,
+  clock: Clock = systemClock,
+): Promise<string | BodyRefusal> {
   if (request.body === null) return "";
   const reader = request.body.getReader();
   let timedOut = false;
@@ -37,6 +42,7 @@ export async function readBody(request: Request, maxBytes: number, timeoutMs: nu
   } finally {
     clock.clearTimeout(timer);
   }
-  if (timedOut) return { status: 408, message: `Request Timeout: the request body did not arrive within ${timeoutMs} ms` };
+  if (timedOut)
+    return { status: 408, message: `Request Timeout: the request body did not arrive within ${timeoutMs} ms` };
   return new TextDecoder().decode(Buffer.concat(chunks));
 }

@@ -37,7 +37,11 @@ function normalizeHostname(name: string): string {
  * in Host and an Origin's port must be that one: a page served from another port of this machine
  * is another origin.
  */
-export function createHostGuard(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] = [], boundPort?: () => number | undefined) {
+export function createHostGuard(
+  allowedHosts: readonly string[] | undefined,
+  allowedOrigins: readonly string[] = [],
+  boundPort?: () => number | undefined,
+) {
   if (!allowedHosts) return (): Refusal | undefined => undefined;
   const hosts = [...allowedHosts];
   const origins = new Set(allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, "")));
@@ -50,14 +54,20 @@ export function createHostGuard(allowedHosts: readonly string[] | undefined, all
     // always names the port it connected to, so only a port that is not this server's is refused.
     const named = new URL(`http://${hostHeader}`).port;
     if (port !== undefined && named !== "" && Number(named) !== port) {
-      return { status: 403, message: `Invalid Host: ${hostHeader} does not name this server's port ${port} (DNS-rebinding protection; allowedHosts lists other names to serve)` };
+      return {
+        status: 403,
+        message: `Invalid Host: ${hostHeader} does not name this server's port ${port} (DNS-rebinding protection; allowedHosts lists other names to serve)`,
+      };
     }
     const origin = request.headers.get("origin");
     if (origin !== null && origins.has(origin.toLowerCase())) return undefined;
     const checked = validateOriginHeader(origin, hosts);
     if (!checked.ok) return { status: 403, message: checked.message };
     if (port !== undefined && origin && portOf(origin) !== port) {
-      return { status: 403, message: `Invalid Origin: ${origin} is not this server's own origin (allowedOrigins lists the pages that may call it)` };
+      return {
+        status: 403,
+        message: `Invalid Origin: ${origin} is not this server's own origin (allowedOrigins lists the pages that may call it)`,
+      };
     }
     return undefined;
   };
@@ -80,7 +90,11 @@ export function createAuthGuard(token: string | undefined) {
     const header = request.headers.get("authorization");
     const match = header === null ? null : /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
     if (!match) {
-      return { status: 401, message: "authentication required: send Authorization: Bearer <token>", headers: { "www-authenticate": 'Bearer realm="skills-kernel"' } };
+      return {
+        status: 401,
+        message: "authentication required: send Authorization: Bearer <token>",
+        headers: { "www-authenticate": 'Bearer realm="skills-kernel"' },
+      };
     }
     if (!matches(match[1]!)) {
       return {

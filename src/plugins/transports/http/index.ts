@@ -25,11 +25,19 @@ export default definePlugin({
   needsTrust: { plugin: "it opens an HTTP listener" },
   setup(ctx, configured) {
     const fromEnv = process.env[AUTH_TOKEN_ENV];
-    if (configured.authToken === undefined && fromEnv !== undefined && fromEnv !== "" && fromEnv.length < MIN_TOKEN_LENGTH) {
+    if (
+      configured.authToken === undefined &&
+      fromEnv !== undefined &&
+      fromEnv !== "" &&
+      fromEnv.length < MIN_TOKEN_LENGTH
+    ) {
       throw new ConfigError(`${AUTH_TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters`);
     }
     // With sign-in, a shared token from the environment is not used: it names no caller.
-    const options = configured.authToken === undefined && configured.oauth === undefined && fromEnv ? { ...configured, authToken: fromEnv } : configured;
+    const options =
+      configured.authToken === undefined && configured.oauth === undefined && fromEnv
+        ? { ...configured, authToken: fromEnv }
+        : configured;
     checkWriteTools(options);
     ctx.provide(HTTP_TOKENS.Options, options);
     const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);

@@ -40,9 +40,13 @@ export async function serveLegacyOnce(
   maxAnswerBytes: number,
   caller: Caller,
 ): Promise<Response> {
-  if (request.method !== "POST") return mcpError(405, "Method not allowed: this server is stateless; POST each request", { allow: "POST" });
+  if (request.method !== "POST")
+    return mcpError(405, "Method not allowed: this server is stateless; POST each request", { allow: "POST" });
   const server = await createServer(caller);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   try {
     await server.connect(new LimitedTransport(transport, maxAnswerBytes));
     return await transport.handleRequest(request, { parsedBody, authInfo: caller.authInfo });

@@ -1,4 +1,10 @@
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  RequestId,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/server";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 
 /** JSON-RPC's code for a request the server will not carry out as sent. */
@@ -106,17 +112,22 @@ export class LimitedTransport implements Transport {
 
   #receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
     // A cancelled request gets no answer: its batch goes on to the next.
-    if ("method" in message && message.method === "notifications/cancelled") this.#cancel((message.params as { requestId?: RequestId } | undefined)?.requestId);
+    if ("method" in message && message.method === "notifications/cancelled")
+      this.#cancel((message.params as { requestId?: RequestId } | undefined)?.requestId);
     if ("method" in message && "id" in message) {
       const problem = paramsProblem(message);
       if (problem !== undefined) {
-        void this.inner.send({ jsonrpc: "2.0", id: message.id, error: { code: INVALID_PARAMS, message: problem } }, { relatedRequestId: message.id });
+        void this.inner.send(
+          { jsonrpc: "2.0", id: message.id, error: { code: INVALID_PARAMS, message: problem } },
+          { relatedRequestId: message.id },
+        );
         return;
       }
       const request = extra?.request;
       if (request) {
         let budget = this.#budgets.get(request);
-        if (!budget) this.#budgets.set(request, (budget = { remaining: this.maxAnswerBytes, waiting: [], answering: false }));
+        if (!budget)
+          this.#budgets.set(request, (budget = { remaining: this.maxAnswerBytes, waiting: [], answering: false }));
         budget.waiting.push({ message, extra });
         this.#next(budget);
         return;

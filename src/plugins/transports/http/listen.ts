@@ -83,17 +83,26 @@ export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
     if (UNSERVED_METHODS.has(request.method ?? "")) {
       request.resume();
       const answer = methodNotServed(request.method!);
-      return answer.text().then((body) => void response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(body));
+      return answer
+        .text()
+        .then((body) => void response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(body));
     }
     const client = request.socket.remoteAddress ?? "unknown";
-    return sdkNodeHandler({ fetch: (webRequest) => fetch(webRequest, client) }, { maxRequestBodySize: maxBodyBytes })(request, response);
+    return sdkNodeHandler({ fetch: (webRequest) => fetch(webRequest, client) }, { maxRequestBodySize: maxBodyBytes })(
+      request,
+      response,
+    );
   };
 }
 
 async function listenNode(fetch: AppFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {
   // A request (headers and body) must arrive whole within bodyTimeoutMs, checked every second;
   // answers are not timed, so event streams stay open for as long as their client listens.
-  const server: Server = createServer({ requestTimeout: limits.bodyTimeoutMs, headersTimeout: limits.bodyTimeoutMs, connectionsCheckingInterval: 1000 });
+  const server: Server = createServer({
+    requestTimeout: limits.bodyTimeoutMs,
+    headersTimeout: limits.bodyTimeoutMs,
+    connectionsCheckingInterval: 1000,
+  });
   const handler = toNodeHandler(fetch, limits.maxBodyBytes);
   server.on("request", (request: IncomingMessage, response: ServerResponse) => void handler(request, response));
   await new Promise<void>((resolve, reject) => {
@@ -148,7 +157,9 @@ function listenBun(bun: BunGlobal, fetch: AppFetch, host: string, port: number, 
 async function listenDeno(deno: DenoGlobal, fetch: AppFetch, host: string, port: number): Promise<Listener> {
   let listening!: () => void;
   const started = new Promise<void>((resolve) => (listening = resolve));
-  const server = deno.serve({ hostname: host, port, onListen: () => listening() }, (request, info) => fetch(request, info.remoteAddr.hostname));
+  const server = deno.serve({ hostname: host, port, onListen: () => listening() }, (request, info) =>
+    fetch(request, info.remoteAddr.hostname),
+  );
   await started;
   // biome-ignore lint/correctness/noUnusedVariables: read by `??=`, so the server is stopped once
   let stopping: Promise<void> | undefined;

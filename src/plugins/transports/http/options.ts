@@ -26,14 +26,20 @@ export const httpOptionsSchema = z
     /** The port; 0 picks a free one (the server logs where it listens). */
     port: z.number().int().min(0).max(65_535).default(3000),
     /** Where MCP is served. */
-    path: z.string().regex(/^\/[^?#]*$/, "path must start with / and hold no query").default("/mcp"),
+    path: z
+      .string()
+      .regex(/^\/[^?#]*$/, "path must start with / and hold no query")
+      .default("/mcp"),
     /** No sessions: every request stands alone, so any replica behind a load balancer can answer it. */
     stateless: z.boolean().default(false),
     /**
      * A bearer token every request but the health checks must carry. Default: the
      * SKILLS_KERNEL_AUTH_TOKEN environment variable, else none.
      */
-    authToken: z.string().min(MIN_TOKEN_LENGTH, `the auth token must be at least ${MIN_TOKEN_LENGTH} characters`).optional(),
+    authToken: z
+      .string()
+      .min(MIN_TOKEN_LENGTH, `the auth token must be at least ${MIN_TOKEN_LENGTH} characters`)
+      .optional(),
     /**
      * Sign-in: every request carries a JWT access token from this issuer (docs/security.md#sign-in);
      * the caller's identity decides which sources it sees. Not with authToken.
@@ -58,24 +64,33 @@ export const httpOptionsSchema = z
      * Put at the front of every session id this server mints (`r1.<uuid>`), so a load balancer in
      * front of stateful replicas can send each session to the replica that holds it.
      */
-    replicaId: z
-      .string()
-      .regex(REPLICA_ID.pattern, `replicaId must be ${REPLICA_ID.rule}`)
-      .optional(),
+    replicaId: z.string().regex(REPLICA_ID.pattern, `replicaId must be ${REPLICA_ID.rule}`).optional(),
     /** Largest request body accepted, in bytes; a larger one gets 413. */
-    maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     /** How long a request body may take to arrive in full; a slower one is cut with 408. */
     bodyTimeoutMs: z.number().int().positive().default(30_000),
     /** JSON-RPC messages in one batch (2025-11-25 only; 2026-07-28 has no batches of requests). */
     maxBatchSize: z.number().int().positive().max(100).default(20),
     /** Bytes of all the answers to one HTTP request; an answer past it is replaced by an error. */
-    maxAnswerBytes: z.number().int().positive().default(16 * 1024 * 1024),
+    maxAnswerBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(16 * 1024 * 1024),
     /** Sessions open at once; an initialize beyond that gets 503. */
     maxSessions: z.number().int().positive().default(1000),
     /** Sessions open at once from one client address, so one client cannot take them all. */
     maxSessionsPerClient: z.number().int().positive().default(100),
     /** A session with no request in flight and no open stream for this long is closed. */
-    sessionIdleMs: z.number().int().positive().default(30 * 60 * 1000),
+    sessionIdleMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30 * 60 * 1000),
     /** MCP requests answered at once over every client; those past it wait their turn. */
     maxWorkInFlight: z.number().int().positive().default(32),
     /**
@@ -90,7 +105,11 @@ export const httpOptionsSchema = z
      * worked on: past it, its next request waits, so a client whose requests keep the event loop
      * busy leaves it free for the others most of the time. 1 turns it off.
      */
-    maxWorkShare: z.number().gt(0).max(1).default(1 / 3),
+    maxWorkShare: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(1 / 3),
     /** How long shutdown waits for requests in flight before closing what is left. */
     shutdownGraceMs: z.number().int().positive().default(3000),
   })
@@ -102,7 +121,9 @@ export const httpOptionsSchema = z
 /** Refuses tools that write on the server to callers nobody checked; a token may come from the environment, so this runs once it is known. */
 export function checkWriteTools(options: Pick<HttpOptions, "writeTools" | "authToken" | "oauth">): void {
   if (options.writeTools !== undefined && options.authToken === undefined && options.oauth === undefined) {
-    throw new ConfigError(`http: writeTools needs authToken (or ${AUTH_TOKEN_ENV}) or oauth: without them every caller could write on this server`);
+    throw new ConfigError(
+      `http: writeTools needs authToken (or ${AUTH_TOKEN_ENV}) or oauth: without them every caller could write on this server`,
+    );
   }
 }
 

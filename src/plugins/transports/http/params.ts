@@ -28,7 +28,8 @@ const REQUEST_TYPES: Readonly<Record<string, SpecTypeName>> = {
 
 /** Why a JSON-RPC request's params do not fit its method, in one line; undefined when they do or the method is not a spec one. */
 export function paramsProblem(message: unknown): string | undefined {
-  if (typeof message !== "object" || message === null || !("method" in message) || typeof message.method !== "string") return undefined;
+  if (typeof message !== "object" || message === null || !("method" in message) || typeof message.method !== "string")
+    return undefined;
   const type = Object.hasOwn(REQUEST_TYPES, message.method) ? REQUEST_TYPES[message.method] : undefined;
   if (type === undefined) return undefined;
   const checked = specTypeSchemas[type]["~standard"].validate(message);

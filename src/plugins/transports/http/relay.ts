@@ -28,7 +28,11 @@ export class ListChangedRelay implements Transport {
         jsonrpc: "2.0",
         id: HANDSHAKE_ID,
         method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "skills-kernel-list-changed-relay", version: "1" } },
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "skills-kernel-list-changed-relay", version: "1" },
+        },
       });
     });
     relay.onmessage?.({ jsonrpc: "2.0", method: "notifications/initialized" });

@@ -62,7 +62,9 @@ export class SessionTable {
   async handle(request: Request, parsedBody: unknown, client: string, caller: Caller = {}): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id === null) {
-      return request.method === "POST" ? this.#open(request, parsedBody, client, caller) : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
+      return request.method === "POST"
+        ? this.#open(request, parsedBody, client, caller)
+        : mcpError(400, "Bad Request: Mcp-Session-Id header is required");
     }
     const session = this.#sessions.get(id);
     // A session answers the caller it was opened for: to anyone else, and to the same subject
@@ -89,7 +91,10 @@ export class SessionTable {
     if (full && (this.#perClient.get(client) ?? 0) < this.limits.maxSessionsPerClient) this.#reclaimIdle();
     const ofClient = this.#perClient.get(client) ?? 0;
     if (this.#count >= this.limits.maxSessions || ofClient >= this.limits.maxSessionsPerClient) {
-      const which = this.#count >= this.limits.maxSessions ? `the session limit (${this.limits.maxSessions})` : `the limit per client (${this.limits.maxSessionsPerClient})`;
+      const which =
+        this.#count >= this.limits.maxSessions
+          ? `the session limit (${this.limits.maxSessions})`
+          : `the limit per client (${this.limits.maxSessionsPerClient})`;
       this.logger.warn(`${which} reached; refusing a new session`);
       return mcpError(503, `Too many sessions (${which}); try again later`, { "retry-after": "5" });
     }
@@ -99,9 +104,17 @@ export class SessionTable {
     try {
       server = await this.createServer(caller);
       const sdkTransport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => (this.limits.replicaId === undefined ? randomUUID() : `${this.limits.replicaId}.${randomUUID()}`),
+        sessionIdGenerator: () =>
+          this.limits.replicaId === undefined ? randomUUID() : `${this.limits.replicaId}.${randomUUID()}`,
         onsessioninitialized: (id) => {
-          session = { server: server!, transport: sdkTransport, client, caller: callerKey(caller), active: 1, lastSeen: this.clock.now() };
+          session = {
+            server: server!,
+            transport: sdkTransport,
+            client,
+            caller: callerKey(caller),
+            active: 1,
+            lastSeen: this.clock.now(),
+          };
           this.#sessions.set(id, session);
           this.logger.debug(`session ${id} opened (${this.#sessions.size} open)`);
         },

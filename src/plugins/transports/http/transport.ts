@@ -29,10 +29,14 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
     async start({ createServer, serverEdition, logger, signal, catalogFor }) {
       const allowedHosts = defaultAllowedHosts(options.host, options.allowedHosts);
       if (!isLoopback(options.host) && options.authToken === undefined && options.oauth === undefined) {
-        logger.warn(`listening on ${options.host} without an auth token: anyone who can reach it can use it (set --auth-token or ${AUTH_TOKEN_ENV})`);
+        logger.warn(
+          `listening on ${options.host} without an auth token: anyone who can reach it can use it (set --auth-token or ${AUTH_TOKEN_ENV})`,
+        );
       }
       if (allowedHosts === undefined) {
-        logger.warn(`listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`);
+        logger.warn(
+          `listening on every interface without allowedHosts: Host and Origin are not checked (DNS-rebinding protection is off)`,
+        );
       }
       // The default names are checked with the port too; names the config lists are its to vouch for.
       let listening: number | undefined;
@@ -54,7 +58,8 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
       const origin = `http://${shown}:${listener.port}`;
       logger.info(`listening on ${origin}${options.path} (${options.stateless ? "stateless" : "stateful"})`);
       // Where the other plugins' endpoints are (the catalog page, /metrics): a URL to open or scrape.
-      if (contributed.length > 0) logger.info(`also serving ${contributed.map((route) => `${origin}${route.prefix}`).join(", ")}`);
+      if (contributed.length > 0)
+        logger.info(`also serving ${contributed.map((route) => `${origin}${route.prefix}`).join(", ")}`);
 
       let closing: Promise<void> | undefined;
       const close = () =>

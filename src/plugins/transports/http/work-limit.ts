@@ -95,7 +95,9 @@ export class WorkLimiter {
                 this.#charge(client, this.clock.now() - started);
                 give();
               };
-              const answer = signal.aborted ? Promise.resolve(mcpError(503, "the client went away before its turn")) : work();
+              const answer = signal.aborted
+                ? Promise.resolve(mcpError(503, "the client went away before its turn"))
+                : work();
               answer.then(
                 (response) => resolve(onSettled(response, done)),
                 (error: unknown) => {
@@ -133,7 +135,10 @@ export class WorkLimiter {
     const { maxWorkShare } = this.limits;
     if (maxWorkShare >= 1) return;
     if (this.#owed.size >= SWEEP_ACCOUNTS_AT) for (const other of this.#owed.keys()) this.#owedBy(other);
-    this.#owed.set(client, { rest: this.#owedBy(client) + (workedMs * (1 - maxWorkShare)) / maxWorkShare, at: this.clock.now() });
+    this.#owed.set(client, {
+      rest: this.#owedBy(client) + (workedMs * (1 - maxWorkShare)) / maxWorkShare,
+      at: this.clock.now(),
+    });
   }
 
   /** What `client` owes now; a paid-off account is dropped. */

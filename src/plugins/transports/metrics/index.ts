@@ -8,7 +8,10 @@ import { HTTP_TOKENS, restError } from "../http/index.js";
 const optionsSchema = z
   .object({
     /** Where Prometheus scrapes, beside /mcp. */
-    path: z.string().regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "path must look like /metrics").default("/metrics"),
+    path: z
+      .string()
+      .regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "path must look like /metrics")
+      .default("/metrics"),
   })
   .strict();
 
@@ -43,7 +46,8 @@ export default definePlugin({
       prefix: path,
       async handle(request, requested, { identity }) {
         if (requested !== path) return restError(404, `nothing at ${requested}`);
-        if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "metrics are read with GET", { allow: "GET, HEAD" });
+        if (request.method !== "GET" && request.method !== "HEAD")
+          return restError(405, "metrics are read with GET", { allow: "GET, HEAD" });
         // Sources the scraper may not see are not named, nor their skills counted.
         const body = await metrics.scrape(catalog?.for(identity));
         return new Response(request.method === "HEAD" ? null : body, {

@@ -69,7 +69,11 @@ export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelM
       });
     cumulative("skills_kernel_cache_hits_total", "Cache reads that found their entry.", () => cache.counts().hits);
     cumulative("skills_kernel_cache_misses_total", "Cache reads that found nothing.", () => cache.counts().misses);
-    cumulative("skills_kernel_cache_errors_total", "Cache operations that failed, timed out or were refused.", () => cache.counts().errors);
+    cumulative(
+      "skills_kernel_cache_errors_total",
+      "Cache operations that failed, timed out or were refused.",
+      () => cache.counts().errors,
+    );
     new Gauge({
       name: "skills_kernel_cache_state",
       help: "1 for the cache backend's state (connected, degraded, reconnecting), 0 for the others.",
@@ -86,9 +90,11 @@ export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelM
     registers,
   });
 
-  const methodLabel = (method: string, outcome: McpRequestEnd) => (outcome.errorCode === METHOD_NOT_FOUND ? "unknown" : method);
+  const methodLabel = (method: string, outcome: McpRequestEnd) =>
+    outcome.errorCode === METHOD_NOT_FOUND ? "unknown" : method;
   const toolLabel = (tool: string | undefined) => (tool === undefined ? "" : toolNames().has(tool) ? tool : "unknown");
-  const codeLabel = (code: number) => (Number.isSafeInteger(code) && code >= MIN_RPC_CODE && code <= MAX_RPC_CODE ? String(code) : "other");
+  const codeLabel = (code: number) =>
+    Number.isSafeInteger(code) && code >= MIN_RPC_CODE && code <= MAX_RPC_CODE ? String(code) : "other";
 
   return {
     registry,
@@ -98,7 +104,12 @@ export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelM
         return {
           end(outcome) {
             const labels = { method: methodLabel(method, outcome), tool: toolLabel(tool) };
-            const failed = outcome.errorCode !== undefined ? codeLabel(outcome.errorCode) : outcome.toolError ? "tool_error" : undefined;
+            const failed =
+              outcome.errorCode !== undefined
+                ? codeLabel(outcome.errorCode)
+                : outcome.toolError
+                  ? "tool_error"
+                  : undefined;
             const result = outcome.cancelled ? "cancelled" : failed === undefined ? "ok" : "error";
             requests.inc({ ...labels, outcome: result });
             if (failed !== undefined) errors.inc({ method: labels.method, code: failed });
@@ -120,7 +131,12 @@ export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelM
 /** Skills and state per source, for the sources `view` shows. */
 function sourceGauges(view: CatalogView | undefined, registers: Registry[]): void {
   const status = view?.status() ?? [];
-  const skills = new Gauge({ name: "skills_kernel_source_skills", help: "Skills each source serves now.", labelNames: ["source"] as const, registers });
+  const skills = new Gauge({
+    name: "skills_kernel_source_skills",
+    help: "Skills each source serves now.",
+    labelNames: ["source"] as const,
+    registers,
+  });
   const states = new Gauge({
     name: "skills_kernel_source_state",
     help: "1 for the state each source is in (ok, stale, failed, loading), 0 for the others.",

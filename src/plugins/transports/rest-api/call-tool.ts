@@ -12,10 +12,20 @@ export type ToolOutcome =
  * span. A refusal is the caller's mistake (400); a bug is rethrown, for the http plugin to log and
  * answer 500.
  */
-export async function callTool(tool: KernelTool, input: Record<string, unknown>, signal: AbortSignal, caller: HandlerCaller): Promise<ToolOutcome> {
+export async function callTool(
+  tool: KernelTool,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+  caller: HandlerCaller,
+): Promise<ToolOutcome> {
   const checked = await checkToolInput(tool, input);
   if (!checked.ok) return { ok: false, status: 400, message: checked.message };
-  const run = await runToolCall(tool, checked.args, { signal, identity: caller.identity, catalog: caller.catalog, remote: true });
+  const run = await runToolCall(tool, checked.args, {
+    signal,
+    identity: caller.identity,
+    catalog: caller.catalog,
+    remote: true,
+  });
   if (run.kind === "refused") return { ok: false, status: 400, message: run.message };
   if (run.kind === "failed") throw run.error;
   const { result } = run;

@@ -9,7 +9,10 @@ import { openApiDocument } from "./openapi.js";
 const optionsSchema = z
   .object({
     /** Where the API is mounted, beside /mcp. */
-    prefix: z.string().regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "prefix must look like /v1").default("/v1"),
+    prefix: z
+      .string()
+      .regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "prefix must look like /v1")
+      .default("/v1"),
   })
   .strict();
 
@@ -31,12 +34,15 @@ export default definePlugin({
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix,
       async handle(request, path, caller) {
-        if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "the REST API is read-only: use GET", { allow: "GET, HEAD" });
+        if (request.method !== "GET" && request.method !== "HEAD")
+          return restError(405, "the REST API is read-only: use GET", { allow: "GET, HEAD" });
         const rest = path.slice(prefix.length);
-        if (rest === "/openapi.json") return json(200, JSON.parse((openApi ??= JSON.stringify(openApiDocument(prefix, tools, bearer)))));
+        if (rest === "/openapi.json")
+          return json(200, JSON.parse((openApi ??= JSON.stringify(openApiDocument(prefix, tools, bearer)))));
         const response = await route(rest, new URL(request.url).searchParams, request.signal, tools, caller);
         // What one caller may see is for no shared cache.
-        if (caller.identity !== undefined || caller.catalog.restricted) response.headers.set("cache-control", "private");
+        if (caller.identity !== undefined || caller.catalog.restricted)
+          response.headers.set("cache-control", "private");
         return response;
       },
     });
@@ -92,8 +98,10 @@ async function route(
       return restError(404, (error as Error).message);
     }
   }
-  if (third === undefined) return run("read_skill", { skill_name: id, ...(query.has("source") && { source: query.get("source") }) });
-  if (third !== "files" || filePath.length === 0 || filePath.some((part) => part === "")) return restError(404, `nothing at ${path}`);
+  if (third === undefined)
+    return run("read_skill", { skill_name: id, ...(query.has("source") && { source: query.get("source") }) });
+  if (third !== "files" || filePath.length === 0 || filePath.some((part) => part === ""))
+    return restError(404, `nothing at ${path}`);
   const tool = tools.get("fetch_skill_files");
   if (!tool) return restError(404, "this server does not offer fetch_skill_files, so neither does this endpoint");
   const outcome = await callTool(tool, { skill_name: id, file_paths: [filePath.join("/")] }, signal, caller);

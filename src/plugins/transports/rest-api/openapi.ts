@@ -12,7 +12,10 @@ const error = {
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 };
 
-type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+type JsonSchema = Record<string, unknown> & {
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+};
 
 /** The JSON Schema of a tool's input, as MCP's tools/list gives it. */
 export function inputOf(tools: ReadonlyMap<string, KernelTool>, name: string): JsonSchema {
@@ -25,7 +28,12 @@ export function inputOf(tools: ReadonlyMap<string, KernelTool>, name: string): J
  * maps them: their schemas, descriptions and whether they are required are the tool's own, so the
  * document cannot drift from the tools.
  */
-export const PARAMETERS: Readonly<Record<string, { readonly tool: string; readonly path?: Record<string, string>; readonly query?: Record<string, string> }>> = {
+export const PARAMETERS: Readonly<
+  Record<
+    string,
+    { readonly tool: string; readonly path?: Record<string, string>; readonly query?: Record<string, string> }
+  >
+> = {
   "/skills": { tool: "list_skills" },
   "/skills/search": { tool: "search_skills", query: { q: "query", limit: "limit", source: "source" } },
   "/skills/{id}": { tool: "read_skill", path: { id: "skill_name" }, query: { source: "source" } },
@@ -58,7 +66,11 @@ function parametersOf(tools: ReadonlyMap<string, KernelTool>, endpoint: string):
  * OpenAPI 3.1 for the REST API mounted at `prefix`; each operation answers as the tool it names.
  * `bearer`: the server requires its bearer token (`authToken`), so every operation does.
  */
-export function openApiDocument(prefix: string, tools: ReadonlyMap<string, KernelTool>, bearer: boolean): Record<string, unknown> {
+export function openApiDocument(
+  prefix: string,
+  tools: ReadonlyMap<string, KernelTool>,
+  bearer: boolean,
+): Record<string, unknown> {
   // Without the token every operation answers 401, with a WWW-Authenticate challenge.
   const denied = bearer ? { 401: error } : {};
   const ok = (tool: string, description: string) => ({
@@ -135,13 +147,23 @@ export function openApiDocument(prefix: string, tools: ReadonlyMap<string, Kerne
     },
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "The server's auth token (--auth-token or SKILLS_KERNEL_AUTH_TOKEN), when it has one" },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "The server's auth token (--auth-token or SKILLS_KERNEL_AUTH_TOKEN), when it has one",
+        },
       },
       schemas: {
         Error: {
           type: "object",
           required: ["error"],
-          properties: { error: { type: "object", required: ["status", "message"], properties: { status: { type: "integer" }, message: { type: "string" } } } },
+          properties: {
+            error: {
+              type: "object",
+              required: ["status", "message"],
+              properties: { status: { type: "integer" }, message: { type: "string" } },
+            },
+          },
         },
       },
     },

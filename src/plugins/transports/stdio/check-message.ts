@@ -26,29 +26,27 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
  * Each MCP method a client may call or notify, with the name of the SDK's schema of its message.
  * Looked up by name when a message comes: the SDK builds its schemas on first use.
  */
-const METHOD_SCHEMAS: ReadonlyMap<string, keyof typeof specTypeSchemas> = new Map(
-  [
-    ["initialize", "InitializeRequest"],
-    ["ping", "PingRequest"],
-    ["server/discover", "DiscoverRequest"],
-    ["subscriptions/listen", "SubscriptionsListenRequest"],
-    ["tools/list", "ListToolsRequest"],
-    ["tools/call", "CallToolRequest"],
-    ["resources/list", "ListResourcesRequest"],
-    ["resources/templates/list", "ListResourceTemplatesRequest"],
-    ["resources/read", "ReadResourceRequest"],
-    ["resources/subscribe", "SubscribeRequest"],
-    ["resources/unsubscribe", "UnsubscribeRequest"],
-    ["prompts/list", "ListPromptsRequest"],
-    ["prompts/get", "GetPromptRequest"],
-    ["completion/complete", "CompleteRequest"],
-    ["logging/setLevel", "SetLevelRequest"],
-    ["notifications/cancelled", "CancelledNotification"],
-    ["notifications/initialized", "InitializedNotification"],
-    ["notifications/progress", "ProgressNotification"],
-      ["notifications/roots/list_changed", "RootsListChangedNotification"],
-  ] as const,
-);
+const METHOD_SCHEMAS: ReadonlyMap<string, keyof typeof specTypeSchemas> = new Map([
+  ["initialize", "InitializeRequest"],
+  ["ping", "PingRequest"],
+  ["server/discover", "DiscoverRequest"],
+  ["subscriptions/listen", "SubscriptionsListenRequest"],
+  ["tools/list", "ListToolsRequest"],
+  ["tools/call", "CallToolRequest"],
+  ["resources/list", "ListResourcesRequest"],
+  ["resources/templates/list", "ListResourceTemplatesRequest"],
+  ["resources/read", "ReadResourceRequest"],
+  ["resources/subscribe", "SubscribeRequest"],
+  ["resources/unsubscribe", "UnsubscribeRequest"],
+  ["prompts/list", "ListPromptsRequest"],
+  ["prompts/get", "GetPromptRequest"],
+  ["completion/complete", "CompleteRequest"],
+  ["logging/setLevel", "SetLevelRequest"],
+  ["notifications/cancelled", "CancelledNotification"],
+  ["notifications/initialized", "InitializedNotification"],
+  ["notifications/progress", "ProgressNotification"],
+  ["notifications/roots/list_changed", "RootsListChangedNotification"],
+] as const);
 
 /**
  * The message on one line (newline excluded), or why it is refused; undefined for a blank line,
@@ -69,7 +67,13 @@ export function checkMessage(line: Buffer): { message: JSONRPCMessage } | { refu
     return { refusal: { code: PARSE_ERROR, id: null, message: `Parse error: ${oneLine((error as Error).message)}` } };
   }
   if (Array.isArray(value)) {
-    return { refusal: { code: INVALID_REQUEST, id: null, message: "Invalid Request: batches are not part of MCP; send one message per line" } };
+    return {
+      refusal: {
+        code: INVALID_REQUEST,
+        id: null,
+        message: "Invalid Request: batches are not part of MCP; send one message per line",
+      },
+    };
   }
   const id = idOf(value);
   const envelope = specTypeSchemas.JSONRPCMessage["~standard"].validate(value);
@@ -87,7 +91,8 @@ export function checkMessage(line: Buffer): { message: JSONRPCMessage } | { refu
   const message = value as JSONRPCMessage;
   if ("method" in message) {
     const type = METHOD_SCHEMAS.get(message.method);
-    const checked = type === undefined ? undefined : (specTypeSchemas[type] as StandardSchemaV1)["~standard"].validate(message);
+    const checked =
+      type === undefined ? undefined : (specTypeSchemas[type] as StandardSchemaV1)["~standard"].validate(message);
     if (checked && !(checked instanceof Promise) && checked.issues) {
       const isRequest = "id" in message;
       return {
@@ -104,7 +109,11 @@ export function checkMessage(line: Buffer): { message: JSONRPCMessage } | { refu
 }
 
 export function errorReply(refusal: Refusal) {
-  return { jsonrpc: "2.0" as const, ...(refusal.id === null ? {} : { id: refusal.id }), error: { code: refusal.code, message: refusal.message } };
+  return {
+    jsonrpc: "2.0" as const,
+    ...(refusal.id === null ? {} : { id: refusal.id }),
+    error: { code: refusal.code, message: refusal.message },
+  };
 }
 
 /** The id of a message that has a usable one (a string or an integer), else null. */

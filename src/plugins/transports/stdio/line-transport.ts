@@ -157,7 +157,8 @@ export class LineTransport implements Transport {
   readonly #onOutputError = (error: Error): void => {
     const code = (error as NodeJS.ErrnoException).code;
     // The client closed its end: nobody is left to answer.
-    if (code === "EPIPE" || code === "ERR_STREAM_DESTROYED") this.#options.logger.debug(`stdout closed (${code}); stopping`);
+    if (code === "EPIPE" || code === "ERR_STREAM_DESTROYED")
+      this.#options.logger.debug(`stdout closed (${code}); stopping`);
     else this.#options.logger.error(`cannot write to stdout: ${errorMessage(error)}; stopping`);
     void this.close();
   };

@@ -31,7 +31,10 @@ export default definePlugin({
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const builder = new SiteBuilder(ctx.logger);
     // One site per view (what one set of callers may see), rebuilt after maxAge or a catalog change.
-    const sites = new WeakMap<CatalogView, { readonly site: Promise<Site>; readonly at: number; readonly generation: number }>();
+    const sites = new WeakMap<
+      CatalogView,
+      { readonly site: Promise<Site>; readonly at: number; readonly generation: number }
+    >();
     let generation = 0;
     let signIn = false;
     const reported = new Set<string>();
@@ -41,7 +44,8 @@ export default definePlugin({
     });
     const siteOf = (view: CatalogView): Promise<Site> => {
       const held = sites.get(view);
-      if (held && held.generation === generation && Date.now() - held.at < options.maxAgeSeconds * 1000) return held.site;
+      if (held && held.generation === generation && Date.now() - held.at < options.maxAgeSeconds * 1000)
+        return held.site;
       const site = builder.build(view, ctx.signal);
       sites.set(view, { site, at: Date.now(), generation });
       site.then(
@@ -60,7 +64,8 @@ export default definePlugin({
     ctx.contribute(HTTP_TOKENS.Route, {
       prefix: WELL_KNOWN_PATH,
       async handle(request, path, { identity, catalog: view }) {
-        if (request.method !== "GET" && request.method !== "HEAD") return restError(405, "the discovery index is read-only: use GET", { allow: "GET, HEAD" });
+        if (request.method !== "GET" && request.method !== "HEAD")
+          return restError(405, "the discovery index is read-only: use GET", { allow: "GET, HEAD" });
         const rest = path.slice(WELL_KNOWN_PATH.length + 1);
         await catalog.ready();
         let site: Site;
@@ -71,13 +76,29 @@ export default definePlugin({
           return restError(503, "the discovery index could not be built; the server's log has the details");
         }
         // What one caller may see is for no shared cache.
-        const cacheControl = identity !== undefined || signIn || catalog.restricted ? "private, no-cache" : `public, max-age=${options.maxAgeSeconds}`;
-        const found = rest === INDEX_FILE ? { bytes: site.indexBytes, contentType: "application/json", etag: site.etag } : site.artifacts.get(rest);
-        if (!found) return restError(404, "no such skill or file in the discovery index", { "cache-control": cacheControl });
-        const headers = { "content-type": found.contentType, etag: found.etag, "cache-control": cacheControl, "x-content-type-options": "nosniff" };
-        if (matches(request.headers.get("if-none-match"), found.etag)) return new Response(null, { status: 304, headers });
+        const cacheControl =
+          identity !== undefined || signIn || catalog.restricted
+            ? "private, no-cache"
+            : `public, max-age=${options.maxAgeSeconds}`;
+        const found =
+          rest === INDEX_FILE
+            ? { bytes: site.indexBytes, contentType: "application/json", etag: site.etag }
+            : site.artifacts.get(rest);
+        if (!found)
+          return restError(404, "no such skill or file in the discovery index", { "cache-control": cacheControl });
+        const headers = {
+          "content-type": found.contentType,
+          etag: found.etag,
+          "cache-control": cacheControl,
+          "x-content-type-options": "nosniff",
+        };
+        if (matches(request.headers.get("if-none-match"), found.etag))
+          return new Response(null, { status: 304, headers });
         const body = request.method === "HEAD" ? null : found.bytes;
-        return new Response(body, { status: 200, headers: { ...headers, "content-length": String(found.bytes.length) } });
+        return new Response(body, {
+          status: 200,
+          headers: { ...headers, "content-length": String(found.bytes.length) },
+        });
       },
     });
     return {

@@ -82,7 +82,8 @@ export class SiteBuilder {
         leftOut.push(result);
         continue;
       }
-      const url = baseUrl === undefined ? result.path : `${baseUrl.replace(/\/+$/, "")}${WELL_KNOWN_PATH}/${result.path}`;
+      const url =
+        baseUrl === undefined ? result.path : `${baseUrl.replace(/\/+$/, "")}${WELL_KNOWN_PATH}/${result.path}`;
       const { name, type, description, digest } = result.entry;
       entries.push({ name, type, description, url, digest });
       artifacts.set(result.path, result.artifact);
@@ -102,10 +103,16 @@ export class SiteBuilder {
   async #skill(catalog: CatalogView, skill: CatalogSkill, key: string, signal: AbortSignal): Promise<Built | LeftOut> {
     const refused = (code: LeftOut["code"], reason: string): LeftOut => ({ skill: skill.qualifiedId, code, reason });
     if (skill.name.length > MAX_NAME_CHARS || !NAME_PATTERN.test(skill.name)) {
-      return refused("invalid-name", `"${skill.name.slice(0, 80)}" is not a valid Agent Skills name (lowercase letters, digits and single hyphens, at most ${MAX_NAME_CHARS})`);
+      return refused(
+        "invalid-name",
+        `"${skill.name.slice(0, 80)}" is not a valid Agent Skills name (lowercase letters, digits and single hyphens, at most ${MAX_NAME_CHARS})`,
+      );
     }
     if (skill.description.trim() === "" || skill.description.length > MAX_DESCRIPTION_CHARS) {
-      return refused("invalid-description", `its description is empty or longer than ${MAX_DESCRIPTION_CHARS} characters`);
+      return refused(
+        "invalid-description",
+        `its description is empty or longer than ${MAX_DESCRIPTION_CHARS} characters`,
+      );
     }
     try {
       const listing = withoutSecrets(await catalog.listFiles(skill, FETCHABLE_FILES_LIMIT, signal), false);
@@ -140,7 +147,11 @@ export class SiteBuilder {
     const entry = { name: skill.name, description: skill.description };
     if (files.length === 0) {
       const digest = digestOf(document.bytes);
-      return { entry: { ...entry, type: "skill-md", digest }, path: `${skill.name}/SKILL.md`, artifact: { bytes: document.bytes, contentType: MARKDOWN, etag: etagOf(digest) } };
+      return {
+        entry: { ...entry, type: "skill-md", digest },
+        path: `${skill.name}/SKILL.md`,
+        artifact: { bytes: document.bytes, contentType: MARKDOWN, etag: etagOf(digest) },
+      };
     }
     const packed: ArchiveFile[] = [{ path: "SKILL.md", bytes: document.bytes }];
     let total = document.bytes.length;
@@ -149,12 +160,17 @@ export class SiteBuilder {
       if (problem) return refused("over-limit", problem);
       const read = await catalog.readFile(skill, file.path, SKILL_LIMITS.bytes - total, signal);
       total += read.size;
-      if (read.truncated || total > SKILL_LIMITS.bytes) return refused("over-limit", `its files total more than ${SKILL_LIMITS.bytes} bytes`);
+      if (read.truncated || total > SKILL_LIMITS.bytes)
+        return refused("over-limit", `its files total more than ${SKILL_LIMITS.bytes} bytes`);
       packed.push({ path: file.path, bytes: read.bytes });
     }
     const bytes = await packTarGz(packed);
     const digest = digestOf(bytes);
-    return { entry: { ...entry, type: "archive", digest }, path: `${skill.name}.tar.gz`, artifact: { bytes, contentType: GZIP, etag: etagOf(digest) } };
+    return {
+      entry: { ...entry, type: "archive", digest },
+      path: `${skill.name}.tar.gz`,
+      artifact: { bytes, contentType: GZIP, etag: etagOf(digest) },
+    };
   }
 }
 
@@ -179,5 +195,11 @@ function folderVersion(
   files: readonly { readonly path: string; readonly size: number; readonly mtimeMs?: number }[],
 ): FolderVersion {
   if (documentMtime === undefined || files.some((file) => file.mtimeMs === undefined)) return undefined;
-  return JSON.stringify([skill.name, skill.description, documentSize, documentMtime, files.map((file) => [file.path, file.size, file.mtimeMs])]);
+  return JSON.stringify([
+    skill.name,
+    skill.description,
+    documentSize,
+    documentMtime,
+    files.map((file) => [file.path, file.size, file.mtimeMs]),
+  ]);
 }

@@ -17,7 +17,9 @@ export const executableBinary: BinaryRule = {
   severity: "high",
   reason: "a compiled executable: what it does cannot be read",
   check(bytes) {
-    const found = MAGIC.find(({ bytes: magic }) => magic.length <= bytes.length && magic.every((byte, i) => bytes[i] === byte));
+    const found = MAGIC.find(
+      ({ bytes: magic }) => magic.length <= bytes.length && magic.every((byte, i) => bytes[i] === byte),
+    );
     return found && `is ${found.what}`;
   },
 };

@@ -9,10 +9,12 @@ import { quoteLine } from "./line-rule.js";
  */
 
 /** SSH keys and the .ssh folder, cloud credentials, .netrc and friends, browser stores, the macOS keychain. */
-const CREDENTIAL = /\.ssh(?:[/\\](?:id_\w+|identity)\b|["']?(?=[\s/\\"')]|$))|["']\.ssh["']|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws[/\\]credentials\b|["']\.aws["']|\.config[/\\]gcloud\b|application_default_credentials\.json|\.azure[/\\](?:accessTokens|msal_token_cache)|\.netrc\b|\.git-credentials\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|\.pypirc\b|\.npmrc\b|\.gnupg\b|\.config[/\\]gh[/\\]hosts\.yml|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b/i;
+const CREDENTIAL =
+  /\.ssh(?:[/\\](?:id_\w+|identity)\b|["']?(?=[\s/\\"')]|$))|["']\.ssh["']|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws[/\\]credentials\b|["']\.aws["']|\.config[/\\]gcloud\b|application_default_credentials\.json|\.azure[/\\](?:accessTokens|msal_token_cache)|\.netrc\b|\.git-credentials\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|\.pypirc\b|\.npmrc\b|\.gnupg\b|\.config[/\\]gh[/\\]hosts\.yml|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b/i;
 
 /** The whole environment, not one variable of it (passing it to a child process is not a read). */
-const ENVIRONMENT = /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:do|then)\s+)(?:printenv|env|export\s+-p)\s*(?:$|[|>)`;])|\bJSON\.stringify\(\s*process\.env\s*[,)]|\bObject\.(?:entries|keys|values)\(\s*process\.env\s*\)|\b(?:json\.dumps|str|repr)\(\s*(?:dict\(\s*)?os\.environ\s*\)?[,)]|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:items|copy|keys|values)\(\)|\bENV\.(?:to_h|to_a|each|map|inspect)\b|\b(?:Get-ChildItem|gci|dir|ls)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
+const ENVIRONMENT =
+  /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:do|then)\s+)(?:printenv|env|export\s+-p)\s*(?:$|[|>)`;])|\bJSON\.stringify\(\s*process\.env\s*[,)]|\bObject\.(?:entries|keys|values)\(\s*process\.env\s*\)|\b(?:json\.dumps|str|repr)\(\s*(?:dict\(\s*)?os\.environ\s*\)?[,)]|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:items|copy|keys|values)\(\)|\bENV\.(?:to_h|to_a|each|map|inspect)\b|\b(?:Get-ChildItem|gci|dir|ls)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 
 /** Data going out: any network client or raw socket, uploads, DNS lookups (which carry data in names). */
 const SINK = new RegExp(
@@ -53,7 +55,8 @@ interface Flow {
  * request's arguments), or through variables assigned from it and from each other, line by line.
  */
 /** A credential given to a client to log in with (`ssh -i KEY`, `curl --netrc-file F`) is used, not sent. */
-const LOGS_IN_WITH = /(?:^|\s)(?:-i|-K|-E|--identity|--netrc-file|--config|--cert|--key|-o\s*IdentityFile=?)[\s=]+["']?\S+/g;
+const LOGS_IN_WITH =
+  /(?:^|\s)(?:-i|-K|-E|--identity|--netrc-file|--config|--cert|--key|-o\s*IdentityFile=?)[\s=]+["']?\S+/g;
 
 function readsFrom(source: RegExp, line: string): boolean {
   return source.test(line) && source.test(line.replace(LOGS_IN_WITH, " "));
@@ -68,7 +71,9 @@ export function traceFlow(unit: TextUnit, source: RegExp): Flow | undefined {
     for (const [name, from] of tainted) if (mention(name).test(line)) return from;
     return undefined;
   };
-  const sends = (line: string) => SINK.test(line) || [...connections].some((name) => new RegExp(String.raw`(?:^|[^\w.])\$?${name}\s*\.\s*\w+\s*\(`).test(line));
+  const sends = (line: string) =>
+    SINK.test(line) ||
+    [...connections].some((name) => new RegExp(String.raw`(?:^|[^\w.])\$?${name}\s*\.\s*\w+\s*\(`).test(line));
   for (const [index, line] of unit.lines.entries()) {
     const name = assignedName(line);
     const reads = readsFrom(source, line) ? index : mentions(line);
@@ -92,12 +97,23 @@ function sourceToSink(unit: TextUnit, source: RegExp, says: string): RuleHit[] {
   const flow = traceFlow(unit, source);
   if (flow) {
     const where = flow.sink === flow.source ? "on the same line" : `on line ${unit.firstLine + flow.sink}`;
-    return [{ index: flow.source, message: `${says}, and sends it over the network ${where}: ${quoteLine(unit.lines[flow.source]!)}` }];
+    return [
+      {
+        index: flow.source,
+        message: `${says}, and sends it over the network ${where}: ${quoteLine(unit.lines[flow.source]!)}`,
+      },
+    ];
   }
   const read = unit.lines.findIndex((line) => readsFrom(source, line));
   const send = firstLine(unit, SINK);
   if (read < 0 || send < 0) return [];
-  return [{ index: read, severity: "medium", message: `${says}, and line ${unit.firstLine + send} uses the network (no flow between them traced): ${quoteLine(unit.lines[read]!)}` }];
+  return [
+    {
+      index: read,
+      severity: "medium",
+      message: `${says}, and line ${unit.firstLine + send} uses the network (no flow between them traced): ${quoteLine(unit.lines[read]!)}`,
+    },
+  ];
 }
 
 /** Prose names credential files and curl in one breath to explain logging in: only code counts. */

@@ -11,7 +11,8 @@ import { lineRule, quoteLine } from "./line-rule.js";
 const EVERYWHERE = { prose: "high", frontmatter: "high", script: "high", "doc-code": "high", data: "high" } as const;
 
 /** Words that tell someone to do something. */
-const IMPERATIVE = /\b(?:ignore|disregard|must|always|never|do\s+not|don't|instead|secretly|execute|run|send|upload|you\s+are|you\s+will|you\s+should)\b/i;
+const IMPERATIVE =
+  /\b(?:ignore|disregard|must|always|never|do\s+not|don't|instead|secretly|execute|run|send|upload|you\s+are|you\s+will|you\s+should)\b/i;
 /** Commands in hidden text: a hidden comment that runs something is never a note to a maintainer. */
 const COMMAND = /\b(?:curl|wget|bash|powershell|iex|base64|rm\s+-rf|nc\s+-e)\b|https?:\/\//i;
 
@@ -50,7 +51,8 @@ export const hiddenComment: AuditRule = {
       const level = instructsAgent(match[1]!);
       if (!level) continue;
       const index = lineAt(unit, match.index);
-      const says = level === "high" ? "a hidden comment tells the agent what to do" : "a hidden comment addresses the agent";
+      const says =
+        level === "high" ? "a hidden comment tells the agent what to do" : "a hidden comment addresses the agent";
       hits.push({ index, severity: level, message: `${says}: ${quoteLine(match[1]!.replace(/\s+/g, " "))}` });
     }
     return hits;
@@ -81,7 +83,10 @@ export const hiddenLinkText: AuditRule = {
         const hidden = match[1] ?? match[2] ?? "";
         if (hidden.length < MIN_INSTRUCTION_CHARS || instructsAgent(hidden) !== "high") continue;
         const index = lineAt(unit, match.index);
-        hits.set(index, { index, message: `a link title or alt text tells the agent what to do: ${quoteLine(hidden)}` });
+        hits.set(index, {
+          index,
+          message: `a link title or alt text tells the agent what to do: ${quoteLine(hidden)}`,
+        });
       }
     }
     return [...hits.values()];

@@ -3,7 +3,15 @@ import { executableBinary } from "./binary.js";
 import { credentialAccess, credentialExfil, environmentExfil } from "./credentials.js";
 import { bidiControl, hiddenComment, hiddenLinkText, unicodeTags, zeroWidthInWord } from "./hidden-text.js";
 import { actWithoutAsking, concealFromUser, coverTracks, overrideInstructions } from "./instructions.js";
-import { cryptoMiner, decodeExec, downloadAndRun, encodedPowershell, pipeToShell, remoteCodeExec, remoteInstructions } from "./remote-code.js";
+import {
+  cryptoMiner,
+  decodeExec,
+  downloadAndRun,
+  encodedPowershell,
+  pipeToShell,
+  remoteCodeExec,
+  remoteInstructions,
+} from "./remote-code.js";
 import { reverseShell } from "./reverse-shell.js";
 import { destructiveDelete, persistence, startupFileWrite, sudo, sudoersWrite } from "./system-changes.js";
 

@@ -15,10 +15,22 @@ const SET_ASIDE = String.raw`(?:ignore|disregard|forget|override|bypass|skip|dro
 
 /** "Ignore all previous instructions" and its kin, in English and other languages. */
 export const OVERRIDE_PATTERNS: readonly RegExp[] = [
-  new RegExp(String.raw`\b${SET_ASIDE}\s+(?:(?:all|any|of|the|your|these|those|my|every|its|their|earlier|previous|prior)\s+){0,3}${EARLIER}\s+(?:[\w'-]+\s+){0,2}?${ORDERS}\b`, "i"),
-  new RegExp(String.raw`\b${SET_ASIDE}\s+(?:all\s+|any\s+|the\s+|your\s+)*${ORDERS}\s+(?:(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+given|(?:given|received)\s+(?:to\s+you\s+)?(?:before|earlier|previously|so\s+far)|above|before\s+this)`, "i"),
-  new RegExp(String.raw`\b${SET_ASIDE}\s+(?:everything|anything|all)\s+(?:(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+told|(?:said\s+|written\s+)?(?:above|before|earlier|previously|so\s+far))`, "i"),
-  new RegExp(String.raw`\byour\s+(?:\w+\s+){0,2}${ORDERS}\s+(?:are|is)\s+(?:now\s+)?(?:obsolete|void|invalid|cancell?ed|revoked|superseded|replaced|outdated|no\s+longer\s+(?:valid|in\s+effect|apply|applicable))`, "i"),
+  new RegExp(
+    String.raw`\b${SET_ASIDE}\s+(?:(?:all|any|of|the|your|these|those|my|every|its|their|earlier|previous|prior)\s+){0,3}${EARLIER}\s+(?:[\w'-]+\s+){0,2}?${ORDERS}\b`,
+    "i",
+  ),
+  new RegExp(
+    String.raw`\b${SET_ASIDE}\s+(?:all\s+|any\s+|the\s+|your\s+)*${ORDERS}\s+(?:(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+given|(?:given|received)\s+(?:to\s+you\s+)?(?:before|earlier|previously|so\s+far)|above|before\s+this)`,
+    "i",
+  ),
+  new RegExp(
+    String.raw`\b${SET_ASIDE}\s+(?:everything|anything|all)\s+(?:(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+told|(?:said\s+|written\s+)?(?:above|before|earlier|previously|so\s+far))`,
+    "i",
+  ),
+  new RegExp(
+    String.raw`\byour\s+(?:\w+\s+){0,2}${ORDERS}\s+(?:are|is)\s+(?:now\s+)?(?:obsolete|void|invalid|cancell?ed|revoked|superseded|replaced|outdated|no\s+longer\s+(?:valid|in\s+effect|apply|applicable))`,
+    "i",
+  ),
   /\b(?:safety|content|ethical|security)\s+(?:guidelines|filters?|rules|policies|restrictions|guardrails)\s+(?:no\s+longer\s+apply|(?:do|does)\s+not\s+apply|(?:are|is)\s+(?:now\s+)?(?:disabled|off|lifted|suspended|removed))/i,
   /\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN\b|jailbroken|unrestricted|unfiltered|an?\s+(?:unrestricted|unfiltered|uncensored))/i,
   /\[\[?\s*(?:new\s+)?system\s*(?:prompt|override)\s*\]|\bnew\s+system\s+prompt\s*[:\]]/i,
@@ -41,12 +53,21 @@ const REPLY = String.raw`(?:your|the)\s+(?:final\s+)?(?:summary|reply|answer|res
 /** Keeping the user in the dark, hiding what was done, or lying about it. */
 export const CONCEAL_PATTERNS: readonly RegExp[] = [
   /\b(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert|warn)\s+(?:the\s+)?user\b(?!\s+to\b)(?!\s+(?:about\s+)?(?:that\s+)?you\s+(?:are|will)\s+(?:about\s+to\s+)?(?:read|use|load)ing?)/i,
-  new RegExp(String.raw`\b(?:do\s+not|don't|never|no\s+need\s+to|avoid)\s+(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)\s+(?:\S+\s+){0,6}?(?:to|with)\s+${USER}`, "i"),
+  new RegExp(
+    String.raw`\b(?:do\s+not|don't|never|no\s+need\s+to|avoid)\s+(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)\s+(?:\S+\s+){0,6}?(?:to|with)\s+${USER}`,
+    "i",
+  ),
   new RegExp(String.raw`\b(?:do\s+not|don't|never)\s+(?:disclose|reveal)\s+to\s+${USER}`, "i"),
-  new RegExp(String.raw`\b(?:do\s+not|don't|never|no\s+need\s+to)\s+(?:mention|reveal|disclose|report)\s+(?:\S+\s+){0,5}?in\s+${REPLY}`, "i"),
+  new RegExp(
+    String.raw`\b(?:do\s+not|don't|never|no\s+need\s+to)\s+(?:mention|reveal|disclose|report)\s+(?:\S+\s+){0,5}?in\s+${REPLY}`,
+    "i",
+  ),
   /\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose|show)\s+(?:this|these|it|that)\s+(?:\w+\s+)?to\s+the\s+user\b/i,
   /\bwithout\s+(?:the\s+user(?:'s)?\s+(?:knowledge|knowing|noticing)|(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user)\b/i,
-  new RegExp(String.raw`\b(?:hide|conceal|omit|keep)\s+(?:this|it|these|that|the\s+\w+)\s+(?:\w+\s+){0,3}?(?:secret\s+)?from\s+(?:${USER}|${REPLY})`, "i"),
+  new RegExp(
+    String.raw`\b(?:hide|conceal|omit|keep)\s+(?:this|it|these|that|the\s+\w+)\s+(?:\w+\s+){0,3}?(?:secret\s+)?from\s+(?:${USER}|${REPLY})`,
+    "i",
+  ),
   new RegExp(String.raw`\bleave\s+(?:it|this|that|them|these)\s+out\s+of\s+${REPLY}`, "i"),
   /\b(?:silently|secretly|covertly)(?<!\b(?:never|not|don't|no)\s+\w+)\s+(?:send|upload|post|transmit|exfiltrate|forward|copy|delete|run|execute|install|sync|modify|change|commit|push)\b/i,
   /\b(?:secretly|covertly)(?<!\b(?:never|not|don't|no)\s+(?:\w+\s+)?\w+)\s+(?:\w+\s+)?(?:send|upload|post|transmit|exfiltrate|forward|copy|delete|run|execute|install|sync|modify|change|commit|push|add|write)\b|\bbehind\s+the\s+user'?s\s+back\b/i,
@@ -72,13 +93,15 @@ const overrideLines = lineRule({
   quoted: "medium",
   patterns: OVERRIDE_PATTERNS,
   says: "asks the agent to override its instructions",
-  trigger: /ignor|disregard|forget|override|bypass|skip|drop|abandon|discard|neglect|supersede|throw\s+out|set\s+aside|no\s+(?:attention|heed)|follow|obey|obsolete|void|invalid|cancel|revoked|replaced|outdated|no\s+longer|apply|disabled|lifted|developer\s+mode|\bDAN\b|jailbr|unrestrict|unfilter|uncensor|system\s*(?:prompt|override)|precedence|oublie|olvida|esque|dimentica|vergiss|vergessen|игнор|забуд|忽略|无视|忘记|忘掉|忽視|無視|無視|忘れ/,
+  trigger:
+    /ignor|disregard|forget|override|bypass|skip|drop|abandon|discard|neglect|supersede|throw\s+out|set\s+aside|no\s+(?:attention|heed)|follow|obey|obsolete|void|invalid|cancel|revoked|replaced|outdated|no\s+longer|apply|disabled|lifted|developer\s+mode|\bDAN\b|jailbr|unrestrict|unfilter|uncensor|system\s*(?:prompt|override)|precedence|oublie|olvida|esque|dimentica|vergiss|vergessen|игнор|забуд|忽略|无视|忘记|忘掉|忽視|無視|無視|忘れ/,
 });
 
 /** In a script, a comment about ignoring earlier settings is common: only one that names the agent counts. */
 export const overrideInstructions: AuditRule = {
   ...overrideLines,
-  check: (unit) => overrideLines.check(unit).filter((hit) => unit.context !== "script" || AGENT.test(unit.lines[hit.index]!)),
+  check: (unit) =>
+    overrideLines.check(unit).filter((hit) => unit.context !== "script" || AGENT.test(unit.lines[hit.index]!)),
 };
 
 export const concealFromUser: AuditRule = lineRule({
@@ -89,7 +112,8 @@ export const concealFromUser: AuditRule = lineRule({
   quoted: "medium",
   patterns: CONCEAL_PATTERNS,
   says: "asks the agent to keep something from the user",
-  trigger: /user|human|operator|customer|summary|reply|answer|response|output|report|transcript|chat|message|silently|secretly|covertly|behind\s+the|pretend|claim|utilisat|Benutzer|Nutzer|Anwender|usuario|用户/,
+  trigger:
+    /user|human|operator|customer|summary|reply|answer|response|output|report|transcript|chat|message|silently|secretly|covertly|behind\s+the|pretend|claim|utilisat|Benutzer|Nutzer|Anwender|usuario|用户/,
 });
 
 export const actWithoutAsking: AuditRule = lineRule({
@@ -103,7 +127,8 @@ export const actWithoutAsking: AuditRule = lineRule({
     /\b(?:do\s+not|don't|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval|consent)\b/i,
   ],
   says: "asks the agent to act without the user's say",
-  trigger: /without\s+(?:first\s+)?(?:asking|consulting|checking|the\s+user|permission|consent|approval)|for\s+(?:confirmation|permission|approval|consent)/,
+  trigger:
+    /without\s+(?:first\s+)?(?:asking|consulting|checking|the\s+user|permission|consent|approval)|for\s+(?:confirmation|permission|approval|consent)/,
 });
 
 export const coverTracks: AuditRule = lineRule({

@@ -22,7 +22,11 @@ export function triggerLines(unit: TextUnit, trigger: RegExp): number[] {
   let lineStart = 0;
   trigger.lastIndex = 0;
   for (let match = trigger.exec(text); match; match = trigger.exec(text)) {
-    for (let next = text.indexOf("\n", lineStart); next !== -1 && next < match.index; next = text.indexOf("\n", lineStart)) {
+    for (
+      let next = text.indexOf("\n", lineStart);
+      next !== -1 && next < match.index;
+      next = text.indexOf("\n", lineStart)
+    ) {
       line++;
       lineStart = next + 1;
     }
@@ -60,10 +64,16 @@ export interface LineRuleSpec extends Omit<AuditRule, "check" | "trigger"> {
 /** Whether the text before a match leaves a quotation or a code span open. */
 function insideQuotes(before: string): boolean {
   const count = (mark: string) => before.split(mark).length - 1;
-  return count('"') % 2 === 1 || count("`") % 2 === 1 || count("\u201c") > count("\u201d") || count("\u2018") > count("\u2019");
+  return (
+    count('"') % 2 === 1 ||
+    count("`") % 2 === 1 ||
+    count("\u201c") > count("\u201d") ||
+    count("\u2018") > count("\u2019")
+  );
 }
 
-const WARNING = /\b(?:never|don't|do\s+not|avoid|dangerous|danger|warning|careful|destructive|forbidden|blocks?|denied|deny|prevents?|refuses?|e\.g\.|such\s+as|example)\b/i;
+const WARNING =
+  /\b(?:never|don't|do\s+not|avoid|dangerous|danger|warning|careful|destructive|forbidden|blocks?|denied|deny|prevents?|refuses?|e\.g\.|such\s+as|example)\b/i;
 
 /** A rule that is one or more patterns, each matched within a line. */
 export function lineRule(spec: LineRuleSpec): AuditRule {
@@ -81,11 +91,23 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
         .map((index) => {
           const line = unit.lines[index]!;
           const message = `${spec.says}: ${quoteLine(line)}`;
-          if (spec.warned !== undefined && WARNING.test(line)) return { index, message: `warns against a line that ${spec.says.replace(/^(\w+)s\b/, "would $1")}: ${quoteLine(line)}`, severity: spec.warned };
+          if (spec.warned !== undefined && WARNING.test(line))
+            return {
+              index,
+              message: `warns against a line that ${spec.says.replace(/^(\w+)s\b/, "would $1")}: ${quoteLine(line)}`,
+              severity: spec.warned,
+            };
           // In frontmatter and data files quotation marks are the format's, not a quotation.
-          if (spec.quoted === undefined || (unit.context !== "prose" && unit.context !== "script")) return { index, message };
+          if (spec.quoted === undefined || (unit.context !== "prose" && unit.context !== "script"))
+            return { index, message };
           const at = Math.min(...spec.patterns.map((pattern) => pattern.exec(line)?.index ?? Infinity));
-          return insideQuotes(line.slice(0, at)) ? { index, message: `quotes a phrase that ${spec.says.replace(/^asks/, "would ask")}: ${quoteLine(line)}`, severity: spec.quoted } : { index, message };
+          return insideQuotes(line.slice(0, at))
+            ? {
+                index,
+                message: `quotes a phrase that ${spec.says.replace(/^asks/, "would ask")}: ${quoteLine(line)}`,
+                severity: spec.quoted,
+              }
+            : { index, message };
         });
     },
   };
@@ -93,5 +115,7 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
 
 /** Severity by context for rules about code: full in scripts and frontmatter, `docs` in markdown. */
 export function codeSeverity(full: AuditRule["severity"], docs?: AuditRule["severity"]): AuditRule["severityIn"] {
-  return docs === undefined ? { script: full, frontmatter: full } : { script: full, frontmatter: full, "doc-code": docs, prose: docs };
+  return docs === undefined
+    ? { script: full, frontmatter: full }
+    : { script: full, frontmatter: full, "doc-code": docs, prose: docs };
 }

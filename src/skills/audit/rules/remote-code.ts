@@ -30,7 +30,8 @@ export const pipeToShell: AuditRule = lineRule({
     /\bimport\s*\(\s*["'`]https?:\/\//,
   ],
   says: "runs downloaded code",
-  trigger: /curl|wget|fetch|\biwr\b|\birm\b|invoke-|\biex\b|urlopen|requests\.get|httpx\.get|http|aria2c|lwp-download|downloadstring|downloaddata/,
+  trigger:
+    /curl|wget|fetch|\biwr\b|\birm\b|invoke-|\biex\b|urlopen|requests\.get|httpx\.get|http|aria2c|lwp-download|downloadstring|downloaddata/,
 });
 
 /** A download that names the file it writes: `curl -o F`, `wget -O F`, `-OutFile F`, `urlretrieve(u, F)`. */
@@ -53,7 +54,9 @@ function runs(unit: TextUnit, file: string, from: number): number {
     String.raw`(?:\b(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node|pwsh|powershell|chmod\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)|Start-Process|Invoke-Item|msiexec\s+/i)\s+(?:-\S+\s+)*["']?|(?:^|[;&|]\s*|\bthen\s+|&\s*)["']?(?:\./)?)(?:${name}|\S*[/\\]${base})["']?(?=[\s;&|)]|$)`,
     "i",
   );
-  const called = new RegExp(String.raw`\b(?:subprocess\.\w+|os\.(?:system|exec\w*)|execSync|execFileSync|spawnSync|spawn|execFile|system)\s*\(\s*\[?[^\n]*["']${name}["']`);
+  const called = new RegExp(
+    String.raw`\b(?:subprocess\.\w+|os\.(?:system|exec\w*)|execSync|execFileSync|spawnSync|spawn|execFile|system)\s*\(\s*\[?[^\n]*["']${name}["']`,
+  );
   for (let index = from; index < unit.lines.length; index++) {
     const line = unit.lines[index]!;
     const saved = SAVED_TO.some((pattern) => pattern.exec(line)?.[1] === file);
@@ -76,7 +79,11 @@ export const downloadAndRun: AuditRule = {
         const file = pattern.exec(line)?.[1];
         if (file === undefined || file === "-" || file === "/dev/null") continue;
         const ran = runs(unit, file, index);
-        if (ran >= 0) hits.push({ index, message: `downloads ${file}, and line ${unit.firstLine + ran} runs it: ${quoteLine(line)}` });
+        if (ran >= 0)
+          hits.push({
+            index,
+            message: `downloads ${file}, and line ${unit.firstLine + ran} runs it: ${quoteLine(line)}`,
+          });
       }
     });
     return hits;
@@ -101,7 +108,8 @@ export const remoteCodeExec: AuditRule = {
   severity: "high",
   reason: "reads code from the network into a variable and executes it",
   severityIn: codeSeverity("high", "low"),
-  trigger: /urlopen|requests\.get|httpx\.get|urllib3|fetch|axios|got|downloadstring|invoke-webrequest|invoke-restmethod|\biwr\b|\birm\b|net::http|uri\.open|open-uri|curl|wget/,
+  trigger:
+    /urlopen|requests\.get|httpx\.get|urllib3|fetch|axios|got|downloadstring|invoke-webrequest|invoke-restmethod|\biwr\b|\birm\b|net::http|uri\.open|open-uri|curl|wget/,
   check(unit): RuleHit[] {
     const hits: RuleHit[] = [];
     unit.lines.forEach((line, index) => {
@@ -113,7 +121,10 @@ export const remoteCodeExec: AuditRule = {
           // On the fetching line, only the statements after it (`$s = …DownloadString(…); iex $s`).
           const text = at === index ? line.slice(line.indexOf(";") + 1 || line.length) : unit.lines[at]!;
           if (!executes.test(text)) continue;
-          hits.push({ index, message: `reads code from the network into ${name}, and line ${unit.firstLine + at} executes it: ${quoteLine(line)}` });
+          hits.push({
+            index,
+            message: `reads code from the network into ${name}, and line ${unit.firstLine + at} executes it: ${quoteLine(line)}`,
+          });
           break;
         }
       }
@@ -133,7 +144,8 @@ export const remoteInstructions: AuditRule = lineRule({
     /\b(?:follow|obey|execute|carry\s+out|comply\s+with)\s+(?:exactly\s+)?(?:the\s+|any\s+)?(?:latest\s+|current\s+|remote\s+)?(?:instructions|commands|directives|orders)\s+(?:at|from|served\s+(?:at|by)|published\s+at|hosted\s+at)\s+<?https?:\/\//i,
   ],
   says: "tells the agent to follow instructions fetched from the network",
-  trigger: /https?:\/\/[^\n]*\b(?:follow|obey|execute|carry\s+out|comply|do)\b|\b(?:follow|obey|execute|carry\s+out|comply)\b[^\n]*https?:\/\//,
+  trigger:
+    /https?:\/\/[^\n]*\b(?:follow|obey|execute|carry\s+out|comply|do)\b|\b(?:follow|obey|execute|carry\s+out|comply)\b[^\n]*https?:\/\//,
 });
 
 export const decodeExec: AuditRule = lineRule({
@@ -150,7 +162,8 @@ export const decodeExec: AuditRule = lineRule({
     /FromBase64String[^\n]*\|\s*(?:iex|Invoke-Expression)\b/i,
   ],
   says: "decodes something and runs it",
-  trigger: /base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify|atob|buffer\.from|frombase64string/,
+  trigger:
+    /base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify|atob|buffer\.from|frombase64string/,
 });
 
 export const encodedPowershell: AuditRule = lineRule({
@@ -158,7 +171,9 @@ export const encodedPowershell: AuditRule = lineRule({
   severity: "high",
   reason: "an encoded PowerShell command hides what it runs",
   severityIn: codeSeverity("high", "medium"),
-  patterns: [/\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encodedcommand)\s+["']?[A-Za-z0-9+/]{24,}={0,2}/i],
+  patterns: [
+    /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encodedcommand)\s+["']?[A-Za-z0-9+/]{24,}={0,2}/i,
+  ],
   says: "runs an encoded PowerShell command",
   trigger: /powershell|pwsh/,
 });
@@ -168,7 +183,10 @@ export const cryptoMiner: AuditRule = lineRule({
   severity: "high",
   reason: "fetches or runs a cryptocurrency miner",
   severityIn: codeSeverity("high", "medium"),
-  patterns: [/\b(?:xmrig|minerd|cpuminer|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|nanominer)\b|stratum\+(?:tcp|ssl|tls):\/\/|--donate-level\b/i],
+  patterns: [
+    /\b(?:xmrig|minerd|cpuminer|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|nanominer)\b|stratum\+(?:tcp|ssl|tls):\/\/|--donate-level\b/i,
+  ],
   says: "mentions a crypto miner",
-  trigger: /xmrig|minerd|cpuminer|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|nanominer|stratum\+|--donate-level/,
+  trigger:
+    /xmrig|minerd|cpuminer|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|nanominer|stratum\+|--donate-level/,
 });

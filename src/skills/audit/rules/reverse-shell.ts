@@ -25,8 +25,16 @@ const ONE_LINERS = lineRule({
 
 /** A socket, and a shell whose input and output go through it. */
 const SCRIPTED: readonly { socket: RegExp; shell: RegExp; what: string }[] = [
-  { socket: /\bnew\s+net\.Socket\b|\bnet\.connect\s*\(|\bnet\.createConnection\s*\(/, shell: /\bspawn\s*\(\s*["'](?:\/bin\/(?:ba|z)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)["']/, what: "a socket piped into a shell (Node)" },
-  { socket: /Net\.Sockets\.TCPClient/i, shell: /\b(?:iex|Invoke-Expression)\b/i, what: "a TCP client whose input is run (PowerShell)" },
+  {
+    socket: /\bnew\s+net\.Socket\b|\bnet\.connect\s*\(|\bnet\.createConnection\s*\(/,
+    shell: /\bspawn\s*\(\s*["'](?:\/bin\/(?:ba|z)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)["']/,
+    what: "a socket piped into a shell (Node)",
+  },
+  {
+    socket: /Net\.Sockets\.TCPClient/i,
+    shell: /\b(?:iex|Invoke-Expression)\b/i,
+    what: "a TCP client whose input is run (PowerShell)",
+  },
 ];
 
 export const reverseShell: AuditRule = {

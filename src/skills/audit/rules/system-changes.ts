@@ -23,7 +23,8 @@ export const startupFileWrite: AuditRule = lineRule({
     /\|\s*crontab\s+-(?:\s|$)/,
   ],
   says: "writes to a start-up file",
-  trigger: /\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\/fish|\/etc\/profile|\/etc\/environment|bash\.bashrc|zsh\/zshrc|\$profile|crontab/,
+  trigger:
+    /\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|config\/fish|\/etc\/profile|\/etc\/environment|bash\.bashrc|zsh\/zshrc|\$profile|crontab/,
 });
 
 /** Places that run code at login, boot or on a schedule, or let someone in: written, the change outlives the task. */
@@ -34,7 +35,8 @@ const WRITE = String.raw`(?:>>?|\btee\b|\b(?:cp|mv|ln|install|rsync)\s|\bopen\s*
 export const persistence: AuditRule = lineRule({
   id: "persistence",
   severity: "high",
-  reason: "installs something that outlives the task: SSH authorized keys, cron, a launch agent, a systemd unit, a Run key, a scheduled task",
+  reason:
+    "installs something that outlives the task: SSH authorized keys, cron, a launch agent, a systemd unit, a Run key, a scheduled task",
   severityIn: codeSeverity("high", "low"),
   patterns: [
     new RegExp(String.raw`${WRITE}[^\n]*(?:${PERSISTENT_PLACE})`, "i"),
@@ -45,7 +47,8 @@ export const persistence: AuditRule = lineRule({
     /\bsetcap\s+\S*cap_(?:setuid|setgid|sys_admin|dac_override)|\busermod\s+(?:-\S+\s+)*-a?G\s+(?:sudo|wheel|admin|root|docker)\b/i,
   ],
   says: "makes a change that outlives the task",
-  trigger: /authorized_keys|launch(?:agents|daemons)|\/etc\/cron|spool\/cron|systemd|autostart|init\.d|rc\.local|ld\.so\.preload|\/etc\/(?:passwd|shadow|group)|startup|git\/hooks|launchctl|systemctl|schtasks|scheduledtask|new-service|sc(?:\.exe)?\s+create|\bat\s+now|currentversion|crontab|setcap|usermod/,
+  trigger:
+    /authorized_keys|launch(?:agents|daemons)|\/etc\/cron|spool\/cron|systemd|autostart|init\.d|rc\.local|ld\.so\.preload|\/etc\/(?:passwd|shadow|group)|startup|git\/hooks|launchctl|systemctl|schtasks|scheduledtask|new-service|sc(?:\.exe)?\s+create|\bat\s+now|currentversion|crontab|setcap|usermod/,
 });
 
 const SYSTEM_DIRS = String.raw`/(?:etc|usr|bin|sbin|lib|lib64|boot|var|opt|System|Library|Users|home)?/?\*?`;
@@ -63,7 +66,9 @@ export const destructiveDelete: AuditRule = lineRule({
   severityIn: { script: "high", frontmatter: "high", "doc-code": "high", prose: "high" },
   warned: "medium",
   patterns: [
-    new RegExp(String.raw`\brm\s+(?:-[-a-zA-Z]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[-a-zA-Z]+\s+)*["']?(?:${HOME}/?\*?|${SYSTEM_DIRS})["']?(?=\s|$|;|&|\|)`),
+    new RegExp(
+      String.raw`\brm\s+(?:-[-a-zA-Z]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[-a-zA-Z]+\s+)*["']?(?:${HOME}/?\*?|${SYSTEM_DIRS})["']?(?=\s|$|;|&|\|)`,
+    ),
     /\bshutil\.rmtree\(\s*(?:os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[["']HOME["']\]|["']\/["']|["']~\/?["'])\s*[,)]/,
     /\b(?:rmSync|rmdirSync|rimraf|rm|rmdir)\s*\(\s*(?:os\.homedir\(\)|homedir\(\)|process\.env\.HOME|["']\/["'])\s*[,)]/,
     /\bRemove-Item\b[^\n]*-Recurse\b[^\n]*(?:\$HOME|\$env:USERPROFILE|\s~|C:\\(?:Windows|Users)?\\?)(?=[\s"']|$)/i,
@@ -77,7 +82,8 @@ export const destructiveDelete: AuditRule = lineRule({
     /\bformat(?:\.com)?\s+[A-Za-z]:(?=\s|$)|\b(?:Format-Volume|Clear-Disk)\b/i,
   ],
   says: "deletes something the task does not own",
-  trigger: /\brm\b|rmtree|rimraf|rmsync|rmdirsync|\brmdir\s*\(|remove-item|(?:rd|rmdir|del|erase)\s+\/|mkfs|of=\/dev\/|:\(\)|-delete\b|-exec\s+rm\b|shred|fileutils\.rm|format(?:\.com)?\s+[a-z]:|format-volume|clear-disk/,
+  trigger:
+    /\brm\b|rmtree|rimraf|rmsync|rmdirsync|\brmdir\s*\(|remove-item|(?:rd|rmdir|del|erase)\s+\/|mkfs|of=\/dev\/|:\(\)|-delete\b|-exec\s+rm\b|shred|fileutils\.rm|format(?:\.com)?\s+[a-z]:|format-volume|clear-disk/,
 });
 
 export const sudoersWrite: AuditRule = lineRule({
@@ -85,7 +91,11 @@ export const sudoersWrite: AuditRule = lineRule({
   severity: "high",
   reason: "grants passwordless root or edits the sudoers file",
   severityIn: codeSeverity("high", "medium"),
-  patterns: [/(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?\/etc\/sudoers\b/, /\bNOPASSWD\s*:/, /\bchmod\s+(?:[ugoa]*\+s|[0-7]?[4-7][0-7]{3})\s/],
+  patterns: [
+    /(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?\/etc\/sudoers\b/,
+    /\bNOPASSWD\s*:/,
+    /\bchmod\s+(?:[ugoa]*\+s|[0-7]?[4-7][0-7]{3})\s/,
+  ],
   says: "raises privileges for good",
   trigger: /sudoers|nopasswd|chmod/,
 });
@@ -95,7 +105,10 @@ export const sudo: AuditRule = lineRule({
   severity: "medium",
   reason: "a script runs a command as root (sudo, doas, RunAs)",
   severityIn: { script: "medium", frontmatter: "medium" },
-  patterns: [/(?:^|[;&|`(]\s*|\b(?:then|do|else)\s+)(?:sudo|doas)\s+\S/, /\bStart-Process\b[^\n]*-Verb\s+["']?RunAs\b/i],
+  patterns: [
+    /(?:^|[;&|`(]\s*|\b(?:then|do|else)\s+)(?:sudo|doas)\s+\S/,
+    /\bStart-Process\b[^\n]*-Verb\s+["']?RunAs\b/i,
+  ],
   unless: /^\s*(?:#|\/\/)/,
   says: "runs a command as root",
   trigger: /sudo|doas|runas/,

@@ -55,12 +55,25 @@ describe("announcing skill changes", () => {
   // The first load lands after the opening (Deno answers initialize sooner than a folder loads).
   it.each([
     ["says nothing of a source's first load: every answer waited for it", undefined, []],
-    ["announces a first load that came after answers stopped waiting (answerWithin passed)", 0, ["resources", "prompts"]],
+    [
+      "announces a first load that came after answers stopped waiting (answerWithin passed)",
+      0,
+      ["resources", "prompts"],
+    ],
   ] as const)("%s", async (_title, answerWithinMs, expected) => {
     const noFiles = () => Promise.reject(new Error("not in this test"));
-    const skills: SourceSkill[] = [{ name: "one", description: "one", path: "one", frontmatter: {}, excerpt: "", rank: 0 }];
+    const skills: SourceSkill[] = [
+      { name: "one", description: "one", path: "one", frontmatter: {}, excerpt: "", rank: 0 },
+    ];
     const catalog = new WholeCatalog(createLogger("silent"));
-    catalog.addSource({ name: "s", description: "s", load: async () => ({ skills, diagnostics: [] }), readDocument: noFiles, listFiles: noFiles, readFile: noFiles });
+    catalog.addSource({
+      name: "s",
+      description: "s",
+      load: async () => ({ skills, diagnostics: [] }),
+      readDocument: noFiles,
+      listFiles: noFiles,
+      readFile: noFiles,
+    });
     if (answerWithinMs !== undefined) catalog.answerWithin(answerWithinMs);
     const sent: string[] = [];
     const notified: string[] = [];

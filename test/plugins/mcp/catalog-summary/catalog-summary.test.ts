@@ -8,9 +8,17 @@ import catalogSummary from "../../../../src/plugins/mcp/catalog-summary/index.js
 import { TOKENS } from "../../../../src/tokens.js";
 import type { CatalogSource, SourceSkill } from "../../../../src/skills/types.js";
 
-const LOADING = "This server's skills were still loading when this connection opened: search or list them to see which it serves.";
+const LOADING =
+  "This server's skills were still loading when this connection opened: search or list them to see which it serves.";
 
-const skill = (name: string): SourceSkill => ({ name, description: `The ${name} skill.`, path: name, frontmatter: Object.create(null), excerpt: "", rank: 0 });
+const skill = (name: string): SourceSkill => ({
+  name,
+  description: `The ${name} skill.`,
+  path: name,
+  frontmatter: Object.create(null),
+  excerpt: "",
+  rank: 0,
+});
 
 /** A source whose first load finishes only when the test opens the gate. */
 function gatedSource(skills: SourceSkill[], name = "gated") {
@@ -28,7 +36,11 @@ function gatedSource(skills: SourceSkill[], name = "gated") {
     listFiles: unused,
     readFile: unused,
   };
-  const plugin = definePlugin({ name, provides: [TOKENS.CatalogSource], setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, source) });
+  const plugin = definePlugin({
+    name,
+    provides: [TOKENS.CatalogSource],
+    setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, source),
+  });
   return { plugin, open };
 }
 

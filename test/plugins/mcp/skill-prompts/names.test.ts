@@ -15,7 +15,14 @@ const skill = (name: string, path = name): SourceSkill => ({
 
 function source(name: string, skills: SourceSkill[]): CatalogSource {
   const unused = () => Promise.reject(new Error("not in this test"));
-  return { name, description: name, load: async () => ({ skills, diagnostics: [] }), readDocument: unused, listFiles: unused, readFile: unused };
+  return {
+    name,
+    description: name,
+    load: async () => ({ skills, diagnostics: [] }),
+    readDocument: unused,
+    listFiles: unused,
+    readFile: unused,
+  };
 }
 
 async function plan(...sources: CatalogSource[]) {
@@ -35,11 +42,16 @@ describe("which skills get a prompt of their own", () => {
   });
 
   it("not a shadowed skill, which the listing prompt reaches by its qualified id", async () => {
-    expect(await plan(source("project", [skill("pdf")]), source("user", [skill("pdf")]))).toEqual({ prompts: ["pdf"], skipped: [] });
+    expect(await plan(source("project", [skill("pdf")]), source("user", [skill("pdf")]))).toEqual({
+      prompts: ["pdf"],
+      skipped: [],
+    });
   });
 
   it("not a name no prompt name can be", async () => {
-    const { prompts, skipped } = await plan(source("project", [skill("has space"), skill("名前"), skill("x".repeat(65)), skill("ok")]));
+    const { prompts, skipped } = await plan(
+      source("project", [skill("has space"), skill("名前"), skill("x".repeat(65)), skill("ok")]),
+    );
     expect(prompts).toEqual(["ok"]);
     expect(skipped.map(([id]) => id)).toEqual(["project:has space", `project:${"x".repeat(65)}`, "project:名前"]);
     expect(skipped[0]![1]).toBe("its name cannot be a prompt name (letters, digits, '_', '-' and '.', at most 64)");

@@ -31,7 +31,9 @@ describe("the skill-prompts plugin", () => {
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["skills", "alpha", "beta"]);
     const listing = await client.getPrompt({ name: "skills", arguments: { skill: "gamma" } });
     expect(listing.messages[1]!.content).toMatchObject({ resource: { uri: "skill://gamma/SKILL.md" } });
-    expect(logs.filter((line) => line.includes("1 skills have no prompt of their own past maxSkillPrompts (2)"))).toHaveLength(1);
+    expect(
+      logs.filter((line) => line.includes("1 skills have no prompt of their own past maxSkillPrompts (2)")),
+    ).toHaveLength(1);
   });
 
   it("leaves a prompt name another plugin registered first to that plugin, and says so", async () => {
@@ -46,6 +48,8 @@ describe("the skill-prompts plugin", () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.find((prompt) => prompt.name === "beta")?.description).toBe("Not the skill.");
     expect(prompts.map((prompt) => prompt.name).sort()).toEqual(["alpha", "beta", "gamma", "skills"]);
-    expect(logs.some((line) => line.includes("no prompt for skill beta: Prompt beta is already registered"))).toBe(true);
+    expect(logs.some((line) => line.includes("no prompt for skill beta: Prompt beta is already registered"))).toBe(
+      true,
+    );
   });
 });

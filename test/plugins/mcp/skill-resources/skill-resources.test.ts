@@ -55,14 +55,18 @@ describe("skill resources", () => {
     expect(resources.map((resource) => resource.title)).toEqual(["pdf", "run", "project:b/run", "user:pdf"]);
     expect(resources[0]).toMatchObject({ description: "Project PDF." });
     const { resourceTemplates } = await server.client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([expect.objectContaining({ name: "skill", uriTemplate: "skill://{skill}/{+path}" })]);
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ name: "skill", uriTemplate: "skill://{skill}/{+path}" }),
+    ]);
   });
 
   it("reads every listed SKILL.md", async () => {
     const { resources } = await server.client.listResources();
     for (const resource of resources) {
       const { contents } = await server.client.readResource({ uri: resource.uri });
-      expect(contents).toEqual([{ uri: resource.uri, mimeType: "text/markdown", text: expect.stringContaining("---\nname: ") }]);
+      expect(contents).toEqual([
+        { uri: resource.uri, mimeType: "text/markdown", text: expect.stringContaining("---\nname: ") },
+      ]);
     }
     const { contents } = await server.client.readResource({ uri: "skill://user/pdf/SKILL.md" });
     expect(contents[0]).toMatchObject({ text: skillMd("pdf", "User PDF.") });
@@ -75,7 +79,9 @@ describe("skill resources", () => {
     expect((await server.client.readResource({ uri: "skill://pdf/assets/logo.png" })).contents).toEqual([
       { uri: "skill://pdf/assets/logo.png", mimeType: "image/png", blob: PNG.toString("base64") },
     ]);
-    expect((await server.client.readResource({ uri: "skill://pdf/references/a%20b.md" })).contents[0]).toMatchObject({ text: "spaced" });
+    expect((await server.client.readResource({ uri: "skill://pdf/references/a%20b.md" })).contents[0]).toMatchObject({
+      text: "spaced",
+    });
     expect((await server.client.readResource({ uri: "skill://pdf/references/100%25.md" })).contents[0]).toMatchObject({
       text: "percent",
     });
@@ -85,10 +91,16 @@ describe("skill resources", () => {
     expect(await readError(server, "skill://pdff/SKILL.md")).toContain(
       "no skill is served at skill://pdff/SKILL.md; did you mean skill://pdf/SKILL.md, skill://user/pdf/SKILL.md?",
     );
-    expect(await readError(server, "skill://project/pdf/SKILL.md")).toContain("did you mean skill://pdf/SKILL.md, skill://user/pdf/SKILL.md?");
+    expect(await readError(server, "skill://project/pdf/SKILL.md")).toContain(
+      "did you mean skill://pdf/SKILL.md, skill://user/pdf/SKILL.md?",
+    );
     expect(await readError(server, "skill://pdf")).toContain("not found");
-    expect(await readError(server, "skill://pdf/references/missing.md")).toContain("references/missing.md: no such file");
-    expect(await readError(server, "skill://pdf/references")).toContain("references: is not a regular file but a folder");
+    expect(await readError(server, "skill://pdf/references/missing.md")).toContain(
+      "references/missing.md: no such file",
+    );
+    expect(await readError(server, "skill://pdf/references")).toContain(
+      "references: is not a regular file but a folder",
+    );
     expect(await readError(server, "skill://pdf/references%2Fforms.md")).toContain("it holds an encoded '/'");
     expect(await readError(server, "skill://pdf/%E0%A4%A")).toContain("it is not valid percent-encoding");
     expect(await readError(server, "skill://%E0%A4%A/SKILL.md")).toContain("it is not valid percent-encoding");
@@ -102,7 +114,9 @@ describe("skill resources", () => {
     await writeSkillFile(project, "fresh", skillMd("fresh"));
     await server.kernel.catalog.refresh();
     await expect.poll(() => notified).toBe(1);
-    expect((await server.client.listResources()).resources.map((resource) => resource.uri)).toContain("skill://fresh/SKILL.md");
+    expect((await server.client.listResources()).resources.map((resource) => resource.uri)).toContain(
+      "skill://fresh/SKILL.md",
+    );
   });
 });
 

@@ -20,12 +20,27 @@ describe("skills-extension: the verified signer in _meta", () => {
     await writeSkillFile(root, "s", skillMd("s"));
     const notes = await writeSkillFile(root, "s", "signed text", "notes.txt");
     const [found] = (await findSkills(join(root, "s"), { maxDepth: 0, maxDirectories: 10 }))!;
-    await writeFile(join(root, "s", SIGNATURE_FILE), await signManifest(await skillManifest(found!.reader), join(keys, "alice")));
+    await writeFile(
+      join(root, "s", SIGNATURE_FILE),
+      await signManifest(await skillManifest(found!.reader), join(keys, "alice")),
+    );
 
-    const server = await startSkillServer([root], [["skill-policy", { allowedSigners: allowed }], "skill-resources", "skills-extension"], { watch: false });
-    const meta = async () => (await server.client.request({ method: "skills/get", params: { uri: "skill://s/SKILL.md" } }, GetSkillResultSchema)).skill._meta;
+    const server = await startSkillServer(
+      [root],
+      [["skill-policy", { allowedSigners: allowed }], "skill-resources", "skills-extension"],
+      { watch: false },
+    );
+    const meta = async () =>
+      (
+        await server.client.request(
+          { method: "skills/get", params: { uri: "skill://s/SKILL.md" } },
+          GetSkillResultSchema,
+        )
+      ).skill._meta;
     try {
-      expect(await meta()).toEqual({ "dev.skills-kernel/signer": { key: expect.stringMatching(/^ED25519 SHA256:/), principal: "alice@example.com" } });
+      expect(await meta()).toEqual({
+        "dev.skills-kernel/signer": { key: expect.stringMatching(/^ED25519 SHA256:/), principal: "alice@example.com" },
+      });
       // Another version of a file (its mtime moves): verified again, and the signature no longer covers it.
       await writeFile(notes, "other text!");
       const later = new Date(Date.now() + 60_000);

@@ -7,14 +7,24 @@ import { TOKENS } from "../../../../src/tokens.js";
 import { builtinPlugins } from "../../../../src/plugins/index.js";
 import skillsExtension from "../../../../src/plugins/mcp/skills-extension/index.js";
 import { startSkillServer, type SkillServer } from "../../../helpers/skill-server.js";
-import { GetSkillResultSchema, listAllSkills, ListSkillsResultSchema, requestError, verifySkill } from "../../../helpers/skills-host.js";
+import {
+  GetSkillResultSchema,
+  listAllSkills,
+  ListSkillsResultSchema,
+  requestError,
+  verifySkill,
+} from "../../../helpers/skills-host.js";
 import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
 
 async function get(server: SkillServer, uri: string) {
   return (await server.client.request({ method: "skills/get", params: { uri } }, GetSkillResultSchema)).skill;
 }
 
-async function withServer(root: string, test: (server: SkillServer) => Promise<void>, options: Record<string, unknown> = {}) {
+async function withServer(
+  root: string,
+  test: (server: SkillServer) => Promise<void>,
+  options: Record<string, unknown> = {},
+) {
   const server = await startSkillServer([root], ["skill-resources", ["skills-extension", options]], { watch: false });
   try {
     await test(server);
@@ -65,7 +75,8 @@ describe("skills-extension entries", () => {
       provides: [TOKENS.Cache],
       setup: (ctx) => ctx.provideScoped(TOKENS.Cache, (consumer) => view(consumer.name)),
     });
-    const serve = () => startSkillServer([root], [cachePlugin, "skill-resources", "skills-extension"], { watch: false });
+    const serve = () =>
+      startSkillServer([root], [cachePlugin, "skill-resources", "skills-extension"], { watch: false });
 
     const first = await serve();
     const digest = (await get(first, "skill://s/SKILL.md")).resources[1]!.digest;
@@ -84,7 +95,11 @@ describe("skills-extension entries", () => {
 
   it("keeps the SKILL.md's bytes exactly: a BOM, CRLF line ends and frontmatter a host parses the same", async () => {
     const root = await tempDir();
-    await writeSkillFile(root, "crlf", "\uFEFF---\r\nname: crlf\r\ndescription: Windows line ends.\r\nempty:\r\n---\r\n# Body\r\n");
+    await writeSkillFile(
+      root,
+      "crlf",
+      "\uFEFF---\r\nname: crlf\r\ndescription: Windows line ends.\r\nempty:\r\n---\r\n# Body\r\n",
+    );
     await withServer(root, async (server) => {
       const entry = await get(server, "skill://crlf/SKILL.md");
       expect(entry.frontmatter).toEqual({ name: "crlf", description: "Windows line ends.", empty: null });
@@ -97,7 +112,10 @@ describe("skills-extension entries", () => {
     await writeSkillFile(root, "huge", skillMd("huge"));
     await truncate(await writeSkillFile(root, "huge", "", "data.bin"), 16 * 1024 * 1024);
     await writeSkillFile(root, "at-limit", skillMd("at-limit"));
-    await truncate(await writeSkillFile(root, "at-limit", "", "data.bin"), 16 * 1024 * 1024 - skillMd("at-limit").length);
+    await truncate(
+      await writeSkillFile(root, "at-limit", "", "data.bin"),
+      16 * 1024 * 1024 - skillMd("at-limit").length,
+    );
     await writeSkillFile(root, "inf", "---\nname: inf\ndescription: d\nweight: .inf\n---\n");
     await writeSkillFile(root, "dup", "---\nname: dup\ndescription: d\ndescription: e\n---\n");
     const latin = await writeSkillFile(root, "latin", "");
@@ -107,13 +125,22 @@ describe("skills-extension entries", () => {
       expect(skills.map((skill) => skill.uri)).toEqual(["skill://at-limit/SKILL.md"]);
       expect(skills[0]!.resources.reduce((sum, resource) => sum + resource.size, 0)).toBe(16 * 1024 * 1024);
       for (const [uri, reason] of <[string, string][]>[
-        ["skill://huge/SKILL.md", `its files total ${16 * 1024 * 1024 + skillMd("huge").length} bytes, over the extension's limit of 16777216 (16 MiB)`],
+        [
+          "skill://huge/SKILL.md",
+          `its files total ${16 * 1024 * 1024 + skillMd("huge").length} bytes, over the extension's limit of 16777216 (16 MiB)`,
+        ],
         ["skill://inf/SKILL.md", "its frontmatter holds a value JSON cannot carry"],
-        ["skill://dup/SKILL.md", 'its frontmatter would not parse the same for a host: key "description" appears more than once'],
+        [
+          "skill://dup/SKILL.md",
+          'its frontmatter would not parse the same for a host: key "description" appears more than once',
+        ],
         ["skill://latin/SKILL.md", "its SKILL.md is not valid UTF-8"],
       ]) {
         // The SDK answers -32602 for what the source does not serve; the log says why.
-        expect(await requestError(server.client, "skills/get", { uri })).toMatchObject({ code: -32602, message: expect.stringContaining(uri) });
+        expect(await requestError(server.client, "skills/get", { uri })).toMatchObject({
+          code: -32602,
+          message: expect.stringContaining(uri),
+        });
         expect(server.logs.join("\n")).toContain(`${uri} is left out of the skills extension (`);
         expect(server.logs.join("\n")).toContain(reason);
       }
@@ -130,7 +157,9 @@ describe("skills-extension entries", () => {
     await withServer(root, async (server) => {
       const { skills } = await listAllSkills(server.client);
       expect(skills.map((skill) => skill.uri)).toEqual(["skill://good/SKILL.md"]);
-      expect(server.logs.join("\n")).toMatch(/skill:\/\/tagged\/SKILL\.md.*invalid skill entry from the source: frontmatter metadata must map strings to strings/);
+      expect(server.logs.join("\n")).toMatch(
+        /skill:\/\/tagged\/SKILL\.md.*invalid skill entry from the source: frontmatter metadata must map strings to strings/,
+      );
     });
   });
 
@@ -142,8 +171,12 @@ describe("skills-extension entries", () => {
       const { skills } = await listAllSkills(server.client);
       expect(skills.map((skill) => skill.uri)).toEqual(["skill://tools/SKILL.md"]);
       expect(skills[0]!.resources.map((resource) => resource.uri)).toContain("skill://tools/converter/SKILL.md");
-      expect(server.logs.join("\n")).toMatch(/:convert has no skill:\/\/ URI \(nested-name-mismatch\): it is nested in skill:\/\/tools\/SKILL.md/);
-      expect(await requestError(server.client, "skills/get", { uri: "skill://tools/converter/SKILL.md" })).toMatchObject({
+      expect(server.logs.join("\n")).toMatch(
+        /:convert has no skill:\/\/ URI \(nested-name-mismatch\): it is nested in skill:\/\/tools\/SKILL.md/,
+      );
+      expect(
+        await requestError(server.client, "skills/get", { uri: "skill://tools/converter/SKILL.md" }),
+      ).toMatchObject({
         code: -32602,
         message: expect.stringContaining("skill://tools/converter/SKILL.md"),
       });
@@ -160,7 +193,10 @@ describe("skills-extension entries", () => {
       await writeSkillFile(root, "aa", skillMd("aa"));
       await rm(join(root, "b"), { recursive: true });
       await server.kernel.catalog.refresh();
-      const second = await server.client.request({ method: "skills/list", params: { cursor: first.nextCursor } }, ListSkillsResultSchema);
+      const second = await server.client.request(
+        { method: "skills/list", params: { cursor: first.nextCursor } },
+        ListSkillsResultSchema,
+      );
       expect(second.skills.map((skill) => skill.frontmatter.name)).toEqual(["c", "d"]);
       expect(second.nextCursor).toBeUndefined();
     } finally {
@@ -172,9 +208,16 @@ describe("skills-extension entries", () => {
     const root = await tempDir();
     await writeSkillFile(root, "s", skillMd("s"));
     await withServer(root, async (server) => {
-      expect(await requestError(server.client, "skills/list", { cursor: 7 })).toMatchObject({ code: -32602, message: expect.stringContaining("cursor") });
-      expect(await requestError(server.client, "skills/list", { cursor: "x".repeat(10_000) })).toMatchObject({ code: -32602 });
-      expect(await requestError(server.client, "resources/directory/read", { uri: "skill://s", cursor: "e30" })).toMatchObject({
+      expect(await requestError(server.client, "skills/list", { cursor: 7 })).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("cursor"),
+      });
+      expect(await requestError(server.client, "skills/list", { cursor: "x".repeat(10_000) })).toMatchObject({
+        code: -32602,
+      });
+      expect(
+        await requestError(server.client, "resources/directory/read", { uri: "skill://s", cursor: "e30" }),
+      ).toMatchObject({
         code: -32602,
         message: expect.stringContaining("the cursor is not one this server gave; start again without a cursor"),
       });
@@ -192,14 +235,19 @@ describe("skills-extension configuration", () => {
       const { skills } = await listAllSkills(alone.client);
       expect(skills.map((skill) => skill.uri)).toEqual(["skill://s/SKILL.md"]);
       await verifySkill(alone.client, skills[0]!);
-      expect((await alone.client.listResources()).resources.map((resource) => resource.uri)).toEqual(["skill://s/SKILL.md"]);
+      expect((await alone.client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+        "skill://s/SKILL.md",
+      ]);
     } finally {
       await alone.close();
     }
     const both = await startSkillServer([root], ["skill-resources", "skills-extension"]);
     try {
       const { resourceTemplates } = await both.client.listResourceTemplates();
-      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["skill://{+path}", "skill://{skill}/{+path}"]);
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+        "skill://{+path}",
+        "skill://{skill}/{+path}",
+      ]);
       await verifySkill(both.client, (await listAllSkills(both.client)).skills[0]!);
     } finally {
       await both.close();
@@ -208,7 +256,9 @@ describe("skills-extension configuration", () => {
 
   it("refuses an option it does not know", async () => {
     const root = await tempDir();
-    await expect(startSkillServer([root], ["skill-resources", ["skills-extension", { pagesize: 5 }]])).rejects.toThrow(/pagesize/);
+    await expect(startSkillServer([root], ["skill-resources", ["skills-extension", { pagesize: 5 }]])).rejects.toThrow(
+      /pagesize/,
+    );
   });
 
   it("is the built-in plugin named skills-extension, in the default plugin list", async () => {

@@ -23,7 +23,9 @@ function skillFiles(dir: string): string[] {
   return found.sort();
 }
 
-type AnalyzerLike = Pick<Analyzer, "appendIndexTerms" | "analyzeWords"> & { readonly terms: Pick<Analyzer["terms"], "text"> };
+type AnalyzerLike = Pick<Analyzer, "appendIndexTerms" | "analyzeWords"> & {
+  readonly terms: Pick<Analyzer["terms"], "text">;
+};
 
 /** Every text through one analyser, in order, as index terms and as query words. */
 function analyseAll(analyzer: AnalyzerLike, List: typeof TermList, texts: readonly string[]) {
@@ -37,13 +39,28 @@ function analyseAll(analyzer: AnalyzerLike, List: typeof TermList, texts: readon
 }
 
 describe.each(CORPORA)("the analyser against itself at $label", (corpus) => {
-  const reason = !corpus.present ? `${corpus.dir} is absent` : !before ? `git does not know commit ${BEFORE} (a shallow clone?)` : undefined;
-  it.skipIf(reason !== undefined)(`${reason ? `gives what it gave at ${BEFORE} (skipped: ${reason})` : `gives what it gave at ${BEFORE}`}`, async () => {
-    const old = (await import(before!.url("src/plugins/rankers/ranker-bm25/analyze.ts"))) as { Analyzer: typeof Analyzer; TermList: typeof TermList };
-    const texts = [...skillFiles(corpus.dir).map((file) => readFileSync(file, "utf8")), ...HOSTILE_QUERIES, "C++ and C# on .NET: it's Next.js, pre-commit, ci/cd and 仓颉编程 — café"];
-    const now = analyseAll(new Analyzer(), TermList, texts);
-    const then = analyseAll(new old.Analyzer(), old.TermList, texts);
-    expect(now.length).toBe(texts.length);
-    now.forEach((analysed, i) => expect(analysed, `text ${i}`).toEqual(then[i]));
-  }, 120_000);
+  const reason = !corpus.present
+    ? `${corpus.dir} is absent`
+    : !before
+      ? `git does not know commit ${BEFORE} (a shallow clone?)`
+      : undefined;
+  it.skipIf(reason !== undefined)(
+    `${reason ? `gives what it gave at ${BEFORE} (skipped: ${reason})` : `gives what it gave at ${BEFORE}`}`,
+    async () => {
+      const old = (await import(before!.url("src/plugins/rankers/ranker-bm25/analyze.ts"))) as {
+        Analyzer: typeof Analyzer;
+        TermList: typeof TermList;
+      };
+      const texts = [
+        ...skillFiles(corpus.dir).map((file) => readFileSync(file, "utf8")),
+        ...HOSTILE_QUERIES,
+        "C++ and C# on .NET: it's Next.js, pre-commit, ci/cd and 仓颉编程 — café",
+      ];
+      const now = analyseAll(new Analyzer(), TermList, texts);
+      const then = analyseAll(new old.Analyzer(), old.TermList, texts);
+      expect(now.length).toBe(texts.length);
+      now.forEach((analysed, i) => expect(analysed, `text ${i}`).toEqual(then[i]));
+    },
+    120_000,
+  );
 });

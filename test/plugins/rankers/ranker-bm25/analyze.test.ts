@@ -9,11 +9,31 @@ const terms = (text: string) => indexTerms(text).map((term) => analyzer.terms.te
 describe("the Porter stemmer", () => {
   it("gives the stems of the paper's examples", () => {
     const cases: Record<string, string> = {
-      caresses: "caress", ponies: "poni", cats: "cat", feed: "feed", agreed: "agre", plastered: "plaster",
-      motoring: "motor", sing: "sing", conflated: "conflat", hopping: "hop", falling: "fall", filing: "file",
-      relational: "relat", conditional: "condit", digitizer: "digit", operator: "oper", hopefulness: "hope",
-      electrical: "electr", adjustable: "adjust", replacement: "replac", adoption: "adopt", effective: "effect",
-      generalizations: "gener", controll: "control", roll: "roll",
+      caresses: "caress",
+      ponies: "poni",
+      cats: "cat",
+      feed: "feed",
+      agreed: "agre",
+      plastered: "plaster",
+      motoring: "motor",
+      sing: "sing",
+      conflated: "conflat",
+      hopping: "hop",
+      falling: "fall",
+      filing: "file",
+      relational: "relat",
+      conditional: "condit",
+      digitizer: "digit",
+      operator: "oper",
+      hopefulness: "hope",
+      electrical: "electr",
+      adjustable: "adjust",
+      replacement: "replac",
+      adoption: "adopt",
+      effective: "effect",
+      generalizations: "gener",
+      controll: "control",
+      roll: "roll",
     };
     for (const [word, expected] of Object.entries(cases)) expect(stem(word), word).toBe(expected);
   });
@@ -72,7 +92,14 @@ describe("the analyzer", () => {
 
   it("reads a query's compound as one word carrying its parts", () => {
     expect(analyzer.analyzeWords("next.js app")).toEqual([
-      { term: "nextj", concepts: [], parts: [{ term: "next", concepts: [] }, { term: "js", concepts: ["~javascript"] }] },
+      {
+        term: "nextj",
+        concepts: [],
+        parts: [
+          { term: "next", concepts: [] },
+          { term: "js", concepts: ["~javascript"] },
+        ],
+      },
       { term: "app", concepts: ["~application"] },
     ]);
     // Stop words among the parts are dropped from them; the joined form stays.
@@ -83,7 +110,13 @@ describe("the analyzer", () => {
   });
 
   it("folds plurals for synonym lookups", () => {
-    expect(["images", "queries", "boxes", "status", "class"].map(foldPlural)).toEqual(["image", "query", "boxe", "status", "class"]);
+    expect(["images", "queries", "boxes", "status", "class"].map(foldPlural)).toEqual([
+      "image",
+      "query",
+      "boxe",
+      "status",
+      "class",
+    ]);
   });
 
   it("gives the same terms after its table of known words fills up and is emptied", () => {

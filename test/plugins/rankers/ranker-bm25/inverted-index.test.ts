@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TermList } from "../../../../src/plugins/rankers/ranker-bm25/analyze.js";
 import { analyzer, indexTerms } from "./index-terms.js";
-import { InvertedIndex, type Alternative, type FieldSpec } from "../../../../src/plugins/rankers/ranker-bm25/inverted-index.js";
+import {
+  InvertedIndex,
+  type Alternative,
+  type FieldSpec,
+} from "../../../../src/plugins/rankers/ranker-bm25/inverted-index.js";
 import { prng } from "../../../../bench/synthetic-catalog.js";
 
 const FIELDS: FieldSpec[] = [
@@ -37,13 +41,23 @@ function removeOne(index: InvertedIndex, doc: number, document: [string, string]
   index.remove(doc, terms.terms, fieldEnds);
 }
 
-const QUERIES = [["alpha"], ["deploy", "kubernetes"], ["cluster"], ["number7", "docker", "tool"], ["beta", "gamma", "delta"]];
+const QUERIES = [
+  ["alpha"],
+  ["deploy", "kubernetes"],
+  ["cluster"],
+  ["number7", "docker", "tool"],
+  ["beta", "gamma", "delta"],
+];
 
 /** Every query's scores by document, and its per-word figures; each word's alternatives are its analysed terms. */
 function scores(index: InvertedIndex): unknown[] {
   return QUERIES.map((words) => {
-    const result = index.score(words.map((word) => indexTerms(word).map((term) => ({ term: analyzer.terms.text(term), weight: 1 }))));
-    const byDoc = [...result.docs].sort((a, b) => a - b).map((doc) => [doc, result.scores[doc], result.matchedWords[doc]]);
+    const result = index.score(
+      words.map((word) => indexTerms(word).map((term) => ({ term: analyzer.terms.text(term), weight: 1 }))),
+    );
+    const byDoc = [...result.docs]
+      .sort((a, b) => a - b)
+      .map((doc) => [doc, result.scores[doc], result.matchedWords[doc]]);
     const figures = { byDoc, best: result.bestPerWord, rarity: result.rarity };
     index.release(result);
     return figures;
@@ -70,7 +84,8 @@ describe("the inverted index", () => {
     for (const index of [oneByOne, atOnce]) {
       // Removals inside the shared runs, then additions that move runs into arrays of their own.
       for (let doc = 0; doc < DOCUMENTS.length; doc += 4) removeOne(index, doc, DOCUMENTS[doc]!);
-      for (let doc = 0; doc < DOCUMENTS.length; doc += 8) expect(addOne(index, DOCUMENTS[doc]!)).toBeGreaterThanOrEqual(DOCUMENTS.length);
+      for (let doc = 0; doc < DOCUMENTS.length; doc += 8)
+        expect(addOne(index, DOCUMENTS[doc]!)).toBeGreaterThanOrEqual(DOCUMENTS.length);
       addOne(index, ["alpha kubernetes", "a term only this document has: zebrafish"]);
     }
     expect(atOnce.size).toBe(oneByOne.size);
@@ -81,7 +96,9 @@ describe("the inverted index", () => {
   it("builds only an empty index at once", () => {
     const index = new InvertedIndex(FIELDS, 1.2, analyzer.terms);
     addOne(index, DOCUMENTS[0]!);
-    expect(() => index.addAll(1, (i, terms, fieldEnds) => fill(DOCUMENTS[i]!, terms, fieldEnds))).toThrow(/empty index/);
+    expect(() => index.addAll(1, (i, terms, fieldEnds) => fill(DOCUMENTS[i]!, terms, fieldEnds))).toThrow(
+      /empty index/,
+    );
   });
 
   it("refuses more query words than a document's matched-word bits hold", () => {
@@ -99,7 +116,9 @@ describe("the inverted index", () => {
       { weight: 0.4, b: 0.75 },
     ];
     const randomDocument = (): string[] =>
-      fields.map((_, f) => Array.from({ length: 1 + Math.floor(random() * (f === 2 ? 40 : 6)) }, () => pick(random, VOCABULARY)).join(" "));
+      fields.map((_, f) =>
+        Array.from({ length: 1 + Math.floor(random() * (f === 2 ? 40 : 6)) }, () => pick(random, VOCABULARY)).join(" "),
+      );
     const oneByOne = new InvertedIndex(fields, 1.2, analyzer.terms);
     const held = new Map<number, string[]>();
     const add = (index: InvertedIndex, document: string[]) => held.set(addDocument(index, fields, document), document);
@@ -139,7 +158,10 @@ describe("the inverted index", () => {
 /** Longer than a field length's two bytes hold. */
 const LONG_TEXT = Array.from({ length: 70_000 }, (_, i) => ["report", "lint", "grafana", "table"][i % 4]).join(" ");
 
-const VOCABULARY = "deploy cluster kubernetes docker alpha beta gamma delta pdf invoice report chart python rust test lint build release notion sentry grafana metric alert page table form".split(" ");
+const VOCABULARY =
+  "deploy cluster kubernetes docker alpha beta gamma delta pdf invoice report chart python rust test lint build release notion sentry grafana metric alert page table form".split(
+    " ",
+  );
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
@@ -160,7 +182,12 @@ function addDocument(index: InvertedIndex, fields: readonly FieldSpec[], documen
   return index.add(terms.terms, fieldEnds);
 }
 
-function removeDocument(index: InvertedIndex, fields: readonly FieldSpec[], doc: number, document: readonly string[]): void {
+function removeDocument(
+  index: InvertedIndex,
+  fields: readonly FieldSpec[],
+  doc: number,
+  document: readonly string[],
+): void {
   const terms = new TermList();
   const fieldEnds = new Int32Array(fields.length);
   fillFields(document, terms, fieldEnds);
@@ -193,7 +220,9 @@ function scoreAll(index: InvertedIndex, random: () => number): Scored[] {
   lastQueries = randomQueries(random);
   return lastQueries.map((words) => {
     const result = index.score(words);
-    const byDoc = [...result.docs].sort((a, b) => a - b).map((doc): [number, number, number] => [doc, result.scores[doc]!, result.matchedWords[doc]!]);
+    const byDoc = [...result.docs]
+      .sort((a, b) => a - b)
+      .map((doc): [number, number, number] => [doc, result.scores[doc]!, result.matchedWords[doc]!]);
     const scored = { byDoc, best: [...result.bestPerWord], rarity: [...result.rarity] };
     index.release(result);
     return scored;
@@ -201,13 +230,20 @@ function scoreAll(index: InvertedIndex, random: () => number): Scored[] {
 }
 
 /** BM25F over the documents held, computed from their text alone, in the index's order of operations. */
-function reference(fields: readonly FieldSpec[], held: ReadonlyMap<number, readonly string[]>, queries: readonly Query[]): Scored[] {
+function reference(
+  fields: readonly FieldSpec[],
+  held: ReadonlyMap<number, readonly string[]>,
+  queries: readonly Query[],
+): Scored[] {
   const k1 = 1.2;
   const n = held.size;
   const analysed = new Map([...held].map(([doc, document]) => [doc, document.map((text) => indexTerms(text))]));
-  const averages = fields.map((_, f) => [...analysed.values()].reduce((sum, terms) => sum + terms[f]!.length, 0) / n || 1);
+  const averages = fields.map(
+    (_, f) => [...analysed.values()].reduce((sum, terms) => sum + terms[f]!.length, 0) / n || 1,
+  );
   const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  const documentFrequency = (term: number) => [...analysed.values()].filter((terms) => terms.some((field) => field.includes(term))).length;
+  const documentFrequency = (term: number) =>
+    [...analysed.values()].filter((terms) => terms.some((field) => field.includes(term))).length;
   const termScore = (terms: number[][], term: number, weightedIdf: number, rareness: number): number => {
     let tf = 0;
     let bonus = 0;
@@ -247,7 +283,9 @@ function reference(fields: readonly FieldSpec[], held: ReadonlyMap<number, reado
         totals.set(doc, [sum + s, mask | (1 << w)]);
       }
     });
-    const byDoc = [...totals].sort((a, b) => a[0] - b[0]).map(([doc, [sum, mask]]): [number, number, number] => [doc, sum, mask]);
+    const byDoc = [...totals]
+      .sort((a, b) => a[0] - b[0])
+      .map(([doc, [sum, mask]]): [number, number, number] => [doc, sum, mask]);
     return { byDoc, best, rarity };
   });
 }

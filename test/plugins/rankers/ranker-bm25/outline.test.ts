@@ -24,7 +24,8 @@ describe("outline", () => {
   });
 
   it("finds a heading wherever a line starts with #, as a multiline ^ does, and nowhere else", () => {
-    const markdown = "# First ##\nSee issue #12 here\n#not a heading\n  # indented\r## After CR\u2028### After LS\u2029#### After PS #\t\n####### seven\n###### Six";
+    const markdown =
+      "# First ##\nSee issue #12 here\n#not a heading\n  # indented\r## After CR\u2028### After LS\u2029#### After PS #\t\n####### seven\n###### Six";
     expect(outline(markdown).headings.split("\n")).toEqual(["First", "After CR", "After LS", "After PS", "Six"]);
   });
 });

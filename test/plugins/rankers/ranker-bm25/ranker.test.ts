@@ -70,11 +70,23 @@ describe("the bm25 ranker", () => {
     // their rarity, and no bonus for the name, put the game kits first.
     const everyday = ["design", "player", "movement", "levels", "game", "loop", "scripts", "written"];
     const common = Array.from({ length: 40 }, (_, i) =>
-      skill({ name: `game-kit-${i}`, description: `${everyday.filter((_, j) => (i + j) % 3 !== 0).join(" ")} for game studios.` }),
+      skill({
+        name: `game-kit-${i}`,
+        description: `${everyday.filter((_, j) => (i + j) % 3 !== 0).join(" ")} for game studios.`,
+      }),
     );
-    const filler = Array.from({ length: 40 }, (_, i) => skill({ name: `garden-${i}`, description: `Gardening tip ${i} about soil.` }));
-    const r = ranker([...SAMPLE, ...common, ...filler, skill({ name: "gdscript-helper", description: "Helps with Godot's scripting language." })]);
-    expect(names(r, "design the player movement, the levels and the game loop scripts, written in GDScript")[0]).toBe("gdscript-helper");
+    const filler = Array.from({ length: 40 }, (_, i) =>
+      skill({ name: `garden-${i}`, description: `Gardening tip ${i} about soil.` }),
+    );
+    const r = ranker([
+      ...SAMPLE,
+      ...common,
+      ...filler,
+      skill({ name: "gdscript-helper", description: "Helps with Godot's scripting language." }),
+    ]);
+    expect(names(r, "design the player movement, the levels and the game loop scripts, written in GDScript")[0]).toBe(
+      "gdscript-helper",
+    );
   });
 
   it("lets a rare word of a skill's description stand clear of everyday words other skills match", () => {
@@ -82,8 +94,12 @@ describe("the bm25 ranker", () => {
     // a near-duplicate's body (borrowed text). Without the description's bonus for rare words, the
     // Dockerfile skill scored 1.08 times the next; with it, 1.4 times.
     const body = "A Dockerfile with two stages keeps the image small.";
-    const apps = Array.from({ length: 12 }, (_, i) => skill({ name: `app-kit-${i}`, description: `Helps with the node app, part ${i}.` }));
-    const filler = Array.from({ length: 40 }, (_, i) => skill({ name: `garden-${i}`, description: `Gardening tip ${i} about soil.` }));
+    const apps = Array.from({ length: 12 }, (_, i) =>
+      skill({ name: `app-kit-${i}`, description: `Helps with the node app, part ${i}.` }),
+    );
+    const filler = Array.from({ length: 40 }, (_, i) =>
+      skill({ name: `garden-${i}`, description: `Gardening tip ${i} about soil.` }),
+    );
     const r = ranker([
       ...SAMPLE,
       ...apps,
@@ -113,9 +129,15 @@ describe("the bm25 ranker", () => {
       ...SAMPLE,
       // Initials nobody uses: a guess, which must not outrank a skill whose text spells the form out.
       skill({ name: "code-reviewer-workflow", description: "Guidelines for reviewing pull requests." }),
-      skill({ name: "clinical-reports", description: "Fills in the CRW of each patient visit following the guidelines." }),
+      skill({
+        name: "clinical-reports",
+        description: "Fills in the CRW of each patient visit following the guidelines.",
+      }),
       // Initials the text uses: the name's own short form.
-      skill({ name: "exploratory-data-analysis", description: "Runs an EDA on a new dataset: distributions, outliers, correlations." }),
+      skill({
+        name: "exploratory-data-analysis",
+        description: "Runs an EDA on a new dataset: distributions, outliers, correlations.",
+      }),
       skill({ name: "event-driven-architecture", description: "Designs event buses for a dataset pipeline." }),
     ]);
     expect(names(r, "crw guidelines")[0]).toBe("clinical-reports");
@@ -126,7 +148,11 @@ describe("the bm25 ranker", () => {
     const filler = "Background prose about the tool. ".repeat(40);
     const r = ranker([
       ...SAMPLE,
-      skill({ name: "secret-rotator", description: "Keeps credentials fresh.", excerpt: `${filler}\n## When to use\n- a leaked webhook signature\n` }),
+      skill({
+        name: "secret-rotator",
+        description: "Keeps credentials fresh.",
+        excerpt: `${filler}\n## When to use\n- a leaked webhook signature\n`,
+      }),
     ]);
     expect(names(r, "leaked webhook signature")[0]).toBe("secret-rotator");
   });
@@ -168,7 +194,16 @@ describe("the bm25 ranker", () => {
   });
 
   it("keeps up with additions, removals and updates, ending where a rebuild in the same order would", () => {
-    const queries = ["kubernetes", "tables", "commit", "presentation deck", "excel", "postgres", "pdf-tables", "spreadsheet-formulas"];
+    const queries = [
+      "kubernetes",
+      "tables",
+      "commit",
+      "presentation deck",
+      "excel",
+      "postgres",
+      "pdf-tables",
+      "spreadsheet-formulas",
+    ];
     const r = new Bm25Ranker();
     r.build(SAMPLE.slice(0, 3));
     r.add(SAMPLE.slice(3));
@@ -184,7 +219,9 @@ describe("the bm25 ranker", () => {
   });
 
   it("renumbers its documents once most of them are gone, with the same results", () => {
-    const many = Array.from({ length: 3000 }, (_, i) => skill({ name: `filler-${i}`, description: `Filler number ${i} about gardening.` }));
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      skill({ name: `filler-${i}`, description: `Filler number ${i} about gardening.` }),
+    );
     const r = new Bm25Ranker();
     r.build([...SAMPLE, ...many]);
     r.remove(many.map((s) => s.qualifiedId));
@@ -195,13 +232,17 @@ describe("the bm25 ranker", () => {
   it("picks the same top results whether it ranks a few or every match", () => {
     const words = ["garden", "soil", "compost", "seeds", "water", "prune", "roses", "tomato", "shade", "frost"];
     const many = Array.from({ length: 2000 }, (_, i) =>
-      skill({ name: `garden-${i}`, description: words.filter((_, j) => (i >> j) & 1 || (i * 7 + j) % 5 === 0).join(" ") }),
+      skill({
+        name: `garden-${i}`,
+        description: words.filter((_, j) => (i >> j) & 1 || (i * 7 + j) % 5 === 0).join(" "),
+      }),
     );
     const r = ranker([...SAMPLE, ...many]);
     for (const query of ["garden compost roses", "tomato frost shade water", "seeds"]) {
       const all = r.search(query, { limit: 10_000 });
       expect(all.length).toBeGreaterThan(200);
-      for (const limit of [1, 5, 10, 50]) expect(r.search(query, { limit }), `${query} ${limit}`).toEqual(all.slice(0, limit));
+      for (const limit of [1, 5, 10, 50])
+        expect(r.search(query, { limit }), `${query} ${limit}`).toEqual(all.slice(0, limit));
     }
   });
 
@@ -274,16 +315,28 @@ describe.each(CORPORA)("the bm25 ranker over $label", (corpus) => {
     }
   });
 
-  it.skipIf(!corpus.present)(title("gives the same results when fed one skill at a time, with removals and re-additions"), () => {
-    const incremental = new Bm25Ranker();
-    incremental.build([]);
-    for (let i = 0; i < skills.length; i += 50) incremental.add(skills.slice(i, i + 50));
-    const removed = skills.filter((_, i) => i % 7 === 0);
-    incremental.remove(removed.map((s) => s.qualifiedId));
-    incremental.add(removed);
-    const queries = ["kubernetes deployment", "write a commit message", "protein structure", "seo audit", "pdf", "react component tests"];
-    expect(snapshot(incremental, queries)).toEqual(snapshot(ranker([...skills.filter((_, i) => i % 7 !== 0), ...removed]), queries));
-  });
+  it.skipIf(!corpus.present)(
+    title("gives the same results when fed one skill at a time, with removals and re-additions"),
+    () => {
+      const incremental = new Bm25Ranker();
+      incremental.build([]);
+      for (let i = 0; i < skills.length; i += 50) incremental.add(skills.slice(i, i + 50));
+      const removed = skills.filter((_, i) => i % 7 === 0);
+      incremental.remove(removed.map((s) => s.qualifiedId));
+      incremental.add(removed);
+      const queries = [
+        "kubernetes deployment",
+        "write a commit message",
+        "protein structure",
+        "seo audit",
+        "pdf",
+        "react component tests",
+      ];
+      expect(snapshot(incremental, queries)).toEqual(
+        snapshot(ranker([...skills.filter((_, i) => i % 7 !== 0), ...removed]), queries),
+      );
+    },
+  );
 
   it.skipIf(!corpus.present)(title("survives hostile queries"), () => {
     for (const query of HOSTILE_QUERIES) expect(() => r.search(query, { limit: 50 })).not.toThrow();

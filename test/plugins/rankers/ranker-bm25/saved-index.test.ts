@@ -4,7 +4,17 @@ import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.
 import { CORPORA } from "../../../helpers/corpus.js";
 import { HOSTILE_QUERIES, loadSkills, SAMPLE, snapshot } from "./skills.js";
 
-const QUERIES = ["kubernetes deployment", "write a commit message", "protein structure", "seo audit", "pdf", "react component tests", "kube", "kubernetse", ...HOSTILE_QUERIES];
+const QUERIES = [
+  "kubernetes deployment",
+  "write a commit message",
+  "protein structure",
+  "seo audit",
+  "pdf",
+  "react component tests",
+  "kube",
+  "kubernetse",
+  ...HOSTILE_QUERIES,
+];
 
 function built(skills: readonly CatalogSkill[]): Bm25Ranker {
   const ranker = new Bm25Ranker();
@@ -31,7 +41,8 @@ describe("a saved bm25 index", () => {
     }
     // A flipped byte is refused, or loads an index that still answers without throwing.
     const other = new Bm25Ranker();
-    if (other.loadIndex(SAMPLE, flipped)) for (const query of QUERIES) expect(() => other.search(query, { limit: 50 })).not.toThrow();
+    if (other.loadIndex(SAMPLE, flipped))
+      for (const query of QUERIES) expect(() => other.search(query, { limit: 50 })).not.toThrow();
     expect(snapshot(ranker, QUERIES)).toEqual(before);
   });
 
@@ -51,19 +62,23 @@ describe.each(CORPORA)("a saved bm25 index over $label", (corpus) => {
     skills = await loadSkills([corpus.dir]);
   });
 
-  it.skipIf(!corpus.present)(title("loads into a fresh ranker that ranks as the one that built it, and follows changes alike"), () => {
-    const original = built(skills);
-    const loaded = new Bm25Ranker();
-    expect(loaded.loadIndex(skills, original.saveIndex()!)).toBe(true);
-    expect(snapshot(loaded, QUERIES)).toEqual(snapshot(original, QUERIES));
-    for (const s of skills.slice(0, 20)) expect(loaded.search(s.id, { limit: 1 })[0]?.skill.qualifiedId).toBe(s.qualifiedId);
-    // Changes after a load are applied to it as to a built index.
-    const removed = skills.filter((_, i) => i % 9 === 0).map((s) => s.qualifiedId);
-    for (const ranker of [original, loaded]) {
-      ranker.remove(removed);
-      ranker.add(skills.slice(0, 5));
-    }
-    expect(snapshot(loaded, QUERIES)).toEqual(snapshot(original, QUERIES));
-    expect(loaded.count("pdf")).toBe(original.count("pdf"));
-  });
+  it.skipIf(!corpus.present)(
+    title("loads into a fresh ranker that ranks as the one that built it, and follows changes alike"),
+    () => {
+      const original = built(skills);
+      const loaded = new Bm25Ranker();
+      expect(loaded.loadIndex(skills, original.saveIndex()!)).toBe(true);
+      expect(snapshot(loaded, QUERIES)).toEqual(snapshot(original, QUERIES));
+      for (const s of skills.slice(0, 20))
+        expect(loaded.search(s.id, { limit: 1 })[0]?.skill.qualifiedId).toBe(s.qualifiedId);
+      // Changes after a load are applied to it as to a built index.
+      const removed = skills.filter((_, i) => i % 9 === 0).map((s) => s.qualifiedId);
+      for (const ranker of [original, loaded]) {
+        ranker.remove(removed);
+        ranker.add(skills.slice(0, 5));
+      }
+      expect(snapshot(loaded, QUERIES)).toEqual(snapshot(original, QUERIES));
+      expect(loaded.count("pdf")).toBe(original.count("pdf"));
+    },
+  );
 });

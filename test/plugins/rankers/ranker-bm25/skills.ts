@@ -17,7 +17,10 @@ export function skill(fields: Partial<CatalogSkill> & { name: string; descriptio
     qualifiedId: `${source}:${fields.name}`,
     source,
     path: fields.name,
-    frontmatter: Object.assign(Object.create(null) as Record<string, unknown>, { name: fields.name, description: fields.description }),
+    frontmatter: Object.assign(Object.create(null) as Record<string, unknown>, {
+      name: fields.name,
+      description: fields.description,
+    }),
     excerpt: "",
     shadowed: false,
     ...fields,
@@ -26,7 +29,10 @@ export function skill(fields: Partial<CatalogSkill> & { name: string; descriptio
 
 /** Skills loaded from folders by the real fs source and catalog, as a server would serve them. */
 export async function loadSkills(roots: readonly string[]): Promise<readonly CatalogSkill[]> {
-  const kernel = await createKernel({ config: { plugins: [["fs", { roots: [...roots] }]] }, logger: createLogger("error") });
+  const kernel = await createKernel({
+    config: { plugins: [["fs", { roots: [...roots] }]] },
+    logger: createLogger("error"),
+  });
   try {
     await kernel.catalog.ready();
     return kernel.catalog.list();
@@ -52,7 +58,8 @@ export const SAMPLE = [
   }),
   skill({
     name: "commit-message-writer",
-    description: "Writes Conventional Commits messages from a staged diff. Use when the user asks for a commit message.",
+    description:
+      "Writes Conventional Commits messages from a staged diff. Use when the user asks for a commit message.",
   }),
   skill({
     name: "pdf-tables",
@@ -88,6 +95,12 @@ export const HOSTILE_QUERIES = [
 ];
 
 /** Every ranked list for `queries`, as ids and scores, for comparing two rankers' states. */
-export function snapshot(ranker: Ranker, queries: readonly string[], options: { limit: number; source?: string } = { limit: 10 }) {
-  return queries.map((query) => (ranker.search(query, options) as RankedSkill[]).map((r) => `${r.skill.qualifiedId} ${r.score}`));
+export function snapshot(
+  ranker: Ranker,
+  queries: readonly string[],
+  options: { limit: number; source?: string } = { limit: 10 },
+) {
+  return queries.map((query) =>
+    (ranker.search(query, options) as RankedSkill[]).map((r) => `${r.skill.qualifiedId} ${r.score}`),
+  );
 }

@@ -74,7 +74,10 @@ describe("the fuse ranker", () => {
   });
 
   it("survives hostile queries", () => {
-    const r = ranker([...SAMPLE, ...Array.from({ length: 300 }, (_, i) => skill({ name: `filler-${i}`, description: `Filler ${i}.` }))]);
+    const r = ranker([
+      ...SAMPLE,
+      ...Array.from({ length: 300 }, (_, i) => skill({ name: `filler-${i}`, description: `Filler ${i}.` })),
+    ]);
     for (const query of HOSTILE_QUERIES) expect(() => r.search(query, { limit: 10 }), query.slice(0, 30)).not.toThrow();
   });
 });

@@ -5,8 +5,12 @@ const record = (data: Record<string, unknown>) => Object.assign(Object.create(nu
 
 describe("trigger phrases", () => {
   it("are taken from 'Triggers on', 'Use when' and 'Keywords:' to the end of their sentence", () => {
-    expect(extractTriggers("Builds decks. Triggers on pitch deck, keynote. More text.")).toEqual(["pitch deck, keynote"]);
-    expect(extractTriggers("Writes commits. Use when the user asks for a commit message. Done.")).toEqual(["a commit message"]);
+    expect(extractTriggers("Builds decks. Triggers on pitch deck, keynote. More text.")).toEqual([
+      "pitch deck, keynote",
+    ]);
+    expect(extractTriggers("Writes commits. Use when the user asks for a commit message. Done.")).toEqual([
+      "a commit message",
+    ]);
     expect(extractTriggers("Use this skill when asked to review a PR")).toEqual(["review a PR"]);
     expect(extractTriggers('Keywords: "helm", k8s, charts')).toEqual(["helm, k8s, charts"]);
     expect(extractTriggers("Nothing to see here.")).toEqual([]);

@@ -63,7 +63,8 @@ export async function startEmbeddingsFixture(): Promise<EmbeddingsFixture> {
       const { input, model } = JSON.parse(body) as { input: string[]; model: string };
       requests.push({ input, model, headers: req.headers });
       const data = input.map((text, index) => ({ object: "embedding", index, embedding: fixtureEmbedding(text) }));
-      const send = (status: number, payload: string) => res.writeHead(status, { "content-type": "application/json" }).end(payload);
+      const send = (status: number, payload: string) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(payload);
       switch (fixture.mode) {
         case "500":
           return send(500, '{"error":"model not loaded"}');

@@ -20,7 +20,10 @@ describe("ranker-hybrid through the bundled CLI", () => {
     await writeFile(join(work, "package.json"), "{}");
     for (const s of SKILLS) {
       await mkdir(join(work, "skills", s.name), { recursive: true });
-      await writeFile(join(work, "skills", s.name, "SKILL.md"), `---\nname: ${s.name}\ndescription: ${s.description}\n---\n# ${s.name}\n`);
+      await writeFile(
+        join(work, "skills", s.name, "SKILL.md"),
+        `---\nname: ${s.name}\ndescription: ${s.description}\n---\n# ${s.name}\n`,
+      );
     }
   });
   afterAll(() => rm(work, { recursive: true, force: true }));
@@ -29,9 +32,15 @@ describe("ranker-hybrid through the bundled CLI", () => {
     JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], ["ranker-hybrid", options], "search-skills"] });
 
   it.each(Object.keys(RUNTIMES) as Runtime[])("ranks with the endpoint's vectors on %s", async (runtime) => {
-    await writeFile(join(work, "hybrid.config.json"), config({ url: fixture.url, model: "fixture-model", vectorWeight: 0.5 }));
+    await writeFile(
+      join(work, "hybrid.config.json"),
+      config({ url: fixture.url, model: "fixture-model", vectorWeight: 0.5 }),
+    );
     // --log-level error: the fixture skills' own YAML warnings are not what this test is about.
-    const result = await runCli(["search", "nightfall", "--json", "--config", "hybrid.config.json", "--log-level", "error"], { cwd: work, runtime });
+    const result = await runCli(
+      ["search", "nightfall", "--json", "--config", "hybrid.config.json", "--log-level", "error"],
+      { cwd: work, runtime },
+    );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const answer = JSON.parse(result.stdout);
@@ -51,7 +60,10 @@ describe("ranker-hybrid through the bundled CLI", () => {
     const weight = await runCli(["search", "x", "--config", "weight.config.json"], { cwd: work });
     expect(weight.code).toBe(2);
     expect(weight.stderr).toMatch(/plugin "ranker-hybrid": option vectorWeight/);
-    await writeFile(join(work, "key.config.json"), config({ url: fixture.url, model: "m", apiKeyEnv: "SK_TEST_NO_SUCH_KEY" }));
+    await writeFile(
+      join(work, "key.config.json"),
+      config({ url: fixture.url, model: "m", apiKeyEnv: "SK_TEST_NO_SUCH_KEY" }),
+    );
     const key = await runCli(["search", "x", "--config", "key.config.json"], { cwd: work });
     expect(key.code).toBe(2);
     expect(key.stderr).toMatch(/^skills-kernel: .*ranker-hybrid.*SK_TEST_NO_SUCH_KEY is not set\n$/);

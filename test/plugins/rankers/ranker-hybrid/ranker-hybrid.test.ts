@@ -44,7 +44,9 @@ function mapCache(entries = new Map<string, JsonValue>(), namespace = "ranker-hy
 
 /** Wait until the background embedding of the catalog has sent its last batch. */
 async function warmed(texts: number, batchSize = 2) {
-  await expect.poll(() => fixture.requests.length, { timeout: 5000 }).toBeGreaterThanOrEqual(Math.ceil(texts / batchSize));
+  await expect
+    .poll(() => fixture.requests.length, { timeout: 5000 })
+    .toBeGreaterThanOrEqual(Math.ceil(texts / batchSize));
 }
 
 describe("the hybrid ranker", () => {
@@ -70,7 +72,10 @@ describe("the hybrid ranker", () => {
     expect(results[0]?.skill.name).toBe("invoice-generator");
     expect(results[0]!.score).toBeGreaterThan(0);
     expect(results[0]!.score).toBeLessThan(100);
-    expect((await ranker.search("csv-tools", { limit: 2 }))[0]).toMatchObject({ score: 100, skill: { name: "csv-tools" } });
+    expect((await ranker.search("csv-tools", { limit: 2 }))[0]).toMatchObject({
+      score: 100,
+      skill: { name: "csv-tools" },
+    });
     for (const query of ["invoices", "nightfall", "conventional commit messages"]) {
       expect(await ranker.count(query, {})).toBe((await ranker.search(query, { limit: 50 })).length);
     }
@@ -113,7 +118,9 @@ describe("the hybrid ranker", () => {
     // An edited skill is embedded anew; a removed one is no longer found.
     ranker.add([{ ...SKILLS[3]!, description: "Converts CSV files at sunset." }]);
     ranker.remove([SKILLS[0]!.qualifiedId]);
-    await expect.poll(() => fixture.requests.some((r) => r.input.includes("csv-tools: Converts CSV files at sunset."))).toBe(true);
+    await expect
+      .poll(() => fixture.requests.some((r) => r.input.includes("csv-tools: Converts CSV files at sunset.")))
+      .toBe(true);
     expect((await ranker.search("nightfall", { limit: 5 }))[0]?.skill.name).toBe("csv-tools");
     ranker.close();
   });
@@ -140,7 +147,9 @@ describe("the hybrid ranker", () => {
     const lexical = new Bm25Ranker();
     lexical.build(SKILLS);
     for (let i = 0; i < 3; i++) {
-      expect(await ranker.search("commit messages", { limit: 3 })).toEqual(lexical.search("commit messages", { limit: 3 }));
+      expect(await ranker.search("commit messages", { limit: 3 })).toEqual(
+        lexical.search("commit messages", { limit: 3 }),
+      );
     }
     const warnings = logs.filter((line) => line.includes("embeddings failed"));
     expect(warnings).toHaveLength(1);
@@ -167,7 +176,12 @@ describe("the hybrid ranker", () => {
     await warmed(SKILLS.length);
     const lexicalOnly = new Bm25Ranker();
     lexicalOnly.build(SKILLS);
-    for (const query of ["nightfall invoices", "billing for dusk photographs", "csv invoices", "twilight commit messages"]) {
+    for (const query of [
+      "nightfall invoices",
+      "billing for dusk photographs",
+      "csv invoices",
+      "twilight commit messages",
+    ]) {
       const lexical = new Map(lexicalOnly.search(query, { limit: 10 }).map((r) => [r.skill.name, r.score]));
       const results = await ranker.search(query, { limit: 10 });
       // The vectors bring up a skill the words did not match ("nightfall" is near "dusk"): it is listed, at 0.
@@ -182,7 +196,8 @@ describe("the hybrid ranker", () => {
 });
 
 describe("the embeddings client", () => {
-  const client = (apiKey?: string) => new OpenAiEmbeddings({ url: `${fixture.url}/`, model: "m", apiKey, timeoutMs: 5000 });
+  const client = (apiKey?: string) =>
+    new OpenAiEmbeddings({ url: `${fixture.url}/`, model: "m", apiKey, timeoutMs: 5000 });
 
   it("posts the texts to {url}/embeddings and returns unit vectors in order", async () => {
     const vectors = await client("secret-key").embed(["dusk", "twilight", "csv"]);

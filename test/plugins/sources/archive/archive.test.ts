@@ -18,7 +18,12 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const TOOLS: PluginEntry[] = ["list-skills", "read-skill", "fetch-skill-files", ["skill-policy", { audit: { "*": "off" } }]];
+const TOOLS: PluginEntry[] = [
+  "list-skills",
+  "read-skill",
+  "fetch-skill-files",
+  ["skill-policy", { audit: { "*": "off" } }],
+];
 const encode = (text: string) => new TextEncoder().encode(text);
 const skillMd = (name: string) => encode(`---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`);
 
@@ -29,7 +34,10 @@ async function folder(): Promise<string> {
 }
 
 async function serve(archives: unknown[], baseDir: string, extra: Record<string, unknown> = {}) {
-  const booted = await boot([["archive", { archives, cacheDir: join(baseDir, "cache"), retries: 0, timeoutMs: 2_000, ...extra }], ...TOOLS], baseDir);
+  const booted = await boot(
+    [["archive", { archives, cacheDir: join(baseDir, "cache"), retries: 0, timeoutMs: 2_000, ...extra }], ...TOOLS],
+    baseDir,
+  );
   await booted.kernel.catalog.ready();
   return booted;
 }
@@ -37,8 +45,15 @@ async function serve(archives: unknown[], baseDir: string, extra: Record<string,
 describe("skillFolders", () => {
   it("takes the root as the one skill when SKILL.md is there, else the outermost folders holding one", () => {
     const file = (path: string) => ({ path, bytes: new Uint8Array() });
-    expect(skillFolders([file("SKILL.md"), file("inner/SKILL.md"), file("a.md")]).map((s) => [s.path, [...s.files.keys()]])).toEqual([["", ["SKILL.md", "inner/SKILL.md", "a.md"]]]);
-    const found = skillFolders([file("repo/skills/pdf/SKILL.md"), file("repo/skills/pdf/sub/SKILL.md"), file("repo/skills/docx/SKILL.md"), file("repo/README.md")]);
+    expect(
+      skillFolders([file("SKILL.md"), file("inner/SKILL.md"), file("a.md")]).map((s) => [s.path, [...s.files.keys()]]),
+    ).toEqual([["", ["SKILL.md", "inner/SKILL.md", "a.md"]]]);
+    const found = skillFolders([
+      file("repo/skills/pdf/SKILL.md"),
+      file("repo/skills/pdf/sub/SKILL.md"),
+      file("repo/skills/docx/SKILL.md"),
+      file("repo/README.md"),
+    ]);
     expect(found.map((s) => [s.path, [...s.files.keys()]])).toEqual([
       ["repo/skills/docx", ["SKILL.md"]],
       ["repo/skills/pdf", ["SKILL.md", "sub/SKILL.md"]],
@@ -57,7 +72,10 @@ describe("archive source", () => {
         { path: "skills/docx/SKILL.md", bytes: skillMd("docx") },
       ]),
     );
-    await writeFile(join(dir, "notes.zip"), zipSync({ "SKILL.md": skillMd("notes"), "scripts/run.sh": encode("echo hi\n") }));
+    await writeFile(
+      join(dir, "notes.zip"),
+      zipSync({ "SKILL.md": skillMd("notes"), "scripts/run.sh": encode("echo hi\n") }),
+    );
     const { call, kernel } = await serve(["team.tar.gz", { location: join(dir, "notes.zip"), name: "mine" }], dir);
     const listed = await call("list_skills", {});
     expect(listed.structured.skills.map((s: { id: string }) => s.id).sort()).toEqual(["docx", "notes", "pdf"]);
@@ -70,7 +88,9 @@ describe("archive source", () => {
   });
 
   it("reads a remote archive once, and asks again with its ETag after the TTL", async () => {
-    const server = await startFixtureServer({ "/skills.zip": { body: zipSync({ "pdf/SKILL.md": skillMd("pdf") }), etag: '"v1"' } });
+    const server = await startFixtureServer({
+      "/skills.zip": { body: zipSync({ "pdf/SKILL.md": skillMd("pdf") }), etag: '"v1"' },
+    });
     servers.push(server);
     const dir = await folder();
     const { call, kernel } = await serve([`${server.url}/skills.zip`], dir, { ttlMs: 0 });
@@ -95,12 +115,17 @@ describe("archive source", () => {
     await done;
     await writeFile(join(dir, "evil.tar.gz"), gzipSync(Buffer.concat(chunks)));
     await writeFile(join(dir, "good.zip"), zipSync({ "good/SKILL.md": skillMd("good") }));
-    await writeFile(join(dir, "bomb.zip"), zipSync({ "b/SKILL.md": skillMd("b"), "b/zeros": new Uint8Array(8 * 1024 * 1024) }, { level: 9 }));
+    await writeFile(
+      join(dir, "bomb.zip"),
+      zipSync({ "b/SKILL.md": skillMd("b"), "b/zeros": new Uint8Array(8 * 1024 * 1024) }, { level: 9 }),
+    );
     await symlink("/dev/zero", join(dir, "device.zip"));
     const { call, kernel } = await serve(["evil.tar.gz", "good.zip", "bomb.zip", "device.zip", "missing.zip"], dir);
     expect((await call("list_skills", {})).structured.skills.map((s: { id: string }) => s.id)).toEqual(["good"]);
     const failures = Object.fromEntries(kernel.catalog.status().map((status) => [status.source, status.error ?? "ok"]));
-    expect(failures.evil).toMatch(/^refused: .*evil\.tar\.gz: entry "evil\/notes" is a symlink -> \/etc\/passwd; a skill archive holds files and folders only$/);
+    expect(failures.evil).toMatch(
+      /^refused: .*evil\.tar\.gz: entry "evil\/notes" is a symlink -> \/etc\/passwd; a skill archive holds files and folders only$/,
+    );
     expect(failures.bomb).toMatch(/times its own size \(a compression bomb\)/);
     expect(failures.device).toMatch(/is not a regular file/);
     expect(failures.missing).toMatch(/cannot read .*missing\.zip: ENOENT/);

@@ -1,14 +1,22 @@
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SourceSnapshot } from "../../../../src/skills/types.js";
-import { CORPORA, type Corpus, corpusPath, readAnomalies, readManifest, SHARED_CORPUS } from "../../../helpers/corpus.js";
+import {
+  CORPORA,
+  type Corpus,
+  corpusPath,
+  readAnomalies,
+  readManifest,
+  SHARED_CORPUS,
+} from "../../../helpers/corpus.js";
 import { loadRoots } from "./ctx.js";
 
 /** What a corpus says about itself, keyed by the path a loader reports (`owner__repo/skill/path`). */
 function readCorpusFacts(corpus: Corpus) {
   const manifest = new Map(readManifest(corpus).map(({ repo, path, name }) => [corpusPath(repo, path), name]));
   const anomalies = readAnomalies(corpus);
-  const pathsWith = (kind: string) => [...new Set(anomalies.filter((a) => a.kind === kind).map((a) => corpusPath(a.repo, a.path)))].sort();
+  const pathsWith = (kind: string) =>
+    [...new Set(anomalies.filter((a) => a.kind === kind).map((a) => corpusPath(a.repo, a.path)))].sort();
   return { manifest, pathsWith };
 }
 
@@ -32,16 +40,23 @@ describe.each(CORPORA)("the corpus in $label", (corpus) => {
     );
   });
 
-  it.skipIf(!corpus.present)(corpus.title("serves every manifest skill but those without frontmatter or description"), () => {
-    const skipped = new Set([...facts.pathsWith("no-frontmatter"), ...facts.pathsWith("missing-description")]);
-    expect(skipped.size).toBe(1);
-    const expected = [...facts.manifest.keys()].filter((path) => !skipped.has(path)).sort();
-    expect(snapshot.skills.map((skill) => skill.path)).toEqual(expected);
-    for (const skill of snapshot.skills) expect(skill.name, skill.path).toBe(facts.manifest.get(skill.path));
-  });
+  it.skipIf(!corpus.present)(
+    corpus.title("serves every manifest skill but those without frontmatter or description"),
+    () => {
+      const skipped = new Set([...facts.pathsWith("no-frontmatter"), ...facts.pathsWith("missing-description")]);
+      expect(skipped.size).toBe(1);
+      const expected = [...facts.manifest.keys()].filter((path) => !skipped.has(path)).sort();
+      expect(snapshot.skills.map((skill) => skill.path)).toEqual(expected);
+      for (const skill of snapshot.skills) expect(skill.name, skill.path).toBe(facts.manifest.get(skill.path));
+    },
+  );
 
   it.skipIf(!corpus.present)(corpus.title("reports the skipped skill and the anomalies the corpus lists"), () => {
-    const at = (code: string) => snapshot.diagnostics.filter((d) => d.code === code).map((d) => d.path).sort();
+    const at = (code: string) =>
+      snapshot.diagnostics
+        .filter((d) => d.code === code)
+        .map((d) => d.path)
+        .sort();
     expect(snapshot.diagnostics.filter((d) => d.severity === "error")).toMatchObject(
       facts.pathsWith("no-frontmatter").map((path) => ({ path, code: "no-frontmatter" })),
     );

@@ -55,7 +55,11 @@ export async function setupFs(rawOptions: unknown, baseDir: string): Promise<Fak
 }
 
 /** Sets the plugin up over `roots` and loads its only source. */
-export async function loadRoots(roots: unknown[], baseDir: string, extra: Record<string, unknown> = {}): Promise<SourceSnapshot> {
+export async function loadRoots(
+  roots: unknown[],
+  baseDir: string,
+  extra: Record<string, unknown> = {},
+): Promise<SourceSnapshot> {
   const { sources } = await setupFs({ roots, ...extra }, baseDir);
   if (sources.length !== 1) throw new Error(`expected one source, got ${sources.length}`);
   return sources[0]!.load(new AbortController().signal);

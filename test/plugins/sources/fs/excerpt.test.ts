@@ -84,7 +84,11 @@ describe("a catalog entry", () => {
   it("is plain data, read afresh and recalled from a snapshot: no symbol keys, no getters, cloned and JSON equal to itself", async () => {
     const root = await tempDir();
     await writeSkillFile(root, "wide", skillText(WIDE_BODY));
-    await writeSkillFile(root, "plain", "---\nname: plain\ndescription: Plain text.\n---\n# Plain\n\nOnly ASCII here.\n");
+    await writeSkillFile(
+      root,
+      "plain",
+      "---\nname: plain\ndescription: Plain text.\n---\n# Plain\n\nOnly ASCII here.\n",
+    );
     await age(root);
     const cache = new CacheEngine({
       backend: createMemoryBackend({ maxBytes: 10_000_000, maxEntries: 1_000 }),
@@ -104,7 +108,8 @@ describe("a catalog entry", () => {
       catalog.addSource(source);
       await catalog.refresh();
       loads.push(catalog.list());
-      if (loads.length === 1) await waitFor("the snapshot kept", () => logs.some((line) => line.includes("kept a snapshot")));
+      if (loads.length === 1)
+        await waitFor("the snapshot kept", () => logs.some((line) => line.includes("kept a snapshot")));
       else expect(logs.join("\n")).toContain(": 0 of 2 SKILL.md files read");
     }
     for (const entries of loads) {

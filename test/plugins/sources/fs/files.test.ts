@@ -88,7 +88,9 @@ describe("listing a skill's files", () => {
 
     const source = await loadedSource([root], root);
     const listing = await source.listFiles("s", 10);
-    expect(listing.files.map((file) => file.path)).toEqual(Array.from({ length: 10 }, (_, i) => `refs/f${String(i).padStart(2, "0")}.md`));
+    expect(listing.files.map((file) => file.path)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `refs/f${String(i).padStart(2, "0")}.md`),
+    );
     expect(listing.omitted).toBe(20);
     expect(await source.listFiles("s", 0)).toEqual({ files: [], omitted: 30, complete: true });
   });
@@ -188,7 +190,11 @@ describe("reading a skill's files", () => {
       truncated: false,
       mtimeMs: expect.any(Number),
     });
-    expect(await source.readFile("s", "references/hello.md", 2)).toMatchObject({ bytes: Buffer.from("he"), size: 5, truncated: true });
+    expect(await source.readFile("s", "references/hello.md", 2)).toMatchObject({
+      bytes: Buffer.from("he"),
+      size: 5,
+      truncated: true,
+    });
     expect(await source.readFile("s", "alias.md", MiB)).toMatchObject({ size: 5 });
   });
 
@@ -262,7 +268,15 @@ describe("SKILL.md after the load", () => {
     const base = await tempDir();
     await writeSkillFile(base, "a/x", skillMd("x", "First."));
     await writeSkillFile(base, "b/x", skillMd("x", "Second."));
-    const { sources } = await setupFs({ roots: [{ path: "a", source: "s" }, { path: "b", source: "s" }] }, base);
+    const { sources } = await setupFs(
+      {
+        roots: [
+          { path: "a", source: "s" },
+          { path: "b", source: "s" },
+        ],
+      },
+      base,
+    );
     await sources[0]!.load(new AbortController().signal);
     expect(Buffer.from((await sources[0]!.readDocument("x", MiB)).bytes).toString()).toContain("First.");
   });

@@ -21,7 +21,12 @@ export async function tempDir(): Promise<string> {
 }
 
 /** Writes `<root>/<folder>/<file>`, creating folders on the way. */
-export async function writeSkillFile(root: string, folder: string, content: string, file = "SKILL.md"): Promise<string> {
+export async function writeSkillFile(
+  root: string,
+  folder: string,
+  content: string,
+  file = "SKILL.md",
+): Promise<string> {
   await mkdir(join(root, folder), { recursive: true });
   const path = join(root, folder, file);
   await writeFile(path, content);
@@ -58,6 +63,7 @@ export function snapshottedSource(root: string, cache: CacheEngine, tuning?: Sna
 /** Every file and folder under `root`, and the root, older than the racy window, as on a disk they usually are. */
 export async function age(root: string): Promise<void> {
   const past = new Date(Date.now() - 60_000);
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) await utimes(join(entry.parentPath, entry.name), past, past);
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true }))
+    await utimes(join(entry.parentPath, entry.name), past, past);
   await utimes(root, past, past);
 }

@@ -44,7 +44,9 @@ describe("a hostile root", () => {
   it("keeps prototype keys out of the frontmatter and Object.prototype clean", () => {
     const polluter = snapshot.skills.find((skill) => skill.name === "prototype-pollution");
     expect(Object.keys(polluter!.frontmatter)).toEqual(["name", "description", "metadata"]);
-    expect(snapshot.diagnostics.filter((d) => d.path === "prototype-pollution").map((d) => d.code)).toEqual(["unsafe-key"]);
+    expect(snapshot.diagnostics.filter((d) => d.path === "prototype-pollution").map((d) => d.code)).toEqual([
+      "unsafe-key",
+    ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeKeys);
   });

@@ -16,7 +16,11 @@ describe("loading skill files", () => {
   it("reads a frontmatter that closes far beyond the first read, and the excerpt after it", async () => {
     const root = await tempDir();
     const filler = Array.from({ length: 600 }, (_, i) => `  key${i}: ${"v".repeat(20)}`).join("\n");
-    await writeSkillFile(root, "long", `---\nname: long\ndescription: Long.\nmetadata:\n${filler}\n---\n# Body\n${"word ".repeat(2000)}`);
+    await writeSkillFile(
+      root,
+      "long",
+      `---\nname: long\ndescription: Long.\nmetadata:\n${filler}\n---\n# Body\n${"word ".repeat(2000)}`,
+    );
     const [skill] = (await (await sourceOver(root))()).skills;
     expect(skill).toMatchObject({ name: "long", description: "Long." });
     expect(Object.keys(skill!.frontmatter.metadata as object)).toHaveLength(600);

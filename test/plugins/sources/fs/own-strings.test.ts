@@ -3,7 +3,9 @@ import { ownString, ownStrings } from "../../../../src/plugins/sources/fs/own-st
 
 describe("ownStrings", () => {
   it("copies plain data whole: null prototypes kept, every key its own, __proto__ included", () => {
-    const frontmatter = JSON.parse('{"name":"pdf-tools","__proto__":{"polluted":"yes"},"metadata":{"tags":["a long enough tag name","b"]}}');
+    const frontmatter = JSON.parse(
+      '{"name":"pdf-tools","__proto__":{"polluted":"yes"},"metadata":{"tags":["a long enough tag name","b"]}}',
+    );
     Object.setPrototypeOf(frontmatter, null);
     Object.setPrototypeOf(frontmatter.metadata, null);
     const copy = ownStrings(frontmatter);
@@ -18,7 +20,15 @@ describe("ownStrings", () => {
 
   it("copies a string character for character, short and longer than its buffer, one byte a character or not", () => {
     const wide = "Deploy — fast → 🚀 技能 é";
-    for (const text of [wide, wide.repeat(300), "\ud800 lone", "é".repeat(9000), "a".repeat(8192), "a".repeat(8193), "plain ascii text"]) {
+    for (const text of [
+      wide,
+      wide.repeat(300),
+      "\ud800 lone",
+      "é".repeat(9000),
+      "a".repeat(8192),
+      "a".repeat(8193),
+      "plain ascii text",
+    ]) {
       expect(ownString(text)).toBe(text);
     }
   });

@@ -58,7 +58,9 @@ describe("roots and sources", () => {
       ["hello-world/references/hello-helper", "hello-helper"],
     ]);
     expect(snapshot.diagnostics).toEqual([]);
-    expect(snapshot.skills[1]!.description).toBe("Cleans CSV files: trims cells, fixes headers. Use when the user shares a CSV.");
+    expect(snapshot.skills[1]!.description).toBe(
+      "Cleans CSV files: trims cells, fixes headers. Use when the user shares a CSV.",
+    );
   });
 
   it("expands ~ to the home folder", () => {
@@ -88,7 +90,13 @@ describe("roots and sources", () => {
       // skills-2 is claimed by an explicit source, so the second "skills" folder gets -3.
       { source: "skills-3", roots: [{ path: "/b/skills", optional: true }] },
       { source: "skills-2", roots: [{ path: "/c/one", optional: false }] },
-      { source: "shared", roots: [{ path: "/d/two", optional: false }, { path: "/e/three", optional: false }] },
+      {
+        source: "shared",
+        roots: [
+          { path: "/d/two", optional: false },
+          { path: "/e/three", optional: false },
+        ],
+      },
       { source: "fs", roots: [{ path: "/", optional: false }] },
     ]);
   });
@@ -99,7 +107,15 @@ describe("roots and sources", () => {
     await writeSkillFile(base, "user/shared", skillMd("shared", "User copy."));
     await writeSkillFile(base, "user/personal", skillMd("personal"));
 
-    const { sources } = await setupFs({ roots: [{ path: "project", source: "mine" }, { path: "user", source: "mine" }] }, base);
+    const { sources } = await setupFs(
+      {
+        roots: [
+          { path: "project", source: "mine" },
+          { path: "user", source: "mine" },
+        ],
+      },
+      base,
+    );
     expect(sources.map((source) => source.name)).toEqual(["mine"]);
     const snapshot = await sources[0]!.load(new AbortController().signal);
     expect(snapshot.skills.map((skill) => [skill.path, skill.description, skill.rank])).toEqual([
@@ -113,12 +129,25 @@ describe("roots and sources", () => {
     const base = await tempDir();
     for (const folder of ["team", "more", "open"]) await mkdir(join(base, folder), { recursive: true });
     const visibleTo = { claims: { groups: ["platform"] } };
-    const { visibility } = await setupFs({ roots: [{ path: "team", source: "team", visibleTo }, { path: "more", source: "team", visibleTo }, "open"] }, base);
-    expect(visibility).toEqual([{ name: "team", visibleTo }]);
-    await expect(setupFs({ roots: [{ path: "team", source: "team", visibleTo }, { path: "more", source: "team" }] }, base)).rejects.toThrow(
-      'plugin "fs": the roots of source "team" differ in visibleTo',
+    const { visibility } = await setupFs(
+      { roots: [{ path: "team", source: "team", visibleTo }, { path: "more", source: "team", visibleTo }, "open"] },
+      base,
     );
-    await expect(setupFs({ roots: [{ path: "team", visibleTo: {} }] }, base)).rejects.toThrow("visibleTo must name at least one scope or claim value");
+    expect(visibility).toEqual([{ name: "team", visibleTo }]);
+    await expect(
+      setupFs(
+        {
+          roots: [
+            { path: "team", source: "team", visibleTo },
+            { path: "more", source: "team" },
+          ],
+        },
+        base,
+      ),
+    ).rejects.toThrow('plugin "fs": the roots of source "team" differ in visibleTo');
+    await expect(setupFs({ roots: [{ path: "team", visibleTo: {} }] }, base)).rejects.toThrow(
+      "visibleTo must name at least one scope or claim value",
+    );
   });
 
   it("adds sources in the order of their first root", async () => {
@@ -148,7 +177,12 @@ describe("missing roots", () => {
     const base = await tempDir();
     await mkdir(join(base, "present"));
     const fake = createFakeContext(base);
-    const options = fsOptionsSchema.parse({ roots: [{ path: "present", source: "a" }, { path: "absent", source: "b" }] });
+    const options = fsOptionsSchema.parse({
+      roots: [
+        { path: "present", source: "a" },
+        { path: "absent", source: "b" },
+      ],
+    });
     await expect(fsPlugin.setup(fake.ctx, options)).rejects.toThrow(/absent does not exist/);
     expect(fake.sources).toEqual([]);
   });
@@ -196,7 +230,9 @@ describe("missing roots", () => {
     await mkdir(join(base, "dir"));
     const fake = await setupFs({ roots: [{ path: "file", optional: true }, "dir"] }, base);
     expect(fake.sources.map((source) => source.name)).toEqual(["dir"]);
-    expect(fake.logs.some((line) => line.includes(`skipping optional root ${join(base, "file")}: it is not a directory`))).toBe(true);
+    expect(
+      fake.logs.some((line) => line.includes(`skipping optional root ${join(base, "file")}: it is not a directory`)),
+    ).toBe(true);
   });
 
   it("reports a required root that disappears after setup", async () => {

@@ -23,8 +23,20 @@ describe("walking a root", () => {
     await writeSkillFile(root, "a/deeper/a-skill", skillMd("a-skill"));
 
     const snapshot = await loadRoots([root], root);
-    expect(paths(snapshot)).toEqual(["", "a/deeper/a-skill", "b-skill", "b-skill/assets/template", "b-skill/references/inner"]);
-    expect(snapshot.skills.map((skill) => skill.name)).toEqual(["root-skill", "a-skill", "b-skill", "template", "inner"]);
+    expect(paths(snapshot)).toEqual([
+      "",
+      "a/deeper/a-skill",
+      "b-skill",
+      "b-skill/assets/template",
+      "b-skill/references/inner",
+    ]);
+    expect(snapshot.skills.map((skill) => skill.name)).toEqual([
+      "root-skill",
+      "a-skill",
+      "b-skill",
+      "template",
+      "inner",
+    ]);
     // The root's own folder name is what its name is compared with.
     expect(codesAt(snapshot, "")).toEqual(["name-mismatch"]);
   });
@@ -75,7 +87,13 @@ describe("walking a root", () => {
     const cut = await loadRoots([root], root, { maxDepth: 2 });
     expect(paths(cut)).toEqual(["one", "one/two"]);
     expect(cut.diagnostics.filter((diagnostic) => diagnostic.code === "below-max-depth")).toEqual([
-      expect.objectContaining({ severity: "warning", path: "", message: expect.stringMatching(/^2 skills lie more than 2 folders below .* \(maxDepth\) and are not served; raise the fs option maxDepth/) }),
+      expect.objectContaining({
+        severity: "warning",
+        path: "",
+        message: expect.stringMatching(
+          /^2 skills lie more than 2 folders below .* \(maxDepth\) and are not served; raise the fs option maxDepth/,
+        ),
+      }),
     ]);
     const served = await loadRoots([root], root);
     expect(paths(served)).toHaveLength(4);
@@ -84,8 +102,15 @@ describe("walking a root", () => {
 
   it("stops the walk at maxDirectories with one scan-limit error, finding the same skills every time", async () => {
     const root = await tempDir();
-    for (const letter of "abcdefgh") await writeSkillFile(root, `${letter}/skill-${letter}`, skillMd(`skill-${letter}`));
-    const scan = () => scanRoot(root, { maxDepth: 6, maxDirectories: 12, logger: createLogger("silent"), signal: new AbortController().signal });
+    for (const letter of "abcdefgh")
+      await writeSkillFile(root, `${letter}/skill-${letter}`, skillMd(`skill-${letter}`));
+    const scan = () =>
+      scanRoot(root, {
+        maxDepth: 6,
+        maxDirectories: 12,
+        logger: createLogger("silent"),
+        signal: new AbortController().signal,
+      });
 
     // The root, then a..h, then their children in order: 12 folders reach skill-a, skill-b, skill-c.
     const first = await scan();
@@ -98,7 +123,8 @@ describe("walking a root", () => {
 
   it("refuses a root past maxDirectories, naming the option, instead of serving part of it", async () => {
     const root = await tempDir();
-    for (const letter of "abcdefgh") await writeSkillFile(root, `${letter}/skill-${letter}`, skillMd(`skill-${letter}`));
+    for (const letter of "abcdefgh")
+      await writeSkillFile(root, `${letter}/skill-${letter}`, skillMd(`skill-${letter}`));
     // 17 folders: the root, a..h and their skills.
     await expect(loadRoots([root], root, { maxDirectories: 16 })).rejects.toThrow(
       /holds more than 16 folders \(maxDirectories\), so none of its skills are served; raise the fs option maxDirectories/,
@@ -144,9 +170,18 @@ describe("symlinks", () => {
     await symlink(join(base, "elsewhere", "private"), join(base, "agent", "private"));
     await symlink(`${"../".repeat(30)}${join(base, "elsewhere", "private").slice(1)}`, join(base, "agent", "climbing"));
 
-    const snapshot = await loadRoots([{ path: "agent", source: "s" }, { path: "store", source: "s" }], base);
+    const snapshot = await loadRoots(
+      [
+        { path: "agent", source: "s" },
+        { path: "store", source: "s" },
+      ],
+      base,
+    );
     expect(snapshot.skills.map((skill) => `${skill.path}@${skill.rank}`).sort()).toEqual(["kept@0", "kept@1"]);
-    expect(snapshot.diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.path}`)).toEqual(["link-out climbing", "link-out private"]);
+    expect(snapshot.diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.path}`)).toEqual([
+      "link-out climbing",
+      "link-out private",
+    ]);
     // The message never names where the link leads.
     expect(JSON.stringify(snapshot.diagnostics)).not.toContain("elsewhere");
 
@@ -245,7 +280,14 @@ describe("the source", () => {
       { severity: "warning", source: "mine", path: "renamed", code: "name-mismatch", message: expect.any(String) },
     ]);
     expect(snapshot.skills).toEqual([
-      { name: "other-name", description: "The other-name skill.", path: "renamed", frontmatter: expect.anything(), excerpt: "# other-name", rank: 0 },
+      {
+        name: "other-name",
+        description: "The other-name skill.",
+        path: "renamed",
+        frontmatter: expect.anything(),
+        excerpt: "# other-name",
+        rank: 0,
+      },
     ]);
   });
 

@@ -35,7 +35,10 @@ async function processOver(root: string, url: string, tuning: SnapshotTuning, pr
   const { source, logs } = snapshottedSource(root, cache, tuning);
   return {
     load: () => source.load(new AbortController().signal),
-    filesRead: () => Number(/: (\d+) of \d+ SKILL\.md files read/.exec(logs.findLast((line) => line.includes("SKILL.md files read"))!)![1]),
+    filesRead: () =>
+      Number(
+        /: (\d+) of \d+ SKILL\.md files read/.exec(logs.findLast((line) => line.includes("SKILL.md files read"))!)![1],
+      ),
     /** The last "kept a snapshot" line's entries and how many of them were written. */
     kept: () => {
       const line = logs.findLast((entry) => entry.includes("kept a snapshot"));
@@ -59,7 +62,12 @@ describe("a root whose snapshot spans many chunks", () => {
 
   it("is kept whole, read back whole, and a change rewrites only the chunk that holds it", async () => {
     const root = await tempDir();
-    for (let i = 0; i < 60; i++) await writeSkillFile(root, `skill-${i}`, skillMd(`skill-${i}`, `Skill number ${i}, ${"with a body of words ".repeat(20)}`));
+    for (let i = 0; i < 60; i++)
+      await writeSkillFile(
+        root,
+        `skill-${i}`,
+        skillMd(`skill-${i}`, `Skill number ${i}, ${"with a body of words ".repeat(20)}`),
+      );
     await age(root);
 
     const first = await processOver(root, redis.url, SMALL);
@@ -99,7 +107,12 @@ describe("a root whose snapshot spans many chunks", () => {
 
   it("is not kept past its cap, and leaves no chunk behind", async () => {
     const root = await tempDir();
-    for (let i = 0; i < 60; i++) await writeSkillFile(root, `skill-${i}`, skillMd(`skill-${i}`, `Skill number ${i}, ${"with a body of words ".repeat(20)}`));
+    for (let i = 0; i < 60; i++)
+      await writeSkillFile(
+        root,
+        `skill-${i}`,
+        skillMd(`skill-${i}`, `Skill number ${i}, ${"with a body of words ".repeat(20)}`),
+      );
     await age(root);
     const capped = await processOver(root, redis.url, { ...SMALL, maxStoredChars: 3_000 }, "capped");
     await capped.load();

@@ -21,7 +21,8 @@ async function ageOnly(...paths: string[]) {
 }
 
 async function ageTree(root: string) {
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) await ageOnly(join(entry.parentPath, entry.name));
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true }))
+    await ageOnly(join(entry.parentPath, entry.name));
   await ageOnly(root);
 }
 
@@ -38,7 +39,10 @@ async function bootOver(root: string, cachePlugins: unknown[], fsOptions: Record
     kernel,
     skills: () => kernel.catalog.list().map((skill) => `${skill.name}: ${skill.description}`),
     /** SKILL.md files read by the load, from its debug line. */
-    filesRead: () => Number(/: (\d+) of \d+ SKILL\.md files read/.exec(logs.find((line) => line.includes("SKILL.md files read"))!)![1]),
+    filesRead: () =>
+      Number(
+        /: (\d+) of \d+ SKILL\.md files read/.exec(logs.find((line) => line.includes("SKILL.md files read"))!)![1],
+      ),
     kept: () => logs.some((line) => line.includes("kept a snapshot")),
     entries: async () => (await monitor.stats()).entries?.[NAMESPACE] ?? 0,
   };
@@ -109,7 +113,10 @@ describe("fs snapshots in Redis", () => {
     try {
       expect(server.kernel.plugins).toContain("cache-memory");
       expect(server.skills()).toEqual(["alpha: The alpha skill."]);
-      await waitFor("the snapshot's head and chunk on disk", async () => (await readdir(join(cacheDir, "snapshots")).catch(() => [])).length === 2);
+      await waitFor(
+        "the snapshot's head and chunk on disk",
+        async () => (await readdir(join(cacheDir, "snapshots")).catch(() => [])).length === 2,
+      );
       expect(await server.entries()).toBe(0);
     } finally {
       await server.kernel.close();

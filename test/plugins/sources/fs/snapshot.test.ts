@@ -35,7 +35,8 @@ function sourceOver(root: string, cache: CacheEngine) {
     /** What the last load read and listed afresh, from its debug line. */
     afresh() {
       const line = logs.findLast((entry) => entry.includes("SKILL.md files read"))!;
-      const [, read, skills, listed, folders] = /: (\d+) of (\d+) SKILL\.md files read, (\d+) of (\d+) folders listed/.exec(line)!;
+      const [, read, skills, listed, folders] =
+        /: (\d+) of (\d+) SKILL\.md files read, (\d+) of (\d+) folders listed/.exec(line)!;
       return { read: Number(read), skills: Number(skills), listed: Number(listed), folders: Number(folders) };
     },
     kept: () => logs.filter((entry) => entry.includes("kept a snapshot")).length,
@@ -66,7 +67,11 @@ describe("the fs source's snapshots", () => {
     const root = await tempDir();
     await writeSkillFile(root, "alpha", skillMd("alpha"));
     await writeSkillFile(root, "beta", "---\nname: beta\n---\nno description\n");
-    await writeSkillFile(root, "nested/gamma", `---\nname: gamma\ndescription: G.\nmetadata: { tags: [a, b] }\n---\n# Gamma\nBody — text.\n`);
+    await writeSkillFile(
+      root,
+      "nested/gamma",
+      `---\nname: gamma\ndescription: G.\nmetadata: { tags: [a, b] }\n---\n# Gamma\nBody — text.\n`,
+    );
     await writeSkillFile(root, "warned", `---\nname: other-name\ndescription: Named otherwise.\n---\n`);
     await age(root);
     const cache = engine();
@@ -92,7 +97,8 @@ describe("the fs source's snapshots", () => {
 
   it("reads only what changed, was added or removed while no server ran, and keeps the new state", async () => {
     const root = await tempDir();
-    for (const name of ["alpha", "beta", "gamma", "delta"]) await writeSkillFile(root, `team/${name}`, skillMd(name, `Old ${name}.`));
+    for (const name of ["alpha", "beta", "gamma", "delta"])
+      await writeSkillFile(root, `team/${name}`, skillMd(name, `Old ${name}.`));
     await age(root);
     const cache = engine();
     await firstRun(root, cache);
@@ -135,7 +141,12 @@ describe("the fs source's snapshots", () => {
   it("splits a large root into chunks, and reads them all back", async () => {
     const root = await tempDir();
     const filler = "x".repeat(30_000);
-    for (let i = 0; i < 80; i++) await writeSkillFile(root, `s${i}`, `---\nname: s${i}\ndescription: D.\nmetadata:\n  filler: ${filler}\n---\n# S\n`);
+    for (let i = 0; i < 80; i++)
+      await writeSkillFile(
+        root,
+        `s${i}`,
+        `---\nname: s${i}\ndescription: D.\nmetadata:\n  filler: ${filler}\n---\n# S\n`,
+      );
     await age(root);
     const cache = engine();
     const first = sourceOver(root, cache);
@@ -179,14 +190,18 @@ describe("the fs source's snapshots", () => {
     const headKey = `${SNAPSHOT_LIMITS.maxFrontmatterBytes}/${SNAPSHOT_LIMITS.maxSkillFileBytes}:${root}`;
     const head = (await store.get(headKey)) as { chunks: [string, number, number][] };
     const chunkKey = `${headKey}#${head.chunks[0]![0]}`;
-    const records = JSON.parse(brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString()) as unknown[][];
+    const records = JSON.parse(
+      brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString(),
+    ) as unknown[][];
     const planted = records.map((record) => {
       if (record[0] !== "s") return record;
       const copy = [...record];
       copy[7] =
         record[1] === "alpha"
           ? [0, 42, { name: "alpha" }, ""] // a description that is no string
-          : JSON.parse(`[0, "Planted.", {"__proto__": {"polluted": true}, "name": "beta", "nested": [{"constructor": 1, "ok": 2}]}, ""]`);
+          : JSON.parse(
+              `[0, "Planted.", {"__proto__": {"polluted": true}, "name": "beta", "nested": [{"constructor": 1, "ok": 2}]}, ""]`,
+            );
       return copy;
     });
     const replanted = JSON.stringify([...planted, ["s"], ["d", "x", "not a number"], "junk", null]);

@@ -36,7 +36,8 @@ async function watchRoot(root: string) {
   await waitFor(() => calls > 0, "the watch to start");
   return {
     logs,
-    descriptions: async () => (await source.load(new AbortController().signal)).skills.map((skill) => skill.description),
+    descriptions: async () =>
+      (await source.load(new AbortController().signal)).skills.map((skill) => skill.description),
     async change(action: () => Promise<unknown>) {
       calls = 0;
       await action();

@@ -15,11 +15,21 @@ import { HAS_INOTIFY_INFO, inotifyWatches, waitFor } from "./watching.js";
 
 const [root = "", mode = "watch"] = process.argv.slice(2);
 const polling = mode === "poll" ? { maxWatchedDirectories: 0, pollIntervalMs: 100 } : {};
-const { maxWatchedDirectories = defaultWatchLimit(), ...options } = fsOptionsSchema.parse({ roots: [root], ...polling });
-const source = createFsSource({ ...options, maxWatchedDirectories, name: "probe", roots: [root], logger: createLogger("silent") });
+const { maxWatchedDirectories = defaultWatchLimit(), ...options } = fsOptionsSchema.parse({
+  roots: [root],
+  ...polling,
+});
+const source = createFsSource({
+  ...options,
+  maxWatchedDirectories,
+  name: "probe",
+  roots: [root],
+  logger: createLogger("silent"),
+});
 const watches = () => (HAS_INOTIFY_INFO ? inotifyWatches() : 0);
 
-const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
+const skill = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 async function write(folder: string, content: string): Promise<void> {
   await mkdir(join(root, folder), { recursive: true });
   await writeFile(join(root, folder, "SKILL.md"), content);
@@ -40,7 +50,8 @@ async function step(name: string, change: () => Promise<unknown>, check: Check, 
     await change();
     await waitFor(() => calls > 0, "a change signal");
     const { skills } = await source.load(new AbortController().signal);
-    if (!check(skills)) throw new Error(`the reload found ${JSON.stringify(skills.map((s) => [s.path, s.description]))}`);
+    if (!check(skills))
+      throw new Error(`the reload found ${JSON.stringify(skills.map((s) => [s.path, s.description]))}`);
     const expected = baseline + (mode === "poll" || !HAS_INOTIFY_INFO ? 0 : folders);
     await waitFor(() => watches() === expected, `${expected} inotify watches (${watches()} now)`, 5_000);
     results[name] = "ok";
@@ -51,9 +62,24 @@ async function step(name: string, change: () => Promise<unknown>, check: Check, 
 
 const baseline = watches();
 const stop = source.watch!(() => calls++);
-await step("start", async () => {}, (skills) => skills.length === 0, 1);
-await step("add", () => write("alpha", skill("alpha", "First.")), (skills) => skills.some((s) => s.name === "alpha"), 2);
-await step("edit", () => write("alpha", skill("alpha", "Edited.")), (skills) => skills.some((s) => s.description === "Edited."), 2);
+await step(
+  "start",
+  async () => {},
+  (skills) => skills.length === 0,
+  1,
+);
+await step(
+  "add",
+  () => write("alpha", skill("alpha", "First.")),
+  (skills) => skills.some((s) => s.name === "alpha"),
+  2,
+);
+await step(
+  "edit",
+  () => write("alpha", skill("alpha", "Edited.")),
+  (skills) => skills.some((s) => s.description === "Edited."),
+  2,
+);
 const nested: Check = (skills) => skills.some((s) => s.path === "team/tools/beta");
 await step("nested", () => write("team/tools/beta", skill("beta", "Nested.")), nested, 5);
 const removed: Check = (skills) => !skills.some((s) => s.name === "alpha");

@@ -41,64 +41,67 @@ async function watchedNow(path: string): Promise<void> {
   await waitFor(() => watchedInodes().has(ino), `a watch on the folder now at ${path}`);
 }
 
-describe.skipIf(!HAS_INOTIFY_INFO)(`a folder replaced at the same path${HAS_INOTIFY_INFO ? "" : " (skipped: it counts inotify watches, Linux only)"}`, () => {
-  it("re-arms a root deleted and made again, and serves what is written in it later", async () => {
-    const base = await tempDir();
-    const root = join(base, "skills");
-    await writeSkillFile(root, "alpha", skillMd("alpha"));
-    const watching = await watch(root);
-    watching.start();
-    await watching.armed();
-    await watchedNow(root);
+describe.skipIf(!HAS_INOTIFY_INFO)(
+  `a folder replaced at the same path${HAS_INOTIFY_INFO ? "" : " (skipped: it counts inotify watches, Linux only)"}`,
+  () => {
+    it("re-arms a root deleted and made again, and serves what is written in it later", async () => {
+      const base = await tempDir();
+      const root = join(base, "skills");
+      await writeSkillFile(root, "alpha", skillMd("alpha"));
+      const watching = await watch(root);
+      watching.start();
+      await watching.armed();
+      await watchedNow(root);
 
-    await rm(root, { recursive: true });
-    await mkdir(root);
-    // The new root's own watcher is the only one that can see what follows.
-    await watchedNow(root);
-    const before = watching.signals();
-    await writeSkillFile(root, "beta", skillMd("beta"));
-    await waitFor(() => watching.signals() > before, "a signal for a skill in the new root");
-    expect((await watching.load()).skills.map((skill) => skill.name)).toEqual(["beta"]);
-  });
+      await rm(root, { recursive: true });
+      await mkdir(root);
+      // The new root's own watcher is the only one that can see what follows.
+      await watchedNow(root);
+      const before = watching.signals();
+      await writeSkillFile(root, "beta", skillMd("beta"));
+      await waitFor(() => watching.signals() > before, "a signal for a skill in the new root");
+      expect((await watching.load()).skills.map((skill) => skill.name)).toEqual(["beta"]);
+    });
 
-  it("re-arms a skill folder deleted and made again, then sees its SKILL.md edited in place", async () => {
-    const root = await tempDir();
-    await writeSkillFile(root, "alpha", skillMd("alpha", "First."));
-    const watching = await watch(root);
-    watching.start();
-    await watching.armed();
+    it("re-arms a skill folder deleted and made again, then sees its SKILL.md edited in place", async () => {
+      const root = await tempDir();
+      await writeSkillFile(root, "alpha", skillMd("alpha", "First."));
+      const watching = await watch(root);
+      watching.start();
+      await watching.armed();
 
-    await rm(join(root, "alpha"), { recursive: true });
-    const file = await writeSkillFile(root, "alpha", skillMd("alpha", "Second."));
-    await watchedNow(join(root, "alpha"));
-    const before = watching.signals();
-    // Written in place: no event in the root, only in alpha/ itself.
-    await writeFile(file, skillMd("alpha", "Third."));
-    await waitFor(() => watching.signals() > before, "a signal for the edit");
-    expect((await watching.load()).skills.map((skill) => skill.description)).toEqual(["Third."]);
-  });
+      await rm(join(root, "alpha"), { recursive: true });
+      const file = await writeSkillFile(root, "alpha", skillMd("alpha", "Second."));
+      await watchedNow(join(root, "alpha"));
+      const before = watching.signals();
+      // Written in place: no event in the root, only in alpha/ itself.
+      await writeFile(file, skillMd("alpha", "Third."));
+      await waitFor(() => watching.signals() > before, "a signal for the edit");
+      expect((await watching.load()).skills.map((skill) => skill.description)).toEqual(["Third."]);
+    });
 
-  it("re-arms a skill folder another was renamed into the place of", async () => {
-    const root = await tempDir();
-    await writeSkillFile(root, "alpha", skillMd("alpha", "Old."));
-    const staging = join(root, ".staging");
-    const watching = await watch(root);
-    watching.start();
-    await watching.armed();
+    it("re-arms a skill folder another was renamed into the place of", async () => {
+      const root = await tempDir();
+      await writeSkillFile(root, "alpha", skillMd("alpha", "Old."));
+      const staging = join(root, ".staging");
+      const watching = await watch(root);
+      watching.start();
+      await watching.armed();
 
-    // What install with overwrite does: the new copy is made beside the old, then swapped in.
-    const file = await writeSkillFile(staging, "alpha", skillMd("alpha", "New."));
-    await rename(join(root, "alpha"), join(root, ".old"));
-    await rename(join(staging, "alpha"), join(root, "alpha"));
-    await rm(join(root, ".old"), { recursive: true });
-    await watchedNow(join(root, "alpha"));
-    const before = watching.signals();
-    await writeFile(join(root, "alpha", "SKILL.md"), skillMd("alpha", "Edited."));
-    await waitFor(() => watching.signals() > before, "a signal for the edit");
-    expect(file).toBe(join(staging, "alpha", "SKILL.md"));
-    expect((await watching.load()).skills.find((skill) => skill.path === "alpha")?.description).toBe("Edited.");
-  });
-});
+      // What install with overwrite does: the new copy is made beside the old, then swapped in.
+      const file = await writeSkillFile(staging, "alpha", skillMd("alpha", "New."));
+      await rename(join(root, "alpha"), join(root, ".old"));
+      await rename(join(staging, "alpha"), join(root, "alpha"));
+      await rm(join(root, ".old"), { recursive: true });
+      await watchedNow(join(root, "alpha"));
+      const before = watching.signals();
+      await writeFile(join(root, "alpha", "SKILL.md"), skillMd("alpha", "Edited."));
+      await waitFor(() => watching.signals() > before, "a signal for the edit");
+      expect(file).toBe(join(staging, "alpha", "SKILL.md"));
+      expect((await watching.load()).skills.find((skill) => skill.path === "alpha")?.description).toBe("Edited.");
+    });
+  },
+);
 
 describe("arming the watchers after a load", () => {
   it("signals nothing when the walk that arms them finds what the load found", async () => {
@@ -166,20 +169,25 @@ describe("arming the watchers after a load", () => {
   });
 });
 
-describe.skipIf(!HAS_INOTIFY_INFO)(`watching thousands of folders${HAS_INOTIFY_INFO ? "" : " (skipped: it counts inotify watches, Linux only)"}`, () => {
-  it("watches every folder of a 2,101-folder root with the default limit, polling none", async () => {
-    const root = await tempDir();
-    await Promise.all(Array.from({ length: 30 }, (_, group) => mkdir(join(root, `g${group}`))));
-    await Promise.all(
-      Array.from({ length: 2070 }, (_, i) => writeSkillFile(root, `g${i % 30}/s${i}`, skillMd(`s${i}`))),
-    );
-    const baseline = inotifyWatches();
-    const watching = await watch(root);
-    watching.start();
-    await watching.armed();
-    const folders = 1 + 30 + 2070;
-    expect(watching.logs.filter((line) => line.includes("watching "))).toEqual([expect.stringContaining(`watching ${folders} folders for changes`)]);
-    expect(watching.logs.some((line) => line.includes("polling"))).toBe(false);
-    expect(inotifyWatches() - baseline).toBe(folders);
-  });
-});
+describe.skipIf(!HAS_INOTIFY_INFO)(
+  `watching thousands of folders${HAS_INOTIFY_INFO ? "" : " (skipped: it counts inotify watches, Linux only)"}`,
+  () => {
+    it("watches every folder of a 2,101-folder root with the default limit, polling none", async () => {
+      const root = await tempDir();
+      await Promise.all(Array.from({ length: 30 }, (_, group) => mkdir(join(root, `g${group}`))));
+      await Promise.all(
+        Array.from({ length: 2070 }, (_, i) => writeSkillFile(root, `g${i % 30}/s${i}`, skillMd(`s${i}`))),
+      );
+      const baseline = inotifyWatches();
+      const watching = await watch(root);
+      watching.start();
+      await watching.armed();
+      const folders = 1 + 30 + 2070;
+      expect(watching.logs.filter((line) => line.includes("watching "))).toEqual([
+        expect.stringContaining(`watching ${folders} folders for changes`),
+      ]);
+      expect(watching.logs.some((line) => line.includes("polling"))).toBe(false);
+      expect(inotifyWatches() - baseline).toBe(folders);
+    });
+  },
+);

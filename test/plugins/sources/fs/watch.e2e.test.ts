@@ -20,13 +20,16 @@ const RUNTIMES = {
 } as const;
 
 describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])("under %s", (runtime) => {
-  it.each(["watch", "poll"])("%s: signals an add, an edit, a nested add and a removal, then exits by itself", async (mode) => {
-    const root = await tempDir();
-    const [command, ...args] = RUNTIMES[runtime];
-    // The timeout kills a process that a leftover handle keeps alive.
-    const { stdout } = await run(command, [...args, PROBE, root, mode], { cwd: REPO_ROOT, timeout: 30_000 });
-    const report = JSON.parse(stdout) as { results: Record<string, string>; baseline: number; after: number };
-    expect(report.results).toEqual({ start: "ok", add: "ok", edit: "ok", nested: "ok", remove: "ok" });
-    expect(report.after).toBe(report.baseline);
-  });
+  it.each(["watch", "poll"])(
+    "%s: signals an add, an edit, a nested add and a removal, then exits by itself",
+    async (mode) => {
+      const root = await tempDir();
+      const [command, ...args] = RUNTIMES[runtime];
+      // The timeout kills a process that a leftover handle keeps alive.
+      const { stdout } = await run(command, [...args, PROBE, root, mode], { cwd: REPO_ROOT, timeout: 30_000 });
+      const report = JSON.parse(stdout) as { results: Record<string, string>; baseline: number; after: number };
+      expect(report.results).toEqual({ start: "ok", add: "ok", edit: "ok", nested: "ok", remove: "ok" });
+      expect(report.after).toBe(report.baseline);
+    },
+  );
 });

@@ -9,7 +9,6 @@ import { setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
 import { HAS_INOTIFY_INFO, inotifyWatches, waitFor } from "./watching.js";
 
-
 const stops: (() => void)[] = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
@@ -55,7 +54,10 @@ const watchesNow = () => (HAS_INOTIFY_INFO ? inotifyWatches() : 0);
 /** Waits until the process holds `count` more inotify watches than `baseline` (Linux only). */
 async function settle(baseline: number, count: number): Promise<void> {
   if (!HAS_INOTIFY_INFO) return;
-  await waitFor(() => inotifyWatches() === baseline + count, `${baseline + count} inotify watches (${inotifyWatches()} now)`);
+  await waitFor(
+    () => inotifyWatches() === baseline + count,
+    `${baseline + count} inotify watches (${inotifyWatches()} now)`,
+  );
 }
 
 describe("watching local roots", () => {
@@ -174,7 +176,9 @@ describe("polling instead of watching", () => {
     const baseline = watchesNow();
     const watching = await watchRoots([root], root, { maxWatchedDirectories: 0, pollIntervalMs: 100 });
     // The root, alpha/ and alpha/SKILL.md, whose in-place edit leaves its folder's mtime alone.
-    expect(watching.logs.some((line) => line.includes("polling 3 paths every 100 ms (maxWatchedDirectories is 0)"))).toBe(true);
+    expect(
+      watching.logs.some((line) => line.includes("polling 3 paths every 100 ms (maxWatchedDirectories is 0)")),
+    ).toBe(true);
 
     await watching.change(() => writeFile(file, skillMd("alpha", "After.")));
     expect((await watching.load()).skills.map((skill) => skill.description)).toEqual(["After."]);
@@ -226,7 +230,10 @@ describe("through the catalog", () => {
     const stop = kernel.catalog.watch(lifetime.signal);
     try {
       await writeSkillFile(root, "beta", skillMd("beta"));
-      await waitFor(() => changes.some((change) => change.added.some((skill) => skill.name === "beta")), "beta in a change");
+      await waitFor(
+        () => changes.some((change) => change.added.some((skill) => skill.name === "beta")),
+        "beta in a change",
+      );
       expect(kernel.catalog.list().map((skill) => skill.id)).toEqual(["alpha", "beta"]);
     } finally {
       stop();

@@ -4,7 +4,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 // Helpers shared by watch.test.ts and watch-probe.ts; no vitest here, so Bun and Deno can run the probe.
 
 /** Polls `check` until it holds; fails naming `what` after `timeoutMs` (generous: CI disks are slow). */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await check())) {
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

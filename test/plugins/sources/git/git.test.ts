@@ -17,7 +17,11 @@ async function start(repositories: unknown[], cacheDir: string, options: Record<
   return booted;
 }
 
-const names = (booted: Awaited<ReturnType<typeof start>>) => booted.kernel.catalog.list().map((s) => s.name).sort();
+const names = (booted: Awaited<ReturnType<typeof start>>) =>
+  booted.kernel.catalog
+    .list()
+    .map((s) => s.name)
+    .sort();
 
 describe("git source", () => {
   it("serves a repository's skills at its default branch, and their files", async () => {
@@ -90,7 +94,10 @@ describe("git source", () => {
   it("fails its source alone, with git's reason, for an unknown ref or folder", async () => {
     const repo = await createRepository({ "a/SKILL.md": skill("a") });
     const cacheDir = await tempDir();
-    const booted = await start([`${repo.url}#nope`, { url: repo.url, path: "missing", name: "nofolder" }, { url: repo.url, name: "good" }], cacheDir);
+    const booted = await start(
+      [`${repo.url}#nope`, { url: repo.url, path: "missing", name: "nofolder" }, { url: repo.url, name: "good" }],
+      cacheDir,
+    );
     expect(names(booted)).toEqual(["a"]);
     const messages = booted.kernel.catalog.diagnostics().map((d) => d.message);
     expect(messages.some((m) => /no branch or tag named "nope"/.test(m))).toBe(true);
@@ -117,7 +124,11 @@ describe("git source", () => {
 
   it("never runs a hook, a smudge filter or fetches a submodule, whatever the user's git config says", async () => {
     const sub = await createRepository({ "inner/SKILL.md": skill("inner") });
-    const repo = await createRepository({ "a/SKILL.md": skill("a"), ".gitattributes": "*.bin filter=lfs diff=lfs merge=lfs -text\n", "a/data.bin": "payload\n" });
+    const repo = await createRepository({
+      "a/SKILL.md": skill("a"),
+      ".gitattributes": "*.bin filter=lfs diff=lfs merge=lfs -text\n",
+      "a/data.bin": "payload\n",
+    });
     git(repo.work, "submodule", "add", "-q", sub.url, "sub");
     git(repo.work, "commit", "-q", "-m", "add submodule");
     git(repo.work, "push", "-q", repo.bare, "HEAD:refs/heads/main");
@@ -165,11 +176,21 @@ describe("git source", () => {
 
 describe("repository specs", () => {
   it("reads owner/repo, URLs, refs and folders", () => {
-    expect(parseRepositorySpec("anthropics/skills")).toMatchObject({ url: "https://github.com/anthropics/skills.git", github: { owner: "anthropics", repo: "skills" } });
+    expect(parseRepositorySpec("anthropics/skills")).toMatchObject({
+      url: "https://github.com/anthropics/skills.git",
+      github: { owner: "anthropics", repo: "skills" },
+    });
     expect(parseRepositorySpec("anthropics/skills#main:skills/pdf")).toMatchObject({ ref: "main", path: "skills/pdf" });
     expect(parseRepositorySpec("anthropics/skills:skills")).toMatchObject({ ref: undefined, path: "skills" });
-    expect(parseRepositorySpec("https://host:8443/o/r.git:sub")).toMatchObject({ url: "https://host:8443/o/r.git", path: "sub" });
-    expect(parseRepositorySpec("git@github.com:o/r.git#v1")).toMatchObject({ url: "git@github.com:o/r.git", ref: "v1", github: { owner: "o", repo: "r" } });
+    expect(parseRepositorySpec("https://host:8443/o/r.git:sub")).toMatchObject({
+      url: "https://host:8443/o/r.git",
+      path: "sub",
+    });
+    expect(parseRepositorySpec("git@github.com:o/r.git#v1")).toMatchObject({
+      url: "git@github.com:o/r.git",
+      ref: "v1",
+      github: { owner: "o", repo: "r" },
+    });
     expect(parseRepositorySpec("file:///tmp/x.git")).toMatchObject({ url: "file:///tmp/x.git", path: undefined });
   });
 
@@ -181,18 +202,31 @@ describe("repository specs", () => {
       github: undefined,
       credentials: { origin: "http://127.0.0.1:8080", username: "deploy", password: "TOKEN" },
     });
-    expect(parseRepositorySpec("https://ghp_x@github.com/o/r.git")).toMatchObject({ url: "https://github.com/o/r.git", github: { owner: "o", repo: "r" }, credentials: { username: "ghp_x", password: "" } });
+    expect(parseRepositorySpec("https://ghp_x@github.com/o/r.git")).toMatchObject({
+      url: "https://github.com/o/r.git",
+      github: { owner: "o", repo: "r" },
+      credentials: { username: "ghp_x", password: "" },
+    });
     expect(parseRepositorySpec("https://a:b@c@host/r.git").credentials).toMatchObject({ password: "b@c" });
     // Over ssh the user name stays (it picks the account); a password is dropped.
-    expect(parseRepositorySpec("ssh://git:pw@host/r.git")).toEqual({ url: "ssh://git@host/r.git", ref: undefined, path: undefined, github: undefined });
-    expect(() => parseRepositorySpec("https://u:SECRET@host/r.git:../x")).toThrow('"https://***@host/r.git:../x": the folder');
+    expect(parseRepositorySpec("ssh://git:pw@host/r.git")).toEqual({
+      url: "ssh://git@host/r.git",
+      ref: undefined,
+      path: undefined,
+      github: undefined,
+    });
+    expect(() => parseRepositorySpec("https://u:SECRET@host/r.git:../x")).toThrow(
+      '"https://***@host/r.git:../x": the folder',
+    );
   });
 
   it("refuses what could become an option, a traversal or another protocol", () => {
     expect(() => parseRepositorySpec("--upload-pack=touch /tmp/x")).toThrow(/starts with "-"/);
     expect(() => parseRepositorySpec("o/r:../../etc")).toThrow(/plain relative path/);
     expect(() => parseRepositorySpec("o/r#--output=x")).toThrow(/not a branch, tag or commit/);
-    expect(() => parseRepositorySpec("ext::sh -c touch% /tmp/pwned")).toThrow(/neither owner\/repo nor a repository URL/);
+    expect(() => parseRepositorySpec("ext::sh -c touch% /tmp/pwned")).toThrow(
+      /neither owner\/repo nor a repository URL/,
+    );
   });
 
   it("with followRedirects false, a remote that redirects fails and its target is never asked", async () => {
@@ -202,14 +236,25 @@ describe("repository specs", () => {
       response.writeHead(404).end();
     });
     const front = createServer((_request, response) => {
-      response.writeHead(302, { location: `http://127.0.0.1:${(internal.address() as AddressInfo).port}/admin.git/info/refs?service=git-upload-pack` }).end();
+      response
+        .writeHead(302, {
+          location: `http://127.0.0.1:${(internal.address() as AddressInfo).port}/admin.git/info/refs?service=git-upload-pack`,
+        })
+        .end();
     });
-    await Promise.all([internal, front].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))));
+    await Promise.all(
+      [internal, front].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
+    );
     try {
       const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}/repo.git`;
-      const booted = await start([{ url, name: "steered" }], await tempDir(), { protocols: ["http"], followRedirects: false });
+      const booted = await start([{ url, name: "steered" }], await tempDir(), {
+        protocols: ["http"],
+        followRedirects: false,
+      });
       const messages = booted.kernel.catalog.diagnostics().map((d) => d.message);
-      expect(messages.some((m) => /returned error: 302 \(the remote redirects, which is not followed here\)/.test(m))).toBe(true);
+      expect(
+        messages.some((m) => /returned error: 302 \(the remote redirects, which is not followed here\)/.test(m)),
+      ).toBe(true);
       expect(internalHits).toEqual([]);
     } finally {
       await Promise.all([internal, front].map((server) => new Promise((resolve) => server.close(resolve))));

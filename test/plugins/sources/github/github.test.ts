@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PluginEntry } from "../../../../src/kernel/config.js";
-import { githubRoutes, startFixtureServer, type FixtureServer, type GitHubRepoFixture } from "../../../helpers/fixture-server.js";
+import {
+  githubRoutes,
+  startFixtureServer,
+  type FixtureServer,
+  type GitHubRepoFixture,
+} from "../../../helpers/fixture-server.js";
 import { boot } from "../../tools/validate-skill/kernel.js";
 
 const servers: FixtureServer[] = [];
@@ -13,7 +18,10 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const TOOLS: PluginEntry[] = ["list-skills", "read-skill", "fetch-skill-files",
+const TOOLS: PluginEntry[] = [
+  "list-skills",
+  "read-skill",
+  "fetch-skill-files",
   // What is downloaded when is the subject here; a remote source's default audit (block) reads every file at load (test/e2e/trust.test.ts).
   ["skill-policy", { audit: { "*": "off" } }],
 ];
@@ -36,14 +44,31 @@ const REPO: GitHubRepoFixture = {
   submodules: ["skills/vendored"],
 };
 
-async function setup(fixture: GitHubRepoFixture, options: Record<string, unknown> = {}, repositories: unknown[] = ["acme/skills:skills"]) {
+async function setup(
+  fixture: GitHubRepoFixture,
+  options: Record<string, unknown> = {},
+  repositories: unknown[] = ["acme/skills:skills"],
+) {
   const server = await startFixtureServer(githubRoutes(fixture));
   servers.push(server);
   const cacheDir = await mkdtemp(join(tmpdir(), "skills-kernel-github-"));
   dirs.push(cacheDir);
   const start = async () => {
     const booted = await boot(
-      [["github", { repositories, apiBaseUrl: `${server.url}/api`, rawBaseUrl: `${server.url}/raw`, cacheDir, retries: 0, ...options }], ...TOOLS],
+      [
+        [
+          "github",
+          {
+            repositories,
+            apiBaseUrl: `${server.url}/api`,
+            rawBaseUrl: `${server.url}/raw`,
+            cacheDir,
+            retries: 0,
+            ...options,
+          },
+        ],
+        ...TOOLS,
+      ],
       cacheDir,
     );
     await booted.kernel.catalog.ready();
@@ -55,14 +80,22 @@ async function setup(fixture: GitHubRepoFixture, options: Record<string, unknown
 describe("github source", () => {
   it("lists a folder's skills from the tree and their SKILL.md files, and downloads other files when read", async () => {
     const { kernel, call, server } = await setup(REPO);
-    expect(kernel.catalog.list().map((s) => s.name).sort()).toEqual(["notes", "pdf"]);
+    expect(
+      kernel.catalog
+        .list()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["notes", "pdf"]);
     expect(kernel.catalog.diagnostics().find((d) => d.path === "broken")?.code).toBe("no-frontmatter");
     expect(server.requests.some((r) => r.path.endsWith("guide.md"))).toBe(false);
     const read = await call("read_skill", { skill_name: "pdf" });
     // Symlinks, submodules and node_modules are never served.
     expect(read.structured.files).toEqual(["references/guide.md"]);
     expect(read.text).toMatch(/references\/guide\.md \(8 bytes\)/);
-    const fetched = await call("fetch_skill_files", { skill_name: "pdf", file_paths: ["references/guide.md", "secret.md"] });
+    const fetched = await call("fetch_skill_files", {
+      skill_name: "pdf",
+      file_paths: ["references/guide.md", "secret.md"],
+    });
     expect(fetched.structured.files[0].content).toBe("# Guide\n");
     expect(fetched.structured.files[1].error).toBeDefined();
     expect(server.requests.some((r) => r.path.includes("secret"))).toBe(false);
@@ -87,15 +120,35 @@ describe("github source", () => {
     const server = await startFixtureServer({
       "/api/repos/acme/skills/commits/HEAD": {
         status: 403,
-        body: JSON.stringify({ message: "API rate limit exceeded for 127.0.0.1.", documentation_url: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting" }),
-        headers: { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset), "content-type": "application/json" },
+        body: JSON.stringify({
+          message: "API rate limit exceeded for 127.0.0.1.",
+          documentation_url: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
+        }),
+        headers: {
+          "x-ratelimit-limit": "60",
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset": String(reset),
+          "content-type": "application/json",
+        },
       },
     });
     servers.push(server);
     const cacheDir = await mkdtemp(join(tmpdir(), "skills-kernel-github-"));
     dirs.push(cacheDir);
     const { kernel } = await boot(
-      [["github", { repositories: ["acme/skills"], apiBaseUrl: `${server.url}/api`, rawBaseUrl: `${server.url}/raw`, cacheDir, refTtlMs: 0 }], ...TOOLS],
+      [
+        [
+          "github",
+          {
+            repositories: ["acme/skills"],
+            apiBaseUrl: `${server.url}/api`,
+            rawBaseUrl: `${server.url}/raw`,
+            cacheDir,
+            refTtlMs: 0,
+          },
+        ],
+        ...TOOLS,
+      ],
       cacheDir,
     );
     await kernel.catalog.ready();
@@ -115,12 +168,20 @@ describe("github source", () => {
     expect(kernel.catalog.diagnostics().find((d) => d.code === "stale")?.message).toMatch(/answered 500/);
     await server.close();
     const again = await start();
-    expect(again.kernel.catalog.list().map((s) => s.name).sort()).toEqual(["notes", "pdf"]);
+    expect(
+      again.kernel.catalog
+        .list()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["notes", "pdf"]);
     expect((await again.call("read_skill", { skill_name: "pdf" })).structured.content).toBe(md("pdf"));
   });
 
   it("says which folder is missing, and fails that source alone", async () => {
-    const { kernel } = await setup(REPO, {}, ["acme/skills:nope", { repo: "acme/skills", path: "skills", name: "good" }]);
+    const { kernel } = await setup(REPO, {}, [
+      "acme/skills:nope",
+      { repo: "acme/skills", path: "skills", name: "good" },
+    ]);
     expect(kernel.catalog.list().every((s) => s.source === "good")).toBe(true);
     expect(kernel.catalog.diagnostics().some((d) => /no folder "nope"/.test(d.message))).toBe(true);
   });

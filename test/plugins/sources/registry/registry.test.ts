@@ -29,9 +29,20 @@ const searchAnswer = JSON.stringify({
 
 async function setup() {
   const server = await startFixtureServer({
-    ...githubRoutes({ owner: "acme", repo: "skills", commit: "b".repeat(40), files: { "skills/pdf/SKILL.md": PDF, "skills/pdf/forms.md": "# Forms\n", "skills/other/SKILL.md": PDF.replace("pdf", "other") } }),
+    ...githubRoutes({
+      owner: "acme",
+      repo: "skills",
+      commit: "b".repeat(40),
+      files: {
+        "skills/pdf/SKILL.md": PDF,
+        "skills/pdf/forms.md": "# Forms\n",
+        "skills/other/SKILL.md": PDF.replace("pdf", "other"),
+      },
+    }),
     "/api/search?q=pdf&limit=5": { body: searchAnswer, headers: { "content-type": "application/json" } },
-    "/api/search?q=nothing&limit=5": { body: JSON.stringify({ query: "nothing", searchType: "fuzzy", skills: [], count: 0 }) },
+    "/api/search?q=nothing&limit=5": {
+      body: JSON.stringify({ query: "nothing", searchType: "fuzzy", skills: [], count: 0 }),
+    },
   });
   servers.push(server);
   const cacheDir = await mkdtemp(join(tmpdir(), "skills-kernel-registry-"));
@@ -39,7 +50,15 @@ async function setup() {
   const start = async () => {
     const booted = await boot(
       [
-        ["registry", { searchUrl: `${server.url}/api/search`, github: { apiBaseUrl: `${server.url}/api`, rawBaseUrl: `${server.url}/raw` }, cacheDir, retries: 0 }],
+        [
+          "registry",
+          {
+            searchUrl: `${server.url}/api/search`,
+            github: { apiBaseUrl: `${server.url}/api`, rawBaseUrl: `${server.url}/raw` },
+            cacheDir,
+            retries: 0,
+          },
+        ],
         "search-skills",
         "list-skills",
         "read-skill",
@@ -58,7 +77,9 @@ describe("registry source", () => {
     const { call, server } = await setup();
     expect((await call("list_skills", {})).structured.skills).toEqual([]);
     const found = await call("search_skills", { query: "pdf" });
-    expect(found.structured.results.map((r: { id: string; source: string }) => `${r.source}:${r.id}`)).toEqual(["registry:pdf"]);
+    expect(found.structured.results.map((r: { id: string; source: string }) => `${r.source}:${r.id}`)).toEqual([
+      "registry:pdf",
+    ]);
     // The skill was read from the repository the registry named; an id that is no plain owner/repo/skill was never asked for.
     expect(server.requests.some((r) => r.path.includes(".."))).toBe(false);
     const read = await call("read_skill", { skill_name: "pdf" });

@@ -1,6 +1,14 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { expect, it } from "vitest";
-import { createKernel, createLogger, definePlugin, TOKENS, type Cache, type CacheMonitor, type JsonValue } from "../../../../src/index.js";
+import {
+  createKernel,
+  createLogger,
+  definePlugin,
+  TOKENS,
+  type Cache,
+  type CacheMonitor,
+  type JsonValue,
+} from "../../../../src/index.js";
 
 /** A cache written against the public API alone, as a third-party package would be. */
 const mapCache = definePlugin({
@@ -59,7 +67,13 @@ it("feeds get_cache_stats from a third-party cache through TOKENS.CacheMonitor",
   const client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
   const result = await client.callTool({ name: "get_cache_stats", arguments: {} });
-  expect(result.structuredContent).toMatchObject({ backend: "map", target: "a Map", state: "connected", entries: { all: 0 }, uptime_seconds: 1.5 });
+  expect(result.structuredContent).toMatchObject({
+    backend: "map",
+    target: "a Map",
+    state: "connected",
+    entries: { all: 0 },
+    uptime_seconds: 1.5,
+  });
   expect(kernel.plugins).not.toContain("cache-memory");
   await client.close();
   await kernel.close();

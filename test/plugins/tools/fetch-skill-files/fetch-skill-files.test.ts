@@ -29,7 +29,8 @@ describe("fetch_skill_files", () => {
     await symlink(join(work, "secret.txt"), join(root, "pdf", "assets", "secret.txt"));
     await writeSkillFile(root, "huge", skillMd("huge"));
     // Sorted by name, so "data/f2000.txt" and later fall past the fetchable limit.
-    for (let i = 0; i < FETCHABLE_FILES_LIMIT + 10; i++) await writeSkillFile(root, "huge/data", `file ${i}`, `f${String(i).padStart(4, "0")}.txt`);
+    for (let i = 0; i < FETCHABLE_FILES_LIMIT + 10; i++)
+      await writeSkillFile(root, "huge/data", `file ${i}`, `f${String(i).padStart(4, "0")}.txt`);
     server = await startSkillServer([root], ["read-skill", "fetch-skill-files"]);
   });
   afterAll(async () => {
@@ -48,7 +49,13 @@ describe("fetch_skill_files", () => {
   it("returns text as utf8, binary as base64, and an error per bad path, in the order asked", async () => {
     const result = await server.call("fetch_skill_files", {
       skill_name: "pdf",
-      file_paths: ["references/forms.md", "assets/logo.png", "../secret.txt", "assets/secret.txt", "assets/forms-link.md"],
+      file_paths: [
+        "references/forms.md",
+        "assets/logo.png",
+        "../secret.txt",
+        "assets/secret.txt",
+        "assets/forms-link.md",
+      ],
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({
@@ -80,14 +87,19 @@ describe("fetch_skill_files", () => {
     const result = await server.call("fetch_skill_files", { skill_name: "pdf", file_paths: ["SKILL.md"] });
     expect(result.structuredContent).toEqual({
       skill: "pdf",
-      files: [{ path: "SKILL.md", error: "the SKILL.md itself comes from read_skill, not as one of the skill's files" }],
+      files: [
+        { path: "SKILL.md", error: "the SKILL.md itself comes from read_skill, not as one of the skill's files" },
+      ],
     });
   });
 
   it("accepts files past the 200 read_skill shows, up to the fetchable limit", async () => {
     const last = `data/f${String(FETCHABLE_FILES_LIMIT - 1).padStart(4, "0")}.txt`;
     const beyond = `data/f${String(FETCHABLE_FILES_LIMIT).padStart(4, "0")}.txt`;
-    const result = await server.call("fetch_skill_files", { skill_name: "huge", file_paths: ["data/f0250.txt", last, beyond] });
+    const result = await server.call("fetch_skill_files", {
+      skill_name: "huge",
+      file_paths: ["data/f0250.txt", last, beyond],
+    });
     expect(result.structuredContent).toEqual({
       skill: "huge",
       files: [
@@ -133,7 +145,12 @@ describe("fetch_skill_files options", () => {
   it("refuses a bad maxFileBytes at boot", async () => {
     const root = await tempDir();
     const boot = createKernel({
-      config: { plugins: [["fs", { roots: [root] }], ["fetch-skill-files", { maxFileBytes: "1MB" }]] },
+      config: {
+        plugins: [
+          ["fs", { roots: [root] }],
+          ["fetch-skill-files", { maxFileBytes: "1MB" }],
+        ],
+      },
       logger: createLogger("silent"),
     });
     await expect(boot).rejects.toThrow(ConfigError);

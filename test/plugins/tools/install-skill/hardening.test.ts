@@ -19,12 +19,20 @@ async function setup(install: Record<string, unknown> = {}) {
     ["install-skill", { targets: { project, user: join(base, "user") }, ...install }],
   ];
   const booted = await boot(plugins, base);
-  return { base, catalogRoot, project, ...booted, install: (args: Record<string, unknown>) => booted.call("install_skill", args) };
+  return {
+    base,
+    catalogRoot,
+    project,
+    ...booted,
+    install: (args: Record<string, unknown>) => booted.call("install_skill", args),
+  };
 }
 
 /** A pid that no process has: a child that ran and exited. */
 function deadPid(): number {
-  return Number(execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }));
+  return Number(
+    execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }),
+  );
 }
 
 describe("install_skill targets (#14 item 4)", () => {
@@ -73,7 +81,9 @@ describe("install_skill targets (#14 item 4)", () => {
     await writeSkillFile(base, "mine", skillMd("outer"));
     await symlink(join(base, "mine"), join(project, "outer"));
     const linked = await install({ skill_name: "catalog:outer", target: "project", overwrite: true });
-    expect(linked.text).toBe(`install_skill: ${join(project, "outer")} is a symbolic link; install never replaces or writes through one`);
+    expect(linked.text).toBe(
+      `install_skill: ${join(project, "outer")} is a symbolic link; install never replaces or writes through one`,
+    );
     expect(await readdir(join(base, "mine"))).toEqual(["SKILL.md"]);
   });
 });
@@ -90,16 +100,25 @@ describe("install_skill after a killed install (#14 item 3)", () => {
 
     const answer = await install({ skill_name: "outer", target: "project" });
     expect(answer.isError).toBe(false);
-    expect(answer.structured.warnings).toContain(`removed .installing-${pid}-abcdef-outer, left by an interrupted install`);
+    expect(answer.structured.warnings).toContain(
+      `removed .installing-${pid}-abcdef-outer, left by an interrupted install`,
+    );
     expect(await readdir(project)).toEqual(["outer"]);
-    expect(kernel.catalog.list().map((skill) => skill.qualifiedId).sort()).toEqual(["catalog:outer", "project:outer"]);
+    expect(
+      kernel.catalog
+        .list()
+        .map((skill) => skill.qualifiedId)
+        .sort(),
+    ).toEqual(["catalog:outer", "project:outer"]);
   });
 
   it("moves a skill set aside by a killed replacement back into place", async () => {
     const { project, install } = await setup();
     await writeSkillFile(project, `.replaced-${deadPid()}-0123ab-mine`, skillMd("mine"));
     const answer = await install({ skill_name: "outer", target: "project" });
-    expect(answer.structured.warnings).toContain(`moved ${join(project, "mine")} back into place: an interrupted install had moved it aside`);
+    expect(answer.structured.warnings).toContain(
+      `moved ${join(project, "mine")} back into place: an interrupted install had moved it aside`,
+    );
     expect((await readdir(project)).sort()).toEqual(["mine", "outer"]);
     expect(await readFile(join(project, "mine", "SKILL.md"), "utf8")).toBe(skillMd("mine"));
   });
@@ -145,14 +164,16 @@ describe("install_skill reports what it leaves out (#14 items 7 and 8)", () => {
     const secrets = [".env", ".env.local", "certs/server.pem", "deploy.key", ".npmrc", "keys/id_rsa", ".ssh/config"];
     const shared = [".env.example", "keys/id_rsa.pub", "notes.md"];
     const plain = await setup();
-    for (const path of [...secrets, ...shared]) await writeSkillFile(plain.catalogRoot, join("outer", path, ".."), "SECRET=hunter2", path.split("/").at(-1));
+    for (const path of [...secrets, ...shared])
+      await writeSkillFile(plain.catalogRoot, join("outer", path, ".."), "SECRET=hunter2", path.split("/").at(-1));
     const answer = await plain.install({ skill_name: "outer", target: "project" });
     expect(answer.structured.files).toEqual(["SKILL.md", ".env.example", "keys/id_rsa.pub", "notes.md"]);
     expect(answer.structured.left_out.map((file: { path: string }) => file.path)).toEqual([...secrets].sort());
     expect(answer.structured.left_out[0].reason).toMatch(/usually holds secrets .*includeSecretFiles/);
 
     const opted = await setup({ includeSecretFiles: true });
-    for (const path of [...secrets, ...shared]) await writeSkillFile(opted.catalogRoot, join("outer", path, ".."), "SECRET=hunter2", path.split("/").at(-1));
+    for (const path of [...secrets, ...shared])
+      await writeSkillFile(opted.catalogRoot, join("outer", path, ".."), "SECRET=hunter2", path.split("/").at(-1));
     const all = await opted.install({ skill_name: "outer", target: "project" });
     expect(all.structured.left_out).toEqual([]);
     expect(all.structured.files).toHaveLength(1 + secrets.length + shared.length);
@@ -181,11 +202,16 @@ describe("install_skill cancellation (#14 item 7)", () => {
   it("honours notifications/cancelled from an MCP client", async () => {
     const { catalogRoot, project, client } = await setup({ maxFiles: 10_000 });
     // Enough files that the copy is still running when the cancellation arrives.
-    await Promise.all(Array.from({ length: 3000 }, (_, i) => writeFile(join(catalogRoot, "outer", `f${i}.md`), `file ${i}`)));
+    await Promise.all(
+      Array.from({ length: 3000 }, (_, i) => writeFile(join(catalogRoot, "outer", `f${i}.md`), `file ${i}`)),
+    );
     const controller = new AbortController();
-    const call = client.callTool({ name: "install_skill", arguments: { skill_name: "outer", target: "project" } }, {
-      signal: controller.signal,
-    });
+    const call = client.callTool(
+      { name: "install_skill", arguments: { skill_name: "outer", target: "project" } },
+      {
+        signal: controller.signal,
+      },
+    );
     // Cancel once the copy has started, which comes after the audit of all 3,000 files: slow on a
     // busy machine, so the bound only keeps a broken install from hanging the test.
     let copying = false;
@@ -198,7 +224,8 @@ describe("install_skill cancellation (#14 item 7)", () => {
     controller.abort();
     await expect(call).rejects.toThrow();
     // The handler stops on its own; give it the time to remove its temporary folder.
-    for (let i = 0; i < 400 && (await readdir(project)).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 400 && (await readdir(project)).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await readdir(project)).toEqual([]);
   });
 });

@@ -43,7 +43,11 @@ async function setup(options: { serveUser?: boolean; install?: Record<string, un
 
   const roots: unknown[] = [{ path: project, source: "project", optional: true }, catalogRoot];
   if (options.serveUser !== false) roots.push({ path: user, source: "user", optional: true });
-  const plugins: PluginEntry[] = [["fs", { roots }], "list-skills", ["install-skill", { targets: { project, user }, ...options.install }]];
+  const plugins: PluginEntry[] = [
+    ["fs", { roots }],
+    "list-skills",
+    ["install-skill", { targets: { project, user }, ...options.install }],
+  ];
   const booted = await boot(plugins, base);
   const install = (args: Record<string, unknown>) => booted.call("install_skill", args);
   return { base, catalogRoot, project, user, install, ...booted };
@@ -53,7 +57,9 @@ async function tree(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name).slice(dir.length + 1))
+    .map((entry) =>
+      join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name).slice(dir.length + 1),
+    )
     .sort();
 }
 
@@ -93,9 +99,13 @@ describe("install_skill", () => {
       left_out: [],
       warnings: [],
     });
-    expect(answer.text).toMatch(/^Installed "pdf" \(from catalog:pdf\) into .*pdf: 4 files, \d+ bytes\.\nServed now as "pdf"\./);
+    expect(answer.text).toMatch(
+      /^Installed "pdf" \(from catalog:pdf\) into .*pdf: 4 files, \d+ bytes\.\nServed now as "pdf"\./,
+    );
     expect(await tree(join(project, "pdf"))).toEqual(["SKILL.md", "logo.bin", "references/guide.md", "scripts/run.sh"]);
-    expect(await readFile(join(project, "pdf", "SKILL.md"), "utf8")).toBe(await readFile(join(catalogRoot, "pdf", "SKILL.md"), "utf8"));
+    expect(await readFile(join(project, "pdf", "SKILL.md"), "utf8")).toBe(
+      await readFile(join(catalogRoot, "pdf", "SKILL.md"), "utf8"),
+    );
     expect(new Uint8Array(await readFile(join(project, "pdf", "logo.bin")))).toEqual(BINARY);
     // Never made executable, even what was executable in the source.
     expect((await stat(join(project, "pdf", "scripts", "run.sh"))).mode & 0o111).toBe(0);
@@ -139,7 +149,9 @@ describe("install_skill", () => {
     await install({ skill_name: "pdf", target: "project" });
     // "pdf" now answers to the installed copy.
     const again = await install({ skill_name: "pdf", target: "project", overwrite: true });
-    expect(again.text).toBe(`install_skill: "pdf" is the copy installed at ${join(project, "pdf")} already: install from catalog:pdf`);
+    expect(again.text).toBe(
+      `install_skill: "pdf" is the copy installed at ${join(project, "pdf")} already: install from catalog:pdf`,
+    );
     expect(await tree(join(project, "pdf"))).toEqual(["SKILL.md", "logo.bin", "references/guide.md", "scripts/run.sh"]);
   });
 
@@ -218,7 +230,9 @@ describe("install_skill", () => {
     const { install, catalogRoot, project } = await setup();
     await writeFile(join(catalogRoot, "pdf", "skill.md"), "an old copy");
     const answer = await install({ skill_name: "pdf", target: "project" });
-    expect(answer.structured.left_out).toEqual([{ path: "skill.md", reason: "the installed SKILL.md takes its place" }]);
+    expect(answer.structured.left_out).toEqual([
+      { path: "skill.md", reason: "the installed SKILL.md takes its place" },
+    ]);
     expect(await tree(join(project, "pdf"))).toEqual(["SKILL.md", "logo.bin", "references/guide.md", "scripts/run.sh"]);
   });
 
@@ -257,7 +271,9 @@ describe("install_skill", () => {
   it("refuses an unknown skill or source, naming close ones", async () => {
     const { install } = await setup();
     expect((await install({ skill_name: "pfd", target: "project" })).text).toMatch(/no skill named "pfd".*pdf/);
-    expect((await install({ skill_name: "pdf", source: "nope", target: "project" })).text).toMatch(/no source named "nope"/);
+    expect((await install({ skill_name: "pdf", source: "nope", target: "project" })).text).toMatch(
+      /no source named "nope"/,
+    );
   });
 
   it("refuses a target other than project or user", async () => {
@@ -302,7 +318,9 @@ describe("installSkill atomicity", () => {
     await writeFile(join(project, "pdf", "mine.md"), "keep me");
     const before = await tree(join(project, "pdf"));
     const request = { skill: "catalog:pdf", targetRoot: project, overwrite: true, dryRun: false };
-    await expect(installSkill(kernel.catalog, LIMITS, request, failingAfter(1).write)).rejects.toThrow(/nothing was changed/);
+    await expect(installSkill(kernel.catalog, LIMITS, request, failingAfter(1).write)).rejects.toThrow(
+      /nothing was changed/,
+    );
     expect(await tree(join(project, "pdf"))).toEqual(before);
     expect(await readFile(join(project, "pdf", "mine.md"), "utf8")).toBe("keep me");
     expect(await readdir(project)).toEqual(["pdf"]);
@@ -311,7 +329,9 @@ describe("installSkill atomicity", () => {
   it("fails SKILL.md, written last, without leaving the copied files", async () => {
     const { kernel, project } = await setup();
     const request = { skill: "pdf", targetRoot: project, overwrite: false, dryRun: false };
-    await expect(installSkill(kernel.catalog, LIMITS, request, failingAfter(3).write)).rejects.toThrow(/nothing was changed/);
+    await expect(installSkill(kernel.catalog, LIMITS, request, failingAfter(3).write)).rejects.toThrow(
+      /nothing was changed/,
+    );
     expect(await readdir(project)).toEqual([]);
   });
 });
@@ -333,7 +353,10 @@ describe("unsafeNameReason", () => {
     expect(unsafeNameReason(name)).toBe(reason);
   });
 
-  it.each(["pdf-tools-2", "Docker Expert", "a--b", "x".repeat(65)])("accepts %j: the spec may dislike it, but it is a safe folder name", (name) => {
-    expect(unsafeNameReason(name)).toBeUndefined();
-  });
+  it.each(["pdf-tools-2", "Docker Expert", "a--b", "x".repeat(65)])(
+    "accepts %j: the spec may dislike it, but it is a safe folder name",
+    (name) => {
+      expect(unsafeNameReason(name)).toBeUndefined();
+    },
+  );
 });

@@ -28,18 +28,29 @@ const kernels: SkillsKernel[] = [];
 /** Answers PUBLIC the first time it is asked, then `later`; records every name asked for. */
 function rebinding(later: string): HostLookup & { asked: string[] } {
   const asked: string[] = [];
-  return Object.assign(async (hostname: string) => {
-    asked.push(hostname);
-    return [asked.length === 1 ? PUBLIC : later];
-  }, { asked });
+  return Object.assign(
+    async (hostname: string) => {
+      asked.push(hostname);
+      return [asked.length === 1 ? PUBLIC : later];
+    },
+    { asked },
+  );
 }
 
 /** An add_skill call as a caller over HTTP makes it, on a kernel resolving names through `lookup`. */
-async function addSkill(lookup: HostLookup, source: string, privateHosts: string[] = []): Promise<{ isError: boolean; text: string; dir: string }> {
+async function addSkill(
+  lookup: HostLookup,
+  source: string,
+  privateHosts: string[] = [],
+): Promise<{ isError: boolean; text: string; dir: string }> {
   const dir = await mkdtemp(join(base, "project-"));
   await mkdir(join(dir, ".git"));
   await mkdir(join(dir, ".claude", "skills"), { recursive: true });
-  const resolver = definePlugin({ name: "test-lookup", provides: [INTERNAL_TOKENS.HostLookup], setup: (ctx) => ctx.provide(INTERNAL_TOKENS.HostLookup, lookup) });
+  const resolver = definePlugin({
+    name: "test-lookup",
+    provides: [INTERNAL_TOKENS.HostLookup],
+    setup: (ctx) => ctx.provide(INTERNAL_TOKENS.HostLookup, lookup),
+  });
   const kernel = await createKernel({
     config: { plugins: [resolver, ["fs", { roots: [".claude/skills"] }], ["install-skill", { privateHosts }]] },
     baseDir: dir,
@@ -64,7 +75,9 @@ async function addSkill(lookup: HostLookup, source: string, privateHosts: string
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "sk-rebinding-"));
   inside = await startFixtureServer({
-    "/.well-known/skills/index.json": { body: JSON.stringify({ skills: [{ name: "site-help", description: "Help for the site.", files: ["SKILL.md"] }] }) },
+    "/.well-known/skills/index.json": {
+      body: JSON.stringify({ skills: [{ name: "site-help", description: "Help for the site.", files: ["SKILL.md"] }] }),
+    },
     "/.well-known/skills/site-help/SKILL.md": { body: skill("site-help") },
   });
 });
@@ -108,7 +121,9 @@ describe("add_skill over HTTP against a name that rebinds to loopback", () => {
   });
 
   it("connects through the kernel's resolver: a host privateHosts names is fetched at the address it resolves to", async () => {
-    const called = await addSkill(async () => ["127.0.0.1"], `http://${NAME}:${port()}/.well-known/skills/index.json`, [NAME]);
+    const called = await addSkill(async () => ["127.0.0.1"], `http://${NAME}:${port()}/.well-known/skills/index.json`, [
+      NAME,
+    ]);
     expect(called, called.text).toMatchObject({ isError: false });
     expect(existsSync(join(called.dir, ".agents", "skills", "site-help", "SKILL.md"))).toBe(true);
     expect(inside.requests.at(-1)?.headers.host).toBe(`${NAME}:${port()}`);

@@ -21,7 +21,14 @@ async function manySkills(count: number): Promise<string> {
 describe("page cursors", () => {
   it("round-trip, and refuse anything this server did not make", () => {
     expect(decodeOffset(encodeCursor(300))).toBe(300);
-    for (const bad of ["", "abc", encodeCursor(1).slice(1), Buffer.from("sk1:-1").toString("base64url"), Buffer.from("sk1:1e3").toString("base64url"), "x".repeat(65)]) {
+    for (const bad of [
+      "",
+      "abc",
+      encodeCursor(1).slice(1),
+      Buffer.from("sk1:-1").toString("base64url"),
+      Buffer.from("sk1:1e3").toString("base64url"),
+      "x".repeat(65),
+    ]) {
       expect(decodeOffset(bad)).toBeUndefined();
     }
   });
@@ -36,7 +43,11 @@ describe("list_skills pages", () => {
       let pages = 0;
       do {
         const answer = await server.call("list_skills", { format: "json", ...(cursor ? { cursor } : {}) });
-        const structured = answer.structuredContent as { total: number; skills: { id: string }[]; next_cursor?: string };
+        const structured = answer.structuredContent as {
+          total: number;
+          skills: { id: string }[];
+          next_cursor?: string;
+        };
         expect(structured.total).toBe(250);
         expect(JSON.parse(textOf(answer)).next_cursor).toBe(structured.next_cursor);
         seen.push(...structured.skills.map((skill) => skill.id));
@@ -52,11 +63,15 @@ describe("list_skills pages", () => {
       expect((names.structuredContent as { next_cursor?: string }).next_cursor).toBeUndefined();
 
       const limited = await server.call("list_skills", { limit: 100 });
-      expect(textOf(limited)).toMatch(/250 skills in all; for the next page, call list_skills with cursor "[A-Za-z0-9_-]+"\.$/);
+      expect(textOf(limited)).toMatch(
+        /250 skills in all; for the next page, call list_skills with cursor "[A-Za-z0-9_-]+"\.$/,
+      );
 
       const bad = await server.call("list_skills", { cursor: "nope" });
       expect(bad.isError).toBe(true);
-      expect(textOf(bad)).toBe("list_skills: cursor is not a next_cursor list_skills gave; leave it out to start from the first page");
+      expect(textOf(bad)).toBe(
+        "list_skills: cursor is not a next_cursor list_skills gave; leave it out to start from the first page",
+      );
     } finally {
       await server.close();
     }
@@ -77,7 +92,10 @@ describe("resources/list pages", () => {
       const uris = [...first.resources, ...second.resources, ...third.resources].map((resource) => resource.uri);
       expect(new Set(uris).size).toBe(450);
       expect((await server.client.listResources()).resources).toHaveLength(450);
-      await expect(server.client.listResources({ cursor: "nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/cursor/) });
+      await expect(server.client.listResources({ cursor: "nope" })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/cursor/),
+      });
     } finally {
       await server.close();
     }

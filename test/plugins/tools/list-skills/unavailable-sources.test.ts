@@ -15,7 +15,12 @@ function flakySource(state: { down: boolean }): CatalogSource {
     description: "a flaky remote",
     async load() {
       if (state.down) throw new Error("connect ECONNREFUSED 127.0.0.1:9");
-      return { skills: [{ name: "far-away", description: "A remote skill.", path: "far-away", frontmatter: {}, excerpt: "", rank: 0 }], diagnostics: [] };
+      return {
+        skills: [
+          { name: "far-away", description: "A remote skill.", path: "far-away", frontmatter: {}, excerpt: "", rank: 0 },
+        ],
+        diagnostics: [],
+      };
     },
     readDocument: refuse,
     listFiles: refuse,
@@ -34,24 +39,45 @@ const OFF: PluginEntry = ["skill-policy", { audit: { "*": "off" } }];
 
 it("says which source is stale or failed in list_skills, and still lists the others", async () => {
   const state = { down: false };
-  const remote = definePlugin({ name: "remote", provides: [TOKENS.CatalogSource], setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, flakySource(state)) });
+  const remote = definePlugin({
+    name: "remote",
+    provides: [TOKENS.CatalogSource],
+    setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, flakySource(state)),
+  });
   server = await startSkillServer([FIXTURES], ["list-skills", remote, OFF]);
-  const list = async () => (await server!.call("list_skills", { format: "json" })).structuredContent as { skills: { id: string }[]; unavailable_sources?: unknown };
+  const list = async () =>
+    (await server!.call("list_skills", { format: "json" })).structuredContent as {
+      skills: { id: string }[];
+      unavailable_sources?: unknown;
+    };
 
   expect((await list()).unavailable_sources).toBeUndefined();
   state.down = true;
   await server.kernel.catalog.refresh("remote");
   const stale = await list();
   expect(stale.skills.map((s) => s.id)).toContain("far-away");
-  expect(stale.unavailable_sources).toEqual([{ source: "remote", state: "stale", error: "connect ECONNREFUSED 127.0.0.1:9" }]);
+  expect(stale.unavailable_sources).toEqual([
+    { source: "remote", state: "stale", error: "connect ECONNREFUSED 127.0.0.1:9" },
+  ]);
   const text = (await server.call("list_skills", {})).content.map((c) => (c.type === "text" ? c.text : "")).join("");
-  expect(text).toContain('Note: source "remote" could not be reloaded (connect ECONNREFUSED 127.0.0.1:9); its skills are from its last good load.');
+  expect(text).toContain(
+    'Note: source "remote" could not be reloaded (connect ECONNREFUSED 127.0.0.1:9); its skills are from its last good load.',
+  );
 });
 
 it("reports a source that never loaded as failed", async () => {
-  const remote = definePlugin({ name: "remote", provides: [TOKENS.CatalogSource], setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, flakySource({ down: true })) });
+  const remote = definePlugin({
+    name: "remote",
+    provides: [TOKENS.CatalogSource],
+    setup: (ctx) => ctx.contribute(TOKENS.CatalogSource, flakySource({ down: true })),
+  });
   server = await startSkillServer([FIXTURES], ["list-skills", remote, OFF]);
-  const result = (await server.call("list_skills", { format: "json" })).structuredContent as { skills: { id: string }[]; unavailable_sources?: unknown };
+  const result = (await server.call("list_skills", { format: "json" })).structuredContent as {
+    skills: { id: string }[];
+    unavailable_sources?: unknown;
+  };
   expect(result.skills.length).toBeGreaterThan(0);
-  expect(result.unavailable_sources).toEqual([{ source: "remote", state: "failed", error: "connect ECONNREFUSED 127.0.0.1:9" }]);
+  expect(result.unavailable_sources).toEqual([
+    { source: "remote", state: "failed", error: "connect ECONNREFUSED 127.0.0.1:9" },
+  ]);
 });

@@ -11,7 +11,8 @@ import readSkill from "../../../../src/plugins/tools/read-skill/index.js";
 import { startSkillServer, textOf, type SkillServer } from "../../../helpers/skill-server.js";
 import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
 
-const PDF_MD = "---\nname: pdf\ndescription: Fill PDF forms.\nmetadata:\n  version: 2\n---\n# PDF\n\nRead references/forms.md first.\n";
+const PDF_MD =
+  "---\nname: pdf\ndescription: Fill PDF forms.\nmetadata:\n  version: 2\n---\n# PDF\n\nRead references/forms.md first.\n";
 
 describe("read_skill", () => {
   let work: string;
@@ -29,7 +30,8 @@ describe("read_skill", () => {
     await writeSkillFile(user, "pdf", skillMd("pdf", "The user's own pdf skill."));
     await writeSkillFile(user, "pdf", "mine", "notes.md");
     await writeSkillFile(project, "many", skillMd("many"));
-    for (let i = 0; i < 250; i++) await writeSkillFile(project, "many/data", "", `row-${String(i).padStart(3, "0")}.csv`);
+    for (let i = 0; i < 250; i++)
+      await writeSkillFile(project, "many/data", "", `row-${String(i).padStart(3, "0")}.csv`);
     await writeSkillFile(project, "doomed", skillMd("doomed"));
     server = await startSkillServer([project, user], ["read-skill"]);
   });
@@ -76,7 +78,11 @@ describe("read_skill", () => {
   });
 
   it("reads a shadowed skill by qualified id, or by name within a source", async () => {
-    for (const args of [{ skill_name: "user:pdf" }, { skill_name: "pdf", source: "user" }, { skill_name: "user:pdf", source: "user" }]) {
+    for (const args of [
+      { skill_name: "user:pdf" },
+      { skill_name: "pdf", source: "user" },
+      { skill_name: "user:pdf", source: "user" },
+    ]) {
       const result = await server.call("read_skill", args);
       expect(result.structuredContent).toMatchObject({ id: "user:pdf", source: "user", files: ["notes.md"] });
       expect(textOf(result)).toContain('skill_name "user:pdf"');
@@ -132,7 +138,11 @@ describe("read_skill options", () => {
     const server = await startSkillServer([root], [["read-skill", { maxFileBytes: 100 }]]);
     try {
       const result = await server.call("read_skill", { skill_name: "big" });
-      expect(result.structuredContent).toMatchObject({ content: body.slice(0, 100), truncated: true, size: body.length });
+      expect(result.structuredContent).toMatchObject({
+        content: body.slice(0, 100),
+        truncated: true,
+        size: body.length,
+      });
       expect(textOf(result)).toContain(`[truncated: the first 100 of ${body.length} bytes]`);
     } finally {
       await server.close();
@@ -142,7 +152,12 @@ describe("read_skill options", () => {
   it("refuses a bad maxFileBytes at boot", async () => {
     const root = await tempDir();
     const boot = createKernel({
-      config: { plugins: [["fs", { roots: [root] }], ["read-skill", { maxFileBytes: -1 }]] },
+      config: {
+        plugins: [
+          ["fs", { roots: [root] }],
+          ["read-skill", { maxFileBytes: -1 }],
+        ],
+      },
       logger: createLogger("silent"),
     });
     await expect(boot).rejects.toThrow(ConfigError);

@@ -23,7 +23,11 @@ function slowRanker(): Ranker {
 }
 
 it("search_skills awaits a ranker whose search returns a promise", async () => {
-  const ranker = definePlugin({ name: "slow-ranker", provides: [TOKENS.Ranker], setup: (ctx) => ctx.provide(TOKENS.Ranker, slowRanker()) });
+  const ranker = definePlugin({
+    name: "slow-ranker",
+    provides: [TOKENS.Ranker],
+    setup: (ctx) => ctx.provide(TOKENS.Ranker, slowRanker()),
+  });
   const fixtures = new URL("../../../fixtures/skills", import.meta.url).pathname;
   const kernel = await createKernel({
     config: { plugins: [["fs", { roots: [fixtures] }], "search-skills", ranker] },

@@ -13,7 +13,8 @@ import { TOKENS } from "../../../../src/tokens.js";
  * word rarity and totals over what it may see. The hidden `team` root is full of payroll skills,
  * which made "payroll" a common word and the public `pub-notes` a weak match for outsiders.
  */
-const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${description}\n`;
+const skill = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${description}\n`;
 const outsider: Identity = { subject: "bob", scopes: [], claims: { groups: ["sales"] } };
 const member: Identity = { subject: "ada", scopes: [], claims: { groups: ["payroll"] } };
 const QUERIES = ["payroll", "payroll notes", "meeting notes", "quarterly report"];
@@ -38,7 +39,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sk-hidden-search-"));
   for (let i = 0; i < 40; i++) {
     await mkdir(join(dir, "team", `payroll-${i}`), { recursive: true });
-    await writeFile(join(dir, "team", `payroll-${i}`, "SKILL.md"), skill(`payroll-${i}`, `Payroll run ${i} - payroll checks, payroll exports and payroll notes.`));
+    await writeFile(
+      join(dir, "team", `payroll-${i}`, "SKILL.md"),
+      skill(`payroll-${i}`, `Payroll run ${i} - payroll checks, payroll exports and payroll notes.`),
+    );
   }
   for (const [name, description] of [
     ["pub-notes", "Payroll notes for everyone - how the monthly payroll is announced."],
@@ -65,8 +69,14 @@ describe.each([["ranker-bm25"], ["ranker-fuse"]])("search_skills with %s and a h
       expect(await search(withHidden, query, outsider), query).toEqual(expected);
       expect(await search(withHidden, query), query).toEqual(expected);
     }
-    const pub = (await search(withHidden, "payroll", outsider)) as { results: { id: string; score: number; match_quality: string }[]; total: number };
-    expect(pub.results[0]).toMatchObject({ id: "pub-notes", ...(ranker === "ranker-bm25" && { match_quality: "strong" }) });
+    const pub = (await search(withHidden, "payroll", outsider)) as {
+      results: { id: string; score: number; match_quality: string }[];
+      total: number;
+    };
+    expect(pub.results[0]).toMatchObject({
+      id: "pub-notes",
+      ...(ranker === "ranker-bm25" && { match_quality: "strong" }),
+    });
     expect(pub.total).toBe(1);
     const whole = (await search(withHidden, "payroll", member)) as { total: number };
     expect(whole.total).toBe(41);
@@ -75,7 +85,10 @@ describe.each([["ranker-bm25"], ["ranker-fuse"]])("search_skills with %s and a h
 
 describe("an outsider's index", () => {
   it("follows a change to the sources it may see", async () => {
-    const booted = await kernel([{ path: "team", source: "team", visibleTo: { scopes: ["skills:payroll"] } }, { path: "public", source: "public" }]);
+    const booted = await kernel([
+      { path: "team", source: "team", visibleTo: { scopes: ["skills:payroll"] } },
+      { path: "public", source: "public" },
+    ]);
     expect(await search(booted, "onboarding", outsider)).toMatchObject({ total: 0 });
     await mkdir(join(dir, "public", "onboarding"), { recursive: true });
     try {
@@ -90,12 +103,17 @@ describe("an outsider's index", () => {
 
 describe("/v1/skills/search with a hidden source", () => {
   it("answers a caller with no identity as a server without the hidden source", async () => {
-    const withHidden = await kernel([{ path: "team", source: "team", visibleTo: { scopes: ["skills:payroll"] } }, { path: "public", source: "public" }]);
+    const withHidden = await kernel([
+      { path: "team", source: "team", visibleTo: { scopes: ["skills:payroll"] } },
+      { path: "public", source: "public" },
+    ]);
     const without = await kernel([{ path: "public", source: "public" }]);
     const get = async (booted: SkillsKernel) => {
       const handler = createHttpHandler(booted);
       try {
-        const response = await handler.fetch(new Request("http://127.0.0.1/v1/skills/search?q=payroll&limit=10", { headers: { host: "127.0.0.1" } }));
+        const response = await handler.fetch(
+          new Request("http://127.0.0.1/v1/skills/search?q=payroll&limit=10", { headers: { host: "127.0.0.1" } }),
+        );
         expect(response.status).toBe(200);
         return response.json();
       } finally {

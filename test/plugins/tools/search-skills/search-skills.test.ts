@@ -7,7 +7,13 @@ import type { PluginEntry } from "../../../../src/kernel/config.js";
 import { createKernel, type SkillsKernel as Kernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import { TOKENS } from "../../../../src/tokens.js";
-import { cut, DESCRIPTION_BYTES, matchQuality, toAnswer, type SearchAnswer } from "../../../../src/plugins/tools/search-skills/answer.js";
+import {
+  cut,
+  DESCRIPTION_BYTES,
+  matchQuality,
+  toAnswer,
+  type SearchAnswer,
+} from "../../../../src/plugins/tools/search-skills/answer.js";
 import { Bm25Ranker } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
 import { CORPORA, readManifest } from "../../../helpers/corpus.js";
 import { HOSTILE_QUERIES, REPO_SKILLS } from "../../rankers/ranker-bm25/skills.js";
@@ -108,7 +114,9 @@ describe("search_skills", () => {
     const all = answerOf(await server.search({ query: "skill user writes" }));
     expect(all.results.length).toBe(Math.min(5, all.total));
     expect(answerOf(await server.search({ query: "skill user writes", limit: 1 })).results).toHaveLength(1);
-    expect(answerOf(await server.search({ query: "skill user writes", limit: 50 })).results).toHaveLength(Math.min(50, all.total));
+    expect(answerOf(await server.search({ query: "skill user writes", limit: 50 })).results).toHaveLength(
+      Math.min(50, all.total),
+    );
     for (const limit of [0, 51, 2.5, -1]) errorOf(await server.search({ query: "commit", limit }));
   });
 
@@ -120,7 +128,10 @@ describe("search_skills", () => {
       for (const limit of [1, 3]) {
         const answer = answerOf(await server.search({ query, limit }));
         expect(answer.total, query).toBe(every.length);
-        expect(answer.results.map((r) => r.id), query).toEqual(every.slice(0, limit).map((r) => r.skill.id));
+        expect(
+          answer.results.map((r) => r.id),
+          query,
+        ).toEqual(every.slice(0, limit).map((r) => r.skill.id));
       }
     }
   });
@@ -168,7 +179,10 @@ describe("match_quality", () => {
   });
 
   it("labels each result against the one ranked after it, one past the limit included", () => {
-    const at = (name: string, score: number) => ({ skill: { id: name, name, description: "", source: "s" } as never, score });
+    const at = (name: string, score: number) => ({
+      skill: { id: name, name, description: "", source: "s" } as never,
+      score,
+    });
     const answer = toAnswer("q", [at("a", 90), at("b", 70), at("c", 65)], 2, 3);
     expect(answer.results.map((r) => r.match_quality)).toEqual(["strong", "partial"]);
     expect(answer.total).toBe(3);
@@ -216,7 +230,11 @@ function recordingRanker(calls: string[]): PluginEntry {
       super.add(skills);
     }
   }
-  return { name: "recording-ranker", provides: [TOKENS.Ranker], setup: (ctx) => ctx.provide(TOKENS.Ranker, new Recording()) };
+  return {
+    name: "recording-ranker",
+    provides: [TOKENS.Ranker],
+    setup: (ctx) => ctx.provide(TOKENS.Ranker, new Recording()),
+  };
 }
 
 describe("search_skills as skills change", () => {
@@ -256,7 +274,11 @@ describe("search_skills as skills change", () => {
 
   it("is built afresh after a change as large as it, and follows smaller ones", async () => {
     const calls: string[] = [];
-    const { kernel, search } = await connect([["fs", { roots: [root], watch: false }], recordingRanker(calls), "search-skills"]);
+    const { kernel, search } = await connect([
+      ["fs", { roots: [root], watch: false }],
+      recordingRanker(calls),
+      "search-skills",
+    ]);
     // A search before any skill is in builds an empty index, as one within the first load's wait does.
     expect(answerOf(await search({ query: "terraform" })).total).toBe(0);
     await write("terraform-plan", "Handles terraform plan work.");
@@ -291,7 +313,10 @@ describe("search_skills as skills change", () => {
 describe("search_skills's index", () => {
   it("is built on first need, so one-shot commands never pay for it", async () => {
     // No index saved by an earlier run over these same skills: this one builds.
-    const { search, logs } = await connect([["fs", { roots: repoRoots }], ["search-skills", { diskCache: false }]]);
+    const { search, logs } = await connect([
+      ["fs", { roots: repoRoots }],
+      ["search-skills", { diskCache: false }],
+    ]);
     const built = () => logs.some((line) => line.includes("indexed"));
     expect(built()).toBe(false);
     expect(answerOf(await search({ query: "changelog" })).results[0]?.id).toBe("changelog-curator");
@@ -303,16 +328,14 @@ describe("search_skills's index", () => {
     const logs: string[] = [];
     const kernel = await createKernel({
       config: {
-        plugins: [
-          ["fs", { roots: repoRoots }],
-          ["search-skills", { diskCache: false }],
-          loopbackTransport,
-        ],
+        plugins: [["fs", { roots: repoRoots }], ["search-skills", { diskCache: false }], loopbackTransport],
       },
       logger: createLogger("debug", (line) => logs.push(line)),
     });
     await kernel.serve("loopback");
-    await expect.poll(() => logs.some((line) => /search-skills\] debug: indexed \d+ skills in \d+ ms/.test(line))).toBe(true);
+    await expect
+      .poll(() => logs.some((line) => /search-skills\] debug: indexed \d+ skills in \d+ ms/.test(line)))
+      .toBe(true);
     await kernel.close();
   });
 });
@@ -327,24 +350,30 @@ describe.each(CORPORA)("search_skills over $label", (skillsCorpus) => {
     expect(corpus.kernel.catalog.list().length).toBeGreaterThan(readManifest(skillsCorpus).length * 0.9);
   });
 
-  it.skipIf(!skillsCorpus.present)(title("answers in under 2 KB of JSON, even with the five largest results and a long query"), async () => {
-    const skills = corpus.kernel.catalog.list();
-    // The bound: the five skills whose result is largest, in one answer to a long query.
-    const largest = skills
-      .map((skill) => ({ skill, bytes: Buffer.byteLength(JSON.stringify(toAnswer("", [{ skill, score: 50 }], 1, 1).results[0])) }))
-      .sort((a, b) => b.bytes - a.bytes)
-      .slice(0, 5)
-      .map(({ skill }) => ({ skill, score: 100 }));
-    const worst = toAnswer("long query ".repeat(50), largest, 5, 700);
-    expect(Buffer.byteLength(JSON.stringify(worst))).toBeLessThan(2048);
+  it.skipIf(!skillsCorpus.present)(
+    title("answers in under 2 KB of JSON, even with the five largest results and a long query"),
+    async () => {
+      const skills = corpus.kernel.catalog.list();
+      // The bound: the five skills whose result is largest, in one answer to a long query.
+      const largest = skills
+        .map((skill) => ({
+          skill,
+          bytes: Buffer.byteLength(JSON.stringify(toAnswer("", [{ skill, score: 50 }], 1, 1).results[0])),
+        }))
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 5)
+        .map(({ skill }) => ({ skill, score: 100 }));
+      const worst = toAnswer("long query ".repeat(50), largest, 5, 700);
+      expect(Buffer.byteLength(JSON.stringify(worst))).toBeLessThan(2048);
 
-    // And real answers: each skill's name, and the words of its name, as queries.
-    const queries = skills.slice(0, 150).flatMap((skill) => [skill.name, skill.name.replace(/-/g, " ")]);
-    for (const query of queries) {
-      const result = await corpus.search({ query });
-      expect(Buffer.byteLength((result.content[0] as { text: string }).text), query).toBeLessThan(2048);
-    }
-  });
+      // And real answers: each skill's name, and the words of its name, as queries.
+      const queries = skills.slice(0, 150).flatMap((skill) => [skill.name, skill.name.replace(/-/g, " ")]);
+      for (const query of queries) {
+        const result = await corpus.search({ query });
+        expect(Buffer.byteLength((result.content[0] as { text: string }).text), query).toBeLessThan(2048);
+      }
+    },
+  );
 
   it.skipIf(!skillsCorpus.present)(title("finds a skill by its id first"), async () => {
     for (const skill of corpus.kernel.catalog.list().slice(0, 100)) {

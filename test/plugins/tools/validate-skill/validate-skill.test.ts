@@ -46,7 +46,9 @@ describe("validate_skill", () => {
         errors: [{ field: "name", message: `"other-name" must equal its folder's name "renamed"` }],
         warnings: [{ field: "version", message: expect.stringContaining("not a spec field") }],
       });
-      expect(answer.text).toContain(`other-name (skills:other-name): INVALID (1 error, 1 warning)\n  error    name: "other-name" must equal`);
+      expect(answer.text).toContain(
+        `other-name (skills:other-name): INVALID (1 error, 1 warning)\n  error    name: "other-name" must equal`,
+      );
     });
 
     it("refuses an unknown skill, naming close ones", async () => {
@@ -70,14 +72,18 @@ describe("validate_skill", () => {
       const { validate, root, base } = await setup();
       expect((await validate({ path: join(root, "good") })).structured.valid).toBe(true);
       const relativeAnswer = await validate({ path: relative(base, join(root, "renamed")) });
-      expect(relativeAnswer.structured.errors).toEqual([{ field: "name", message: expect.stringContaining(`"renamed"`) }]);
+      expect(relativeAnswer.structured.errors).toEqual([
+        { field: "name", message: expect.stringContaining(`"renamed"`) },
+      ]);
     });
 
     it("warns about a lowercase skill.md", async () => {
       const { validate, root } = await setup();
       const answer = await validate({ path: join(root, "lower") });
       expect(answer.structured.valid).toBe(true);
-      expect(answer.structured.warnings).toEqual([{ field: "file", message: expect.stringContaining("is named skill.md") }]);
+      expect(answer.structured.warnings).toEqual([
+        { field: "file", message: expect.stringContaining("is named skill.md") },
+      ]);
     });
 
     it("finds a folder without SKILL.md invalid", async () => {
@@ -110,10 +116,14 @@ describe("validate_skill", () => {
       await mkdir(join(root, "real-place", "no-skill"), { recursive: true });
       await symlink(join(root, "real-place", "no-skill"), join(root, "alias"));
       const answer = await validate({ path: join(root, "alias") });
-      expect(answer.structured.errors).toEqual([{ field: "file", message: `${join(root, "alias")} holds no SKILL.md` }]);
+      expect(answer.structured.errors).toEqual([
+        { field: "file", message: `${join(root, "alias")} holds no SKILL.md` },
+      ]);
       expect(answer.text).not.toContain("real-place");
       const outside = await validate({ path: "elsewhere\u202egnp" });
-      expect(outside.text).toBe("validate_skill: elsewhere\\u202egnp is not inside a folder this server serves; validate a served skill by skill_name, or pass its SKILL.md as content");
+      expect(outside.text).toBe(
+        "validate_skill: elsewhere\\u202egnp is not inside a folder this server serves; validate a served skill by skill_name, or pass its SKILL.md as content",
+      );
       expect(outside.text).not.toContain(base);
     });
 
@@ -132,7 +142,10 @@ describe("validate_skill", () => {
       await mkdir(join(root, "sneaky"));
       await symlink(join(base, "secret.md"), join(root, "sneaky", "SKILL.md"));
       const answer = await validate({ path: join(root, "sneaky") });
-      expect(answer.structured).toMatchObject({ valid: false, errors: [{ field: "file", message: expect.stringContaining("outside the skill folder") }] });
+      expect(answer.structured).toMatchObject({
+        valid: false,
+        errors: [{ field: "file", message: expect.stringContaining("outside the skill folder") }],
+      });
     });
 
     it("says when a path inside a root does not exist", async () => {
@@ -146,9 +159,15 @@ describe("validate_skill", () => {
   describe("content", () => {
     it("checks SKILL.md text, against directory_name when given", async () => {
       const { validate } = await setup();
-      expect((await validate({ content: skillMd("fresh") })).structured).toEqual({ valid: true, errors: [], warnings: [] });
+      expect((await validate({ content: skillMd("fresh") })).structured).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [],
+      });
       const mismatch = await validate({ content: skillMd("fresh"), directory_name: "stale" });
-      expect(mismatch.structured.errors).toEqual([{ field: "name", message: `"fresh" must equal its folder's name "stale"` }]);
+      expect(mismatch.structured.errors).toEqual([
+        { field: "name", message: `"fresh" must equal its folder's name "stale"` },
+      ]);
       expect(mismatch.text).toMatch(/^stale: INVALID/);
     });
 
@@ -156,7 +175,9 @@ describe("validate_skill", () => {
       const { validate } = await setup();
       const answer = await validate({ content: "# Just markdown" });
       expect(answer.isError).toBe(false);
-      expect(answer.structured.errors).toEqual([{ field: "frontmatter", message: expect.stringContaining("does not start with") }]);
+      expect(answer.structured.errors).toEqual([
+        { field: "frontmatter", message: expect.stringContaining("does not start with") },
+      ]);
     });
   });
 
@@ -169,7 +190,9 @@ describe("validate_skill", () => {
       const { validate } = await setup();
       const answer = await validate(args);
       expect(answer.isError).toBe(true);
-      expect(answer.text).toMatch(/give exactly one of skill_name \(a served skill\), path \(a skill folder\) or content/);
+      expect(answer.text).toMatch(
+        /give exactly one of skill_name \(a served skill\), path \(a skill folder\) or content/,
+      );
     });
 
     it("refuses directory_name without content", async () => {

@@ -1,6 +1,12 @@
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endSessionUrl, exchangeCode, type IssuerMetadata, issuerMetadata, SignInError } from "../../../../src/plugins/transports/catalog-page/issuer.js";
+import {
+  endSessionUrl,
+  exchangeCode,
+  type IssuerMetadata,
+  issuerMetadata,
+  SignInError,
+} from "../../../../src/plugins/transports/catalog-page/issuer.js";
 import { checkAnswer } from "../../../../src/plugins/transports/catalog-page/pkce.js";
 
 /** The code exchange against a real issuer on loopback (oauth2-mock-server), and where it may go. */
@@ -20,7 +26,12 @@ afterAll(async () => {
 function exchangeOf(issuer: IssuerMetadata) {
   const callback = checkAnswer(issuer, "catalog-page", new URLSearchParams({ code: "never-issued", state: "s" }), "s");
   if (!(callback instanceof URLSearchParams)) throw new Error(callback.refused);
-  return { clientId: "catalog-page", callback, verifier: "v".repeat(43), redirectUri: "https://skills.example.com/sign-in/callback" };
+  return {
+    clientId: "catalog-page",
+    callback,
+    verifier: "v".repeat(43),
+    redirectUri: "https://skills.example.com/sign-in/callback",
+  };
 }
 
 describe("the issuer's metadata and the code exchange", () => {
@@ -37,7 +48,9 @@ describe("the issuer's metadata and the code exchange", () => {
     // Refused before any request: the host need not exist.
     for (const token_endpoint of ["http://idp.example.invalid/token", "http://10.0.0.1/token"]) {
       const elsewhere = { ...issuer, token_endpoint };
-      await expect(exchangeCode(elsewhere, exchangeOf(elsewhere)), token_endpoint).rejects.toThrow(/^the issuer's token answer is not accepted: only requests to HTTPS are allowed$/);
+      await expect(exchangeCode(elsewhere, exchangeOf(elsewhere)), token_endpoint).rejects.toThrow(
+        /^the issuer's token answer is not accepted: only requests to HTTPS are allowed$/,
+      );
     }
   });
 
@@ -65,6 +78,8 @@ describe("the issuer's metadata and the code exchange", () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: "catalog-page", post_logout_redirect_uri: back });
     const without = { ...issuer, end_session_endpoint: undefined };
     expect(endSessionUrl(without, "catalog-page", back)).toBeUndefined();
-    expect(endSessionUrl({ ...issuer, end_session_endpoint: "javascript:alert(1)" }, "catalog-page", back)).toBeUndefined();
+    expect(
+      endSessionUrl({ ...issuer, end_session_endpoint: "javascript:alert(1)" }, "catalog-page", back),
+    ).toBeUndefined();
   });
 });

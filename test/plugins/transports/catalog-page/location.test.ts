@@ -3,7 +3,11 @@ import { locate, postedFromHere, rootFor } from "../../../../src/plugins/transpo
 
 describe("where a page request arrived", () => {
   it("finds the mount point and the scheme", () => {
-    expect(locate(new Request("http://127.0.0.1:3000/skill/a/"), "/skill/a/", false)).toEqual({ origin: "http://127.0.0.1:3000", mountPath: "/", secure: false });
+    expect(locate(new Request("http://127.0.0.1:3000/skill/a/"), "/skill/a/", false)).toEqual({
+      origin: "http://127.0.0.1:3000",
+      mountPath: "/",
+      secure: false,
+    });
     expect(locate(new Request("https://skills.example.com/skills/sign-in"), "/sign-in", false)).toEqual({
       origin: "https://skills.example.com",
       mountPath: "/skills/",
@@ -17,7 +21,9 @@ describe("where a page request arrived", () => {
     expect(locate(behindProxy, "/", false).secure).toBe(false);
     expect(locate(behindProxy, "/", true)).toMatchObject({ origin: "https://skills.example.com", secure: true });
     // A trusted proxy that says http means http, even on a request that came in over TLS.
-    expect(locate(new Request("https://x/", { headers: { "x-forwarded-proto": "http" } }), "/", true).secure).toBe(false);
+    expect(locate(new Request("https://x/", { headers: { "x-forwarded-proto": "http" } }), "/", true).secure).toBe(
+      false,
+    );
   });
 
   it("finds the way back to the list page", () => {
@@ -30,7 +36,8 @@ describe("where a page request arrived", () => {
 
   it("takes a form post from the page itself, and from clients that are no browser", () => {
     const here = locate(new Request("http://127.0.0.1:3000/sign-in"), "/sign-in", false);
-    const post = (headers: Record<string, string>) => new Request("http://127.0.0.1:3000/sign-in", { method: "POST", headers });
+    const post = (headers: Record<string, string>) =>
+      new Request("http://127.0.0.1:3000/sign-in", { method: "POST", headers });
     expect(postedFromHere(post({ origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-origin" }), here)).toBe(true);
     expect(postedFromHere(post({}), here)).toBe(true);
     expect(postedFromHere(post({ origin: "http://evil.example", "sec-fetch-site": "cross-site" }), here)).toBe(false);

@@ -3,7 +3,15 @@ import { lookUp } from "../../../../src/plugins/transports/catalog-page/lookup.j
 import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.js";
 
 const skill = (source: string, name: string, shadowed = false) =>
-  ({ id: shadowed ? `${source}:${name}` : name, qualifiedId: `${source}:${name}`, name, source, shadowed, description: name, path: name }) as unknown as CatalogSkill;
+  ({
+    id: shadowed ? `${source}:${name}` : name,
+    qualifiedId: `${source}:${name}`,
+    name,
+    source,
+    shadowed,
+    description: name,
+    path: name,
+  }) as unknown as CatalogSkill;
 
 describe("a skill page's id", () => {
   const pdf = skill("my-skills", "pdf");

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CookieSealer, readCookie, sessionContent, setCookie, signInContent } from "../../../../src/plugins/transports/catalog-page/session.js";
+import {
+  CookieSealer,
+  readCookie,
+  sessionContent,
+  setCookie,
+  signInContent,
+} from "../../../../src/plugins/transports/catalog-page/session.js";
 
 const SECRET = "a session secret of thirty-two characters or more";
 const at = (iso: string) => () => new Date(iso);
@@ -11,12 +17,19 @@ describe("the page's sealed cookies", () => {
     expect(sealed).not.toContain("eyJ.token");
     expect(sessionContent(await sealer.unseal("session", sealed))).toEqual({ mode: "oauth", token: "eyJ.token" });
     // A replica with the same secret opens it too.
-    expect(sessionContent(await new CookieSealer(SECRET).unseal("session", sealed))).toEqual({ mode: "oauth", token: "eyJ.token" });
+    expect(sessionContent(await new CookieSealer(SECRET).unseal("session", sealed))).toEqual({
+      mode: "oauth",
+      token: "eyJ.token",
+    });
   });
 
   it("refuses a cookie changed in any part, sealed by another key, or for another use", async () => {
     const sealer = new CookieSealer(SECRET);
-    const sealed = await sealer.seal("session", { mode: "token", token: "the static token value" }, sealer.nowSec() + 60);
+    const sealed = await sealer.seal(
+      "session",
+      { mode: "token", token: "the static token value" },
+      sealer.nowSec() + 60,
+    );
     const parts = sealed.split(".");
     for (const [index, part] of parts.entries()) {
       if (part === "") continue;
@@ -24,9 +37,16 @@ describe("the page's sealed cookies", () => {
       const tampered = parts.map((p, i) => (i === index ? flipped : p)).join(".");
       expect(await sealer.unseal("session", tampered), `part ${index}`).toBeUndefined();
     }
-    expect(await new CookieSealer("another secret of thirty-two characters, or more").unseal("session", sealed)).toBeUndefined();
+    expect(
+      await new CookieSealer("another secret of thirty-two characters, or more").unseal("session", sealed),
+    ).toBeUndefined();
     // Without a configured secret each process has a key of its own.
-    expect(await new CookieSealer(undefined).unseal("session", await new CookieSealer(undefined).seal("session", { token: "x" }, sealer.nowSec() + 60))).toBeUndefined();
+    expect(
+      await new CookieSealer(undefined).unseal(
+        "session",
+        await new CookieSealer(undefined).seal("session", { token: "x" }, sealer.nowSec() + 60),
+      ),
+    ).toBeUndefined();
     expect(await sealer.unseal("sign-in", sealed)).toBeUndefined();
     expect(await sealer.unseal("session", "not.a.sealed.cookie.at-all")).toBeUndefined();
     expect(await sealer.unseal("session", "")).toBeUndefined();
@@ -43,7 +63,11 @@ describe("the page's sealed cookies", () => {
     expect(sessionContent({ mode: "admin", token: "t" })).toBeUndefined();
     expect(sessionContent({ mode: "oauth" })).toBeUndefined();
     expect(signInContent({ state: "s", verifier: "v" })).toBeUndefined();
-    expect(signInContent({ state: "s", verifier: "v", redirectUri: "http://x/cb" })).toEqual({ state: "s", verifier: "v", redirectUri: "http://x/cb" });
+    expect(signInContent({ state: "s", verifier: "v", redirectUri: "http://x/cb" })).toEqual({
+      state: "s",
+      verifier: "v",
+      redirectUri: "http://x/cb",
+    });
   });
 
   it("makes form tags only its key can make, bound to their subject", () => {
@@ -52,20 +76,28 @@ describe("the page's sealed cookies", () => {
     expect(sealer.tagMatches("sign out", "session-a", tag)).toBe(true);
     expect(sealer.tagMatches("sign out", "session-b", tag)).toBe(false);
     expect(sealer.tagMatches("token form", "session-a", tag)).toBe(false);
-    expect(new CookieSealer("another secret of thirty-two characters, or more").tagMatches("sign out", "session-a", tag)).toBe(false);
+    expect(
+      new CookieSealer("another secret of thirty-two characters, or more").tagMatches("sign out", "session-a", tag),
+    ).toBe(false);
     expect(sealer.tagMatches("sign out", "session-a", "")).toBe(false);
   });
 });
 
 describe("cookie headers", () => {
   it("are HttpOnly and SameSite=Lax, Secure over HTTPS alone, scoped to the page's mount", () => {
-    expect(setCookie("skills_session", "v", { path: "/", secure: false }, 3600)).toBe("skills_session=v; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax");
-    expect(setCookie("skills_session", "v", { path: "/skills/", secure: true }, 60)).toBe("skills_session=v; Path=/skills/; Max-Age=60; HttpOnly; SameSite=Lax; Secure");
+    expect(setCookie("skills_session", "v", { path: "/", secure: false }, 3600)).toBe(
+      "skills_session=v; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax",
+    );
+    expect(setCookie("skills_session", "v", { path: "/skills/", secure: true }, 60)).toBe(
+      "skills_session=v; Path=/skills/; Max-Age=60; HttpOnly; SameSite=Lax; Secure",
+    );
     expect(setCookie("skills_session", "", { path: "/", secure: true }, -5)).toContain("Max-Age=0");
   });
 
   it("reads one cookie by exact name", () => {
-    const request = new Request("http://x/", { headers: { cookie: "a=1; skills_session_x=2;skills_session=v.w.x ; b=" } });
+    const request = new Request("http://x/", {
+      headers: { cookie: "a=1; skills_session_x=2;skills_session=v.w.x ; b=" },
+    });
     expect(readCookie(request, "skills_session")).toBe("v.w.x");
     expect(readCookie(request, "b")).toBe("");
     expect(readCookie(request, "c")).toBeUndefined();

@@ -23,11 +23,20 @@ let dir: string;
 let user: { sub: string; groups: string[] } = { sub: "ada", groups: ["platform"] };
 const kernels: SkillsKernel[] = [];
 
-const skill = (name: string, body: string) => `---\nname: ${name}\ndescription: ${body}\n---\n\n# ${name}\n\n${body}\n\nSee [the forms](forms.md).\n`;
+const skill = (name: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${body}\n---\n\n# ${name}\n\n${body}\n\nSee [the forms](forms.md).\n`;
 
 async function serve(http: Record<string, unknown>, page: Record<string, unknown> = {}): Promise<HttpHandler> {
   const plugins: PluginEntry[] = [
-    ["fs", { roots: [{ path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } }, { path: "public", source: "public" }] }],
+    [
+      "fs",
+      {
+        roots: [
+          { path: "team", source: "team", visibleTo: { claims: { groups: ["platform"] } } },
+          { path: "public", source: "public" },
+        ],
+      },
+    ],
     "rest-api",
     ["catalog-page", { sessionSecret: SECRET, ...page }],
     ["http", http],
@@ -47,7 +56,10 @@ function browser(handler: HttpHandler) {
     async go(path: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
       const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
       const response = await handler.fetch(
-        new Request(new URL(path, ORIGIN), { ...init, headers: { host: "127.0.0.1", ...(cookie && { cookie }), ...init.headers } }),
+        new Request(new URL(path, ORIGIN), {
+          ...init,
+          headers: { host: "127.0.0.1", ...(cookie && { cookie }), ...init.headers },
+        }),
       );
       for (const line of response.headers.getSetCookie()) {
         setCookies.push(line);
@@ -90,7 +102,10 @@ beforeAll(async () => {
   ] as const) {
     await mkdir(join(dir, root, name, "references"), { recursive: true });
     await writeFile(join(dir, root, name, "SKILL.md"), skill(name, body));
-    await writeFile(join(dir, root, name, "forms.md"), `# Forms of ${name}\n\n<script>alert(1)</script>\n\n[back](references/notes.txt)\n`);
+    await writeFile(
+      join(dir, root, name, "forms.md"),
+      `# Forms of ${name}\n\n<script>alert(1)</script>\n\n[back](references/notes.txt)\n`,
+    );
     await writeFile(join(dir, root, name, "references", "notes.txt"), "1 < 2 & <b>not bold</b>\n");
     await writeFile(join(dir, root, name, "logo.bin"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe]));
     await writeFile(join(dir, root, name, ".env"), "SECRET=1\n");
@@ -106,7 +121,10 @@ afterAll(async () => {
 describe("the catalog page behind OAuth", () => {
   let handler: HttpHandler;
   beforeAll(async () => {
-    handler = await serve({ oauth: { issuer: idp.issuer.url, audience: AUDIENCE, requiredScopes: [SCOPE], jwksCooldownMs: 0 } }, { oauthClientId: "catalog-page" });
+    handler = await serve(
+      { oauth: { issuer: idp.issuer.url, audience: AUDIENCE, requiredScopes: [SCOPE], jwksCooldownMs: 0 } },
+      { oauthClientId: "catalog-page" },
+    );
   });
 
   it("sends a browser without a session to sign in, through the issuer with PKCE and state, and back to what its user may see", async () => {
@@ -135,10 +153,18 @@ describe("the catalog page behind OAuth", () => {
   });
 
   it("makes cookies Secure and the redirect URI https when served over HTTPS, or a trusted proxy says so", async () => {
-    const direct = await handler.fetch(new Request("https://127.0.0.1/sign-in/oauth", { headers: { host: "127.0.0.1" } }));
-    expect(direct.headers.getSetCookie()[0]).toMatch(/^skills_sign_in=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
-    expect(new URL(direct.headers.get("location")!).searchParams.get("redirect_uri")).toBe("https://127.0.0.1/sign-in/callback");
-    const proxied = new Request(`${ORIGIN}/sign-in/oauth`, { headers: { host: "127.0.0.1", "x-forwarded-proto": "https" } });
+    const direct = await handler.fetch(
+      new Request("https://127.0.0.1/sign-in/oauth", { headers: { host: "127.0.0.1" } }),
+    );
+    expect(direct.headers.getSetCookie()[0]).toMatch(
+      /^skills_sign_in=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/,
+    );
+    expect(new URL(direct.headers.get("location")!).searchParams.get("redirect_uri")).toBe(
+      "https://127.0.0.1/sign-in/callback",
+    );
+    const proxied = new Request(`${ORIGIN}/sign-in/oauth`, {
+      headers: { host: "127.0.0.1", "x-forwarded-proto": "https" },
+    });
     // Not trusted unless configured: the proxy's word is anyone's.
     expect((await handler.fetch(proxied.clone())).headers.getSetCookie()[0]).not.toContain("Secure");
     const behindProxy = await serve(
@@ -147,7 +173,9 @@ describe("the catalog page behind OAuth", () => {
     );
     const trusted = await behindProxy.fetch(proxied);
     expect(trusted.headers.getSetCookie()[0]).toMatch(/; Secure$/);
-    expect(new URL(trusted.headers.get("location")!).searchParams.get("redirect_uri")).toBe("https://127.0.0.1/sign-in/callback");
+    expect(new URL(trusted.headers.get("location")!).searchParams.get("redirect_uri")).toBe(
+      "https://127.0.0.1/sign-in/callback",
+    );
   });
 
   it("says sign-in is not set up without the page's OAuth client id", async () => {
@@ -177,11 +205,15 @@ describe("the catalog page behind OAuth", () => {
     const wrong = browser(handler);
     const { response } = await signInWithIssuer(wrong, (callback) => callback.searchParams.set("state", "forged"));
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain("The answer is not for the sign-in this browser started (unexpected &#34;state&#34;");
+    expect(await response.text()).toContain(
+      "The answer is not for the sign-in this browser started (unexpected &#34;state&#34;",
+    );
     expect(wrong.jar.has("skills_session")).toBe(false);
     // RFC 9207: an answer naming another issuer is a mix-up.
     const mixedUp = browser(handler);
-    const { response: otherIssuer } = await signInWithIssuer(mixedUp, (callback) => callback.searchParams.set("iss", "https://evil.example"));
+    const { response: otherIssuer } = await signInWithIssuer(mixedUp, (callback) =>
+      callback.searchParams.set("iss", "https://evil.example"),
+    );
     expect(otherIssuer.status).toBe(400);
     expect(await otherIssuer.text()).toContain("unexpected &#34;iss&#34;");
     expect(mixedUp.jar.has("skills_session")).toBe(false);
@@ -204,7 +236,12 @@ describe("the catalog page behind OAuth", () => {
     await signInWithIssuer(b);
     const sealed = b.jar.get("skills_session")!;
     const forged = browser(handler);
-    for (const value of [`${sealed.slice(0, -4)}AAAA`, "eyJhbGciOiJub25lIn0.e30.", sealed.replace(/\.[^.]+\./, ".AAAA."), "ada"]) {
+    for (const value of [
+      `${sealed.slice(0, -4)}AAAA`,
+      "eyJhbGciOiJub25lIn0.e30.",
+      sealed.replace(/\.[^.]+\./, ".AAAA."),
+      "ada",
+    ]) {
       forged.jar.set("skills_session", value);
       const response = await forged.go("/");
       expect(response.status, value).toBe(401);
@@ -219,7 +256,12 @@ describe("the catalog page behind OAuth", () => {
     const mcp = await b.go("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "0" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "0" } },
+      }),
     });
     expect(mcp.status).toBe(401);
     expect((await b.go("/v1/skills")).status).toBe(401);
@@ -230,7 +272,11 @@ describe("the catalog page behind OAuth", () => {
     await signInWithIssuer(b);
     const tag = /name="csrf" value="([^"]+)"/.exec(await (await b.go("/")).text())![1]!;
     const post = (body: string, headers: Record<string, string> = {}) =>
-      b.go("/sign-out", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...headers } });
+      b.go("/sign-out", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...headers },
+      });
     expect((await post("csrf=wrong")).status).toBe(403);
     expect((await post(`csrf=${encodeURIComponent(tag)}`, { origin: "http://evil.example" })).status).toBe(403);
     expect(b.jar.has("skills_session")).toBe(true);
@@ -239,7 +285,10 @@ describe("the catalog page behind OAuth", () => {
     const atIssuer = new URL(/^0; url=(.+)$/.exec(out.headers.get("refresh") ?? "")![1]!);
     expect(out.status).toBe(200);
     expect(atIssuer.href.startsWith(`${idp.issuer.url}/endsession?`)).toBe(true);
-    expect(Object.fromEntries(atIssuer.searchParams)).toEqual({ client_id: "catalog-page", post_logout_redirect_uri: `${ORIGIN}/sign-in` });
+    expect(Object.fromEntries(atIssuer.searchParams)).toEqual({
+      client_id: "catalog-page",
+      post_logout_redirect_uri: `${ORIGIN}/sign-in`,
+    });
     expect(b.jar.has("skills_session")).toBe(false);
     expect((await b.go("/")).status).toBe(303);
     expect((await fetch(atIssuer, { redirect: "manual" })).headers.get("location")).toBe(`${ORIGIN}/sign-in`);
@@ -265,14 +314,26 @@ describe("the catalog page behind OAuth", () => {
     expect(formsPage).toContain("<h1>Forms of deploy</h1>");
     expect(formsPage).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(formsPage).toContain('href="references/notes.txt"');
-    expect(await (await b.go("/skill/deploy/references/notes.txt")).text()).toContain("<pre>1 &#60; 2 &#38; &#60;b&#62;not bold&#60;/b&#62;\n</pre>");
+    expect(await (await b.go("/skill/deploy/references/notes.txt")).text()).toContain(
+      "<pre>1 &#60; 2 &#38; &#60;b&#62;not bold&#60;/b&#62;\n</pre>",
+    );
     const binary = await (await b.go("/skill/deploy/logo.bin")).text();
     expect(binary).toContain("A binary file: not shown here.");
     const download = await b.go("/skill/deploy/logo.bin?download");
     expect(download.headers.get("content-type")).toBe("application/octet-stream");
     expect(download.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''logo.bin");
-    expect(new Uint8Array(await download.arrayBuffer())).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe]));
-    for (const path of ["/skill/deploy/.env", "/skill/deploy/%2e%2e%2fhandbook%2fSKILL.md", "/skill/deploy/..%2fhandbook%2fSKILL.md", "/skill/deploy/%2fetc%2fpasswd", "/skill/deploy/references%2f..%2f..%2fhandbook%2fSKILL.md", "/skill/deploy/%252e%252e/x", "/skill/deploy/nope.md"]) {
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe]),
+    );
+    for (const path of [
+      "/skill/deploy/.env",
+      "/skill/deploy/%2e%2e%2fhandbook%2fSKILL.md",
+      "/skill/deploy/..%2fhandbook%2fSKILL.md",
+      "/skill/deploy/%2fetc%2fpasswd",
+      "/skill/deploy/references%2f..%2f..%2fhandbook%2fSKILL.md",
+      "/skill/deploy/%252e%252e/x",
+      "/skill/deploy/nope.md",
+    ]) {
       const response = await b.go(path);
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).toContain("Not served:");
@@ -292,7 +353,11 @@ describe("the catalog page behind a static token", () => {
     return /name="csrf" value="([^"]+)"/.exec(page)![1]!;
   }
   const post = (b: ReturnType<typeof browser>, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    b.go("/sign-in", { method: "POST", body: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...headers } });
+    b.go("/sign-in", {
+      method: "POST",
+      body: new URLSearchParams(fields).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...headers },
+    });
 
   it("signs in with the token through its form, and the session shows the catalog", async () => {
     const b = browser(handler);
@@ -309,11 +374,21 @@ describe("the catalog page behind a static token", () => {
     expect(list).toContain('href="skill/public%3Ahandbook/"');
     expect(list).not.toContain("deploy");
     // The bearer header still works on the page, and the cookie still not on MCP.
-    expect((await handler.fetch(new Request(`${ORIGIN}/`, { headers: { host: "127.0.0.1", authorization: `Bearer ${TOKEN}` } }))).status).toBe(200);
+    expect(
+      (
+        await handler.fetch(
+          new Request(`${ORIGIN}/`, { headers: { host: "127.0.0.1", authorization: `Bearer ${TOKEN}` } }),
+        )
+      ).status,
+    ).toBe(200);
     expect((await b.go("/v1/skills")).status).toBe(401);
     // Signing out has no issuer to visit: straight back to sign in.
     const tag = /name="csrf" value="([^"]+)"/.exec(list)![1]!;
-    const out = await b.go("/sign-out", { method: "POST", body: `csrf=${encodeURIComponent(tag)}`, headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN } });
+    const out = await b.go("/sign-out", {
+      method: "POST",
+      body: `csrf=${encodeURIComponent(tag)}`,
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
+    });
     expect(out.headers.get("location")).toBe("./sign-in");
     expect(b.jar.has("skills_session")).toBe(false);
   });
@@ -321,7 +396,9 @@ describe("the catalog page behind a static token", () => {
   it("refuses a post from another site's form, or without the form's token", async () => {
     const b = browser(handler);
     const csrf = await form(b);
-    expect((await post(b, { csrf, token: TOKEN }, { origin: "http://evil.example", "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect(
+      (await post(b, { csrf, token: TOKEN }, { origin: "http://evil.example", "sec-fetch-site": "cross-site" })).status,
+    ).toBe(403);
     expect((await post(b, { token: TOKEN })).status).toBe(403);
     expect((await post(b, { csrf: `${csrf}x`, token: TOKEN })).status).toBe(403);
     const other = browser(handler);

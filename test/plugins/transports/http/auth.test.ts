@@ -28,7 +28,9 @@ describe("auth, in process", () => {
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="skills-kernel"');
       expect(response.headers.get("mcp-session-id")).toBeNull();
-      expect(await response.json()).toMatchObject({ error: { message: "authentication required: send Authorization: Bearer <token>" } });
+      expect(await response.json()).toMatchObject({
+        error: { message: "authentication required: send Authorization: Bearer <token>" },
+      });
     });
 
     it("refuses a wrong token as invalid, and never echoes the token", async () => {
@@ -80,9 +82,14 @@ describe("auth, in process", () => {
       app = appOf(kernel, { oauth });
       const response = await post(app, "/mcp", INITIALIZE);
       expect(response.status).toBe(401);
-      expect(response.headers.get("www-authenticate")).toContain('resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp"');
+      expect(response.headers.get("www-authenticate")).toContain(
+        'resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp"',
+      );
       const metadata = await get(app, "/.well-known/oauth-protected-resource/mcp");
-      expect(await metadata.json()).toMatchObject({ resource: "http://127.0.0.1:3000/mcp", authorization_servers: ["http://127.0.0.1:9/"] });
+      expect(await metadata.json()).toMatchObject({
+        resource: "http://127.0.0.1:3000/mcp",
+        authorization_servers: ["http://127.0.0.1:9/"],
+      });
     });
   });
 });

@@ -6,7 +6,13 @@ import { appOf, bootExamples, INITIALIZE, MCP_HEADERS } from "./in-process.js";
 
 /** An initialize as a browser would send it: its Host and Origin as given. */
 function initialize(app: HttpApp, headers: Record<string, string>): Promise<Response> {
-  return app.fetch(new Request("http://127.0.0.1:3000/mcp", { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(INITIALIZE) }));
+  return app.fetch(
+    new Request("http://127.0.0.1:3000/mcp", {
+      method: "POST",
+      headers: { ...MCP_HEADERS, ...headers },
+      body: JSON.stringify(INITIALIZE),
+    }),
+  );
 }
 
 async function refusal(response: Response): Promise<[number, string]> {
@@ -52,7 +58,10 @@ describe("Host and Origin checks (DNS rebinding), in process", () => {
     const response = await initialize(app, { host: "evil.example:3000" });
     expect(response.headers.get("mcp-session-id")).toBeNull();
     expect(await refusal(response)).toEqual([403, "Invalid Host: evil.example"]);
-    expect(await refusal(await initialize(app, { host: "localhost.evil.example:3000" }))).toEqual([403, "Invalid Host: localhost.evil.example"]);
+    expect(await refusal(await initialize(app, { host: "localhost.evil.example:3000" }))).toEqual([
+      403,
+      "Invalid Host: localhost.evil.example",
+    ]);
   });
 
   it("refuses a loopback name with another port while bound to loopback; one with none is a local proxy's", async () => {
@@ -68,7 +77,10 @@ describe("Host and Origin checks (DNS rebinding), in process", () => {
 
   it("refuses a browser page of another origin, a loopback one on another port too, unless allowedOrigins lists it", async () => {
     app = appOf(kernel);
-    expect(await refusal(await initialize(app, { origin: "http://evil.example" }))).toEqual([403, "Invalid Origin: evil.example"]);
+    expect(await refusal(await initialize(app, { origin: "http://evil.example" }))).toEqual([
+      403,
+      "Invalid Origin: evil.example",
+    ]);
     expect(await refusal(await initialize(app, { origin: "http://localhost:5173" }))).toEqual([
       403,
       "Invalid Origin: http://localhost:5173 is not this server's own origin (allowedOrigins lists the pages that may call it)",
@@ -91,7 +103,8 @@ describe("Host and Origin checks (DNS rebinding), in process", () => {
 
   it("checks the REST API and the catalog page too, and leaves the health checks open", async () => {
     app = appOf(kernel);
-    const at = (path: string) => app!.fetch(new Request(`http://127.0.0.1:3000${path}`, { headers: { host: "evil.example:3000" } }));
+    const at = (path: string) =>
+      app!.fetch(new Request(`http://127.0.0.1:3000${path}`, { headers: { host: "evil.example:3000" } }));
     const rest = await at("/v1/skills");
     expect(rest.status).toBe(403);
     expect(await rest.json()).toEqual({ error: { status: 403, message: "Invalid Host: evil.example" } });

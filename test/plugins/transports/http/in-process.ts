@@ -11,13 +11,25 @@ import { HTTP_TOKENS, type HttpRoute } from "../../../../src/plugins/transports/
 export const EXAMPLES = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
 
 /** The headers an MCP client sends with a POST, and a Host the default names allow. */
-export const MCP_HEADERS = { host: "127.0.0.1:3000", "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
+export const MCP_HEADERS = {
+  host: "127.0.0.1:3000",
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+} as const;
 
 /** A kernel serving the example skills with the tools, the REST API and the catalog page. */
 export function bootExamples(): Promise<SkillsKernel> {
   return createKernel({
     config: {
-      plugins: [["fs", { roots: [EXAMPLES] }], "list-skills", "search-skills", "read-skill", "fetch-skill-files", "rest-api", "catalog-page"],
+      plugins: [
+        ["fs", { roots: [EXAMPLES] }],
+        "list-skills",
+        "search-skills",
+        "read-skill",
+        "fetch-skill-files",
+        "rest-api",
+        "catalog-page",
+      ],
     },
     logger: createLogger("silent"),
   });
@@ -35,7 +47,10 @@ export interface AppSettings extends Omit<z.input<typeof httpOptionsSchema>, "ho
  * The app `serve --transport http` runs, over a real kernel, answering in this process: bound to
  * 127.0.0.1 on `port` unless `allowedHosts` says otherwise.
  */
-export function appOf(kernel: SkillsKernel, { clock, routes, port = 3000, basePath, ...settings }: AppSettings = {}): HttpApp {
+export function appOf(
+  kernel: SkillsKernel,
+  { clock, routes, port = 3000, basePath, ...settings }: AppSettings = {},
+): HttpApp {
   const options = httpOptionsSchema.parse({ ...settings, port });
   const allowedHosts = defaultAllowedHosts(options.host, options.allowedHosts);
   const appOptions: HttpAppOptions = {
@@ -57,14 +72,32 @@ export function appOf(kernel: SkillsKernel, { clock, routes, port = 3000, basePa
 }
 
 /** A GET to `path` with a Host the default names allow, plus `headers`. */
-export function get(app: HttpApp, path: string, headers: Record<string, string> = {}, client?: string): Promise<Response> {
-  return app.fetch(new Request(`http://127.0.0.1:3000${path}`, { headers: { host: "127.0.0.1:3000", ...headers } }), client);
+export function get(
+  app: HttpApp,
+  path: string,
+  headers: Record<string, string> = {},
+  client?: string,
+): Promise<Response> {
+  return app.fetch(
+    new Request(`http://127.0.0.1:3000${path}`, { headers: { host: "127.0.0.1:3000", ...headers } }),
+    client,
+  );
 }
 
 /** A POST of `body` (JSON unless a string) to `path` with MCP's headers, plus `headers`. */
-export function post(app: HttpApp, path: string, body: unknown, headers: Record<string, string> = {}, client?: string): Promise<Response> {
+export function post(
+  app: HttpApp,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  client?: string,
+): Promise<Response> {
   return app.fetch(
-    new Request(`http://127.0.0.1:3000${path}`, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) }),
+    new Request(`http://127.0.0.1:3000${path}`, {
+      method: "POST",
+      headers: { ...MCP_HEADERS, ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
     client,
   );
 }

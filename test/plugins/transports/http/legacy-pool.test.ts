@@ -4,7 +4,11 @@ import { createLogger } from "../../../../src/kernel/logger.js";
 import { createHttpApp, type HttpApp } from "../../../../src/plugins/transports/http/app.js";
 import { httpOptionsSchema } from "../../../../src/plugins/transports/http/options.js";
 
-const HEADERS = { host: "127.0.0.1", "content-type": "application/json", accept: "application/json, text/event-stream" };
+const HEADERS = {
+  host: "127.0.0.1",
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
 
 /**
  * A `--stateless` app over real SDK servers whose one tool says which client the server has met;
@@ -35,12 +39,22 @@ function statelessApp() {
 
 /** One 2025-11-25 message, as a stateless client POSTs it (no session id, no 2026-07-28 envelope). */
 async function post(app: HttpApp, message: object): Promise<any> {
-  const response = await app.fetch(new Request("http://127.0.0.1/mcp", { method: "POST", headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", ...message }) }));
+  const response = await app.fetch(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+    }),
+  );
   expect(response.status).toBe(200);
   return response.json();
 }
 
-const initialize = { id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "alice", version: "1" } } };
+const initialize = {
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "alice", version: "1" } },
+};
 const whoCalled = (id: number) => ({ id, method: "tools/call", params: { name: "who_called", arguments: {} } });
 
 describe("stateless 2025-11-25 requests", () => {

@@ -43,7 +43,12 @@ describe("request limits, in process", () => {
   it("refuses a body declared over maxBodyBytes before reading it, and one that turns out larger", async () => {
     app = appOf(kernel, { maxBodyBytes: 1_000 });
     const declared = await app.fetch(
-      new Request("http://127.0.0.1:3000/mcp", { method: "POST", headers: { ...MCP_HEADERS, "content-length": "5000" }, body: stalled("{") as never, duplex: "half" } as RequestInit),
+      new Request("http://127.0.0.1:3000/mcp", {
+        method: "POST",
+        headers: { ...MCP_HEADERS, "content-length": "5000" },
+        body: stalled("{") as never,
+        duplex: "half",
+      } as RequestInit),
     );
     expect(await refusal(declared)).toEqual([413, "request body over 1000 bytes"]);
     const streamed = new ReadableStream({
@@ -52,27 +57,59 @@ describe("request limits, in process", () => {
         controller.close();
       },
     });
-    const larger = await app.fetch(new Request("http://127.0.0.1:3000/mcp", { method: "POST", headers: MCP_HEADERS, body: streamed, duplex: "half" } as RequestInit));
+    const larger = await app.fetch(
+      new Request("http://127.0.0.1:3000/mcp", {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body: streamed,
+        duplex: "half",
+      } as RequestInit),
+    );
     expect(await refusal(larger)).toEqual([413, "Payload Too Large: the request body is over 1000 bytes"]);
   });
 
   it("cuts a body that has not arrived within bodyTimeoutMs with 408", async () => {
     const time = manualClock();
     app = appOf(kernel, { clock: time.clock, bodyTimeoutMs: 5_000 });
-    const answer = app.fetch(new Request("http://127.0.0.1:3000/mcp", { method: "POST", headers: MCP_HEADERS, body: stalled("{"), duplex: "half" } as RequestInit));
+    const answer = app.fetch(
+      new Request("http://127.0.0.1:3000/mcp", {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body: stalled("{"),
+        duplex: "half",
+      } as RequestInit),
+    );
     await time.tickAsync(5_000);
-    expect(await refusal(await answer)).toEqual([408, "Request Timeout: the request body did not arrive within 5000 ms"]);
+    expect(await refusal(await answer)).toEqual([
+      408,
+      "Request Timeout: the request body did not arrive within 5000 ms",
+    ]);
   });
 
   it("refuses what is not one JSON-RPC message or a batch within maxBatchSize", async () => {
     app = appOf(kernel, { maxBatchSize: 2 });
     const message = (id: unknown) => ({ jsonrpc: "2.0", id, method: "ping" });
-    expect(await refusal(await post(app, "/mcp", INITIALIZE, { "content-type": "text/plain" }))).toEqual([415, "Unsupported Media Type: Content-Type must be application/json"]);
-    expect(await refusal(await post(app, "/mcp", "{not json"))).toEqual([400, "Parse error: the request body is not JSON"]);
+    expect(await refusal(await post(app, "/mcp", INITIALIZE, { "content-type": "text/plain" }))).toEqual([
+      415,
+      "Unsupported Media Type: Content-Type must be application/json",
+    ]);
+    expect(await refusal(await post(app, "/mcp", "{not json"))).toEqual([
+      400,
+      "Parse error: the request body is not JSON",
+    ]);
     expect(await refusal(await post(app, "/mcp", []))).toEqual([400, "Invalid Request: an empty batch"]);
-    expect(await refusal(await post(app, "/mcp", [message(1), message(2), message(3)]))).toEqual([400, "Invalid Request: a batch may hold at most 2 messages"]);
-    expect(await refusal(await post(app, "/mcp", message({ an: "object" })))).toEqual([400, "Invalid Request: an id is a string or an integer"]);
-    expect(await refusal(await post(app, "/mcp", message(1.5)))).toEqual([400, "Invalid Request: an id is a string or an integer"]);
+    expect(await refusal(await post(app, "/mcp", [message(1), message(2), message(3)]))).toEqual([
+      400,
+      "Invalid Request: a batch may hold at most 2 messages",
+    ]);
+    expect(await refusal(await post(app, "/mcp", message({ an: "object" })))).toEqual([
+      400,
+      "Invalid Request: an id is a string or an integer",
+    ]);
+    expect(await refusal(await post(app, "/mcp", message(1.5)))).toEqual([
+      400,
+      "Invalid Request: an id is a string or an integer",
+    ]);
   });
 
   it("answers a client past its places and its line 429, while another client still gets in", async () => {
@@ -83,7 +120,12 @@ describe("request limits, in process", () => {
     const refused = await get(app, "/held", {}, "10.0.0.1");
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("1");
-    expect(await refused.json()).toMatchObject({ error: { message: "Too many requests from this client at once (1 being answered, 1 waiting); wait for answers before sending more" } });
+    expect(await refused.json()).toMatchObject({
+      error: {
+        message:
+          "Too many requests from this client at once (1 being answered, 1 waiting); wait for answers before sending more",
+      },
+    });
     const other = get(app, "/held", {}, "10.0.0.2");
     while (held.waiting.length < 2) await new Promise((resolve) => setImmediate(resolve));
     held.releaseAll();

@@ -28,7 +28,11 @@ describe("routes beside MCP, in process", () => {
   it("serves the REST API: the list, one skill, one file, search", async () => {
     app = appOf(kernel);
     const list = (await (await get(app, "/v1/skills")).json()) as { skills: { name: string }[] };
-    expect(list.skills.map((skill) => skill.name).sort()).toEqual(["changelog-curator", "commit-message-writer", "readme-reviewer"]);
+    expect(list.skills.map((skill) => skill.name).sort()).toEqual([
+      "changelog-curator",
+      "commit-message-writer",
+      "readme-reviewer",
+    ]);
     const one = await get(app, "/v1/skills/readme-reviewer");
     expect(one.status).toBe(200);
     expect(JSON.stringify(await one.json())).toContain("readme-reviewer");
@@ -46,7 +50,9 @@ describe("routes beside MCP, in process", () => {
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain("readme-reviewer");
     expect((await get(app, "/v1/skills/readme-reviewer/files/nope.md")).status).toBe(404);
     expect((await get(app, "/v1/nothing")).status).toBe(404);
-    const posted = await app.fetch(new Request("http://127.0.0.1:3000/v1/skills", { method: "POST", headers: { host: "127.0.0.1:3000" } }));
+    const posted = await app.fetch(
+      new Request("http://127.0.0.1:3000/v1/skills", { method: "POST", headers: { host: "127.0.0.1:3000" } }),
+    );
     expect(posted.status).toBe(405);
     expect(posted.headers.get("allow")).toBe("GET, HEAD");
   });

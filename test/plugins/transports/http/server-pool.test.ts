@@ -8,12 +8,19 @@ const MODERN = "2026-07-28";
 function modernRequest(method: string, id = 1): Request {
   return new Request("http://127.0.0.1/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+    },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id,
       method,
-      params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} } },
+      params: {
+        _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} },
+      },
     }),
   });
 }
@@ -38,7 +45,9 @@ function pooled(maxIdle = 4) {
     expect(response.status).toBe(200);
     const text = await response.text();
     // JSON, or one SSE event carrying it.
-    return JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("data: ") + 6).split("\n")[0]!) as { result: { tools: { description: string }[] } };
+    return JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("data: ") + 6).split("\n")[0]!) as {
+      result: { tools: { description: string }[] };
+    };
   };
   return { pool, handler, lifetimes, toolsList, setEdition: (next: string) => (edition = next) };
 }
@@ -46,7 +55,10 @@ function pooled(maxIdle = 4) {
 describe("ServerPool", () => {
   it("serves one request after another from one server, built once", async () => {
     const { toolsList, lifetimes, handler } = pooled();
-    for (let i = 0; i < 3; i++) expect((await toolsList()).result.tools).toEqual([expect.objectContaining({ description: "built for edition one" })]);
+    for (let i = 0; i < 3; i++)
+      expect((await toolsList()).result.tools).toEqual([
+        expect.objectContaining({ description: "built for edition one" }),
+      ]);
     expect(lifetimes).toHaveLength(1);
     expect(lifetimes[0]!.aborted).toBe(false);
     await handler.close();

@@ -17,7 +17,13 @@ async function open(app: HttpApp, client = "10.0.0.1"): Promise<string> {
 
 /** tools/list in session `id`: the status, and the tool names when it was answered. */
 async function toolsIn(app: HttpApp, id: string, client = "10.0.0.1") {
-  const response = await post(app, "/mcp", listTools, { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }, client);
+  const response = await post(
+    app,
+    "/mcp",
+    listTools,
+    { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+    client,
+  );
   if (response.status !== 200) return { status: response.status, body: await response.json() };
   const answer = await answerOf(response);
   return { status: 200, tools: (answer.result.tools as { name: string }[]).map((tool) => tool.name) };
@@ -41,7 +47,10 @@ describe("2025-11-25 sessions, in process", () => {
     app = appOf(kernel);
     const id = await open(app);
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await toolsIn(app, id)).toMatchObject({ status: 200, tools: expect.arrayContaining(["list_skills", "read_skill"]) });
+    expect(await toolsIn(app, id)).toMatchObject({
+      status: 200,
+      tools: expect.arrayContaining(["list_skills", "read_skill"]),
+    });
   });
 
   it("puts the replica's id at the front of each session id", async () => {
@@ -53,8 +62,13 @@ describe("2025-11-25 sessions, in process", () => {
     app = appOf(kernel);
     const without = await get(app, "/mcp", { accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" });
     expect(without.status).toBe(400);
-    expect(await without.json()).toMatchObject({ error: { message: "Bad Request: Mcp-Session-Id header is required" } });
-    expect(await toolsIn(app, "no-such-session")).toMatchObject({ status: 404, body: { error: { code: -32001, message: "Session not found" } } });
+    expect(await without.json()).toMatchObject({
+      error: { message: "Bad Request: Mcp-Session-Id header is required" },
+    });
+    expect(await toolsIn(app, "no-such-session")).toMatchObject({
+      status: 404,
+      body: { error: { code: -32001, message: "Session not found" } },
+    });
   });
 
   it("closes a session idle for sessionIdleMs, and only then", async () => {
@@ -74,7 +88,11 @@ describe("2025-11-25 sessions, in process", () => {
     const time = manualClock();
     app = appOf(kernel, { clock: time.clock, sessionIdleMs: IDLE_MS });
     const id = await open(app);
-    const stream = await get(app, "/mcp", { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" });
+    const stream = await get(app, "/mcp", {
+      accept: "text/event-stream",
+      "mcp-session-id": id,
+      "mcp-protocol-version": "2025-11-25",
+    });
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     await time.tickAsync(IDLE_MS * 3);
     expect((await toolsIn(app, id)).status).toBe(200);
@@ -86,7 +104,12 @@ describe("2025-11-25 sessions, in process", () => {
   it("closes a session on DELETE, freeing its place", async () => {
     app = appOf(kernel, { maxSessions: 1 });
     const id = await open(app);
-    const deleted = await app.fetch(new Request("http://127.0.0.1:3000/mcp", { method: "DELETE", headers: { host: "127.0.0.1:3000", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" } }));
+    const deleted = await app.fetch(
+      new Request("http://127.0.0.1:3000/mcp", {
+        method: "DELETE",
+        headers: { host: "127.0.0.1:3000", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+      }),
+    );
     expect(deleted.status).toBe(200);
     expect((await toolsIn(app, id)).status).toBe(404);
     expect(await open(app, "10.0.0.2")).toBeTruthy();
@@ -99,7 +122,9 @@ describe("2025-11-25 sessions, in process", () => {
     const third = await post(app, "/mcp", INITIALIZE, {}, "10.0.0.1");
     expect(third.status).toBe(503);
     expect(third.headers.get("retry-after")).toBe("5");
-    expect(await third.json()).toMatchObject({ error: { message: "Too many sessions (the limit per client (2)); try again later" } });
+    expect(await third.json()).toMatchObject({
+      error: { message: "Too many sessions (the limit per client (2)); try again later" },
+    });
     expect(await open(app, "10.0.0.2")).toBeTruthy();
   });
 

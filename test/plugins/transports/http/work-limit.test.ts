@@ -65,7 +65,11 @@ const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params
 function post(app: HttpApp, client: string, body: unknown): Promise<Response> {
   const request = new Request("http://127.0.0.1/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
     body: JSON.stringify(body),
   });
   return app.fetch(request, client);
@@ -94,7 +98,9 @@ describe("work bounds over HTTP", () => {
     expect(messages.map((message) => message.id).sort()).toEqual([1, 2, 3, 4, 5]);
     expect(messages.filter((message) => "result" in message).map((message) => message.id)).toEqual([1]);
     for (const message of messages.filter((m) => m.id !== 1)) {
-      expect(message.error?.message).toBe("the answers to this HTTP request would be over 6000 bytes; ask for less in one request (fewer messages in a batch)");
+      expect(message.error?.message).toBe(
+        "the answers to this HTTP request would be over 6000 bytes; ask for less in one request (fewer messages in a batch)",
+      );
     }
   });
 
@@ -111,7 +117,11 @@ describe("work bounds over HTTP", () => {
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32000, message: "Too many requests from this client at once (2 being answered, 3 waiting); wait for answers before sending more" },
+      error: {
+        code: -32000,
+        message:
+          "Too many requests from this client at once (2 being answered, 3 waiting); wait for answers before sending more",
+      },
     });
     // Another client is not in that line: its request is worked on at once.
     const other = post(app, "10.0.0.2", call(7));
@@ -132,7 +142,10 @@ describe("work bounds over HTTP", () => {
   it("works on no more than maxWorkInFlight requests at once over every client", async () => {
     const tool = heldTool(10);
     const app = appOver(tool.build, { maxWorkPerClient: 2, maxWorkInFlight: 3 });
-    const answers = ["10.0.0.1", "10.0.0.2", "10.0.0.3"].flatMap((client, index) => [post(app, client, call(index * 2)), post(app, client, call(index * 2 + 1))]);
+    const answers = ["10.0.0.1", "10.0.0.2", "10.0.0.3"].flatMap((client, index) => [
+      post(app, client, call(index * 2)),
+      post(app, client, call(index * 2 + 1)),
+    ]);
     await settle();
     expect(tool.calls).toBe(3);
     tool.release();

@@ -12,7 +12,10 @@ const never = new AbortController().signal;
 
 function limiterWith(maxWorkShare: number) {
   const time = manualClock();
-  const limiter = new WorkLimiter({ maxWorkInFlight: 8, maxWorkPerClient: 2, maxWorkQueuedPerClient: 8, maxWorkShare }, time.clock);
+  const limiter = new WorkLimiter(
+    { maxWorkInFlight: 8, maxWorkPerClient: 2, maxWorkQueuedPerClient: 8, maxWorkShare },
+    time.clock,
+  );
   /** A request of `client` whose work takes `ms` of the test's time; `started` says whether it began. */
   const request = (client: string, ms: number, signal = never) => {
     let started = false;

@@ -8,7 +8,8 @@ import { createKernel, type SkillsKernel } from "../../../../src/index.js";
 const SKILLS = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
 
 /** GET a path of an embedded kernel, as a request on loopback would. */
-const get = (kernel: SkillsKernel, path: string) => kernel.fetch(new Request(`http://127.0.0.1${path}`, { headers: { host: "127.0.0.1" } }));
+const get = (kernel: SkillsKernel, path: string) =>
+  kernel.fetch(new Request(`http://127.0.0.1${path}`, { headers: { host: "127.0.0.1" } }));
 
 describe("metrics plugin, embedded", () => {
   const kernels: SkillsKernel[] = [];
@@ -18,12 +19,20 @@ describe("metrics plugin, embedded", () => {
 
   it("keeps a registry per kernel: two kernels in one process neither collide nor share series", async () => {
     for (const root of [SKILLS, fileURLToPath(new URL("../../../fixtures/skills", import.meta.url))]) {
-      kernels.push(await createKernel({ config: { plugins: [["fs", { roots: [root] }], "list-skills", "http", "metrics"] }, baseDir: root }));
+      kernels.push(
+        await createKernel({
+          config: { plugins: [["fs", { roots: [root] }], "list-skills", "http", "metrics"] },
+          baseDir: root,
+        }),
+      );
     }
     const [first, second] = kernels as [SkillsKernel, SkillsKernel];
     await first.catalog.ready();
     await second.catalog.ready();
-    const [one, two] = await Promise.all([get(first, "/metrics").then((r) => r.text()), get(second, "/metrics").then((r) => r.text())]);
+    const [one, two] = await Promise.all([
+      get(first, "/metrics").then((r) => r.text()),
+      get(second, "/metrics").then((r) => r.text()),
+    ]);
     // Each scrape reports its own kernel's catalog (3 skills, then the fixtures' own count).
     const served = (text: string) => Number(/^skills_kernel_source_skills\{[^}]*\} (\d+)$/m.exec(text)?.[1]);
     expect(served(one)).toBe(first.catalog.list().length);
@@ -36,22 +45,42 @@ describe("metrics plugin, embedded", () => {
   it("names only the sources the scraper may see, and get_cache_stats shows entries only to a caller who sees them all", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sk-metrics-hidden-"));
     try {
-      for (const [root, name] of [["secret", "payroll-run"], ["open", "notes"]] as const) {
+      for (const [root, name] of [
+        ["secret", "payroll-run"],
+        ["open", "notes"],
+      ] as const) {
         await mkdir(join(dir, root, name), { recursive: true });
-        await writeFile(join(dir, root, name, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n# ${name}\n`);
+        await writeFile(
+          join(dir, root, name, "SKILL.md"),
+          `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n# ${name}\n`,
+        );
       }
-      const roots = [{ path: "secret", source: "payroll-team", visibleTo: { scopes: ["skills:payroll"] } }, { path: "open", source: "open" }];
-      const kernel = await createKernel({ config: { plugins: [["fs", { roots }], "list-skills", "cache-stats", "http", "metrics"] }, baseDir: dir });
+      const roots = [
+        { path: "secret", source: "payroll-team", visibleTo: { scopes: ["skills:payroll"] } },
+        { path: "open", source: "open" },
+      ];
+      const kernel = await createKernel({
+        config: { plugins: [["fs", { roots }], "list-skills", "cache-stats", "http", "metrics"] },
+        baseDir: dir,
+      });
       kernels.push(kernel);
       await kernel.catalog.ready();
       const text = await (await get(kernel, "/metrics")).text();
       expect(text).toMatch(/skills_kernel_source_skills\{source="open"\} 1/);
       expect(text).not.toContain("payroll-team");
-      await kernel.callTool("list_skills", {}, { identity: { subject: "ada", scopes: ["skills:payroll"], claims: {} } });
+      await kernel.callTool(
+        "list_skills",
+        {},
+        { identity: { subject: "ada", scopes: ["skills:payroll"], claims: {} } },
+      );
       const outsider = await kernel.callTool("get_cache_stats", {});
       expect(outsider.structuredContent).toMatchObject({ entries: null, entries_withheld: true });
       expect(JSON.stringify(outsider.content)).toContain("entries: not shown");
-      const member = await kernel.callTool("get_cache_stats", {}, { identity: { subject: "ada", scopes: ["skills:payroll"], claims: {} } });
+      const member = await kernel.callTool(
+        "get_cache_stats",
+        {},
+        { identity: { subject: "ada", scopes: ["skills:payroll"], claims: {} } },
+      );
       expect(member.structuredContent).not.toHaveProperty("entries_withheld");
       expect((member.structuredContent as { entries: unknown }).entries).not.toBeNull();
     } finally {

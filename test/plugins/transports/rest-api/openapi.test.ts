@@ -21,7 +21,16 @@ describe("the REST API's OpenAPI document", () => {
 
   beforeAll(async () => {
     kernel = await createKernel({
-      config: { plugins: [["fs", { roots: [EXAMPLES] }], "list-skills", "search-skills", "read-skill", "fetch-skill-files", "rest-api"] },
+      config: {
+        plugins: [
+          ["fs", { roots: [EXAMPLES] }],
+          "list-skills",
+          "search-skills",
+          "read-skill",
+          "fetch-skill-files",
+          "rest-api",
+        ],
+      },
       logger: createLogger("silent"),
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -35,7 +44,9 @@ describe("the REST API's OpenAPI document", () => {
   });
 
   it("takes each parameter's schema, description and requiredness from the MCP inputSchema of its tool", async () => {
-    const response = await kernel.fetch(new Request("http://localhost/v1/openapi.json", { headers: { host: "localhost" } }));
+    const response = await kernel.fetch(
+      new Request("http://localhost/v1/openapi.json", { headers: { host: "localhost" } }),
+    );
     expect(response.status, await response.clone().text()).toBe(200);
     const document = (await response.json()) as {
       paths: Record<string, { get: { parameters: Parameter[] } }>;
@@ -46,11 +57,16 @@ describe("the REST API's OpenAPI document", () => {
     for (const [endpoint, { tool, path = {}, query = {} }] of Object.entries(PARAMETERS)) {
       const input = inputs.get(tool)!;
       const parameters = document.paths[endpoint]!.get.parameters;
-      expect(parameters.map((parameter) => parameter.name), endpoint).toEqual([...Object.keys(path), ...Object.keys(query)]);
+      expect(
+        parameters.map((parameter) => parameter.name),
+        endpoint,
+      ).toEqual([...Object.keys(path), ...Object.keys(query)]);
       for (const parameter of parameters) {
         const field = (parameter.in === "path" ? path : query)[parameter.name]!;
         const { description, ...property } = (input.properties as Record<string, Record<string, unknown>>)[field]!;
-        expect(parameter.schema, `${endpoint} ${parameter.name}`).toEqual(property.type === "array" ? property.items : property);
+        expect(parameter.schema, `${endpoint} ${parameter.name}`).toEqual(
+          property.type === "array" ? property.items : property,
+        );
         expect(parameter.description).toBe(description);
         expect(parameter.required).toBe(parameter.in === "path" || (input.required ?? []).includes(field));
         compared++;

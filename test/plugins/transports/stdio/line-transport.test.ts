@@ -10,7 +10,10 @@ async function open(maxMessageBytes = 1024) {
   const input = new PassThrough();
   const output = new PassThrough();
   const logs: string[] = [];
-  const transport = new LineTransport(input, output, { maxMessageBytes, logger: createLogger("warn", (line) => logs.push(line)) });
+  const transport = new LineTransport(input, output, {
+    maxMessageBytes,
+    logger: createLogger("warn", (line) => logs.push(line)),
+  });
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
   let closed = false;
@@ -35,18 +38,21 @@ describe("LineTransport framing", () => {
     ];
     const bytes = Buffer.from(messages.map((message) => `${JSON.stringify(message)}\r\n`).join(""));
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
-        const { input, received, logs } = await open();
-        let start = 0;
-        for (const cut of [...cuts].sort((a, b) => a - b)) {
-          input.write(bytes.subarray(start, cut));
-          start = cut;
-        }
-        input.write(bytes.subarray(start));
-        await tick();
-        expect(received).toEqual(messages);
-        expect(logs).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }),
+        async (cuts) => {
+          const { input, received, logs } = await open();
+          let start = 0;
+          for (const cut of [...cuts].sort((a, b) => a - b)) {
+            input.write(bytes.subarray(start, cut));
+            start = cut;
+          }
+          input.write(bytes.subarray(start));
+          await tick();
+          expect(received).toEqual(messages);
+          expect(logs).toEqual([]);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -62,14 +68,22 @@ describe("LineTransport framing", () => {
     await tick();
     expect(received.map((message) => (message as { id: number }).id)).toEqual([1, 2]);
     expect(written()).toEqual([
-      { jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: the message is longer than 100 bytes, the stdio transport's maxMessageBytes" } },
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message: "Invalid Request: the message is longer than 100 bytes, the stdio transport's maxMessageBytes",
+        },
+      },
     ]);
     expect(logs).toHaveLength(1);
   });
 
   it("skips blank lines, and does not answer a broken response or notification", async () => {
     const { input, received, written, logs } = await open();
-    input.write('\n  \n{"jsonrpc":"2.0","id":5,"result":7}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{}}}\n');
+    input.write(
+      '\n  \n{"jsonrpc":"2.0","id":5,"result":7}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{}}}\n',
+    );
     await tick();
     expect(received).toEqual([]);
     expect(written()).toEqual([]);

@@ -5,9 +5,24 @@
  */
 
 /** The taxonomy of docs/security.md ("What the audit looks for"). */
-export type RiskClass = "injection" | "exfiltration" | "remote" | "persistence" | "destructive" | "hidden" | "deception";
+export type RiskClass =
+  | "injection"
+  | "exfiltration"
+  | "remote"
+  | "persistence"
+  | "destructive"
+  | "hidden"
+  | "deception";
 
-export const RISK_CLASSES: readonly RiskClass[] = ["injection", "exfiltration", "remote", "persistence", "destructive", "hidden", "deception"];
+export const RISK_CLASSES: readonly RiskClass[] = [
+  "injection",
+  "exfiltration",
+  "remote",
+  "persistence",
+  "destructive",
+  "hidden",
+  "deception",
+];
 
 export interface RiskyCase {
   readonly class: RiskClass;
@@ -19,10 +34,13 @@ export interface RiskyCase {
 }
 
 /** A SKILL.md with a plain frontmatter, or the one given. */
-export const skillMd = (body: string, frontmatter = "name: demo\ndescription: A demo skill.") => `---\n${frontmatter}\n---\n${body}`;
+export const skillMd = (body: string, frontmatter = "name: demo\ndescription: A demo skill.") =>
+  `---\n${frontmatter}\n---\n${body}`;
 
 /** The 1-based lines of `text` holding any payload string. */
 export function payloadLines(riskyCase: RiskyCase): number[] {
   const payloads = typeof riskyCase.payload === "string" ? [riskyCase.payload] : riskyCase.payload;
-  return riskyCase.text.split("\n").flatMap((line, index) => (payloads.some((payload) => line.includes(payload)) ? [index + 1] : []));
+  return riskyCase.text
+    .split("\n")
+    .flatMap((line, index) => (payloads.some((payload) => line.includes(payload)) ? [index + 1] : []));
 }

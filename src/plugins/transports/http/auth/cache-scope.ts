@@ -6,6 +6,9 @@ import type { HttpOptions } from "../options.js";
  * token (static or OAuth), or when some source is visible to some callers only (even an
  * anonymous caller's answer is then a filtered one).
  */
-export function personalAnswers(options: Pick<HttpOptions, "authToken" | "oauth">, catalog: WholeCatalog | undefined): boolean {
+export function personalAnswers(
+  options: Pick<HttpOptions, "authToken" | "oauth">,
+  catalog: WholeCatalog | undefined,
+): boolean {
   return options.authToken !== undefined || options.oauth !== undefined || catalog?.restricted === true;
 }

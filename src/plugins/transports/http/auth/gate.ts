@@ -1,4 +1,11 @@
-import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
+import {
+  bearerAuthChallengeResponse,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+  type AuthInfo,
+} from "@modelcontextprotocol/server";
 import { errorMessage } from "../../../../kernel/errors.js";
 import type { Logger } from "../../../../kernel/logger.js";
 import type { Identity } from "../../../../kernel/types.js";
@@ -42,7 +49,8 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
   return {
     metadata(request, path) {
       if (!metadataPaths.has(path)) return undefined;
-      if (request.method !== "GET" && request.method !== "HEAD") return json(405, { error: "method_not_allowed" }, { allow: "GET, HEAD" });
+      if (request.method !== "GET" && request.method !== "HEAD")
+        return json(405, { error: "method_not_allowed" }, { allow: "GET, HEAD" });
       return json(
         200,
         {
@@ -63,13 +71,24 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
         // RFC 6750 §2.1: the scheme, spaces, one token. The SDK reads the word after the first
         // space and ignores anything after it, so it gets the token alone.
         const bearer = header === null ? null : /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)?.[1];
-        if (bearer === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, "the Authorization header is not Bearer and one token");
-        const authInfo = await verifyBearerToken(bearer === null ? null : `Bearer ${bearer}`, { verifier, ...challenge });
+        if (bearer === undefined)
+          throw new OAuthError(OAuthErrorCode.InvalidToken, "the Authorization header is not Bearer and one token");
+        const authInfo = await verifyBearerToken(bearer === null ? null : `Bearer ${bearer}`, {
+          verifier,
+          ...challenge,
+        });
         return { authInfo, identity: identityIn(authInfo) };
       } catch (error) {
         if (error instanceof IssuerUnavailableError) {
           logger.warn(`cannot check access tokens: ${error.message}`);
-          return json(503, { error: "temporarily_unavailable", error_description: "the authorization server cannot be reached; try again later" }, { "retry-after": "5" });
+          return json(
+            503,
+            {
+              error: "temporarily_unavailable",
+              error_description: "the authorization server cannot be reached; try again later",
+            },
+            { "retry-after": "5" },
+          );
         }
         logger.debug(`refused a token: ${errorMessage(error)}`);
         return bearerAuthChallengeResponse(error, challenge);
@@ -77,7 +96,8 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
     },
     async check(token, request) {
       try {
-        if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, "the token is not a bearer token");
+        if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token))
+          throw new OAuthError(OAuthErrorCode.InvalidToken, "the token is not a bearer token");
         const authInfo = await verifyBearerToken(`Bearer ${token}`, { verifier, ...challengeOptions(request) });
         return { caller: { authInfo, identity: identityIn(authInfo) } };
       } catch (error) {
@@ -87,7 +107,10 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
         }
         logger.debug(`refused a page's token: ${errorMessage(error)}`);
         const scope = error instanceof OAuthError && error.code === OAuthErrorCode.InsufficientScope;
-        return { status: scope ? 403 : 401, refused: error instanceof OAuthError ? error.message : "the token is not accepted" };
+        return {
+          status: scope ? 403 : 401,
+          refused: error instanceof OAuthError ? error.message : "the token is not accepted",
+        };
       }
     },
   };

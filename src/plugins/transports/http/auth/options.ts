@@ -1,7 +1,18 @@
 import { z } from "zod";
 
 /** Asymmetric JWS algorithms only: `none` and HMAC (whose key would be the public one) never verify. */
-export const ACCEPTED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"] as const;
+export const ACCEPTED_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+] as const;
 
 /**
  * OAuth 2.1 resource server (`--oauth-issuer`, `--oauth-audience`): every request but the health

@@ -1,5 +1,13 @@
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
-import { createRemoteJWKSet, errors, jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose";
+import {
+  createRemoteJWKSet,
+  errors,
+  jwtVerify,
+  type CryptoKey,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+} from "jose";
 import type { Identity } from "../../../../kernel/types.js";
 import { identityOf, scopesOf } from "./identity.js";
 import { ACCEPTED_ALGORITHMS, type OAuthOptions } from "./options.js";
@@ -49,7 +57,12 @@ export function createJwtVerifier(options: OAuthOptions): OAuthTokenVerifier {
       } catch (error) {
         // Keys that could not be fetched (no answer, not 200, not JSON, not a key set) say
         // nothing of the token: the issuer is unavailable.
-        if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.code === errors.JOSEError.code) {
+        if (
+          error instanceof errors.JWKSTimeout ||
+          error instanceof errors.JWKSInvalid ||
+          !(error instanceof errors.JOSEError) ||
+          error.code === errors.JOSEError.code
+        ) {
           throw new IssuerUnavailableError(`the issuer's keys could not be fetched: ${(error as Error).message}`);
         }
         throw new OAuthError(OAuthErrorCode.InvalidToken, reasonOf(error));
@@ -57,10 +70,21 @@ export function createJwtVerifier(options: OAuthOptions): OAuthTokenVerifier {
       const problem = claimProblem(payload, options.clockToleranceSec);
       if (problem) throw new OAuthError(OAuthErrorCode.InvalidToken, problem);
       const identity = identityOf(payload, options.claims);
-      const clientId = typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : identity.subject;
+      const clientId =
+        typeof payload.client_id === "string"
+          ? payload.client_id
+          : typeof payload.azp === "string"
+            ? payload.azp
+            : identity.subject;
       // The SDK compares expiresAt with its clock without leeway: the documented leeway is added
       // here, so that it holds for exp as it does for nbf.
-      return { token, clientId, scopes: scopesOf(payload), expiresAt: payload.exp! + options.clockToleranceSec, extra: { identity } };
+      return {
+        token,
+        clientId,
+        scopes: scopesOf(payload),
+        expiresAt: payload.exp! + options.clockToleranceSec,
+        extra: { identity },
+      };
     },
   };
 }
@@ -87,8 +111,10 @@ async function verifyWithKeySet(token: string, jwks: JWTVerifyGetKey, options: J
 
 /** What jose leaves to the caller: `sub` a non-empty string (RFC 9068 §2.2), `iat` not in the future. */
 function claimProblem(payload: JWTPayload, toleranceSec: number): string | undefined {
-  if (typeof payload.sub !== "string" || payload.sub.trim() === "") return 'the token\'s "sub" claim is not accepted (it must be a non-empty string)';
-  if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + toleranceSec) return 'the token\'s "iat" claim is not accepted (issued in the future)';
+  if (typeof payload.sub !== "string" || payload.sub.trim() === "")
+    return 'the token\'s "sub" claim is not accepted (it must be a non-empty string)';
+  if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + toleranceSec)
+    return 'the token\'s "iat" claim is not accepted (issued in the future)';
   return undefined;
 }
 
@@ -100,8 +126,10 @@ export function identityIn(authInfo: AuthInfo | undefined): Identity | undefined
 /** Why a token was refused, in words a client may read (never the token, never a key). */
 function reasonOf(error: errors.JOSEError): string {
   if (error instanceof errors.JWTExpired) return "the token has expired";
-  if (error instanceof errors.JWTClaimValidationFailed) return `the token's "${error.claim}" claim is not accepted (${error.reason})`;
-  if (error instanceof errors.JOSEAlgNotAllowed) return "the token's algorithm is not accepted (asymmetric signatures only)";
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return `the token's "${error.claim}" claim is not accepted (${error.reason})`;
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return "the token's algorithm is not accepted (asymmetric signatures only)";
   if (error instanceof errors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
   if (error instanceof errors.JWKSNoMatchingKey) return "no key of the issuer matches the token";
   return "the token is not a valid JWT access token";
@@ -111,7 +139,8 @@ function reasonOf(error: errors.JOSEError): string {
 async function discoverJwks(issuer: string): Promise<URL> {
   const { document, url } = await readIssuerMetadata(issuer);
   const jwksUri = document.jwks_uri;
-  if (typeof jwksUri !== "string" || !URL.canParse(jwksUri)) throw new IssuerUnavailableError(`${url} names no jwks_uri`);
+  if (typeof jwksUri !== "string" || !URL.canParse(jwksUri))
+    throw new IssuerUnavailableError(`${url} names no jwks_uri`);
   return new URL(jwksUri);
 }
 
@@ -126,7 +155,11 @@ export async function readIssuerMetadata(issuer: string): Promise<{ document: Re
     const url = `${base}${path}`;
     let document: unknown;
     try {
-      const response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: "application/json" } });
+      const response = await fetch(url, {
+        redirect: "error",
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+        headers: { accept: "application/json" },
+      });
       if (!response.ok) {
         failures.push(`${url}: HTTP ${response.status}`);
         continue;
