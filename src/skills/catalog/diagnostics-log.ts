@@ -10,7 +10,11 @@ export class DiagnosticsLog {
   /** Diagnostics already logged: the same skipped skill is reported once per process, not per load. */
   readonly #reported = new Set<string>();
 
-  constructor(private readonly logger: Logger) {}
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
 
   report(diagnostics: readonly Diagnostic[]): void {
     for (const d of diagnostics) {
@@ -19,8 +23,8 @@ export class DiagnosticsLog {
       const key = `${where}\0${d.code}\0${d.message}`;
       if (this.#reported.has(key)) continue;
       this.#reported.add(key);
-      if (d.severity === "error") this.logger.warn(`skipped ${where}: ${d.message}`);
-      else this.logger.warn(`${where}: ${d.message}`);
+      if (d.severity === "error") this.#logger.warn(`skipped ${where}: ${d.message}`);
+      else this.#logger.warn(`${where}: ${d.message}`);
     }
   }
 }

@@ -16,29 +16,33 @@ export interface LookupScope {
  * (`hidesSources`), where a skill of a source it does not show answers as one that does not exist.
  */
 export class SkillLookup {
-  constructor(
-    private readonly scope: LookupScope,
-    private readonly state: () => CatalogState,
-    private readonly hidesSources: boolean,
-  ) {}
+  readonly #scope: LookupScope;
+  readonly #state: () => CatalogState;
+  readonly #hidesSources: boolean;
+
+  constructor(scope: LookupScope, state: () => CatalogState, hidesSources: boolean) {
+    this.#scope = scope;
+    this.#state = state;
+    this.#hidesSources = hidesSources;
+  }
 
   list(): readonly CatalogSkill[] {
-    return this.state().skills;
+    return this.#state().skills;
   }
 
   get(idOrName: string): CatalogSkill | undefined {
-    const state = this.state();
+    const state = this.#state();
     return state.byName.get(idOrName) ?? state.byQualifiedId.get(idOrName);
   }
 
   resolve(idOrName: string, source?: string): CatalogSkill {
     const found = source === undefined ? this.get(idOrName) : this.#getInSource(idOrName, source);
     if (found) return found;
-    const sources = this.scope.sources;
+    const sources = this.#scope.sources;
     if (source !== undefined && !sources.some((s) => s.name === source)) {
       throw new ToolInputError(`no source named ${quote(source)}; sources: ${sources.map((s) => s.name).join(", ")}`);
     }
-    const state = this.state();
+    const state = this.#state();
     // A skill the policy refused (an audit finding, a missing signature) is named with the reason.
     const refused = state.diagnostics.find(
       (d) =>
@@ -83,11 +87,11 @@ export class SkillLookup {
   }
 
   diagnostics(): readonly Diagnostic[] {
-    return this.state().diagnostics;
+    return this.#state().diagnostics;
   }
 
   #getInSource(idOrName: string, source: string): CatalogSkill | undefined {
-    const state = this.state();
+    const state = this.#state();
     const qualified = state.byQualifiedId.get(idOrName.startsWith(`${source}:`) ? idOrName : `${source}:${idOrName}`);
     if (qualified?.source === source) return qualified;
     // A name that repeats within the source is qualified by path: the first by precedence wins.
@@ -95,16 +99,16 @@ export class SkillLookup {
   }
 
   async #route(skill: string | CatalogSkill): Promise<{ found: CatalogSkill; source: CatalogSource }> {
-    await this.scope.ready();
+    await this.#scope.ready();
     const found = typeof skill === "string" ? this.resolve(skill) : skill;
-    const source = this.scope.sources.find((s) => s.name === found.source);
+    const source = this.#scope.sources.find((s) => s.name === found.source);
     // A skill of a source this view hides answers as one that does not exist.
-    if (!source && this.hidesSources) throw new ToolInputError(`no skill named ${quote(found.id)}`);
+    if (!source && this.#hidesSources) throw new ToolInputError(`no skill named ${quote(found.id)}`);
     if (!source)
       throw new Error(
         `skill ${quote(found.qualifiedId)} names source ${quote(found.source)}, which this catalog does not have`,
       );
-    const owner = this.state().samePathAs.get(found.qualifiedId);
+    const owner = this.#state().samePathAs.get(found.qualifiedId);
     if (owner !== undefined) {
       throw new ToolInputError(
         `the files of ${quote(found.qualifiedId)} cannot be served: another root of source ${quote(found.source)} ` +

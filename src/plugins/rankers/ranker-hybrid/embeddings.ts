@@ -38,28 +38,30 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export class OpenAiEmbeddings implements EmbeddingsProvider {
   readonly description: string;
   readonly #endpoint: string;
+  readonly #options: OpenAiEmbeddingsOptions;
 
-  constructor(private readonly options: OpenAiEmbeddingsOptions) {
+  constructor(options: OpenAiEmbeddingsOptions) {
+    this.#options = options;
     this.#endpoint = `${options.url.replace(/\/+$/, "")}/embeddings`;
     this.description = `${this.#endpoint} (${options.model})`;
   }
 
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
     const headers: Record<string, string> = { "content-type": "application/json" };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
     let response: Response;
     try {
       response = await fetch(this.#endpoint, {
         method: "POST",
         headers,
-        body: JSON.stringify({ model: this.options.model, input: texts }),
+        body: JSON.stringify({ model: this.#options.model, input: texts }),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (error) {
       if (timeout.aborted)
-        throw new EmbeddingsError(`${this.description} did not answer within ${this.options.timeoutMs} ms`);
+        throw new EmbeddingsError(`${this.description} did not answer within ${this.#options.timeoutMs} ms`);
       throw new EmbeddingsError(`${this.description} could not be reached: ${(error as Error).message}`);
     }
     const length = Number(response.headers.get("content-length") ?? 0);

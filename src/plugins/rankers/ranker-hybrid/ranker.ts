@@ -58,18 +58,34 @@ export class HybridRanker implements Ranker {
   /** For `count`: the last search's query and how many skills only the vectors brought. */
   #lastVectorOnly: { query: string; source: string | undefined; count: number } | undefined;
 
+  readonly #lexical: Ranker;
+  readonly #embeddings: EmbeddingsProvider;
+  readonly #vectors: LRUCache<string, Float32Array>;
+  readonly #settings: HybridSettings;
+  readonly #logger: Logger;
+  /** The kernel's shared cache, when a plugin provides one: vectors outlive the process there. */
+  readonly #shared: Cache | undefined;
+
+  // Private by `#`: a copy is handed to other plugins (TOKENS.Ranker), and holds the embeddings
+  // client (its API key) and the ranker plugin's cache namespace.
   constructor(
-    private readonly lexical: Ranker,
-    private readonly embeddings: EmbeddingsProvider,
-    private readonly vectors: LRUCache<string, Float32Array>,
-    private readonly settings: HybridSettings,
-    private readonly logger: Logger,
-    /** The kernel's shared cache, when a plugin provides one: vectors outlive the process there. */
-    private readonly shared?: Cache,
-  ) {}
+    lexical: Ranker,
+    embeddings: EmbeddingsProvider,
+    vectors: LRUCache<string, Float32Array>,
+    settings: HybridSettings,
+    logger: Logger,
+    shared?: Cache,
+  ) {
+    this.#lexical = lexical;
+    this.#embeddings = embeddings;
+    this.#vectors = vectors;
+    this.#settings = settings;
+    this.#logger = logger;
+    this.#shared = shared;
+  }
 
   build(skills: readonly CatalogSkill[]): void {
-    this.lexical.build(skills);
+    this.#lexical.build(skills);
     this.#skills.clear();
     this.#warming.abort();
     this.#warming = new AbortController();
@@ -77,12 +93,12 @@ export class HybridRanker implements Ranker {
   }
 
   add(skills: readonly CatalogSkill[]): void {
-    this.lexical.add(skills);
+    this.#lexical.add(skills);
     this.#index(skills);
   }
 
   remove(qualifiedIds: readonly string[]): void {
-    this.lexical.remove(qualifiedIds);
+    this.#lexical.remove(qualifiedIds);
     this.#lastVectorOnly = undefined;
     for (const id of qualifiedIds) this.#skills.delete(id);
   }
@@ -95,9 +111,9 @@ export class HybridRanker implements Ranker {
     const last = this.#lastVectorOnly;
     if (!last || last.query !== query || last.source !== options.source)
       await this.search(query, { ...options, limit: 1 });
-    const lexical = this.lexical.count
-      ? await this.lexical.count(query, options)
-      : (await this.lexical.search(query, { ...options, limit: Math.max(1, this.#skills.size) })).length;
+    const lexical = this.#lexical.count
+      ? await this.#lexical.count(query, options)
+      : (await this.#lexical.search(query, { ...options, limit: Math.max(1, this.#skills.size) })).length;
     return lexical + (this.#lastVectorOnly?.count ?? 0);
   }
 
@@ -109,9 +125,9 @@ export class HybridRanker implements Ranker {
 
   /** Shares the embeddings client and the vector cache: the same skill is embedded once. */
   emptyCopy(): HybridRanker {
-    const lexical = this.lexical.emptyCopy?.();
-    if (!lexical) throw new Error(`the lexical ranker ${this.lexical.name} cannot make an empty copy`);
-    const copy = new HybridRanker(lexical, this.embeddings, this.vectors, this.settings, this.logger, this.shared);
+    const lexical = this.#lexical.emptyCopy?.();
+    if (!lexical) throw new Error(`the lexical ranker ${this.#lexical.name} cannot make an empty copy`);
+    const copy = new HybridRanker(lexical, this.#embeddings, this.#vectors, this.#settings, this.#logger, this.#shared);
     this.#copies.push(copy);
     return copy;
   }
@@ -119,10 +135,13 @@ export class HybridRanker implements Ranker {
   async search(query: string, options: RankerSearchOptions): Promise<RankedSkill[]> {
     const limit = Math.max(0, Math.floor(options.limit));
     if (limit === 0) return [];
-    const { candidates, rrfK, vectorWeight } = this.settings;
-    const lexical = await this.lexical.search(query, { ...options, limit: Math.max(limit, candidates) });
+    const { candidates, rrfK, vectorWeight } = this.#settings;
+    const lexical = await this.#lexical.search(query, { ...options, limit: Math.max(limit, candidates) });
     this.#lastVectorOnly = { query, source: options.source, count: 0 };
-    await Promise.race([this.#warm, new Promise((resolve) => setTimeout(resolve, this.settings.warmupWaitMs).unref())]);
+    await Promise.race([
+      this.#warm,
+      new Promise((resolve) => setTimeout(resolve, this.#settings.warmupWaitMs).unref()),
+    ]);
     let queryVector: Float32Array;
     try {
       [queryVector] = (await this.#embed([query])) as [Float32Array];
@@ -162,7 +181,7 @@ export class HybridRanker implements Ranker {
     const scored: { skill: CatalogSkill; similarity: number }[] = [];
     for (const skill of this.#skills.values()) {
       if (source !== undefined && skill.source !== source) continue;
-      const vector = this.vectors.peek(embeddedText(skill));
+      const vector = this.#vectors.peek(embeddedText(skill));
       const similarity = vector ? dot(query, vector) : 0;
       // Orthogonal or opposite says nothing in common.
       if (similarity > 0) scored.push({ skill, similarity });
@@ -178,28 +197,28 @@ export class HybridRanker implements Ranker {
    * request for all those still missing (then stored in both).
    */
   async #embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    let missing = [...new Set(texts.filter((text) => this.vectors.get(text) === undefined))];
-    if (missing.length > 0 && this.shared) {
-      const stored = await Promise.all(missing.map((text) => this.shared!.get<number[]>(this.#sharedKey(text))));
+    let missing = [...new Set(texts.filter((text) => this.#vectors.get(text) === undefined))];
+    if (missing.length > 0 && this.#shared) {
+      const stored = await Promise.all(missing.map((text) => this.#shared!.get<number[]>(this.#sharedKey(text))));
       missing.forEach((text, i) => {
         const vector = stored[i];
         if (Array.isArray(vector) && vector.length > 0 && vector.every((x) => typeof x === "number"))
-          this.vectors.set(text, Float32Array.from(vector));
+          this.#vectors.set(text, Float32Array.from(vector));
       });
-      missing = missing.filter((_, i) => this.vectors.peek(missing[i]!) === undefined);
+      missing = missing.filter((_, i) => this.#vectors.peek(missing[i]!) === undefined);
     }
     if (missing.length > 0) {
-      const vectors = await this.embeddings.embed(missing, signal);
-      missing.forEach((text, i) => this.vectors.set(text, vectors[i]!));
-      if (this.shared)
-        await Promise.all(missing.map((text, i) => this.shared!.set(this.#sharedKey(text), Array.from(vectors[i]!))));
+      const vectors = await this.#embeddings.embed(missing, signal);
+      missing.forEach((text, i) => this.#vectors.set(text, vectors[i]!));
+      if (this.#shared)
+        await Promise.all(missing.map((text, i) => this.#shared!.set(this.#sharedKey(text), Array.from(vectors[i]!))));
     }
-    return texts.map((text) => this.vectors.peek(text)!);
+    return texts.map((text) => this.#vectors.peek(text)!);
   }
 
   /** One key per model and text, of fixed length whatever the text. */
   #sharedKey(text: string): string {
-    return `vector:${createHash("sha256").update(`${this.embeddings.description}\n${text}`).digest("hex")}`;
+    return `vector:${createHash("sha256").update(`${this.#embeddings.description}\n${text}`).digest("hex")}`;
   }
 
   #index(skills: readonly CatalogSkill[]): void {
@@ -213,9 +232,9 @@ export class HybridRanker implements Ranker {
   /** Embed skills in the background, a batch at a time, until done, failed or superseded. */
   async #embedAll(skills: readonly CatalogSkill[], signal: AbortSignal): Promise<void> {
     const texts = skills.map(embeddedText);
-    for (let start = 0; start < texts.length && !signal.aborted; start += this.settings.batchSize) {
+    for (let start = 0; start < texts.length && !signal.aborted; start += this.#settings.batchSize) {
       try {
-        await this.#embed(texts.slice(start, start + this.settings.batchSize), signal);
+        await this.#embed(texts.slice(start, start + this.#settings.batchSize), signal);
         this.#recovered();
       } catch (error) {
         if (!signal.aborted) this.#failed(error);
@@ -227,12 +246,12 @@ export class HybridRanker implements Ranker {
   #failed(error: unknown): void {
     if (this.#failing) return;
     this.#failing = true;
-    this.logger.warn(`embeddings failed, ranking by words alone until they work again: ${errorMessage(error)}`);
+    this.#logger.warn(`embeddings failed, ranking by words alone until they work again: ${errorMessage(error)}`);
   }
 
   #recovered(): void {
     if (!this.#failing) return;
     this.#failing = false;
-    this.logger.info(`embeddings work again (${this.embeddings.description})`);
+    this.#logger.info(`embeddings work again (${this.#embeddings.description})`);
   }
 }
