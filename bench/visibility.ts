@@ -5,7 +5,7 @@
 //   node --import tsx bench/visibility.ts [--runs 15] [--synthetic 10000]
 import { parseArgs } from "node:util";
 import { createLogger } from "../src/kernel/logger.js";
-import { WholeCatalog } from "../src/skills/catalog/catalog.js";
+import { callerView, WholeCatalog } from "../src/skills/catalog/catalog.js";
 import type { CatalogSource, SourceSkill } from "../src/skills/types.js";
 import type { Identity } from "../src/skills/catalog/visibility.js";
 import { loadSeedSkills, syntheticCatalog } from "./synthetic-catalog.js";
@@ -57,13 +57,13 @@ for (let run = 0; run < runs; run++) {
   const started = performance.now();
   await catalog.refresh();
   reload.push(performance.now() - started);
-  firstView.push(time(() => catalog.for(outsider).list()));
-  laterView.push(time(() => catalog.for(outsider).list()));
+  firstView.push(time(() => callerView(catalog, outsider).list()));
+  laterView.push(time(() => callerView(catalog, outsider).list()));
 }
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 console.log(`${all.length} skills (seed: ${seed.origin}), ${runs} runs, medians:`);
 console.log(`  reload (load + identity of the whole catalog): ${fmt(median(reload))}`);
 console.log(
-  `  an outsider's view, first use after the reload: ${fmt(median(firstView))} (${catalog.for(outsider).list().length} skills)`,
+  `  an outsider's view, first use after the reload: ${fmt(median(firstView))} (${callerView(catalog, outsider).list().length} skills)`,
 );
 console.log(`  the same view again: ${fmt(median(laterView))}`);

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
-import catalogPlugin from "./plugins/core/catalog/index.js";
 import { definePlugin } from "./kernel/config.js";
-import { BOOT_KERNEL } from "./lifecycle/boot.js";
+import { defineToken } from "./kernel/tokens.js";
+import { BOOT_KERNEL, type BootKernel } from "./lifecycle/boot.js";
 import type { ServiceRef } from "./kernel/types.js";
 import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
-import stdioPlugin from "./plugins/transports/stdio/index.js";
 import type { WholeCatalog } from "./skills/catalog/catalog.js";
 import { TOKENS } from "./tokens.js";
 
@@ -37,14 +36,21 @@ const kernelBoot = definePlugin({
 });
 
 /**
- * What a SkillsKernel resolves or offers, each with the plugin booted when no plugin in the config
- * provides it: a config replaces one by providing its token (its own catalog, or a plugin providing
- * a transport and LocalCaller in place of stdio), and lists the built-in `stdio` to give it options.
+ * BOOT_KERNEL as the composition root consumes it: the same service (tokens match by name), with
+ * kernel-boot as its default, which the lifecycle's own token cannot name without importing this file.
+ */
+const BOOT_KERNEL_HERE = defineToken<BootKernel>(BOOT_KERNEL.name, { default: () => kernelBoot });
+
+/**
+ * What a SkillsKernel resolves or offers, each with its token's default booted when no plugin in
+ * the config provides it (`catalog`, `stdio`, `kernel-boot`): a config replaces one by providing
+ * its token (its own catalog, or a plugin providing a transport and LocalCaller in place of
+ * stdio), and lists the built-in `stdio` to give it options.
  */
 const SKILLS_KERNEL_CONSUMES = [
-  { token: TOKENS.WholeCatalog, default: () => catalogPlugin },
-  { token: TOKENS.LocalCaller, optional: true, default: () => stdioPlugin },
-  { token: BOOT_KERNEL, optional: true, default: () => kernelBoot },
+  { token: TOKENS.WholeCatalog, wholeCatalog: true },
+  { token: TOKENS.LocalCaller, optional: true },
+  { token: BOOT_KERNEL_HERE, optional: true },
 ] satisfies ServiceRef[];
 
 /**

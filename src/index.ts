@@ -16,23 +16,17 @@ export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./kernel/
 export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
 export type { McpRequestEnd, McpRequestInfo, MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
-export { WholeCatalog } from "./skills/catalog/catalog.js";
+export type { WholeCatalog } from "./skills/catalog/catalog.js";
 export type { CatalogSkill } from "./skills/catalog/catalog-types.js";
 // What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
 export type { CatalogFor, CatalogView } from "./skills/catalog/catalog-view.js";
-export {
-  canSee,
-  visibilitySchema,
-  visibleSkills,
-  type Identity,
-  type Visibility,
-} from "./skills/catalog/visibility.js";
+export { canSee, visibilitySchema, type Identity, type Visibility } from "./skills/catalog/visibility.js";
 // The plugin kit: a source from two methods, and what the built-in remote sources fetch and cache with.
 export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
 export type { SkillFiles } from "./kit/files-source.js";
 export { HttpClient, HttpError, type HttpRequest, type HttpResponse, type HttpSettings } from "./remote/http.js";
 export type { AddressGuard, HostLookup } from "./remote/address-guard.js";
-export { PLUGIN_CACHE_SERVICES, pluginCache } from "./remote/plugin-cache.js";
+export { pluginCache } from "./remote/plugin-cache.js";
 export { cacheRoot } from "./remote/cache-dir.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
 export {
@@ -109,7 +103,6 @@ export { z } from "zod";
 export { VERSION } from "./version.js";
 export {
   createHttpHandler,
-  HTTP_TOKENS,
   json,
   restError,
   type HttpHandler,

@@ -1,14 +1,21 @@
 import { defineToken } from "./kernel/tokens.js";
+import type { CatalogFor, ServerExtension } from "./kernel/types.js";
 import type { HostLookup } from "./remote/address-guard.js";
 
-/** Tokens between two built-in plugins, not part of the public API. */
+/** Tokens between the kernel and built-in plugins, or two built-ins: not part of the public API. */
 export const INTERNAL_TOKENS = {
   /**
-   * Provided by skills-extension, which serves `skill://` files through the SDK's SkillsExtension:
-   * skill-resources, which consumes it, is then set up after it, so that the SDK's template is
-   * registered first and answers every read.
+   * How a caller's view of the catalog is made: provided by the catalog plugin and applied by the
+   * kernel alone, to the `catalog` every handler gets (and `kernel.catalogFor`, embedders' door).
+   * Any identity makes a view, so it is a whole-catalog service.
    */
-  SkillFilesServed: defineToken<true>("skill-files-served"),
+  CallerCatalog: defineToken<CatalogFor>("caller-catalog", { wholeCatalog: true }),
+  /**
+   * Serves `skill://` files on a server through the SDK's SkillsExtension (skills-extension's),
+   * once per server whoever asks first: skill-resources asks before registering its own template,
+   * so the SDK's is registered first and answers every read, in whatever order the two are set up.
+   */
+  SkillFileServer: defineToken<ServerExtension>("skill-file-server"),
   /** How host names resolve for the sources add_skill opens (node:dns's lookup when absent; a test's). */
   HostLookup: defineToken<HostLookup>("host-lookup"),
 } as const;

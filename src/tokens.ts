@@ -3,7 +3,6 @@ import type { Logger } from "./kernel/logger.js";
 import type { MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
 import { defineToken } from "./kernel/tokens.js";
 import type {
-  CatalogFor,
   Identity,
   InstructionsSection,
   KernelTool,
@@ -11,19 +10,30 @@ import type {
   ServerExtension,
   TransportDefinition,
 } from "./kernel/types.js";
+import type { HttpOptions, HttpRoute } from "./plugins/transports/http/index.js";
 import type { WholeCatalog } from "./skills/catalog/catalog.js";
 import type { SkillPolicy } from "./skills/policy.js";
 import type { Ranker, CatalogSource } from "./skills/types.js";
 import type { SourceVisibility } from "./skills/catalog/visibility.js";
 
+// The plugins booted for a token no plugin in the config provides, each loaded only then. Typed
+// here: the plugins' own types name these tokens.
+type Default = () => Promise<object>;
+const cacheMemory: Default = async () => (await import("./plugins/caches/cache-memory/index.js")).default;
+const rankerBm25: Default = async () => (await import("./plugins/rankers/ranker-bm25/index.js")).default;
+const skillPolicy: Default = async () => (await import("./plugins/core/skill-policy/index.js")).default;
+const catalog: Default = async () => (await import("./plugins/core/catalog/index.js")).default;
+const stdio: Default = async () => (await import("./plugins/transports/stdio/index.js")).default;
+
 /**
- * Every service name plugins use, the kernel's and the skill domain's, in one namespace. The
- * kernel itself resolves only its own (Logger to Transport); the skill domain's name what the
- * built-in plugins provide each other. Tokens between two built-ins only are in internal-tokens.ts.
+ * Every service name plugins use, the kernel's, the skill domain's and the http plugin's, in one
+ * namespace. Each token carries how the kernel treats it (Token): the plugin booted when no plugin
+ * provides it, whether each consumer gets its own, whether it holds hidden skills. Tokens only
+ * built-ins share are in internal-tokens.ts.
  */
 export const TOKENS = {
-  /** The plugin's own logger (stderr only), prefixed with its name. */
-  Logger: defineToken<Logger>("logger"),
+  /** The plugin's own logger (stderr only), prefixed with its name; needs no declaring. */
+  Logger: defineToken<Logger>("logger", { scope: "plugin" }),
   /** Multi-registration: each MCP tool a plugin contributes. */
   Tool: defineToken<KernelTool>("tool"),
   /** Multi-registration: hooks run on every McpServer built (resources, prompts). */
@@ -31,22 +41,17 @@ export const TOKENS = {
   /** Multi-registration: sections of the server's instructions, in boot order. */
   Instructions: defineToken<InstructionsSection>("instructions"),
   /**
-   * The shared cache, scoped to the resolving plugin's namespace. Provided by a cache backend
-   * plugin (cache-memory, cache-redis); consume it as optional where caching only saves work.
+   * The shared cache, each consumer's under its own namespace (its name). Provided by a cache
+   * backend plugin (cache-redis, or one of your own), else by cache-memory.
    */
-  Cache: defineToken<Cache>("cache"),
+  Cache: defineToken<Cache>("cache", { scope: "plugin", default: cacheMemory }),
   /** How the cache backend is doing (get_cache_stats, /readyz); provided beside Cache. */
-  CacheMonitor: defineToken<CacheMonitor>("cache-monitor"),
+  CacheMonitor: defineToken<CacheMonitor>("cache-monitor", { default: cacheMemory }),
   /**
    * How long what the server lists stays as it is, for the caching hints of 2026-07-28 results:
    * provided by the catalog, from what its sources say of their changes. Absent: 0 (no caching).
    */
   ListingTtl: defineToken<ListingTtl>("listing-ttl"),
-  /**
-   * How a caller's view of the skill catalog is made: provided by the catalog plugin, and applied
-   * by the kernel to the `catalog` every handler gets. Absent: an empty catalog.
-   */
-  CallerCatalog: defineToken<CatalogFor>("caller-catalog"),
   /** Multi-registration: told of every MCP request of every server built (the metrics plugin). */
   RequestObserver: defineToken<RequestObserver>("request-observer"),
   /** Single, optional: figures a plugin reports for /metrics (provided by the metrics plugin). */
@@ -55,23 +60,30 @@ export const TOKENS = {
    * Who a local client is (stdio, and the CLI's commands that call tools): the stdio plugin's
    * `identity` option, which a config chooses since nothing local signs in.
    */
-  LocalCaller: defineToken<{ readonly identity?: Identity }>("local-caller"),
+  LocalCaller: defineToken<{ readonly identity?: Identity }>("local-caller", { default: stdio }),
   /** Multi-registration: each transport a plugin contributes (stdio, http). */
   Transport: defineToken<TransportDefinition>("transport"),
+  /** Multi-registration: each HTTP route beside MCP (rest-api, metrics), served by the http plugin. */
+  HttpRoute: defineToken<HttpRoute>("http-route"),
+  /** The http plugin's validated options, so an embedded handler and the routes serve as the config says. */
+  HttpOptions: defineToken<HttpOptions>("http-options"),
 
   /**
-   * Every skill of every source, whoever the caller: for what loads or watches the catalog, or
-   * reports on all of it (readiness, metrics). What answers a caller reads `catalog` from its
-   * context instead, already scoped to that caller. Named apart from the old `skill-catalog`, so
-   * a plugin written against that fails to boot rather than show hidden skills.
+   * Every skill of every source, whoever the caller (the catalog plugin's): for what loads or
+   * watches the catalog, or reports on all of it (readiness, metrics). What answers a caller reads
+   * `catalog` from its context instead, already scoped to that caller.
    */
-  WholeCatalog: defineToken<WholeCatalog>("whole-catalog"),
-  /** Multi-registration: each skill source, in precedence order (config order). */
-  CatalogSource: defineToken<CatalogSource>("skill-source"),
+  WholeCatalog: defineToken<WholeCatalog>("whole-catalog", { wholeCatalog: true, default: catalog }),
+  /** Multi-registration: each skill source, in precedence order (config order). Read by the catalog alone. */
+  CatalogSource: defineToken<CatalogSource>("skill-source", { wholeCatalog: true }),
   /** Multi-registration: who may see a source (fs roots, git repositories, catalogs with `visibleTo`). */
-  SourceVisibility: defineToken<SourceVisibility>("source-visibility"),
-  /** The ranker search uses: provided by a ranker plugin, else search uses the default. */
-  Ranker: defineToken<Ranker>("ranker"),
-  /** What may be served and installed (audit mode, signatures): the skill-policy plugin's, else the default. */
-  SkillPolicy: defineToken<SkillPolicy>("skill-policy"),
+  SourceVisibility: defineToken<SourceVisibility>("source-visibility", { wholeCatalog: true }),
+  /**
+   * A ranker of the consumer's own, empty until it builds one (search_skills' holds what its
+   * callers may see, and no other plugin reaches it): ranker-bm25's unless a ranker plugin
+   * provides it.
+   */
+  Ranker: defineToken<Ranker>("ranker", { scope: "plugin", default: rankerBm25 }),
+  /** What may be served and installed (audit mode, signatures): the skill-policy plugin's, with its defaults unless configured. */
+  SkillPolicy: defineToken<SkillPolicy>("skill-policy", { default: skillPolicy }),
 } as const;

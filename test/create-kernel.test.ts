@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createKernel } from "../src/create-kernel.js";
 import { definePlugin } from "../src/kernel/config.js";
 import { createLogger } from "../src/kernel/logger.js";
-import { WholeCatalog } from "../src/skills/catalog/catalog.js";
+import { callerView, WholeCatalog } from "../src/skills/catalog/catalog.js";
+import { INTERNAL_TOKENS } from "../src/internal-tokens.js";
 import { TOKENS } from "../src/tokens.js";
 
 const boot = (plugins: unknown[]) =>
@@ -44,10 +45,10 @@ describe("createKernel's defaults (catalog, stdio, kernel-boot)", () => {
     const own = new WholeCatalog(createLogger("silent"));
     const catalog = definePlugin({
       name: "my-catalog",
-      provides: [TOKENS.WholeCatalog, TOKENS.CallerCatalog],
+      provides: [TOKENS.WholeCatalog, INTERNAL_TOKENS.CallerCatalog],
       setup(ctx) {
         ctx.provide(TOKENS.WholeCatalog, own);
-        ctx.provide(TOKENS.CallerCatalog, (identity) => own.for(identity));
+        ctx.provide(INTERNAL_TOKENS.CallerCatalog, (identity) => callerView(own, identity));
       },
     });
     const kernel = await boot([catalog]);

@@ -36,7 +36,7 @@ export interface InstallCliOptions {
 export async function runInstall(kernel: Kernel, name: string, options: InstallCliOptions): Promise<number> {
   const installer = installerOf(kernel);
   // A local caller, as for list and read: what the stdio plugin's identity may see.
-  const identity = kernel.resolveOptional(TOKENS.LocalCaller)?.identity;
+  const catalog = kernel.catalogFor(kernel.resolveOptional(TOKENS.LocalCaller)?.identity);
   let code = 0;
   const results = [];
   for (const targetRoot of await targetRoots(installer, options)) {
@@ -49,7 +49,7 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
         strict: options.strict,
         servedElsewhere: options.servedElsewhere?.includes(targetRoot) ?? false,
         allowRisky: options.allowRisky,
-        identity,
+        catalog,
       });
       results.push(result);
       if (!options.json) process.stdout.write(`${renderInstall(result)}\n`);

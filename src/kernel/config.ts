@@ -1,5 +1,6 @@
 import type { LogLevel } from "./logger.js";
-import type { Plugin } from "./types.js";
+import type { Token } from "./tokens.js";
+import type { Plugin, ServiceRef } from "./types.js";
 
 /**
  * One plugin in a config:
@@ -40,7 +41,14 @@ export function defineConfig(config: SkillsKernelConfig): SkillsKernelConfig {
   return config;
 }
 
-/** Identity helper that gives a plugin object full types (options inferred from its schema). */
-export function definePlugin<Options = undefined>(plugin: Plugin<Options>): Plugin<Options> {
+/**
+ * Identity helper that gives a plugin object full types: options inferred from its schema, and a
+ * context that resolves only what `consumes` and `provides` list (anything else is a compile error).
+ */
+export function definePlugin<
+  Options = undefined,
+  const Consumes extends readonly ServiceRef[] = readonly [],
+  const Provides extends readonly Token<any>[] = readonly [],
+>(plugin: Plugin<Options, Consumes, Provides>): Plugin<Options, Consumes, Provides> {
   return plugin;
 }

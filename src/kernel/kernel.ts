@@ -9,9 +9,9 @@ import { checkedTool } from "./tool-schema.js";
 import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { withDefaultProviders } from "./plugin-defaults.js";
-import { orderPlugins, pluginNeeds, refToken } from "./plugin-order.js";
+import { orderPlugins, pluginNeeds } from "./plugin-order.js";
 import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
-import { Declarations } from "./declarations.js";
+import { Declarations, refToken } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
 import { tokenName, type Token } from "./tokens.js";
@@ -29,15 +29,14 @@ import type {
   KernelTool,
 } from "./types.js";
 import { TOKENS } from "../tokens.js";
+import { INTERNAL_TOKENS } from "../internal-tokens.js";
 
 /** A kernel with no catalog plugin: a handler that reads the catalog learns why there is none. */
 const NO_CATALOG = new Proxy({} as CatalogView, {
   get(_target, key) {
     // Not a thenable: awaiting the catalog itself must not throw.
     if (key === "then") return undefined;
-    throw new Error(
-      "no plugin in this config provides the skill catalog (TOKENS.CallerCatalog: the catalog plugin does)",
-    );
+    throw new Error("no plugin in this config provides the skill catalog (the catalog plugin does)");
   },
 });
 const noCatalog: CatalogFor = () => NO_CATALOG;
@@ -53,8 +52,8 @@ export interface KernelOptions {
   readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
   /**
    * Services the code booting the kernel resolves from it or offers its plugins, declared as a
-   * plugin's `consumes`: a required one no plugin provides fails the boot, and a `default` (the
-   * composition root's catalog, stdio, kernel-boot) boots when no plugin provides the token, so a
+   * plugin's `consumes`: a required one no plugin provides fails the boot, and a token's default
+   * (the composition root's catalog, stdio, kernel-boot) boots when no plugin provides it, so a
    * config replaces it by providing that token.
    */
   readonly consumes?: readonly ServiceRef[];
@@ -137,7 +136,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
       options: await validatePluginOptions(entry.plugin, entry.options, source),
     })),
   );
-  const kernelServices = new Set<Token<unknown>>([TOKENS.Logger]);
+  const kernelServices = new Set<symbol>([TOKENS.Logger.key]);
   const ordered = orderPlugins(validated, source, kernelServices);
   const needs = pluginNeeds(validated, source, kernelServices);
   checkKernelConsumes(options.consumes ?? [], validated, source);
@@ -150,6 +149,11 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const declared = new Declarations(
     validated.map(({ plugin }) => plugin),
     kernelServices,
+    options.consumes,
+  );
+  declared.checkConsumes(
+    validated.map(({ plugin }) => plugin),
+    source,
   );
   const registry = new ServiceRegistry();
   registry.provideKernelService(TOKENS.Logger, logger);
@@ -264,8 +268,8 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const observers = registry.contributions(TOKENS.RequestObserver);
   const kernelContainer = registry.containerFor("kernel", new Map());
   const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
-  const catalogFor = registry.has(TOKENS.CallerCatalog)
-    ? registry.resolve(kernelContainer, TOKENS.CallerCatalog)
+  const catalogFor = registry.has(INTERNAL_TOKENS.CallerCatalog)
+    ? registry.resolve(kernelContainer, INTERNAL_TOKENS.CallerCatalog)
     : noCatalog;
   const serverParts = { tools, extensions, instructions, listingTtl, catalogFor, logger, observers };
   const buildServer = (options?: ServerBuildOptions) => createMcpServer(serverParts, options);
@@ -381,7 +385,7 @@ function pluginContext({
       declared.checkResolve(plugin, token, registering.open);
       if (!registry.has(token, staged)) {
         throw new ConfigError(
-          `plugin "${plugin.name}" needs service "${token.description?.replace(/^skills-kernel:/, "")}", which no plugin provides; ` +
+          `plugin "${plugin.name}" needs service "${tokenName(token)}", which no plugin provides; ` +
             `add the plugin that provides it`,
           ERROR_CODES.SERVICE_MISSING,
         );
@@ -399,6 +403,7 @@ function pluginContext({
     provide(token, value) {
       register("provide", token);
       registry.provide(staged, token, { kind: "value", value });
+      declared.checkScope(plugin, token);
     },
     provideScoped(token, factory) {
       register("provideScoped", token);
@@ -407,7 +412,7 @@ function pluginContext({
     contribute(token, value) {
       register("contribute", token);
       // One way to add each: the method checks what it is given, a bare contribution would not.
-      const method = CHECKED_BY.get(token);
+      const method = CHECKED_BY.get(token.key);
       if (method) {
         throw new PluginError(
           plugin.name,
@@ -442,10 +447,10 @@ function pluginContext({
 }
 
 /** What the kernel collects through a method of its own, which checks it, and never through contribute. */
-const CHECKED_BY: ReadonlyMap<Token<unknown>, string> = new Map<Token<unknown>, string>([
-  [TOKENS.Tool, "addTool"],
-  [TOKENS.ServerExtension, "extendServer"],
-  [TOKENS.Instructions, "addInstructions"],
+const CHECKED_BY: ReadonlyMap<symbol, string> = new Map<symbol, string>([
+  [TOKENS.Tool.key, "addTool"],
+  [TOKENS.ServerExtension.key, "extendServer"],
+  [TOKENS.Instructions.key, "addInstructions"],
 ]);
 
 function checkedFunction<T>(plugin: string, method: string, value: T): T {
@@ -495,9 +500,9 @@ function checkKernelConsumes(
   source: string,
 ): void {
   for (const ref of refs) {
-    if (typeof ref !== "symbol" && ref.optional === true) continue;
+    if ("token" in ref && ref.optional === true) continue;
     const token = refToken(ref);
-    if (entries.some(({ plugin }) => plugin.provides?.includes(token))) continue;
+    if (entries.some(({ plugin }) => plugin.provides?.some((own) => own.key === token.key))) continue;
     throw new ConfigError(
       `${source}: the kernel needs service "${tokenName(token)}", which no plugin in this config provides; add a plugin that provides it`,
       ERROR_CODES.SERVICE_MISSING,

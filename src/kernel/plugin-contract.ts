@@ -1,8 +1,10 @@
 import { VERSION } from "../version.js";
 import { ConfigError, ERROR_CODES } from "./errors.js";
+import { isToken } from "./tokens.js";
 import type { Plugin } from "./types.js";
 
 const HOOKS = ["start", "serve", "stop"] as const;
+const REF_KEYS = new Set(["token", "optional", "fromStart", "wholeCatalog"]);
 
 type Semver = typeof import("semver");
 
@@ -38,22 +40,23 @@ function checkPluginContract(plugin: Plugin<any>, source: string, semver: Semver
   ) {
     throw invalid("dependsOn must be an array of plugin names");
   }
-  if (
-    plugin.provides !== undefined &&
-    !(Array.isArray(plugin.provides) && plugin.provides.every((t) => typeof t === "symbol"))
-  ) {
-    throw invalid("provides must be an array of tokens");
+  if (plugin.provides !== undefined && !(Array.isArray(plugin.provides) && plugin.provides.every(isToken))) {
+    throw invalid("provides must be an array of tokens (defineToken, TOKENS)");
   }
   const validRef = (ref: unknown) =>
-    typeof ref === "symbol" ||
+    isToken(ref) ||
     (typeof ref === "object" &&
       ref !== null &&
-      typeof (ref as { token?: unknown }).token === "symbol" &&
-      ["undefined", "boolean"].includes(typeof (ref as { optional?: unknown }).optional) &&
-      ["undefined", "boolean"].includes(typeof (ref as { fromStart?: unknown }).fromStart) &&
-      ["undefined", "function"].includes(typeof (ref as { default?: unknown }).default));
+      isToken((ref as { token?: unknown }).token) &&
+      Object.keys(ref).every((key) => REF_KEYS.has(key)) &&
+      ["optional", "fromStart", "wholeCatalog"].every((flag) =>
+        ["undefined", "boolean"].includes(typeof (ref as Record<string, unknown>)[flag]),
+      ));
   if (plugin.consumes !== undefined && !(Array.isArray(plugin.consumes) && plugin.consumes.every(validRef))) {
-    throw invalid("consumes must be an array of tokens or { token, optional, fromStart, default } objects");
+    throw invalid(
+      "consumes must be an array of tokens or { token, optional, fromStart, wholeCatalog } objects " +
+        "(a default is the token's own: defineToken(name, { default }))",
+    );
   }
   if (
     plugin.options !== undefined &&

@@ -1,17 +1,14 @@
+import { refToken } from "./declarations.js";
 import { ConfigError, ERROR_CODES } from "./errors.js";
-import { tokenName, type Token } from "./tokens.js";
+import { tokenName } from "./tokens.js";
 import type { Plugin, ServiceRef } from "./types.js";
 
 interface Named {
   readonly plugin: Pick<Plugin<any>, "name" | "dependsOn" | "provides" | "consumes">;
 }
 
-export function refToken(ref: ServiceRef): Token<unknown> {
-  return typeof ref === "symbol" ? ref : ref.token;
-}
-
 function isOptional(ref: ServiceRef): boolean {
-  return typeof ref !== "symbol" && ref.optional === true;
+  return "token" in ref && ref.optional === true;
 }
 
 /**
@@ -24,7 +21,7 @@ function isOptional(ref: ServiceRef): boolean {
 export function orderPlugins<T extends Named>(
   entries: readonly T[],
   source: string,
-  kernelServices: ReadonlySet<Token<unknown>> = new Set(),
+  kernelServices: ReadonlySet<symbol> = new Set(),
 ): T[] {
   const after = pluginNeeds(entries, source, kernelServices);
   const ordered: T[] = [];
@@ -52,12 +49,12 @@ export function orderPlugins<T extends Named>(
 export function pluginNeeds(
   entries: readonly Named[],
   source: string,
-  kernelServices: ReadonlySet<Token<unknown>> = new Set(),
+  kernelServices: ReadonlySet<symbol> = new Set(),
 ): Map<string, Set<string>> {
   const byName = new Map(entries.map((entry) => [entry.plugin.name, entry]));
-  const providers = new Map<Token<unknown>, string[]>();
+  const providers = new Map<symbol, string[]>();
   for (const { plugin } of entries) {
-    for (const token of plugin.provides ?? []) providers.set(token, [...(providers.get(token) ?? []), plugin.name]);
+    for (const { key } of plugin.provides ?? []) providers.set(key, [...(providers.get(key) ?? []), plugin.name]);
   }
 
   const after = new Map<string, Set<string>>();
@@ -74,12 +71,12 @@ export function pluginNeeds(
     }
     for (const ref of plugin.consumes ?? []) {
       const token = refToken(ref);
-      const from = (providers.get(token) ?? []).filter((name) => name !== plugin.name);
+      const from = (providers.get(token.key) ?? []).filter((name) => name !== plugin.name);
       if (
         from.length === 0 &&
         !isOptional(ref) &&
-        !kernelServices.has(token) &&
-        !(plugin.provides ?? []).includes(token)
+        !kernelServices.has(token.key) &&
+        !(plugin.provides ?? []).some((own) => own.key === token.key)
       ) {
         throw new ConfigError(
           `${source}: plugin "${plugin.name}" needs service "${tokenName(token)}", which no plugin in this config provides; ` +
@@ -87,7 +84,7 @@ export function pluginNeeds(
           ERROR_CODES.SERVICE_MISSING,
         );
       }
-      if (typeof ref === "symbol" || ref.fromStart !== true) for (const name of from) needs.add(name);
+      if (!("token" in ref) || ref.fromStart !== true) for (const name of from) needs.add(name);
     }
     after.set(plugin.name, needs);
   }

@@ -1,18 +1,72 @@
 declare const carries: unique symbol;
 
 /**
- * A service name that carries the type of what it names. It is a `Symbol.for` key, not a plain
- * symbol, so a plugin built against its own copy of skills-kernel (an npm plugin with a nested
- * install, or the CLI's bundle next to a config's import) still names the kernel's services.
+ * A token's default: a function giving the plugin to boot (a lazy import, so that it loads only
+ * when needed). Typed as any object, checked when booted (it must provide the token): a token then
+ * names no plugin type, and tokens from two copies of skills-kernel stay interchangeable.
  */
-export type Token<T> = symbol & { readonly [carries]?: T };
+export type TokenDefault = () => object | Promise<object>;
+
+/**
+ * A service name that carries the type of what it names and how the kernel treats it (Backstage's
+ * service refs). Tokens are told apart by `key`, a `Symbol.for` key, not by object identity, so a
+ * plugin built against its own copy of skills-kernel (an npm plugin with a nested install, or the
+ * CLI's bundle next to a config's import) still names the kernel's services.
+ */
+export interface Token<T> {
+  /** `Symbol.for("skills-kernel:<name>")`: the same in every copy of skills-kernel. */
+  readonly key: symbol;
+  /** The name it was made with, for messages. */
+  readonly name: string;
+  /**
+   * `"plugin"`: each consuming plugin gets an instance of its own (its logger, its cache namespace,
+   * its ranker), so it must be provided with `provideScoped`. `"kernel"`: one for every consumer.
+   */
+  readonly scope: "kernel" | "plugin";
+  /**
+   * The plugin the kernel boots, once, when some plugin consumes this token and none in the config
+   * provides it (cache-memory for the cache, ranker-bm25 for the ranker): every consumer, required
+   * or optional, gets the same.
+   */
+  readonly default?: TokenDefault;
+  /**
+   * What it holds is every source's skills, hidden ones too (the whole catalog, the sources, who
+   * may see them): a plugin consuming it says so with `{ token, wholeCatalog: true }`, and a plain
+   * consumer fails to boot, pointed at the `catalog` its handlers get, already scoped to the caller.
+   */
+  readonly wholeCatalog: boolean;
+  readonly [carries]?: T;
+}
+
+/** How a token is treated beyond its name; see Token. */
+export interface TokenTraits {
+  readonly scope?: "kernel" | "plugin";
+  readonly default?: TokenDefault;
+  readonly wholeCatalog?: boolean;
+}
 
 /** Make a token; `name` must be unique across everything loaded into the process. */
-export function defineToken<T>(name: string): Token<T> {
-  return Symbol.for(`skills-kernel:${name}`) as Token<T>;
+export function defineToken<T>(name: string, traits: TokenTraits = {}): Token<T> {
+  return Object.freeze({
+    key: Symbol.for(`skills-kernel:${name}`),
+    name,
+    scope: traits.scope ?? "kernel",
+    ...(traits.default && { default: traits.default }),
+    wholeCatalog: traits.wholeCatalog ?? false,
+  });
+}
+
+/** Whether `value` is a token (of any copy of skills-kernel). */
+export function isToken(value: unknown): value is Token<unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { key?: unknown }).key === "symbol" &&
+    typeof (value as { name?: unknown }).name === "string"
+  );
 }
 
 /** The name a token was made with, for messages. */
 export function tokenName(token: Token<unknown>): string {
-  return token.description?.replace(/^skills-kernel:/, "") ?? "?";
+  return token.name;
 }

@@ -1,4 +1,6 @@
 import type { Token } from "./tokens.js";
+
+declare const resolvable: unique symbol;
 import type {
   AuthInfo,
   CacheHint,
@@ -19,9 +21,15 @@ import type { Logger } from "./logger.js";
 /**
  * A plugin is a plain object (Vite/Rollup style): a unique name, the services it provides and
  * consumes, an optional options schema, and `setup`. `setup` is the only place to register
- * anything, and returns the plugin's lifecycle hooks (PluginHooks), if it has any.
+ * anything, and returns the plugin's lifecycle hooks (PluginHooks), if it has any. Written through
+ * `definePlugin`, its context resolves only what `consumes` and `provides` list: resolving any
+ * other service is a compile error, as it is a run-time one.
  */
-export interface Plugin<Options = unknown> {
+export interface Plugin<
+  Options = unknown,
+  Consumes extends readonly ServiceRef[] = readonly ServiceRef[],
+  Provides extends readonly Token<any>[] = readonly Token<any>[],
+> {
   readonly name: string;
   readonly version?: string;
   /**
@@ -34,13 +42,14 @@ export interface Plugin<Options = unknown> {
    * Registering a token not listed here is refused (tools, server extensions and instructions,
    * which only the kernel collects, need no listing).
    */
-  readonly provides?: readonly Token<unknown>[];
+  readonly provides?: Provides;
   /**
    * Services this plugin resolves. It is set up after every plugin that provides them; a required
-   * one that no plugin provides fails the boot, naming both sides. Resolving a token not listed
-   * here (or in `provides`) is refused, naming the plugin that provides it.
+   * one that no plugin provides, and whose token names no default, fails the boot, naming both
+   * sides. Resolving a token not listed here (or in `provides`) is refused, naming the plugin
+   * that provides it.
    */
-  readonly consumes?: readonly ServiceRef[];
+  readonly consumes?: Consumes;
   /** Plugins that must be set up before this one, by name: for when a name is really meant. */
   readonly dependsOn?: readonly string[];
   /** Any Standard Schema (zod, valibot, arktype...). Validated options, defaults applied, reach setup. */
@@ -57,7 +66,10 @@ export interface Plugin<Options = unknown> {
    * under two names), so per-kernel state lives in those closures, never on the object; hooks on
    * the object itself are refused.
    */
-  setup(ctx: PluginContext, options: Options): void | PluginHooks | Promise<void | PluginHooks>;
+  setup(
+    ctx: PluginContext<Resolvable<Consumes, Provides>>,
+    options: Options,
+  ): void | PluginHooks<Resolvable<Consumes, Provides>> | Promise<void | PluginHooks<Resolvable<Consumes, Provides>>>;
 }
 
 /** Why a plugin, or some of its options, need the user's trust; each reason a short clause. */
@@ -70,37 +82,58 @@ export interface NeedsTrust {
 
 /**
  * A consumed service: required by default; `{ token, optional: true }` when the plugin copes
- * without. `fromStart: true` says the plugin resolves it only from `start` on, once every plugin
- * is set up: it then orders nothing, so two plugins may each consume the other's that way.
- * `default` is the plugin that provides the service when no plugin in the config does (a ranker,
- * the cache, the skill policy): the kernel boots it, with its default options, once for every
- * consumer naming it.
+ * without (a token with a default is never without). `fromStart: true` says the plugin resolves
+ * it only from `start` on, once every plugin is set up: it then orders nothing, so two plugins may
+ * each consume the other's that way. `wholeCatalog: true` is required for a token that holds every
+ * source's skills, hidden ones too (Token.wholeCatalog), and says the plugin means it.
  */
 export type ServiceRef =
-  | Token<unknown>
+  | Token<any>
   | {
-      readonly token: Token<unknown>;
+      readonly token: Token<any>;
       readonly optional?: boolean;
       readonly fromStart?: boolean;
-      readonly default?: () => Plugin<any> | Promise<Plugin<any>>;
+      readonly wholeCatalog?: boolean;
     };
 
+/** The token a consumed service names. */
+export type RefToken<Ref> = Ref extends { readonly token: infer K } ? K : Ref;
+
+/** What the kernel gives every plugin unasked: its logger, and what only the kernel collects. */
+export type KernelToken =
+  | Token<Logger>
+  | Token<KernelTool>
+  | Token<ServerExtension>
+  | Token<InstructionsSection>
+  | Token<TransportDefinition>;
+
+/** The tokens a plugin's context resolves: those it consumes or provides, and the kernel's. */
+export type Resolvable<Consumes extends readonly ServiceRef[], Provides extends readonly Token<any>[]> =
+  | RefToken<Consumes[number]>
+  | Provides[number]
+  | KernelToken;
+
 /** The lifecycle hooks a setup returns (see Plugin.setup). */
-export interface PluginHooks {
+export interface PluginHooks<R extends Token<any> = Token<any>> {
   /** Runs once every plugin is set up: load data, open connections. */
-  start?(ctx: PluginRuntimeContext): void | Promise<void>;
+  start?(ctx: PluginRuntimeContext<R>): void | Promise<void>;
   /**
    * Runs when the kernel starts serving a transport, never for a one-shot use such as a CLI
    * command: the place for background work only a long-lived server needs (warming an index).
    * A failure is logged; the server keeps serving.
    */
-  serve?(ctx: PluginRuntimeContext): void | Promise<void>;
+  serve?(ctx: PluginRuntimeContext<R>): void | Promise<void>;
   /** Runs in reverse boot order at shutdown. */
-  stop?(ctx: PluginRuntimeContext): void | Promise<void>;
+  stop?(ctx: PluginRuntimeContext<R>): void | Promise<void>;
 }
 
-/** What every hook gets: the plugin's name, logger, folder, signal, and the services it may use. */
-export interface PluginRuntimeContext {
+/**
+ * What every hook gets: the plugin's name, logger, folder, signal, and the services it may use,
+ * `R` (what it consumes or provides): resolving another token is a compile error.
+ */
+export interface PluginRuntimeContext<in R extends Token<any> = Token<any>> {
+  /** Type-only: what this context resolves, so a helper taking a context asks for the tokens it resolves. */
+  readonly [resolvable]?: (token: R) => void;
   /** The plugin's own name. */
   readonly name: string;
   /** A logger prefixed with the plugin's name; writes to stderr. */
@@ -111,23 +144,26 @@ export interface PluginRuntimeContext {
   readonly signal: AbortSignal;
   /**
    * A service another plugin (or the kernel) provides, as this plugin sees it (scoped services,
-   * such as the logger or a cache namespace, are this plugin's own). Fails with a clear message
-   * when none does.
+   * such as the logger, a cache namespace or a ranker, are this plugin's own). Fails with a clear
+   * message when none does.
    */
-  resolve<T>(token: Token<T>): T;
+  resolve<T>(token: Token<T> & R): T;
   /** Like resolve, but undefined when no plugin provides the service. Other errors still throw. */
-  resolveOptional<T>(token: Token<T>): T | undefined;
+  resolveOptional<T>(token: Token<T> & R): T | undefined;
   /** All contributions under a multi-registration token (empty when there are none). */
-  resolveAll<T>(token: Token<T>): T[];
+  resolveAll<T>(token: Token<T> & R): T[];
 }
 
 /** What setup gets: the runtime context plus the registration methods, usable only during setup. */
-export interface PluginContext extends PluginRuntimeContext {
-  /** Provide a single service under a token; providing one twice is an error naming both plugins. */
+export interface PluginContext<in R extends Token<any> = Token<any>> extends PluginRuntimeContext<R> {
+  /**
+   * Provide a single service under a token; providing one twice is an error naming both plugins.
+   * A token made per consumer (`scope: "plugin"`: the cache, the ranker) takes provideScoped.
+   */
   provide<T>(token: Token<T>, value: T): void;
   /**
    * Provide a service that each consuming plugin gets its own instance of, made on its first
-   * resolve: `consumer` names the plugin resolving it (a cache namespace, a child logger).
+   * resolve: `consumer` names the plugin resolving it (a cache namespace, a ranker of its own).
    */
   provideScoped<T>(token: Token<T>, factory: (consumer: { readonly name: string }) => T): void;
   /** Add one contribution to a multi-registration token (skill sources, tools, transports...). */
@@ -156,13 +192,13 @@ export type InstructionsSection = (caller: HandlerCaller) => string | undefined;
 
 /**
  * The skill catalog as one caller may see it. The kernel knows no skill: the skill domain fills
- * this in (src/skills/catalog/catalog-view.ts) and the catalog plugin makes one per caller
- * (TOKENS.CallerCatalog); the kernel hands it to every handler.
+ * this in (src/skills/catalog/catalog-view.ts) and the catalog plugin makes one per caller;
+ * the kernel hands it to every handler, and to embedders through `kernel.catalogFor`.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in src/skills/catalog/catalog-view.ts
 export interface CatalogView {}
 
-/** How a caller's view of the catalog is made: the catalog plugin's `TOKENS.CallerCatalog`. */
+/** How a caller's view of the catalog is made: `kernel.catalogFor`, and what the catalog plugin gives the kernel. */
 export type CatalogFor = (identity: Identity | undefined) => CatalogView;
 
 /** Who a handler answers, and the catalog as they may see it. */

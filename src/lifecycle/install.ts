@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { WholeCatalog } from "../skills/catalog/catalog.js";
+import { callerView, type WholeCatalog } from "../skills/catalog/catalog.js";
 import type { CatalogView } from "../skills/catalog/catalog-view.js";
 import type { CatalogSkill } from "../skills/catalog/catalog-types.js";
-import type { Identity } from "../skills/catalog/visibility.js";
 import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay, hasUnsafeCharacter } from "../skills/display-text.js";
 import { stagingName } from "../skills/files/install-staging.js";
@@ -46,8 +45,11 @@ export interface InstallRequest {
    * serving only `--skills-dir` folders): no "not served" warning.
    */
   readonly servedElsewhere?: boolean;
-  /** Who asks: only a skill this identity may see can be installed (WholeCatalog.for). */
-  readonly identity?: Identity;
+  /**
+   * The catalog as whoever asks may see it (a tool's `catalog`, `kernel.catalogFor`): only a skill
+   * in it can be installed. Absent: an anonymous caller's.
+   */
+  readonly catalog?: CatalogView;
 }
 
 export interface InstallResult {
@@ -104,7 +106,7 @@ export async function installSkill(
   write: WriteNewFile = writeNewFile,
 ): Promise<InstallResult> {
   const { signal } = request;
-  const catalog = whole.for(request.identity);
+  const catalog = request.catalog ?? callerView(whole, undefined);
   const checkCancelled = () => {
     if (signal?.aborted) throw new ToolInputError("the install was cancelled; nothing was changed");
   };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { Cache } from "../../src/kernel/cache.js";
-import { CACHE } from "../../src/cache/default-cache.js";
 import { definePlugin } from "../../src/kernel/config.js";
 import { createKernel } from "../../src/create-kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
@@ -8,10 +7,10 @@ import { TOKENS } from "../../src/tokens.js";
 import { freePort } from "../helpers/free-port.js";
 
 /** A plugin that keeps the cache view it resolves, to show whose namespace it is. */
-function consumer(name: string, seen: Cache[]) {
+function consumer(name: string, seen: Cache[], optional = false) {
   return definePlugin({
     name,
-    consumes: [CACHE],
+    consumes: [{ token: TOKENS.Cache, optional }],
     setup(ctx) {
       const cache = ctx.resolveOptional(TOKENS.Cache);
       if (cache) seen.push(cache);
@@ -22,13 +21,18 @@ function consumer(name: string, seen: Cache[]) {
 const boot = (plugins: unknown[]) =>
   createKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
 
-describe("the default cache (CACHE: the Cache token with cache-memory as its default)", () => {
-  it("is cache-memory when the config names no cache, each plugin in its own namespace", async () => {
+describe("the default cache (the Cache token names cache-memory as its default)", () => {
+  it("is cache-memory when the config names no cache, for every consumer, each in its own namespace", async () => {
     const seen: Cache[] = [];
-    const kernel = await boot([consumer("one", seen), consumer("two", seen)]);
+    const plain = definePlugin({
+      name: "three",
+      consumes: [TOKENS.Cache],
+      setup: (ctx) => void seen.push(ctx.resolve(TOKENS.Cache)),
+    });
+    const kernel = await boot([consumer("one", seen), consumer("two", seen, true), plain]);
     try {
       expect(kernel.plugins).toContain("cache-memory");
-      expect(seen.map((cache) => cache.namespace)).toEqual(["one", "two"]);
+      expect(seen.map((cache) => cache.namespace)).toEqual(["one", "two", "three"]);
       await seen[0]!.set("k", "one's");
       expect(await seen[1]!.get("k")).toBeUndefined();
     } finally {

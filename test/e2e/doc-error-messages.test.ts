@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
 
+/** defineToken("test:greeting") as the object it makes, for a config that cannot import skills-kernel. */
+const GREETING = `{ key: Symbol.for("skills-kernel:test:greeting"), name: "test:greeting", scope: "kernel", wholeCatalog: false }`;
+
 /**
  * Error messages the docs quote, each produced by dist/cli.js as a user would meet it and compared
  * with the doc's line: `…` stands for any text, `/abs/project` for the folder the command ran in,
@@ -305,7 +308,7 @@ const CASES: readonly Case[] = [
     // defineToken("test:greeting"), written out: the config cannot import skills-kernel here.
     files: {
       "c.mjs": inline(
-        `{ name: "needy", consumes: [Symbol.for("skills-kernel:test:greeting")], setup(ctx) { ctx.resolve(Symbol.for("skills-kernel:test:greeting")); } }`,
+        `{ name: "needy", consumes: [${GREETING}], setup(ctx) { ctx.resolve(${GREETING}); } }`,
       ),
     },
   },

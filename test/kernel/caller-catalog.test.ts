@@ -10,7 +10,6 @@ import {
   defineToken,
   definePlugin,
   ERROR_CODES,
-  HTTP_TOKENS,
   json,
   restError,
   TOKENS,
@@ -32,7 +31,7 @@ const names = (catalog: { list(): readonly { name: string }[] }) =>
 
 const thirdParty = definePlugin({
   name: "third-party",
-  provides: [HTTP_TOKENS.Route],
+  provides: [TOKENS.HttpRoute],
   setup(ctx) {
     ctx.addTool({
       name: "all_skills",
@@ -48,7 +47,7 @@ const thirdParty = definePlugin({
       }));
     });
     ctx.addInstructions(({ catalog }) => `Skills: ${names(catalog)}.`);
-    ctx.contribute(HTTP_TOKENS.Route, {
+    ctx.contribute(TOKENS.HttpRoute, {
       prefix: "/names",
       async handle(request, _path, { catalog }) {
         if (request.method !== "GET") return restError(405, "read-only");
@@ -131,9 +130,10 @@ describe("a third-party plugin's catalog is its caller's", () => {
     expect(await response.json()).toEqual({ names: "open-skill" });
   });
 
-  it("a view cannot be widened into another caller's", () => {
-    const view = kernel.catalogFor(undefined) as unknown as { for(identity: unknown): unknown };
-    expect(() => view.for(PLATFORM)).toThrow("a view of the catalog cannot be scoped again");
+  it("a view cannot be widened into another caller's, nor is the whole catalog one, even for a caller who sees all", () => {
+    expect("for" in kernel.catalogFor(undefined)).toBe(false);
+    expect(kernel.catalogFor(PLATFORM)).not.toBe(kernel.catalog);
+    expect("for" in kernel.catalog).toBe(false);
   });
 
   it("a plugin written against the old catalog token fails to boot instead of seeing every skill", async () => {

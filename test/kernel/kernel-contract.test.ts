@@ -282,7 +282,11 @@ describe("lifecycle", () => {
           ctx.provide(LOCAL, "built-in");
         },
       });
-    const local = (events: string[]): ServiceRef => ({ token: LOCAL, optional: true, default: () => builtin(events) });
+    // The booting code's copy of the token names the default, as createKernel's does for kernel-boot.
+    const local = (events: string[]): ServiceRef => ({
+      token: defineToken<string>(LOCAL.name, { default: () => builtin(events) }),
+      optional: true,
+    });
 
     it("boots the default when no plugin provides the token, beside another transport", async () => {
       const events: string[] = [];
@@ -409,7 +413,11 @@ describe("what a plugin declares is what it does", () => {
 
   it("refuses a resolve of a token missing from consumes, naming the plugin, the token and its provider, in any order", async () => {
     for (const order of [0, 1]) {
-      const sneaky = definePlugin({ name: "sneaky", setup: (ctx) => void ctx.resolveOptional(RANKER) });
+      const sneaky = definePlugin({
+        name: "sneaky",
+        // @ts-expect-error: an undeclared service is a compile error too (test/kernel/types/typed-resolve.fixture.ts)
+        setup: (ctx) => void ctx.resolveOptional(RANKER),
+      });
       const plugins = order === 0 ? [rankerPlugin, sneaky] : [sneaky, rankerPlugin];
       const error = await boot({ plugins }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(PluginError);
@@ -421,7 +429,11 @@ describe("what a plugin declares is what it does", () => {
   });
 
   it("refuses a resolveAll from a later hook too, and says when nobody provides the token", async () => {
-    const late = definePlugin({ name: "late", setup: () => ({ start: (ctx) => void ctx.resolveAll(COUNTER) }) });
+    const late = definePlugin({
+      name: "late",
+      // @ts-expect-error: an undeclared service is a compile error too
+      setup: () => ({ start: (ctx) => void ctx.resolveAll(COUNTER) }),
+    });
     await expect(boot({ plugins: [late] })).rejects.toThrow(
       'plugin "late": resolved "test:counter" without declaring it in consumes; no plugin in this config provides it',
     );

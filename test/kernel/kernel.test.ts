@@ -8,7 +8,7 @@ import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
 import { builtinPlugins } from "../../src/plugins/index.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { TOKENS } from "../../src/tokens.js";
-import type { Token } from "../../src/kernel/tokens.js";
+import { defineToken, type Token } from "../../src/kernel/tokens.js";
 import type { PluginHooks } from "../../src/kernel/types.js";
 
 function recordingLogger() {
@@ -50,7 +50,7 @@ async function connect(kernel: Kernel) {
   return client;
 }
 
-const GREETING = Symbol.for("test:greeting") as Token<string>;
+const GREETING = defineToken<string>("test:greeting");
 
 describe("createKernel lifecycle", () => {
   it("sets up and starts in dependency order and stops in reverse", async () => {
@@ -182,6 +182,17 @@ describe("createKernel lifecycle", () => {
       ],
     });
     await expect(run).rejects.toThrow(/service "logger" is already provided by the kernel/);
+  });
+
+  it("refuses `provide` for a token made per consumer, which would hand every consumer one instance", async () => {
+    const shared = definePlugin({
+      name: "shared-ranker",
+      provides: [TOKENS.Ranker],
+      setup: (ctx) => ctx.provide(TOKENS.Ranker, null as never),
+    });
+    await expect(boot({ plugins: [shared] })).rejects.toThrow(
+      /plugin "shared-ranker": "ranker" is made for each consumer, so that none shares another's; provide it with ctx.provideScoped/,
+    );
   });
 });
 

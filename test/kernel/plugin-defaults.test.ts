@@ -2,26 +2,28 @@ import { describe, expect, it } from "vitest";
 import { definePlugin } from "../../src/kernel/config.js";
 import { bootKernel } from "../../src/kernel/kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
-import { defineToken } from "../../src/kernel/tokens.js";
+import { defineToken, type Token } from "../../src/kernel/tokens.js";
+import type { Plugin } from "../../src/kernel/types.js";
 
-const GREETING = defineToken<string>("test-greeting");
+/** A service whose token names its default provider, as TOKENS.Cache names cache-memory. */
+const GREETING: Token<string> = defineToken<string>("test-greeting", { default: () => fallback });
 
-const provider = (name: string, greeting: string) =>
+const provider = (name: string, greeting: string, token = GREETING) =>
   definePlugin({
     name,
-    provides: [GREETING],
+    provides: [token],
     setup(ctx) {
-      ctx.provide(GREETING, greeting);
+      ctx.provide(token, greeting);
     },
   });
 
-const fallback = provider("greeting-default", "hello");
-const consumer = (name: string, seen: string[], byDefault: () => ReturnType<typeof definePlugin> = () => fallback) =>
+const fallback: Plugin<any> = provider("greeting-default", "hello");
+const consumer = (name: string, seen: (string | undefined)[], optional = false) =>
   definePlugin({
     name,
-    consumes: [{ token: GREETING, default: byDefault }],
+    consumes: [{ token: GREETING, optional }],
     setup(ctx) {
-      seen.push(ctx.resolve(GREETING));
+      seen.push(ctx.resolveOptional(GREETING));
     },
   });
 
@@ -29,16 +31,28 @@ const boot = (plugins: unknown[]) =>
   bootKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
 
 describe("a consumed service's default provider", () => {
-  it("is booted once, before every consumer naming it, when the config provides the service nowhere", async () => {
-    const seen: string[] = [];
-    const kernel = await boot([consumer("a", seen), consumer("b", seen)]);
+  it("is booted once, before every consumer, required or optional, when the config provides the service nowhere", async () => {
+    const seen: (string | undefined)[] = [];
+    const kernel = await boot([consumer("a", seen), consumer("b", seen, true)]);
     expect(kernel.plugins).toEqual(["greeting-default", "a", "b"]);
     expect(seen).toEqual(["hello", "hello"]);
     await kernel.close();
   });
 
-  it("gives way to a provider the config lists, wherever it is listed", async () => {
+  it("is the same for a plain token in consumes: the default is the token's, not the consumer's", async () => {
     const seen: string[] = [];
+    const plain = definePlugin({
+      name: "plain",
+      consumes: [GREETING],
+      setup: (ctx) => void seen.push(ctx.resolve(GREETING)),
+    });
+    const kernel = await boot([plain]);
+    expect(seen).toEqual(["hello"]);
+    await kernel.close();
+  });
+
+  it("gives way to a provider the config lists, wherever it is listed", async () => {
+    const seen: (string | undefined)[] = [];
     const kernel = await boot([consumer("a", seen), provider("mine", "hi")]);
     expect(kernel.plugins).toEqual(["mine", "a"]);
     expect(seen).toEqual(["hi"]);
@@ -47,8 +61,10 @@ describe("a consumed service's default provider", () => {
 
   it("refuses a default that does not provide the service, naming the consumer", async () => {
     const wrong = definePlugin({ name: "wrong", setup() {} });
-    await expect(boot([consumer("a", [], () => wrong)])).rejects.toThrow(
-      'plugin "a": the default for "test-greeting", plugin "wrong", does not provide it',
+    const WRONG = defineToken<string>("test-wrong", { default: () => wrong });
+    const needy = definePlugin({ name: "a", consumes: [WRONG], setup() {} });
+    await expect(boot([needy])).rejects.toThrow(
+      'plugin "a": the default for "test-wrong", plugin "wrong", does not provide it',
     );
   });
 });

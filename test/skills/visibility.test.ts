@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/kernel/logger.js";
-import { WholeCatalog } from "../../src/skills/catalog/catalog.js";
+import { callerView, WholeCatalog } from "../../src/skills/catalog/catalog.js";
 import type { CatalogSource, SourceSkill } from "../../src/skills/types.js";
-import { canSee, visibleSkills, type Identity } from "../../src/skills/catalog/visibility.js";
+import { canSee, type Identity } from "../../src/skills/catalog/visibility.js";
 
 const ada: Identity = { subject: "ada", scopes: ["skills:read"], claims: { groups: ["platform", "ops"] } };
 const bob: Identity = { subject: "bob", scopes: ["skills:finance"], claims: { groups: "sales" } };
@@ -39,16 +39,19 @@ describe("canSee", () => {
   });
 });
 
-describe("WholeCatalog.for", () => {
+describe("callerView", () => {
   it("resolves identity among the visible sources only: a hidden skill shadows and suggests nothing", async () => {
     const catalog = new WholeCatalog(createLogger("error"));
     catalog.addSource(source("team", ["deploy", "handbook"]), { visibleTo: { claims: { groups: ["platform"] } } });
     catalog.addSource(source("company", ["handbook"]));
     await catalog.refresh();
-    expect(catalog.for(ada)).toBe(catalog);
-    expect(visibleSkills(catalog, ada).map((s) => s.id)).toEqual(["deploy", "handbook", "company:handbook"]);
-    const outsider = catalog.for(bob);
-    expect(catalog.for({ ...bob, subject: "carol" })).toBe(outsider);
+    // A caller who sees every source still gets a view, answering from the whole catalog's state.
+    const member = callerView(catalog, ada);
+    expect(member).not.toBe(catalog);
+    expect(member.list()).toBe(catalog.list());
+    expect(member.list().map((s) => s.id)).toEqual(["deploy", "handbook", "company:handbook"]);
+    const outsider = callerView(catalog, bob);
+    expect(callerView(catalog, { ...bob, subject: "carol" })).toBe(outsider);
     expect(outsider.list().map((s) => `${s.id} ${s.shadowed}`)).toEqual(["handbook false"]);
     expect(outsider.sources.map((s) => s.name)).toEqual(["company"]);
     expect(() => outsider.resolve("deploy")).toThrow(/^no skill named "deploy"$/);
@@ -57,5 +60,21 @@ describe("WholeCatalog.for", () => {
     expect(() => outsider.resolve("deploy", "team")).toThrow(/^no source named "team"; sources: company$/);
     await expect(outsider.readDocument(catalog.get("deploy")!, 10)).rejects.toThrow(/^no skill named "deploy"$/);
     expect(catalog.restricted).toBe(true);
+  });
+
+  it("reloads only the sources a view shows: a hidden source named is no source", async () => {
+    let loads = 0;
+    const counted = { ...source("team", ["deploy"]), load: async () => (loads++, { skills: [], diagnostics: [] }) };
+    const catalog = new WholeCatalog(createLogger("error"));
+    catalog.addSource(counted, { visibleTo: { claims: { groups: ["platform"] } } });
+    catalog.addSource(source("company", ["handbook"]));
+    await catalog.refresh();
+    const outsider = callerView(catalog, bob);
+    await outsider.refresh("team");
+    await outsider.refresh(["team", "company"]);
+    await outsider.refresh();
+    expect(loads).toBe(1);
+    await callerView(catalog, ada).refresh("team");
+    expect(loads).toBe(2);
   });
 });

@@ -7,9 +7,9 @@ import { loadingSources, unavailableSources } from "./source-load.js";
 
 /**
  * The catalog as one caller may see it: what every tool, resource, prompt, instructions section
- * and route gets in its context, already scoped to its caller (`WholeCatalog.for`). It cannot be
- * widened: a view has no `for`, and the whole catalog is a service of its own
- * (`TOKENS.WholeCatalog`) that a plugin must declare.
+ * and route gets in its context, already scoped to its caller (`callerView`). It cannot be
+ * widened: nothing reachable from a view leads to the whole catalog, a whole-catalog service of
+ * its own (`TOKENS.WholeCatalog`) that a plugin must declare as such.
  */
 export type SkillCatalogView = Pick<
   WholeCatalog,
@@ -41,58 +41,58 @@ declare module "../../kernel/types.js" {
 export type { CatalogFor, CatalogView } from "../../kernel/types.js";
 
 /**
- * A caller's view when some source is hidden from it: the whole catalog's answers over the sources
- * it shows, with identity resolved among those alone (`state`, built by the whole catalog once per
- * load), so a hidden skill shadows nothing, is suggested for nothing and answers exactly as an
- * unknown name. Loading, waiting and change events are the whole catalog's.
+ * A caller's view: the whole catalog's answers over the sources it shows, with identity resolved
+ * among those alone (`state`, built by the whole catalog once per load), so a hidden skill
+ * shadows nothing, is suggested for nothing and answers exactly as an unknown name. Loading,
+ * waiting and change events are the whole catalog's. Its fields are `#private`: a plugin holding a
+ * view reaches nothing through it, by property or cast, that the view does not show.
  */
 export class ScopedCatalog implements SkillCatalogView {
+  readonly #whole: WholeCatalog;
+  readonly #shown: ReadonlySet<string>;
+  readonly #state: () => CatalogState;
   readonly #lookup: SkillLookup;
 
-  constructor(
-    private readonly whole: WholeCatalog,
-    private readonly shown: ReadonlySet<string>,
-    private readonly state: () => CatalogState,
-  ) {
+  constructor(whole: WholeCatalog, shown: ReadonlySet<string>, state: () => CatalogState) {
+    this.#whole = whole;
+    this.#shown = shown;
+    this.#state = state;
     this.#lookup = new SkillLookup(this, state, true);
   }
 
   get sources(): readonly CatalogSource[] {
-    return this.whole.sources.filter((source) => this.shown.has(source.name));
-  }
-
-  /** A caller's view is never widened into another caller's: only the whole catalog scopes. */
-  for(): never {
-    throw new Error("a view of the catalog cannot be scoped again; ask the whole catalog (TOKENS.WholeCatalog)");
+    return this.#whole.sources.filter((source) => this.#shown.has(source.name));
   }
 
   get restricted(): boolean {
-    return this.whole.restricted;
+    return this.#whole.restricted;
   }
 
   listingTtlMs(): number {
-    return this.whole.listingTtlMs();
+    return this.#whole.listingTtlMs();
   }
 
-  /** Reloads these sources (default: every source this view shows). */
+  /** Reloads these sources (default: every source this view shows); a source it does not show is no source. */
   refresh(
     sources?: string | readonly string[],
     signal: AbortSignal = new AbortController().signal,
     options: LoadOptions = {},
   ): Promise<void> {
-    return this.whole.refresh(sources ?? [...this.shown], signal, options);
+    const named = sources === undefined ? [...this.#shown] : typeof sources === "string" ? [sources] : sources;
+    const shown = named.filter((name) => this.#shown.has(name));
+    return shown.length === 0 ? Promise.resolve() : this.#whole.refresh(shown, signal, options);
   }
 
   ready(): Promise<void> {
-    return this.whole.ready();
+    return this.#whole.ready();
   }
 
   within(load: Promise<void>): Promise<void> {
-    return this.whole.within(load);
+    return this.#whole.within(load);
   }
 
   status(): readonly SourceStatus[] {
-    return this.whole.status().filter((status) => this.shown.has(status.source));
+    return this.#whole.status().filter((status) => this.#shown.has(status.source));
   }
 
   unavailable(): readonly SourceStatus[] {
@@ -138,15 +138,15 @@ export class ScopedCatalog implements SkillCatalogView {
 
   /** Hears the whole catalog's changes to the skills this view shows, with the ids they have here. */
   onChange(listener: CatalogListener): () => void {
-    return this.whole.onChange((change) => {
-      const state = this.state();
+    return this.#whole.onChange((change) => {
+      const state = this.#state();
       const own = (skills: readonly CatalogSkill[]) =>
         skills.flatMap((skill) =>
-          this.shown.has(skill.source) ? [state.byQualifiedId.get(skill.qualifiedId) ?? skill] : [],
+          this.#shown.has(skill.source) ? [state.byQualifiedId.get(skill.qualifiedId) ?? skill] : [],
         );
       const seen = {
         added: own(change.added),
-        removed: change.removed.filter((skill) => this.shown.has(skill.source)),
+        removed: change.removed.filter((skill) => this.#shown.has(skill.source)),
         updated: own(change.updated),
       };
       if (seen.added.length + seen.removed.length + seen.updated.length > 0) listener(seen);
@@ -154,6 +154,6 @@ export class ScopedCatalog implements SkillCatalogView {
   }
 
   announcingAwaitedChange(): boolean {
-    return this.whole.announcingAwaitedChange();
+    return this.#whole.announcingAwaitedChange();
   }
 }

@@ -20,6 +20,21 @@ import { loadingSources, sourceDiagnostics, sourceStatus, unavailableSources, ty
 import { canSee, type Identity, type Visibility } from "./visibility.js";
 import { watchSources } from "./watch-sources.js";
 
+/** Set once, by WholeCatalog's static block: the one function that reads a catalog's sources to make a view. */
+let makeView: (catalog: WholeCatalog, identity: Identity | undefined) => CatalogView;
+
+/**
+ * The catalog as `identity` may see it: the same interface over the sources it may see, with
+ * identity resolved among those alone, so a hidden skill shadows nothing, is suggested for nothing
+ * and answers exactly as an unknown name. Always a view, never the whole catalog itself, even for
+ * a caller who sees every source. The kernel hands one to every handler (the catalog plugin's
+ * CallerCatalog), and embedders get one from `kernel.catalogFor`; it is kept off WholeCatalog's
+ * public face so that there is one door for each.
+ */
+export function callerView(catalog: WholeCatalog, identity: Identity | undefined): CatalogView {
+  return makeView(catalog, identity);
+}
+
 /** listingTtlMs for sources that announce their changes: a client that does not listen sees one within a minute. */
 export const ANNOUNCED_TTL_MS = 60_000;
 /** listingTtlMs when no source changes until a restart: an hour, so a restarted server is re-listed soon enough. */
@@ -30,9 +45,13 @@ export const STATIC_TTL_MS = 60 * 60_000;
  * sources rank in the order plugins contributed them, then by their own rank (root order), then
  * shallower folders, then path order. The first skill of each name answers to the plain name;
  * the others stay reachable by their qualified id. It loads the sources, keeps each one's last
- * snapshot and announces changes; a caller's view (`for`, catalog-view.ts) answers from it.
+ * snapshot and announces changes; a caller's view (`callerView`, catalog-view.ts) answers from it.
  */
 export class WholeCatalog {
+  static {
+    makeView = (catalog, identity) => catalog.#view(identity);
+  }
+
   readonly #sources: CatalogSource[] = [];
   #state: CatalogState = EMPTY_STATE;
   readonly #lookup = new SkillLookup(this, () => this.#state, false);
@@ -65,12 +84,14 @@ export class WholeCatalog {
   #oneSourceLoaded: () => void = () => undefined;
   readonly #oneSourceDone = new Promise<void>((resolve) => (this.#oneSourceLoaded = resolve));
   readonly #diagnosticsLog: DiagnosticsLog;
+  readonly #logger: Logger;
 
-  constructor(private readonly logger: Logger) {
+  constructor(logger: Logger) {
+    this.#logger = logger;
     this.#diagnosticsLog = new DiagnosticsLog(logger);
   }
 
-  /** Add a source; with `visibleTo`, only callers it names see its skills (see `for`). */
+  /** Add a source; with `visibleTo`, only callers it names see its skills (see `callerView`). */
   addSource(source: CatalogSource, options: { readonly visibleTo?: Visibility } = {}): void {
     if (this.#sources.some((s) => s.name === source.name)) {
       throw new Error(`a skill source named "${source.name}" already exists; give one of them another name`);
@@ -83,23 +104,17 @@ export class WholeCatalog {
     return this.#sources;
   }
 
-  /**
-   * The catalog as `identity` may see it: the same interface over the sources it may see, with
-   * identity resolved among those alone, so a hidden skill shadows nothing, is suggested for
-   * nothing and answers exactly as an unknown name. Every tool, resource, prompt, completion and
-   * route reads through this (the `catalog` in its context, src/skills/catalog/catalog-view.ts); the
-   * whole catalog itself when every source is visible.
-   */
-  for(identity: Identity | undefined): CatalogView {
+  /** See callerView. A caller who may see every source answers from the whole catalog's state. */
+  #view(identity: Identity | undefined): CatalogView {
     const shown = this.#sources
       .filter((source) => canSee(this.#visibility.get(source.name), identity))
       .map((source) => source.name);
-    if (shown.length === this.#sources.length) return this;
     const key = shown.join("\n");
     let view = this.#views.get(key);
     if (!view) {
       const names = new Set(shown);
-      view = new ScopedCatalog(this, names, () => this.#viewState(key, names));
+      const everything = shown.length === this.#sources.length;
+      view = new ScopedCatalog(this, names, everything ? () => this.#state : () => this.#viewState(key, names));
       this.#views.set(key, view);
     }
     return view;
@@ -170,7 +185,7 @@ export class WholeCatalog {
       this.#revalidating = new Set();
       this.#next = undefined;
       this.#running = this.#load(batch, revalidate, signal)
-        .catch((error: unknown) => this.logger.error(`reloading the catalog failed: ${errorMessage(error)}`))
+        .catch((error: unknown) => this.#logger.error(`reloading the catalog failed: ${errorMessage(error)}`))
         .finally(() => {
           this.#running = undefined;
           this.#loaded = true;
@@ -316,7 +331,7 @@ export class WholeCatalog {
         try {
           listener(change);
         } catch (error) {
-          this.logger.error(`a catalog listener failed: ${errorMessage(error)}`);
+          this.#logger.error(`a catalog listener failed: ${errorMessage(error)}`);
         }
       }
     } finally {
@@ -357,7 +372,7 @@ export class WholeCatalog {
         if (!signal.aborted) this.#apply(source.name, outcome);
       }),
     );
-    this.logger.debug(
+    this.#logger.debug(
       `loaded ${reloading.length} of ${this.#sources.length} sources (${this.#state.skills.length} skills in all) in ${Math.round(performance.now() - started)} ms`,
     );
   }
@@ -372,8 +387,8 @@ export class WholeCatalog {
       const previous = this.#loads.get(name)?.snapshot;
       this.#loads.set(name, { snapshot: previous, failure: outcome.failure });
       if (previous)
-        this.logger.warn(`source "${name}" failed to reload (${outcome.failure}); serving its last good snapshot`);
-      else this.logger.warn(`source "${name}" failed to load: ${outcome.failure}`);
+        this.#logger.warn(`source "${name}" failed to reload (${outcome.failure}); serving its last good snapshot`);
+      else this.#logger.warn(`source "${name}" failed to load: ${outcome.failure}`);
     }
     const previous = this.#state;
     this.#viewStates.clear();

@@ -1,7 +1,5 @@
 import { z } from "zod";
 import type { Identity } from "../../kernel/types.js";
-import type { WholeCatalog } from "./catalog.js";
-import type { CatalogSkill } from "./catalog-types.js";
 
 export type { Identity };
 
@@ -36,7 +34,7 @@ export const identitySchema = z.strictObject({
 
 /**
  * The one rule every tool, resource, prompt, completion and route applies, through the catalog's
- * view (`WholeCatalog.for`): nothing restricted is seen without an identity.
+ * view (`callerView`): nothing restricted is seen without an identity.
  */
 export function canSee(visibleTo: Visibility | undefined, identity: Identity | undefined): boolean {
   if (visibleTo === undefined) return true;
@@ -49,9 +47,4 @@ export function canSee(visibleTo: Visibility | undefined, identity: Identity | u
     if (wanted.some((value) => values.includes(value))) return true;
   }
   return false;
-}
-
-/** The skills `identity` may see, with the ids they answer to for it (a hidden skill shadows nothing). */
-export function visibleSkills(catalog: WholeCatalog, identity: Identity | undefined): readonly CatalogSkill[] {
-  return catalog.for(identity).list();
 }

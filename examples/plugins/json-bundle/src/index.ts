@@ -1,14 +1,16 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { sourceFromFiles, visibilitySchema, z } from "skills-kernel";
+import { sourceFromFiles, z } from "skills-kernel";
 
-/** The skills of one JSON file mapping paths ("pdf/SKILL.md") to their text: a catalog in one file. */
+/**
+ * The skills of one JSON file mapping paths ("pdf/SKILL.md") to their text: a catalog in one file.
+ * Its config entry also takes `visibleTo`, as every source made with sourceFromFiles does.
+ */
 export default sourceFromFiles({
   name: "json-bundle",
   version: "1.0.0",
   kernel: ">=0.1.0 <0.2.0",
-  options: z.object({ file: z.string().min(1), visibleTo: visibilitySchema.optional() }),
-  visibleTo: (options) => options.visibleTo,
+  options: z.object({ file: z.string().min(1) }),
   async files({ file }, ctx) {
     const bundle = z
       .record(z.string(), z.string())

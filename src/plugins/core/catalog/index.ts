@@ -1,9 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { definePlugin } from "../../../kernel/config.js";
-import { WholeCatalog } from "../../../skills/catalog/catalog.js";
+import { callerView, WholeCatalog } from "../../../skills/catalog/catalog.js";
 import { announceSkillChanges } from "./announce.js";
 import { servingChecks } from "./serving-checks.js";
 import { TOKENS } from "../../../tokens.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 
 /** How long a server's first answers wait for a source's first load (a hanging catalog retries for far longer). */
 const FIRST_ANSWER_WAIT_MS = 5_000;
@@ -18,17 +19,17 @@ const FIRST_ANSWER_WAIT_MS = 5_000;
  */
 export default definePlugin({
   name: "catalog",
-  provides: [TOKENS.WholeCatalog, TOKENS.CallerCatalog, TOKENS.ListingTtl],
+  provides: [TOKENS.WholeCatalog, INTERNAL_TOKENS.CallerCatalog, TOKENS.ListingTtl],
   consumes: [
-    { token: TOKENS.CatalogSource, optional: true },
-    { token: TOKENS.SourceVisibility, optional: true },
-    // Without a skill-policy entry in the config, its defaults: remote sources blocked on a high finding.
-    { token: TOKENS.SkillPolicy, default: async () => (await import("../skill-policy/index.js")).default },
+    { token: TOKENS.CatalogSource, optional: true, wholeCatalog: true },
+    { token: TOKENS.SourceVisibility, optional: true, wholeCatalog: true },
+    // Without a skill-policy entry in the config, its defaults (the token's): remote sources blocked on a high finding.
+    TOKENS.SkillPolicy,
   ],
   setup(ctx) {
     const catalog = new WholeCatalog(ctx.logger);
     ctx.provide(TOKENS.WholeCatalog, catalog);
-    ctx.provide(TOKENS.CallerCatalog, (identity) => catalog.for(identity));
+    ctx.provide(INTERNAL_TOKENS.CallerCatalog, (identity) => callerView(catalog, identity));
     ctx.provide(TOKENS.ListingTtl, () => catalog.listingTtlMs());
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // On any change, whoever the caller: list_changed names nothing, and the one relay that serves

@@ -42,23 +42,32 @@ const optionsSchema = skillFileOptionsSchema.extend({
 /**
  * The same skills as the tools, as MCP resources: one template covers every skill, however the
  * catalog changes, and resources/list lists each SKILL.md in pages. With skills-extension in the
- * config, the SDK's SkillsExtension serves the files through its own template, `skill://{+path}`,
- * registered first and so the one reads reach; this plugin's template is still listed, since it
- * is the one that completes (completion/complete: skill names, then the paths inside a skill).
+ * config, the SDK's SkillsExtension serves the files through its own template, `skill://{+path}`:
+ * this plugin has it attached before registering its own, so it is the one reads reach, in
+ * whatever order the two plugins are set up; this plugin's template is still listed, since it is
+ * the one that completes (completion/complete: skill names, then the paths inside a skill).
  */
 export default definePlugin({
   name: "skill-resources",
-  // Set up after skills-extension when there is one, so that its template is registered first.
-  consumes: [{ token: INTERNAL_TOKENS.SkillFilesServed, optional: true }],
+  // Read from start on: it orders nothing, since whichever plugin's extension runs first attaches it.
+  consumes: [{ token: INTERNAL_TOKENS.SkillFileServer, optional: true, fromStart: true }],
   options: optionsSchema,
   setup(ctx, options) {
+    let serveSkillFiles: ((server: McpServer, build: ServerBuild) => void) | undefined;
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // Each server answers one caller: it lists and reads what that caller may see.
-    const skillResources = (server: McpServer, { catalog: view }: ServerBuild) => {
+    const skillResources = (server: McpServer, build: ServerBuild) => {
+      const { catalog: view } = build;
+      serveSkillFiles?.(server, build);
       registerTemplate(server, view, options, ctx.logger);
       registerPagedList(server, view);
     };
     ctx.extendServer(skillResources);
+    return {
+      start(started) {
+        serveSkillFiles = started.resolveOptional(INTERNAL_TOKENS.SkillFileServer);
+      },
+    };
   },
 });
 

@@ -1,4 +1,3 @@
-import { CACHE } from "../../../cache/default-cache.js";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import { z } from "zod";
@@ -30,10 +29,14 @@ const optionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "skills-extension",
-  // skill-resources (when configured) lists the SKILL.md resources in pages and adds no template.
-  provides: [INTERNAL_TOKENS.SkillFilesServed],
+  // skill-resources (when configured) serves the files through it, before its own template.
+  provides: [INTERNAL_TOKENS.SkillFileServer],
   // The whole catalog: entries are built and cached once for every caller; each server lists its caller's view.
-  consumes: [TOKENS.WholeCatalog, CACHE, { token: TOKENS.SkillPolicy, optional: true }],
+  consumes: [
+    { token: TOKENS.WholeCatalog, wholeCatalog: true },
+    TOKENS.Cache,
+    { token: TOKENS.SkillPolicy, optional: true },
+  ],
   options: optionsSchema,
   setup(ctx, options) {
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
@@ -48,17 +51,23 @@ export default definePlugin({
       options.pageSize,
       ctx.logger,
     );
-    ctx.provide(INTERNAL_TOKENS.SkillFilesServed, true);
-    // One extension per server: its caching hint is that server's (ServerBuild.cacheHint).
-    // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
+    // One extension per server, attached by whichever asks first (this plugin's extension, or
+    // skill-resources' before its own template): its caching hint is that server's.
     // Each server answers one caller: its source is the catalog as that caller may see it.
-    const skillsExtension = (server: McpServer, { cacheHint, catalog: view }: ServerBuild) =>
+    const served = new WeakSet<McpServer>();
+    const serveSkillFiles = (server: McpServer, { cacheHint, catalog: view }: ServerBuild) => {
+      if (served.has(server)) return;
+      served.add(server);
       new SkillsExtension({
         source: new CatalogSkillSource(view, listing, options.includeSecretFiles, ctx.logger),
         cacheHint,
         // The entries are built and checked here; what the SDK still finds wrong is a bug, logged.
         onWarning: (warning) => ctx.logger.warn(`${warning.path}: ${warning.message}`),
       }).attach(server);
+    };
+    ctx.provide(INTERNAL_TOKENS.SkillFileServer, serveSkillFiles);
+    // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
+    const skillsExtension = (server: McpServer, build: ServerBuild) => serveSkillFiles(server, build);
     ctx.extendServer(skillsExtension);
   },
 });

@@ -11,7 +11,8 @@ export default definePlugin({
   name: "ranker-bm25",
   provides: [TOKENS.Ranker],
   setup(ctx) {
-    ctx.provide(TOKENS.Ranker, new Bm25Ranker());
+    // Each consumer ranks with a ranker of its own, holding only what it indexed.
+    ctx.provideScoped(TOKENS.Ranker, () => new Bm25Ranker());
   },
 });
 

@@ -10,6 +10,7 @@ export default definePlugin({
   name: "ranker-fuse",
   provides: [TOKENS.Ranker],
   setup(ctx) {
-    ctx.provide(TOKENS.Ranker, new FuseRanker());
+    // Each consumer ranks with a ranker of its own, holding only what it indexed.
+    ctx.provideScoped(TOKENS.Ranker, () => new FuseRanker());
   },
 });

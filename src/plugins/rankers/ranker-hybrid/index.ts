@@ -1,4 +1,3 @@
-import { CACHE } from "../../../cache/default-cache.js";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
@@ -41,7 +40,7 @@ export const hybridOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "ranker-hybrid",
   provides: [TOKENS.Ranker],
-  consumes: [CACHE],
+  consumes: [TOKENS.Cache],
   options: hybridOptionsSchema,
   needsTrust: {
     options: {
@@ -80,7 +79,9 @@ export default definePlugin({
       ctx.logger,
       ctx.resolveOptional(TOKENS.Cache),
     );
-    ctx.provide(TOKENS.Ranker, ranker);
+    // Each consumer ranks with a copy of its own, holding only what it indexed; the copies share
+    // the embeddings client and the vectors already fetched, and close with this one.
+    ctx.provideScoped(TOKENS.Ranker, () => ranker.emptyCopy());
     ctx.logger.debug(`embeddings from ${embeddings.description}`);
     return { stop: () => ranker.close() };
   },

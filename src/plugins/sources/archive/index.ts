@@ -9,7 +9,7 @@ import { HttpClient, redact } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
-import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
 import { expandHome } from "../../../skills/files/paths.js";
 import { MiB } from "../../../skills/files/skill-files.js";
@@ -72,7 +72,11 @@ function stem(location: string): string {
 export default definePlugin({
   name: "archive",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [...PLUGIN_CACHE_SERVICES, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
+  consumes: [
+    TOKENS.Cache,
+    { token: TOKENS.CacheMonitor, optional: true },
+    { token: INTERNAL_TOKENS.HostLookup, optional: true },
+  ],
   options: archiveOptionsSchema,
   needsTrust: { options: { archives: "they are read from disk or fetched over the network, with their headers" } },
   setup(ctx, options) {

@@ -1,4 +1,3 @@
-import { CACHE, CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -93,7 +92,7 @@ export const fsOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "fs",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [CACHE, CACHE_MONITOR],
+  consumes: [TOKENS.Cache, { token: TOKENS.CacheMonitor, optional: true }],
   options: fsOptionsSchema,
   async setup(ctx, options) {
     const {

@@ -6,7 +6,7 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
-import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { sourceNames } from "../../../skills/catalog/source-names.js";
 import { TOKENS } from "../../../tokens.js";
@@ -82,7 +82,11 @@ export const gitOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "git",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [...PLUGIN_CACHE_SERVICES, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
+  consumes: [
+    TOKENS.Cache,
+    { token: TOKENS.CacheMonitor, optional: true },
+    { token: INTERNAL_TOKENS.HostLookup, optional: true },
+  ],
   options: gitOptionsSchema,
   needsTrust: {
     options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" },

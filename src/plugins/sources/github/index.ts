@@ -5,7 +5,7 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../../../remote/git/spec.js";
@@ -54,7 +54,7 @@ export const githubOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "github",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: PLUGIN_CACHE_SERVICES,
+  consumes: [TOKENS.Cache, { token: TOKENS.CacheMonitor, optional: true }],
   options: githubOptionsSchema,
   needsTrust: {
     options: {

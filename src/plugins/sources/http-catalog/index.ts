@@ -8,7 +8,7 @@ import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
-import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { MiB } from "../../../skills/files/skill-files.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
@@ -67,7 +67,11 @@ export const httpCatalogOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "http-catalog",
   provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [...PLUGIN_CACHE_SERVICES, { token: INTERNAL_TOKENS.HostLookup, optional: true }],
+  consumes: [
+    TOKENS.Cache,
+    { token: TOKENS.CacheMonitor, optional: true },
+    { token: INTERNAL_TOKENS.HostLookup, optional: true },
+  ],
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
   setup(ctx, options) {

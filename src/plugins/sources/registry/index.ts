@@ -4,7 +4,7 @@ import { cacheRoot } from "../../../remote/cache-dir.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { PLUGIN_CACHE_SERVICES, pluginCache } from "../../../remote/plugin-cache.js";
+import { pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
 import { VERSION } from "../../../version.js";
 import { createGitHubClient } from "../github/index.js";
@@ -46,7 +46,7 @@ export const registryOptionsSchema = z.strictObject({
 export default definePlugin({
   name: "registry",
   provides: [TOKENS.CatalogSource],
-  consumes: PLUGIN_CACHE_SERVICES,
+  consumes: [TOKENS.Cache, { token: TOKENS.CacheMonitor, optional: true }],
   options: registryOptionsSchema,
   needsTrust: { plugin: "it sends queries to a search API and fetches from GitHub, with GITHUB_TOKEN when it is set" },
   setup(ctx, options) {

@@ -1,4 +1,3 @@
-import { CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { TOKENS } from "../../../tokens.js";
@@ -7,10 +6,8 @@ import { renderAnswer, toAnswer } from "./format.js";
 /** The `get_cache_stats` tool: how the shared cache is doing, for operators more than agents. */
 export default definePlugin({
   name: "cache-stats",
-  consumes: [
-    { ...CACHE_MONITOR, optional: false },
-    { token: TOKENS.WholeCatalog, optional: true },
-  ],
+  // The whole catalog only to tell a caller who sees all of it from one who does not.
+  consumes: [TOKENS.CacheMonitor, { token: TOKENS.WholeCatalog, optional: true, wholeCatalog: true }],
   setup(ctx) {
     const monitor = ctx.resolve(TOKENS.CacheMonitor);
     const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);
@@ -43,7 +40,7 @@ export default definePlugin({
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler(_args, { catalog: view }) {
         // Entries count every skill's, so only a caller who may see every source gets them.
-        const withheld = catalog !== undefined && view !== catalog;
+        const withheld = catalog !== undefined && view.sources.length !== catalog.sources.length;
         const answer = toAnswer(await monitor.stats(), withheld);
         return { content: [{ type: "text", text: renderAnswer(answer) }], structuredContent: answer };
       },

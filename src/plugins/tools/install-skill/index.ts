@@ -30,9 +30,9 @@ const resultSchema = {
 export default definePlugin({
   name: "install-skill",
   provides: [SKILL_INSTALLER],
-  // The whole catalog: each install is scoped to its caller (installSkill reads through catalog.for).
+  // The whole catalog, for the CLI's installs and staging; each install reads through its caller's view.
   consumes: [
-    TOKENS.WholeCatalog,
+    { token: TOKENS.WholeCatalog, wholeCatalog: true },
     { token: BOOT_KERNEL, optional: true },
     { token: INTERNAL_TOKENS.HostLookup, optional: true },
   ],
@@ -79,7 +79,8 @@ export default definePlugin({
           strict,
           // notifications/cancelled aborts it: the install stops before its copy is moved into place.
           signal: extra.signal,
-          identity: extra.identity,
+          // The caller's view, never one rebuilt from `identity`: a handler answers for the catalog it is given.
+          catalog: extra.catalog,
         });
         return { content: [{ type: "text", text: renderInstall(result) }], structuredContent: { ...result } };
       },

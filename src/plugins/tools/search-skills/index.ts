@@ -168,9 +168,9 @@ export default definePlugin({
   name: "search-skills",
   // The whole catalog: one index holds every skill; a caller who may see part of it gets its own.
   consumes: [
-    TOKENS.WholeCatalog,
-    // Without a ranker in the config, BM25: it needs no options, so search works with this plugin alone.
-    { token: TOKENS.Ranker, default: async () => (await import("../../rankers/ranker-bm25/index.js")).default },
+    { token: TOKENS.WholeCatalog, wholeCatalog: true },
+    // A ranker of this plugin's own: the config's ranker plugin's, else BM25 (the token's default).
+    TOKENS.Ranker,
     { token: TOKENS.MetricsRecorder, optional: true },
   ],
   options: searchSkillsOptionsSchema,
@@ -183,11 +183,11 @@ export default definePlugin({
     const index = new SearchIndex(catalog, ctx.logger, metrics, saved);
     // A caller who may see part of the catalog is ranked over that part alone (word rarity,
     // totals), as a server without the hidden sources would rank it: one index per view, made at
-    // its first search. With no restricted source there is no view, and nothing more to do.
+    // its first search. A caller who sees every source is ranked by the whole catalog's index.
     const views = new Map<CatalogView, SearchIndex>();
     let viewRanker: (() => Ranker) | undefined;
     const indexFor = (view: CatalogView): SearchIndex => {
-      if (view === catalog) return index;
+      if (view.sources.length === catalog.sources.length) return index;
       let own = views.get(view);
       if (!own) {
         own = new SearchIndex(view, ctx.logger, metrics);

@@ -17,7 +17,7 @@ import {
 } from "../../../skills/files/skill-files.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
-import { HTTP_TOKENS, type RouteCaller } from "../http/index.js";
+import type { RouteCaller } from "../http/index.js";
 import { html, trusted, type Markup } from "./html.js";
 import { rootFor } from "./location.js";
 import { lookUp } from "./lookup.js";
@@ -70,10 +70,10 @@ const optionsSchema = z
  */
 export default definePlugin({
   name: "catalog-page",
-  provides: [HTTP_TOKENS.Route],
+  provides: [TOKENS.HttpRoute],
   consumes: [
     { token: TOKENS.SkillPolicy, optional: true },
-    { token: HTTP_TOKENS.Options, optional: true, fromStart: true },
+    { token: TOKENS.HttpOptions, optional: true, fromStart: true },
   ],
   options: optionsSchema,
   needsTrust: { plugin: "it serves pages on the HTTP listener" },
@@ -99,7 +99,7 @@ export default definePlugin({
           ? new Response(null, { status: response.status, headers: response.headers })
           : response;
       };
-    ctx.contribute(HTTP_TOKENS.Route, {
+    ctx.contribute(TOKENS.HttpRoute, {
       prefix: "/",
       signIn: session,
       handle: guarded(async (request, path, shown, account) => {
@@ -110,7 +110,7 @@ export default definePlugin({
         return answer(200, listPage(skills, matching(skills, query), query, account));
       }),
     });
-    ctx.contribute(HTTP_TOKENS.Route, {
+    ctx.contribute(TOKENS.HttpRoute, {
       prefix: "/skill",
       signIn: session,
       handle: guarded(async (request, path, shown, account) => {
@@ -150,7 +150,7 @@ export default definePlugin({
     });
     // Sign-in and sign-out: answered by `signIn` itself on a server with auth; without it, nothing to do.
     for (const prefix of ["/sign-in", "/sign-out"]) {
-      ctx.contribute(HTTP_TOKENS.Route, {
+      ctx.contribute(TOKENS.HttpRoute, {
         prefix,
         signIn: (request, path, gate) => signIn.answer(request, path, gate),
         handle: async (_request, path) =>
@@ -164,7 +164,7 @@ export default definePlugin({
     return {
       start(started) {
         // Said at start, not first at a browser's sign-in: the operator reads the log, a reader cannot fix it.
-        if (started.resolveOptional(HTTP_TOKENS.Options)?.oauth !== undefined && options.oauthClientId === undefined) {
+        if (started.resolveOptional(TOKENS.HttpOptions)?.oauth !== undefined && options.oauthClientId === undefined) {
           ctx.logger.warn(
             "with oauth, browsers cannot sign in to the catalog page until its oauthClientId option names the page's OAuth client",
           );

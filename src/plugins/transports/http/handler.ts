@@ -7,7 +7,6 @@ import { toNodeHandler } from "./listen.js";
 import { httpOptionsSchema, type HttpOptions } from "./options.js";
 import { personalAnswers } from "./auth/cache-scope.js";
 import { skillsReadiness } from "./readiness.js";
-import { HTTP_TOKENS } from "./routes.js";
 
 /** What an app embedding the kernel may set; anything unset comes from the http plugin's config, else its default. */
 export type HttpHandlerOptions = Partial<
@@ -52,7 +51,7 @@ export interface HttpHandler {
  * so an app served under a public name lists it in `allowedHosts`.
  */
 export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions = {}): HttpHandler {
-  const configured = kernel.resolveOptional(HTTP_TOKENS.Options) ?? httpOptionsSchema.parse({});
+  const configured = kernel.resolveOptional(TOKENS.HttpOptions) ?? httpOptionsSchema.parse({});
   const options = { ...configured, ...definedOnly(overrides) };
   const catalog = kernel.resolveOptional(TOKENS.WholeCatalog);
   const app = createHttpApp({
@@ -61,7 +60,7 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
     personal: personalAnswers(options, catalog),
     logger: kernel.logger.child("http"),
     options: { ...options, allowedHosts: defaultAllowedHosts(configured.host, options.allowedHosts) },
-    routes: kernel.resolveAll(HTTP_TOKENS.Route),
+    routes: kernel.resolveAll(TOKENS.HttpRoute),
     catalogFor: kernel.catalogFor,
     readiness: skillsReadiness(catalog, kernel.resolveOptional(TOKENS.CacheMonitor)),
   });

@@ -1,25 +1,24 @@
-import { CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { definePlugin } from "../../../kernel/config.js";
 import { ConfigError } from "../../../kernel/errors.js";
 import { TOKENS } from "../../../tokens.js";
 import { AUTH_TOKEN_ENV, checkWriteTools, httpOptionsSchema, MIN_TOKEN_LENGTH } from "./options.js";
-import { HTTP_TOKENS, type HttpRoute } from "./routes.js";
+import type { HttpRoute } from "./routes.js";
 import { httpTransport } from "./transport.js";
 
 /**
  * The HTTP transport: MCP Streamable HTTP (stateful sessions, or stateless for replicas behind a
  * load balancer), health checks, DNS-rebinding protection and optional bearer-token auth.
- * Other plugins add endpoints beside MCP under HTTP_TOKENS.Route.
+ * Other plugins add endpoints beside MCP under TOKENS.HttpRoute.
  */
 export default definePlugin({
   name: "http",
-  provides: [TOKENS.Transport, HTTP_TOKENS.Options],
+  provides: [TOKENS.Transport, TOKENS.HttpOptions],
   consumes: [
-    // The whole catalog: /readyz reports every source, whoever asks.
-    { token: TOKENS.WholeCatalog, optional: true },
-    CACHE_MONITOR,
+    // The whole catalog: /readyz reports on every source (never naming one), whoever asks.
+    { token: TOKENS.WholeCatalog, optional: true, wholeCatalog: true },
+    { token: TOKENS.CacheMonitor, optional: true },
     // Read once every plugin is set up: route plugins (rest-api) in turn read this plugin's options.
-    { token: HTTP_TOKENS.Route, optional: true, fromStart: true },
+    { token: TOKENS.HttpRoute, optional: true, fromStart: true },
   ],
   options: httpOptionsSchema,
   needsTrust: { plugin: "it opens an HTTP listener" },
@@ -39,23 +38,23 @@ export default definePlugin({
         ? { ...configured, authToken: fromEnv }
         : configured;
     checkWriteTools(options);
-    ctx.provide(HTTP_TOKENS.Options, options);
+    ctx.provide(TOKENS.HttpOptions, options);
     const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);
     let routes: readonly HttpRoute[] = [];
     const cache = ctx.resolveOptional(TOKENS.CacheMonitor);
     ctx.contribute(TOKENS.Transport, httpTransport({ options, routes: () => routes, catalog, cache }));
     return {
       start(started) {
-        routes = started.resolveAll(HTTP_TOKENS.Route);
+        routes = started.resolveAll(TOKENS.HttpRoute);
       },
     };
   },
 });
 
 // The public face: embedding apps serve the handler from their own server; route plugins
-// (rest-api) add endpoints under HTTP_TOKENS.Route and answer with the same JSON helpers.
+// (rest-api) add endpoints under TOKENS.HttpRoute and answer with the same JSON helpers.
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
-export { HTTP_TOKENS, type HttpRoute, type RouteCaller, type SignInGate, type TokenVerdict } from "./routes.js";
+export type { HttpRoute, RouteCaller, SignInGate, TokenVerdict } from "./routes.js";
 export { readIssuerMetadata } from "./auth/verifier.js";
 export type { Caller } from "./auth/gate.js";
 export { isLoopback, MIN_TOKEN_LENGTH, REPLICA_ID, WRITE_SCOPE, type HttpOptions } from "./options.js";

@@ -1,5 +1,3 @@
-import { defineToken } from "../../../kernel/tokens.js";
-import type { HttpOptions } from "./options.js";
 import type { Caller } from "./auth/gate.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 
@@ -49,11 +47,3 @@ export type SignInGate = {
       readonly audience: string;
     }
 );
-
-/** What the http plugin offers other plugins and the embedding API. */
-export const HTTP_TOKENS = {
-  /** Multi-registration: each HTTP route a plugin contributes. */
-  Route: defineToken<HttpRoute>("http-route"),
-  /** The http plugin's validated options, so an embedded handler serves as the config says. */
-  Options: defineToken<HttpOptions>("http-options"),
-} as const;

@@ -1,8 +1,7 @@
-import { CACHE_MONITOR } from "../../../cache/default-cache.js";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { TOKENS } from "../../../tokens.js";
-import { HTTP_TOKENS, restError } from "../http/index.js";
+import { restError } from "../http/index.js";
 
 /** What other plugins report to the metrics plugin. */
 const optionsSchema = z
@@ -23,33 +22,28 @@ const optionsSchema = z
  */
 export default definePlugin({
   name: "metrics",
-  provides: [HTTP_TOKENS.Route, TOKENS.RequestObserver, TOKENS.MetricsRecorder],
-  consumes: [
-    // The whole catalog, so a scrape is answered with the scraper's view of it (catalog.for).
-    { token: TOKENS.WholeCatalog, optional: true },
-    CACHE_MONITOR,
-  ],
+  provides: [TOKENS.HttpRoute, TOKENS.RequestObserver, TOKENS.MetricsRecorder],
+  consumes: [{ token: TOKENS.CacheMonitor, optional: true }],
   options: optionsSchema,
   needsTrust: { plugin: "it answers scrapes on the HTTP listener" },
   async setup(ctx, { path }) {
     // prom-client is loaded only by a kernel that serves metrics.
     const { createKernelMetrics } = await import("./registry.js");
     let toolNames: ReadonlySet<string> = new Set();
-    const catalog = ctx.resolveOptional(TOKENS.WholeCatalog);
     const metrics = createKernelMetrics({
       cache: ctx.resolveOptional(TOKENS.CacheMonitor),
       toolNames: () => toolNames,
     });
     ctx.contribute(TOKENS.RequestObserver, metrics.observer);
     ctx.provide(TOKENS.MetricsRecorder, { searchIndexBuilt: (seconds) => metrics.searchIndexBuilt(seconds) });
-    ctx.contribute(HTTP_TOKENS.Route, {
+    ctx.contribute(TOKENS.HttpRoute, {
       prefix: path,
-      async handle(request, requested, { identity }) {
+      async handle(request, requested, { catalog }) {
         if (requested !== path) return restError(404, `nothing at ${requested}`);
         if (request.method !== "GET" && request.method !== "HEAD")
           return restError(405, "metrics are read with GET", { allow: "GET, HEAD" });
-        // Sources the scraper may not see are not named, nor their skills counted.
-        const body = await metrics.scrape(catalog?.for(identity));
+        // The scraper's view: sources it may not see are not named, nor their skills counted.
+        const body = await metrics.scrape(catalog);
         return new Response(request.method === "HEAD" ? null : body, {
           status: 200,
           headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import type { KernelTool } from "../../../kernel/types.js";
 import { TOKENS } from "../../../tokens.js";
-import { HTTP_TOKENS, json, restError, type RouteCaller } from "../http/index.js";
+import { json, restError, type RouteCaller } from "../http/index.js";
 import { callTool } from "./call-tool.js";
 import { openApiDocument } from "./openapi.js";
 
@@ -23,15 +23,15 @@ const optionsSchema = z
  */
 export default definePlugin({
   name: "rest-api",
-  provides: [HTTP_TOKENS.Route],
-  consumes: [{ token: HTTP_TOKENS.Options, optional: true, fromStart: true }],
+  provides: [TOKENS.HttpRoute],
+  consumes: [{ token: TOKENS.HttpOptions, optional: true, fromStart: true }],
   options: optionsSchema,
   needsTrust: { plugin: "it answers REST requests on the HTTP listener" },
   setup(ctx, { prefix }) {
     let tools: ReadonlyMap<string, KernelTool> = new Map();
     let bearer = false;
     let openApi: string | undefined;
-    ctx.contribute(HTTP_TOKENS.Route, {
+    ctx.contribute(TOKENS.HttpRoute, {
       prefix,
       async handle(request, path, caller) {
         if (request.method !== "GET" && request.method !== "HEAD")
@@ -50,7 +50,7 @@ export default definePlugin({
       start(started) {
         tools = new Map(started.resolveAll(TOKENS.Tool).map((tool) => [tool.name, tool]));
         // The http plugin's token, once every plugin is set up: the document says whether it is required.
-        const http = started.resolveOptional(HTTP_TOKENS.Options);
+        const http = started.resolveOptional(TOKENS.HttpOptions);
         bearer = http?.authToken !== undefined || http?.oauth !== undefined;
       },
     };

@@ -3,7 +3,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { TOKENS } from "../../../tokens.js";
-import { HTTP_TOKENS, restError } from "../http/index.js";
+import { restError } from "../http/index.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
 
 const optionsSchema = z.strictObject({
@@ -21,9 +21,12 @@ const optionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "well-known",
-  provides: [HTTP_TOKENS.Route],
+  provides: [TOKENS.HttpRoute],
   // The whole catalog for its changes; each answer is built from the caller's view.
-  consumes: [TOKENS.WholeCatalog, { token: HTTP_TOKENS.Options, optional: true, fromStart: true }],
+  consumes: [
+    { token: TOKENS.WholeCatalog, wholeCatalog: true },
+    { token: TOKENS.HttpOptions, optional: true, fromStart: true },
+  ],
   options: optionsSchema,
   needsTrust: { plugin: "it serves skills on the HTTP listener" },
   setup(ctx, options) {
@@ -61,7 +64,7 @@ export default definePlugin({
       return site;
     };
 
-    ctx.contribute(HTTP_TOKENS.Route, {
+    ctx.contribute(TOKENS.HttpRoute, {
       prefix: WELL_KNOWN_PATH,
       async handle(request, path, { identity, catalog: view }) {
         if (request.method !== "GET" && request.method !== "HEAD")
@@ -103,7 +106,7 @@ export default definePlugin({
     });
     return {
       start(started) {
-        const http = started.resolveOptional(HTTP_TOKENS.Options);
+        const http = started.resolveOptional(TOKENS.HttpOptions);
         signIn = http?.authToken !== undefined || http?.oauth !== undefined;
       },
     };

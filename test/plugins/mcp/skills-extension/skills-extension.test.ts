@@ -241,16 +241,23 @@ describe("skills-extension configuration", () => {
     } finally {
       await alone.close();
     }
-    const both = await startSkillServer([root], ["skill-resources", "skills-extension"]);
-    try {
-      const { resourceTemplates } = await both.client.listResourceTemplates();
-      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
-        "skill://{+path}",
-        "skill://{skill}/{+path}",
-      ]);
-      await verifySkill(both.client, (await listAllSkills(both.client)).skills[0]!);
-    } finally {
-      await both.close();
+    // In either order: skill-resources has the extension attached before its own template, so the
+    // SDK's answers every read, however the two plugins are set up.
+    for (const plugins of [
+      ["skill-resources", "skills-extension"],
+      ["skills-extension", "skill-resources"],
+    ]) {
+      const both = await startSkillServer([root], plugins);
+      try {
+        const { resourceTemplates } = await both.client.listResourceTemplates();
+        expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+          "skill://{+path}",
+          "skill://{skill}/{+path}",
+        ]);
+        await verifySkill(both.client, (await listAllSkills(both.client)).skills[0]!);
+      } finally {
+        await both.close();
+      }
     }
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Bm25Ranker } from "../../../../src/plugins/rankers/ranker-bm25/ranker.js";
+import { definePlugin } from "../../../../src/kernel/config.js";
 import { TOKENS } from "../../../../src/tokens.js";
 import { startSkillServer, type SkillServer } from "../../../helpers/skill-server.js";
 import { skillMd, tempDir, writeSkillFile } from "../../sources/fs/files.js";
@@ -26,7 +27,20 @@ async function writeCatalog(catalog: Catalog): Promise<string> {
   return root;
 }
 
-const serve = (root: string) => startSkillServer([root], ["ranker-bm25", "search-skills"]);
+/** Each kernel's BM25 rankers, as its ranker plugin makes them for its consumers (search-skills). */
+const made = new Map<SkillServer["kernel"], Bm25Ranker[]>();
+
+async function serve(root: string): Promise<SkillServer> {
+  const mine: Bm25Ranker[] = [];
+  const bm25 = definePlugin({
+    name: "ranker-bm25",
+    provides: [TOKENS.Ranker],
+    setup: (ctx) => ctx.provideScoped(TOKENS.Ranker, () => (mine.push(new Bm25Ranker()), mine.at(-1)!)),
+  });
+  const server = await startSkillServer([root], [bm25, "search-skills"]);
+  made.set(server.kernel, mine);
+  return server;
+}
 
 async function results(server: SkillServer): Promise<unknown[]> {
   const answers: unknown[] = [];
@@ -34,9 +48,10 @@ async function results(server: SkillServer): Promise<unknown[]> {
   return answers;
 }
 
+/** search-skills' ranker: the one its kernel made (each consumer gets its own). */
 function ranker(server: SkillServer): Bm25Ranker {
-  const ranker = server.kernel.resolve(TOKENS.Ranker);
-  if (!(ranker instanceof Bm25Ranker)) throw new Error("expected the bm25 ranker");
+  const [ranker, ...others] = made.get(server.kernel) ?? [];
+  if (!ranker || others.length > 0) throw new Error("expected one bm25 ranker, search-skills'");
   return ranker;
 }
 

@@ -26,7 +26,7 @@ it("search_skills awaits a ranker whose search returns a promise", async () => {
   const ranker = definePlugin({
     name: "slow-ranker",
     provides: [TOKENS.Ranker],
-    setup: (ctx) => ctx.provide(TOKENS.Ranker, slowRanker()),
+    setup: (ctx) => ctx.provideScoped(TOKENS.Ranker, () => slowRanker()),
   });
   const fixtures = new URL("../../../fixtures/skills", import.meta.url).pathname;
   const kernel = await createKernel({

@@ -233,7 +233,7 @@ function recordingRanker(calls: string[]): PluginEntry {
   return {
     name: "recording-ranker",
     provides: [TOKENS.Ranker],
-    setup: (ctx) => ctx.provide(TOKENS.Ranker, new Recording()),
+    setup: (ctx) => ctx.provideScoped(TOKENS.Ranker, () => new Recording()),
   };
 }
 

@@ -6,7 +6,8 @@ import { createLogger } from "../../../../src/kernel/logger.js";
 import { createHttpApp, type HttpApp, type HttpAppOptions } from "../../../../src/plugins/transports/http/app.js";
 import { defaultAllowedHosts } from "../../../../src/plugins/transports/http/guard.js";
 import { httpOptionsSchema } from "../../../../src/plugins/transports/http/options.js";
-import { HTTP_TOKENS, type HttpRoute } from "../../../../src/plugins/transports/http/routes.js";
+import type { HttpRoute } from "../../../../src/plugins/transports/http/routes.js";
+import { TOKENS } from "../../../../src/tokens.js";
 
 export const EXAMPLES = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
 
@@ -65,7 +66,7 @@ export function appOf(
     personal: options.authToken !== undefined,
     logger: createLogger("silent"),
     options: appOptions,
-    routes: routes ?? kernel.resolveAll(HTTP_TOKENS.Route),
+    routes: routes ?? kernel.resolveAll(TOKENS.HttpRoute),
     catalogFor: kernel.catalogFor,
     clock,
   });
