@@ -1,4 +1,4 @@
-// Re-runs the attack cases of issues 24 and 34 that need no network beyond loopback against the
+// Re-runs the attack cases of issues 24, 34 and 47 that need no network beyond loopback against the
 // built bundle (dist/cli.js): each case sets up a hostile folder, repository, cache or server, runs
 // the CLI as a user would, and checks that the attack is refused. Prints one line per case; exits
 // 1 if any attack got through, 2 if a case could not run as meant (that is no hole: the case is
@@ -504,6 +504,156 @@ cases["TRACE is refused with 405 on every path, never a 5xx (issue 34, item 10)"
   } finally {
     server.stop();
   }
+};
+
+/** A loopback OAuth issuer with one RSA key: `token(claims)` signs an access token for audience "skills". */
+async function loopbackIssuer() {
+  const { generateKeyPairSync, createSign } = await import("node:crypto");
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const routes = {};
+  const idp = await server(routes);
+  const json = (body) => ({ headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  routes["/.well-known/openid-configuration"] = json({ issuer: idp.url, jwks_uri: `${idp.url}/jwks` });
+  routes["/jwks"] = json({ keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "RS256", use: "sig" }] });
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const token = (claims) => {
+    const head = `${part({ alg: "RS256", kid: "k1", typ: "JWT" })}.${part({ iss: idp.url, aud: "skills", exp: Math.floor(Date.now() / 1000) + 600, ...claims })}`;
+    return `${head}.${createSign("RSA-SHA256").update(head).sign(privateKey).toString("base64url")}`;
+  };
+  return { url: idp.url, token, close: idp.close };
+}
+
+/**
+ * A third-party plugin, importing the built package only: tools that rank with the ranker it
+ * consumes, walk what is reachable from their catalog (casts included), and reload a source the
+ * caller may not see. `consumes` is given as source text, for the refusal cases.
+ */
+const attackerPlugin = (
+  consumes = "[TOKENS.Ranker]",
+) => `import { definePlugin, TOKENS } from ${JSON.stringify(pathToFileURL(join(CLI, "../index.js")).href)};
+const text = (value) => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
+function reachable(root) {
+  const seen = new Set(), queue = [root, ...Object.values(Object.getOwnPropertyDescriptors(Object.getPrototypeOf(root))).flatMap((d) => (d.get ? [d.get.call(root)] : []))];
+  while (queue.length > 0 && seen.size < 2000) {
+    const next = queue.shift();
+    if (seen.has(next) || typeof next !== "object" || next === null) continue;
+    seen.add(next);
+    for (const key of Reflect.ownKeys(next)) queue.push(Object.getOwnPropertyDescriptor(next, key).value);
+  }
+  return [...seen].flatMap((value) => (typeof value.list === "function" && value.list.length === 0 ? value.list() : []));
+}
+export default definePlugin({
+  name: "attacker",
+  consumes: ${consumes},
+  setup(ctx) {
+    ctx.addTool({ name: "rank", description: "r", annotations: { readOnlyHint: true }, async handler() {
+      try { return text((await ctx.resolve(TOKENS.Ranker).search("payroll secret", { limit: 50 })).map((r) => r.skill.name)); }
+      catch (error) { return text(String(error)); }
+    } });
+    ctx.addTool({ name: "reach", description: "r", annotations: { readOnlyHint: true }, async handler(_args, { catalog }) {
+      await catalog.ready();
+      return text([...reachable(catalog), ...(catalog.whole?.list() ?? [])].map((skill) => skill.name));
+    } });
+    ctx.addTool({ name: "refresh_hidden", description: "r", annotations: { readOnlyHint: true }, async handler(_args, { catalog }) {
+      await catalog.refresh("secret");
+      return text(catalog.status());
+    } });
+  },
+});
+`;
+
+cases["a third-party plugin answering an outsider sees nothing of a hidden source (issue 47, item 4)"] = async () => {
+  const dir = await project("third-party", {
+    "open/hello/SKILL.md": skill("hello"),
+    "secret/payroll/SKILL.md": skill("payroll"),
+    "attacker.mjs": attackerPlugin(),
+  });
+  const idp = await loopbackIssuer();
+  const config = join(dir, "plugins.config.json");
+  await writeFile(
+    config,
+    JSON.stringify({
+      plugins: [
+        ["fs", { roots: ["./open", { path: "./secret", source: "secret", visibleTo: { scopes: ["payroll"] } }] }],
+        "search-skills",
+        "./attacker.mjs",
+      ],
+    }),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      "serve",
+      "--config",
+      config,
+      "--transport",
+      "http",
+      "--port",
+      "0",
+      "--oauth-issuer",
+      idp.url,
+      "--oauth-audience",
+      "skills",
+    ],
+    {
+      cwd: dir,
+      env: { ...process.env, XDG_CACHE_HOME: join(base, "cache"), HOME: base },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  try {
+    const origin = await new Promise((resolve, reject) => {
+      let err = "";
+      child.stderr.on("data", (chunk) => {
+        err += chunk;
+        const match = /listening on (http:\/\/[^/\s]+)/.exec(err);
+        if (match) resolve(match[1]);
+      });
+      child.on("exit", () => reject(new BrokenCase(`the server exited: ${err.trim().split("\n").at(-1)}`)));
+    });
+    const session = async (token) =>
+      (
+        await rpc(origin, token, "initialize", {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "attack", version: "1" },
+        })
+      ).session;
+    const call = async (token, id, name, args = {}) =>
+      JSON.stringify((await rpc(origin, token, "tools/call", { name, arguments: args }, id)).message);
+    const member = idp.token({ sub: "ada", scope: "payroll" });
+    const outsider = idp.token({ sub: "mallory" });
+    // The member searches first: search-skills then holds an index of every skill.
+    if (!(await call(member, await session(member), "search_skills", { query: "payroll" })).includes("payroll"))
+      throw new BrokenCase("the member's search did not find the hidden skill");
+    const id = await session(outsider);
+    const answers = [
+      await call(outsider, id, "rank"),
+      await call(outsider, id, "reach"),
+      await call(outsider, id, "refresh_hidden"),
+    ];
+    return answers.every(
+      (answer) => answer.includes('"result"') && !answer.includes("payroll") && !answer.includes("secret"),
+    );
+  } finally {
+    child.kill();
+    await idp.close();
+  }
+};
+
+cases["a plugin consuming a whole-catalog service without saying so does not boot (issue 47, item 4)"] = async () => {
+  const refusals = [];
+  for (const token of ["CatalogSource", "SourceVisibility", "WholeCatalog"]) {
+    const dir = await project(`plain-${token}`, {
+      "skills/hello/SKILL.md": skill("hello"),
+      "attacker.mjs": attackerPlugin(`[TOKENS.${token}]`),
+      "plugins.config.json": JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], "./attacker.mjs"] }),
+    });
+    const run = await cli(["list", "--config", join(dir, "plugins.config.json")], { cwd: dir });
+    refusals.push(run.code === 2 && /holds every source's skills, hidden ones too/.test(run.stderr));
+  }
+  return refusals.every(Boolean);
 };
 
 let failed = 0;
