@@ -3,7 +3,7 @@ export { createKernel, type SkillsKernel } from "./create-kernel.js";
 export type { Kernel, KernelOptions, KernelState } from "./kernel/kernel.js";
 export type { ToolCallOptions } from "./kernel/tool-call.js";
 export type { Cache, CacheMonitor, CacheState, CacheStats, JsonValue } from "./kernel/cache.js";
-export { defineToken, type Token } from "./kernel/tokens.js";
+export { defineToken, type Token, type TokenDefault, type TokenTraits } from "./kernel/tokens.js";
 export {
   defineConfig,
   definePlugin,
@@ -45,6 +45,7 @@ export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/cata
 export type {
   HandlerCaller,
   InstructionsSection,
+  KernelToken,
   KernelTool,
   ListingTtl,
   McpServerFactory,
@@ -53,6 +54,8 @@ export type {
   PluginContext,
   PluginHooks,
   PluginRuntimeContext,
+  RefToken,
+  Resolvable,
   RunningTransport,
   ServerBuild,
   ServerBuildOptions,

@@ -35,13 +35,17 @@ export interface Token<T> {
    * consumer fails to boot, pointed at the `catalog` its handlers get, already scoped to the caller.
    */
   readonly wholeCatalog: boolean;
+  /** Type-only: the type of what the token names (no value has it). */
   readonly [carries]?: T;
 }
 
 /** How a token is treated beyond its name; see Token. */
 export interface TokenTraits {
+  /** `"plugin"`: each consumer gets its own, provided with `provideScoped`. Default `"kernel"`. */
   readonly scope?: "kernel" | "plugin";
+  /** The plugin booted when some plugin consumes the token and none in the config provides it. */
   readonly default?: TokenDefault;
+  /** It holds every source's skills, hidden ones too: consumers declare `{ token, wholeCatalog: true }`. */
   readonly wholeCatalog?: boolean;
 }
 
