@@ -307,9 +307,7 @@ const CASES: readonly Case[] = [
     argv: ["list", "--config", "c.mjs"],
     // defineToken("test:greeting"), written out: the config cannot import skills-kernel here.
     files: {
-      "c.mjs": inline(
-        `{ name: "needy", consumes: [${GREETING}], setup(ctx) { ctx.resolve(${GREETING}); } }`,
-      ),
+      "c.mjs": inline(`{ name: "needy", consumes: [${GREETING}], setup(ctx) { ctx.resolve(${GREETING}); } }`),
     },
   },
   {
