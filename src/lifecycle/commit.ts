@@ -40,22 +40,39 @@ export interface SourceFields {
   readonly signer?: LockedSigner;
 }
 
-/** The lock entry's fields for a source's skill: `url` and `path` under npx skills' names and meanings. */
+/**
+ * The lock entry's fields for a source's skill, as npx skills reads them (docs/lifecycle.md#npx-skills):
+ * `url` and `path` under its names; a discovery index's skill as its `well-known` entry, the
+ * index's digest in its `wellKnownDigest`; and no `skillPath` where it could not use one (an
+ * archive, another catalog, a `file://` repository whose URL does not end in `.git`, to which it
+ * would append the skill's folder), so that its `check` passes over the skill instead of failing.
+ * Such a skill is found again here by its name.
+ */
 export function lockFields(fields: SourceFields): Partial<LockEntry> & Pick<LockEntry, "source" | "sourceType"> {
-  const { url, path, ...rest } = fields;
+  const { url, path, digest, ...rest } = fields;
+  const wellKnown = isCatalogType(fields.sourceType) && fields.indexUrl !== undefined;
+  const npxFindsPath =
+    fields.sourceType === "local" || (fields.sourceType === "git" && !/^file:(?!.*\.git$)/i.test(url ?? ""));
   return {
     ...rest,
+    sourceType: wellKnown ? "well-known" : fields.sourceType,
     sourceUrl: url,
-    skillPath: path === undefined ? undefined : path === "" ? "SKILL.md" : `${path}/SKILL.md`,
+    ...(wellKnown ? { wellKnownDigest: digest } : { digest }),
+    skillPath: path === undefined || !npxFindsPath ? undefined : path === "" ? "SKILL.md" : `${path}/SKILL.md`,
   };
+}
+
+/** A catalog's `sourceType`: ours, or npx skills' for a site's discovery index. */
+export function isCatalogType(sourceType: string): boolean {
+  return sourceType === "catalog" || sourceType === "well-known";
 }
 
 /** The source fields of a lock entry (the inverse of lockFields). */
 export function sourceFieldsOf(entry: LockEntry): SourceFields {
-  const { sourceUrl, skillPath, source, sourceType, ref, pinned, commit, version, digest, indexUrl, name, signer } =
-    entry;
+  const { sourceUrl, skillPath, source, sourceType, ref, pinned, commit, version, indexUrl, name, signer } = entry;
   const path =
     skillPath === undefined ? undefined : skillPath === "SKILL.md" ? "" : skillPath.replace(/\/SKILL\.md$/, "");
+  const digest = entry.digest ?? entry.wellKnownDigest;
   return { source, sourceType, url: sourceUrl, ref, pinned, commit, version, digest, indexUrl, path, name, signer };
 }
 

@@ -24,7 +24,7 @@ const entrySchema = z
   .object({
     /** The source as the user wrote it; a local folder relative to the lock's folder where it can be (npx skills' portable form). */
     source: z.string().min(1),
-    /** git, catalog or local (npx skills: github, local, node_modules…). */
+    /** git, catalog, well-known (a site's discovery index), archive or local (npx skills: github, local, node_modules…). */
     sourceType: z.string().min(1),
     /** The resolved URL: a git remote or a catalog document; a local folder's absolute path only where it cannot be relative. */
     sourceUrl: z.string().min(1).optional(),
@@ -39,8 +39,10 @@ const entrySchema = z
       .optional(),
     /** The version the catalog gave, when it gave one. */
     version: z.string().min(1).optional(),
-    /** A discovery index's skill: the digest of the artifact installed, as the index gave it; outdated compares it with the index's. */
+    /** An archive's skill: the digest of the archive installed from (a discovery index's skill, in a lock written before `wellKnownDigest`). */
     digest: z.string().regex(DIGEST).optional(),
+    /** A `well-known` entry's digest of its artifact, as the discovery index gave it (npx skills' field). */
+    wellKnownDigest: z.string().regex(DIGEST).optional(),
     /** The discovery index that named the artifact (a site's source may have answered with either well-known index). */
     indexUrl: z.string().url().optional(),
     /** The skill's SKILL.md inside the source, POSIX separators (`skills/pdf/SKILL.md`; `SKILL.md` at the root). */
@@ -161,6 +163,7 @@ const ENTRY_KEYS = [
   "commit",
   "version",
   "digest",
+  "wellKnownDigest",
   "indexUrl",
   "skillPath",
   "name",

@@ -2,7 +2,7 @@ import { differingFiles } from "./digest.js";
 import type { OpenedSource } from "./fetch.js";
 import { lockFolder, lockPath, readLock, writeLock, type LockEntry } from "./lock-file.js";
 import { withLockFile } from "./lock-guard.js";
-import { sourceFieldsOf } from "./commit.js";
+import { isCatalogType, sourceFieldsOf } from "./commit.js";
 import { resolveRef } from "./resolve-git.js";
 import { inspectSkill } from "./state.js";
 import { publishedDigest } from "./published.js";
@@ -82,7 +82,7 @@ export function entrySpec(name: string, entry: LockEntry, lockDir: string): Sour
   }
   if (entry.sourceType === "archive")
     return { kind: "archive", written: entry.source, location: entry.sourceUrl ?? resolve(lockDir, entry.source) };
-  if (entry.sourceType === "catalog" && entry.sourceUrl)
+  if (isCatalogType(entry.sourceType) && entry.sourceUrl)
     return { kind: "catalog", written: entry.source, url: entry.sourceUrl };
   if (entry.sourceType === "git") return parseSource(entry.source, lockDir).spec;
   throw new UserError(
@@ -126,14 +126,15 @@ export async function checkFreshness(
         latest: null,
         note: "installed by npx skills: add it here to track it",
       };
-    if (entry.sourceType === "catalog" && entry.digest && entry.indexUrl) {
+    const { digest } = sourceFieldsOf(entry);
+    if (isCatalogType(entry.sourceType) && digest && entry.indexUrl) {
       // The index's digest says whether the artifact changed: an unchanged one is not downloaded.
       const latest = await publishedDigest(
         entry.indexUrl,
         entry.name ?? name,
         process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined,
       );
-      return { name, status: latest === entry.digest ? "current" : "outdated", current: entry.digest, latest };
+      return { name, status: latest === digest ? "current" : "outdated", current: digest, latest };
     }
     let commit: string | undefined;
     if (entry.sourceType === "git" && entry.sourceUrl) {

@@ -79,7 +79,7 @@ describe("a token in a repository URL", () => {
       base,
     );
     git(privateRepo.bare, "config", "http.receivepack", "false");
-    server = await startGitHttpServer(join(privateRepo.bare, ".."), "deploy", TOKEN);
+    server = await startGitHttpServer(join(privateRepo.bare, ".."), { username: "deploy", password: TOKEN });
   });
   afterAll(async () => {
     await server.close();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,12 +76,15 @@ describe("a discovery index's digest in the lock", () => {
     const added = await run(["add", server.url, "--agent", "claude-code"]);
     expect(added.code, added.stderr).toBe(0);
     const entry = (await lock()).skills.packed;
+    // As npx skills writes its own entry for a site's index, so its check can read it.
     expect(entry).toMatchObject({
       source: server.url,
-      sourceType: "catalog",
-      digest: firstDigest,
+      sourceType: "well-known",
+      sourceUrl: server.url,
+      wellKnownDigest: firstDigest,
       indexUrl: `${server.url}${INDEX}`,
     });
+    expect(entry.digest).toBeUndefined();
   });
 
   it("outdated reads the index alone while the digest is unchanged", async () => {
@@ -99,6 +102,12 @@ describe("a discovery index's digest in the lock", () => {
   });
 
   it("a changed archive is outdated, update installs it and records its digest, and restore brings it back", async () => {
+    // A lock written before the entry took npx skills' form reads the same, and update rewrites it.
+    const { wellKnownDigest, ...entry } = (await lock()).skills.packed;
+    await writeFile(
+      join(project, "skills-lock.json"),
+      JSON.stringify({ version: 1, skills: { packed: { ...entry, sourceType: "catalog", digest: wellKnownDigest } } }),
+    );
     const secondDigest = await publish("echo two\n");
     const outdated = await run(["outdated"]);
     expect(outdated.code, outdated.stderr).toBe(1);
@@ -109,7 +118,7 @@ describe("a discovery index's digest in the lock", () => {
     expect(update.stdout).toBe(`updated packed: ${firstDigest.slice(0, 19)} -> ${secondDigest.slice(0, 19)}\n`);
     const installed = join(project, ".claude/skills/packed");
     expect(await readFile(join(installed, "scripts/run.sh"), "utf8")).toBe("echo two\n");
-    expect((await lock()).skills.packed.digest).toBe(secondDigest);
+    expect((await lock()).skills.packed).toMatchObject({ sourceType: "well-known", wellKnownDigest: secondDigest });
     expect((await run(["outdated"])).code).toBe(0);
 
     await rm(join(project, ".agents/skills/packed"), { recursive: true, force: true });

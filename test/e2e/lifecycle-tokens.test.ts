@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
+import { loopbackCert } from "../helpers/loopback-cert.js";
 import { createRepository, skill, type TestRepository } from "../plugins/sources/git/repos.js";
 import { filesHolding } from "../helpers/grep.js";
 
@@ -36,42 +36,17 @@ const passwordsSeen = (server: GitHttpServer) =>
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "skills-kernel-tokens-"));
-  const key = join(base, "key.pem");
-  const cert = join(base, "cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ],
-    { stdio: "ignore" },
-  );
-  const tls = { key: await readFile(key, "utf8"), cert: await readFile(cert, "utf8") };
+  const tls = await loopbackCert(base);
   repoA = await createRepository({ "skills/alpha/SKILL.md": skill("alpha", "The private alpha.") }, base);
   repoB = await createRepository({ "skills/beta/SKILL.md": skill("beta", "The private beta.") }, base);
-  hostA = await startGitHttpServer(join(repoA.bare, ".."), "x-access-token", TOKEN_A, tls);
-  hostB = await startGitHttpServer(join(repoB.bare, ".."), "x-access-token", TOKEN_B, tls);
+  hostA = await startGitHttpServer(join(repoA.bare, ".."), { username: "x-access-token", password: TOKEN_A }, tls);
+  hostB = await startGitHttpServer(join(repoB.bare, ".."), { username: "x-access-token", password: TOKEN_B }, tls);
   env = {
     HOME: join(base, "home"),
     XDG_CACHE_HOME: join(base, "cache"),
     XDG_STATE_HOME: join(base, "state"),
     CI: "1",
-    GIT_SSL_CAINFO: cert,
+    GIT_SSL_CAINFO: tls.certFile,
     SK_TOKEN_A: TOKEN_A,
     SK_TOKEN_B: TOKEN_B,
     GITHUB_TOKEN: "",

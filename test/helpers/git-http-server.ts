@@ -13,21 +13,20 @@ export interface GitHttpServer {
 
 /**
  * The bare repositories under `root` served over smart HTTP by git's own CGI (git http-backend)
- * on loopback, behind Basic auth: a request without `username:password` gets 401, as a private
- * repository's host answers. Over HTTPS when `tls` gives a key and certificate (git, like the
- * lifecycle commands, allows no plain http by default).
+ * on loopback; with `login`, behind Basic auth: a request without `username:password` gets 401,
+ * as a private repository's host answers. Over HTTPS when `tls` gives a key and certificate (git,
+ * like the lifecycle commands, allows no plain http by default).
  */
 export async function startGitHttpServer(
   root: string,
-  username: string,
-  password: string,
+  login: { username: string; password: string } | undefined,
   tls?: { key: string; cert: string },
 ): Promise<GitHttpServer> {
-  const expected = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+  const expected = login && `Basic ${Buffer.from(`${login.username}:${login.password}`).toString("base64")}`;
   const authorizations: string[] = [];
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     authorizations.push(req.headers.authorization ?? "");
-    if (req.headers.authorization !== expected) {
+    if (expected !== undefined && req.headers.authorization !== expected) {
       res.writeHead(401, { "www-authenticate": 'Basic realm="git"' }).end();
       return;
     }
@@ -45,7 +44,7 @@ export async function startGitHttpServer(
         CONTENT_TYPE: req.headers["content-type"] ?? "",
         ...(req.headers["content-encoding"] ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] } : {}),
         ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
-        REMOTE_USER: username,
+        ...(login && { REMOTE_USER: login.username }),
       },
       stdio: ["pipe", "pipe", "ignore"],
     });
