@@ -7,6 +7,7 @@ export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
 import {
+  COMMAND_ALIASES,
   COMMAND_SPECS,
   COMMON,
   LIFECYCLE_COMMANDS,
@@ -16,7 +17,7 @@ import {
   type OptionSpec,
 } from "./commands.js";
 import type { DiskCacheFlags } from "./disk-cache-flags.js";
-import { unknownOption } from "./unknown-option.js";
+import { unknownCommand, unknownOption } from "./unknown-option.js";
 
 const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
 
@@ -82,13 +83,17 @@ export interface CliArgs {
   readonly requireSigned: boolean;
   /** add: the skills of the source to install (all when empty). */
   readonly skills: readonly string[];
-  /** add, install, remove: `--agent ID`, repeatable. */
+  /** add, install, remove, installed: `--agent ID`, repeatable (`--agent '*'` is allAgents). */
   readonly agents: readonly string[];
   readonly allAgents: boolean;
   /** The user's folders and lock instead of the project's. */
   readonly global: boolean;
   /** add: a copy in each agent's folder instead of one copy linked. */
   readonly copy: boolean;
+  /** add --list: name the source's skills, install nothing. */
+  readonly listOnly: boolean;
+  /** add, remove, update: ask nothing (npx skills' -y). */
+  readonly yes: boolean;
   readonly verbose: boolean;
   /** restore: fail instead of repairing what does not match the lock. */
   readonly frozen: boolean;
@@ -155,8 +160,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     tokens: true,
   });
   const first = lenient.positionals[0];
-  const commandNamed = first !== undefined && first in COMMAND_SPECS;
-  const command = (commandNamed ? first : "serve") as Command;
+  const alias = first !== undefined && Object.hasOwn(COMMAND_ALIASES, first) ? COMMAND_ALIASES[first] : undefined;
+  const commandNamed = first !== undefined && (first in COMMAND_SPECS || alias !== undefined);
+  const command = (alias ?? (commandNamed ? first : "serve")) as Command;
   const spec = COMMAND_SPECS[command];
   const known = { ...COMMON, ...spec.options };
   const stray = lenient.tokens.find((token) => token.kind === "option" && !Object.hasOwn(known, token.name));
@@ -175,13 +181,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const positionals = commandNamed ? parsed.positionals.slice(1) : parsed.positionals;
 
   if (!commandNamed && first !== undefined) {
-    throw new ConfigError(`unknown command "${first}"; commands: ${COMMANDS.join(", ")}`);
+    throw new ConfigError(unknownCommand(first, COMMANDS, Object.keys(COMMAND_ALIASES)));
   }
   const [least, most] = spec.positionals;
   if (!values.help && positionals.length < least) {
     throw new ConfigError(`${command} needs ${spec.usage}; see --help`);
   }
-  if (positionals.length > most) throw new ConfigError(`unexpected argument "${positionals[most]}"; see --help`);
+  if (positionals.length > most) throw new ConfigError(unexpectedArgument(positionals[most]!, lenient.tokens));
 
   const logLevel = values["log-level"];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
@@ -235,6 +241,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   for (const name of ["skill", "agent"]) {
     if ((values[name] as string[] | undefined)?.includes("")) throw new ConfigError(`--${name} needs a value`);
   }
+  // npx skills' `'*'`: every agent, every skill of the source.
+  const agents = (values.agent as string[] | undefined) ?? [];
+  const skills = (values.skill as string[] | undefined) ?? [];
   const http = httpFlags(values);
   // export DIR: the folder is the one source, as --skills-dir DIR.
   const skillsDirs = [
@@ -282,11 +291,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     key: values.key as string | undefined,
     allowedSigners: values["allowed-signers"] as string | undefined,
     requireSigned: values["require-signed"] === true,
-    skills: (values.skill as string[] | undefined) ?? [],
-    agents: (values.agent as string[] | undefined) ?? [],
-    allAgents: values["all-agents"] === true,
+    skills: skills.includes("*") ? [] : skills,
+    agents: agents.includes("*") ? [] : agents,
+    allAgents: values["all-agents"] === true || agents.includes("*"),
     global: values.global === true,
     copy: values.copy === true,
+    listOnly: values.list === true,
+    yes: values.yes === true,
     verbose: values.verbose === true,
     frozen: values.frozen === true,
     acceptSigner: values["accept-signer"] === true,
@@ -298,6 +309,20 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       scripts: values.scripts === true,
     },
   };
+}
+
+/**
+ * An argument past the last a command takes. npx skills takes `--agent a b`: here each --agent
+ * names one, which is worth saying when the stray word follows one.
+ */
+function unexpectedArgument(word: string, tokens: ReturnType<typeof parseArgs>["tokens"] = []): string {
+  const at = tokens.findIndex((token) => token.kind === "positional" && token.value === word);
+  const before = tokens[at - 1];
+  const repeat =
+    before?.kind === "option" && before.name === "agent" && before.value !== undefined
+      ? ` (--agent takes one agent each time: --agent ${before.value} --agent ${word})`
+      : "";
+  return `unexpected argument "${word}"${repeat}; see --help`;
 }
 
 /** The http transport's flags; each is checked here so a typo is one line, not a schema dump. */

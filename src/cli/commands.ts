@@ -95,7 +95,15 @@ export const COMMON = {
 } as const satisfies Record<string, OptionSpec>;
 
 const json = (what: string): OptionSpec => ({ type: "boolean", help: `print ${what} as JSON` });
-const global: OptionSpec = { type: "boolean", help: "the user's folders and lock instead of the project's" };
+const global: OptionSpec = {
+  type: "boolean",
+  short: "g",
+  help: "the user's folders and lock instead of the project's",
+};
+/** `-a ID`, npx skills' short form; `--agent '*'` is every agent, as there. */
+const agent = (help: string): OptionSpec => ({ type: "string", multiple: true, short: "a", value: "ID", help });
+/** npx skills' `-y`: this CLI asks only in `add` without --agent, at a terminal. */
+const yes = (help: string): OptionSpec => ({ type: "boolean", short: "y", help });
 const allowRisky: OptionSpec = {
   type: "boolean",
   help: "install a skill the audit finds high-severity problems in (refused otherwise, with the findings)",
@@ -230,12 +238,7 @@ export const COMMAND_SPECS = {
     positionals: [1, 1],
     options: {
       to: { type: "string", value: "TARGET", help: "project (default), user, or a folder" },
-      agent: {
-        type: "string",
-        multiple: true,
-        value: "ID",
-        help: "this agent's folder (repeatable; see docs/agents.md)",
-      },
+      agent: agent("this agent's folder (repeatable; see docs/agents.md)"),
       "all-agents": { type: "boolean", help: "every agent's folder" },
       global: { ...global, help: "with --agent: the user's folders instead of the project's" },
       force: { type: "boolean", help: "replace a skill already there" },
@@ -257,17 +260,15 @@ export const COMMAND_SPECS = {
       skill: {
         type: "string",
         multiple: true,
+        short: "s",
         value: "NAME",
         help: "only this skill of the source (repeatable; or SOURCE@NAME)",
       },
-      agent: {
-        type: "string",
-        multiple: true,
-        value: "ID",
-        help: "this agent's folder (repeatable; see docs/agents.md)",
-      },
+      agent: agent("this agent's folder (repeatable; see docs/agents.md)"),
       "all-agents": { type: "boolean", help: "every agent's folder" },
       global,
+      list: { type: "boolean", short: "l", help: "list the source's skills and install nothing" },
+      yes: yes("ask nothing: without --agent, the agents detected here (or claude-code)"),
       copy: { type: "boolean", help: "a copy for each agent instead of one copy linked" },
       force: { type: "boolean", help: "replace a skill already there that the lock does not record" },
       "dry-run": { type: "boolean", help: "say what would be written, write nothing" },
@@ -287,6 +288,7 @@ export const COMMAND_SPECS = {
     positionals: [0, 0],
     options: {
       global,
+      agent: agent("only the skills this agent sees (repeatable)"),
       json: json("the skills"),
       check: { type: "boolean", help: "what each agent will load (exits 1 if one would not)" },
     },
@@ -310,6 +312,7 @@ export const COMMAND_SPECS = {
       "allow-risky": allowRisky,
       "accept-signer": acceptSigner,
       "token-env": tokenEnv,
+      yes: yes("accepted for npx skills' habit; update never asks"),
     },
   },
   remove: {
@@ -318,7 +321,8 @@ export const COMMAND_SPECS = {
     positionals: [1, Infinity],
     options: {
       global,
-      agent: { type: "string", multiple: true, value: "ID", help: "only from this agent's folder (repeatable)" },
+      agent: agent("only from this agent's folder (repeatable)"),
+      yes: yes("accepted for npx skills' habit; remove never asks"),
     },
   },
   restore: {
@@ -348,6 +352,19 @@ export const COMMAND_SPECS = {
 } as const satisfies Record<string, CommandSpec>;
 
 export type Command = keyof typeof COMMAND_SPECS;
+
+/**
+ * npx skills' (1.7.4) names for commands that mean the same here: its `ls` lists installed skills
+ * (this CLI's `list` is what the server serves), and its `check` is documented as a check for
+ * updates that changes nothing, which is outdated. docs/lifecycle.md#coming-from-npx-skills.
+ */
+export const COMMAND_ALIASES: Readonly<Record<string, Command>> = {
+  ls: "installed",
+  rm: "remove",
+  find: "search",
+  check: "outdated",
+  upgrade: "update",
+};
 
 /** The commands that manage installed skills and skills-lock.json (docs/lifecycle.md). */
 export const LIFECYCLE_COMMANDS: ReadonlySet<Command> = new Set([

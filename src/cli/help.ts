@@ -1,4 +1,5 @@
 import {
+  COMMAND_ALIASES,
   COMMAND_SPECS,
   COMMON,
   LIFECYCLE_COMMANDS,
@@ -29,6 +30,10 @@ export function generalHelp(): string {
     entries(COMMANDS.filter((name) => !LIFECYCLE_COMMANDS.has(name))),
     "\nInstalled skills (docs/lifecycle.md; agents: docs/agents.md):\n",
     entries(COMMANDS.filter((name) => LIFECYCLE_COMMANDS.has(name))),
+    wrap(
+      `npx skills' names work too: ${listed(Object.entries(COMMAND_ALIASES).map(([alias, to]) => `${alias} (${to})`))}.`,
+      0,
+    ),
     "\nOptions for every command:\n",
     options(COMMON),
     wrap(
@@ -50,9 +55,11 @@ export function commandHelp(command: Command): string {
   const common = commonFor(command)
     .map(([name, option]) => flag(name, option).replace(" ", NO_BREAK))
     .join(", ");
+  const aliases = Object.keys(COMMAND_ALIASES).filter((alias) => COMMAND_ALIASES[alias] === command);
   return [
     `Usage: ${usage}\n\n`,
     wrap(spec.summary, 0),
+    aliases.length > 0 ? wrap(`Also spelled ${listed(aliases)}, as npx skills spells it.`, 0) : "",
     Object.keys(spec.options).length > 0 ? `\nOptions:\n${options(spec.options)}` : "",
     "\n",
     wrap(

@@ -36,3 +36,16 @@ function nearest(name: string, candidates: readonly string[]): string | undefine
   }
   return bestDistance <= 2 && bestDistance * 3 <= name.length ? best : undefined;
 }
+
+/** npx skills' commands with another name here, for the hint when one is typed. */
+const NPX_SKILLS_EQUIVALENTS: Readonly<Record<string, string>> = { experimental_install: "restore", a: "add" };
+
+/** An unknown command: the one it is a slip of, or npx skills' word for one, else every command. */
+export function unknownCommand(word: string, commands: readonly string[], aliases: readonly string[]): string {
+  const near = Object.hasOwn(NPX_SKILLS_EQUIVALENTS, word)
+    ? NPX_SKILLS_EQUIVALENTS[word]
+    : nearest(word, [...commands, ...aliases]);
+  return near
+    ? `unknown command "${word}"; did you mean ${near}? (skills-kernel --help lists every command)`
+    : `unknown command "${word}"; commands: ${commands.join(", ")}`;
+}

@@ -44,17 +44,31 @@ describe("help through the bundle", () => {
       `Usage: skills-kernel ${command}${spec.usage ? ` ${spec.usage}` : ""} [OPTIONS]`,
     );
     for (const [name, option] of Object.entries(spec.options)) {
-      expect(help.stdout).toMatch(new RegExp(`^  --${name}${"value" in option ? ` ${option.value}` : ""} +\\S`, "m"));
+      const short = "short" in option ? `-${option.short}, ` : "";
+      expect(help.stdout).toMatch(
+        new RegExp(`^  ${short}--${name}${"value" in option ? ` ${option.value}` : ""}(?: +|\\n {26})\\S`, "m"),
+      );
     }
     // Another command's own option is not listed as this one's.
     const others = COMMANDS.filter((other) => other !== command).flatMap((other) =>
       Object.keys(COMMAND_SPECS[other].options),
     );
     const foreign = others.filter((name) => !(name in spec.options));
-    for (const name of foreign) expect(help.stdout).not.toMatch(new RegExp(`^  --${name}\\b`, "m"));
+    for (const name of foreign) expect(help.stdout).not.toMatch(new RegExp(`^  (-., )?--${name}\\b`, "m"));
     // The installed-skills commands take no source flags (args.ts refuses them).
     if (LIFECYCLE_COMMANDS.has(command)) expect(help.stdout).not.toContain("--skills-dir");
     else expect(help.stdout).toContain("--skills-dir DIR");
+  });
+
+  it("names npx skills' spellings: in the general help, and in each command's", async () => {
+    const help = await runCli(["--help"], { cwd: work });
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      " npx skills' names work too: ls (installed), rm (remove), find (search), check (outdated) and upgrade (update). ",
+    );
+    const ls = await runCli(["ls", "--help"], { cwd: work });
+    expect(ls.stdout).toMatch(
+      /^Usage: skills-kernel installed \[OPTIONS\]\n\ninstalled skills and their state\nAlso spelled ls, as npx skills spells it\.\n/,
+    );
   });
 
   it("-h after a command is that command's help, and the short form works", async () => {

@@ -1,5 +1,6 @@
 import { addSkills, type AddedSkill } from "../../lifecycle/add.js";
-import { parseSource } from "../../lifecycle/source-spec.js";
+import { escapeForDisplay } from "../../skills/display-text.js";
+import { parseSource, type SourceSpec } from "../../lifecycle/source-spec.js";
 import type { CliArgs } from "../args.js";
 import { chooseAgents } from "../../lifecycle/agents.js";
 import { askAgents, canAsk } from "./ask-agents.js";
@@ -11,8 +12,9 @@ import { open, resolveGit, short, warnUnseen, type LifecycleContext } from "./co
  */
 export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<number> {
   const { spec, skill } = parseSource(args.positionals[0]!, context.cwd);
+  if (args.listOnly) return listSource(args, context, spec);
   let agents = chooseAgents(args.agents, args.allAgents, context.scope);
-  if (args.agents.length === 0 && !args.allAgents && !args.json && canAsk())
+  if (args.agents.length === 0 && !args.allAgents && !args.json && !args.yes && canAsk())
     agents = await askAgents(context.scope, agents);
   const outcome = await addSkills(
     {
@@ -35,6 +37,25 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
   for (const note of outcome.notes) process.stderr.write(`skills-kernel: note: ${note}\n`);
   for (const failure of outcome.failures) process.stderr.write(`skills-kernel: ${failure}\n`);
   return outcome.failures.length > 0 ? 1 : 0;
+}
+
+/** `add SOURCE --list` (npx skills' `-l`): the source's skills, by name, and nothing installed. */
+async function listSource(args: CliArgs, context: LifecycleContext, spec: SourceSpec): Promise<number> {
+  const resolved = await resolveGit(context, spec);
+  const source = await open(context, spec, resolved?.commit);
+  try {
+    const skills = source.skills.map(({ name, path, skill }) => ({ name, path, description: skill.description }));
+    if (args.json) process.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
+    else
+      for (const { name, description } of skills)
+        process.stdout.write(`${escapeForDisplay(name)}  ${escapeForDisplay(description)}\n`);
+    for (const [name, why] of source.skipped)
+      process.stderr.write(`skills-kernel: ${escapeForDisplay(name)} is left out: ${escapeForDisplay(why)}\n`);
+    if (skills.length === 0 && !args.json) process.stdout.write(`${spec.written} has no skills\n`);
+    return 0;
+  } finally {
+    await source.close();
+  }
 }
 
 function printSummary(added: AddedSkill, verbose: boolean): void {
