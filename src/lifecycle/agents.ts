@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { distance } from "fastest-levenshtein";
 import { ConfigError } from "../kernel/errors.js";
 import { AGENT_ROWS, type AgentRow } from "./agents-table.js";
@@ -57,6 +57,24 @@ export function agentFolder(agent: AgentRow, scope: Scope): string {
   return isUniversal(agent)
     ? join(scope.home, SHARED_FOLDER)
     : (userFolder(agent, scope.home) ?? join(scope.home, agent.project));
+}
+
+/**
+ * The agents that read `folder` in this scope: every universal agent reads the shared one, so a
+ * skill there is seen by all of them, whichever agents it was installed for.
+ */
+export function readersOf(folder: string, scope: Scope): AgentRow[] {
+  return AGENTS.filter(
+    (agent) => (!scope.global || agent.global !== undefined) && agentFolder(agent, scope) === folder,
+  );
+}
+
+/** `.agents/skills` in a project; `~/.agents/skills` for the user. */
+export function shownFolder(folder: string, scope: Scope): string {
+  const path = relative(scope.global ? scope.home : scope.root, folder)
+    .split(sep)
+    .join("/");
+  return scope.global ? `~/${path}` : path;
 }
 
 /** Where installs happen: a project's root, or (global) the user's home folder. */

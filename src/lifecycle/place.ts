@@ -46,6 +46,14 @@ export function agentSkillPath(agent: AgentRow, scope: Scope, folder: string): s
   return join(agentFolder(agent, scope), folder);
 }
 
+/**
+ * The folders a skill is in: each agent's, and the shared store that holds the one copy linked
+ * (link mode); an npx skills entry records no mode, and keeps its copy there too.
+ */
+export function skillFolders(agents: readonly AgentRow[], stored: boolean, scope: Scope): string[] {
+  return [...new Set([...(stored ? [storeFolder(scope)] : []), ...agents.map((agent) => agentFolder(agent, scope))])];
+}
+
 /** Every path a placement writes: the stored copy (link mode) and each agent's entry. */
 export function placementPaths(agents: readonly AgentRow[], scope: Scope, folder: string, mode: InstallMode): string[] {
   const paths = agents.map((agent) => agentSkillPath(agent, scope, folder));

@@ -6,7 +6,8 @@ import { isCatalogType, sourceFieldsOf } from "./commit.js";
 import { resolveRef } from "./resolve-git.js";
 import { inspectSkill } from "./state.js";
 import { publishedDigest } from "./published.js";
-import type { Scope } from "./agents.js";
+import { readersOf, shownFolder, type Scope } from "./agents.js";
+import { skillFolders } from "./place.js";
 import type { SourceSpec } from "./source-spec.js";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { parseSource } from "./source-spec.js";
@@ -14,21 +15,31 @@ import { tmpdir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { tokenCredentials, type TokenEnv } from "../remote/git/host-tokens.js";
 
-/** One installed skill as `installed --json` and the list_installed_skills tool give it. */
+/**
+ * One installed skill as `installed --json` and the list_installed_skills tool give it; the
+ * fields the lock has too have its names (camelCase).
+ */
 export interface InstalledRow {
   readonly name: string;
   readonly state: "ok" | "modified" | "missing";
   readonly agents: string[];
   readonly source: string;
-  readonly source_type: string;
+  readonly sourceType: string;
   readonly ref: string | null;
   readonly pinned: boolean;
   readonly commit: string | null;
   readonly version: string | null;
   readonly mode: string | null;
-  readonly missing_for: string[];
+  readonly missingFor: string[];
   readonly differing: string[];
-  readonly installed_by: "skills-kernel" | "npx skills";
+  readonly installedBy: "skills-kernel" | "npx skills";
+  /** The folders holding it (relative to the project, or under ~ for the user) and every agent that reads each. */
+  readonly folders: SkillFolder[];
+}
+
+export interface SkillFolder {
+  readonly folder: string;
+  readonly readBy: string[];
 }
 
 /** Every skill of the scope's lock, compared with what is on disk. */
@@ -42,15 +53,19 @@ export async function installedRows(scope: Scope): Promise<InstalledRow[]> {
     state: skill.state,
     agents: skill.agents.map((agent) => agent.id),
     source: skill.entry.source,
-    source_type: skill.entry.sourceType,
+    sourceType: skill.entry.sourceType,
     ref: skill.entry.ref ?? null,
     pinned: skill.entry.pinned ?? false,
     commit: skill.entry.commit ?? null,
     version: skill.entry.version ?? null,
     mode: skill.entry.mode ?? null,
-    missing_for: [...skill.missingFor],
+    missingFor: [...skill.missingFor],
     differing: [...skill.differing],
-    installed_by: skill.foreign ? "npx skills" : "skills-kernel",
+    installedBy: skill.foreign ? "npx skills" : "skills-kernel",
+    folders: skillFolders(skill.agents, skill.entry.mode !== "copy", scope).map((folder) => ({
+      folder: shownFolder(folder, scope),
+      readBy: readersOf(folder, scope).map((agent) => agent.id),
+    })),
   }));
 }
 

@@ -60,7 +60,7 @@ describe("skills-lock.json shared with npx skills (skills 1.7.4 on Node 24)", ()
     const installed = await ours(["installed", "--json"]);
     expect(installed.code, installed.stderr).toBe(0);
     expect(JSON.parse(installed.stdout)).toMatchObject([
-      { name: "review", state: "ok", agents: ["claude-code"], source: repo.url, installed_by: "npx skills" },
+      { name: "review", state: "ok", agents: ["claude-code"], source: repo.url, installedBy: "npx skills" },
     ]);
 
     const added = await ours(["add", `${repo.url}:skills@review`, "--agent", "claude-code"]);
@@ -85,8 +85,8 @@ describe("skills-lock.json shared with npx skills (skills 1.7.4 on Node 24)", ()
     expect(after.skills.review).toEqual(before);
     const installed = JSON.parse((await ours(["installed", "--json"])).stdout);
     expect(installed).toMatchObject([
-      { name: "deploy", state: "ok", installed_by: "npx skills" },
-      { name: "review", state: "ok", installed_by: "skills-kernel" },
+      { name: "deploy", state: "ok", installedBy: "npx skills" },
+      { name: "review", state: "ok", installedBy: "skills-kernel" },
     ]);
   });
 });

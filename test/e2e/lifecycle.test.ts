@@ -424,7 +424,7 @@ describe("the installed-skill lifecycle through dist/cli.js", () => {
         state: "ok",
         agents: ["claude-code", "universal"],
         source: "acme/skills",
-        installed_by: "npx skills",
+        installedBy: "npx skills",
       },
     ]);
     const added = await run(["add", `${repo.url}#${first}:skills@review`], npx);

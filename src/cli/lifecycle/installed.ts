@@ -1,5 +1,5 @@
 import { lockPath } from "../../lifecycle/lock-file.js";
-import { agentById } from "../../lifecycle/agents.js";
+import { agentById, chooseAgents } from "../../lifecycle/agents.js";
 import { checkSkillForAgents, describeProblem, type HostProblem } from "../../lifecycle/host-check.js";
 import { installedRows, type InstalledRow } from "../../lifecycle/report.js";
 import type { CliArgs } from "../args.js";
@@ -10,14 +10,23 @@ import { short, type LifecycleContext } from "./context.js";
  * With --check, also what each agent will actually load, exiting 1 when one would miss a skill.
  */
 export async function runInstalled(args: CliArgs, context: LifecycleContext): Promise<number> {
-  const rows = await installedRows(context.scope);
+  const named = args.agents.length > 0 ? chooseAgents(args.agents, false, context.scope) : [];
+  const wanted = new Set(named.map((agent) => agent.id));
+  // --agent (npx skills' `ls -a`): the skills that agent sees, through any folder it reads.
+  const rows = (await installedRows(context.scope)).filter(
+    (row) => wanted.size === 0 || row.folders.some(({ readBy }) => readBy.some((id) => wanted.has(id))),
+  );
   if (args.check) return runCheck(rows, args, context);
   if (args.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
   if (rows.length === 0) {
-    process.stdout.write(`No skills recorded in ${lockPath(context.scope)}; add one with: skills-kernel add SOURCE\n`);
+    process.stdout.write(
+      wanted.size > 0
+        ? `No skill recorded in ${lockPath(context.scope)} is seen by ${[...wanted].join(", ")}\n`
+        : `No skills recorded in ${lockPath(context.scope)}; add one with: skills-kernel add SOURCE\n`,
+    );
     return 0;
   }
   for (const row of rows) {
@@ -25,15 +34,20 @@ export async function runInstalled(args: CliArgs, context: LifecycleContext): Pr
     const ref = row.ref && !row.source.includes("#") ? `#${row.ref}` : "";
     const detail =
       row.state === "missing"
-        ? ` (missing for ${row.missing_for.join(", ") || "every agent"})`
+        ? ` (missing for ${row.missingFor.join(", ") || "every agent"})`
         : row.state === "modified"
           ? ` (${row.differing.join(", ")})`
           : "";
-    const by = row.installed_by === "npx skills" ? " [installed by npx skills]" : "";
+    const by = row.installedBy === "npx skills" ? " [installed by npx skills]" : "";
     process.stdout.write(
       `${row.name}  ${row.state}${detail}  ${row.agents.join(", ") || "-"}  ${row.source}${ref}${at}${by}\n`,
     );
   }
+  // An agent sees every skill in the folder it reads, whoever it was installed for.
+  const readers = new Map(rows.flatMap((row) => row.folders.map(({ folder, readBy }) => [folder, readBy] as const)));
+  process.stdout.write("Each agent loads every skill in the folder it reads:\n");
+  for (const [folder, readBy] of [...readers].sort(([a], [b]) => (a < b ? -1 : 1)))
+    process.stdout.write(`  ${folder}  ${readBy.join(", ")}\n`);
   return 0;
 }
 

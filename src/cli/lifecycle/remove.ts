@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { ConfigError, UserError } from "../../kernel/errors.js";
-import type { AgentRow } from "../../lifecycle/agents.js";
+import { agentFolder, readersOf, shownFolder, type AgentRow, type Scope } from "../../lifecycle/agents.js";
 import { lockPath, readLock, writeLock, type LockEntry } from "../../lifecycle/lock-file.js";
 import { withLockFile } from "../../lifecycle/lock-guard.js";
 import {
@@ -10,6 +10,7 @@ import {
   refuseLinkedFolders,
   removeEntry,
   samePlace,
+  skillFolders,
   storeFolder,
 } from "../../lifecycle/place.js";
 import { entryAgents } from "../../lifecycle/state.js";
@@ -55,10 +56,36 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
         process.stdout.write(
           `removed ${name} for ${removing.map((a) => a.id).join(", ")}; still installed for ${left.map((a) => a.id).join(", ")}\n`,
         );
+        for (const notice of stillSeen(name, entry, removing, left, args.global, context.scope))
+          process.stderr.write(`skills-kernel: warning: ${notice}\n`);
       }
     }
     await writeLock(file, { ...lock, skills });
     return 0;
+  });
+}
+
+/**
+ * A folder shared by several agents (`.agents/skills`) keeps the skill while any agent that is
+ * left uses it, and every agent reading that folder loads it: the agents it was removed for among
+ * them are told, with the command that removes it for all.
+ */
+function stillSeen(
+  name: string,
+  entry: LockEntry,
+  removing: readonly AgentRow[],
+  left: readonly AgentRow[],
+  global: boolean,
+  scope: Scope,
+): string[] {
+  return skillFolders(left, entry.mode !== "copy", scope).flatMap((folder) => {
+    const readers = readersOf(folder, scope);
+    const seeing = removing.filter((agent) => readers.includes(agent));
+    if (seeing.length === 0) return [];
+    const keepers = left.filter((agent) => entry.mode !== "copy" || agentFolder(agent, scope) === folder);
+    return [
+      `${seeing.map((agent) => agent.id).join(", ")} still ${seeing.length === 1 ? "loads" : "load"} ${name}: ${shownFolder(folder, scope)} keeps it for ${keepers.map((agent) => agent.id).join(", ")}, and every agent reading that folder loads it (${readers.map((agent) => agent.id).join(", ")}); to remove it for all: skills-kernel remove ${name}${global ? " --global" : ""}`,
+    ];
   });
 }
 

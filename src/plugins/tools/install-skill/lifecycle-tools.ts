@@ -15,15 +15,18 @@ const installedRow = z.object({
   state: z.enum(["ok", "modified", "missing"]),
   agents: z.array(z.string()),
   source: z.string(),
-  source_type: z.string(),
+  sourceType: z.string(),
   ref: z.string().nullable(),
   pinned: z.boolean(),
   commit: z.string().nullable(),
   version: z.string().nullable(),
   mode: z.string().nullable(),
-  missing_for: z.array(z.string()).describe("agents whose folder lacks the skill"),
+  missingFor: z.array(z.string()).describe("agents whose folder lacks the skill"),
   differing: z.array(z.string()).describe("files that differ from the lock, for a modified skill"),
-  installed_by: z.enum(["skills-kernel", "npx skills"]),
+  installedBy: z.enum(["skills-kernel", "npx skills"]),
+  folders: z
+    .array(z.object({ folder: z.string(), readBy: z.array(z.string()) }))
+    .describe("the folders holding the skill, and every agent that reads each: all of them load it"),
 });
 
 const outdatedRow = z.object({
