@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { installOnce } from "./install-once.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
@@ -15,11 +16,10 @@ if (!existsSync(join(dist, "cli.js"))) {
   console.error("skills-kernel: dist/ is not built: run npm run build (or npm ci) first");
   process.exit(1);
 }
-// The official tool is one of the test tools (test/runtimes), kept out of the project's install:
-// install them on first use, as `npm test` does. The package exports no path to its command
-// line: run the file its `bin` names.
-execFileSync(process.execPath, [join(root, "scripts/test-runtimes.mjs")], { stdio: ["ignore", "inherit", "inherit"] });
-const mcpb = join(root, "test/runtimes/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
+// The official tool is a package of its own (mcpb/tool), kept out of the project's install and
+// installed there on first use. It exports no path to its command line: run the file its `bin` names.
+installOnce(join(root, "mcpb/tool/"), "the mcpb tool");
+const mcpb = join(root, "mcpb/tool/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
 const output = process.argv[2] ?? join(root, "skills-kernel.mcpb");
 const staging = mkdtempSync(join(tmpdir(), "skills-kernel-mcpb-"));
 try {

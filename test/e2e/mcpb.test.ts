@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/cli.js";
-import { importFromRuntimes } from "../helpers/runtimes.js";
+import { importFromRuntimes, MCPB_TOOL } from "../helpers/runtimes.js";
 
 /** The part of the mcpb library this test uses: the command Claude Desktop works out from a manifest. */
 interface Mcpb {
@@ -37,6 +37,7 @@ describe("the MCP Bundle (skills-kernel.mcpb)", () => {
     });
     packOutput = packed.stdout + packed.stderr;
     expect(packed.status, packOutput).toBe(0);
+    expect(packOutput).not.toContain("test runtimes");
     unpacked = join(work, "unpacked");
     for (const [path, bytes] of Object.entries(unzipSync(await readFile(bundle)))) {
       if (path.endsWith("/")) continue;
@@ -71,7 +72,7 @@ describe("the MCP Bundle (skills-kernel.mcpb)", () => {
 
   it("serves the folders a user picked, with the optional settings left unset, and nothing installed", async () => {
     const manifest: unknown = JSON.parse(await readFile(join(unpacked, "manifest.json"), "utf8"));
-    const { getMcpConfigForManifest } = (await importFromRuntimes("@anthropic-ai/mcpb")) as Mcpb;
+    const { getMcpConfigForManifest } = (await importFromRuntimes("@anthropic-ai/mcpb", MCPB_TOOL)) as Mcpb;
     const second = join(work, "more-skills");
     await mkdir(join(second, "tide-tables"), { recursive: true });
     await writeFile(

@@ -22,10 +22,14 @@ export const NPX_SKILLS = fileURLToPath(new URL("../runtimes/node_modules/skills
 /** Claude Code's own command (@anthropic-ai/claude-code), which tests run in a scratch HOME with telemetry off. */
 export const CLAUDE = bin("claude");
 
+/** The mcpb tool's own package, which `npm run pack:mcpb` installs (scripts/pack-mcpb.mjs). */
+export const MCPB_TOOL = new URL("../../mcpb/tool/", import.meta.url);
+
 /**
- * A package of test/runtimes (`@sparticuz/chromium`, `@anthropic-ai/mcpb`), imported as that package's
- * own code would import it: they are kept out of the project's install, so no bare import reaches them.
+ * A package of test/runtimes (`@sparticuz/chromium`) or of another tools folder (MCPB_TOOL),
+ * imported as that package's own code would import it: they are kept out of the project's install,
+ * so no bare import reaches them.
  */
-export async function importFromRuntimes(name: string): Promise<unknown> {
-  return import(resolve(name, new URL("package.json", RUNTIMES).href));
+export async function importFromRuntimes(name: string, folder: URL = RUNTIMES): Promise<unknown> {
+  return import(resolve(name, new URL("package.json", folder).href));
 }

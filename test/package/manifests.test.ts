@@ -53,6 +53,17 @@ describe("the installers' manifests", () => {
   });
 });
 
+describe("the packages of tools kept out of the install", () => {
+  it("npm run pack:mcpb installs the mcpb tool alone, which the test runtimes do not hold", () => {
+    expect(json("mcpb/tool/package.json").dependencies).toEqual({ "@anthropic-ai/mcpb": "2.1.2" });
+    expect(json("mcpb/tool/package-lock.json").packages[""].dependencies).toEqual({ "@anthropic-ai/mcpb": "2.1.2" });
+    expect(Object.keys(json("test/runtimes/package.json").dependencies)).not.toContain("@anthropic-ai/mcpb");
+    expect(readFileSync(new URL("../../scripts/pack-mcpb.mjs", import.meta.url), "utf8")).not.toMatch(
+      /test-runtimes|test\/runtimes/,
+    );
+  });
+});
+
 describe("README's install links", () => {
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
   const link = (label: string) => new URL(new RegExp(`\\[${label}\\]\\((https://[^)]+)\\)`).exec(readme)![1]!);
