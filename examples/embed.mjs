@@ -6,8 +6,13 @@
 //
 // Outside this repository, install @modelcontextprotocol/client beside skills-kernel: an optional
 // peer dependency of the package, which never imports it itself.
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { createKernel, createLogger } from "skills-kernel";
+
+const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client").catch((error) => {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  console.error("embed.mjs: the MCP client is not installed: npm install @modelcontextprotocol/client");
+  process.exit(1);
+});
 
 const kernel = await createKernel({
   config: {

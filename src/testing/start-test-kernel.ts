@@ -1,4 +1,4 @@
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { createKernel, type SkillsKernel } from "../create-kernel.js";
 import type { PluginEntry, SkillsKernelConfig } from "../kernel/config.js";
@@ -33,6 +33,7 @@ export interface TestKernel {
  * official MCP client to it over an in-memory link: a plugin's test talks to it as an agent would.
  */
 export async function startTestKernel(options: TestKernelOptions): Promise<TestKernel> {
+  const { Client, InMemoryTransport } = await importClient();
   const kernel = await createKernel({
     config: { ...options.config, plugins: options.plugins },
     baseDir: options.baseDir,
@@ -57,5 +58,20 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
   } catch (error) {
     await kernel.close();
     throw error;
+  }
+}
+
+/**
+ * The official MCP client, an optional peer dependency: imported only here, so the rest of
+ * skills-kernel/testing works without it, and its absence is one line saying what to install.
+ */
+async function importClient(): Promise<typeof import("@modelcontextprotocol/client")> {
+  try {
+    return await import("@modelcontextprotocol/client");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new Error(
+      "startTestKernel connects the official MCP client, which is not installed: npm install -D @modelcontextprotocol/client",
+    );
   }
 }
