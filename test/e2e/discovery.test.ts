@@ -10,7 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { zipSync } from "fflate";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { REPO_ROOT, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { NODE_24, NPX_SKILLS } from "../helpers/runtimes.js";
@@ -202,7 +202,18 @@ describe("export writes the same site as static files", () => {
   it("writes what the server serves, and rewrites nothing when nothing changed", async () => {
     const first = await runCli(["export", skills, "--out", site]);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toContain("exported 2 skills");
+    expect(first.stdout).toBe(
+      `exported 2 skills to ${site}/.well-known/agent-skills (3 files written, 0 removed, 0 unchanged; 1 left out)\n`,
+    );
+    // docs/deployment.md's line has this shape: the site's absolute path, /abs/project/public there.
+    const documented =
+      /^# (exported \d+ skills to )\/abs\/project\/public(\/\.well-known\/agent-skills \(\d+ files written, \d+ removed, \d+ unchanged)\)$/m.exec(
+        await readFile(join(REPO_ROOT, "docs/deployment.md"), "utf8"),
+      );
+    expect(documented).not.toBeNull();
+    expect(first.stdout.replace(site, "SITE").replace(/\d+/g, "N")).toContain(
+      `${documented![1]}SITE${documented![2]}`.replace(/\d+/g, "N"),
+    );
     expect(first.stderr).toMatch(/Bad_Name left out \(invalid-name\)/);
     const root = join(site, ".well-known/agent-skills");
     const written = await filesUnder(root);

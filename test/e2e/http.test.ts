@@ -1,10 +1,10 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUNTIMES, runCli, type Runtime } from "../helpers/cli.js";
+import { REPO_ROOT, RUNTIMES, runCli, type Runtime } from "../helpers/cli.js";
 import { connectHttp, MCP_HEADERS, rawInitialize, rawRequest, resultText } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { waitFor } from "../helpers/wait.js";
@@ -211,6 +211,13 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       expect(response.status).toBe(401);
       expect(response.headers["www-authenticate"]).toBe('Bearer realm="skills-kernel"');
       expect(response.headers["mcp-session-id"]).toBeUndefined();
+      // docs/deployment.md: the Host and Origin check comes first, so a foreign Host gets its 403.
+      const doc = readFileSync(join(REPO_ROOT, "docs/deployment.md"), "utf8").replace(/\s+/g, " ");
+      expect(doc).toContain(
+        "refused before anything else runs but the Host and Origin check (a name the server does not answer to gets its 403 first)",
+      );
+      const foreign = await rawInitialize(server.mcpUrl, { host: `evil.example.com:${server.port}` });
+      expect([foreign.status, foreign.headers["www-authenticate"]]).toEqual([403, undefined]);
     });
 
     it("refuses a wrong token as invalid_token", async () => {

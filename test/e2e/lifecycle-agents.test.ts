@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../../src/lifecycle/agents.js";
-import { CLI, runCli } from "../helpers/cli.js";
+import { CLI, REPO_ROOT, runCli } from "../helpers/cli.js";
 import { NODE_24, NPX_SKILLS } from "../helpers/runtimes.js";
 
 /**
@@ -136,11 +136,12 @@ function addAtTerminal(
   project: string,
   home: string,
   keys: string[],
+  flags: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...cleanEnv(home), TERM: "xterm" };
   delete env.CI;
   // A new pseudo-terminal has no size: give it one, or the prompt wraps at every character.
-  const command = `stty cols 120 rows 40; ${[process.execPath, CLI, "add", join(base, "source")].map((word) => `'${word}'`).join(" ")}`;
+  const command = `stty cols 120 rows 40; ${[process.execPath, CLI, "add", join(base, "source"), ...flags].map((word) => `'${word}'`).join(" ")}`;
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
       cwd: project,
@@ -176,6 +177,19 @@ describe("add at a terminal with no --agent", () => {
     expect(result.output).toContain("added demo for junie, windsurf (link, 1 file)");
     const lock = JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8"));
     expect(lock.skills.demo.agents).toEqual(["junie", "windsurf"]);
+  });
+
+  it("asks nothing with -y (npx skills' --yes), as docs/lifecycle.md says: it installs for the detected agents", async () => {
+    const doc = (await readFile(join(REPO_ROOT, "docs/lifecycle.md"), "utf8")).replace(/\s+/g, " ");
+    expect(doc).toContain(
+      "Only `add` ever asks anything: without `--agent` or `--all-agents`, at a terminal (stdin and stderr), it asks which agents, unless `CI` is set or `--json` or `-y` is given",
+    );
+    const { project, home } = await twin("terminal-yes");
+    await mkdir(join(project, ".junie"));
+    const result = await addAtTerminal(project, home, [], ["-y"]);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).not.toContain("Install for which agents");
+    expect(result.output).toContain("added demo for junie (link, 1 file)");
   });
 
   it("does not ask without a terminal: it installs for the detected agents", async () => {
