@@ -26,7 +26,7 @@ export async function runExport(kernel: SkillsKernel, out: string, baseUrl: stri
   for (const left of site.leftOut)
     process.stderr.write(`skills-kernel: ${left.skill} left out (${left.code}): ${left.reason}\n`);
   process.stdout.write(
-    `exported ${site.index.skills.length} skills to ${join(out, WELL_KNOWN_PATH.slice(1))} (${written} files written, ${removed} removed, ${files.size - written} unchanged${site.leftOut.length > 0 ? `; ${site.leftOut.length} left out` : ""})\n`,
+    `exported ${site.index.skills.length} skill${site.index.skills.length === 1 ? "" : "s"} to ${join(out, WELL_KNOWN_PATH.slice(1))} (${written} files written, ${removed} removed, ${files.size - written} unchanged${site.leftOut.length > 0 ? `; ${site.leftOut.length} left out` : ""})\n`,
   );
   return 0;
 }

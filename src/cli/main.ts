@@ -283,7 +283,8 @@ async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
       const served = kernel.catalog.list().length;
       if (served === 0) kernel.logger.warn(NOTHING_SERVED_HINT);
       if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
-      else if (served > 0) kernel.logger.info(`serving ${served} skills over ${facts.transport}`);
+      else if (served > 0)
+        kernel.logger.info(`serving ${served} skill${served === 1 ? "" : "s"} over ${facts.transport}`);
     })
     .catch((error: unknown) => kernel.logger.error(`cannot describe what is served: ${errorMessage(error)}`));
   await running.closed;

@@ -121,7 +121,7 @@ describe.skipIf(!CHROMIUM.path)(
         const page = await context.newPage();
         await page.goto(new URL("/", server.origin).href);
         expect(await page.getByText("Signed in: bob").count()).toBe(1);
-        expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("1 skills");
+        expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("1 skill");
         expect(await page.getByRole("link", { name: "deploy" }).count()).toBe(0);
         expect((await page.goto(new URL("/skill/deploy/", server.origin).href))!.status()).toBe(404);
       } finally {

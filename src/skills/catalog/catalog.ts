@@ -373,7 +373,7 @@ export class WholeCatalog {
       }),
     );
     this.#logger.debug(
-      `loaded ${reloading.length} of ${this.#sources.length} sources (${this.#state.skills.length} skills in all) in ${Math.round(performance.now() - started)} ms`,
+      `loaded ${reloading.length} of ${this.#sources.length} sources (${this.#state.skills.length} skill${this.#state.skills.length === 1 ? "" : "s"} in all) in ${Math.round(performance.now() - started)} ms`,
     );
   }
 

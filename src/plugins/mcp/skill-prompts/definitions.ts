@@ -115,8 +115,9 @@ export function createPromptBook(
       }
       const kept = plan.prompts.slice(0, options.maxSkillPrompts);
       if (plan.prompts.length > kept.length) {
+        const left = plan.prompts.length - kept.length;
         sayOnce(
-          `${plan.prompts.length - kept.length} skills have no prompt of their own past maxSkillPrompts ` +
+          `${left} ${left === 1 ? "skill has no prompt of its own" : "skills have no prompt of their own"} past maxSkillPrompts ` +
             `(${options.maxSkillPrompts}); the skills prompt reaches them`,
         );
       }

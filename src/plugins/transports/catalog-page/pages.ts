@@ -37,7 +37,9 @@ export function listPage(
   account?: Markup,
 ): string {
   const heading =
-    query === "" ? `${skills.length} skills` : `${shown.length} of ${skills.length} skills match “${query}”`;
+    query === ""
+      ? `${skills.length} skill${skills.length === 1 ? "" : "s"}`
+      : `${shown.length} of ${skills.length} skill${skills.length === 1 ? "" : "s"} match “${query}”`;
   return page(
     query === "" ? "All skills" : `Search: ${query}`,
     query,

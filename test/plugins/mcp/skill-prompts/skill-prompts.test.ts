@@ -32,7 +32,7 @@ describe("the skill-prompts plugin", () => {
     const listing = await client.getPrompt({ name: "skills", arguments: { skill: "gamma" } });
     expect(listing.messages[1]!.content).toMatchObject({ resource: { uri: "skill://gamma/SKILL.md" } });
     expect(
-      logs.filter((line) => line.includes("1 skills have no prompt of their own past maxSkillPrompts (2)")),
+      logs.filter((line) => line.includes("1 skill has no prompt of its own past maxSkillPrompts (2)")),
     ).toHaveLength(1);
   });
 
