@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { relative, resolve } from "node:path";
 import { loadConfig } from "../kernel/config-loader.js";
-import { ConfigError, PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
+import { ConfigError, ERROR_CODES, PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
 import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
@@ -85,8 +85,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       catalogs: args.catalogs,
       archives: args.archives,
     };
+    // Checked even where no config is searched for: a mistyped value is said, never passed over.
+    const trustFromEnv = trustConfigFromEnv(process.env.SKILLS_KERNEL_TRUST_CONFIG);
     // A source named on the command line means no config search at all (docs/configuration.md#trust).
-    const loaded = await findConfig(args, cwd, hasExplicitSources(sources));
+    const loaded = await findConfig(args, cwd, hasExplicitSources(sources), trustFromEnv);
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
     logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
     if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
@@ -163,6 +165,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return await serve(kernel, {
       transport,
+      // Where the transport's name came from, for the error naming an unknown one.
+      transportFrom: args.transport !== undefined || !loaded ? "--transport" : relative(cwd, loaded.filepath),
       configFile: loaded?.filepath,
       skillsDirs: split.dirs.map((d) => resolve(cwd, d)),
     });
@@ -193,13 +197,15 @@ export async function main(argv: readonly string[]): Promise<number> {
  * flag means no search at all; a found config runs no code, and reaches nothing a built-in marks
  * as needing trust, unless the user allowed it.
  */
-async function findConfig(args: CliArgs, cwd: string, sourcesNamed: boolean) {
+async function findConfig(args: CliArgs, cwd: string, sourcesNamed: boolean, trustFromEnv: boolean) {
   if (args.configPath === undefined && sourcesNamed) return null;
   return loadConfig({
     cwd,
     configPath: args.configPath,
-    trust: args.trustConfig || trustConfigFromEnv(process.env.SKILLS_KERNEL_TRUST_CONFIG),
+    trust: args.trustConfig || trustFromEnv,
     builtins: builtinPlugins,
+    // Only serve starts the config's transport: list, search and the rest listen on nothing.
+    startsTransport: args.command === "serve",
     trustHint: (file) =>
       `to run it, name it with --config ${relative(cwd, file) || file}, or pass --trust-config (or set SKILLS_KERNEL_TRUST_CONFIG=1)`,
   });
@@ -248,13 +254,19 @@ function withPlugin(name: string, origin: string): Adjust {
       : [...plugins, { plugin: await builtinPlugins[name]!(), options: {}, origin }];
 }
 
-async function serve(kernel: Kernel, facts: BannerFacts): Promise<number> {
+async function serve(kernel: Kernel, facts: BannerFacts & { readonly transportFrom: string }): Promise<number> {
   let running;
   try {
     running = await kernel.serve(facts.transport);
   } catch (error) {
     // The plugins are up: give them their stop hooks before reporting.
     await kernel.close();
+    // The kernel knows the transports its plugins registered; the CLI adds http when asked for it.
+    if (error instanceof UserError && error.code === ERROR_CODES.UNKNOWN_TRANSPORT)
+      throw new ConfigError(
+        `${facts.transportFrom}: unknown transport "${facts.transport}"; serve takes stdio (the default), http, or a transport a plugin of the config adds`,
+        ERROR_CODES.UNKNOWN_TRANSPORT,
+      );
     throw error;
   }
   let stopping: Promise<void> | undefined;

@@ -40,6 +40,11 @@ export interface LoadConfigOptions {
   readonly home?: string;
   /** How the caller lets a found config be trusted, for the refusal message (e.g. the CLI's flags). */
   readonly trustHint?: (file: string) => string;
+  /**
+   * Whether the config's transport will be started (default true). A found config's transport
+   * other than stdio needs trust only then: a command that answers and exits opens no listener.
+   */
+  readonly startsTransport?: boolean;
 }
 
 const MODULE_NAME = "skills-kernel";
@@ -112,7 +117,14 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig 
       const config = await readConfig(file, readerFor(file, readers)!, name);
       // A package.json without our key is no config: keep looking.
       if (config === undefined) continue;
-      if (!opts.trust) await refuseUntrusted(config, name(file), opts.builtins ?? {}, hint(file), folder);
+      if (!opts.trust)
+        await refuseUntrusted(
+          opts.startsTransport === false ? { ...config, transport: undefined } : config,
+          name(file),
+          opts.builtins ?? {},
+          hint(file),
+          folder,
+        );
       return { config, filepath: file, baseDir: folder, origin: "found" };
     }
   }

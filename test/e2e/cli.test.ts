@@ -111,7 +111,7 @@ describe("config mistakes exit 2 with one line naming file, plugin and problem",
         cwd: work,
       }),
       2,
-      /unknown transport "smoke-signals"; available: stdio/,
+      /^skills-kernel: --transport: unknown transport "smoke-signals"; serve takes stdio \(the default\), http, or a transport a plugin of the config adds$/,
     );
   });
 

@@ -138,12 +138,13 @@ describe("a config found by searching runs no code unless allowed", () => {
     );
   });
 
-  it("refuses a bad SKILLS_KERNEL_TRUST_CONFIG rather than guess", async () => {
-    const dir = await tree({ "package.json": "{}" });
-    expectOneLine(
-      await runCli(["list"], { cwd: dir, env: { SKILLS_KERNEL_TRUST_CONFIG: "yes please" } }),
-      /SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0/,
-    );
+  it("refuses a bad SKILLS_KERNEL_TRUST_CONFIG rather than guess, even where no config is read", async () => {
+    const dir = await tree({ "package.json": "{}", "skills/alpha/SKILL.md": SKILL });
+    for (const args of [["list"], ["list", "--skills-dir", "skills"]])
+      expectOneLine(
+        await runCli(args, { cwd: dir, env: { SKILLS_KERNEL_TRUST_CONFIG: "yes please" } }),
+        /SKILLS_KERNEL_TRUST_CONFIG must be 1 or 0/,
+      );
   });
 });
 
@@ -194,6 +195,12 @@ describe("a config found by searching reaches the network, the environment or a 
         "m",
       ),
     );
+    // A command that answers and exits starts no transport: the config's transport key is no reason to refuse it.
+    await writeFile(
+      join(dir, ".skills-kernelrc.yaml"),
+      `transport: http\nplugins: [[fs, { roots: [./skills] }], list-skills]\n`,
+    );
+    expect(await runCli(["list"], { cwd: dir })).toMatchObject({ code: 0, stdout: "alpha\n", stderr: "" });
     // Without the transport key, listing the http plugin (whose options would loosen the listener) is refused too.
     await writeFile(
       join(dir, ".skills-kernelrc.yaml"),

@@ -130,7 +130,7 @@ const CASES: readonly Case[] = [
   },
   {
     doc: "docs/configuration.md",
-    quoted: `skills-kernel: plugins.config.yaml: unknown transport "pigeon"; available: …`,
+    quoted: `skills-kernel: plugins.config.yaml: unknown transport "pigeon"; serve takes stdio (the default), http, or a transport a plugin of the config adds`,
     argv: ["--config", "plugins.config.yaml"],
     files: { "plugins.config.yaml": "transport: pigeon\nplugins: [list-skills]\n" },
   },

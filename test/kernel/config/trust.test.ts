@@ -123,6 +123,8 @@ describe("a config found by searching reaches out only when trusted", () => {
       loadConfig({ cwd: dir, builtins }),
       'sets transport "http" (a transport other than stdio opens a listener)',
     );
+    // A caller that will not start the transport (a one-shot command) reads it, the transport kept.
+    expect((await loadConfig({ cwd: dir, builtins, startsTransport: false }))?.config.transport).toBe("http");
     await writeFile(path.join(dir, "plugins.config.json"), JSON.stringify({ plugins: ["fs"], transport: "stdio" }));
     expect((await loadConfig({ cwd: dir, builtins }))?.config.transport).toBe("stdio");
   });
