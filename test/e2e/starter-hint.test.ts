@@ -49,6 +49,15 @@ describe("a server with no skills says how to get some", () => {
     }
   });
 
+  it("counts one skill as one skill", async () => {
+    const server = await connectCli(["--skills-dir", join(EXAMPLES, "readme-reviewer")]);
+    try {
+      await waitFor("the serving line", () => server.stderr().includes("serving 1 skill over stdio\n"));
+    } finally {
+      await server.client.close();
+    }
+  });
+
   it("says nothing of the kind when there are skills", async () => {
     const server = await connectCli(["--skills-dir", EXAMPLES]);
     try {
