@@ -44,6 +44,7 @@ export {
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog/catalog-types.js";
 export type {
   HandlerCaller,
+  InstructionsOptions,
   InstructionsSection,
   KernelToken,
   KernelTool,
@@ -86,6 +87,7 @@ export type {
   SourceSnapshot,
 } from "./skills/types.js";
 export type { SourceVisibility } from "./skills/catalog/visibility.js";
+export type { AreaSkill, SkillPopularity } from "./skills/catalog/summary-areas.js";
 export type { AuditMode, SkillPolicy } from "./skills/policy.js";
 export {
   validateSkillDocument,

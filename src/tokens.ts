@@ -12,6 +12,7 @@ import type {
 } from "./kernel/types.js";
 import type { HttpOptions, HttpRoute } from "./plugins/transports/http/index.js";
 import type { WholeCatalog } from "./skills/catalog/catalog.js";
+import type { SkillPopularity } from "./skills/catalog/summary-areas.js";
 import type { SkillPolicy } from "./skills/policy.js";
 import type { Ranker, CatalogSource } from "./skills/types.js";
 import type { SourceVisibility } from "./skills/catalog/visibility.js";
@@ -86,4 +87,6 @@ export const TOKENS = {
   Ranker: defineToken<Ranker>("ranker", { scope: "plugin", default: rankerBm25 }),
   /** What may be served and installed (audit mode, signatures): the skill-policy plugin's, with its defaults unless configured. */
   SkillPolicy: defineToken<SkillPolicy>("skill-policy", { default: skillPolicy }),
+  /** Single, optional: how much callers use each skill, so the catalog summary's examples favour the most used. */
+  SkillPopularity: defineToken<SkillPopularity>("skill-popularity"),
 } as const;

@@ -14,7 +14,7 @@ import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolve
 import { Declarations, refToken } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
-import { tokenName, type Token } from "./tokens.js";
+import { defineToken, tokenName, type Token } from "./tokens.js";
 import type {
   CatalogFor,
   CatalogView,
@@ -30,6 +30,11 @@ import type {
 } from "./types.js";
 import { TOKENS } from "../tokens.js";
 import { INTERNAL_TOKENS } from "../internal-tokens.js";
+
+/** What an instructions section waits for before a connection's first server (InstructionsOptions.settled). */
+const INSTRUCTIONS_SETTLED = defineToken<{ readonly plugin: string; readonly settled: () => Promise<void> }>(
+  "instructions-settled",
+);
 
 /** A kernel with no catalog plugin: a handler that reads the catalog learns why there is none. */
 const NO_CATALOG = new Proxy({} as CatalogView, {
@@ -274,6 +279,19 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const serverParts = { tools, extensions, instructions, listingTtl, catalogFor, logger, observers };
   const buildServer = (options?: ServerBuildOptions) => createMcpServer(serverParts, options);
   const edition = () => serverEdition(serverParts);
+  // Once, at the first connection: each section's wait, bounded by its plugin's timeout. One that
+  // fails or overruns is logged, and servers are built without waiting for it any longer.
+  let settling: Promise<void> | undefined;
+  const instructionsSettled = () =>
+    (settling ??= Promise.all(
+      registry.contributions(INSTRUCTIONS_SETTLED).map(async ({ plugin: name, settled }) => {
+        const plugin = booted.find((b) => b.plugin.name === name)?.plugin;
+        if (!plugin) return;
+        await runHook(plugin, "instructions", timeoutFor(name), () => settled()).catch((error: unknown) =>
+          logger.warn(`${errorMessage(error)}; its instructions go out as they are`),
+        );
+      }),
+    ).then(() => undefined));
 
   let state: KernelState = "started";
   let closing: Promise<void> | undefined;
@@ -309,6 +327,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
       state = "serving";
       const running = await transport.start({
         createServer: buildServer,
+        instructionsSettled,
         serverEdition: edition,
         logger: logger.child(transport.name),
         signal: lifetime.signal,
@@ -438,9 +457,13 @@ function pluginContext({
       register("extendServer", TOKENS.ServerExtension);
       registry.contribute(staged, TOKENS.ServerExtension, checkedFunction(plugin.name, "extendServer", extend));
     },
-    addInstructions(section) {
+    addInstructions(section, options) {
       register("addInstructions", TOKENS.Instructions);
       registry.contribute(staged, TOKENS.Instructions, checkedFunction(plugin.name, "addInstructions", section));
+      if (options?.settled !== undefined) {
+        const settled = checkedFunction(plugin.name, "addInstructions' settled", options.settled);
+        registry.contribute(staged, INSTRUCTIONS_SETTLED, { plugin: plugin.name, settled });
+      }
     },
   };
   return ctx;
@@ -451,6 +474,7 @@ const CHECKED_BY: ReadonlyMap<symbol, string> = new Map<symbol, string>([
   [TOKENS.Tool.key, "addTool"],
   [TOKENS.ServerExtension.key, "extendServer"],
   [TOKENS.Instructions.key, "addInstructions"],
+  [INSTRUCTIONS_SETTLED.key, "addInstructions"],
 ]);
 
 function checkedFunction<T>(plugin: string, method: string, value: T): T {

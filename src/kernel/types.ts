@@ -184,11 +184,22 @@ export interface PluginContext<in R extends Token<any> = Token<any>> extends Plu
    * Add a section to the server's `instructions`, after the kernel's own: `section` runs each
    * time a server is built (one per connection), so what it says may follow the catalog.
    */
-  addInstructions(section: InstructionsSection): void;
+  addInstructions(section: InstructionsSection, options?: InstructionsOptions): void;
 }
 
 /** A part of the server's instructions, for the caller the server answers; undefined or "" adds nothing. */
 export type InstructionsSection = (caller: HandlerCaller) => string | undefined;
+
+/** What the kernel does around an instructions section besides asking it (addInstructions). */
+export interface InstructionsOptions {
+  /**
+   * Resolves once the section can say what it has to (the catalog summary: the local sources
+   * loaded). Transports wait for it before building a connection's first server, since the
+   * instructions go out once per connection; it must resolve by itself within a bound of its own,
+   * as every opening waits for it. Called once, when the kernel starts serving.
+   */
+  readonly settled?: () => Promise<void>;
+}
 
 /**
  * The skill catalog as one caller may see it. The kernel knows no skill: the skill domain fills
@@ -319,6 +330,12 @@ export interface RunningTransport {
 export interface TransportContext {
   /** A new McpServer per connection: stdio calls it once, HTTP per session or per request. */
   readonly createServer: McpServerFactory;
+  /**
+   * Resolves once the instructions sections have settled (InstructionsOptions.settled, each
+   * bounded by its plugin): a server built before then would tell its client less. A transport
+   * whose client connects as the process starts (stdio) waits for it before building its server.
+   */
+  readonly instructionsSettled: () => Promise<void>;
   /** Changes whenever a server built now would differ from one built before (serverEdition). */
   readonly serverEdition: () => string;
   readonly logger: Logger;

@@ -702,6 +702,72 @@ describe("the server's instructions", () => {
     await kernel.close();
   });
 
+  it("let a transport wait for each section's settled, once, and go on without one that fails or overruns", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let settledCalls = 0;
+    let settled: (() => Promise<void>) | undefined;
+    const { kernel, lines } = await boot({
+      startup: { plugins: { hanging: { setupTimeoutMs: 50 } } },
+      plugins: [
+        definePlugin({
+          name: "gated",
+          setup: (ctx) =>
+            ctx.addInstructions(() => "Gated section.", {
+              settled: () => {
+                settledCalls++;
+                return gate;
+              },
+            }),
+        }),
+        definePlugin({
+          name: "broken",
+          setup: (ctx) => ctx.addInstructions(() => "", { settled: () => Promise.reject(new Error("cannot tell")) }),
+        }),
+        definePlugin({
+          name: "hanging",
+          setup: (ctx) => ctx.addInstructions(() => "", { settled: () => new Promise<void>(() => {}) }),
+        }),
+        definePlugin({
+          name: "probe",
+          setup: (ctx) =>
+            ctx.contribute(TOKENS.Transport, {
+              name: "probe",
+              async start({ instructionsSettled }) {
+                settled = instructionsSettled;
+                return { closed: new Promise<void>(() => {}), close: async () => {} };
+              },
+            }),
+        }),
+      ],
+    });
+    await kernel.serve("probe");
+    let done = false;
+    const first = settled!().then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(done).toBe(false);
+    open();
+    await first;
+    await settled!();
+    expect(settledCalls).toBe(1);
+    expect(lines.some((l) => l.includes('plugin "broken": instructions failed: cannot tell'))).toBe(true);
+    expect(lines.some((l) => l.includes('plugin "hanging": instructions timed out after 50 ms'))).toBe(true);
+    await kernel.close();
+  });
+
+  it("refuse a settled that is not a function", async () => {
+    await expect(
+      boot({
+        plugins: [
+          definePlugin({
+            name: "odd",
+            setup: (ctx) => ctx.addInstructions(() => "", { settled: "soon" as never }),
+          }),
+        ],
+      }),
+    ).rejects.toThrow("addInstructions' settled() takes a function, not string");
+  });
+
   it("take no section from a plugin after its setup", async () => {
     let late: unknown;
     const { kernel } = await boot({

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { oneLine, summarizeCatalog, SUMMARY_DESCRIPTION_CHARS } from "../../src/skills/catalog/catalog-summary.js";
+import {
+  listCatalog,
+  oneLine,
+  summarizeCatalog,
+  SUMMARY_DESCRIPTION_CHARS,
+  type SummarySkill,
+} from "../../src/skills/catalog/catalog-summary.js";
 
 const skills = (n: number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -27,9 +33,9 @@ describe("the catalog summary", () => {
     });
   });
 
-  it("stays within its budget and says how many it left out", () => {
+  it("lists, for the skills prompt, as many as fit and says how many it left out", () => {
     for (const budget of [300, 333, 1_000, 4_000]) {
-      const summary = summarizeCatalog(skills(500), budget);
+      const summary = listCatalog(skills(500), budget);
       expect(summary.text.length).toBeLessThanOrEqual(budget);
       expect(summary.listed + summary.omitted).toBe(500);
       expect(summary.omitted).toBeGreaterThan(0);
@@ -44,10 +50,10 @@ describe("the catalog summary", () => {
   });
 
   it("needs no 'left out' line when the last skill fits without it", () => {
-    const all = summarizeCatalog(skills(3), 10_000);
-    const exact = summarizeCatalog(skills(3), all.text.length);
+    const all = listCatalog(skills(3), 10_000);
+    const exact = listCatalog(skills(3), all.text.length);
     expect(exact).toEqual(all);
-    const short = summarizeCatalog(skills(3), all.text.length - 1);
+    const short = listCatalog(skills(3), all.text.length - 1);
     expect(short.omitted).toBeGreaterThan(0);
     expect(short.text.length).toBeLessThanOrEqual(all.text.length - 1);
   });
@@ -82,9 +88,9 @@ describe("oneLine", () => {
     expect(oneLine(`${"a".repeat(8)}😀😀`, 10)).toBe(`${"a".repeat(8)}…`);
   });
   it("lists what it would list had it made a line for every skill", () => {
-    // The summary stops making lines once they pass the budget; this is its definition in full.
+    // The listing stops making lines once they pass the budget; this is its definition in full.
     const everyLine = (catalog: readonly { id: string; description: string }[], maxChars: number) => {
-      const header = summarizeCatalog(catalog, 100_000).text.split("\n")[0]!;
+      const header = listCatalog(catalog, 100_000).text.split("\n")[0]!;
       const lines = catalog.map(
         (skill) => `- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, SUMMARY_DESCRIPTION_CHARS)}`,
       );
@@ -111,10 +117,98 @@ describe("oneLine", () => {
         fc.array(skill, { minLength: 1, maxLength: 60 }),
         fc.integer({ min: 300, max: 6_000 }),
         (catalog, maxChars) => {
-          expect(summarizeCatalog(catalog, maxChars)).toEqual(everyLine(catalog, maxChars));
+          expect(listCatalog(catalog, maxChars)).toEqual(everyLine(catalog, maxChars));
         },
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+/** A skill of `source` in folder `path`, with `words` for a description. */
+const at = (source: string, path: string, words: string, frontmatter: Record<string, unknown> = {}): SummarySkill => {
+  const name = path.split("/").at(-1)!;
+  return { id: name, name, source, path, description: `${words}. Use when the task involves ${words}.`, frontmatter };
+};
+
+describe("the summary of a catalog larger than its budget", () => {
+  // Three sources: a flat one, one of collections in folders, one whose skills declare categories.
+  const catalog: SummarySkill[] = [
+    ...Array.from({ length: 60 }, (_, i) => at("project", `skills/tool-${i}`, `project tool ${i} for builds`)),
+    ...["marketing", "finance", "legal"].flatMap((area) =>
+      Array.from({ length: 30 }, (_, i) => at("team", `${area}/skills/${area}-${i}`, `${area} work item ${i}`)),
+    ),
+    ...Array.from({ length: 20 }, (_, i) =>
+      at("vendor", `v/${i}`, `vendor thing ${i}`, { metadata: { category: i % 2 ? "Design" : "Data" } }),
+    ),
+  ];
+
+  it("names every source and area with its count, within the budget, then says how to search", () => {
+    for (const budget of [1_000, 2_000, 4_000]) {
+      const summary = summarizeCatalog(catalog, budget, { howToSearch: "Search with search_skills." });
+      const lines = summary.text.split("\n");
+      expect(summary.text.length).toBeLessThanOrEqual(budget);
+      expect(lines[0]).toMatch(/^This server serves 170 skills from 3 sources, more than fit here\./);
+      expect(lines).toContain("- project (60 skills):");
+      expect(lines).toContain("- team (90 skills in 3 areas):");
+      expect(lines).toContain("- vendor (20 skills in 2 areas):");
+      expect(lines.at(-1)).toBe("Search with search_skills.");
+      expect(summary.listed + summary.omitted).toBe(170);
+    }
+    const lines = summarizeCatalog(catalog, 4_000).text.split("\n");
+    for (const area of ["marketing/ (30 skills):", "finance/ (30 skills):", "legal/ (30 skills):"])
+      expect(lines).toContain(`  - ${area}`);
+    expect(lines).toContain("  - Design (category, 10 skills):");
+    expect(lines).toContain("  - Data (category, 10 skills):");
+  });
+
+  it("gives every area an example before any gets a second", () => {
+    const summary = summarizeCatalog(catalog, 2_500);
+    const text = summary.text;
+    for (const prefix of ["tool-", "marketing-", "finance-", "legal-"]) expect(text).toContain(`- ${prefix}`);
+    expect(text).toMatch(/- \d+: vendor thing/);
+    expect(summary.listed).toBeGreaterThanOrEqual(6);
+  });
+
+  it("counts the areas and sources it has no room for rather than leave them out silently", () => {
+    const many = Array.from({ length: 40 }, (_, s) =>
+      Array.from({ length: 5 }, (_, i) => at(`source-${s}`, `x/${s}-${i}`, `source ${s} skill ${i}`)),
+    ).flat();
+    const summary = summarizeCatalog(many, 800);
+    expect(summary.text.length).toBeLessThanOrEqual(800);
+    const lines = summary.text.split("\n");
+    const named = lines.filter((line) => /^- source-\d+ \(/.test(line)).length;
+    const rest = lines.find((line) => line.startsWith("- and "));
+    expect(rest).toBe(`- and ${40 - named} more sources (${(40 - named) * 5} skills)`);
+  });
+
+  it("chooses examples that differ, spread over the sub-folders, rather than the first in order", () => {
+    // Ten near-copies first, then skills each about something else.
+    // One area, `docs/`, whose first skills in order are ten near-copies in one sub-folder.
+    const area = [
+      ...Array.from({ length: 10 }, (_, i) => at("s", `docs/a/pdf-${i}`, "extract tables from pdf files")),
+      at("s", "docs/b/csv", "clean csv spreadsheets"),
+      at("s", "docs/c/email", "draft customer email replies"),
+      at("s", "docs/d/deploy", "deploy containers to kubernetes"),
+    ];
+    const other = Array.from({ length: 30 }, (_, i) => at("s", `ops/o-${i}`, `operations runbook ${i}`));
+    const lines = summarizeCatalog([...area, ...other], 1_500).text.split("\n");
+    const docs = lines.slice(lines.indexOf("  - docs/ (13 skills):") + 1);
+    const examples = docs.slice(
+      0,
+      docs.findIndex((line) => !line.startsWith("    - ")),
+    );
+    expect(examples.filter((line) => line.includes("pdf-")).length).toBe(1);
+    expect(examples.length).toBe(4);
+  });
+
+  it("favours, with a popularity, the skills used most", () => {
+    const same = Array.from({ length: 12 }, (_, i) => at("s", `x/copy-${i}`, "format dates in reports"));
+    const plain = summarizeCatalog(same, 500).text;
+    expect(plain).toContain("- copy-0: ");
+    const used = summarizeCatalog(same, 500, { popularity: (skill) => (skill.id === "copy-7" ? 3 : 0) }).text;
+    expect(used.split("\n").find((line) => line.startsWith("  - "))).toMatch(/^ {2}- copy-7: /);
+    // A popularity that returns nonsense counts as no use at all.
+    expect(summarizeCatalog(same, 500, { popularity: () => Number.NaN }).text).toBe(plain);
   });
 });

@@ -1,4 +1,7 @@
 import { escapeForDisplay } from "../display-text.js";
+import { areasOf, representatives, type Area, type AreaSkill, type SkillPopularity } from "./summary-areas.js";
+
+export type { SkillPopularity } from "./summary-areas.js";
 
 /*
  * A catalog summary for the server's `instructions`: hosts that defer tool descriptions behind a
@@ -8,27 +11,52 @@ import { escapeForDisplay } from "../display-text.js";
 
 /** A description longer than this is cut, at a word where one ends near the cut. */
 export const SUMMARY_DESCRIPTION_CHARS = 200;
+/** An example's description, in a summary of a catalog too large to list: shorter, so more areas get examples. */
+const EXAMPLE_DESCRIPTION_CHARS = 90;
+/** The most examples one area gets, however large the budget. */
+const MAX_EXAMPLES = 8;
 
-/** What a summary needs of a skill. */
-export interface SummarySkill {
-  readonly id: string;
-  readonly description: string;
-}
+/** What a summary needs of a skill: its id and description; its source, folder and frontmatter place it in an area. */
+export type SummarySkill = AreaSkill;
 
 export interface CatalogSummary {
   readonly text: string;
   /** Skills named in `text`. */
   readonly listed: number;
-  /** Skills left out to stay within the budget. */
+  /** Skills not named in `text`. */
   readonly omitted: number;
+}
+
+export interface SummaryOptions {
+  /** Said last when not every skill is named: how to find the others (which tools to call). */
+  readonly howToSearch?: string;
+  /** How much callers use each skill: the examples of an area favour the most used. */
+  readonly popularity?: SkillPopularity;
+}
+
+/**
+ * Every skill in a line (`- id: description`, in catalog order) when they all fit in `maxChars`;
+ * otherwise an overview that still covers the whole catalog: every source with its count, and in
+ * each the areas its skills fall into (declared categories, else the folders that tell them
+ * apart) with their counts and a few examples chosen to stand for them (summary-areas.ts), then
+ * `howToSearch`. The text never exceeds `maxChars` unless naming the sources alone does.
+ */
+export function summarizeCatalog(
+  skills: readonly SummarySkill[],
+  maxChars: number,
+  options: SummaryOptions = {},
+): CatalogSummary {
+  const listing = listCatalog(skills, maxChars);
+  if (listing.omitted === 0) return listing;
+  return overview(skills, maxChars, options);
 }
 
 /**
  * One line per skill (`- id: description`), in catalog (precedence) order, until the next line
- * would not fit in `maxChars` together with the line that says how many were left out. The text
- * never exceeds `maxChars` unless the header and that line alone do.
+ * would not fit in `maxChars` together with the line that says how many were left out: the
+ * `skills` prompt's listing, and the summary of a catalog small enough to list whole.
  */
-export function summarizeCatalog(skills: readonly SummarySkill[], maxChars: number): CatalogSummary {
+export function listCatalog(skills: readonly SummarySkill[], maxChars: number): CatalogSummary {
   if (skills.length === 0) return { text: "This server serves no skills at the moment.", listed: 0, omitted: 0 };
   const header = `This server serves ${count(skills.length, "skill")}. Each is a folder of instructions (SKILL.md) for one kind of task:`;
   // Lines are made only until they pass maxChars: a catalog of thousands fills the budget with
@@ -53,6 +81,154 @@ export function summarizeCatalog(skills: readonly SummarySkill[], maxChars: numb
 
 function leftOut(omitted: number, maxChars: number): string {
   return `(and ${count(omitted, "more skill")}, left out to keep this summary within ${maxChars.toLocaleString("en-US")} characters)`;
+}
+
+interface AreaBlock {
+  readonly area: Area;
+  /** Its line; "" for a source not split into areas, whose examples go under the source's line. */
+  readonly line: string;
+  /** Example lines, made when the area's first example is tried. */
+  examples?: string[];
+  shown: number;
+}
+
+interface SourceBlock {
+  readonly line: string;
+  readonly areas: readonly AreaBlock[];
+  readonly skills: number;
+  /** Area lines shown (a source not split shows its one block always). */
+  shownAreas: number;
+}
+
+/**
+ * The overview, made to fit: the header and how to search, then each source's line, then its
+ * areas' lines (one of each source in turn), then examples (one of each area in turn), each added
+ * while the text stays within `maxChars`; what does not fit is counted in an `and N more` line.
+ * Each step's cost is worked out from the lines it adds and the `and N more` line it changes, so
+ * the whole is rendered once, whatever the catalog.
+ */
+function overview(skills: readonly SummarySkill[], maxChars: number, options: SummaryOptions): CatalogSummary {
+  const bySource = new Map<string, SummarySkill[]>();
+  for (const skill of skills) {
+    const source = skill.source ?? "";
+    const own = bySource.get(source);
+    if (own) own.push(skill);
+    else bySource.set(source, [skill]);
+  }
+  const sources: SourceBlock[] = [...bySource].map(([name, own]) => {
+    const areas = areasOf(own);
+    const single = areas.length === 1 && areas[0]!.kind === "all";
+    const what = `${count(own.length, "skill")}${single ? "" : ` in ${count(areas.length, "area")}`}`;
+    return {
+      line: name === "" ? `- ${what}:` : `- ${oneLine(name, 100)} (${what}):`,
+      areas: areas.map((area) => ({ area, line: single ? "" : `  - ${areaLabel(area)}:`, shown: 0 })),
+      skills: own.length,
+      shownAreas: single ? 1 : 0,
+    };
+  });
+  const anyAreas = sources.some((source) => source.areas[0]!.line !== "");
+  const header =
+    `This server serves ${count(skills.length, "skill")}${bySource.size > 1 ? ` from ${count(bySource.size, "source")}` : ""}, ` +
+    `more than fit here. Each is a folder of instructions (SKILL.md) for one kind of task. ` +
+    `Every source${anyAreas ? " and area" : ""} it covers, with a few skills of each:`;
+  const footer = options.howToSearch ?? "Search the skills to find the one for a task.";
+
+  /** The length of a line and its newline; 0 for no line. */
+  const cost = (line: string | undefined) => (line === undefined ? 0 : line.length + 1);
+  // Skills from each source (each area of a source) on: what an `and N more` line counts.
+  const sourcesFrom = suffixSums(sources.map((source) => source.skills));
+  const areasFrom = new Map(
+    sources.map((source) => [source, suffixSums(source.areas.map((b) => b.area.skills.length))]),
+  );
+  const moreSourcesLine = (from: number) =>
+    from < sources.length
+      ? `- and ${count(sources.length - from, "more source")} (${count(sourcesFrom[from]!, "skill")})`
+      : undefined;
+  const moreAreasLine = (source: SourceBlock, from: number) =>
+    from < source.areas.length
+      ? `  - and ${count(source.areas.length - from, "more area")} (${count(areasFrom.get(source)![from]!, "skill")})`
+      : undefined;
+
+  let shownSources = 0;
+  let used = header.length + cost(footer) + cost(moreSourcesLine(0));
+  /** Adds `delta` characters if they fit, and says whether they did. */
+  const fits = (delta: number) => {
+    if (used + delta > maxChars) return false;
+    used += delta;
+    return true;
+  };
+
+  for (const source of sources) {
+    const delta =
+      cost(source.line) +
+      cost(moreAreasLine(source, source.shownAreas)) +
+      cost(moreSourcesLine(shownSources + 1)) -
+      cost(moreSourcesLine(shownSources));
+    if (!fits(delta)) {
+      // The first source is named whatever the budget: a summary names at least one.
+      if (shownSources > 0) break;
+      used += delta;
+    }
+    shownSources++;
+  }
+  const shown = sources.slice(0, shownSources);
+  for (let round = 0, added = true; added; round++) {
+    added = false;
+    for (const source of shown) {
+      if (source.shownAreas !== round || round >= source.areas.length) continue;
+      const delta =
+        cost(source.areas[round]!.line) + cost(moreAreasLine(source, round + 1)) - cost(moreAreasLine(source, round));
+      if (!fits(delta)) continue;
+      source.shownAreas++;
+      added = true;
+    }
+  }
+  const blocks = shown.flatMap((source) => source.areas.slice(0, source.shownAreas));
+  for (let round = 0, added = true; added && round < MAX_EXAMPLES; round++) {
+    added = false;
+    for (const block of blocks) {
+      block.examples ??= examples(block, options.popularity);
+      if (block.shown !== round || round >= block.examples.length) continue;
+      if (!fits(cost(block.examples[round]))) continue;
+      block.shown++;
+      added = true;
+    }
+  }
+
+  const lines = [header];
+  for (const source of shown) {
+    lines.push(source.line);
+    for (const block of source.areas.slice(0, source.shownAreas)) {
+      if (block.line !== "") lines.push(block.line);
+      lines.push(...(block.examples ?? []).slice(0, block.shown));
+    }
+    const more = moreAreasLine(source, source.shownAreas);
+    if (more !== undefined) lines.push(more);
+  }
+  const more = moreSourcesLine(shownSources);
+  if (more !== undefined) lines.push(more);
+  lines.push(footer);
+  const listed = blocks.reduce((sum, block) => sum + block.shown, 0);
+  return { text: lines.join("\n"), listed, omitted: skills.length - listed };
+}
+
+function areaLabel({ kind, label, skills }: Area): string {
+  const what = count(skills.length, "skill");
+  return kind === "category" ? `${oneLine(label, 60)} (category, ${what})` : `${oneLine(label, 60)}/ (${what})`;
+}
+
+function examples(block: AreaBlock, popularity: SkillPopularity | undefined): string[] {
+  const indent = block.line === "" ? "  " : "    ";
+  return representatives(block.area, MAX_EXAMPLES, popularity).map(
+    (skill) => `${indent}- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, EXAMPLE_DESCRIPTION_CHARS)}`,
+  );
+}
+
+/** For each index, the sum of the values from there on (and 0 past the end). */
+function suffixSums(values: readonly number[]): number[] {
+  const sums = new Array<number>(values.length + 1).fill(0);
+  for (let i = values.length - 1; i >= 0; i--) sums[i] = sums[i + 1]! + values[i]!;
+  return sums;
 }
 
 function count(n: number, noun: string): string {

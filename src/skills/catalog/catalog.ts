@@ -83,6 +83,8 @@ export class WholeCatalog {
   /** Resolved when the first source finishes its first load, loaded or failed. */
   #oneSourceLoaded: () => void = () => undefined;
   readonly #oneSourceDone = new Promise<void>((resolve) => (this.#oneSourceLoaded = resolve));
+  /** Per source, resolved when its first load has finished, loaded or failed. */
+  readonly #firstLoads = new Map<string, { readonly done: Promise<void>; readonly resolve: () => void }>();
   readonly #diagnosticsLog: DiagnosticsLog;
   readonly #logger: Logger;
 
@@ -97,6 +99,9 @@ export class WholeCatalog {
       throw new Error(`a skill source named "${source.name}" already exists; give one of them another name`);
     }
     this.#sources.push(source);
+    let resolve: () => void = () => undefined;
+    const done = new Promise<void>((settle) => (resolve = settle));
+    this.#firstLoads.set(source.name, { done, resolve });
     if (options.visibleTo) this.#visibility.set(source.name, options.visibleTo);
   }
 
@@ -218,10 +223,21 @@ export class WholeCatalog {
     await this.#bounded(load, this.#firstAnswerWaitMs);
   }
 
+  /**
+   * Resolves once every source `which` picks has finished its first load (loaded or failed), or
+   * once `ms` have passed since the first load started, whichever comes first: what the catalog
+   * summary waits for before a connection's first server is built (local folders; a remote source
+   * never holds the opening up). Starts the first load if nobody has.
+   */
+  async firstLoadOf(which: (source: CatalogSource) => boolean, ms: number): Promise<void> {
+    const loads = this.#sources.filter(which).map((source) => this.#firstLoads.get(source.name)!.done);
+    if (loads.length === 0) return;
+    if (this.#firstLoadStarted === undefined) void this.refresh();
+    await raceTimer(Promise.all(loads), ms - (performance.now() - (this.#firstLoadStarted ?? performance.now())));
+  }
+
   async #bounded(load: Promise<void>, ms: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([load, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
-    clearTimeout(timer);
+    await raceTimer(load, ms);
     if (this.#waitForOneSource && this.#loads.size === 0 && this.#sources.length > 0)
       await Promise.race([load, this.#oneSourceDone]);
   }
@@ -401,5 +417,13 @@ export class WholeCatalog {
     );
     this.#diagnosticsLog.report(this.#state.diagnostics);
     this.#announce(diff(previous.skills, this.#state.skills), awaited);
+    this.#firstLoads.get(name)?.resolve();
   }
+}
+
+/** Resolves when `promise` does, or after `ms` (at once when it is not positive), whichever is first. */
+async function raceTimer(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
 }

@@ -3,7 +3,7 @@ import { ToolInputError } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
-import { summarizeCatalog } from "../../../skills/catalog/catalog-summary.js";
+import { listCatalog } from "../../../skills/catalog/catalog-summary.js";
 import { mimeTypeByName } from "../../../skills/files/mime-types.js";
 import {
   decodeText,
@@ -19,7 +19,7 @@ export const LISTING_MAX_CHARS = 60_000;
 
 /** What the listing prompt answers: every served skill, one line each, and how to get one. */
 export function listingResult(skills: readonly CatalogSkill[]): GetPromptResult {
-  const { text } = summarizeCatalog(skills, LISTING_MAX_CHARS);
+  const { text } = listCatalog(skills, LISTING_MAX_CHARS);
   const how =
     skills.length === 0
       ? ""

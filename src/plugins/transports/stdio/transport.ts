@@ -18,9 +18,15 @@ export const MAX_MESSAGE_BYTES = 16 * MiB;
  */
 export const stdioTransport = (identity?: Identity): TransportDefinition => ({
   name: "stdio",
-  async start({ createServer, logger }) {
+  async start({ createServer, instructionsSettled, logger }) {
     const transport = new LineTransport(process.stdin, process.stdout, { maxMessageBytes: MAX_MESSAGE_BYTES, logger });
-    const handle = serveStdio(() => createServer({ identity }), {
+    // A host spawns the server and opens the connection at once, and reads the instructions once:
+    // the server is built when what they say has settled (the catalog summary: the local folders loaded).
+    const build = async () => {
+      await instructionsSettled();
+      return createServer({ identity });
+    };
+    const handle = serveStdio(build, {
       transport,
       // What the SDK refused or dropped on its own (a malformed envelope, an unsupported revision).
       onerror: (error) => logger.warn(`stdio: ${errorMessage(error)}`),

@@ -20,14 +20,15 @@ const skill = (name: string): SourceSkill => ({
   rank: 0,
 });
 
-/** A source whose first load finishes only when the test opens the gate. */
-function gatedSource(skills: SourceSkill[], name = "gated") {
+/** A source whose first load finishes only when the test opens the gate; `local` gives it a local folder. */
+function gatedSource(skills: SourceSkill[], name = "gated", local = false) {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const unused = () => Promise.reject(new Error("not in this test"));
   const source: CatalogSource = {
     name,
     description: name,
+    ...(local && { capabilities: { localFolders: [`/skills/${name}`] } }),
     load: async () => {
       await gate;
       return { skills, diagnostics: [] };
@@ -58,6 +59,20 @@ async function instructionsOf(kernel: SkillsKernel): Promise<string> {
   return instructions;
 }
 
+/** A transport that only hands the test what the kernel gives transports. */
+const probed: { settled?: () => Promise<void> } = {};
+const probeTransport = definePlugin({
+  name: "probe",
+  setup: (ctx) =>
+    ctx.contribute(TOKENS.Transport, {
+      name: "probe",
+      async start({ instructionsSettled }) {
+        probed.settled = instructionsSettled;
+        return { closed: new Promise<void>(() => {}), close: async () => {} };
+      },
+    }),
+});
+
 // The gated source reads no files, so the audit a source without local folders gets by default is off.
 const boot = (plugins: unknown[]) =>
   createKernel({
@@ -84,7 +99,7 @@ describe("the catalog-summary plugin", () => {
     await kernel.close();
   });
 
-  it("never waits for the load: the kernel starts and answers while it runs, and the next connection names the skills", async () => {
+  it("never holds up the kernel's start or a server built on demand; the next one names the skills", async () => {
     const { plugin, open } = gatedSource([skill("pdf")]);
     // The gate stays shut until after the first connection: a start that waited would never return.
     const kernel = await boot([plugin, "catalog-summary"]);
@@ -104,7 +119,8 @@ describe("the catalog-summary plugin", () => {
     expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(
       "This server serves 1 skill. Each is a folder of instructions (SKILL.md) for one kind of task:\n" +
         "- pdf: The pdf skill.\n" +
-        "Still loading when this connection opened: slow; search or list the skills to see the rest.",
+        "Still loading when this connection opened: slow; their skills join as they load (the resource " +
+        "skills-kernel://catalog/summary summarizes the catalog as it is then), and search finds them.",
     );
     slow.open();
     await kernel.catalog.ready();
@@ -113,6 +129,88 @@ describe("the catalog-summary plugin", () => {
         "- pdf: The pdf skill.\n" +
         "- docx: The docx skill.",
     );
+    await kernel.close();
+  });
+
+  it("has a connection's first server wait for the local sources, within waitForLocalMs, and never for a remote one", async () => {
+    const local = gatedSource([skill("pdf")], "local", true);
+    const remote = gatedSource([skill("docx")], "remote");
+    const kernel = await boot([local.plugin, remote.plugin, probeTransport, "catalog-summary"]);
+    await kernel.serve("probe");
+    let settled = false;
+    const waiting = probed.settled!().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    local.open();
+    await waiting;
+    expect(kernel.catalog.loading()).toEqual(["remote"]);
+    expect((await instructionsOf(kernel)).split("\n\n")[1]).toMatch(/^This server serves 1 skill\.[^]*- pdf: /);
+    remote.open();
+    await kernel.close();
+  });
+
+  it("stops waiting for a local source after waitForLocalMs", async () => {
+    const local = gatedSource([skill("pdf")], "local", true);
+    const kernel = await boot([local.plugin, probeTransport, ["catalog-summary", { waitForLocalMs: 20 }]]);
+    await kernel.serve("probe");
+    await probed.settled!();
+    expect(kernel.catalog.loading()).toEqual(["local"]);
+    expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(LOADING);
+    local.open();
+    await kernel.close();
+  });
+
+  it("summarizes every source of a catalog larger than its budget, and serves the summary as a resource", async () => {
+    const sources = ["alpha", "beta", "gamma"].map((name) =>
+      gatedSource(
+        Array.from({ length: 40 }, (_, i) => ({
+          ...skill(`${name}-${i}`),
+          description: `Handles ${name} task ${i}, described at the length real skills describe themselves at.`,
+        })),
+        name,
+        true,
+      ),
+    );
+    const kernel = await boot([...sources.map((s) => s.plugin), "search-skills", "catalog-summary"]);
+    for (const source of sources) source.open();
+    await kernel.catalog.ready();
+    const summary = (await instructionsOf(kernel)).split("\n\n")[1]!;
+    expect(summary.length).toBeLessThanOrEqual(4_000);
+    expect(summary).toMatch(/^This server serves 120 skills from 3 sources, more than fit here\./);
+    for (const name of ["alpha", "beta", "gamma"]) expect(summary).toContain(`- ${name} (40 skills):`);
+    expect(summary.split("\n").at(-1)).toBe(
+      "To find the skill for a task, call search_skills with a few words of the task.",
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await kernel.createMcpServer().connect(serverSide);
+    const client = new Client({ name: "test", version: "0" });
+    await client.connect(clientSide);
+    const read = await client.readResource({ uri: "skills-kernel://catalog/summary" });
+    const text = (read.contents[0] as { text: string }).text;
+    // The resource's budget lists all 120 at once.
+    expect(text).toMatch(/^This server serves 120 skills\. /);
+    await client.close();
+    await kernel.close();
+  });
+
+  it("favours the skills a SkillPopularity says are used most", async () => {
+    const names = ["csv-a", "csv-b", "csv-c", "csv-d"];
+    const source = gatedSource(
+      names.map((name) => ({ ...skill(name), description: "Reads and writes CSV tables. ".repeat(8) })),
+      "tables",
+      true,
+    );
+    const usage = definePlugin({
+      name: "usage",
+      provides: [TOKENS.SkillPopularity],
+      setup: (ctx) => ctx.provide(TOKENS.SkillPopularity, (s) => (s.id === "csv-d" ? 40 : 0)),
+    });
+    const kernel = await boot([source.plugin, usage, ["catalog-summary", { maxChars: 600 }]]);
+    source.open();
+    await kernel.catalog.ready();
+    const summary = (await instructionsOf(kernel)).split("\n\n")[1]!;
+    expect(summary).toMatch(/more than fit here/);
+    expect(summary.split("\n").filter((line) => line.startsWith("  - "))[0]).toMatch(/^ {2}- csv-d: /);
     await kernel.close();
   });
 
