@@ -12,6 +12,7 @@ export interface DiskCacheFlags {
 const CACHE_FOLDER_PLUGINS: Readonly<Record<string, { readonly diskCache: boolean }>> = {
   fs: { diskCache: true },
   "search-skills": { diskCache: true },
+  "catalog-summary": { diskCache: true },
   git: { diskCache: false },
   github: { diskCache: false },
   "http-catalog": { diskCache: false },
@@ -26,7 +27,8 @@ export function hasDiskCacheFlags(flags: DiskCacheFlags): boolean {
 /**
  * The plugin list with the flags set as options of the built-in plugins that keep files in the
  * cache folder (a config's own options for them are kept beside): `cacheDir` for every one of
- * them, `diskCache: false` for the fs source's snapshots and search_skills' index.
+ * them, `diskCache: false` for the fs source's snapshots, search_skills' index and the kept
+ * catalog summary.
  */
 export async function applyDiskCacheFlags(
   plugins: ResolvedPluginEntry[],

@@ -80,16 +80,17 @@ export function listCatalog(skills: readonly SummarySkill[], maxChars: number): 
 }
 
 function leftOut(omitted: number, maxChars: number): string {
-  return `(and ${count(omitted, "more skill")}, left out to keep this summary within ${maxChars.toLocaleString("en-US")} characters)`;
+  return `(and ${count(omitted, "more skill")}, left out to keep this summary within ${thousands(maxChars)} characters)`;
 }
 
 interface AreaBlock {
   readonly area: Area;
   /** Its line; "" for a source not split into areas, whose examples go under the source's line. */
   readonly line: string;
-  /** Example lines, made when the area's first example is tried. */
-  examples?: string[];
-  shown: number;
+  /** Its examples, best first, chosen one at a time as the summary has room for them. */
+  examples?: Iterator<SummarySkill>;
+  /** The example lines shown. */
+  readonly shown: string[];
 }
 
 interface SourceBlock {
@@ -121,7 +122,7 @@ function overview(skills: readonly SummarySkill[], maxChars: number, options: Su
     const what = `${count(own.length, "skill")}${single ? "" : ` in ${count(areas.length, "area")}`}`;
     return {
       line: name === "" ? `- ${what}:` : `- ${oneLine(name, 100)} (${what}):`,
-      areas: areas.map((area) => ({ area, line: single ? "" : `  - ${areaLabel(area)}:`, shown: 0 })),
+      areas: areas.map((area) => ({ area, line: single ? "" : `  - ${areaLabel(area)}:`, shown: [] })),
       skills: own.length,
       shownAreas: single ? 1 : 0,
     };
@@ -187,10 +188,13 @@ function overview(skills: readonly SummarySkill[], maxChars: number, options: Su
   for (let round = 0, added = true; added && round < MAX_EXAMPLES; round++) {
     added = false;
     for (const block of blocks) {
-      block.examples ??= examples(block, options.popularity);
-      if (block.shown !== round || round >= block.examples.length) continue;
-      if (!fits(cost(block.examples[round]))) continue;
-      block.shown++;
+      if (block.shown.length !== round) continue;
+      block.examples ??= representatives(block.area, options.popularity);
+      const next = block.examples.next();
+      if (next.done) continue;
+      const line = exampleLine(block, next.value);
+      if (!fits(cost(line))) continue;
+      block.shown.push(line);
       added = true;
     }
   }
@@ -200,7 +204,7 @@ function overview(skills: readonly SummarySkill[], maxChars: number, options: Su
     lines.push(source.line);
     for (const block of source.areas.slice(0, source.shownAreas)) {
       if (block.line !== "") lines.push(block.line);
-      lines.push(...(block.examples ?? []).slice(0, block.shown));
+      lines.push(...block.shown);
     }
     const more = moreAreasLine(source, source.shownAreas);
     if (more !== undefined) lines.push(more);
@@ -208,7 +212,7 @@ function overview(skills: readonly SummarySkill[], maxChars: number, options: Su
   const more = moreSourcesLine(shownSources);
   if (more !== undefined) lines.push(more);
   lines.push(footer);
-  const listed = blocks.reduce((sum, block) => sum + block.shown, 0);
+  const listed = blocks.reduce((sum, block) => sum + block.shown.length, 0);
   return { text: lines.join("\n"), listed, omitted: skills.length - listed };
 }
 
@@ -217,11 +221,9 @@ function areaLabel({ kind, label, skills }: Area): string {
   return kind === "category" ? `${oneLine(label, 60)} (category, ${what})` : `${oneLine(label, 60)}/ (${what})`;
 }
 
-function examples(block: AreaBlock, popularity: SkillPopularity | undefined): string[] {
+function exampleLine(block: AreaBlock, skill: SummarySkill): string {
   const indent = block.line === "" ? "  " : "    ";
-  return representatives(block.area, MAX_EXAMPLES, popularity).map(
-    (skill) => `${indent}- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, EXAMPLE_DESCRIPTION_CHARS)}`,
-  );
+  return `${indent}- ${oneLine(skill.id, 100)}: ${oneLine(skill.description, EXAMPLE_DESCRIPTION_CHARS)}`;
 }
 
 /** For each index, the sum of the values from there on (and 0 past the end). */
@@ -232,7 +234,12 @@ function suffixSums(values: readonly number[]): number[] {
 }
 
 function count(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+  return `${thousands(n)} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** 12,345: as toLocaleString("en-US") writes it, without loading ICU's number formats at start. */
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /**

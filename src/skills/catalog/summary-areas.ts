@@ -82,13 +82,17 @@ function byFolder<S extends AreaSkill>(skills: readonly S[], depth: number): Map
   const groups = new Map<string, S[]>();
   skills.forEach((skill, index) => {
     const key = paths[index]![at] ?? "";
-    groups.set(key, [...(groups.get(key) ?? []), skill]);
+    const group = groups.get(key);
+    if (group) group.push(skill);
+    else groups.set(key, [skill]);
   });
   return groups;
 }
 
 /** How many skills an area's examples are chosen among: a sample spread over the area beyond that. */
 const MAX_CANDIDATES = 1_000;
+/** The most used skills added to that sample, whether it holds them or not. */
+const MAX_POPULAR = 16;
 
 /**
  * Words too common in skill descriptions to tell skills apart ("Use when the user asks to…").
@@ -103,62 +107,110 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** The distinct words of a skill's name and description, common ones left out. */
-export function vocabulary(skill: AreaSkill): Set<string> {
-  const words = `${skill.name ?? skill.id} ${skill.description}`.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return new Set(words.filter((word) => word.length >= 3 && !STOP_WORDS.has(word)));
+/** What an example is chosen by: the start of a description says what the skill is for, the rest how. */
+const WORDS_FROM_CHARS = 300;
+/** Runs of letters and digits; anything past ASCII counts as a letter (a Unicode-aware pattern costs three times as much). */
+const WORD = /[a-z0-9\u00c0-\uffff]+/g;
+
+/**
+ * Each skill's distinct words (name and the start of its description, common ones left out) as numbers, and how
+ * many of the skills use each word: what choosing examples reads once per skill per pick.
+ */
+function vocabularies(skills: readonly AreaSkill[]): { words: Int32Array[]; shared: Float64Array } {
+  const ids = new Map<string, number>();
+  /** For each word, the last skill it was counted for: a skill counts a word once. */
+  const lastSkill: number[] = [];
+  const words = skills.map((skill, index) => {
+    const own: number[] = [];
+    const text = `${skill.name ?? skill.id} ${skill.description.slice(0, WORDS_FROM_CHARS)}`;
+    for (const word of text.toLowerCase().match(WORD) ?? []) {
+      if (word.length < 3 || STOP_WORDS.has(word)) continue;
+      let id = ids.get(word);
+      if (id === undefined) ids.set(word, (id = ids.size));
+      if (lastSkill[id] === index) continue;
+      lastSkill[id] = index;
+      own.push(id);
+    }
+    return Int32Array.from(own);
+  });
+  const shared = new Float64Array(ids.size);
+  for (const list of words) for (const id of list) shared[id]!++;
+  return { words, shared };
 }
 
 /**
- * Up to `count` skills that together stand for an area, best first, chosen without usage data
- * by what they say: each next one is the skill whose words, not yet said by those chosen, are
- * shared by the most skills of the area (so an example is typical of its area, and the examples
- * differ), per word it uses (a long description gains nothing by length alone), preferring a
- * sub-folder no example comes from yet. It stops early when every skill left only repeats words
- * already said. With `popularity`, a skill's gain is multiplied by
- * 1 + log2(1 + its uses): the skills callers use most come first unless they add nothing new.
- * Ties go to catalog order.
+ * The skills that together stand for an area, best first, one per call of `next()` (a summary
+ * asks only for as many as it has room for), chosen without usage data by what they say: each
+ * next one is the skill whose words, not yet said by those chosen, are shared by the most skills
+ * of the area (so an example is typical of its area, and the examples differ), per word it uses
+ * (a long description gains nothing by length alone), preferring a sub-folder no example comes
+ * from yet. It ends early when every skill left only repeats words already said. With
+ * `popularity`, a skill's gain is multiplied by 1 + log2(1 + its uses): the skills callers use
+ * most come first unless they add nothing new. Ties go to catalog order.
  */
-export function representatives<S extends AreaSkill>(area: Area<S>, count: number, popularity?: SkillPopularity): S[] {
+export function* representatives<S extends AreaSkill>(area: Area<S>, popularity?: SkillPopularity): Generator<S> {
   const pool = sample(area.skills, MAX_CANDIDATES);
   if (popularity) {
     // The most used are candidates even when the sample missed them.
     const used = area.skills.map((skill) => [skill, safeCount(popularity(skill))] as const).filter(([, n]) => n > 0);
     used.sort((a, b) => b[1] - a[1]);
-    for (const [skill] of used.slice(0, count)) if (!pool.includes(skill)) pool.push(skill);
+    const inPool = new Set(pool);
+    for (const [skill] of used.slice(0, MAX_POPULAR)) if (!inPool.has(skill)) pool.push(skill);
   }
-  const words = pool.map(vocabulary);
-  const shared = new Map<string, number>();
-  for (const set of words) for (const word of set) shared.set(word, (shared.get(word) ?? 0) + 1);
-  const boost = pool.map((skill) => (popularity ? 1 + Math.log2(1 + safeCount(popularity(skill))) : 1));
+  const { words, shared } = vocabularies(pool);
+  const base = pool.map((skill, i) => {
+    const uses = popularity ? 1 + Math.log2(1 + safeCount(popularity(skill))) : 1;
+    // A skill shadowed by another of its name answers to a long qualified id: a poorer example.
+    return (uses / Math.sqrt(words[i]!.length + 1)) * (skill.id.includes(":") ? 0.5 : 1);
+  });
   const subFolder = subFolders(pool);
 
-  const chosen: number[] = [];
-  const said = new Set<string>();
-  const folders = new Set<string>();
-  while (chosen.length < Math.min(count, pool.length)) {
-    let best = -1;
-    let bestScore = -Infinity;
-    for (let i = 0; i < pool.length; i++) {
-      if (chosen.includes(i)) continue;
-      let gain = 0;
-      for (const word of words[i]!) if (!said.has(word)) gain += shared.get(word)!;
-      let score = (gain / Math.sqrt(words[i]!.size + 1)) * boost[i]!;
-      if (folders.has(subFolder[i]!)) score /= 2;
-      // A skill shadowed by another of its name answers to a long qualified id: a poorer example.
-      if (pool[i]!.id.includes(":")) score /= 2;
-      if (score > bestScore) {
-        best = i;
-        bestScore = score;
-      }
-    }
+  const choice: Choice = {
+    words,
+    shared,
+    base: Float64Array.from(base),
+    taken: new Uint8Array(pool.length),
+    said: new Uint8Array(shared.length),
+    // Halved once an example comes from the same sub-folder.
+    spread: new Float64Array(pool.length).fill(1),
+  };
+  for (let picks = 0; picks < pool.length; picks++) {
+    const [best, score] = bestNext(choice);
     // A skill that says nothing the chosen ones have not (a copy) is no example of anything new.
-    if (bestScore <= 0 && chosen.length > 0) break;
-    chosen.push(best);
-    for (const word of words[best]!) said.add(word);
-    folders.add(subFolder[best]!);
+    if (score <= 0 && picks > 0) return;
+    choice.taken[best] = 1;
+    for (const id of words[best]!) choice.said[id] = 1;
+    for (let i = 0; i < pool.length; i++) if (subFolder[i] === subFolder[best]) choice.spread[i] = 0.5;
+    yield pool[best]!;
   }
-  return chosen.map((i) => pool[i]!);
+}
+
+/** What the choice of examples reads, by skill index (words by word number). */
+interface Choice {
+  readonly words: readonly Int32Array[];
+  readonly shared: Float64Array;
+  readonly base: Float64Array;
+  readonly taken: Uint8Array;
+  readonly said: Uint8Array;
+  readonly spread: Float64Array;
+}
+
+/** The skill not taken yet that adds most, and its score (the first on a tie). Plain loops: it runs at start, before any JIT. */
+function bestNext({ words, shared, base, taken, said, spread }: Choice): [number, number] {
+  let best = -1;
+  let bestScore = 0;
+  for (let i = 0; i < words.length; i++) {
+    if (taken[i]) continue;
+    const own = words[i]!;
+    let gain = 0;
+    for (let w = 0; w < own.length; w++) if (!said[own[w]!]) gain += shared[own[w]!]!;
+    const score = gain * base[i]! * spread[i]!;
+    if (best < 0 || score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return [best, bestScore];
 }
 
 /** A popularity figure as a count: anything else (a plugin's NaN, a negative) counts as unused. */

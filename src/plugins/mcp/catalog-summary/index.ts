@@ -1,7 +1,12 @@
+import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import type { ServerBuild } from "../../../kernel/types.js";
+import { cacheRoot } from "../../../remote/cache-dir.js";
+import type { WholeCatalog } from "../../../skills/catalog/catalog.js";
+import { VERSION } from "../../../version.js";
+import { rememberedSummaries } from "./remembered.js";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { oneLine, summarizeCatalog, type SkillPopularity } from "../../../skills/catalog/catalog-summary.js";
@@ -17,6 +22,10 @@ const optionsSchema = z.strictObject({
    * folders to load, so that its instructions name their skills; remote sources are never waited for.
    */
   waitForLocalMs: z.number().int().min(0).max(30_000).default(2_000),
+  /** Where each run's summary is kept for the next start: relative to the config's folder, `~` to home. Default: the user's cache folder. */
+  cacheDir: z.string().min(1).optional(),
+  /** False: keep no summary on disk, so that every start waits for its local sources. */
+  diskCache: z.boolean().default(true),
 });
 
 /** The summary as the catalog is now, for what joins it after a connection's instructions went out. */
@@ -39,9 +48,10 @@ const isLocal = (source: CatalogSource) => (source.capabilities?.localFolders?.l
  * The served skills in the server's instructions: a host that defers tool descriptions behind a
  * tool search shows the model these, and no tool. A catalog that fits is listed whole; a larger
  * one is summarized by source and area with a few examples each (src/skills/catalog/catalog-summary.ts).
- * A connection's first server waits, within `waitForLocalMs`, for the local folders' first load;
- * what loads later (remote sources) is in the `skills-kernel://catalog/summary` resource, and
- * list_changed tells the client of it.
+ * The instructions go out once per connection, as it opens: a warm start gives the summary the
+ * last run kept in the cache folder, at once; without one, a connection's first server waits,
+ * within `waitForLocalMs`, for the local folders' first load. What joins later (a remote source)
+ * is in the `skills-kernel://catalog/summary` resource, and list_changed tells the client of it.
  */
 export default definePlugin({
   name: "catalog-summary",
@@ -50,25 +60,72 @@ export default definePlugin({
   setup(ctx, options) {
     const whole = ctx.resolve(TOKENS.WholeCatalog);
     const popularity = ctx.resolveOptional(TOKENS.SkillPopularity);
+    const store = options.diskCache
+      ? rememberedSummaries(join(cacheRoot(options.cacheDir, ctx.baseDir), "summaries"))
+      : undefined;
     let howToSearch: string | undefined;
+    /** This run's key for the kept summary, and what the last run kept under it; set at start. */
+    let kept: { key: string; text: string | undefined } | undefined;
     // The catalog replaces its listing on each change: one summary per listing and loading state,
     // however many servers are built.
     const summaries = new WeakMap<readonly CatalogSkill[], { loading: string; text: string }>();
+    const live = (catalog: CatalogView) => summarize(catalog, options.maxChars, summaries, { howToSearch, popularity });
     // Named in the instructions are the skills the caller may see.
-    ctx.addInstructions(({ catalog }) => summarize(catalog, options.maxChars, summaries, { howToSearch, popularity }), {
-      settled: () => whole.firstLoadOf(isLocal, options.waitForLocalMs),
-    });
+    ctx.addInstructions(
+      ({ catalog }) =>
+        // Until every source has loaded, the last run's summary of them all says more than this run's part.
+        kept?.text !== undefined && catalog === whole && whole.loading().length > 0 ? kept.text : live(catalog),
+      {
+        settled: () =>
+          kept?.text !== undefined ? Promise.resolve() : whole.firstLoadOf(isLocal, options.waitForLocalMs),
+      },
+    );
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     const summaryResource = (server: McpServer, { catalog }: ServerBuild) =>
       registerSummary(server, catalog, () => ({ howToSearch, popularity }));
     ctx.extendServer(summaryResource);
+
+    /** Keeps the whole catalog's summary for the next start, once every source has loaded. */
+    let keeping: Promise<void> | undefined;
+    const keep = () => {
+      if (!store || !kept || whole.restricted || whole.loading().length > 0) return;
+      const text = live(whole);
+      if (text === kept.text) return;
+      kept = { key: kept.key, text };
+      keeping = store.keep(kept.key, text);
+    };
+    /** Set while serving: a one-shot command's catalog is no start's to remember. */
+    let stopFollowing: (() => void) | undefined;
     return {
       start(started) {
         howToSearch = searchAdvice(new Set(started.resolveAll(TOKENS.Tool).map((tool) => tool.name)));
+        // Per caller, views may differ: only an unrestricted catalog's summary is kept.
+        if (store && !whole.restricted) {
+          const key = summaryKey(whole, options.maxChars, howToSearch);
+          kept = { key, text: store.recall(key) };
+        }
+      },
+      serve() {
+        // After the answers waiting for this change: keeping it is no part of any.
+        const later = () => void setTimeout(keep, 0).unref();
+        stopFollowing = whole.onChange(later);
+        later();
+      },
+      async stop() {
+        if (!stopFollowing) return;
+        stopFollowing();
+        keep();
+        await keeping;
       },
     };
   },
 });
+
+/** What a kept summary is for: this release, the budget, the advice and every source, where it reads. */
+function summaryKey(whole: WholeCatalog, maxChars: number, howToSearch: string | undefined): string {
+  const sources = whole.sources.map((source) => `${source.name}\u0000${source.description}`);
+  return [`catalog-summary@${VERSION}`, String(maxChars), howToSearch ?? "", ...sources].join("\u0001");
+}
 
 interface Extras {
   readonly howToSearch: string | undefined;

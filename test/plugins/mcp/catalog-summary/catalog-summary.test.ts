@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { createKernel, type SkillsKernel } from "../../../../src/create-kernel.js";
@@ -135,7 +138,7 @@ describe("the catalog-summary plugin", () => {
   it("has a connection's first server wait for the local sources, within waitForLocalMs, and never for a remote one", async () => {
     const local = gatedSource([skill("pdf")], "local", true);
     const remote = gatedSource([skill("docx")], "remote");
-    const kernel = await boot([local.plugin, remote.plugin, probeTransport, "catalog-summary"]);
+    const kernel = await boot([local.plugin, remote.plugin, probeTransport, ["catalog-summary", { diskCache: false }]]);
     await kernel.serve("probe");
     let settled = false;
     const waiting = probed.settled!().then(() => (settled = true));
@@ -151,13 +154,79 @@ describe("the catalog-summary plugin", () => {
 
   it("stops waiting for a local source after waitForLocalMs", async () => {
     const local = gatedSource([skill("pdf")], "local", true);
-    const kernel = await boot([local.plugin, probeTransport, ["catalog-summary", { waitForLocalMs: 20 }]]);
+    const kernel = await boot([
+      local.plugin,
+      probeTransport,
+      ["catalog-summary", { waitForLocalMs: 20, diskCache: false }],
+    ]);
     await kernel.serve("probe");
     await probed.settled!();
     expect(kernel.catalog.loading()).toEqual(["local"]);
     expect((await instructionsOf(kernel)).split("\n\n")[1]).toBe(LOADING);
     local.open();
     await kernel.close();
+  });
+
+  it("gives, on a warm start, the summary the last run kept, at once, and keeps this run's for the next", async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), "catalog-summary-kept-"));
+    try {
+      const summary = ["catalog-summary", { cacheDir }];
+      const first = gatedSource([skill("pdf")], "local", true);
+      const cold = await boot([first.plugin, probeTransport, summary]);
+      await cold.serve("probe");
+      first.open();
+      await probed.settled!();
+      await cold.close();
+      expect(await readdir(join(cacheDir, "summaries"))).toHaveLength(1);
+
+      // Its gate never opens: the opening waits for nothing, and names what the last run loaded.
+      const again = gatedSource([skill("pdf")], "local", true);
+      const warm = await boot([again.plugin, probeTransport, summary]);
+      await warm.serve("probe");
+      await probed.settled!();
+      expect(warm.catalog.loading()).toEqual(["local"]);
+      expect((await instructionsOf(warm)).split("\n\n")[1]).toMatch(/^This server serves 1 skill\.[^]*- pdf: /);
+      again.open();
+      await warm.catalog.ready();
+      await warm.close();
+
+      // Other sources: nothing kept for them, so the opening waits for them.
+      const other = gatedSource([skill("docx")], "elsewhere", true);
+      const fresh = await boot([other.plugin, probeTransport, ["catalog-summary", { cacheDir, waitForLocalMs: 20 }]]);
+      await fresh.serve("probe");
+      await probed.settled!();
+      expect((await instructionsOf(fresh)).split("\n\n")[1]).toBe(LOADING);
+      other.open();
+      await fresh.close();
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it("ignores a kept summary that is not one it wrote for these sources", async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), "catalog-summary-kept-"));
+    try {
+      const summary = ["catalog-summary", { cacheDir, waitForLocalMs: 20 }];
+      const first = gatedSource([skill("pdf")], "local", true);
+      const cold = await boot([first.plugin, probeTransport, summary]);
+      await cold.serve("probe");
+      first.open();
+      await probed.settled!();
+      await cold.close();
+      const [file] = await readdir(join(cacheDir, "summaries"));
+      for (const body of ["{", JSON.stringify({ key: "another", text: "Forged." }), JSON.stringify({ text: 1 })]) {
+        await writeFile(join(cacheDir, "summaries", file!), body);
+        const again = gatedSource([skill("pdf")], "local", true);
+        const warm = await boot([again.plugin, probeTransport, summary]);
+        await warm.serve("probe");
+        await probed.settled!();
+        expect((await instructionsOf(warm)).split("\n\n")[1]).toBe(LOADING);
+        again.open();
+        await warm.close();
+      }
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it("summarizes every source of a catalog larger than its budget, and serves the summary as a resource", async () => {
