@@ -62,7 +62,7 @@ export interface CliArgs {
   readonly http: HttpFlags;
   readonly httpExtras: HttpExtras;
   readonly format: ListFormat;
-  /** audit: text (default), json (also `--json`) or sarif. */
+  /** audit and doctor: text (default), json (audit: also `--json`) or sarif. */
   readonly auditFormat: AuditFormat;
   readonly limit?: number;
   readonly json: boolean;
@@ -193,9 +193,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
     throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${String(logLevel)}"`);
   }
+  const reports = command === "audit" || command === "doctor";
   const auditFormat = (values.format as string | undefined) ?? (values.json === true ? "json" : "text");
-  const format = command === "audit" ? "names-only" : ((values.format as string | undefined) ?? "names-only");
-  if (command === "audit" && !(AUDIT_FORMATS as readonly string[]).includes(auditFormat)) {
+  const format = reports ? "names-only" : ((values.format as string | undefined) ?? "names-only");
+  if (reports && !(AUDIT_FORMATS as readonly string[]).includes(auditFormat)) {
     throw new ConfigError(`--format must be one of ${AUDIT_FORMATS.join(", ")}, not "${auditFormat}"`);
   }
   if (!(LIST_FORMATS as readonly string[]).includes(format)) {

@@ -195,6 +195,19 @@ export const COMMAND_SPECS = {
       json: json("the findings (as --format json)"),
     },
   },
+  doctor: {
+    summary:
+      "whether each skill will be found (its own phrases searched for), what its description lacks, and each agent's listing budget; exits 1 on a collision or an overflow",
+    usage: "[DIR]...",
+    positionals: [0, Infinity],
+    options: {
+      format: {
+        type: "string",
+        value: "FORMAT",
+        help: "text (default), json or sarif (SARIF 2.1.0, for code scanning)",
+      },
+    },
+  },
   sign: {
     summary: "sign a skill with an SSH key (writes SKILL.sig)",
     usage: "SKILL_DIR --key PRIVATE_KEY",

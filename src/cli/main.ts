@@ -118,6 +118,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const adjustments = [
       ...(hasExplicitSources(sources) ? [serveExactly(sources, cwd)] : []),
+      // doctor DIR...: the folders under review, ranked against everything else served.
+      ...(args.command === "doctor" && args.positionals.length > 0
+        ? [(await import("./doctor/index.js")).withReviewFolders(args.positionals, cwd)]
+        : []),
       ...(args.command === "serve" && transport === "http"
         ? [withHttpPlugin(args.http), withPlugin("well-known", "serve --transport http")]
         : []),
@@ -320,6 +324,8 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return callCommand(kernel, args);
     case "export":
       return (await import("./export.js")).runExport(kernel, resolve(args.out!), args.baseUrl);
+    case "doctor":
+      return (await import("./doctor/index.js")).runDoctor(kernel, args.positionals, args.auditFormat);
     case "install": {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain

@@ -1,4 +1,5 @@
 import { skillCategory } from "../skill-md/skill-fields.js";
+import { topicWords } from "../topic-words.js";
 
 /** What the summary reads of a skill to place it in an area and weigh it as an example. */
 export interface AreaSkill {
@@ -94,24 +95,8 @@ const MAX_CANDIDATES = 1_000;
 /** The most used skills added to that sample, whether it holds them or not. */
 const MAX_POPULAR = 16;
 
-/**
- * Words too common in skill descriptions to tell skills apart ("Use when the user asks to…").
- * Short words (under three letters) are dropped anyway.
- */
-const STOP_WORDS = new Set(
-  (
-    "the and for with that this from into your you are can use used uses using when whenever what which " +
-    "who will also any all its their them they then than such via per not but how should would could " +
-    "skill skills user users asks ask asked wants want need needs help helps task tasks work working " +
-    "including include includes other more most etc based about like make makes new one two"
-  ).split(" "),
-);
-
 /** What an example is chosen by: the start of a description says what the skill is for, the rest how. */
 const WORDS_FROM_CHARS = 300;
-/** Runs of letters and digits; anything past ASCII counts as a letter (a Unicode-aware pattern costs three times as much). */
-const WORD = /[a-z0-9\u00c0-\uffff]+/g;
-
 /**
  * Each skill's distinct words (name and the start of its description, common ones left out) as numbers, and how
  * many of the skills use each word: what choosing examples reads once per skill per pick.
@@ -122,9 +107,7 @@ function vocabularies(skills: readonly AreaSkill[]): { words: Int32Array[]; shar
   const lastSkill: number[] = [];
   const words = skills.map((skill, index) => {
     const own: number[] = [];
-    const text = `${skill.name ?? skill.id} ${skill.description.slice(0, WORDS_FROM_CHARS)}`;
-    for (const word of text.toLowerCase().match(WORD) ?? []) {
-      if (word.length < 3 || STOP_WORDS.has(word)) continue;
+    for (const word of topicWords(`${skill.name ?? skill.id} ${skill.description.slice(0, WORDS_FROM_CHARS)}`)) {
       let id = ids.get(word);
       if (id === undefined) ids.set(word, (id = ids.size));
       if (lastSkill[id] === index) continue;

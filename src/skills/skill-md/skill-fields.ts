@@ -61,6 +61,12 @@ function labelsUnder(frontmatter: Readonly<Record<string, unknown>>, keys: Reado
 }
 
 const CATEGORY = new Set(["category"]);
+const TRIGGERS = new Set(["triggers"]);
+
+/** The trigger phrases the author listed in frontmatter `triggers` (or `metadata.triggers`). */
+export function declaredTriggers(frontmatter: Readonly<Record<string, unknown>>): string[] {
+  return labelsUnder(frontmatter, TRIGGERS);
+}
 
 /** The skill's category, from frontmatter `category` or `metadata.category`; "" when it has none. */
 export function skillCategory(frontmatter: Readonly<Record<string, unknown>>): string {
