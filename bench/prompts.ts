@@ -30,7 +30,8 @@ for (const maxChars of [4_000, 16_000, 64_000]) {
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(clientSide);
   const summary = (client.getInstructions() ?? "").split("\n\n").slice(1).join("\n\n");
-  const named = summary.split("\n").filter((line) => line.startsWith("- ")).length;
+  // A skill's line: `- id: …`, or an area's example, indented.
+  const named = summary.split("\n").filter((line) => /^ *- [^ ]+: /.test(line)).length;
   const { prompts } = await client.listPrompts();
   console.log(
     `maxChars ${maxChars}: ${kernel.catalog.list().length} skills, ${named} named in ${summary.length} characters; ` +

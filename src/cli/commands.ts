@@ -61,11 +61,11 @@ export const COMMON = {
   "cache-dir": {
     type: "string",
     value: "DIR",
-    help: "the cache folder (skill snapshots, search indexes, downloads); also SKILLS_KERNEL_CACHE_DIR (default ~/.cache/skills-kernel)",
+    help: "the cache folder (skill snapshots, search indexes, catalog summaries, downloads); also SKILLS_KERNEL_CACHE_DIR (default ~/.cache/skills-kernel)",
   },
   "no-disk-cache": {
     type: "boolean",
-    help: "keep no skill snapshot or search index on disk: every start reads every SKILL.md and builds the index",
+    help: "keep no skill snapshot, search index or catalog summary on disk: every start reads every SKILL.md and builds the index",
   },
   "trust-config": {
     type: "boolean",

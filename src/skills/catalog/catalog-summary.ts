@@ -13,8 +13,6 @@ export type { SkillPopularity } from "./summary-areas.js";
 export const SUMMARY_DESCRIPTION_CHARS = 200;
 /** An example's description, in a summary of a catalog too large to list: shorter, so more areas get examples. */
 const EXAMPLE_DESCRIPTION_CHARS = 90;
-/** The most examples one area gets, however large the budget. */
-const MAX_EXAMPLES = 8;
 
 /** What a summary needs of a skill: its id and description; its source, folder and frontmatter place it in an area. */
 export type SummarySkill = AreaSkill;
@@ -185,7 +183,7 @@ function overview(skills: readonly SummarySkill[], maxChars: number, options: Su
     }
   }
   const blocks = shown.flatMap((source) => source.areas.slice(0, source.shownAreas));
-  for (let round = 0, added = true; added && round < MAX_EXAMPLES; round++) {
+  for (let round = 0, added = true; added; round++) {
     added = false;
     for (const block of blocks) {
       if (block.shown.length !== round) continue;
