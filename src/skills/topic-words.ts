@@ -1,7 +1,8 @@
 /**
  * The words that say what a skill is about, for comparing skills with each other (the summary's
  * examples, doctor's near-duplicates): lower-cased runs of letters and digits of three characters
- * or more, without the words nearly every description uses ("Use when the user asks to…"). Not
+ * or more, not numbers alone, without the words nearly every description uses ("Use when the user
+ * asks to…"). Not
  * the ranker's analysis (no stemming, no synonyms): two descriptions are compared as written.
  */
 
@@ -17,7 +18,9 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** The topic words of `text`, in order, repeats kept. */
+/** The topic words of `text`, in order, repeats kept. A number is no topic (version 2, 300 items). */
 export function topicWords(text: string): string[] {
-  return (text.toLowerCase().match(WORD) ?? []).filter((word) => word.length >= 3 && !STOP_WORDS.has(word));
+  return (text.toLowerCase().match(WORD) ?? []).filter(
+    (word) => word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word),
+  );
 }
