@@ -164,7 +164,7 @@ describe("warm starts from the user's cache folder", () => {
     await answers(root, cache, ["--no-disk-cache"]);
     await expect(readdir(join(cache, "skills-kernel"))).rejects.toThrow();
     await answers(root, cache, ["--cache-dir", chosen]);
-    expect((await readdir(chosen)).sort()).toEqual(["indexes", "snapshots"]);
+    expect((await readdir(chosen)).sort()).toEqual(["indexes", "snapshots", "summaries"]);
     const warm = await answers(root, cache, ["--cache-dir", chosen]);
     expect(filesRead(warm.log())).toBe(0);
   });
