@@ -187,7 +187,8 @@ const CASES: readonly Case[] = [
   // --format belongs to list, not search.
   {
     doc: "docs/configuration.md",
-    quoted: "skills-kernel: search takes no --format option (list, audit take it); see skills-kernel search --help",
+    quoted:
+      "skills-kernel: search takes no --format option (list, audit, doctor take it); see skills-kernel search --help",
     argv: ["search", "x", "--format", "json"],
   },
   {

@@ -170,6 +170,20 @@ describe("the summary of a catalog larger than its budget", () => {
     expect(summary.listed).toBeGreaterThanOrEqual(6);
   });
 
+  it("labels the skills a source's categories or folders leave over", () => {
+    const mixed = [
+      ...Array.from({ length: 20 }, (_, i) => at("m", `c/${i}`, `design thing ${i}`, { category: "design" })),
+      ...Array.from({ length: 20 }, (_, i) => at("m", `n/${i}`, `plain thing ${i}`)),
+      ...Array.from({ length: 20 }, (_, i) => at("f", `top-${i}`, `top thing ${i}`)),
+      ...Array.from({ length: 20 }, (_, i) => at("f", `sub/s-${i}`, `sub thing ${i}`)),
+    ];
+    const lines = summarizeCatalog(mixed, 2_000).text.split("\n");
+    expect(lines).toContain("  - design (category, 20 skills):");
+    expect(lines).toContain("  - without a category (20 skills):");
+    expect(lines).toContain("  - sub/ (20 skills):");
+    expect(lines).toContain("  - beside those folders (20 skills):");
+  });
+
   it("counts the areas and sources it has no room for rather than leave them out silently", () => {
     const many = Array.from({ length: 40 }, (_, s) =>
       Array.from({ length: 5 }, (_, i) => at(`source-${s}`, `x/${s}-${i}`, `source ${s} skill ${i}`)),

@@ -216,7 +216,10 @@ function overview(skills: readonly SummarySkill[], maxChars: number, options: Su
 
 function areaLabel({ kind, label, skills }: Area): string {
   const what = count(skills.length, "skill");
-  return kind === "category" ? `${oneLine(label, 60)} (category, ${what})` : `${oneLine(label, 60)}/ (${what})`;
+  if (kind === "category") return `${oneLine(label, 60)} (category, ${what})`;
+  // The skills of a source with categories that declare none; those beside its sub-folders.
+  if (kind === "all") return `without a category (${what})`;
+  return label === "" ? `beside those folders (${what})` : `${oneLine(label, 60)}/ (${what})`;
 }
 
 function exampleLine(block: AreaBlock, skill: SummarySkill): string {

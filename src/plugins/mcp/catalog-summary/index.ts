@@ -5,14 +5,14 @@ import { definePlugin } from "../../../kernel/config.js";
 import type { ServerBuild } from "../../../kernel/types.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import type { WholeCatalog } from "../../../skills/catalog/catalog.js";
-import { VERSION } from "../../../version.js";
-import { rememberedSummaries } from "./remembered.js";
+import { oneLine, summarizeCatalog, type SkillPopularity } from "../../../skills/catalog/catalog-summary.js";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
-import { oneLine, summarizeCatalog, type SkillPopularity } from "../../../skills/catalog/catalog-summary.js";
 import { offeredToModel } from "../../../skills/skill-md/claude-fields.js";
 import type { CatalogSource } from "../../../skills/types.js";
 import { TOKENS } from "../../../tokens.js";
+import { VERSION } from "../../../version.js";
+import { rememberedSummaries } from "./remembered.js";
 
 const optionsSchema = z.strictObject({
   /** The most characters the summary adds to the server's instructions. */
