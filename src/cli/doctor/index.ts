@@ -87,10 +87,10 @@ export async function runDoctor(kernel: Kernel, dirs: readonly string[], format:
   return exitCode(report);
 }
 
-/** The ranker search uses, empty, for a catalog of doctor's own: BM25 when the config names none. */
+/** A ranker of the kind search uses (each consumer gets its own, empty): BM25 when the config has none. */
 async function rankerFor(kernel: Kernel): Promise<Ranker> {
   const configured = kernel.resolveOptional(TOKENS.Ranker);
-  if (configured) return configured.emptyCopy?.() ?? configured;
+  if (configured) return configured;
   const { Bm25Ranker } = await import("../../plugins/rankers/ranker-bm25/index.js");
   return new Bm25Ranker();
 }

@@ -55,7 +55,11 @@ const isLocal = (source: CatalogSource) => (source.capabilities?.localFolders?.l
  */
 export default definePlugin({
   name: "catalog-summary",
-  consumes: [TOKENS.WholeCatalog, { token: TOKENS.SkillPopularity, optional: true }],
+  // The whole catalog: the local sources' first load, and the summary kept for the next start.
+  consumes: [
+    { token: TOKENS.WholeCatalog, wholeCatalog: true },
+    { token: TOKENS.SkillPopularity, optional: true },
+  ],
   options: optionsSchema,
   setup(ctx, options) {
     const whole = ctx.resolve(TOKENS.WholeCatalog);
@@ -73,8 +77,9 @@ export default definePlugin({
     // Named in the instructions are the skills the caller may see.
     ctx.addInstructions(
       ({ catalog }) =>
-        // Until every source has loaded, the last run's summary of them all says more than this run's part.
-        kept?.text !== undefined && catalog === whole && whole.loading().length > 0 ? kept.text : live(catalog),
+        // Until every source has loaded, the last run's summary of them all says more than this
+        // run's part (a summary is kept only where every caller sees every source).
+        kept?.text !== undefined && whole.loading().length > 0 ? kept.text : live(catalog),
       {
         settled: () =>
           kept?.text !== undefined ? Promise.resolve() : whole.firstLoadOf(isLocal, options.waitForLocalMs),
