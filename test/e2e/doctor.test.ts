@@ -55,7 +55,9 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("skills-kernel doctor (bundle)
     const result = await doctor(["--skills-dir", EXAMPLES], where, runtime);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^3 skills reviewed/);
-    expect(result.stdout).toContain("  commit-message-writer  100\n");
+    expect(result.stdout).toContain(
+      "  3 first on every phrase: changelog-curator, commit-message-writer, readme-reviewer\n",
+    );
     expect(result.stdout).toContain("no agent's folders hold skills");
     expect(result.stdout.trimEnd().split("\n").at(-1)).toBe(
       "0 collisions, 0 listing overflows, 0 near-duplicates, 0 description problems",

@@ -51,7 +51,7 @@ export async function runDoctor(kernel: Kernel, dirs: readonly string[], format:
   const cwd = process.cwd();
   await kernel.catalog.ready();
   const all = kernel.catalog.list();
-  const located = locate(kernel, all);
+  const located = locate(kernel, all, cwd);
   // The same folder served twice (a DIR the config also serves) is one skill: the served one.
   const seen = new Set<string>();
   const pool = all.filter((skill) => {
@@ -100,14 +100,14 @@ async function rankerFor(kernel: Kernel): Promise<Ranker> {
  * twice), and as shown (relative to the working folder). A skill's root is the first of its
  * source's roots holding it.
  */
-function locate(kernel: Kernel, skills: readonly CatalogSkill[]): Map<CatalogSkill, Located> {
+function locate(kernel: Kernel, skills: readonly CatalogSkill[], cwd: string): Map<CatalogSkill, Located> {
   const roots = new Map(kernel.catalog.sources.map((source) => [source.name, source.capabilities?.localFolders ?? []]));
   const located = new Map<CatalogSkill, Located>();
   for (const skill of skills) {
     for (const root of roots.get(skill.source) ?? []) {
       const folder = join(root, skill.path);
       if (!SKILL_FILES.some((file) => existsSync(join(folder, file)))) continue;
-      located.set(skill, { real: realpathSync(folder), shown: relative(process.cwd(), folder) || "." });
+      located.set(skill, { real: realpathSync(folder), shown: relative(cwd, folder) || "." });
       break;
     }
   }

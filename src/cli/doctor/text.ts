@@ -19,8 +19,15 @@ export function renderDoctor(report: DoctorReport): string {
   );
   out.push("", "Findability (100: first on every phrase)");
   if (report.skills.length === 0) out.push("  no skill to review");
-  const worst = [...report.skills].sort((a, b) => (a.findability ?? -1) - (b.findability ?? -1));
+  const perfect = report.skills.filter((skill) => skill.findability === 100);
+  const worst = report.skills
+    .filter((skill) => skill.findability !== 100)
+    .sort((a, b) => (a.findability ?? -1) - (b.findability ?? -1));
   for (const skill of worst) out.push(...findabilityLines(skill));
+  if (perfect.length > 0) {
+    const names = perfect.slice(0, 30).map((skill) => shown(skill.id));
+    out.push(`  ${perfect.length} first on every phrase: ${names.join(", ")}${perfect.length > 30 ? ", …" : ""}`);
+  }
 
   out.push("", "Near-duplicate descriptions");
   if (report.nearDuplicates.length === 0) out.push("  none");
