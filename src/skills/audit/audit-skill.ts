@@ -5,7 +5,7 @@ import { isSecretPath } from "../files/secret-files.js";
 import type { SkillReader } from "../files/skill-reader.js";
 import { auditFile, isBinary } from "./audit.js";
 import { isScript } from "./file-units.js";
-import type { AuditFinding } from "./types.js";
+import type { AuditFinding, RuleDescription } from "./types.js";
 
 /** Bytes of one file the audit reads; the rest is reported as not audited. */
 export const MAX_AUDITED_BYTES = 2 * MiB;
@@ -13,7 +13,14 @@ export const MAX_AUDITED_BYTES = 2 * MiB;
 export const MAX_AUDITED_FILES = 5_000;
 const CONCURRENCY = 8;
 
-export const INCOMPLETE_REASON = "a file or folder the audit could not read whole: what it holds is unknown";
+export const INCOMPLETE_RULE: RuleDescription = {
+  id: "audit-incomplete",
+  severity: "high",
+  reason: "a file or folder the audit could not read whole: what it holds is unknown",
+  advice:
+    "Review the file by hand, or split it below the audit's bounds; install with --allow-risky only once it has been read.",
+  sources: [],
+};
 
 /**
  * What the audit could not read is not passed: high, so `add` and `install` refuse it unless

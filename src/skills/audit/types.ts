@@ -49,15 +49,27 @@ export interface RuleHit {
   readonly severity?: AuditSeverity;
 }
 
+/** What every rule says of itself, for reports and code scanning's rule help. */
+export interface RuleDescription {
+  readonly id: string;
+  readonly severity: AuditSeverity;
+  /** One line: what it reports and why that matters. */
+  readonly reason: string;
+  /** What a reviewer should do about a finding, in a sentence or two. */
+  readonly advice: string;
+  /**
+   * The public taxonomies the class of risk comes from: "OWASP LLM01", "CWE-494",
+   * "ATT&CK T1105" (docs/security.md links each).
+   */
+  readonly sources: readonly string[];
+}
+
 /**
  * A rule: an id, its severity where it counts fully, a one-line reason, and a check over a unit.
  * `severityIn` lowers (or drops, with undefined) the severity by context: a reverse shell in a
  * code block of a security guide is worth a look, one in a script is worth refusing.
  */
-export interface AuditRule {
-  readonly id: string;
-  readonly severity: AuditSeverity;
-  readonly reason: string;
+export interface AuditRule extends RuleDescription {
   /** The contexts the rule reads, each with the severity it reports there. */
   readonly severityIn: Partial<Readonly<Record<LineContext, AuditSeverity>>>;
   /**
@@ -69,9 +81,6 @@ export interface AuditRule {
 }
 
 /** A rule over the raw bytes of a file that is not text (an executable). */
-export interface BinaryRule {
-  readonly id: string;
-  readonly severity: AuditSeverity;
-  readonly reason: string;
+export interface BinaryRule extends RuleDescription {
   check(bytes: Uint8Array): string | undefined;
 }

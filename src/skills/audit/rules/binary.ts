@@ -16,6 +16,8 @@ export const executableBinary: BinaryRule = {
   id: "executable-binary",
   severity: "high",
   reason: "a compiled executable: what it does cannot be read",
+  advice: "Ship the source and build it, or install the program from a package manager with a checked signature.",
+  sources: ["ATT&CK T1204.002", "CWE-506"],
   check(bytes) {
     const found = MAGIC.find(
       ({ bytes: magic }) => magic.length <= bytes.length && magic.every((byte, i) => bytes[i] === byte),

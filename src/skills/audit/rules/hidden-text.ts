@@ -41,6 +41,8 @@ export const hiddenComment: AuditRule = {
   id: "hidden-comment",
   severity: "high",
   reason: "an HTML comment, invisible when rendered, gives the agent instructions",
+  advice: "Move what the comment says into visible text, or remove it; then review it as an instruction.",
+  sources: ["OWASP LLM01", "ATT&CK T1027"],
   severityIn: { prose: "high", frontmatter: "high" },
   trigger: /<!--/,
   check(unit): RuleHit[] {
@@ -74,6 +76,8 @@ export const hiddenLinkText: AuditRule = {
   id: "hidden-link-text",
   severity: "high",
   reason: "a link title or an image's alt text, which readers rarely see, gives the agent instructions",
+  advice: "Shorten the title or alt text to a description, and review what it said as an instruction.",
+  sources: ["OWASP LLM01", "ATT&CK T1027"],
   severityIn: { prose: "high" },
   trigger: /\]\(\s*<?[^\s)>]*>?\s+["']|!\[[^\]\n]{16}|\b(?:alt|title)\s*=|\]:\s*\S+\s+["']/,
   check(unit): RuleHit[] {
@@ -97,6 +101,8 @@ export const unicodeTags: AuditRule = lineRule({
   id: "unicode-tags",
   severity: "high",
   reason: "Unicode tag characters (U+E0000-E007F) spell text no one sees but a model reads",
+  advice: "Remove the tag characters and read what they spelled (the audit's message decodes them).",
+  sources: ["OWASP LLM01", "ATT&CK T1027"],
   severityIn: EVERYWHERE,
   // A flag emoji (a black flag, then tags) is the one honest use.
   patterns: [/(?<!\u{1F3F4}[\u{E0020}-\u{E007F}]*)[\u{E0000}-\u{E007F}]/u],
@@ -108,6 +114,8 @@ export const bidiControl: AuditRule = lineRule({
   id: "bidi-control",
   severity: "high",
   reason: "bidirectional overrides make text read differently from what it is (Trojan Source)",
+  advice: "Remove the control characters and read the line in the order the bytes run.",
+  sources: ["CVE-2021-42574", "CWE-451"],
   severityIn: EVERYWHERE,
   patterns: [/[\u202A-\u202E\u2066-\u2069]/],
   says: "holds a bidirectional override or isolate",
@@ -118,6 +126,8 @@ export const zeroWidthInWord: AuditRule = lineRule({
   id: "zero-width-in-word",
   severity: "medium",
   reason: "a zero-width character inside a word hides it from a reader's search and a reviewer's eye",
+  advice: "Remove the zero-width characters and read the word again.",
+  sources: ["ATT&CK T1027", "CWE-1007"],
   severityIn: { prose: "medium", frontmatter: "medium", script: "medium", "doc-code": "medium", data: "medium" },
   // Latin letters and digits only: ZWJ and ZWNJ belong inside words of Persian, Indic scripts, emoji.
   patterns: [/[A-Za-z0-9][\u200B-\u200D\u2060\uFEFF]+[A-Za-z0-9]/],

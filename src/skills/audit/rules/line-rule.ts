@@ -83,6 +83,8 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
     id: spec.id,
     severity: spec.severity,
     reason: spec.reason,
+    advice: spec.advice,
+    sources: spec.sources,
     severityIn: spec.severityIn,
     trigger: spec.trigger,
     check(unit): RuleHit[] {

@@ -16,6 +16,8 @@ export const pipeToShell: AuditRule = lineRule({
   id: "pipe-to-shell",
   severity: "high",
   reason: "runs code fetched from the network without keeping or checking it",
+  advice: "Download to a file, check its checksum or signature, then run it; or install from a package manager.",
+  sources: ["CWE-494", "ATT&CK T1105", "ATT&CK T1059"],
   severityIn: codeSeverity("high", "low"),
   patterns: [
     // A download, any stages between (`| tee x`), then an interpreter.
@@ -70,6 +72,9 @@ export const downloadAndRun: AuditRule = {
   id: "download-and-run",
   severity: "high",
   reason: "saves a download to a file and runs it, which no one has read",
+  advice:
+    "Check the download's checksum or signature before it runs, or ship the file in the skill where it is reviewed.",
+  sources: ["CWE-494", "ATT&CK T1105"],
   severityIn: codeSeverity("high", "low"),
   trigger: /curl|wget|-outfile|urlretrieve|downloadfile/,
   check(unit): RuleHit[] {
@@ -107,6 +112,8 @@ export const remoteCodeExec: AuditRule = {
   id: "remote-code-exec",
   severity: "high",
   reason: "reads code from the network into a variable and executes it",
+  advice: "Ship the code in the skill, or check what was fetched against a pinned hash before running it.",
+  sources: ["CWE-494", "CWE-95", "ATT&CK T1105"],
   severityIn: codeSeverity("high", "low"),
   trigger:
     /urlopen|requests\.get|httpx\.get|urllib3|fetch|axios|got|downloadstring|invoke-webrequest|invoke-restmethod|\biwr\b|\birm\b|net::http|uri\.open|open-uri|curl|wget/,
@@ -138,6 +145,9 @@ export const remoteInstructions: AuditRule = lineRule({
   id: "remote-instructions",
   severity: "high",
   reason: "tells the agent to fetch instructions from the network and follow them",
+  advice:
+    "Put the instructions in the skill, where they are reviewed and pinned, instead of pointing the agent at a page that can change.",
+  sources: ["OWASP LLM01", "CWE-829"],
   severityIn: { prose: "high", frontmatter: "high", data: "medium" },
   patterns: [
     /\b(?:fetch|download|retrieve|get|read|load|open|visit|curl|pull)\b[^\n]{0,80}?https?:\/\/\S+[^\n]{0,60}?\b(?:follow|obey|execute|carry\s+out|comply\s+with|do)\s+(?:exactly\s+)?(?:the\s+)?(?:(?:instructions|commands|steps|directives|orders)\s+(?:it|they|that\s+it|that\s+they|found|there|therein|inside|in\s+it|from\s+it)|what(?:ever)?\s+(?:it|they)\s+(?:says?|tells?|contains?)|them\b|it\b)/i,
@@ -152,6 +162,8 @@ export const decodeExec: AuditRule = lineRule({
   id: "decode-exec",
   severity: "high",
   reason: "decodes a blob and runs it, so what runs cannot be read in the skill",
+  advice: "Ship the code as readable text; decode the blob by hand to see what it ran.",
+  sources: ["ATT&CK T1027", "ATT&CK T1140", "CWE-506"],
   severityIn: codeSeverity("high", "medium"),
   patterns: [
     /\b(?:base64|base32|xxd|openssl\s+(?:base64|enc))\b[^\n|]*\s(?:-d|--decode|-D|-r)\b[^\n]*\|\s*(?:sudo\s+)?(?:(?:\/usr)?\/bin\/)?(?:env\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|node|ruby)\b/,
@@ -170,6 +182,8 @@ export const encodedPowershell: AuditRule = lineRule({
   id: "encoded-powershell",
   severity: "high",
   reason: "an encoded PowerShell command hides what it runs",
+  advice: "Ship the command as readable text; decode the base64 (UTF-16LE) to see what it ran.",
+  sources: ["ATT&CK T1027", "ATT&CK T1059.001"],
   severityIn: codeSeverity("high", "medium"),
   patterns: [
     /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encodedcommand)\s+["']?[A-Za-z0-9+/]{24,}={0,2}/i,
@@ -182,6 +196,8 @@ export const cryptoMiner: AuditRule = lineRule({
   id: "crypto-miner",
   severity: "high",
   reason: "fetches or runs a cryptocurrency miner",
+  advice: "Remove it: mining spends the user's machine and power for someone else.",
+  sources: ["ATT&CK T1496"],
   severityIn: codeSeverity("high", "medium"),
   patterns: [
     /\b(?:xmrig|minerd|cpuminer|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|nanominer)\b|stratum\+(?:tcp|ssl|tls):\/\/|--donate-level\b/i,

@@ -10,6 +10,8 @@ const ONE_LINERS = lineRule({
   id: "reverse-shell",
   severity: "high",
   reason: "opens a shell for a remote machine (a reverse or bind shell)",
+  advice: "Remove it: a shell handed to another machine gives that machine the user's account.",
+  sources: ["ATT&CK T1059", "CWE-506"],
   severityIn: codeSeverity("high", "medium"),
   patterns: [
     /\/dev\/(?:tcp|udp)\/[^\s/]+\/\d+/,

@@ -13,6 +13,8 @@ export const startupFileWrite: AuditRule = lineRule({
   id: "startup-file-write",
   severity: "high",
   reason: "writes to a shell start-up file, a PowerShell profile or a cron table, so code runs at every login",
+  advice: "Tell the user what to add to their start-up files instead of writing to them.",
+  sources: ["ATT&CK T1546.004", "ATT&CK T1053"],
   severityIn: codeSeverity("high", "low"),
   patterns: [
     new RegExp(String.raw`(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?${HOME}/${RC_FILE}`),
@@ -37,6 +39,8 @@ export const persistence: AuditRule = lineRule({
   severity: "high",
   reason:
     "installs something that outlives the task: SSH authorized keys, cron, a launch agent, a systemd unit, a Run key, a scheduled task",
+  advice: "Remove it, or tell the user how to set it up themselves: a skill's task ends when the task does.",
+  sources: ["ATT&CK T1098.004", "ATT&CK T1053", "ATT&CK T1543", "ATT&CK T1547"],
   severityIn: codeSeverity("high", "low"),
   patterns: [
     new RegExp(String.raw`${WRITE}[^\n]*(?:${PERSISTENT_PLACE})`, "i"),
@@ -63,6 +67,8 @@ export const destructiveDelete: AuditRule = lineRule({
   severity: "high",
   reason: "deletes the home folder, the root or a system folder, or wipes a disk",
   // Wiping a home folder or a disk is never an install step: high wherever an agent reads it.
+  advice: "Remove it, or delete only paths the task created, named in full.",
+  sources: ["ATT&CK T1485", "ATT&CK T1561"],
   severityIn: { script: "high", frontmatter: "high", "doc-code": "high", prose: "high" },
   warned: "medium",
   patterns: [
@@ -90,6 +96,8 @@ export const sudoersWrite: AuditRule = lineRule({
   id: "sudoers-write",
   severity: "high",
   reason: "grants passwordless root or edits the sudoers file",
+  advice: "Remove it: a skill has no business changing who may become root.",
+  sources: ["ATT&CK T1548.003", "CWE-269"],
   severityIn: codeSeverity("high", "medium"),
   patterns: [
     /(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?\/etc\/sudoers\b/,
@@ -104,6 +112,8 @@ export const sudo: AuditRule = lineRule({
   id: "sudo",
   severity: "medium",
   reason: "a script runs a command as root (sudo, doas, RunAs)",
+  advice: "Check that the command needs root; prefer telling the user to run it.",
+  sources: ["ATT&CK T1548.003", "CWE-250"],
   severityIn: { script: "medium", frontmatter: "medium" },
   patterns: [
     /(?:^|[;&|`(]\s*|\b(?:then|do|else)\s+)(?:sudo|doas)\s+\S/,
