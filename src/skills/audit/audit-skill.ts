@@ -3,8 +3,9 @@ import { errorMessage } from "../../kernel/errors.js";
 import { MiB } from "../files/skill-files.js";
 import { isSecretPath } from "../files/secret-files.js";
 import type { SkillReader } from "../files/skill-reader.js";
-import { auditFile, isBinary } from "./audit.js";
+import { auditFileWithEdges, type FileEdges, splitAcrossFiles } from "./audit.js";
 import { isScript } from "./file-units.js";
+import { isBinary } from "./text-encoding.js";
 import type { AuditFinding, RuleDescription } from "./types.js";
 
 /** Bytes of one file the audit reads; the rest is reported as not audited. */
@@ -38,7 +39,9 @@ function incomplete(file: string, message: string): AuditFinding {
  */
 export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Promise<AuditFinding[]> {
   const document = await reader.readDocument(MAX_AUDITED_BYTES, signal);
-  const findings = auditFile("SKILL.md", document.bytes, true);
+  const read = auditFileWithEdges("SKILL.md", document.bytes, true);
+  const findings = read.findings;
+  const edges: (FileEdges | undefined)[] = [read.edges];
   if (document.truncated)
     findings.push(incomplete("SKILL.md", `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
   const listing = await reader.listFiles(MAX_AUDITED_FILES, signal);
@@ -51,13 +54,22 @@ export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Pro
       return errorMessage(error);
     });
     if (typeof content === "string") return [incomplete(file.path, `could not be read: ${content}`)];
-    const found = auditFile(file.path, content.bytes);
+    const { findings: found, edges: fileEdges } = auditFileWithEdges(file.path, content.bytes);
+    edges.push(fileEdges);
     const readAsText = !isBinary(content.bytes) || isScript(file.path, content.bytes);
     if (content.truncated && readAsText)
       found.push(incomplete(file.path, `only the first ${MAX_AUDITED_BYTES} bytes were audited`));
     return found;
   });
   findings.push(...perFile.flat());
+  // A split instruction is reported at its first half's file, among that file's findings.
+  const rank = new Map(["SKILL.md", ...files.map((file) => file.path)].map((path, index) => [path, index]));
+  for (const split of splitAcrossFiles(edges.filter((edge) => edge !== undefined))) {
+    const at = findings.findIndex(
+      (f) => rank.get(f.file)! > rank.get(split.file)! || (f.file === split.file && f.line > split.line),
+    );
+    findings.splice(at === -1 ? findings.length : at, 0, split);
+  }
   if (listing.omitted > 0 || !listing.complete) {
     findings.push(
       incomplete(

@@ -1,26 +1,34 @@
-import { SEVERITIES, type AuditFinding, type AuditSeverity } from "./types.js";
+import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity, type TextUnit } from "./types.js";
 import { contextOf, isScript, unitsOf } from "./file-units.js";
-import { normaliseForMatching } from "./normalise.js";
+import { expandShellVariables, normaliseForMatching } from "./normalise.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
-
-/** Bytes of a file looked at to tell text from binary, as git does: a NUL means binary. */
-const SNIFF_BYTES = 8_000;
-
-const decoder = new TextDecoder();
+import { decodeText, isBinary } from "./text-encoding.js";
 
 /**
  * Each rule's trigger, case-insensitive. One alternation of them all is slower in V8 than each
  * alone, and a test stops at the first match, so a common trigger costs little.
  */
 const TRIGGERS = new Map(TEXT_RULES.map((rule) => [rule, new RegExp(rule.trigger.source, "im")]));
+/** Rules about what an agent is told, which a writer may break over two lines or two files. */
+const ACROSS_LINES = TEXT_RULES.filter((rule) => rule.readsAcrossLines);
+/** Where a sentence is read as a sentence: not in code. */
+const SENTENCES: ReadonlySet<string> = new Set(["prose", "frontmatter", "data"]);
 
 function lower(a: AuditSeverity, b: AuditSeverity | undefined): AuditSeverity {
   return b !== undefined && SEVERITIES.indexOf(b) > SEVERITIES.indexOf(a) ? b : a;
 }
 
-/** Whether bytes look binary (a NUL in the first few kilobytes). */
-export function isBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, SNIFF_BYTES).includes(0);
+/** A line of a file, with its number (from 1). */
+interface NumberedLine {
+  readonly line: number;
+  readonly text: string;
+}
+
+/** A file's first and last lines of prose or data: where a sentence split across two files would meet. */
+export interface FileEdges {
+  readonly path: string;
+  readonly first: NumberedLine;
+  readonly last: NumberedLine;
 }
 
 /**
@@ -28,48 +36,159 @@ export function isBinary(bytes: Uint8Array): boolean {
  * SKILL.md is read with its frontmatter. Pure: it reads only the bytes given.
  */
 export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = false): AuditFinding[] {
-  const binary = isBinary(bytes);
-  const findings: AuditFinding[] = binary
+  return auditFileWithEdges(path, bytes, isSkillDocument).findings;
+}
+
+/** auditFile, with the file's edges when it holds prose or data. */
+export function auditFileWithEdges(
+  path: string,
+  bytes: Uint8Array,
+  isSkillDocument = false,
+): { findings: AuditFinding[]; edges?: FileEdges } {
+  // A NUL does not stop a shell from running the lines around it: a script is read as text whatever it holds.
+  const text = decodeText(bytes) ?? (isScript(path, bytes) ? decodeText(bytes, true) : undefined);
+  const findings: AuditFinding[] = isBinary(bytes)
     ? BINARY_RULES.flatMap((rule) => {
         const message = rule.check(bytes);
         return message === undefined ? [] : [{ rule: rule.id, severity: rule.severity, file: path, line: 0, message }];
       })
     : [];
-  // A NUL does not stop a shell from running the lines around it: a script is read as text whatever it holds.
-  if (binary && !isScript(path, bytes)) return findings;
-  const text = decoder.decode(bytes);
-  findings.push(...textFindings(path, text, isSkillDocument));
+  if (text === undefined) return { findings };
+  const units = unitsOf(path, text, isSkillDocument);
+  findings.push(...textFindings(path, units));
   // The same text as an agent understands it: what only shows once decoded or folded was hidden.
   // A script is read again whole (a flow may pass through lines that did not change); other
-  // files only at the lines that did.
-  const normalised = normaliseForMatching(text, contextOf(path, text) !== "script" || isSkillDocument);
-  if (normalised !== text) {
+  // files only at the lines that did. Then with shell variables filled in where they were set.
+  const onlyChanged = contextOf(path, text) !== "script" || isSkillDocument;
+  const variants = [
+    { text: normaliseForMatching(text, onlyChanged), says: "once hidden text is decoded" },
+    { text: expandShellVariables(text, onlyChanged), says: "once its variables are filled in" },
+  ];
+  for (const variant of variants) {
+    if (variant.text === text) continue;
     const seen = new Set(findings.map((finding) => `${finding.rule}:${finding.line}`));
-    for (const finding of textFindings(path, normalised, isSkillDocument)) {
+    for (const finding of textFindings(path, unitsOf(path, variant.text, isSkillDocument))) {
       if (seen.has(`${finding.rule}:${finding.line}`)) continue;
-      findings.push({ ...finding, message: `once hidden text is decoded: ${finding.message}` });
+      findings.push({ ...finding, message: `${variant.says}: ${finding.message}` });
     }
   }
-  return findings.sort((a, b) => a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+  findings.sort((a, b) => a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+  const edges = edgesOf(path, units);
+  return edges === undefined ? { findings } : { findings, edges };
+}
+
+/** A unit's lines as a rule reads them across line breaks: each line joined to the next that holds words. */
+function joinedWithNext(unit: TextUnit): { unit: TextUnit; partner: number[] } {
+  const partner: number[] = [];
+  const lines = unit.lines.map((line, index) => {
+    let next = index + 1;
+    // A blank line or two between them still reads as one instruction.
+    while (next < unit.lines.length && next <= index + 2 && unit.lines[next]!.trim() === "") next++;
+    partner.push(next);
+    const following = unit.lines[next];
+    return line.trim() === "" || following === undefined ? line : `${line.trimEnd()} ${following.trimStart()}`;
+  });
+  return { unit: { ...unit, text: lines.join("\n"), lines }, partner };
+}
+
+function finding(rule: AuditRule, unit: TextUnit, path: string, index: number, message: string, hit?: AuditSeverity) {
+  return {
+    rule: rule.id,
+    severity: lower(rule.severityIn[unit.context]!, hit),
+    file: path,
+    line: unit.firstLine + index,
+    message,
+  };
 }
 
 /**
  * Each rule is tried only on the units it weighs, and only where its trigger matches: a rule
- * about code does not scan prose.
+ * about code does not scan prose. Rules about instructions read sentences broken over two lines too.
  */
-function textFindings(path: string, text: string, isSkillDocument: boolean): AuditFinding[] {
+function textFindings(path: string, units: readonly TextUnit[]): AuditFinding[] {
   const findings: AuditFinding[] = [];
-  for (const unit of unitsOf(path, text, isSkillDocument)) {
+  for (const unit of units) {
+    let joined: ReturnType<typeof joinedWithNext> | undefined;
     for (const rule of TEXT_RULES) {
-      const severity = rule.severityIn[unit.context];
-      if (severity === undefined || !TRIGGERS.get(rule)!.test(unit.text)) continue;
-      for (const hit of rule.check(unit)) {
+      if (rule.severityIn[unit.context] === undefined || !TRIGGERS.get(rule)!.test(unit.text)) continue;
+      const hits = rule.check(unit);
+      for (const hit of hits) findings.push(finding(rule, unit, path, hit.index, hit.message, hit.severity));
+      if (!rule.readsAcrossLines || !SENTENCES.has(unit.context) || !unit.text.includes("\n")) continue;
+      joined ??= joinedWithNext(unit);
+      const hitLines = new Set(hits.map((hit) => hit.index));
+      for (const hit of rule.check(joined.unit)) {
+        const next = joined.partner[hit.index]!;
+        if (hitLines.has(hit.index) || hitLines.has(next)) continue;
+        const across = `across lines ${unit.firstLine + hit.index}-${unit.firstLine + next}`;
+        findings.push(finding(rule, unit, path, hit.index, `${across}: ${hit.message}`, hit.severity));
+      }
+    }
+  }
+  return findings;
+}
+
+function edgesOf(path: string, units: readonly TextUnit[]): FileEdges | undefined {
+  const prose = units.filter((unit) => unit.context === "prose" || unit.context === "data");
+  const head = prose[0];
+  const tail = prose.at(-1);
+  if (head === undefined || tail === undefined) return undefined;
+  const first = head.lines.findIndex((line) => line.trim() !== "");
+  const last = tail.lines.findLastIndex((line) => line.trim() !== "");
+  if (first < 0 || last < 0) return undefined;
+  return {
+    path,
+    first: { line: head.firstLine + first, text: head.lines[first]! },
+    last: { line: tail.firstLine + last, text: tail.lines[last]! },
+  };
+}
+
+/** Files whose every pair is tried; a folder with more has only its neighbours (by name) tried. */
+const MAX_PAIRED_FILES = 32;
+
+/** The rules' hits on one line read as prose. */
+function sentenceHits(rule: AuditRule, text: string): ReturnType<AuditRule["check"]> {
+  const unit: TextUnit = { context: "prose", text, lines: [text], firstLine: 1, language: "" };
+  return TRIGGERS.get(rule)!.test(text) ? rule.check(unit) : [];
+}
+
+/**
+ * Instructions split across two files (`references/a.md` ends "Ignore all previous", `b.md`
+ * starts "instructions and…"): each file's last line joined with another's first, for files of
+ * one folder and SKILL.md with every file. Reported at the first file's last line.
+ */
+export function splitAcrossFiles(files: readonly FileEdges[]): AuditFinding[] {
+  const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
+  const byFolder = new Map<string, FileEdges[]>();
+  for (const file of files) byFolder.set(folderOf(file.path), [...(byFolder.get(folderOf(file.path)) ?? []), file]);
+  const pairs: [FileEdges, FileEdges][] = [];
+  const document = files.find((file) => file.path === "SKILL.md");
+  for (const group of byFolder.values()) {
+    group.sort((a, b) => (a.path < b.path ? -1 : 1));
+    group.forEach((a, i) => {
+      if (group.length <= MAX_PAIRED_FILES)
+        for (const b of group)
+          if (a !== b) pairs.push([a, b]);
+          else if (i + 1 < group.length) pairs.push([a, group[i + 1]!], [group[i + 1]!, a]);
+    });
+  }
+  if (document)
+    for (const file of files) if (folderOf(file.path) !== "") pairs.push([document, file], [file, document]);
+  const findings: AuditFinding[] = [];
+  for (const rule of ACROSS_LINES) {
+    const alone = new Map<string, boolean>();
+    const hitsAlone = (text: string) => {
+      if (!alone.has(text)) alone.set(text, sentenceHits(rule, text).length > 0);
+      return alone.get(text)!;
+    };
+    for (const [a, b] of pairs) {
+      if (hitsAlone(a.last.text) || hitsAlone(b.first.text)) continue;
+      for (const hit of sentenceHits(rule, `${a.last.text.trimEnd()} ${b.first.text.trimStart()}`)) {
         findings.push({
           rule: rule.id,
-          severity: lower(severity, hit.severity),
-          file: path,
-          line: unit.firstLine + hit.index,
-          message: hit.message,
+          severity: lower(rule.severityIn.prose!, hit.severity),
+          file: a.path,
+          line: a.last.line,
+          message: `split across ${a.path} and ${b.path}: ${hit.message}`,
         });
       }
     }

@@ -48,8 +48,8 @@ function breaks(text: string, from: number, to: number): number {
   return count;
 }
 
-/** A markdown file split at its frontmatter (SKILL.md only) and fenced code blocks. */
-function markdownUnits(text: string, isSkillDocument: boolean): TextUnit[] {
+/** A markdown file split at its frontmatter and fenced code blocks. */
+function markdownUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
   let offset = 0;
   let line = 1;
@@ -62,7 +62,8 @@ function markdownUnits(text: string, isSkillDocument: boolean): TextUnit[] {
   };
   /** Skips the line at `offset` (a fence) without making it a unit. */
   const skipLine = () => take("prose", offset);
-  if (isSkillDocument && /^---[ \t]*\r?\n/.test(text)) {
+  // Hosts read the frontmatter of SKILL.md, and of the agent and command files a skill may carry, as configuration.
+  if (/^---[ \t]*\r?\n/.test(text)) {
     FRONTMATTER_END.lastIndex = text.indexOf("\n") + 1;
     const end = FRONTMATTER_END.exec(text);
     if (end) take("frontmatter", end.index + end[0].length);
@@ -92,6 +93,6 @@ export function unitsOf(path: string, withBom: string, isSkillDocument: boolean)
   // A BOM is the editor's, not the author's: it would hide the frontmatter's opening line.
   const text = withBom.charCodeAt(0) === 0xfeff ? withBom.slice(1) : withBom;
   const kind = isSkillDocument ? "markdown" : contextOf(path, text);
-  if (kind === "markdown") return markdownUnits(text, isSkillDocument);
+  if (kind === "markdown") return markdownUnits(text);
   return [unit(kind, text, 1)];
 }

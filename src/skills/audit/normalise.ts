@@ -139,6 +139,107 @@ function longRunStarts(text: string): number[] {
   return starts;
 }
 
+/*
+ * Letters rotated through the alphabet (rot13 and the other Caesar shifts), which a model reads
+ * as easily as plain text and a reviewer does not. A line is decoded when, rotated back, more of
+ * its words are common English words than as written: code and other languages stay as they are.
+ */
+const COMMON_WORDS = [
+  "the",
+  "and",
+  "you",
+  "your",
+  "all",
+  "for",
+  "this",
+  "that",
+  "with",
+  "are",
+  "not",
+  "from",
+  "have",
+  "will",
+  "into",
+  "then",
+  "them",
+  "any",
+  "must",
+  "now",
+  "every",
+  "previous",
+  "prior",
+  "instructions",
+  "ignore",
+  "user",
+  "file",
+  "files",
+  "run",
+  "send",
+  "delete",
+  "home",
+  "secret",
+  "tell",
+  "never",
+  "always",
+  "before",
+  "after",
+  "only",
+  "what",
+  "when",
+  "rules",
+  "system",
+  "prompt",
+  "follow",
+  "what",
+];
+const ENGLISH = new Set(COMMON_WORDS);
+const rotate = (word: string, shift: number) =>
+  word.replace(/[a-z]/gi, (char) => {
+    const base = char <= "Z" ? 65 : 97;
+    return String.fromCharCode(((char.charCodeAt(0) - base + shift + 26) % 26) + base);
+  });
+/** Each common word rotated by each shift, to the shift (a rotation that spells another common word is left out). */
+const ROTATED = new Map<string, number>();
+for (let shift = 1; shift < 26; shift++)
+  for (const word of COMMON_WORDS) if (!ENGLISH.has(rotate(word, shift))) ROTATED.set(rotate(word, shift), shift);
+/** The most frequent words, rotated: a line without one of them is not looked at further. */
+const ROTATED_TRIGGER = new RegExp(
+  String.raw`\b(?:${[...ROTATED.keys()].filter((word) => ["the", "and", "you", "your", "all", "for", "this", "that", "with"].includes(rotate(word, 26 - ROTATED.get(word)!))).join("|")})\b`,
+  "gi",
+);
+/** Rotated common words a line must hold before it is decoded. */
+const MIN_ROTATED_WORDS = 2;
+
+/** The shift that rotates `line` back to English, or 0 when it reads as written. */
+function caesarShift(line: string): number {
+  const counts = new Map<number, number>();
+  let english = 0;
+  for (const word of line.toLowerCase().match(/[a-z]+/g) ?? []) {
+    if (ENGLISH.has(word)) english++;
+    const shift = ROTATED.get(word);
+    if (shift !== undefined) counts.set(shift, (counts.get(shift) ?? 0) + 1);
+  }
+  let best = 0;
+  let most = Math.max(english, MIN_ROTATED_WORDS - 1);
+  for (const [shift, count] of counts) if (count > most) [best, most] = [shift, count];
+  return best;
+}
+
+/** Where lines of rotated text start, with the shift that undoes them. */
+function rotatedLines(text: string): Map<number, number> {
+  const found = new Map<number, number>();
+  ROTATED_TRIGGER.lastIndex = 0;
+  for (let match = ROTATED_TRIGGER.exec(text); match; match = ROTATED_TRIGGER.exec(text)) {
+    const start = text.lastIndexOf("\n", match.index) + 1;
+    const end = text.indexOf("\n", match.index);
+    const shift = caesarShift(text.slice(start, end === -1 ? text.length : end));
+    if (shift !== 0) found.set(start, shift);
+    if (end === -1) break;
+    ROTATED_TRIGGER.lastIndex = end;
+  }
+  return found;
+}
+
 /** Lines that give markdown its structure: kept when other unchanged lines are blanked. */
 const STRUCTURE = /^(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/;
 
@@ -160,13 +261,52 @@ export function normaliseForMatching(text: string, onlyChanged = false): string 
     SUSPECT.lastIndex = end;
   }
   for (const start of longRunStarts(text)) suspects.add(text.lastIndexOf("\n", start) + 1);
-  if (suspects.size === 0) return text;
+  const rotated = rotatedLines(text);
+  if (suspects.size === 0 && rotated.size === 0) return text;
   let changed = false;
   let offset = 0;
   const lines = text.split("\n").map((line) => {
     const start = offset;
     offset += line.length + 1;
-    const next = suspects.has(start) ? joinSplitWords(decodeLine(fold(line.replace(INVISIBLE, "")))) : line;
+    const shift = rotated.get(start);
+    const unrotated = shift === undefined ? line : rotate(line, 26 - shift);
+    const next = suspects.has(start) ? joinSplitWords(decodeLine(fold(unrotated.replace(INVISIBLE, "")))) : unrotated;
+    if (next !== line) changed = true;
+    else if (onlyChanged && !STRUCTURE.test(line)) return "";
+    return next;
+  });
+  return changed ? lines.join("\n") : text;
+}
+
+/** A shell variable set to a literal (or to the path of a command: `S=$(command -v bash)`). */
+const ASSIGNMENT =
+  /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=(?:"([^"$`\\]*)"|'([^']*)'|\$\(\s*(?:command\s+-v|which|type\s+-P)\s+([\w./-]+)\s*\)|([^\s;&|$`'"()<>]+))\s*(?:;|&&|#|$)/;
+/** A use of a variable, with the quotes around it when nothing else is inside them. */
+const VARIABLE = /(["']?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\1/g;
+
+/**
+ * `text` with each shell variable set to a literal replaced, in the lines after, by its value:
+ * `curl -s $U | $S` reads as the download piped into a shell it is. As normaliseForMatching:
+ * `text` itself when nothing changed; with `onlyChanged`, unchanged lines left empty.
+ */
+export function expandShellVariables(text: string, onlyChanged = false): string {
+  if (!text.includes("$") || !text.includes("=")) return text;
+  const values = new Map<string, string>();
+  let changed = false;
+  const lines = text.split("\n").map((line) => {
+    const next =
+      values.size === 0 || !line.includes("$")
+        ? line
+        : line.replace(VARIABLE, (use, quote: string, braced?: string, bare?: string) => {
+            const value = values.get((braced ?? bare)!);
+            if (value === undefined) return use;
+            return quote !== "" && /\s/.test(value) ? `${quote}${value}${quote}` : value;
+          });
+    const assigned = ASSIGNMENT.exec(next);
+    if (assigned) {
+      const value = assigned[2] ?? assigned[3] ?? assigned[4] ?? assigned[5] ?? "";
+      values.set(assigned[1]!, value);
+    }
     if (next !== line) changed = true;
     else if (onlyChanged && !STRUCTURE.test(line)) return "";
     return next;

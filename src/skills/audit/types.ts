@@ -20,7 +20,7 @@ export interface AuditFinding {
 
 /**
  * Where a line sits, which decides how much a pattern there weighs:
- * - `frontmatter`: SKILL.md's frontmatter, which hosts read as configuration (hooks, allowed tools);
+ * - `frontmatter`: a markdown file's frontmatter (SKILL.md's, an agent's or a command's), which hosts read as configuration (hooks, allowed tools);
  * - `script`: a file an agent would run (by extension or shebang);
  * - `prose`: markdown an agent reads as instructions;
  * - `doc-code`: a fenced code block in markdown: an example shown to a reader, not a file that runs;
@@ -77,6 +77,11 @@ export interface AuditRule extends RuleDescription {
    * file the rule can report on: a rule whose trigger does not match skips the file.
    */
   readonly trigger: RegExp;
+  /**
+   * Whether the rule is also tried on prose and data with each line joined to the next, and on
+   * one file's last line joined to another's first: an instruction reads the same across a break.
+   */
+  readonly readsAcrossLines?: boolean;
   check(unit: TextUnit): readonly RuleHit[];
 }
 

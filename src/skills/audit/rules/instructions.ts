@@ -93,6 +93,7 @@ const overrideLines = lineRule({
   sources: ["OWASP LLM01"],
   severityIn: { prose: "high", frontmatter: "high", script: "high", data: "high" },
   quoted: "medium",
+  readsAcrossLines: true,
   patterns: OVERRIDE_PATTERNS,
   says: "asks the agent to override its instructions",
   trigger:
@@ -114,6 +115,7 @@ export const concealFromUser: AuditRule = lineRule({
   sources: ["OWASP LLM01", "CWE-451"],
   severityIn: { prose: "high", frontmatter: "high", script: "high", data: "high" },
   quoted: "medium",
+  readsAcrossLines: true,
   patterns: CONCEAL_PATTERNS,
   says: "asks the agent to keep something from the user",
   trigger:

@@ -85,6 +85,7 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
     reason: spec.reason,
     advice: spec.advice,
     sources: spec.sources,
+    ...(spec.readsAcrossLines && { readsAcrossLines: true }),
     severityIn: spec.severityIn,
     trigger: spec.trigger,
     check(unit): RuleHit[] {
