@@ -12,6 +12,7 @@ import {
   remoteCodeExec,
   remoteInstructions,
 } from "./remote-code.js";
+import { excessivePermissions } from "./permissions.js";
 import { reverseShell } from "./reverse-shell.js";
 import { destructiveDelete, persistence, startupFileWrite, sudo, sudoersWrite } from "./system-changes.js";
 
@@ -27,6 +28,7 @@ export const TEXT_RULES: readonly AuditRule[] = [
   bidiControl,
   zeroWidthInWord,
   remoteInstructions,
+  excessivePermissions,
   pipeToShell,
   downloadAndRun,
   remoteCodeExec,

@@ -9,7 +9,7 @@ import { codeSeverity, lineRule, quoteLine } from "./line-rule.js";
  */
 
 /** An interpreter as a pipe's last stage: by name, by path, through env, or $SHELL. */
-const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:/usr)?(?:/local)?/bin/)?(?:env\s+(?:-\S+\s+)*(?:\S+=\S+\s+)*)?(?:(?:/usr)?(?:/local)?/bin/)?(?:(?:ba|z|k|da|fi|c|a)?sh|python[0-9.]*|node|perl|ruby|php|pwsh|powershell|iex|Invoke-Expression|source)\b|\$\{?SHELL\}?`;
+const SHELL = String.raw`(?:(?:sudo|command|exec|builtin|busybox|nohup|xargs)\s+(?:-\S+\s+)*)*(?:(?:/usr)?(?:/local)?/bin/)?(?:env\s+(?:-\S+\s+)*(?:\S+=\S+\s+)*)?(?:(?:/usr)?(?:/local)?/bin/)?(?:(?:ba|z|k|da|fi|c|a)?sh|python[0-9.]*|node|perl|ruby|php|pwsh|powershell|iex|Invoke-Expression|source)\b|\$\{?SHELL\}?`;
 const DOWNLOAD = String.raw`\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?\s+(?:GET\s+)?https?:|aria2c|lwp-download)\b`;
 
 export const pipeToShell: AuditRule = lineRule({
@@ -22,9 +22,13 @@ export const pipeToShell: AuditRule = lineRule({
   patterns: [
     // A download, any stages between (`| tee x`), then an interpreter.
     new RegExp(String.raw`${DOWNLOAD}[^|\n]*(?:\|[^|\n]*)*\|\s*(?:${SHELL})`, "i"),
+    // … or into a command held in a variable (`| $S`, `| "${RUN}" -s`): what else would it be.
+    new RegExp(String.raw`${DOWNLOAD}[^|\n]*(?:\|[^|\n]*)*\|\s*["']?\$\{?\w+\}?["']?(?:\s+-\S*)*\s*(?:$|[;&|)#])`, "i"),
+    // The download's output run as a command: `$(curl …)` at a command's start.
+    /(?:^\s*|[;&|]\s*|\b(?:then|do)\s+)\$\(\s*(?:curl|wget)\b/,
     /(?:\b(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node)|(?:^|[;&|]\s*)\.)\s+(?:-\S+\s+)*<\(\s*(?:curl|wget)\b/,
     /\b(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)\s+(?:-\S+\s+)*-(?:c|e|r|Command)\s+["']?[^\n]*\$\(\s*(?:curl|wget)\b/i,
-    /\beval\s+["']?\$\(\s*(?:curl|wget)\b/,
+    /\beval\s+["']?\$\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node)\s+(?:-\S+\s+)*<<<\s*["']?\$\(\s*(?:curl|wget)\b/,
     /\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:DownloadString|Invoke-WebRequest|iwr|irm|Invoke-RestMethod)\b/i,
     /\b(?:DownloadString|DownloadData)\b[^\n]*[;|]\s*(?:iex|Invoke-Expression)\b/i,
     /\b(?:exec|eval)\s*\([^\n]*\b(?:urlopen|requests\.get|httpx\.get)\s*\(/,
@@ -104,9 +108,21 @@ const FETCHED_INTO = [
 /** What runs a variable's value as code. */
 const EXECUTES = (name: string) =>
   new RegExp(
-    String.raw`\b(?:exec|eval|compile|Function|runInThisContext|runInNewContext|instance_eval|(?:iex|Invoke-Expression))\s*[(\s]\s*(?:new\s+)?["'$]?\{?${name}\b|\b(?:(?:ba|z)?sh|python[0-9.]*|node|perl)\s+-[ce]\s+["']?\$\{?${name}\b|\beval\s+["']?\$\{?${name}\b`,
+    String.raw`\b(?:exec|eval|compile|Function|runInThisContext|runInNewContext|instance_eval|(?:iex|Invoke-Expression))\s*[(\s]\s*(?:new\s+)?["'$]?\{?${name}\b|\b(?:(?:ba|z)?sh|python[0-9.]*|node|perl)\s+-[ce]\s+["']?\$\{?${name}\b|\beval\s+["']?\$\{?${name}\b|\b(?:echo|printf)\s+(?:-\S+\s+)*["']?(?:%s\\n["']?\s+["']?)?\$\{?${name}\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|node|perl|ruby|iex)\b|\b(?:(?:ba|z|k|da)?sh|python[0-9.]*|node|perl)\s+(?:-\S+\s+)*<<<\s*["']?\$\{?${name}\b`,
     "i",
   );
+
+/** Variables a fetched value is followed through. */
+const MAX_ALIASES = 4;
+const ASSIGNS = /^\s*(?:(?:const|let|var|local|export|my)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)(.*)$/;
+
+/** The variable a line assigns from one of `names` (`b = a.decode()`, `B="$A"`), if it does. */
+function aliasOf(line: string, names: readonly string[]): string | undefined {
+  const assigned = ASSIGNS.exec(line);
+  if (!assigned || names.includes(assigned[1]!)) return undefined;
+  const from = new RegExp(String.raw`(?<![\w.])\$?\{?(?:${names.map(escapeRegExp).join("|")})\b`);
+  return from.test(assigned[2]!) ? assigned[1] : undefined;
+}
 
 export const remoteCodeExec: AuditRule = {
   id: "remote-code-exec",
@@ -123,11 +139,20 @@ export const remoteCodeExec: AuditRule = {
       for (const pattern of FETCHED_INTO) {
         const name = pattern.exec(line)?.[1];
         if (name === undefined) continue;
-        const executes = EXECUTES(escapeRegExp(name));
+        // The code may pass through other variables first (`code = src.decode()`): those are followed too.
+        const names = [name];
+        let executes = EXECUTES(escapeRegExp(name));
         for (let at = index; at < unit.lines.length; at++) {
           // On the fetching line, only the statements after it (`$s = …DownloadString(…); iex $s`).
           const text = at === index ? line.slice(line.indexOf(";") + 1 || line.length) : unit.lines[at]!;
-          if (!executes.test(text)) continue;
+          if (!executes.test(text)) {
+            const alias = at > index ? aliasOf(text, names) : undefined;
+            if (alias !== undefined && names.length < MAX_ALIASES) {
+              names.push(alias);
+              executes = EXECUTES(`(?:${names.map(escapeRegExp).join("|")})`);
+            }
+            continue;
+          }
           hits.push({
             index,
             message: `reads code from the network into ${name}, and line ${unit.firstLine + at} executes it: ${quoteLine(line)}`,
@@ -140,6 +165,14 @@ export const remoteCodeExec: AuditRule = {
   },
 };
 
+/** A web address, with or without its scheme (`pastebin.com/raw/x`, `www.x.io`). */
+const URL = String.raw`(?:https?:\/\/|\bwww\.)[^\s<>"')\]]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|sh|xyz|site|co|ai|me|info|cc|ru|cn|top|link|page|cloud|gg|so|ly)\/[^\s<>"')\]]*`;
+/** Taking what a page says as orders: the verbs of obedience, and the instructions a page holds. */
+const PAGE_SAYS = String.raw`(?:it|them|what(?:ever)?|its\s+(?:instructions|commands|orders|steps)|their\s+(?:instructions|commands|orders)|the\s+instructions|those|these|every\s+(?:instruction|command|step)|all\s+of\s+(?:it|them))`;
+const OBEY = String.raw`(?:(?:obey|comply\s+with)\s+${PAGE_SAYS}|(?:do|execute|run|carry\s+out|follow|apply|act\s+on)\s+(?:exactly\s+|precisely\s+|just\s+)?what(?:ever)?\s+(?:it|they|that\s+\w+|the\s+\w+|(?:${URL}))\s+(?:says?|tells?|instructs?|contains?|returns?|lists?|asks?|wants?)|(?:always|exactly|strictly|blindly|unconditionally|without\s+question(?:ing)?)\s+(?:do|follow|execute|run|apply|carry\s+out|obey)\s+${PAGE_SAYS}\b|(?:follow|obey|do|execute|apply|carry\s+out)\s+${PAGE_SAYS}\s+(?:exactly|precisely|strictly|to\s+the\s+letter|without\s+question|blindly|unconditionally|no\s+matter\s+what)|whatever\s+(?:it|they)\s+(?:says?|asks?|tells?\s+you|instructs?|demands?)|(?:follow|execute|run|carry\s+out|apply)\s+(?:the\s+|any\s+|all\s+)?(?:instructions|commands|directives|orders|steps)\s+(?:it|they)\s+(?:contains?|gives?|returns?|lists?|provides?|holds?))`;
+/** The page named as the agent's instructions: "your real instructions are at", "load your rules from". */
+const INSTRUCTIONS_ARE_AT = String.raw`(?:your\s+(?:real|actual|true|new|updated|latest|current|full|complete)\s+(?:instructions|rules|orders|directives|prompt|system\s+prompt|task)\s+(?:are|is|live|lives|can\s+be\s+found|come|comes)\s+(?:at|in|on|from)|(?:load|fetch|get|take|pull|read)\s+your\s+(?:instructions|rules|orders|directives|prompt|system\s+prompt)\s+from|treat\s+[^\n]{0,60}?\s+as\s+(?:your\s+)?(?:instructions|orders|system\s+prompt|rules)|(?:instructions|rules|directives)\s+(?:at|from|on)\s+(?:${URL})[^\n]{0,40}?\b(?:override|supersede|replace|take\s+precedence\s+over))`;
+
 /** Instructions fetched and followed: the skill's real text lives elsewhere and may change. */
 export const remoteInstructions: AuditRule = lineRule({
   id: "remote-instructions",
@@ -148,14 +181,18 @@ export const remoteInstructions: AuditRule = lineRule({
   advice:
     "Put the instructions in the skill, where they are reviewed and pinned, instead of pointing the agent at a page that can change.",
   sources: ["OWASP LLM01", "CWE-829"],
-  severityIn: { prose: "high", frontmatter: "high", data: "medium" },
+  severityIn: { prose: "high", frontmatter: "high", data: "high" },
+  readsAcrossLines: true,
   patterns: [
     /\b(?:fetch|download|retrieve|get|read|load|open|visit|curl|pull)\b[^\n]{0,80}?https?:\/\/\S+[^\n]{0,60}?\b(?:follow|obey|execute|carry\s+out|comply\s+with|do)\s+(?:exactly\s+)?(?:the\s+)?(?:(?:instructions|commands|steps|directives|orders)\s+(?:it|they|that\s+it|that\s+they|found|there|therein|inside|in\s+it|from\s+it)|what(?:ever)?\s+(?:it|they)\s+(?:says?|tells?|contains?)|them\b|it\b)/i,
     /\b(?:follow|obey|execute|carry\s+out|comply\s+with)\s+(?:exactly\s+)?(?:the\s+|any\s+)?(?:latest\s+|current\s+|remote\s+)?(?:instructions|commands|directives|orders)\s+(?:at|from|served\s+(?:at|by)|published\s+at|hosted\s+at)\s+<?https?:\/\//i,
+    // A page and the order to obey it, in either order on the line (or the two lines, joined).
+    new RegExp(String.raw`(?:${URL})[^\n]*?\b${OBEY}|\b${OBEY}[^\n]*?(?:${URL})`, "i"),
+    new RegExp(String.raw`\b${INSTRUCTIONS_ARE_AT}[^\n]*?(?:${URL})|(?:${URL})[^\n]*?\b${INSTRUCTIONS_ARE_AT}`, "i"),
   ],
   says: "tells the agent to follow instructions fetched from the network",
   trigger:
-    /https?:\/\/[^\n]*\b(?:follow|obey|execute|carry\s+out|comply|do)\b|\b(?:follow|obey|execute|carry\s+out|comply)\b[^\n]*https?:\/\//,
+    /https?:\/\/|www\.|\.(?:com|net|org|io|dev|app|sh|xyz|site|co|ai|me|info|cc|ru|cn|top|link|page|cloud|gg|so|ly)\//,
 });
 
 export const decodeExec: AuditRule = lineRule({
@@ -170,12 +207,15 @@ export const decodeExec: AuditRule = lineRule({
     /\beval\b[^\n]*\$\([^\n]*\bbase64\s+(?:-d|--decode|-D)\b/,
     /\b(?:exec|eval)\s*\([^\n]*\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify)\s*\(/,
     /\b(?:eval|Function|runInThisContext|runInNewContext)\s*\([^\n]*(?:\batob\s*\(|Buffer\.from\s*\([^)]*['"](?:base64|hex)['"])/,
+    // A letter substitution (rot13 by `tr`, `rev`) undone on the way into a shell.
+    /\b(?:tr\s+(?:-\S+\s+)?["']?[A-Za-z]-?[A-Za-z]?[^\s|]*["']?\s+["']?[A-Za-z][^\s|]*["']?|rev)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:\/usr)?\/bin\/)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|node|ruby)\b/,
+    /\b(?:exec|eval)\s*\([^\n]*\b(?:rot13|rot_13|maketrans|translate)\b/,
     /\b(?:iex|Invoke-Expression)\b[^\n]*FromBase64String/i,
     /FromBase64String[^\n]*\|\s*(?:iex|Invoke-Expression)\b/i,
   ],
   says: "decodes something and runs it",
   trigger:
-    /base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify|atob|buffer\.from|frombase64string/,
+    /\btr\s|\brev\b|rot_?13|maketrans|translate|base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify|atob|buffer\.from|frombase64string/,
 });
 
 export const encodedPowershell: AuditRule = lineRule({

@@ -92,20 +92,30 @@ export const destructiveDelete: AuditRule = lineRule({
     /\brm\b|rmtree|rimraf|rmsync|rmdirsync|\brmdir\s*\(|remove-item|(?:rd|rmdir|del|erase)\s+\/|mkfs|of=\/dev\/|:\(\)|-delete\b|-exec\s+rm\b|shred|fileutils\.rm|format(?:\.com)?\s+[a-z]:|format-volume|clear-disk/,
 });
 
+/** Files that say who may become root: sudoers and its drop-ins, doas, polkit rules. */
+const PRIVILEGE_FILE = String.raw`\/etc\/(?:sudoers(?:\.d)?|doas\.conf|polkit-1\/(?:rules\.d|localauthority))\b`;
+
 export const sudoersWrite: AuditRule = lineRule({
   id: "sudoers-write",
   severity: "high",
-  reason: "grants passwordless root or edits the sudoers file",
+  reason: "grants passwordless root or edits who may become root (sudoers, doas, polkit)",
   advice: "Remove it: a skill has no business changing who may become root.",
   sources: ["ATT&CK T1548.003", "CWE-269"],
   severityIn: codeSeverity("high", "medium"),
   patterns: [
-    /(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?\/etc\/sudoers\b/,
+    // Any write (a redirect, tee, cp, sed -i, open for writing…) into one of those files.
+    new RegExp(String.raw`(?:${WRITE}|\bsed\s+(?:-\S+\s+)*-i|\bvisudo\s+(?:-\S+\s+)*-f)[^\n]*${PRIVILEGE_FILE}`, "i"),
+    new RegExp(String.raw`${PRIVILEGE_FILE}[^\n]*(?:["']\s*,\s*["'][aw]\+?["']|\.(?:write|open)\b)`, "i"),
+    // Lines that grant root, whatever writes them: a sudoers rule for ALL, doas without a password.
     /\bNOPASSWD\s*:/,
+    /^[^#\n]*\bALL\s*=\s*\(\s*ALL(?:\s*:\s*ALL)?\s*\)\s*(?:NOPASSWD\s*:\s*)?ALL\b/,
+    /\bpermit\s+(?:nopass|persist|keepenv)\b/,
+    // visudo fed by a pipe or an editor that writes for it.
+    /\|\s*(?:sudo\s+)?(?:EDITOR=\S+\s+)?visudo\b|\b(?:SUDO_)?EDITOR=["']?(?:tee|cat|sed|cp)\b[^\n]*\bvisudo\b/,
     /\bchmod\s+(?:[ugoa]*\+s|[0-7]?[4-7][0-7]{3})\s/,
   ],
   says: "raises privileges for good",
-  trigger: /sudoers|nopasswd|chmod/,
+  trigger: /sudoers|nopasswd|chmod|doas\.conf|polkit|visudo|\bALL\s*=|permit\s/,
 });
 
 export const sudo: AuditRule = lineRule({
