@@ -77,7 +77,21 @@ export function auditFileWithEdges(
   return edges === undefined ? { findings } : { findings, edges };
 }
 
-/** A unit's lines as a rule reads them across line breaks: each line joined to the next that holds words. */
+/** A line of words: not blank, not a table row. */
+const SENTENCE = /^\s*[^\s|]/;
+/** A line that carries on a sentence: it starts with a lower-case word. */
+const CONTINUES = /^\s*(?:[>*_-]\s*)?[a-z]/;
+/** A web address without its scheme, as remote-instructions reads one. */
+const ADDRESS =
+  /\b[a-z0-9-]+\.(?:com|net|org|io|dev|app|sh|xyz|site|co|ai|me|info|cc|ru|cn|top|link|page|cloud|gg|so|ly)\//i;
+/** A line that ends a sentence: an instruction does not run on past it. */
+const SENTENCE_END = /[.!?]["'\u201d\u2019)\]*_`]*\s*$/;
+
+/**
+ * A unit's lines as a rule reads them across line breaks: each line that does not end a
+ * sentence joined to the next that holds words; the others are left empty, keeping every
+ * line's index.
+ */
 function joinedWithNext(unit: TextUnit): { unit: TextUnit; partner: number[] } {
   const partner: number[] = [];
   const lines = unit.lines.map((line, index) => {
@@ -86,7 +100,10 @@ function joinedWithNext(unit: TextUnit): { unit: TextUnit; partner: number[] } {
     while (next < unit.lines.length && next <= index + 2 && unit.lines[next]!.trim() === "") next++;
     partner.push(next);
     const following = unit.lines[next];
-    return line.trim() === "" || following === undefined ? line : `${line.trimEnd()} ${following.trimStart()}`;
+    if (following === undefined || !SENTENCE.test(line) || SENTENCE_END.test(line)) return "";
+    // A sentence runs on into a line that starts in lower case; a page's address, into any line.
+    if (!CONTINUES.test(following) && !line.includes("://") && !ADDRESS.test(line)) return "";
+    return `${line.trimEnd()} ${following.trimStart()}`;
   });
   return { unit: { ...unit, text: lines.join("\n"), lines }, partner };
 }
@@ -181,7 +198,7 @@ export function splitAcrossFiles(files: readonly FileEdges[]): AuditFinding[] {
       return alone.get(text)!;
     };
     for (const [a, b] of pairs) {
-      if (hitsAlone(a.last.text) || hitsAlone(b.first.text)) continue;
+      if (SENTENCE_END.test(a.last.text) || hitsAlone(a.last.text) || hitsAlone(b.first.text)) continue;
       for (const hit of sentenceHits(rule, `${a.last.text.trimEnd()} ${b.first.text.trimStart()}`)) {
         findings.push({
           rule: rule.id,

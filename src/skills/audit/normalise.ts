@@ -144,57 +144,20 @@ function longRunStarts(text: string): number[] {
  * as easily as plain text and a reviewer does not. A line is decoded when, rotated back, more of
  * its words are common English words than as written: code and other languages stay as they are.
  */
+/** The most frequent English words: a line of rotated text holds some of them, rotated. */
+const FREQUENT_WORDS = "the and you all".split(" ");
 const COMMON_WORDS = [
-  "the",
-  "and",
-  "you",
-  "your",
-  "all",
-  "for",
-  "this",
-  "that",
-  "with",
-  "are",
-  "not",
-  "from",
-  "have",
-  "will",
-  "into",
-  "then",
-  "them",
-  "any",
-  "must",
-  "now",
-  "every",
-  "previous",
-  "prior",
-  "instructions",
-  "ignore",
-  "user",
-  "file",
-  "files",
-  "run",
-  "send",
-  "delete",
-  "home",
-  "secret",
-  "tell",
-  "never",
-  "always",
-  "before",
-  "after",
-  "only",
-  "what",
-  "when",
-  "rules",
-  "system",
-  "prompt",
-  "follow",
-  "what",
+  ...FREQUENT_WORDS,
+  ..."your for this that with are not from have will into then them any must now every what when only never always before after".split(
+    " ",
+  ),
+  ..."previous prior instructions ignore rules system prompt follow user file files run send delete home secret tell".split(
+    " ",
+  ),
 ];
 const ENGLISH = new Set(COMMON_WORDS);
-const rotate = (word: string, shift: number) =>
-  word.replace(/[a-z]/gi, (char) => {
+const rotate = (text: string, shift: number) =>
+  text.replace(/[a-z]/gi, (char) => {
     const base = char <= "Z" ? 65 : 97;
     return String.fromCharCode(((char.charCodeAt(0) - base + shift + 26) % 26) + base);
   });
@@ -202,9 +165,11 @@ const rotate = (word: string, shift: number) =>
 const ROTATED = new Map<string, number>();
 for (let shift = 1; shift < 26; shift++)
   for (const word of COMMON_WORDS) if (!ENGLISH.has(rotate(word, shift))) ROTATED.set(rotate(word, shift), shift);
-/** The most frequent words, rotated: a line without one of them is not looked at further. */
+/** A line holding none of the frequent words, rotated, is not looked at further. */
 const ROTATED_TRIGGER = new RegExp(
-  String.raw`\b(?:${[...ROTATED.keys()].filter((word) => ["the", "and", "you", "your", "all", "for", "this", "that", "with"].includes(rotate(word, 26 - ROTATED.get(word)!))).join("|")})\b`,
+  String.raw`\b(?:${FREQUENT_WORDS.flatMap((word) => Array.from({ length: 25 }, (_, i) => rotate(word, i + 1)))
+    .filter((rotated) => ROTATED.has(rotated))
+    .join("|")})\b`,
   "gi",
 );
 /** Rotated common words a line must hold before it is decoded. */

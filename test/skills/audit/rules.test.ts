@@ -113,7 +113,7 @@ const CASES: Record<string, { flags: [string, string, string, number][]; passes:
       ["agents/fixer.md", '---\nname: fixer\ndescription: Fixes.\ntools: "*"\n---\nYou fix things.\n', "high", 4],
       [".claude/settings.json", '{ "permissions": { "defaultMode": "bypassPermissions" } }\n', "high", 1],
       ["scripts/ci.sh", "#!/bin/sh\nclaude -p 'fix the build' --dangerously-skip-permissions\n", "high", 2],
-      ["references/flags.md", "Never start the agent with `--dangerously-skip-permissions`.\n", "medium", 1],
+      ["references/ci.md", "# CI\n\n```sh\nclaude -p 'fix it' --dangerously-skip-permissions\n```\n", "medium", 4],
       [
         "SKILL.md",
         skill("x", "name: demo\ndescription: A demo skill.\nallowed-tools: WebFetch(domain:*)"),
@@ -132,6 +132,7 @@ const CASES: Record<string, { flags: [string, string, string, number][]; passes:
       ["SKILL.md", skill("x", "name: demo\ndescription: A demo skill.\nallowed-tools: Read Write Edit Bash")],
       [".pre-commit-config.yaml", "repos:\n  - repo: https://github.com/psf/black\n    hooks:\n      - id: black\n"],
       ["references/modes.md", "Plan mode (`permissionMode: plan`) only reads; acceptEdits accepts file edits.\n"],
+      ["references/flags.md", "Never start the agent with `--dangerously-skip-permissions` or `Bash(*)`.\n"],
     ],
   },
   "download-and-run": {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -112,5 +113,14 @@ describe("the audit as SARIF 2.1.0", () => {
     expect(pipe.help.markdown).toContain("[CWE-494](https://cwe.mitre.org/data/definitions/494.html)");
     expect(sourceLink("ATT&CK T1098.004").url).toBe("https://attack.mitre.org/techniques/T1098/004/");
     expect(() => sourceLink("made up")).toThrow(/unknown source/);
+  });
+
+  it("docs/security.md cites each rule's sources in its row", () => {
+    const doc = readFileSync(new URL("../../../docs/security.md", import.meta.url), "utf8");
+    for (const rule of [...TEXT_RULES, ...BINARY_RULES]) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${rule.id}\` |`));
+      expect(row, rule.id).toBeDefined();
+      expect(row!.trimEnd().endsWith(`| ${rule.sources.join(", ")} |`), `${rule.id}: ${row}`).toBe(true);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { AuditRule, AuditSeverity, RuleHit } from "../types.js";
-import { quoteLine } from "./line-rule.js";
+import { quoteLine, triggerLines } from "./line-rule.js";
 
 /*
  * Configuration that widens what the agent may do without asking (OWASP LLM06, excessive
@@ -19,7 +19,7 @@ interface Grant {
 }
 
 /** Patterns that hold only wildcards: `*`, `**`, `*:*`, `:*`. */
-const ANY = String.raw`\(\s*(?:[*:\s]*\*[*:\s]*)?\)`;
+const ANY = String.raw`\(\s*[*:\s]*\*[*:\s]*\)`;
 /** Every path: the root, the home folder, or a wildcard over either. */
 const ANY_PATH = String.raw`\(\s*(?:\*\*?|\/\/?\*{0,2}|~\/?\*{0,2}|\$HOME\/?\*{0,2}|\/\/?\*\*\/\*|[A-Za-z]:[\\/]?\*{0,2})\s*\)`;
 
@@ -65,7 +65,7 @@ const GRANTS: readonly Grant[] = [
   },
   {
     pattern:
-      /^\s*(?:-\s*)?["']?(?:allowed[-_]?tools|allowedTools|tools|allow)["']?\s*[:=]\s*\[?\s*["']?\*["']?\s*\]?\s*(?:#.*)?$|^\s*-\s*["']?\*["']?\s*$/,
+      /^\s*(?:-\s*)?["']?(?:allowed[-_]?tools|allowedTools|tools|allow)["']?\s*[:=]\s*\[?\s*["']\*["']\s*\]?\s*,?\s*(?:#.*)?$|^\s*-?\s*["']\*["']\s*,?\s*$/,
     severity: "high",
     says: "grants every tool without asking",
     onlyIn: CONFIGURATION,
@@ -94,11 +94,10 @@ const GRANTS: readonly Grant[] = [
   },
 ];
 
-/**
- * A line of prose that configures (a key, as in an agent file's frontmatter; a command line):
- * a grant there is made, not talked about.
- */
-const CONFIG_LINE = /^\s*(?:["']?[\w.-]+["']?\s*[:=]\s*[^\s`]|(?:claude|codex|gemini|copilot|q\s+chat)\s)/;
+const TRIGGER =
+  /bypass|dangerous|yolo|approval|danger-full-access|allow-all|trust-all-tools|autoaccept|\(\s*[*:\s]*\*|bash\s*\(\s*(?:sudo|su|doas|pkexec|rm|curl|wget|nc|ncat|ssh|scp|eval|exec|sh|bash|zsh|chmod|chown|dd|python|node)\b|(?:write|edit|read|replace)\s*\(\s*(?:\/|~|\$home|[a-z]:)|domain\s*:\s*\*|mcp__|["']\*["']|hooks["']?\s*:\s*(?:\{|$)/;
+/** The trigger, to find the lines it matches: each grant holds one of its literals. */
+const GLOBAL_TRIGGER = new RegExp(TRIGGER.source, "gim");
 
 export const excessivePermissions: AuditRule = {
   id: "excessive-permissions",
@@ -108,24 +107,22 @@ export const excessivePermissions: AuditRule = {
   advice:
     "Name the tools and commands the skill needs (`Bash(git diff *)`, `Read`, `Grep`) and leave permission modes and prompts to the user.",
   sources: ["OWASP LLM06", "CWE-250", "ATT&CK T1548"],
-  // In SKILL.md's frontmatter, an agent file's frontmatter, a settings file or a script, it is a
-  // grant; in a code block it is an example to copy; in a sentence it may be a warning.
-  severityIn: { frontmatter: "high", data: "high", script: "high", prose: "high", "doc-code": "medium" },
-  trigger:
-    /bypass|dangerously|yolo|approval|danger-full-access|allow-all|trust-all-tools|autoAccept|\(\s*[*:\s]*\*|\(\s*(?:sudo|su|doas|pkexec|rm|curl|wget|nc|ncat|ssh|scp|eval|exec|sh|bash|zsh|chmod|chown|dd|python|node)\b|\(\s*(?:\/|~|\$HOME|[a-z]:)|domain\s*:\s*\*|mcp__|^\s*-\s*["']?\*|(?:tools|allow)["']?\s*[:=]\s*\[?\s*["']?\*|^\s*["']?hooks["']?\s*:/,
+  // In a frontmatter (SKILL.md's, or an agent file's), a settings file or a script it is a grant;
+  // in a code block, an example to copy. Prose talks about grants (often to warn against them).
+  severityIn: { frontmatter: "high", data: "high", script: "high", "doc-code": "medium" },
+  trigger: TRIGGER,
   check(unit): RuleHit[] {
     const hits: RuleHit[] = [];
-    unit.lines.forEach((line, index) => {
+    for (const index of triggerLines(unit, GLOBAL_TRIGGER)) {
+      const line = unit.lines[index]!;
       const grant = GRANTS.find((candidate) => candidate.pattern.test(line));
-      if (grant === undefined) return;
-      if (grant.onlyIn !== undefined && !grant.onlyIn.has(unit.context)) return;
-      const talkedAbout = unit.context === "prose" && !CONFIG_LINE.test(line);
+      if (grant === undefined || (grant.onlyIn !== undefined && !grant.onlyIn.has(unit.context))) continue;
       hits.push({
         index,
         message: `${grant.says}: ${quoteLine(line)}`,
-        ...((grant.severity !== "high" || talkedAbout) && { severity: "medium" as const }),
+        ...(grant.severity !== "high" && { severity: grant.severity }),
       });
-    });
+    }
     return hits;
   },
 };

@@ -116,12 +116,15 @@ const EXECUTES = (name: string) =>
 const MAX_ALIASES = 4;
 const ASSIGNS = /^\s*(?:(?:const|let|var|local|export|my)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)(.*)$/;
 
-/** The variable a line assigns from one of `names` (`b = a.decode()`, `B="$A"`), if it does. */
-function aliasOf(line: string, names: readonly string[]): string | undefined {
+/** A use of one of `names` on the right of an assignment: a variable the value passes into. */
+const usesOf = (names: readonly string[]) =>
+  new RegExp(String.raw`(?<![\w.])\$?\{?(?:${names.map(escapeRegExp).join("|")})\b`);
+
+/** The variable a line assigns from `uses` (`b = a.decode()`, `B="$A"`), if it does. */
+function aliasOf(line: string, uses: RegExp, names: readonly string[]): string | undefined {
   const assigned = ASSIGNS.exec(line);
   if (!assigned || names.includes(assigned[1]!)) return undefined;
-  const from = new RegExp(String.raw`(?<![\w.])\$?\{?(?:${names.map(escapeRegExp).join("|")})\b`);
-  return from.test(assigned[2]!) ? assigned[1] : undefined;
+  return uses.test(assigned[2]!) ? assigned[1] : undefined;
 }
 
 export const remoteCodeExec: AuditRule = {
@@ -142,14 +145,17 @@ export const remoteCodeExec: AuditRule = {
         // The code may pass through other variables first (`code = src.decode()`): those are followed too.
         const names = [name];
         let executes = EXECUTES(escapeRegExp(name));
+        let uses = usesOf(names);
         for (let at = index; at < unit.lines.length; at++) {
           // On the fetching line, only the statements after it (`$s = …DownloadString(…); iex $s`).
           const text = at === index ? line.slice(line.indexOf(";") + 1 || line.length) : unit.lines[at]!;
+          if (!names.some((known) => text.includes(known))) continue;
           if (!executes.test(text)) {
-            const alias = at > index ? aliasOf(text, names) : undefined;
-            if (alias !== undefined && names.length < MAX_ALIASES) {
+            const alias = at > index && names.length < MAX_ALIASES ? aliasOf(text, uses, names) : undefined;
+            if (alias !== undefined) {
               names.push(alias);
               executes = EXECUTES(`(?:${names.map(escapeRegExp).join("|")})`);
+              uses = usesOf(names);
             }
             continue;
           }
@@ -166,12 +172,12 @@ export const remoteCodeExec: AuditRule = {
 };
 
 /** A web address, with or without its scheme (`pastebin.com/raw/x`, `www.x.io`). */
-const URL = String.raw`(?:https?:\/\/|\bwww\.)[^\s<>"')\]]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|sh|xyz|site|co|ai|me|info|cc|ru|cn|top|link|page|cloud|gg|so|ly)\/[^\s<>"')\]]*`;
+const URL = String.raw`(?:https?:\/\/|\bwww\.)[^\s<>"')\]]|(?<![\w.-])(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|sh|xyz|site|co|ai|me|info|cc|ru|cn|top|link|page|cloud|gg|so|ly)\/`;
 /** Taking what a page says as orders: the verbs of obedience, and the instructions a page holds. */
 const PAGE_SAYS = String.raw`(?:it|them|what(?:ever)?|its\s+(?:instructions|commands|orders|steps)|their\s+(?:instructions|commands|orders)|the\s+instructions|those|these|every\s+(?:instruction|command|step)|all\s+of\s+(?:it|them))`;
-const OBEY = String.raw`(?:(?:obey|comply\s+with)\s+${PAGE_SAYS}|(?:do|execute|run|carry\s+out|follow|apply|act\s+on)\s+(?:exactly\s+|precisely\s+|just\s+)?what(?:ever)?\s+(?:it|they|that\s+\w+|the\s+\w+|(?:${URL}))\s+(?:says?|tells?|instructs?|contains?|returns?|lists?|asks?|wants?)|(?:always|exactly|strictly|blindly|unconditionally|without\s+question(?:ing)?)\s+(?:do|follow|execute|run|apply|carry\s+out|obey)\s+${PAGE_SAYS}\b|(?:follow|obey|do|execute|apply|carry\s+out)\s+${PAGE_SAYS}\s+(?:exactly|precisely|strictly|to\s+the\s+letter|without\s+question|blindly|unconditionally|no\s+matter\s+what)|whatever\s+(?:it|they)\s+(?:says?|asks?|tells?\s+you|instructs?|demands?)|(?:follow|execute|run|carry\s+out|apply)\s+(?:the\s+|any\s+|all\s+)?(?:instructions|commands|directives|orders|steps)\s+(?:it|they)\s+(?:contains?|gives?|returns?|lists?|provides?|holds?))`;
+const OBEY = String.raw`(?:(?:obey|comply\s+with)\s+${PAGE_SAYS}|(?:do|execute|run|carry\s+out|follow|apply|act\s+on)\s+(?:exactly\s+|precisely\s+|just\s+)?what(?:ever)?\s+(?:\S+\s+){1,2}?(?:says?|tells?|instructs?|contains?|returns?|lists?|asks?|wants?)\b|(?:always|exactly|strictly|blindly|unconditionally|without\s+question(?:ing)?)\s+(?:do|follow|execute|run|apply|carry\s+out|obey)\s+${PAGE_SAYS}\b|(?:follow|obey|do|execute|apply|carry\s+out)\s+${PAGE_SAYS}\s+(?:exactly|precisely|strictly|to\s+the\s+letter|without\s+question|blindly|unconditionally|no\s+matter\s+what)|whatever\s+(?:it|they)\s+(?:says?|asks?|tells?\s+you|instructs?|demands?)|(?:follow|execute|run|carry\s+out|apply)\s+(?:the\s+|any\s+|all\s+)?(?:instructions|commands|directives|orders|steps)\s+(?:it|they)\s+(?:contains?|gives?|returns?|lists?|provides?|holds?))`;
 /** The page named as the agent's instructions: "your real instructions are at", "load your rules from". */
-const INSTRUCTIONS_ARE_AT = String.raw`(?:your\s+(?:real|actual|true|new|updated|latest|current|full|complete)\s+(?:instructions|rules|orders|directives|prompt|system\s+prompt|task)\s+(?:are|is|live|lives|can\s+be\s+found|come|comes)\s+(?:at|in|on|from)|(?:load|fetch|get|take|pull|read)\s+your\s+(?:instructions|rules|orders|directives|prompt|system\s+prompt)\s+from|treat\s+[^\n]{0,60}?\s+as\s+(?:your\s+)?(?:instructions|orders|system\s+prompt|rules)|(?:instructions|rules|directives)\s+(?:at|from|on)\s+(?:${URL})[^\n]{0,40}?\b(?:override|supersede|replace|take\s+precedence\s+over))`;
+const INSTRUCTIONS_ARE_AT = String.raw`(?:your\s+(?:real|actual|true|new|updated|latest|current|full|complete)\s+(?:instructions|rules|orders|directives|prompt|system\s+prompt|task)\s+(?:are|is|live|lives|can\s+be\s+found|come|comes)\s+(?:at|in|on|from)|(?:load|fetch|get|take|pull|read)\s+your\s+(?:instructions|rules|orders|directives|prompt|system\s+prompt)\s+from|treat\s+[^\n]{0,60}?\s+as\s+(?:your\s+)?(?:instructions|orders|system\s+prompt|rules)|(?:instructions|rules|directives)\s+(?:at|from|on)\s+\S+[^\n]{0,40}?\b(?:override|supersede|replace|take\s+precedence\s+over))`;
 
 /** Instructions fetched and followed: the skill's real text lives elsewhere and may change. */
 export const remoteInstructions: AuditRule = lineRule({
@@ -186,9 +192,10 @@ export const remoteInstructions: AuditRule = lineRule({
   patterns: [
     /\b(?:fetch|download|retrieve|get|read|load|open|visit|curl|pull)\b[^\n]{0,80}?https?:\/\/\S+[^\n]{0,60}?\b(?:follow|obey|execute|carry\s+out|comply\s+with|do)\s+(?:exactly\s+)?(?:the\s+)?(?:(?:instructions|commands|steps|directives|orders)\s+(?:it|they|that\s+it|that\s+they|found|there|therein|inside|in\s+it|from\s+it)|what(?:ever)?\s+(?:it|they)\s+(?:says?|tells?|contains?)|them\b|it\b)/i,
     /\b(?:follow|obey|execute|carry\s+out|comply\s+with)\s+(?:exactly\s+)?(?:the\s+|any\s+)?(?:latest\s+|current\s+|remote\s+)?(?:instructions|commands|directives|orders)\s+(?:at|from|served\s+(?:at|by)|published\s+at|hosted\s+at)\s+<?https?:\/\//i,
-    // A page and the order to obey it, in either order on the line (or the two lines, joined).
-    new RegExp(String.raw`(?:${URL})[^\n]*?\b${OBEY}|\b${OBEY}[^\n]*?(?:${URL})`, "i"),
-    new RegExp(String.raw`\b${INSTRUCTIONS_ARE_AT}[^\n]*?(?:${URL})|(?:${URL})[^\n]*?\b${INSTRUCTIONS_ARE_AT}`, "i"),
+    // A page and the order to obey it anywhere on the line (or the two lines, joined): two
+    // lookaheads from the line's start, each one scan, so a long line costs its length.
+    new RegExp(String.raw`^(?=[^\n]*?(?:${URL}))(?=[^\n]*?\b${OBEY})`, "i"),
+    new RegExp(String.raw`^(?=[^\n]*?(?:${URL}))(?=[^\n]*?\b${INSTRUCTIONS_ARE_AT})`, "i"),
   ],
   says: "tells the agent to follow instructions fetched from the network",
   trigger:
@@ -208,14 +215,14 @@ export const decodeExec: AuditRule = lineRule({
     /\b(?:exec|eval)\s*\([^\n]*\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify)\s*\(/,
     /\b(?:eval|Function|runInThisContext|runInNewContext)\s*\([^\n]*(?:\batob\s*\(|Buffer\.from\s*\([^)]*['"](?:base64|hex)['"])/,
     // A letter substitution (rot13 by `tr`, `rev`) undone on the way into a shell.
-    /\b(?:tr\s+(?:-\S+\s+)?["']?[A-Za-z]-?[A-Za-z]?[^\s|]*["']?\s+["']?[A-Za-z][^\s|]*["']?|rev)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:\/usr)?\/bin\/)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|node|ruby)\b/,
-    /\b(?:exec|eval)\s*\([^\n]*\b(?:rot13|rot_13|maketrans|translate)\b/,
+    /\|\s*(?:tr\s+(?:-\S+\s+)?["']?[A-Za-z]-?[A-Za-z]?[^\s|]*["']?\s+["']?[A-Za-z][^\s|]*["']?|rev)\s*\|\s*(?:sudo\s+)?(?:(?:\/usr)?\/bin\/)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|node|ruby)\b/,
+    /\b(?:exec|eval)\s*\([^\n]*\b(?:rot_?13|maketrans)\b/,
     /\b(?:iex|Invoke-Expression)\b[^\n]*FromBase64String/i,
     /FromBase64String[^\n]*\|\s*(?:iex|Invoke-Expression)\b/i,
   ],
   says: "decodes something and runs it",
   trigger:
-    /\btr\s|\brev\b|rot_?13|maketrans|translate|base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify|atob|buffer\.from|frombase64string/,
+    /\|\s*(?:tr|rev)\s|rot_?13|maketrans|base64|base32|xxd|openssl|b64decode|b32decode|b85decode|a85decode|decodebytes|decompress|marshal\.loads|codecs\.decode|fromhex|unhexlify|atob|buffer\.from|frombase64string/,
 });
 
 export const encodedPowershell: AuditRule = lineRule({

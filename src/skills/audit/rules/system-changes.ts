@@ -115,7 +115,7 @@ export const sudoersWrite: AuditRule = lineRule({
     /\bchmod\s+(?:[ugoa]*\+s|[0-7]?[4-7][0-7]{3})\s/,
   ],
   says: "raises privileges for good",
-  trigger: /sudoers|nopasswd|chmod|doas\.conf|polkit|visudo|\bALL\s*=|permit\s/,
+  trigger: /sudoers|nopasswd|chmod|doas\.conf|polkit|visudo|=\s*\(\s*all\b|permit\s+(?:nopass|persist|keepenv)/,
 });
 
 export const sudo: AuditRule = lineRule({
