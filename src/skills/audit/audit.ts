@@ -2,7 +2,7 @@ import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity, type
 import { contextOf, isScript, unitsOf } from "./file-units.js";
 import { expandShellVariables, normaliseForMatching } from "./normalise.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
-import { decodeText, isBinary } from "./text-encoding.js";
+import { decodeText, SNIFF_BYTES } from "./text-encoding.js";
 
 /**
  * Each rule's trigger, case-insensitive. One alternation of them all is slower in V8 than each
@@ -47,7 +47,8 @@ export function auditFileWithEdges(
 ): { findings: AuditFinding[]; edges?: FileEdges } {
   // A NUL does not stop a shell from running the lines around it: a script is read as text whatever it holds.
   const text = decodeText(bytes) ?? (isScript(path, bytes) ? decodeText(bytes, true) : undefined);
-  const findings: AuditFinding[] = isBinary(bytes)
+  // An executable is told by its first bytes, whatever else they might pass for (UTF-16 among them).
+  const findings: AuditFinding[] = bytes.subarray(0, SNIFF_BYTES).includes(0)
     ? BINARY_RULES.flatMap((rule) => {
         const message = rule.check(bytes);
         return message === undefined ? [] : [{ rule: rule.id, severity: rule.severity, file: path, line: 0, message }];

@@ -5,7 +5,7 @@
  */
 
 /** Bytes of a file looked at to tell text from binary, as git does: a NUL means binary. */
-const SNIFF_BYTES = 8_000;
+export const SNIFF_BYTES = 8_000;
 
 const utf8 = new TextDecoder();
 const utf16le = new TextDecoder("utf-16le");
