@@ -11,8 +11,8 @@ import { decodeText, SNIFF_BYTES } from "./text-encoding.js";
 const TRIGGERS = new Map(TEXT_RULES.map((rule) => [rule, new RegExp(rule.trigger.source, "im")]));
 /** Rules about what an agent is told, which a writer may break over two lines or two files. */
 const ACROSS_LINES = TEXT_RULES.filter((rule) => rule.readsAcrossLines);
-/** Where a sentence is read as a sentence: not in code. */
-const SENTENCES: ReadonlySet<string> = new Set(["prose", "frontmatter", "data"]);
+/** Where sentences are wrapped over lines: markdown's prose and its frontmatter. */
+const WRAPPED: ReadonlySet<string> = new Set(["prose", "frontmatter"]);
 
 function lower(a: AuditSeverity, b: AuditSeverity | undefined): AuditSeverity {
   return b !== undefined && SEVERITIES.indexOf(b) > SEVERITIES.indexOf(a) ? b : a;
@@ -131,7 +131,8 @@ function textFindings(path: string, units: readonly TextUnit[]): AuditFinding[] 
       if (rule.severityIn[unit.context] === undefined || !TRIGGERS.get(rule)!.test(unit.text)) continue;
       const hits = rule.check(unit);
       for (const hit of hits) findings.push(finding(rule, unit, path, hit.index, hit.message, hit.severity));
-      if (!rule.readsAcrossLines || !SENTENCES.has(unit.context) || !unit.text.includes("\n")) continue;
+      // Markdown wraps sentences; data files (JSON, CSV, YAML) keep a value on its line.
+      if (!rule.readsAcrossLines || !WRAPPED.has(unit.context) || !unit.text.includes("\n")) continue;
       joined ??= joinedWithNext(unit);
       const hitLines = new Set(hits.map((hit) => hit.index));
       for (const hit of rule.check(joined.unit)) {
