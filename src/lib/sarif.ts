@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Log, ReportingDescriptor, Result } from "sarif";
 
 /*
@@ -31,7 +33,10 @@ export interface SarifResult {
   readonly ruleId: string;
   readonly level?: SarifLevel;
   readonly message: string;
-  /** Relative to the folder the log is read from, `/`-separated, as on disk (the writer escapes it). */
+  /**
+   * Relative to the folder the log is read from, `/`-separated, as on disk (the writer escapes it);
+   * or absolute, for a file outside that folder (a home folder's skills), written as a file:// URI.
+   */
   readonly file: string;
   /** Counted from 1; a result about a whole file is placed at its first line, as code scanning needs a line. */
   readonly line?: number;
@@ -93,7 +98,8 @@ export function sarifLog(tool: SarifTool, results: readonly SarifResult[]): Log 
     const index = ruleIndex.get(result.ruleId);
     if (index === undefined)
       throw new Error(`SARIF result of rule "${result.ruleId}", which ${tool.name} does not list`);
-    const uri = sarifUri(result.file);
+    const outside = isAbsolute(result.file);
+    const uri = outside ? pathToFileURL(result.file).href : sarifUri(result.file);
     const key = JSON.stringify([result.ruleId, uri, result.identity]);
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
@@ -106,7 +112,7 @@ export function sarifLog(tool: SarifTool, results: readonly SarifResult[]): Log 
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri, uriBaseId: "%SRCROOT%" },
+            artifactLocation: outside ? { uri } : { uri, uriBaseId: "%SRCROOT%" },
             region: { startLine: Math.max(1, result.line ?? 1) },
           },
         },

@@ -114,4 +114,12 @@ describe("the SARIF writer", () => {
     expect(others[0]).toBe(before);
     expect(others[0]).toMatch(/^[0-9a-f]{32}$/);
   });
+
+  it("writes a file outside the uploaded folder as an absolute file:// URI, with no base", () => {
+    const log = sarifLog(tool, [result("/home/me/.claude/skills/we#ird/SKILL.md")]);
+    expect(sarifSchemaErrors(log)).toBe("");
+    expect(log.runs[0]!.results![0]!.locations![0]!.physicalLocation!.artifactLocation).toEqual({
+      uri: "file:///home/me/.claude/skills/we%23ird/SKILL.md",
+    });
+  });
 });
