@@ -4,7 +4,8 @@ import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createMcpServer, serverEdition } from "./mcp-server.js";
-import { callKernelTool, type ToolCallOptions } from "./tool-call.js";
+import { callKernelTool, observedTool, type ToolCallOptions } from "./tool-call.js";
+import type { RequestObserver } from "./request-observer.js";
 import { checkedTool } from "./tool-schema.js";
 import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
@@ -162,6 +163,9 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   );
   const registry = new ServiceRegistry();
   registry.provideKernelService(TOKENS.Logger, logger);
+  // Who hears tool answers: set once every plugin has started, read by each tool at each call.
+  let answerObservers: readonly RequestObserver[] = [];
+  const toolObservers = () => answerObservers;
   const lifetime = new AbortController();
   const booted: Booted[] = [];
   const failed = new Set<string>();
@@ -231,7 +235,18 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     const own = registry.containerFor(plugin.name, new Map([[TOKENS.Logger, logger.child(plugin.name)]]));
     const registering = { open: true };
     const makeContext = (signal: AbortSignal): PluginContext =>
-      pluginContext({ plugin, registry, container: own, staged, baseDir, signal, registering, declared });
+      pluginContext({
+        plugin,
+        registry,
+        container: own,
+        staged,
+        baseDir,
+        signal,
+        registering,
+        declared,
+        toolObservers,
+        logger,
+      });
     try {
       const returned = await runHook(plugin, "setup", timeoutFor(plugin.name), (signal) =>
         plugin.setup(makeContext(signal), pluginOptions),
@@ -271,6 +286,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
   const instructions = registry.contributions(TOKENS.Instructions);
   const transports = registry.contributions(TOKENS.Transport);
   const observers = registry.contributions(TOKENS.RequestObserver);
+  answerObservers = observers.filter((observer) => typeof observer.toolAnswered === "function");
   const kernelContainer = registry.containerFor("kernel", new Map());
   const listingTtl = registry.has(TOKENS.ListingTtl) ? registry.resolve(kernelContainer, TOKENS.ListingTtl) : undefined;
   const catalogFor = registry.has(INTERNAL_TOKENS.CallerCatalog)
@@ -366,6 +382,9 @@ interface ContextParts {
   /** Closed once setup has ended: registrations after that would be silently lost, so they throw. */
   readonly registering: { open: boolean };
   readonly declared: Declarations;
+  /** The observers of tool answers, once known: every tool added is wrapped to tell them. */
+  readonly toolObservers: () => readonly RequestObserver[];
+  readonly logger: Logger;
 }
 
 /**
@@ -382,6 +401,8 @@ function pluginContext({
   signal,
   registering,
   declared,
+  toolObservers,
+  logger,
 }: ContextParts): PluginContext {
   const register = (method: string, token: Token<unknown>) => {
     if (!registering.open) {
@@ -451,7 +472,7 @@ function pluginContext({
       } catch (error) {
         throw new PluginError(plugin.name, errorMessage(error), { code: ERROR_CODES.PLUGIN_INVALID });
       }
-      registry.contribute(staged, TOKENS.Tool, checked);
+      registry.contribute(staged, TOKENS.Tool, observedTool(checked, toolObservers, logger));
     },
     extendServer(extend) {
       register("extendServer", TOKENS.ServerExtension);

@@ -104,7 +104,7 @@ export function createMcpServer(
     debouncedNotificationMethods: LIST_CHANGED,
   });
   discoverWithoutLogging(server);
-  observeRequests(server, [requestTracing, ...observers]);
+  observeRequests(server, [requestTracing, ...observers], caller);
   const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, ...caller }) ?? []);
   if (cleanups.length > 0 && options.lifetime) {
     options.lifetime.addEventListener("abort", () => cleanups.forEach((cleanup) => cleanup()), { once: true });

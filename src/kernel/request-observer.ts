@@ -1,4 +1,11 @@
-import type { JSONRPCMessage, McpServer, MessageExtraInfo, Transport } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  JSONRPCMessage,
+  McpServer,
+  MessageExtraInfo,
+  Transport,
+} from "@modelcontextprotocol/server";
+import type { HandlerCaller } from "./types.js";
 
 /** One MCP request as it arrives: what an observer may count. Every field is the client's, unchecked. */
 export interface McpRequestInfo {
@@ -9,6 +16,8 @@ export interface McpRequestInfo {
   readonly meta?: Readonly<Record<string, unknown>>;
   readonly id: string | number;
   readonly sessionId?: string;
+  /** `params` as sent (a resources/read's `uri`, a prompts/get's `name`): unchecked, and for reading only. */
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
 /** How it ended: a JSON-RPC error code, a tool result marked `isError`, or no answer at all. */
@@ -19,13 +28,33 @@ export interface McpRequestEnd {
   readonly cancelled?: boolean;
 }
 
+/** One tool call that returned a result, whichever way it came: MCP, the REST API or kernel.callTool. */
+export interface ToolAnswer {
+  readonly tool: string;
+  /** The arguments, as the tool's input schema checked them. */
+  readonly args: unknown;
+  /** Who called, with the catalog as they may see it. */
+  readonly caller: HandlerCaller;
+  readonly result: CallToolResult;
+}
+
 /**
- * Told of every MCP request a server built by the kernel receives; the function it returns is
- * called once with the outcome, when the answer is sent. `run` lets it wrap the handling (a trace
- * context) so that work done for the request happens inside it.
+ * Told of every MCP request a server built by the kernel receives, with the caller that server
+ * answers; the function it returns is called once with the outcome, when the answer is sent.
+ * `run` lets it wrap the handling (a trace context) so that work done for the request happens
+ * inside it.
  */
 export interface RequestObserver {
-  observe(request: McpRequestInfo): { readonly run?: <T>(handle: () => T) => T; end(outcome: McpRequestEnd): void };
+  observe(
+    request: McpRequestInfo,
+    caller: HandlerCaller,
+  ): { readonly run?: <T>(handle: () => T) => T; end(outcome: McpRequestEnd): void };
+  /**
+   * Told of each tool result before it is sent, through every door a tool has (usage counting).
+   * It runs in the answer's path: it notes what it needs and returns; a throw is logged, never
+   * the caller's.
+   */
+  toolAnswered?(answer: ToolAnswer): void;
 }
 
 type OnMessage = NonNullable<Transport["onmessage"]>;
@@ -36,16 +65,16 @@ type OnMessage = NonNullable<Transport["onmessage"]>;
  * hence an accessor installed first) and its `send`, matching answers to requests by id. Only
  * this server's own transport object is touched.
  */
-export function observeRequests(server: McpServer, observers: readonly RequestObserver[]): void {
+export function observeRequests(server: McpServer, observers: readonly RequestObserver[], caller: HandlerCaller): void {
   if (observers.length === 0) return;
   const connect = server.connect.bind(server);
   server.connect = async (transport: Transport) => {
-    watchTransport(transport, observers);
+    watchTransport(transport, observers, caller);
     return connect(transport);
   };
 }
 
-function watchTransport(transport: Transport, observers: readonly RequestObserver[]): void {
+function watchTransport(transport: Transport, observers: readonly RequestObserver[], caller: HandlerCaller): void {
   const pending = new Map<string | number, Array<(outcome: McpRequestEnd) => void>>();
   const finish = (id: unknown, outcome: McpRequestEnd) => {
     const ends = pending.get(id as string | number);
@@ -63,8 +92,9 @@ function watchTransport(transport: Transport, observers: readonly RequestObserve
       ...(message.method === "tools/call" && typeof params.name === "string" && { tool: params.name }),
       ...(isRecord(params._meta) && { meta: params._meta }),
       ...(transport.sessionId !== undefined && { sessionId: transport.sessionId }),
+      ...(isRecord(message.params) && { params: message.params }),
     };
-    const watches = observers.map((observer) => observer.observe(info));
+    const watches = observers.map((observer) => observer.observe(info, caller));
     pending.set(
       message.id,
       watches.map((watch) => (outcome: McpRequestEnd) => watch.end(outcome)),
@@ -140,4 +170,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export interface MetricsRecorder {
   /** The search index was built from the whole catalog in `seconds`. */
   searchIndexBuilt(seconds: number): void;
+  /**
+   * One use of a skill the usage plugin counted (`reads`, `fetches`, `installs`, `searchHits`,
+   * `firstHits`): totals always, a series per skill only while the catalog is small enough.
+   */
+  skillUsed?(skill: { readonly source: string; readonly name: string }, counter: string): void;
+  /** One search whose best result was weak or absent (a total: nothing per query). */
+  searchMissed?(): void;
 }

@@ -2,6 +2,7 @@ import { SpanStatusCode } from "@opentelemetry/api";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ToolInputError, errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
+import type { RequestObserver } from "./request-observer.js";
 import { traceToolCall } from "./tracing.js";
 import type { CatalogFor, Identity, KernelTool, ToolCallExtra } from "./types.js";
 
@@ -18,6 +19,33 @@ export async function checkToolInput(tool: KernelTool, input: unknown): Promise<
   const issue = checked.issues[0]!;
   const path = (issue.path ?? []).map((part) => String(typeof part === "object" ? part.key : part)).join(".");
   return { ok: false, message: `${path || "input"}: ${issue.message}` };
+}
+
+/**
+ * The tool as the kernel keeps it: each result its handler returns is shown to the observers that
+ * hear tool answers (`toolAnswered`), whichever door the call came through, since every door runs
+ * this handler. `observers` is read per call: they are known only once every plugin has started.
+ */
+export function observedTool(
+  tool: KernelTool,
+  observers: () => readonly RequestObserver[],
+  logger: Logger,
+): KernelTool {
+  const handler = tool.handler as (args: unknown, extra: ToolCallExtra) => CallToolResult | Promise<CallToolResult>;
+  return {
+    ...tool,
+    handler: async (args: unknown, extra: ToolCallExtra) => {
+      const result = await handler(args, extra);
+      for (const observer of observers()) {
+        try {
+          observer.toolAnswered!({ tool: tool.name, args, caller: extra, result });
+        } catch (error) {
+          logger.error(`an observer of tool answers failed: ${errorMessage(error)}`);
+        }
+      }
+      return result;
+    },
+  } as KernelTool;
 }
 
 /**
