@@ -16,6 +16,8 @@ import type { SkillPopularity } from "./skills/catalog/summary-areas.js";
 import type { SkillPolicy } from "./skills/policy.js";
 import type { Ranker, CatalogSource } from "./skills/types.js";
 import type { SourceVisibility } from "./skills/catalog/visibility.js";
+import type { SkillUsage } from "./skills/usage/report.js";
+import type { UsageStore } from "./skills/usage/store.js";
 
 // The plugins booted for a token no plugin in the config provides, each loaded only then. Typed
 // here: the plugins' own types name these tokens.
@@ -89,4 +91,14 @@ export const TOKENS = {
   SkillPolicy: defineToken<SkillPolicy>("skill-policy", { default: skillPolicy }),
   /** Single, optional: how much callers use each skill, so the catalog summary's examples favour the most used. */
   SkillPopularity: defineToken<SkillPopularity>("skill-popularity"),
+  /**
+   * Which skills are used and what was searched for in vain (the usage plugin's): reports hold
+   * every caller's misses, and the figures of every skill the catalog a reader passes shows.
+   */
+  Usage: defineToken<SkillUsage>("usage", { wholeCatalog: true }),
+  /**
+   * Where the usage plugin keeps its figures, every skill's: a plugin providing it brings another
+   * engine (else the cache folder, or Redis beside cache-redis).
+   */
+  UsageStore: defineToken<UsageStore>("usage-store", { wholeCatalog: true }),
 } as const;

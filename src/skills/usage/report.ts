@@ -1,0 +1,82 @@
+import type { CatalogSkill } from "../catalog/catalog-types.js";
+import type { CatalogView } from "../catalog/catalog-view.js";
+
+/** What is counted per skill, in the report's words. */
+export const USAGE_COUNTERS = ["searchHits", "firstHits", "reads", "fetches", "installs"] as const;
+export type UsageCounter = (typeof USAGE_COUNTERS)[number];
+
+/** One skill's figures over the report's days. */
+export interface SkillUsageFigures {
+  readonly name: string;
+  readonly source: string;
+  /** How often a search returned it. */
+  readonly searchHits: number;
+  /** How often a search ranked it first. */
+  readonly firstHits: number;
+  /** read_skill, its SKILL.md resource, skills/get, its prompt. */
+  readonly reads: number;
+  /** fetch_skill_files, and its other files read as resources. */
+  readonly fetches: number;
+  /** install_skill, and the CLI's install and add. */
+  readonly installs: number;
+  /** ISO time of its last use in these days; null when none. */
+  readonly lastUsed: string | null;
+}
+
+/** A search whose best result was weak, or that found nothing, by its normalised text. */
+export interface MissFigures {
+  readonly query: string;
+  readonly count: number;
+  /** Distinct callers who asked it (by OAuth subject; callers with no identity count as one). */
+  readonly callers: number;
+  readonly lastSeen: string;
+}
+
+/** `GET /v1/usage` and `skills-kernel usage --format json`: most used first. */
+export interface UsageReport {
+  readonly days: number;
+  readonly skills: readonly SkillUsageFigures[];
+  readonly misses: readonly MissFigures[];
+}
+
+/** Who a report is for: the catalog they may see, and one group's figures or everyone's. */
+export interface UsageQuery {
+  /** 1 to the retention, counting today. */
+  readonly days: number;
+  /** The reader's view: skills of sources it does not show are left out. */
+  readonly catalog: CatalogView;
+  /** One caller group's figures (`groups:platform`, `scope:skills:x`, `anonymous`); default: every caller's. */
+  readonly group?: string;
+  /**
+   * Keep figures of skills no source serves now (removed since, or installed from elsewhere by the
+   * CLI): for a reader who sees every source. Default: only when the catalog restricts nothing.
+   */
+  readonly unserved?: boolean;
+}
+
+/**
+ * What the usage plugin offers other plugins (`TOKENS.Usage`): the figures for operators, the
+ * ranking for whatever orders skills by use (the catalog summary), and the CLI's installs.
+ */
+export interface SkillUsage {
+  /**
+   * The scope a signed-in caller's token holds to read the figures over HTTP (the static token's
+   * holder reads them too; nobody on a server without auth).
+   */
+  readonly operatorScope: string;
+  /** Days of figures kept: the most a report may span. */
+  readonly retentionDays: number;
+  /** The figures over `days`, as `query.catalog` may see them, most used first. Rejects when the store cannot be read. */
+  report(query: UsageQuery): Promise<UsageReport>;
+  /**
+   * The skills of `catalog` used in the plugin's `rankDays`, most used first (by every caller),
+   * from a ranking refreshed in the background: it never waits, and is empty until the first
+   * ranking. The same array comes back until the ranking or the catalog's listing changes, so a
+   * caller may cache what it makes of it on that array.
+   */
+  mostUsed(catalog: CatalogView): readonly CatalogSkill[];
+  /** Count an install made outside the tools (the CLI's `install` and `add`). */
+  installed(skill: { readonly source: string; readonly name: string }): void;
+  /** Write what is counted so far (a report flushes first; tests and shutdown too). */
+  flush(): Promise<void>;
+}
