@@ -16,7 +16,9 @@ export interface RedisBackendOptions {
  * on Redis: commands fail at once while the connection is down (no offline queue piling up
  * requests), and the client reconnects in the background forever, with a capped backoff.
  */
-export function createRedisBackend(options: RedisBackendOptions): CacheBackend & { connect(): Promise<void> } {
+export function createRedisBackend(
+  options: RedisBackendOptions,
+): CacheBackend & { connect(): Promise<void>; send(command: readonly string[]): Promise<unknown> } {
   const client = createClient({
     url: options.location.url,
     disableOfflineQueue: true,
@@ -53,6 +55,8 @@ export function createRedisBackend(options: RedisBackendOptions): CacheBackend &
     subscribe(events) {
       listeners.push(events);
     },
+    /** One raw command, for figures that are not cache entries (usage counts). */
+    send: (command) => client.sendCommand([...command]),
     /** Starts connecting; resolves once connected, which may be never. */
     connect: () => client.connect().then(() => undefined),
     async listKeys(prefix: string, limit: number): Promise<KeyListing> {

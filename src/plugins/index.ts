@@ -25,6 +25,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   "validate-skill": async () => (await import("./tools/validate-skill/index.js")).default,
   "install-skill": async () => (await import("./tools/install-skill/index.js")).default,
   "skill-policy": async () => (await import("./core/skill-policy/index.js")).default,
+  usage: async () => (await import("./core/usage/index.js")).default,
   "audit-skill": async () => (await import("./tools/audit-skill/index.js")).default,
   stdio: async () => (await import("./transports/stdio/index.js")).default,
   http: async () => (await import("./transports/http/index.js")).default,

@@ -5,6 +5,7 @@ import { CACHE_SERVICES, provideCache } from "../../../cache/provide.js";
 import { createRedisBackend } from "../../../cache/redis-backend.js";
 import { parseRedisUrl } from "../../../cache/redis-url.js";
 import { definePlugin } from "../../../kernel/config.js";
+import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import { cacheSecret, MIN_SECRET_LENGTH } from "./secret.js";
 
@@ -49,7 +50,8 @@ export const cacheRedisOptionsSchema = z.strictObject({
  */
 export default definePlugin({
   name: "cache-redis",
-  provides: CACHE_SERVICES,
+  // The usage plugin counts in the same Redis, under the same prefix.
+  provides: [...CACHE_SERVICES, INTERNAL_TOKENS.RedisCommands],
   options: cacheRedisOptionsSchema,
   // Without url it connects to 127.0.0.1:6379: a Redis the config's author did not run, either way.
   needsTrust: { plugin: "it caches skill texts in a Redis server, and reads them back" },
@@ -60,6 +62,11 @@ export default definePlugin({
     const secret = await cacheSecret(options.secret, ctx.logger);
     const engine = new CacheEngine({ backend, logger: ctx.logger, ...options, secret });
     const { stop } = provideCache(ctx, engine);
+    ctx.provide(INTERNAL_TOKENS.RedisCommands, {
+      prefix: options.prefix,
+      target: location.display,
+      send: backend.send,
+    });
     return {
       async start() {
         // Wait for the first connection, or its first failure, for a bounded time: a warm start
