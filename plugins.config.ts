@@ -17,5 +17,6 @@ export default defineConfig({
     "skill-resources", // skill://<skill-path>/SKILL.md and the skill's files, read through resources/read
     "skills-extension", // skills/list, skills/get, resources/directory/read (the MCP Skills extension)
     "cache-stats", // get_cache_stats; the cache itself is cache-memory unless a cache plugin is listed
+    "usage", // which skills are used and what was searched for in vain (skills-kernel usage, GET /v1/usage)
   ],
 });

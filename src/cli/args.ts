@@ -64,6 +64,8 @@ export interface CliArgs {
   readonly format: ListFormat;
   /** audit and doctor: text (default), json (audit: also `--json`) or sarif. */
   readonly auditFormat: AuditFormat;
+  /** usage: text (default) or json (also `--json`), the days and one group's figures. */
+  readonly usage: { readonly format: "text" | "json"; readonly days: number; readonly group?: string };
   readonly limit?: number;
   readonly json: boolean;
   /** call: the tool's arguments, a JSON object. */
@@ -195,7 +197,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   const reports = command === "audit" || command === "doctor";
   const auditFormat = (values.format as string | undefined) ?? (values.json === true ? "json" : "text");
-  const format = reports ? "names-only" : ((values.format as string | undefined) ?? "names-only");
+  const usage = usageFlags(command, values);
+  const format =
+    reports || command === "usage" ? "names-only" : ((values.format as string | undefined) ?? "names-only");
   if (reports && !(AUDIT_FORMATS as readonly string[]).includes(auditFormat)) {
     throw new ConfigError(`--format must be one of ${AUDIT_FORMATS.join(", ")}, not "${auditFormat}"`);
   }
@@ -281,6 +285,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     httpExtras: { metrics: values.metrics === true, ui: values.ui === true },
     format: format as ListFormat,
     auditFormat: auditFormat as AuditFormat,
+    usage,
     limit,
     json: values.json === true,
     toolArgs: values.args as string | undefined,
@@ -324,6 +329,22 @@ function unexpectedArgument(word: string, tokens: ReturnType<typeof parseArgs>["
       ? ` (--agent takes one agent each time: --agent ${before.value} --agent ${word})`
       : "";
   return `unexpected argument "${word}"${repeat}; see --help`;
+}
+
+/** `usage --format FORMAT --days N --group GROUP`, checked. */
+function usageFlags(
+  command: string,
+  values: Record<string, string | string[] | boolean | undefined>,
+): CliArgs["usage"] {
+  const format = (values.format as string | undefined) ?? (values.json === true ? "json" : "text");
+  if (command === "usage" && format !== "text" && format !== "json")
+    throw new ConfigError(`--format must be text or json, not "${format}"`);
+  const days = values.days === undefined ? 30 : Number(values.days);
+  if (!/^\d+$/.test(String(values.days ?? 30)) || days < 1 || days > 3650)
+    throw new ConfigError(`--days must be a whole number from 1 to 3650, not "${String(values.days)}"`);
+  const group = values.group as string | undefined;
+  if (group === "") throw new ConfigError("--group needs a value");
+  return { format: format as "text" | "json", days, ...(group !== undefined && { group }) };
 }
 
 /** The http transport's flags; each is checked here so a typo is one line, not a schema dump. */

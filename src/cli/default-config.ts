@@ -32,6 +32,7 @@ export const EMBEDDED_DEFAULT_CONFIG: SkillsKernelConfig = {
     "skill-prompts",
     "catalog-summary",
     "cache-stats",
+    "usage",
   ],
 };
 

@@ -13,6 +13,7 @@ const CACHE_FOLDER_PLUGINS: Readonly<Record<string, { readonly diskCache: boolea
   fs: { diskCache: true },
   "search-skills": { diskCache: true },
   "catalog-summary": { diskCache: true },
+  usage: { diskCache: true },
   git: { diskCache: false },
   github: { diskCache: false },
   "http-catalog": { diskCache: false },
@@ -27,8 +28,8 @@ export function hasDiskCacheFlags(flags: DiskCacheFlags): boolean {
 /**
  * The plugin list with the flags set as options of the built-in plugins that keep files in the
  * cache folder (a config's own options for them are kept beside): `cacheDir` for every one of
- * them, `diskCache: false` for the fs source's snapshots, search_skills' index and the kept
- * catalog summary.
+ * them, `diskCache: false` for the fs source's snapshots, search_skills' index, the kept
+ * catalog summary and the usage figures.
  */
 export async function applyDiskCacheFlags(
   plugins: ResolvedPluginEntry[],

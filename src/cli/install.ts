@@ -52,6 +52,9 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
         catalog,
       });
       results.push(result);
+      // Counted as an install by the usage plugin, when the config has one (it writes at close).
+      const installed = result.dry_run ? undefined : kernel.catalog.get(result.from);
+      if (installed) kernel.resolveOptional(TOKENS.Usage)?.installed(installed);
       if (!options.json) process.stdout.write(`${renderInstall(result)}\n`);
     } catch (error) {
       if (!(error instanceof ToolInputError)) throw error;

@@ -127,6 +127,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         : []),
       ...(args.httpExtras.metrics ? [withPlugin("metrics", "--metrics")] : []),
       ...(args.httpExtras.ui ? [withPlugin("catalog-page", "--ui")] : []),
+      ...(args.command === "usage" ? [withPlugin("usage", "the usage command")] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
       ...(hasDiskCacheFlags(args.diskCache)
         ? [(plugins: ResolvedPluginEntry[]) => applyDiskCacheFlags(plugins, args.diskCache, cwd)]
@@ -326,6 +327,8 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
       return (await import("./export.js")).runExport(kernel, resolve(args.out!), args.baseUrl);
     case "doctor":
       return (await import("./doctor/index.js")).runDoctor(kernel, args.positionals, args.auditFormat);
+    case "usage":
+      return (await import("./usage.js")).runUsage(kernel, args);
     case "install": {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain

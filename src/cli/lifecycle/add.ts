@@ -34,6 +34,13 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
   if (args.json) process.stdout.write(`${JSON.stringify(outcome.added, null, 2)}\n`);
   else for (const added of outcome.added) printSummary(added, args.verbose);
   for (const added of outcome.added) if (!added.dry_run) await warnUnseen(context, added.folder, added.agents);
+  const { countAddedSkills } = await import("../../plugins/core/usage/index.js");
+  await countAddedSkills(
+    outcome.added
+      .filter((added) => !added.dry_run)
+      .map((added) => ({ source: added.source, name: added.name ?? added.folder })),
+    context.logger,
+  );
   for (const note of outcome.notes) process.stderr.write(`skills-kernel: note: ${note}\n`);
   for (const failure of outcome.failures) process.stderr.write(`skills-kernel: ${failure}\n`);
   return outcome.failures.length > 0 ? 1 : 0;

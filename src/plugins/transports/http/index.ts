@@ -57,5 +57,6 @@ export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./
 export type { HttpRoute, RouteCaller, SignInGate, TokenVerdict } from "./routes.js";
 export { readIssuerMetadata } from "./auth/verifier.js";
 export type { Caller } from "./auth/gate.js";
+export { isOperator } from "./auth/operator.js";
 export { isLoopback, MIN_TOKEN_LENGTH, REPLICA_ID, WRITE_SCOPE, type HttpOptions } from "./options.js";
 export { json, restError } from "./respond.js";

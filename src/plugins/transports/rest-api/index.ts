@@ -2,9 +2,11 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import type { KernelTool } from "../../../kernel/types.js";
 import { TOKENS } from "../../../tokens.js";
-import { json, restError, type RouteCaller } from "../http/index.js";
+import type { SkillUsage } from "../../../skills/usage/report.js";
+import { json, restError, type HttpOptions, type RouteCaller } from "../http/index.js";
 import { callTool } from "./call-tool.js";
 import { openApiDocument } from "./openapi.js";
+import { usageAnswer } from "./usage.js";
 
 const optionsSchema = z
   .object({
@@ -24,12 +26,18 @@ const optionsSchema = z
 export default definePlugin({
   name: "rest-api",
   provides: [TOKENS.HttpRoute],
-  consumes: [{ token: TOKENS.HttpOptions, optional: true, fromStart: true }],
+  consumes: [
+    { token: TOKENS.HttpOptions, optional: true, fromStart: true },
+    // GET /v1/usage: the usage plugin's figures, for operators; every caller's misses are in them.
+    { token: TOKENS.Usage, optional: true, fromStart: true, wholeCatalog: true },
+  ],
   options: optionsSchema,
   needsTrust: { plugin: "it answers REST requests on the HTTP listener" },
   setup(ctx, { prefix }) {
     let tools: ReadonlyMap<string, KernelTool> = new Map();
     let bearer = false;
+    let http: HttpOptions | undefined;
+    let usage: SkillUsage | undefined;
     let openApi: string | undefined;
     ctx.contribute(TOKENS.HttpRoute, {
       prefix,
@@ -37,6 +45,7 @@ export default definePlugin({
         if (request.method !== "GET" && request.method !== "HEAD")
           return restError(405, "the REST API is read-only: use GET", { allow: "GET, HEAD" });
         const rest = path.slice(prefix.length);
+        if (rest === "/usage") return usageAnswer(new URL(request.url).searchParams, caller, usage, http, ctx.logger);
         if (rest === "/openapi.json")
           return json(200, JSON.parse((openApi ??= JSON.stringify(openApiDocument(prefix, tools, bearer)))));
         const response = await route(rest, new URL(request.url).searchParams, request.signal, tools, caller);
@@ -50,8 +59,9 @@ export default definePlugin({
       start(started) {
         tools = new Map(started.resolveAll(TOKENS.Tool).map((tool) => [tool.name, tool]));
         // The http plugin's token, once every plugin is set up: the document says whether it is required.
-        const http = started.resolveOptional(TOKENS.HttpOptions);
+        http = started.resolveOptional(TOKENS.HttpOptions);
         bearer = http?.authToken !== undefined || http?.oauth !== undefined;
+        usage = started.resolveOptional(TOKENS.Usage);
       },
     };
   },
