@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
+import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
@@ -17,7 +18,8 @@ import {
 } from "../../../skills/files/skill-files.js";
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
-import type { RouteCaller } from "../http/index.js";
+import type { SkillUsage } from "../../../skills/usage/report.js";
+import { isOperator, type HttpOptions, type RouteCaller } from "../http/index.js";
 import { html, trusted, type Markup } from "./html.js";
 import { rootFor } from "./location.js";
 import { lookUp } from "./lookup.js";
@@ -26,6 +28,7 @@ import { candidatesPage, filePage, listPage, matching, skillPage } from "./pages
 import { answer, notice } from "./respond.js";
 import { CookieSealer } from "./session.js";
 import { accountMarkup, PageSignIn } from "./sign-in.js";
+import { usagePage } from "./usage-page.js";
 
 const optionsSchema = z
   .object({
@@ -74,6 +77,8 @@ export default definePlugin({
   consumes: [
     { token: TOKENS.SkillPolicy, optional: true },
     { token: TOKENS.HttpOptions, optional: true, fromStart: true },
+    // The usage page, for operators, when the config counts usage: every caller's misses are in it.
+    { token: TOKENS.Usage, optional: true, fromStart: true, wholeCatalog: true },
   ],
   options: optionsSchema,
   needsTrust: { plugin: "it serves pages on the HTTP listener" },
@@ -81,6 +86,8 @@ export default definePlugin({
     const policy = ctx.resolveOptional(TOKENS.SkillPolicy);
     const signIn = new PageSignIn(new CookieSealer(options.sessionSecret), options, ctx.logger);
     const session = signIn.session.bind(signIn);
+    let http: HttpOptions | undefined;
+    let usage: SkillUsage | undefined;
     // Every page reads the catalog as its caller may see it (per-team visibility), and only so.
     const guarded =
       (
@@ -109,6 +116,28 @@ export default definePlugin({
         const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, options.maxQueryChars).trim();
         return answer(200, listPage(skills, matching(skills, query), query, account));
       }),
+    });
+    ctx.contribute(TOKENS.HttpRoute, {
+      prefix: "/usage",
+      signIn: session,
+      handle: async (request, path, caller) =>
+        guarded(async (request, path, shown, account) => {
+          const root = rootFor(path);
+          // Not found for everyone but operators: the page says nothing of what others asked for.
+          if (path !== "/usage" || !usage || !isOperator(http, caller, usage.operatorScope))
+            return notice(404, "Nothing here.", root);
+          const given = new URL(request.url).searchParams.get("days");
+          const days = given !== null && /^\d+$/.test(given) ? Number(given) : 30;
+          if (days < 1 || days > usage.retentionDays)
+            return notice(400, `Days go from 1 to ${usage.retentionDays}.`, root);
+          await shown.ready();
+          try {
+            return answer(200, usagePage(await usage.report({ days, catalog: shown }), root, account));
+          } catch (error) {
+            ctx.logger.warn(`cannot read the usage figures: ${errorMessage(error)}`);
+            return notice(503, "The usage figures cannot be read now; try again later.", root);
+          }
+        })(request, path, caller),
     });
     ctx.contribute(TOKENS.HttpRoute, {
       prefix: "/skill",
@@ -163,6 +192,8 @@ export default definePlugin({
     }
     return {
       start(started) {
+        http = started.resolveOptional(TOKENS.HttpOptions);
+        usage = started.resolveOptional(TOKENS.Usage);
         // Said at start, not first at a browser's sign-in: the operator reads the log, a reader cannot fix it.
         if (started.resolveOptional(TOKENS.HttpOptions)?.oauth !== undefined && options.oauthClientId === undefined) {
           ctx.logger.warn(

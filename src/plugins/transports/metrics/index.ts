@@ -11,13 +11,18 @@ const optionsSchema = z
       .string()
       .regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "path must look like /metrics")
       .default("/metrics"),
+    /**
+     * The usage plugin's counts get a series per skill (source, skill, kind) while the catalog
+     * serves at most this many skills; past it, totals alone keep the series bounded. 0: never.
+     */
+    maxSkillSeries: z.number().int().min(0).max(10_000).default(200),
   })
   .strict();
 
 /**
  * Prometheus metrics at GET /metrics on the http transport (HTTP only: stdio has no place to
  * scrape): MCP requests, latency and errors per method and tool, skills and state per source,
- * cache hits and misses, the search index's build time. Behind the same Host checks and bearer
+ * cache hits and misses, the search index's build time, and the usage plugin's counts. Behind the same Host checks and bearer
  * auth as every route but the health checks.
  */
 export default definePlugin({
@@ -26,16 +31,21 @@ export default definePlugin({
   consumes: [{ token: TOKENS.CacheMonitor, optional: true }],
   options: optionsSchema,
   needsTrust: { plugin: "it answers scrapes on the HTTP listener" },
-  async setup(ctx, { path }) {
+  async setup(ctx, { path, maxSkillSeries }) {
     // prom-client is loaded only by a kernel that serves metrics.
     const { createKernelMetrics } = await import("./registry.js");
     let toolNames: ReadonlySet<string> = new Set();
     const metrics = createKernelMetrics({
       cache: ctx.resolveOptional(TOKENS.CacheMonitor),
       toolNames: () => toolNames,
+      maxSkillSeries,
     });
     ctx.contribute(TOKENS.RequestObserver, metrics.observer);
-    ctx.provide(TOKENS.MetricsRecorder, { searchIndexBuilt: (seconds) => metrics.searchIndexBuilt(seconds) });
+    ctx.provide(TOKENS.MetricsRecorder, {
+      searchIndexBuilt: (seconds) => metrics.searchIndexBuilt(seconds),
+      skillUsed: (skill, counter) => metrics.skillUsed(skill, counter),
+      searchMissed: () => metrics.searchMissed(),
+    });
     ctx.contribute(TOKENS.HttpRoute, {
       prefix: path,
       async handle(request, requested, { catalog }) {

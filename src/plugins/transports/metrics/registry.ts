@@ -15,7 +15,18 @@ export interface MetricsParts {
   readonly cache?: CacheMonitor;
   /** The names of the tools this kernel serves, known once every plugin has started. */
   readonly toolNames: () => ReadonlySet<string>;
+  /** Per-skill usage series only while the scraper's catalog is at most this many skills. */
+  readonly maxSkillSeries?: number;
 }
+
+/** The usage plugin's counters, as the `kind` label says them. */
+const USE_KINDS: Readonly<Record<string, string>> = {
+  searchHits: "search_hit",
+  firstHits: "first_hit",
+  reads: "read",
+  fetches: "fetch",
+  installs: "install",
+};
 
 /** One kernel's metrics: a registry of its own, so two kernels in a process never share a series. */
 export interface KernelMetrics {
@@ -23,6 +34,10 @@ export interface KernelMetrics {
   readonly observer: RequestObserver;
   /** The search index was (re)built from the whole catalog in `seconds`. */
   searchIndexBuilt(seconds: number): void;
+  /** One use of a skill the usage plugin counted. */
+  skillUsed(skill: { readonly source: string; readonly name: string }, counter: string): void;
+  /** One search that missed. */
+  searchMissed(): void;
   /** A scrape's text: every series, with the per-source ones for the sources `view` shows alone. */
   scrape(view: CatalogView | undefined): Promise<string>;
 }
@@ -30,10 +45,12 @@ export interface KernelMetrics {
 /**
  * Every label value comes from a fixed set: methods this server answered (a method it does not
  * know is "unknown"), the tools it serves, JSON-RPC codes, and source names from the config.
- * No skill name appears anywhere, and the per-source series name only the sources the scraper
- * may see, so nothing of a restricted source leaks through a scrape.
+ * Skill names appear only in the per-skill usage series, kept while the catalog is at most
+ * `maxSkillSeries` skills; no query text appears anywhere. The per-source and per-skill series
+ * name only the sources the scraper may see, so nothing of a restricted source leaks through a
+ * scrape.
  */
-export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelMetrics {
+export function createKernelMetrics({ cache, toolNames, maxSkillSeries = 0 }: MetricsParts): KernelMetrics {
   const registry = new Registry();
   const registers = [registry];
   const requests = new Counter({
@@ -90,6 +107,21 @@ export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelM
     registers,
   });
 
+  const uses = new Counter({
+    name: "skills_kernel_skill_uses_total",
+    help: "Uses of skills the usage plugin counted, by kind (search_hit, first_hit, read, fetch, install).",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const misses = new Counter({
+    name: "skills_kernel_search_misses_total",
+    help: "Searches whose best result was weak, or that found nothing.",
+    registers,
+  });
+  /** Per skill, `[source, name, kind]` keys: at most as many as maxSkillSeries skills make. */
+  const bySkill = new Map<string, number>();
+  const maxKeys = maxSkillSeries * Object.keys(USE_KINDS).length;
+
   const methodLabel = (method: string, outcome: McpRequestEnd) =>
     outcome.errorCode === METHOD_NOT_FOUND ? "unknown" : method;
   const toolLabel = (tool: string | undefined) => (tool === undefined ? "" : toolNames().has(tool) ? tool : "unknown");
@@ -119,13 +151,39 @@ export function createKernelMetrics({ cache, toolNames }: MetricsParts): KernelM
       },
     },
     searchIndexBuilt: (seconds) => indexBuild.set(seconds),
+    skillUsed(skill, counter) {
+      const kind = USE_KINDS[counter];
+      if (kind === undefined) return;
+      uses.inc({ kind });
+      // A series per skill, kind and source, for small catalogs only: never one per query.
+      const key = JSON.stringify([skill.source, skill.name, kind]);
+      const held = bySkill.get(key);
+      if (held !== undefined || bySkill.size < maxKeys) bySkill.set(key, (held ?? 0) + 1);
+    },
+    searchMissed: () => misses.inc(),
     async scrape(view) {
-      // The per-source series live in a registry of the scrape's own, filled from its view.
-      const sources = new Registry();
-      sourceGauges(view, [sources]);
-      return Registry.merge([registry, sources]).metrics();
+      // The per-source and per-skill series live in a registry of the scrape's own, filled from its view.
+      const own = new Registry();
+      sourceGauges(view, [own]);
+      if (view !== undefined && view.list().length <= maxSkillSeries) skillSeries(view, bySkill, [own]);
+      return Registry.merge([registry, own]).metrics();
     },
   };
+}
+
+/** Uses per skill, for the skills of the sources `view` shows. */
+function skillSeries(view: CatalogView | undefined, counts: ReadonlyMap<string, number>, registers: Registry[]): void {
+  const shown = new Set(view?.status().map((status) => status.source) ?? []);
+  const series = new Counter({
+    name: "skills_kernel_skill_uses_by_skill_total",
+    help: "Uses of each skill the usage plugin counted, by source, skill and kind (only while the catalog is at most metrics' maxSkillSeries skills).",
+    labelNames: ["source", "skill", "kind"] as const,
+    registers,
+  });
+  for (const [key, count] of counts) {
+    const [source, skill, kind] = JSON.parse(key) as [string, string, string];
+    if (shown.has(source)) series.inc({ source, skill, kind }, count);
+  }
 }
 
 /** Skills and state per source, for the sources `view` shows. */
