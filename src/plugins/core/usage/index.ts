@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
-import { errorMessage } from "../../../kernel/errors.js";
 import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { SourceVisibility } from "../../../skills/catalog/visibility.js";
@@ -18,7 +17,7 @@ import { UsageService } from "./service.js";
 const FLUSH_INTERVAL_MS = 1_000;
 /** How often the in-process store's file is brought up to date. */
 const SAVE_INTERVAL_MS = 30_000;
-/** How often the ranking behind `mostUsed` is read again: it changes the instructions, so seldom. */
+/** How old the ranking behind `mostUsed` may get before it is read again: it changes the instructions, so seldom. */
 const RANK_INTERVAL_MS = 10 * 60_000;
 /** How long stopping waits for the last figures to be written. */
 const STOP_WRITE_MS = 1_000;
@@ -86,6 +85,8 @@ export default definePlugin({
       writeTimeoutMs: options.timeoutMs,
       maxPendingFields: options.maxEntries,
       visibilities: () => visibilities,
+      whole: catalog,
+      rankEveryMs: RANK_INTERVAL_MS,
       metrics: ctx.resolveOptional(TOKENS.MetricsRecorder),
       logger: ctx.logger,
       now,
@@ -99,21 +100,12 @@ export default definePlugin({
       timer.unref();
       timers.push(timer);
     };
-    const rank = () =>
-      service
-        .rank(catalog)
-        .catch((error: unknown) => ctx.logger.debug(`cannot rank the most used skills: ${errorMessage(error)}`));
     return {
       start(started) {
         visibilities = started.resolveAll(TOKENS.SourceVisibility);
         startOpening();
         every(FLUSH_INTERVAL_MS, () => service.flush());
         if (file) every(SAVE_INTERVAL_MS, async () => file!.save());
-      },
-      serve() {
-        // Only a server orders its instructions by use; one-shot commands never ask.
-        void opened.then(rank);
-        every(RANK_INTERVAL_MS, rank);
       },
       async stop() {
         for (const timer of timers) clearInterval(timer);

@@ -27,6 +27,10 @@ export interface UsageServiceOptions {
   /** How long one write of the figures, or a report's read, may take before it is given up. */
   readonly writeTimeoutMs: number;
   readonly visibilities: () => readonly SourceVisibility[];
+  /** Every skill, for the ranking behind `mostUsed`. */
+  readonly whole?: CatalogView;
+  /** How old the ranking may get before `mostUsed` has it read again, in the background. */
+  readonly rankEveryMs?: number;
   readonly metrics: MetricsRecorder | undefined;
   readonly logger: Logger;
   readonly now: () => number;
@@ -46,6 +50,8 @@ export class UsageService implements SkillUsage, UsageNotes {
   #lost = 0;
   /** Skill keys by rank, most used first, from the last ranking. */
   #ranking: ReadonlyMap<string, number> = new Map();
+  #rankedAt = Number.NEGATIVE_INFINITY;
+  #rankingUnderWay: Promise<void> | undefined;
   #ranked = new WeakMap<readonly CatalogSkill[], { ranking: ReadonlyMap<string, number>; skills: CatalogSkill[] }>();
 
   constructor(private readonly options: UsageServiceOptions) {
@@ -139,14 +145,26 @@ export class UsageService implements SkillUsage, UsageNotes {
     return withTimeout(readReport(this.options.store, query, this.options.now()), this.options.writeTimeoutMs);
   }
 
-  /** Ranks every skill used in `rankDays` from the store, for `mostUsed`. */
-  async rank(whole: CatalogView): Promise<void> {
-    const report = await this.report({ days: this.options.rankDays, catalog: whole, unserved: true });
-    const used = report.skills.filter((row) => usesOf(row) + row.searchHits > 0);
-    this.#ranking = new Map(used.map((row, rank) => [skillKey(row), rank]));
+  /** Ranks every skill used in `rankDays` from the store, for `mostUsed`; one ranking at a time. */
+  rank(): Promise<void> {
+    const whole = this.options.whole;
+    if (!whole) return Promise.resolve();
+    this.#rankedAt = this.options.now();
+    this.#rankingUnderWay ??= this.report({ days: this.options.rankDays, catalog: whole, unserved: true })
+      .then((report) => {
+        const used = report.skills.filter((row) => usesOf(row) + row.searchHits > 0);
+        this.#ranking = new Map(used.map((row, rank) => [skillKey(row), rank]));
+      })
+      .catch((error: unknown) => this.options.logger.debug(`cannot rank the most used skills: ${errorMessage(error)}`))
+      .finally(() => {
+        this.#rankingUnderWay = undefined;
+      });
+    return this.#rankingUnderWay;
   }
 
   mostUsed(catalog: CatalogView): readonly CatalogSkill[] {
+    // Read again in the background once old: the answer asking never waits for the store.
+    if (this.options.now() - this.#rankedAt >= (this.options.rankEveryMs ?? 0)) void this.rank();
     const listing = catalog.list();
     const cached = this.#ranked.get(listing);
     if (cached?.ranking === this.#ranking) return cached.skills;
