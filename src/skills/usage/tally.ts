@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ALL_CALLERS, BUCKETS, dayOf, expiryOf, skillField, skillKey, type SkillKey } from "./buckets.js";
+import { ALL_CALLERS, BUCKETS, DAY_MS, dayOf, expiryOf, skillField, skillKey, type SkillKey } from "./buckets.js";
 import type { UsageCounter } from "./report.js";
 import type { UsageStore } from "./store.js";
 
@@ -39,12 +39,54 @@ export class UsageTally {
   #counters = new Map<string, Pending<Map<string, number>>>();
   #latest = new Map<string, Pending<Map<string, number>>>();
   #distinct = new Map<string, Pending<Set<string>>>();
-  #fields = 0;
+  #held = 0;
   #dropped = 0;
   #missDay = "";
-  #missesToday = new Set<string>();
+  /** Today's miss texts, each with its id: hashed once a day, however often it is asked. */
+  #missesToday = new Map<string, string>();
+  /** The day last asked for, and when it began: most notes fall in the same day. */
+  #day = { name: "", start: 0 };
+  /** Bucket names by day and group, and field names by skill: made once, not per note. */
+  #names = new Map<string, { skills: string; lastUsed: string; misses: string; lastMissed: string }>();
+  #fields = new WeakMap<SkillKey, { key: string; counters: Map<UsageCounter, string> }>();
 
   constructor(private readonly limits: TallyLimits) {}
+
+  #dayOf(at: number): string {
+    if (at < this.#day.start || at >= this.#day.start + DAY_MS) {
+      this.#day = { name: dayOf(at), start: at - (at % DAY_MS) };
+      this.#names = new Map();
+    }
+    return this.#day.name;
+  }
+
+  #bucketsOf(day: string, group: string) {
+    const key = `${day}\0${group}`;
+    let names = this.#names.get(key);
+    if (!names) {
+      names = {
+        skills: BUCKETS.skills(day, group),
+        lastUsed: BUCKETS.lastUsed(day, group),
+        misses: BUCKETS.misses(day, group),
+        lastMissed: BUCKETS.lastMissed(day, group),
+      };
+      this.#names.set(key, names);
+    }
+    return names;
+  }
+
+  #fieldsOf(skill: SkillKey) {
+    let fields = this.#fields.get(skill);
+    if (!fields) this.#fields.set(skill, (fields = { key: skillKey(skill), counters: new Map() }));
+    return fields;
+  }
+
+  #field(skill: SkillKey, counter: UsageCounter): string {
+    const { counters } = this.#fieldsOf(skill);
+    let field = counters.get(counter);
+    if (field === undefined) counters.set(counter, (field = skillField(skill, counter)));
+    return field;
+  }
 
   /** Figures dropped at the bounds since this tally began. */
   get dropped(): number {
@@ -52,44 +94,46 @@ export class UsageTally {
   }
 
   get empty(): boolean {
-    return this.#fields === 0;
+    return this.#held === 0;
   }
 
   /** One use of `skill`: each of `counters` once, for every caller and for each of `groups`. */
   count(skill: SkillKey, counters: readonly UsageCounter[], groups: readonly string[], at: number): void {
-    const day = dayOf(at);
+    const day = this.#dayOf(at);
+    const key = this.#fieldsOf(skill).key;
     for (const caller of [ALL_CALLERS, ...groups]) {
-      for (const counter of counters)
-        this.#add(this.#counters, BUCKETS.skills(day, caller), day, skillField(skill, counter));
-      this.#raise(BUCKETS.lastUsed(day, caller), day, skillKey(skill), at);
+      const names = this.#bucketsOf(day, caller);
+      for (const counter of counters) this.#add(this.#counters, names.skills, day, this.#field(skill, counter));
+      this.#raise(names.lastUsed, day, key, at);
     }
   }
 
   /** One search that missed, by its normalised text, from `caller` (a hash, never a name). */
   miss(query: string, caller: string, groups: readonly string[], at: number): void {
-    const day = dayOf(at);
+    const day = this.#dayOf(at);
     if (day !== this.#missDay) {
       this.#missDay = day;
-      this.#missesToday = new Set();
+      this.#missesToday = new Map();
     }
-    if (!this.#missesToday.has(query)) {
+    let id = this.#missesToday.get(query);
+    if (id === undefined) {
       if (this.#missesToday.size >= this.limits.maxMissesPerDay) {
         this.#dropped++;
         return;
       }
-      this.#missesToday.add(query);
+      this.#missesToday.set(query, (id = queryId(query)));
     }
-    const id = queryId(query);
     for (const group of [ALL_CALLERS, ...groups]) {
-      this.#add(this.#counters, BUCKETS.misses(day, group), day, query);
-      this.#raise(BUCKETS.lastMissed(day, group), day, query, at);
+      const names = this.#bucketsOf(day, group);
+      this.#add(this.#counters, names.misses, day, query);
+      this.#raise(names.lastMissed, day, query, at);
       const bucket = BUCKETS.missCallers(day, group, id);
       const held = this.#distinct.get(bucket);
       if (held?.fields.has(caller)) continue;
       if (!this.#room()) continue;
       if (held) held.fields.add(caller);
       else this.#distinct.set(bucket, { day, fields: new Set([caller]) });
-      this.#fields++;
+      this.#held++;
     }
   }
 
@@ -99,28 +143,28 @@ export class UsageTally {
     this.#counters = new Map();
     this.#latest = new Map();
     this.#distinct = new Map();
-    this.#fields = 0;
+    this.#held = 0;
     return taken;
   }
 
   #room(): boolean {
-    if (this.#fields < this.limits.maxPendingFields) return true;
+    if (this.#held < this.limits.maxPendingFields) return true;
     this.#dropped++;
     return false;
   }
 
   #add(buckets: Map<string, Pending<Map<string, number>>>, bucket: string, day: string, field: string): void {
-    const fields = this.#fieldsOf(buckets, bucket, day, field);
+    const fields = this.#pendingOf(buckets, bucket, day, field);
     if (fields) fields.set(field, (fields.get(field) ?? 0) + 1);
   }
 
   #raise(bucket: string, day: string, field: string, at: number): void {
-    const fields = this.#fieldsOf(this.#latest, bucket, day, field);
+    const fields = this.#pendingOf(this.#latest, bucket, day, field);
     if (fields && (fields.get(field) ?? 0) < at) fields.set(field, at);
   }
 
   /** The bucket's pending fields, when `field` is held already or there is room for it. */
-  #fieldsOf(
+  #pendingOf(
     buckets: Map<string, Pending<Map<string, number>>>,
     bucket: string,
     day: string,
@@ -130,7 +174,7 @@ export class UsageTally {
     if (pending?.fields.has(field)) return pending.fields;
     if (!this.#room()) return undefined;
     if (!pending) buckets.set(bucket, (pending = { day, fields: new Map() }));
-    this.#fields++;
+    this.#held++;
     return pending.fields;
   }
 }

@@ -1,7 +1,7 @@
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { MetricsRecorder } from "../../../kernel/request-observer.js";
-import type { HandlerCaller } from "../../../kernel/types.js";
+import type { HandlerCaller, Identity } from "../../../kernel/types.js";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import type { SourceVisibility } from "../../../skills/catalog/visibility.js";
@@ -13,6 +13,23 @@ import type { UsageStore } from "../../../skills/usage/store.js";
 import { UsageTally, writePending } from "../../../skills/usage/tally.js";
 import { callerId, groupsOf } from "./groups.js";
 import type { UsageNotes } from "./observer.js";
+
+/** One answer's use of skills, as noted while answering. */
+interface Note {
+  readonly skills: readonly SkillKey[];
+  /** "search": search hits, the first result a first hit too. */
+  readonly use: "search" | "reads" | "fetches" | "installs";
+  readonly identity?: Identity;
+  readonly at: number;
+  /** A search that missed: its query, as sent. */
+  readonly missed?: string;
+}
+
+/** Miss texts and caller ids remembered at most, each: past it they are made afresh. */
+const REMEMBERED = 1_000;
+
+const FIRST: readonly UsageCounter[] = ["searchHits", "firstHits"];
+const FOUND: readonly UsageCounter[] = ["searchHits"];
 
 export interface UsageServiceOptions {
   readonly store: UsageStore;
@@ -37,13 +54,17 @@ export interface UsageServiceOptions {
 }
 
 /**
- * The usage plugin's working part: notes from the observer go into a tally in memory (nothing
- * that could slow or fail an answer), written to the store in the background by `flush`, one
+ * The usage plugin's working part: an answer only queues a note (nothing that could slow or fail
+ * it); `flush`, in the background, works the notes into a tally and writes it to the store, one
  * write at a time; a write that fails or outlasts its timeout loses its figures and is said once
  * per outage. Reports flush first, then read the store.
  */
 export class UsageService implements SkillUsage, UsageNotes {
   readonly #tally: UsageTally;
+  #queue: Note[] = [];
+  #texts = new Map<string, string>();
+  #callers = new Map<string, string>();
+  #dropped = 0;
   /** The write under way, until the store has answered it (even past its timeout). */
   #busy: Promise<void> | undefined;
   #failing = false;
@@ -66,36 +87,70 @@ export class UsageService implements SkillUsage, UsageNotes {
     return this.options.retentionDays;
   }
 
-  /** Figures lost so far: dropped at the tally's bounds, or in writes that failed. */
+  /** Figures lost so far: dropped at the bounds, or in writes that failed. */
   get lost(): number {
-    return this.#lost + this.#tally.dropped;
+    return this.#lost + this.#dropped + this.#tally.dropped;
   }
 
   used(skill: CatalogSkill, use: "reads" | "fetches" | "installs", caller: HandlerCaller): void {
-    this.#count(skill, [use], caller);
+    this.#note({ skills: [skill], use, identity: caller.identity, at: this.options.now() });
   }
 
   searched(results: readonly CatalogSkill[], missed: string | undefined, caller: HandlerCaller): void {
-    results.forEach((skill, rank) =>
-      this.#count(skill, rank === 0 ? ["searchHits", "firstHits"] : ["searchHits"], caller),
-    );
-    if (missed === undefined) return;
-    this.options.metrics?.searchMissed?.();
-    const text = this.options.recordQueries ? missText(missed) : "";
-    // With recordQueries off a miss is a total alone: its text is what would be kept.
-    if (text === "") return;
-    const groups = groupsOf(this.options.visibilities(), caller.identity);
-    this.#tally.miss(text, callerId(caller.identity), groups, this.options.now());
+    this.#note({ skills: results, use: "search", identity: caller.identity, at: this.options.now(), missed });
   }
 
   installed(skill: SkillKey): void {
-    this.#count(skill, ["installs"], {});
+    this.#note({ skills: [skill], use: "installs", at: this.options.now() });
   }
 
-  #count(skill: SkillKey, counters: readonly UsageCounter[], caller: Pick<HandlerCaller, "identity">): void {
-    const groups = groupsOf(this.options.visibilities(), caller.identity);
-    this.#tally.count(skill, counters, groups, this.options.now());
-    for (const counter of counters) this.options.metrics?.skillUsed?.(skill, counter);
+  /** All an answer pays for: a note in a queue, worked into the tally at the next flush. */
+  #note(note: Note): void {
+    if (this.#queue.length >= this.options.maxPendingFields) this.#dropped++;
+    else this.#queue.push(note);
+  }
+
+  /** The queued notes into the tally: groups, miss texts (masked here, before anything is kept) and metrics. */
+  #drain(): void {
+    const notes = this.#queue;
+    if (notes.length === 0) return;
+    this.#queue = [];
+    const { metrics, recordQueries } = this.options;
+    const visibilities = this.options.visibilities();
+    for (const { skills, use, identity, at, missed } of notes) {
+      const groups = groupsOf(visibilities, identity);
+      skills.forEach((skill, rank) => {
+        const counters: readonly UsageCounter[] = use !== "search" ? [use] : rank === 0 ? FIRST : FOUND;
+        this.#tally.count(skill, counters, groups, at);
+        for (const counter of counters) metrics?.skillUsed?.(skill, counter);
+      });
+      if (missed === undefined) continue;
+      metrics?.searchMissed?.();
+      // With recordQueries off a miss is a total alone: its text is what would be kept.
+      const text = recordQueries ? this.#missText(missed) : "";
+      if (text !== "") this.#tally.miss(text, this.#callerId(identity), groups, at);
+    }
+  }
+
+  /** missText, remembered for the queries asked again: masking costs more than a lookup. */
+  #missText(query: string): string {
+    let text = this.#texts.get(query);
+    if (text === undefined) {
+      if (this.#texts.size >= REMEMBERED) this.#texts.clear();
+      this.#texts.set(query, (text = missText(query)));
+    }
+    return text;
+  }
+
+  #callerId(identity: Identity | undefined): string {
+    const subject = identity?.subject;
+    if (subject === undefined) return callerId(undefined);
+    let id = this.#callers.get(subject);
+    if (id === undefined) {
+      if (this.#callers.size >= REMEMBERED) this.#callers.clear();
+      this.#callers.set(subject, (id = callerId(identity)));
+    }
+    return id;
   }
 
   /**
@@ -111,6 +166,7 @@ export class UsageService implements SkillUsage, UsageNotes {
       // Still unanswered: the figures wait in the tally for the store to answer.
       if (this.#busy === under) return;
     }
+    this.#drain();
     if (this.#tally.empty) return;
     const pending = this.#tally.take();
     const write = (async () => {
