@@ -6,6 +6,8 @@ import { mapSkillUris, parseSkillUri, SKILL_DOCUMENT } from "../../../skills/fil
 
 /** What the observer makes of an answer: a use of a skill, or a search. */
 export interface UsageNotes {
+  /** Work out what an answer used later, off the answer's path (at the next flush). */
+  later(interpret: () => void): void;
   used(skill: CatalogSkill, use: "reads" | "fetches" | "installs", caller: HandlerCaller): void;
   /** A search's results in rank order; `missed` with the query when the best was weak or there was none. */
   searched(results: readonly CatalogSkill[], missed: string | undefined, caller: HandlerCaller): void;
@@ -18,9 +20,10 @@ const NOTHING = { end() {} };
 /**
  * Usage as the server answers, from one place: tool results through every door a tool has (MCP,
  * the REST API, the CLI's calls), and over MCP the reads that are not tools (a skill's files as
- * resources, skills/get, a skill's prompt). Every skill is looked up in the caller's own view of
- * the catalog, so only skills the caller may see, and that exist, are ever counted; what the
- * client sent is never taken for a skill's name.
+ * resources, skills/get, a skill's prompt). An answer only queues what it returned; what it used
+ * is worked out at the next flush. Every skill is looked up in the caller's own view of the
+ * catalog, so only skills the caller may see, and that exist, are ever counted; what the client
+ * sent is never taken for a skill's name.
  */
 export function usageObserver(notes: UsageNotes): RequestObserver {
   return {
@@ -29,23 +32,32 @@ export function usageObserver(notes: UsageNotes): RequestObserver {
       return {
         end(outcome: McpRequestEnd) {
           if (outcome.errorCode !== undefined || outcome.cancelled) return;
-          if (method === "prompts/get") {
-            const skill = promptSkill(caller.catalog, params);
-            if (skill) notes.used(skill, "reads", caller);
-            return;
-          }
-          const found = typeof params?.uri === "string" ? locate(caller.catalog, params.uri) : undefined;
-          if (!found || found.path === "") return;
-          if (found.path === SKILL_DOCUMENT) notes.used(found.skill, "reads", caller);
-          else if (method === "resources/read") notes.used(found.skill, "fetches", caller);
+          notes.later(() => requestUse(method, params, caller, notes));
         },
       };
     },
     toolAnswered(answer) {
       if (answer.result.isError) return;
-      toolUse(answer, notes);
+      notes.later(() => toolUse(answer, notes));
     },
   };
+}
+
+function requestUse(
+  method: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+  caller: HandlerCaller,
+  notes: UsageNotes,
+): void {
+  if (method === "prompts/get") {
+    const skill = promptSkill(caller.catalog, params);
+    if (skill) notes.used(skill, "reads", caller);
+    return;
+  }
+  const found = typeof params?.uri === "string" ? locate(caller.catalog, params.uri) : undefined;
+  if (!found || found.path === "") return;
+  if (found.path === SKILL_DOCUMENT) notes.used(found.skill, "reads", caller);
+  else if (method === "resources/read") notes.used(found.skill, "fetches", caller);
 }
 
 function toolUse({ tool, args, caller, result }: ToolAnswer, notes: UsageNotes): void {

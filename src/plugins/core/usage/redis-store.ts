@@ -12,7 +12,7 @@ export class RedisUsageStore implements UsageStore {
   constructor(private readonly redis: RedisCommands) {}
 
   get target(): string {
-    return `redis ${this.redis.target}`;
+    return this.redis.target;
   }
 
   #key(bucket: string): string {

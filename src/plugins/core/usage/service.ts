@@ -14,16 +14,11 @@ import { UsageTally, writePending } from "../../../skills/usage/tally.js";
 import { callerId, groupsOf } from "./groups.js";
 import type { UsageNotes } from "./observer.js";
 
-/** One answer's use of skills, as noted while answering. */
-interface Note {
-  readonly skills: readonly SkillKey[];
-  /** "search": search hits, the first result a first hit too. */
-  readonly use: "search" | "reads" | "fetches" | "installs";
-  readonly identity?: Identity;
-  readonly at: number;
-  /** A search that missed: its query, as sent. */
-  readonly missed?: string;
-}
+/** What an answer did with the skills it names: "search" counts search hits, the first a first hit too. */
+type Use = "search" | "reads" | "fetches" | "installs";
+
+/** A write unanswered for this many timeouts is given up on: the next one goes ahead. */
+const STUCK_WRITES = 3;
 
 /** Miss texts and caller ids remembered at most, each: past it they are made afresh. */
 const REMEMBERED = 1_000;
@@ -61,12 +56,14 @@ export interface UsageServiceOptions {
  */
 export class UsageService implements SkillUsage, UsageNotes {
   readonly #tally: UsageTally;
-  #queue: Note[] = [];
+  /** Answers to work out at the next flush. */
+  #queue: (() => void)[] = [];
   #texts = new Map<string, string>();
   #callers = new Map<string, string>();
   #dropped = 0;
   /** The write under way, until the store has answered it (even past its timeout). */
   #busy: Promise<void> | undefined;
+  #busySince = 0;
   #failing = false;
   #lost = 0;
   /** Skill keys by rank, most used first, from the last ranking. */
@@ -92,43 +89,52 @@ export class UsageService implements SkillUsage, UsageNotes {
     return this.#lost + this.#dropped + this.#tally.dropped;
   }
 
-  used(skill: CatalogSkill, use: "reads" | "fetches" | "installs", caller: HandlerCaller): void {
-    this.#note({ skills: [skill], use, identity: caller.identity, at: this.options.now() });
-  }
-
-  searched(results: readonly CatalogSkill[], missed: string | undefined, caller: HandlerCaller): void {
-    this.#note({ skills: results, use: "search", identity: caller.identity, at: this.options.now(), missed });
+  later(interpret: () => void): void {
+    if (this.#queue.length >= this.options.maxPendingFields) this.#dropped++;
+    else this.#queue.push(interpret);
   }
 
   installed(skill: SkillKey): void {
-    this.#note({ skills: [skill], use: "installs", at: this.options.now() });
+    const at = this.options.now();
+    this.later(() => this.#count([skill], "installs", undefined, at));
   }
 
-  /** All an answer pays for: a note in a queue, worked into the tally at the next flush. */
-  #note(note: Note): void {
-    if (this.#queue.length >= this.options.maxPendingFields) this.#dropped++;
-    else this.#queue.push(note);
+  used(skill: CatalogSkill, use: "reads" | "fetches" | "installs", caller: HandlerCaller): void {
+    this.#count([skill], use, caller.identity, this.options.now());
   }
 
-  /** The queued notes into the tally: groups, miss texts (masked here, before anything is kept) and metrics. */
+  searched(results: readonly CatalogSkill[], missed: string | undefined, caller: HandlerCaller): void {
+    const at = this.options.now();
+    const groups = this.#count(results, "search", caller.identity, at);
+    if (missed === undefined) return;
+    this.options.metrics?.searchMissed?.();
+    // With recordQueries off a miss is a total alone: its text is what would be kept.
+    const text = this.options.recordQueries ? this.#missText(missed) : "";
+    if (text !== "") this.#tally.miss(text, this.#callerId(caller.identity), groups, at);
+  }
+
+  /** Counts one answer's skills in the tally, and for metrics; the caller's groups, for a miss beside. */
+  #count(skills: readonly SkillKey[], use: Use, identity: Identity | undefined, at: number): readonly string[] {
+    const groups = groupsOf(this.options.visibilities(), identity);
+    const metrics = this.options.metrics;
+    skills.forEach((skill, rank) => {
+      const counters: readonly UsageCounter[] = use !== "search" ? [use] : rank === 0 ? FIRST : FOUND;
+      this.#tally.count(skill, counters, groups, at);
+      for (const counter of counters) metrics?.skillUsed?.(skill, counter);
+    });
+    return groups;
+  }
+
+  /** The queued answers into the tally (their miss texts masked here, before anything is kept). */
   #drain(): void {
-    const notes = this.#queue;
-    if (notes.length === 0) return;
+    const queued = this.#queue;
     this.#queue = [];
-    const { metrics, recordQueries } = this.options;
-    const visibilities = this.options.visibilities();
-    for (const { skills, use, identity, at, missed } of notes) {
-      const groups = groupsOf(visibilities, identity);
-      skills.forEach((skill, rank) => {
-        const counters: readonly UsageCounter[] = use !== "search" ? [use] : rank === 0 ? FIRST : FOUND;
-        this.#tally.count(skill, counters, groups, at);
-        for (const counter of counters) metrics?.skillUsed?.(skill, counter);
-      });
-      if (missed === undefined) continue;
-      metrics?.searchMissed?.();
-      // With recordQueries off a miss is a total alone: its text is what would be kept.
-      const text = recordQueries ? this.#missText(missed) : "";
-      if (text !== "") this.#tally.miss(text, this.#callerId(identity), groups, at);
+    for (const interpret of queued) {
+      try {
+        interpret();
+      } catch (error) {
+        this.options.logger.error(`cannot count an answer's usage: ${errorMessage(error)}`);
+      }
     }
   }
 
@@ -163,8 +169,12 @@ export class UsageService implements SkillUsage, UsageNotes {
     const under = this.#busy;
     if (under !== undefined) {
       await withTimeout(under, this.options.writeTimeoutMs).catch(() => undefined);
-      // Still unanswered: the figures wait in the tally for the store to answer.
-      if (this.#busy === under) return;
+      if (this.#busy === under) {
+        // Still unanswered: the figures wait in the tally for the store to answer, unless it
+        // never will (a connection lost with the write on it), which is given up on in the end.
+        if (this.options.now() - this.#busySince < STUCK_WRITES * this.options.writeTimeoutMs) return;
+        this.#busy = undefined;
+      }
     }
     this.#drain();
     if (this.#tally.empty) return;
@@ -178,6 +188,7 @@ export class UsageService implements SkillUsage, UsageNotes {
       () => undefined,
     );
     this.#busy = busy;
+    this.#busySince = this.options.now();
     void busy.then(() => {
       if (this.#busy === busy) this.#busy = undefined;
     });
