@@ -14,7 +14,13 @@ export {
 } from "./kernel/config.js";
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./kernel/config-loader.js";
 export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
-export type { McpRequestEnd, McpRequestInfo, MetricsRecorder, RequestObserver } from "./kernel/request-observer.js";
+export type {
+  McpRequestEnd,
+  McpRequestInfo,
+  MetricsRecorder,
+  RequestObserver,
+  ToolAnswer,
+} from "./kernel/request-observer.js";
 export { TOKENS } from "./tokens.js";
 export type { WholeCatalog } from "./skills/catalog/catalog.js";
 export type { CatalogSkill } from "./skills/catalog/catalog-types.js";
@@ -88,6 +94,15 @@ export type {
 } from "./skills/types.js";
 export type { SourceVisibility } from "./skills/catalog/visibility.js";
 export type { AreaSkill, SkillPopularity } from "./skills/catalog/summary-areas.js";
+export type { UsageStore } from "./skills/usage/store.js";
+export type {
+  MissFigures,
+  SkillUsage,
+  SkillUsageFigures,
+  UsageCounter,
+  UsageQuery,
+  UsageReport,
+} from "./skills/usage/report.js";
 export type { AuditMode, SkillPolicy } from "./skills/policy.js";
 export {
   validateSkillDocument,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { createKernel, type SkillsKernel } from "../../../../src/index.js";
+import { createKernel, TOKENS, type SkillsKernel } from "../../../../src/index.js";
 
 const SKILLS = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
 
@@ -86,5 +86,40 @@ describe("metrics plugin, embedded", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("counts usage as totals, per skill only below maxSkillSeries and for sources the scraper sees, never per query", async () => {
+    const boot = async (maxSkillSeries: number) => {
+      const kernel = await createKernel({
+        config: {
+          plugins: [
+            ["fs", { roots: [SKILLS], watch: false }],
+            "search-skills",
+            "read-skill",
+            "http",
+            ["metrics", { maxSkillSeries }],
+            ["usage", { diskCache: false }],
+          ],
+        },
+        baseDir: SKILLS,
+      });
+      kernels.push(kernel);
+      await kernel.catalog.ready();
+      await kernel.callTool("search_skills", { query: "release notes" });
+      await kernel.callTool("read_skill", { skill_name: "readme-reviewer" });
+      await kernel.callTool("search_skills", { query: "quantum banana secret-query" });
+      await kernel.resolve(TOKENS.Usage).flush();
+      return (await get(kernel, "/metrics")).text();
+    };
+    const small = await boot(200);
+    expect(small).toMatch(/^skills_kernel_skill_uses_total\{kind="read"\} 1$/m);
+    expect(small).toMatch(/^skills_kernel_search_misses_total 1$/m);
+    expect(small).toMatch(
+      /^skills_kernel_skill_uses_by_skill_total\{source="skills",skill="readme-reviewer",kind="read"\} 1$/m,
+    );
+    expect(small).not.toContain("quantum");
+    const large = await boot(1);
+    expect(large).toMatch(/^skills_kernel_skill_uses_total\{kind="read"\} 1$/m);
+    expect(large).not.toMatch(/^skills_kernel_skill_uses_by_skill_total\{/m);
   });
 });
