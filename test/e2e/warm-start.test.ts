@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { connectCli, runCli } from "../helpers/cli.js";
+import { waitFor } from "../helpers/wait.js";
 import { age, skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 
 const SKILLS = {
@@ -164,7 +165,9 @@ describe("warm starts from the user's cache folder", () => {
     await answers(root, cache, ["--no-disk-cache"]);
     await expect(readdir(join(cache, "skills-kernel"))).rejects.toThrow();
     await answers(root, cache, ["--cache-dir", chosen]);
-    expect((await readdir(chosen)).sort()).toEqual(["indexes", "snapshots", "summaries"]);
+    // The usage figures of the searches go there too, written as the server stops.
+    await waitFor("the usage figures", async () => (await readdir(chosen)).includes("usage"));
+    expect((await readdir(chosen)).sort()).toEqual(["indexes", "snapshots", "summaries", "usage"]);
     const warm = await answers(root, cache, ["--cache-dir", chosen]);
     expect(filesRead(warm.log())).toBe(0);
   });
