@@ -226,21 +226,6 @@ export const COMMAND_SPECS = {
     positionals: [0, 0],
     options: { json: json("the tool's answer") },
   },
-  usage: {
-    summary: "which skills are used, and what was searched for in vain (the usage plugin's figures)",
-    usage: "",
-    positionals: [0, 0],
-    options: {
-      days: { type: "string", value: "N", help: "the last N days, today included (default 30)" },
-      group: {
-        type: "string",
-        value: "GROUP",
-        help: "one caller group's figures: CLAIM:VALUE (groups:platform), scope:SCOPE or anonymous",
-      },
-      format: { type: "string", value: "FORMAT", help: "text (default) or json" },
-      json: json("the report (as --format json)"),
-    },
-  },
   export: {
     summary: "write DIR's skills as a static Agent Skills discovery site (.well-known/agent-skills/)",
     usage: "DIR --out SITE",
@@ -376,6 +361,21 @@ export const COMMAND_SPECS = {
     usage: "TOOL",
     positionals: [1, 1],
     options: { args: { type: "string", value: "JSON", help: "the tool's arguments, a JSON object" } },
+  },
+  usage: {
+    summary: "which skills are used, and what was searched for in vain (the usage plugin's figures)",
+    usage: "",
+    positionals: [0, 0],
+    options: {
+      days: { type: "string", value: "N", help: "the last N days, today included (default 30)" },
+      group: {
+        type: "string",
+        value: "GROUP",
+        help: "one caller group's figures: CLAIM:VALUE (groups:platform), scope:SCOPE or anonymous",
+      },
+      format: { type: "string", value: "FORMAT", help: "text (default) or json" },
+      json: json("the report (as --format json)"),
+    },
   },
 } as const satisfies Record<string, CommandSpec>;
 

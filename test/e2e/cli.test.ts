@@ -53,7 +53,7 @@ describe("CLI basics", () => {
     [["--bogus"], /^skills-kernel: unknown option --bogus; see skills-kernel serve --help$/m],
     [
       ["search", "x", "--format", "json"],
-      /^skills-kernel: search takes no --format option \(list, audit, doctor take it\); see skills-kernel search --help$/m,
+      /^skills-kernel: search takes no --format option \(list, audit, doctor, usage take it\); see skills-kernel search --help$/m,
     ],
     [["frobnicate"], /unknown command "frobnicate"; commands: serve, list/],
     [["list", "extra"], /unexpected argument "extra"/],

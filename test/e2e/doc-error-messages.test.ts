@@ -188,7 +188,7 @@ const CASES: readonly Case[] = [
   {
     doc: "docs/configuration.md",
     quoted:
-      "skills-kernel: search takes no --format option (list, audit, doctor take it); see skills-kernel search --help",
+      "skills-kernel: search takes no --format option (list, audit, doctor, usage take it); see skills-kernel search --help",
     argv: ["search", "x", "--format", "json"],
   },
   {

@@ -80,7 +80,9 @@ describe("/metrics after a load run (--metrics, through the bundle on Node 20)",
     expect(sample(text, 'skills_kernel_source_skills{source="skills"}')).toBe(3);
     expect(sample(text, 'skills_kernel_source_state{source="skills",state="ok"}')).toBe(1);
     for (const line of text.split("\n").filter((line) => line.includes("changelog-curator")))
-      expect(line).toMatch(/^skills_kernel_skill_uses_by_skill_total\{source="skills",skill="changelog-curator",kind="(search_hit|first_hit)"\} \d+$/);
+      expect(line).toMatch(
+        /^skills_kernel_skill_uses_by_skill_total\{source="skills",skill="changelog-curator",kind="(search_hit|first_hit)"\} \d+$/,
+      );
     expect(sample(text, 'skills_kernel_skill_uses_total{kind="search_hit"}')).toBeGreaterThan(0);
     expect(sample(text, "skills_kernel_search_index_build_seconds")).toBeGreaterThan(0);
     expect(sample(text, "skills_kernel_cache_hits_total")).toBeGreaterThanOrEqual(0);
