@@ -3,7 +3,6 @@ import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import { withLockFile } from "../../../lifecycle/lock-guard.js";
 import type { UsageStore } from "../../../skills/usage/store.js";
 import { MemoryUsageStore } from "./memory-store.js";
 
@@ -82,6 +81,8 @@ export class FileUsageStore implements UsageStore {
     const saving = this.#unsaved;
     this.#unsaved = this.#empty();
     try {
+      // Loaded at the first save: a session that counts nothing never loads the lock's library.
+      const { withLockFile } = await import("../../../lifecycle/lock-guard.js");
       await withLockFile(this.file, async () => {
         const merged = await this.#read();
         merged.mergeFrom(saving);
