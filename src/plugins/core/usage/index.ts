@@ -54,10 +54,12 @@ export default definePlugin({
   name: "usage",
   provides: [TOKENS.Usage, TOKENS.RequestObserver],
   consumes: [
-    TOKENS.WholeCatalog,
-    { token: TOKENS.UsageStore, optional: true },
+    // The whole catalog ranks every skill for mostUsed, which hands each caller its own view's
+    // alone; who may see which source makes the caller groups.
+    { token: TOKENS.WholeCatalog, wholeCatalog: true },
+    { token: TOKENS.UsageStore, optional: true, wholeCatalog: true },
     { token: INTERNAL_TOKENS.RedisCommands, optional: true },
-    { token: TOKENS.SourceVisibility, optional: true, fromStart: true },
+    { token: TOKENS.SourceVisibility, optional: true, fromStart: true, wholeCatalog: true },
     { token: TOKENS.MetricsRecorder, optional: true },
   ],
   options: usageOptionsSchema,
