@@ -90,7 +90,7 @@ export const TOKENS = {
   /** What may be served and installed (audit mode, signatures): the skill-policy plugin's, with its defaults unless configured. */
   SkillPolicy: defineToken<SkillPolicy>("skill-policy", { default: skillPolicy }),
   /** Single, optional: how much callers use each skill, so the catalog summary's examples favour the most used. */
-  SkillPopularity: defineToken<SkillPopularity>("skill-popularity"),
+  SkillPopularity: defineToken<SkillPopularity>("skill-popularity", { wholeCatalog: true }),
   /**
    * Which skills are used and what was searched for in vain (the usage plugin's): reports hold
    * every caller's misses, and the figures of every skill the catalog a reader passes shows.

@@ -1,4 +1,3 @@
-import type { CatalogSkill } from "../catalog/catalog-types.js";
 import { ALL_CALLERS, BUCKETS, lastDays, parseSkillField, skillKey } from "./buckets.js";
 import type { MissFigures, SkillUsageFigures, UsageCounter, UsageQuery, UsageReport } from "./report.js";
 import type { UsageStore } from "./store.js";
@@ -123,11 +122,4 @@ export async function readReport(store: UsageStore, query: UsageQuery, now: numb
     }),
   );
   return { days: query.days, skills, misses };
-}
-
-/** The skills of a listing in the order of `ranked` (source and name keys, most used first); unranked ones left out. */
-export function inRankOrder(skills: readonly CatalogSkill[], ranked: ReadonlyMap<string, number>): CatalogSkill[] {
-  return skills
-    .filter((skill) => ranked.has(skillKey(skill)))
-    .sort((a, b) => ranked.get(skillKey(a))! - ranked.get(skillKey(b))!);
 }

@@ -1,4 +1,4 @@
-import type { CatalogSkill } from "../catalog/catalog-types.js";
+import type { AreaSkill } from "../catalog/summary-areas.js";
 import type { CatalogView } from "../catalog/catalog-view.js";
 
 /** What is counted per skill, in the report's words. */
@@ -69,12 +69,11 @@ export interface SkillUsage {
   /** The figures over `days`, as `query.catalog` may see them, most used first. Rejects when the store cannot be read. */
   report(query: UsageQuery): Promise<UsageReport>;
   /**
-   * The skills of `catalog` used in the plugin's `rankDays`, most used first (by every caller),
-   * from a ranking refreshed in the background: it never waits, and is empty until the first
-   * ranking. The same array comes back until the ranking or the catalog's listing changes, so a
-   * caller may cache what it makes of it on that array.
+   * How often `skill` was used (read, fetched, installed) in the plugin's `rankDays`, by every
+   * caller, from figures read in the background: it never waits, and is 0 until the first
+   * reading. The usage plugin provides it as `TOKENS.SkillPopularity` for the catalog summary.
    */
-  mostUsed(catalog: CatalogView): readonly CatalogSkill[];
+  popularity(skill: AreaSkill): number;
   /** Count an install made outside the tools (the CLI's `install` and `add`). */
   installed(skill: { readonly source: string; readonly name: string }): void;
   /** Write what is counted so far (a report flushes first; tests and shutdown too). */

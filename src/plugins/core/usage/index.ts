@@ -17,7 +17,7 @@ import { UsageService } from "./service.js";
 const FLUSH_INTERVAL_MS = 1_000;
 /** How often the in-process store's file is brought up to date. */
 const SAVE_INTERVAL_MS = 30_000;
-/** How old the ranking behind `mostUsed` may get before it is read again: it changes the instructions, so seldom. */
+/** How old the uses behind `popularity` may get before they are read again: they change the instructions, so seldom. */
 const RANK_INTERVAL_MS = 10 * 60_000;
 /** How long stopping waits for the last figures to be written. */
 const STOP_WRITE_MS = 1_000;
@@ -29,7 +29,7 @@ export const usageOptionsSchema = z.strictObject({
   recordQueries: z.boolean().default(true),
   /** The scope a signed-in caller needs to read the figures over HTTP (with a static token, its holder reads them). */
   operatorScope: z.string().min(1).default("skills:admin"),
-  /** The days the ranking of most used skills (`mostUsed`, the catalog summary's order) looks back. */
+  /** The days the uses behind `popularity` (the catalog summary's choice of examples) look back. */
   rankDays: z.number().int().min(1).max(3650).default(30),
   /** Distinct miss texts this process starts recording per day; more are counted as lost. */
   maxMissesPerDay: z.number().int().min(0).max(100_000).default(1_000),
@@ -48,14 +48,14 @@ export const usageOptionsSchema = z.strictObject({
  * the server answers (one observer of every request and tool result), kept per day in a store
  * (the cache folder, or Redis beside cache-redis, or a plugin's own engine), read by operators
  * (`GET /v1/usage` with rest-api, the catalog page, `skills-kernel usage`) and by whatever orders
- * skills by use (`TOKENS.Usage`'s `mostUsed`).
+ * skills by use (`TOKENS.SkillPopularity`, which the catalog summary's examples favour).
  */
 export default definePlugin({
   name: "usage",
-  provides: [TOKENS.Usage, TOKENS.RequestObserver],
+  provides: [TOKENS.Usage, TOKENS.SkillPopularity, TOKENS.RequestObserver],
   consumes: [
-    // The whole catalog ranks every skill for mostUsed, which hands each caller its own view's
-    // alone; who may see which source makes the caller groups.
+    // The whole catalog: every skill's uses are read for the summary's popularity, which is asked
+    // only of the skills a caller sees; who may see which source makes the caller groups.
     { token: TOKENS.WholeCatalog, wholeCatalog: true },
     { token: TOKENS.UsageStore, optional: true, wholeCatalog: true },
     { token: INTERNAL_TOKENS.RedisCommands, optional: true },
@@ -94,6 +94,7 @@ export default definePlugin({
       now,
     });
     ctx.provide(TOKENS.Usage, service);
+    ctx.provide(TOKENS.SkillPopularity, (skill) => service.popularity(skill));
     ctx.contribute(TOKENS.RequestObserver, usageObserver(service));
 
     const timers: ReturnType<typeof setInterval>[] = [];

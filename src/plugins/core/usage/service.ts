@@ -4,10 +4,11 @@ import type { MetricsRecorder } from "../../../kernel/request-observer.js";
 import type { HandlerCaller, Identity } from "../../../kernel/types.js";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
+import type { AreaSkill } from "../../../skills/catalog/summary-areas.js";
 import type { SourceVisibility } from "../../../skills/catalog/visibility.js";
 import { skillKey, type SkillKey } from "../../../skills/usage/buckets.js";
 import { missText } from "../../../skills/usage/query-text.js";
-import { inRankOrder, readReport, usesOf } from "../../../skills/usage/read-report.js";
+import { readReport, usesOf } from "../../../skills/usage/read-report.js";
 import type { SkillUsage, UsageCounter, UsageQuery, UsageReport } from "../../../skills/usage/report.js";
 import type { UsageStore } from "../../../skills/usage/store.js";
 import { UsageTally, writePending } from "../../../skills/usage/tally.js";
@@ -39,9 +40,9 @@ export interface UsageServiceOptions {
   /** How long one write of the figures, or a report's read, may take before it is given up. */
   readonly writeTimeoutMs: number;
   readonly visibilities: () => readonly SourceVisibility[];
-  /** Every skill, for the ranking behind `mostUsed`. */
+  /** Every skill, for the uses behind `popularity`. */
   readonly whole?: CatalogView;
-  /** How old the ranking may get before `mostUsed` has it read again, in the background. */
+  /** How old the uses may get before `popularity` has them read again, in the background. */
   readonly rankEveryMs?: number;
   readonly metrics: MetricsRecorder | undefined;
   readonly logger: Logger;
@@ -66,11 +67,10 @@ export class UsageService implements SkillUsage, UsageNotes {
   #busySince = 0;
   #failing = false;
   #lost = 0;
-  /** Skill keys by rank, most used first, from the last ranking. */
-  #ranking: ReadonlyMap<string, number> = new Map();
+  /** Uses of each skill used in `rankDays`, by skill key, from the last ranking. */
+  #uses: ReadonlyMap<string, number> = new Map();
   #rankedAt = Number.NEGATIVE_INFINITY;
   #rankingUnderWay: Promise<void> | undefined;
-  #ranked = new WeakMap<readonly CatalogSkill[], { ranking: ReadonlyMap<string, number>; skills: CatalogSkill[] }>();
 
   constructor(private readonly options: UsageServiceOptions) {
     this.#tally = new UsageTally(options);
@@ -212,15 +212,15 @@ export class UsageService implements SkillUsage, UsageNotes {
     return withTimeout(readReport(this.options.store, query, this.options.now()), this.options.writeTimeoutMs);
   }
 
-  /** Ranks every skill used in `rankDays` from the store, for `mostUsed`; one ranking at a time. */
+  /** Reads every skill's uses in `rankDays` from the store, for `popularity`; one ranking at a time. */
   rank(): Promise<void> {
     const whole = this.options.whole;
     if (!whole) return Promise.resolve();
     this.#rankedAt = this.options.now();
     this.#rankingUnderWay ??= this.report({ days: this.options.rankDays, catalog: whole, unserved: true })
       .then((report) => {
-        const used = report.skills.filter((row) => usesOf(row) + row.searchHits > 0);
-        this.#ranking = new Map(used.map((row, rank) => [skillKey(row), rank]));
+        const used = report.skills.filter((row) => usesOf(row) > 0);
+        this.#uses = new Map(used.map((row) => [skillKey(row), usesOf(row)]));
       })
       .catch((error: unknown) => this.options.logger.debug(`cannot rank the most used skills: ${errorMessage(error)}`))
       .finally(() => {
@@ -229,15 +229,11 @@ export class UsageService implements SkillUsage, UsageNotes {
     return this.#rankingUnderWay;
   }
 
-  mostUsed(catalog: CatalogView): readonly CatalogSkill[] {
+  popularity(skill: AreaSkill): number {
     // Read again in the background once old: the answer asking never waits for the store.
     if (this.options.now() - this.#rankedAt >= (this.options.rankEveryMs ?? 0)) void this.rank();
-    const listing = catalog.list();
-    const cached = this.#ranked.get(listing);
-    if (cached?.ranking === this.#ranking) return cached.skills;
-    const skills = Object.freeze(inRankOrder(listing, this.#ranking)) as CatalogSkill[];
-    this.#ranked.set(listing, { ranking: this.#ranking, skills });
-    return skills;
+    if (skill.source === undefined || skill.name === undefined) return 0;
+    return this.#uses.get(skillKey({ source: skill.source, name: skill.name })) ?? 0;
   }
 }
 

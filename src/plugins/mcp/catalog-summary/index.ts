@@ -58,7 +58,7 @@ export default definePlugin({
   // The whole catalog: the local sources' first load, and the summary kept for the next start.
   consumes: [
     { token: TOKENS.WholeCatalog, wholeCatalog: true },
-    { token: TOKENS.SkillPopularity, optional: true },
+    { token: TOKENS.SkillPopularity, optional: true, wholeCatalog: true },
   ],
   options: optionsSchema,
   setup(ctx, options) {

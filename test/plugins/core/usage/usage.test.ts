@@ -174,15 +174,23 @@ describe("counting", () => {
     for (const days of ["0", "91", "x", "1.5"]) expect((await get(kernel, `/v1/usage?days=${days}`)).status).toBe(400);
   });
 
-  it("counts search hits in the ranking that orders skills by use, without waiting", async () => {
+  it("gives each skill's uses to the catalog summary, read in the background, never waiting", async () => {
     const usage = usageOf(kernel);
-    usage.mostUsed(kernel.catalogFor(undefined));
-    await waitFor("a ranking", async () => usage.mostUsed(kernel.catalogFor(undefined)).length > 0);
-    const ranked = usage.mostUsed(kernel.catalogFor(undefined));
-    expect(ranked.map((s) => s.name)).toEqual(["docs", "pdf"]);
-    // The same array until the ranking or the listing changes: a summary may cache on it.
-    expect(usage.mostUsed(kernel.catalogFor(undefined))).toBe(ranked);
-    expect(usage.mostUsed(kernel.catalogFor(ADA)).map((s) => s.name)).toEqual(["docs", "pdf", "deploy"]);
+    const { skills } = await usage.report({ days: 1, catalog: kernel.catalogFor(undefined) });
+    const skill = (name: string) => ({
+      id: name,
+      description: "",
+      name,
+      source: row({ days: 1, skills, misses: [] }, name)!.source,
+    });
+    // The first ask starts a reading and answers 0 at once.
+    expect(usage.popularity(skill("docs"))).toBe(0);
+    await waitFor("the uses read", async () => usage.popularity(skill("docs")) > 0);
+    // Reads, fetches and installs: docs was read twice, fetched twice and installed once.
+    expect(usage.popularity(skill("docs"))).toBe(5);
+    expect(usage.popularity(skill("pdf"))).toBe(2);
+    expect(usage.popularity({ id: "nothing", description: "" })).toBe(0);
+    expect(kernel.resolve(TOKENS.SkillPopularity)(skill("docs"))).toBe(5);
   });
 });
 
