@@ -19,7 +19,7 @@ export function unknownOption(
   const owners = Object.keys(specs).filter((other) => other !== command && takes(specs[other]!.options));
   const help = `see skills-kernel ${command} --help`;
   if (owners.length > 0) {
-    const shown = owners.length > 3 ? `${owners.slice(0, 3).join(", ")}, …` : owners.join(", ");
+    const shown = owners.length > 4 ? `${owners.slice(0, 4).join(", ")}, …` : owners.join(", ");
     return `${command} takes no ${flag} option (${shown} ${owners.length === 1 ? "takes" : "take"} it); ${help}`;
   }
   const own = Object.keys({ ...common, ...specs[command]!.options });

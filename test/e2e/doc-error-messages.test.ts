@@ -32,7 +32,7 @@ const inline = (plugins: string, top = "") => `export default { ${top}plugins: [
 const CASES: readonly Case[] = [
   {
     doc: "docs/configuration.md",
-    quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, sign, verify, cache-stats, export, …`,
+    quoted: `skills-kernel: unknown command "frobnicate"; commands: serve, list, search, read, validate, audit, doctor, sign, verify, cache-stats, export, …`,
     argv: ["frobnicate"],
   },
   {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Runtime } from "../helpers/cli.js";
 import { connectHttp, MCP_HEADERS, rawInitialize, rawRequest } from "../helpers/http-client.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
@@ -54,7 +54,15 @@ describe("/metrics after a load run (--metrics, through the bundle on Node 20)",
     await modern.client.close();
     await legacy.client.close();
 
-    const text = await scrape(server);
+    // The usage plugin counts answers on its next flush (once a second), not while answering.
+    const text = await vi.waitFor(
+      async () => {
+        const scraped = await scrape(server);
+        expect(sample(scraped, 'skills_kernel_skill_uses_total{kind="search_hit"}')).toBeGreaterThan(0);
+        return scraped;
+      },
+      { timeout: 20_000, interval: 250 },
+    );
     expect(
       sample(text, 'skills_kernel_mcp_requests_total{method="tools/call",tool="search_skills",outcome="ok"}'),
     ).toBe(searches);
@@ -83,7 +91,6 @@ describe("/metrics after a load run (--metrics, through the bundle on Node 20)",
       expect(line).toMatch(
         /^skills_kernel_skill_uses_by_skill_total\{source="skills",skill="changelog-curator",kind="(search_hit|first_hit)"\} \d+$/,
       );
-    expect(sample(text, 'skills_kernel_skill_uses_total{kind="search_hit"}')).toBeGreaterThan(0);
     expect(sample(text, "skills_kernel_search_index_build_seconds")).toBeGreaterThan(0);
     expect(sample(text, "skills_kernel_cache_hits_total")).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'skills_kernel_cache_state{state="connected"}')).toBe(1);
