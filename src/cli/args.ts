@@ -249,6 +249,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   // npx skills' `'*'`: every agent, every skill of the source.
   const agents = (values.agent as string[] | undefined) ?? [];
   const skills = (values.skill as string[] | undefined) ?? [];
+  if (command === "remove" && skills.includes("*"))
+    throw new ConfigError(`remove takes skill names, not "*"; skills-kernel installed lists them`);
+  if (command === "remove" && !values.help && positionals.length + skills.length === 0)
+    throw new ConfigError("remove needs NAME... (or --skill NAME); see --help");
   const http = httpFlags(values);
   // export DIR: the folder is the one source, as --skills-dir DIR.
   const skillsDirs = [

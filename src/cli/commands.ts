@@ -331,9 +331,16 @@ export const COMMAND_SPECS = {
   remove: {
     summary: "remove skills (from some agents only)",
     usage: "NAME...",
-    positionals: [1, Infinity],
+    positionals: [0, Infinity],
     options: {
       global,
+      skill: {
+        type: "string",
+        multiple: true,
+        short: "s",
+        value: "NAME",
+        help: "a skill to remove, as a NAME argument is (npx skills' spelling; repeatable)",
+      },
       agent: agent("only from this agent's folder (repeatable)"),
       yes: yes("accepted for npx skills' habit; remove never asks"),
     },

@@ -40,6 +40,17 @@ describe("npx skills' spellings (skills 1.7.4)", () => {
     expect(parseCliArgs(["update", "-y"])).toMatchObject({ command: "update", yes: true });
   });
 
+  it("rm -s NAME is rm NAME; rm takes names, not '*'", () => {
+    expect(parseCliArgs(["rm", "-s", "pdf", "-s", "docx"])).toMatchObject({
+      command: "remove",
+      skills: ["pdf", "docx"],
+    });
+    expect(refusal(["rm", "--skill", "*"])).toBe(
+      'remove takes skill names, not "*"; skills-kernel installed lists them',
+    );
+    expect(refusal(["rm"])).toBe("remove needs NAME... (or --skill NAME); see --help");
+  });
+
   it("reads '*' as every agent and every skill", () => {
     expect(parseCliArgs(["add", "acme/skills", "--agent", "*", "--skill", "*"])).toMatchObject({
       agents: [],

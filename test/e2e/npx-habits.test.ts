@@ -93,7 +93,7 @@ describe("npx skills' spellings", () => {
     // Removing it for the agent whose own folder it is says nothing more: nobody else reads that one.
     const fromClaude = await run(["rm", "docx", "-a", "claude-code"]);
     expect(fromClaude).toMatchObject({ code: 0, stderr: "" });
-    const all = await run(["rm", "pdf"]);
+    const all = await run(["rm", "-s", "pdf"]);
     expect(all).toMatchObject({ code: 0, stdout: "removed pdf\n", stderr: "" });
     expect(existsSync(join(project, ".agents", "skills", "pdf"))).toBe(false);
   });

@@ -28,7 +28,7 @@ interface Removal {
 }
 
 /**
- * `skills-kernel remove NAME... [--agent ID]...`: removes skills from the named agents, or from
+ * `skills-kernel remove NAME... [--skill NAME]... [--agent ID]...`: removes skills from the named agents, or from
  * all; the lock follows. The stored copy goes with the last agent that uses it. Every path is
  * checked before anything is deleted: no link on the way, and only links and installed skills.
  */
@@ -38,7 +38,8 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
     const lock = await readLock(file);
     const skills = { ...lock.skills };
     const removals: Removal[] = [];
-    for (const name of args.positionals) removals.push(await planRemoval(name, skills[name], args, context));
+    for (const name of new Set([...args.positionals, ...args.skills]))
+      removals.push(await planRemoval(name, skills[name], args, context));
     for (const { paths } of removals) {
       for (const path of paths) {
         const kind = await entryKind(path);
