@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectCli, RUNTIMES, type Runtime } from "../helpers/cli.js";
 import { SHARED_CORPUS } from "../helpers/corpus.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { connectHttp } from "../helpers/http-client.js";
+import { startHttpServer } from "../helpers/http-server.js";
 
 /**
  * What an agent host sees when it spawns the server and sends `initialize` at once, as Claude Code
@@ -87,6 +89,31 @@ describe("an initialize sent at spawn over the 700-skill corpus", () => {
       for (const repo of ["anthropics__skills/", "obra__superpowers/", "K-Dense-AI__claude-scientific-skills/"])
         expect(summary).toContain(`  - ${repo} (`);
       expect(summary.split("\n").at(-1)).toMatch(/^To find the skill for a task, call search_skills/);
+    },
+  );
+});
+
+describe("an initialize sent as soon as the HTTP server listens", () => {
+  it.skipIf(!SHARED_CORPUS.present)(
+    SHARED_CORPUS.title("names the corpus's skills on a cold start, at either revision"),
+    async () => {
+      // The wait raised from its default, so that a loaded machine's slow first load still fits in it.
+      const config = join(base, "http.config.json");
+      const fs = { roots: [{ path: SHARED_CORPUS.dir }], diskCache: false };
+      const summary = { waitForLocalMs: 30_000, diskCache: false };
+      await writeFile(config, JSON.stringify({ plugins: [["fs", fs], "search-skills", ["catalog-summary", summary]] }));
+      const server = await startHttpServer(["--config", config]);
+      try {
+        for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+          const { client, transport } = await connectHttp(server.mcpUrl, { revision });
+          const instructions = client.getInstructions() ?? "";
+          await transport.close();
+          expect(instructions, revision).not.toMatch(/still loading/i);
+          expect(instructions.split("\n").filter((line) => /^ {2,4}- [^ ]+: /.test(line)).length).toBeGreaterThan(20);
+        }
+      } finally {
+        await server.stop();
+      }
     },
   );
 });

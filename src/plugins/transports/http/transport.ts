@@ -26,7 +26,7 @@ export interface HttpTransportParts {
 export function httpTransport({ options, routes, catalog, cache }: HttpTransportParts): TransportDefinition {
   return {
     name: "http",
-    async start({ createServer, serverEdition, logger, signal, catalogFor }) {
+    async start({ createServer, instructionsSettled, serverEdition, logger, signal, catalogFor }) {
       const allowedHosts = defaultAllowedHosts(options.host, options.allowedHosts);
       if (!isLoopback(options.host) && options.authToken === undefined && options.oauth === undefined) {
         logger.warn(
@@ -43,7 +43,11 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
       const boundPort = options.allowedHosts === undefined && allowedHosts !== undefined ? () => listening : undefined;
       const contributed = routes();
       const app = createHttpApp({
-        buildServer: createServer,
+        // As over stdio: the first servers wait (bounded) for what their instructions say to settle.
+        buildServer: async (build) => {
+          await instructionsSettled();
+          return createServer(build);
+        },
         edition: serverEdition,
         personal: personalAnswers(options, catalog),
         logger,
