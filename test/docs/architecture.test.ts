@@ -40,6 +40,17 @@ describe("docs/architecture.md", () => {
     expect(listed.sort()).toEqual(Object.keys(TOKENS).sort());
   });
 
+  it("gives each token the traits it has: per consumer, whole catalog, its default", async () => {
+    for (const [, name, comment] of DOC.matchAll(/^TOKENS\.(\w+) +\/\/ (.*)$/gm)) {
+      const token = TOKENS[name as keyof typeof TOKENS];
+      expect(/\bper consumer\b/.test(comment!), `${name}: per consumer`).toBe(token.scope === "plugin");
+      expect(/\bwhole catalog\b/.test(comment!), `${name}: whole catalog`).toBe(token.wholeCatalog);
+      const said = /\bdefault ([\w-]+)$/.exec(comment!)?.[1];
+      const booted = token.default ? ((await token.default()) as { name: string }).name : undefined;
+      expect(said, `${name}: default`).toBe(booted);
+    }
+  });
+
   it("names every built-in plugin folder under its role in 'Where things go', and no other", () => {
     for (const role of readdirSync(join(ROOT, "src/plugins"), { withFileTypes: true }).filter((entry) =>
       entry.isDirectory(),
