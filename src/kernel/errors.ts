@@ -20,7 +20,7 @@ function kindsOf(constructor: unknown): string[] {
 }
 
 /**
- * Stable codes of the kernel's errors (docs/architecture.md lists them), in the manner of avvio's
+ * Stable codes of the kernel's errors (docs/plugins.md lists them), in the manner of avvio's
  * `AVV_ERR_*`: match on `error.code`, never on the message.
  */
 export const ERROR_CODES = {

@@ -13,6 +13,10 @@ const DOCS = [
   ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
+  // The READMEs beside the code they describe (src/plugins/sources/fs/README.md).
+  ...readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" })
+    .filter((name) => name === "README.md" || name.endsWith("/README.md"))
+    .map((name) => `src/${name}`),
 ];
 /** Paths the docs name that are someone else's, not this repository's. */
 const NOT_OURS = new Set([

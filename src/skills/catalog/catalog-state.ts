@@ -28,7 +28,7 @@ function depth(path: string): number {
 }
 
 /**
- * The identity rule (docs/architecture.md, "Skill identity") over the sources given, in their
+ * The identity rule (docs/sources.md, "Skill identity") over the sources given, in their
  * precedence order: then by each skill's rank, shallower folders, path order. The first skill of
  * each name answers to the plain name; the others to their qualified id.
  */

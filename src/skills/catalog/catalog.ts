@@ -41,7 +41,7 @@ export const ANNOUNCED_TTL_MS = 60_000;
 export const STATIC_TTL_MS = 60 * 60_000;
 
 /**
- * Every skill from every source, with one identity rule (docs/architecture.md, "Skill identity"):
+ * Every skill from every source, with one identity rule (docs/sources.md, "Skill identity"):
  * sources rank in the order plugins contributed them, then by their own rank (root order), then
  * shallower folders, then path order. The first skill of each name answers to the plain name;
  * the others stay reachable by their qualified id. It loads the sources, keeps each one's last
