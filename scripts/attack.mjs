@@ -656,6 +656,28 @@ cases["a plugin consuming a whole-catalog service without saying so does not boo
   return refusals.every(Boolean);
 };
 
+cases["export neither writes nor deletes through a linked agent-skills (issue 47, item 1)"] = async () => {
+  const dir = await project("export-linked", { "skills/a/SKILL.md": skill("a"), "victim/keep.txt": "mine\n" });
+  await mkdir(join(dir, "site/.well-known"), { recursive: true });
+  await symlink(join(dir, "victim"), join(dir, "site/.well-known/agent-skills"));
+  const run = await cli(["export", join(dir, "skills"), "--out", join(dir, "site")]);
+  return (
+    run.code === 1 &&
+    /is a symbolic link/.test(run.stderr) &&
+    (await filesUnder(join(dir, "victim"))).join() === "keep.txt"
+  );
+};
+
+cases["export removes no file it did not write (issue 47, item 1)"] = async () => {
+  const dir = await project("export-foreign", {
+    "skills/a/SKILL.md": skill("a"),
+    "site/.well-known/agent-skills/README.md": "mine\n",
+  });
+  ran(await cli(["export", join(dir, "skills"), "--out", join(dir, "site")]), "export");
+  const run = ran(await cli(["export", join(dir, "skills"), "--out", join(dir, "site")]), "export");
+  return existsSync(join(dir, "site/.well-known/agent-skills/README.md")) && /left alone 1 file/.test(run.stderr);
+};
+
 let failed = 0;
 let broken = 0;
 for (const [name, run] of Object.entries(cases)) {
