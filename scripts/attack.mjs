@@ -678,6 +678,14 @@ cases["export removes no file it did not write (issue 47, item 1)"] = async () =
   return existsSync(join(dir, "site/.well-known/agent-skills/README.md")) && /left alone 1 file/.test(run.stderr);
 };
 
+cases["a FIFO given as an archive is refused, not waited on (issue 47, item 6)"] = async () => {
+  if (process.platform === "win32") return true;
+  const dir = await project("fifo", { "skills/a/SKILL.md": skill("a") });
+  execFileSync("mkfifo", [join(dir, "evil.tar.gz")]);
+  const run = await cli(["list", "--skills-archive", join(dir, "evil.tar.gz")]);
+  return run.code === 1 && /is not a regular file but a FIFO/.test(run.stderr);
+};
+
 let failed = 0;
 let broken = 0;
 for (const [name, run] of Object.entries(cases)) {

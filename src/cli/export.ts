@@ -6,7 +6,7 @@ import type { SkillsKernel } from "../create-kernel.js";
 import { UserError } from "../kernel/errors.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH } from "../plugins/transports/well-known/index.js";
 import { linkOnTheWay } from "../skills/files/linked-folders.js";
-import { describeKind } from "../skills/files/read-head.js";
+import { describeKind } from "../lib/regular-file.js";
 
 /** The record of the files an export wrote, kept beside them: the next export removes only those. */
 export const EXPORT_MANIFEST = ".skills-kernel-export.json";

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
+import { readRegularFile } from "../../../lib/regular-file.js";
 
 /** The environment variable a shared secret comes from when the config sets none. */
 export const CACHE_SECRET_ENV = "SKILLS_KERNEL_CACHE_SECRET";
@@ -25,7 +26,7 @@ export async function cacheSecret(configured: string | undefined, logger: Logger
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
   const file = join(cacheRoot(undefined, process.cwd()), "redis-secret");
   try {
-    const kept = (await readFile(file, "utf8")).trim();
+    const kept = (await readRegularFile(file, "utf8")).trim();
     if (kept.length >= MIN_SECRET_LENGTH) return kept;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") logger.debug(`cannot read ${file}: ${errorMessage(error)}`);
@@ -37,7 +38,7 @@ export async function cacheSecret(configured: string | undefined, logger: Logger
     await writeFile(file, `${made}\n`, { mode: 0o600, flag: "wx" });
     return made;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return (await readFile(file, "utf8")).trim();
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return (await readRegularFile(file, "utf8")).trim();
     logger.info(
       `cannot keep a cache secret in ${file} (${errorMessage(error)}): Redis entries this process writes are read by it alone`,
     );
