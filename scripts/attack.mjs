@@ -6,7 +6,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -654,6 +654,58 @@ cases["a plugin consuming a whole-catalog service without saying so does not boo
     refusals.push(run.code === 2 && /holds every source's skills, hidden ones too/.test(run.stderr));
   }
   return refusals.every(Boolean);
+};
+
+cases["export neither writes nor deletes through a linked agent-skills (issue 47, item 1)"] = async () => {
+  const dir = await project("export-linked", { "skills/a/SKILL.md": skill("a"), "victim/keep.txt": "mine\n" });
+  await mkdir(join(dir, "site/.well-known"), { recursive: true });
+  await symlink(join(dir, "victim"), join(dir, "site/.well-known/agent-skills"));
+  const run = await cli(["export", join(dir, "skills"), "--out", join(dir, "site")]);
+  return (
+    run.code === 1 &&
+    /is a symbolic link/.test(run.stderr) &&
+    (await filesUnder(join(dir, "victim"))).join() === "keep.txt"
+  );
+};
+
+cases["export removes no file it did not write (issue 47, item 1)"] = async () => {
+  const dir = await project("export-foreign", {
+    "skills/a/SKILL.md": skill("a"),
+    "site/.well-known/agent-skills/README.md": "mine\n",
+  });
+  ran(await cli(["export", join(dir, "skills"), "--out", join(dir, "site")]), "export");
+  const run = ran(await cli(["export", join(dir, "skills"), "--out", join(dir, "site")]), "export");
+  return existsSync(join(dir, "site/.well-known/agent-skills/README.md")) && /left alone 1 file/.test(run.stderr);
+};
+
+cases["a FIFO given as an archive is refused, not waited on (issue 47, item 6)"] = async () => {
+  if (process.platform === "win32") return true;
+  const dir = await project("fifo", { "skills/a/SKILL.md": skill("a") });
+  execFileSync("mkfifo", [join(dir, "evil.tar.gz")]);
+  const run = await cli(["list", "--skills-archive", join(dir, "evil.tar.gz")]);
+  return run.code === 1 && /is not a regular file but a FIFO/.test(run.stderr);
+};
+
+cases["a cache secret others may read is not used (issue 47, item 7)"] = async () => {
+  if (process.platform === "win32") return true;
+  const dir = await project("secret-mode", { "skills/a/SKILL.md": skill("a") });
+  const config = join(dir, "config.json");
+  await writeFile(config, JSON.stringify({ plugins: [["fs", { roots: ["./skills"] }], "cache-redis", "list-skills"] }));
+  const cache = join(dir, "cache");
+  await mkdir(join(cache, "skills-kernel"), { recursive: true });
+  await writeFile(join(cache, "skills-kernel/redis-secret"), `${"k".repeat(43)}\n`, { mode: 0o644 });
+  await chmod(join(cache, "skills-kernel/redis-secret"), 0o644);
+  const kept = await cli(["list", "--config", config], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const short = await cli(["list", "--config", config], {
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, SKILLS_KERNEL_CACHE_SECRET: "short" },
+  });
+  return (
+    kept.code === 2 &&
+    /other users may read it/.test(kept.stderr) &&
+    short.code === 2 &&
+    /at least 32/.test(short.stderr)
+  );
 };
 
 let failed = 0;

@@ -1,12 +1,28 @@
-import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readdir, rename, rmdir, unlink } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { SkillsKernel } from "../create-kernel.js";
+import { UserError } from "../kernel/errors.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH } from "../plugins/transports/well-known/index.js";
+import { linkOnTheWay } from "../skills/files/linked-folders.js";
+import { describeKind } from "../lib/regular-file.js";
+
+/** The record of the files an export wrote, kept beside them: the next export removes only those. */
+export const EXPORT_MANIFEST = ".skills-kernel-export.json";
+const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
+// O_NOFOLLOW: a link swapped in after the checks fails the open instead of being followed;
+// O_NONBLOCK: a FIFO there fails the fstat check instead of blocking the open.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+const NAMED_LEFT_ALONE = 5;
 
 /**
  * `skills-kernel export DIR --out SITE`: the discovery site the http transport serves, as files
- * for any static host. A file whose bytes are unchanged is not rewritten, and files a previous
- * export left under `.well-known/agent-skills` that are no longer part of the site are removed.
+ * for any static host. A file whose bytes are unchanged is not rewritten; files a previous export
+ * recorded writing that are no longer part of the site are removed, and nothing else is. Nothing
+ * is written or deleted through a symbolic link: a linked SITE, `.well-known`, `agent-skills` or
+ * entry is refused before anything changes, as the lifecycle commands refuse linked agent folders.
  */
 export async function runExport(kernel: SkillsKernel, out: string, baseUrl: string | undefined): Promise<number> {
   await kernel.catalog.ready();
@@ -14,49 +30,169 @@ export async function runExport(kernel: SkillsKernel, out: string, baseUrl: stri
   const root = join(out, ...WELL_KNOWN_PATH.split("/").filter(Boolean));
   const files = new Map<string, Uint8Array>([[INDEX_FILE, site.indexBytes]]);
   for (const [path, artifact] of site.artifacts) files.set(path, artifact.bytes);
+
+  await refuseLink(root, dirname(out));
+  await refuseEntry(root, EXPORT_MANIFEST);
+  const stale = [...(await readManifest(root))].filter((path) => !files.has(path));
+  for (const path of [...files.keys(), ...stale]) await refuseEntry(root, path);
+
   let written = 0;
   for (const [path, bytes] of files) {
     const target = join(root, ...path.split("/"));
     if (await sameBytes(target, bytes)) continue;
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, bytes);
+    await writeBeside(target, bytes);
     written += 1;
   }
-  const removed = await removeStale(root, root, new Set(files.keys()));
+  const manifest = manifestBytes([...files.keys()]);
+  if (!(await sameBytes(join(root, EXPORT_MANIFEST), manifest)))
+    await writeBeside(join(root, EXPORT_MANIFEST), manifest);
+  const removed = await removeRecorded(root, stale);
+  const leftAlone = await filesUnder(root, new Set([...files.keys(), EXPORT_MANIFEST]));
+
   for (const left of site.leftOut)
     process.stderr.write(`skills-kernel: ${left.skill} left out (${left.code}): ${left.reason}\n`);
+  if (leftAlone.length > 0) {
+    const named = leftAlone.slice(0, NAMED_LEFT_ALONE).join(", ");
+    const more = leftAlone.length > NAMED_LEFT_ALONE ? ` and ${leftAlone.length - NAMED_LEFT_ALONE} more` : "";
+    process.stderr.write(
+      `skills-kernel: left alone ${leftAlone.length} file${leftAlone.length === 1 ? "" : "s"} under ${root} that no export recorded writing: ${named}${more}\n`,
+    );
+  }
   process.stdout.write(
     `exported ${site.index.skills.length} skill${site.index.skills.length === 1 ? "" : "s"} to ${join(out, WELL_KNOWN_PATH.slice(1))} (${written} files written, ${removed} removed, ${files.size - written} unchanged${site.leftOut.length > 0 ? `; ${site.leftOut.length} left out` : ""})\n`,
   );
   return 0;
 }
 
+function refusal(path: string, problem: string): UserError {
+  const why =
+    problem === "is a symbolic link"
+      ? "is a symbolic link, and export never writes or deletes through one (it could lead anywhere)"
+      : problem;
+  return new UserError(`refusing to export into ${path}: it ${why}`, 1);
+}
+
+async function refuseLink(folder: string, base: string): Promise<void> {
+  const linked = await linkOnTheWay(folder, base);
+  if (linked) throw refusal(linked.path, linked.problem);
+}
+
+/** A path export writes or removes: no link on the way from the site's root, and a regular file if there. */
+async function refuseEntry(root: string, path: string): Promise<void> {
+  const target = join(root, ...path.split("/"));
+  await refuseLink(target, root);
+  const stats = await lstat(target).catch(() => undefined);
+  if (stats && !stats.isFile()) throw refusal(target, `is ${describeKind(stats)}, where export keeps a file`);
+}
+
+/** The files the last export recorded writing; none when there is no record or it is not one. */
+async function readManifest(root: string): Promise<Set<string>> {
+  const path = join(root, EXPORT_MANIFEST);
+  const text = await readRegular(path, MANIFEST_MAX_BYTES).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw refusal(path, error instanceof UserError ? error.message : `cannot be read (${error.code ?? error.message})`);
+  });
+  if (text === undefined) return new Set();
+  let files: unknown;
+  try {
+    files = (JSON.parse(text.toString("utf8")) as { files?: unknown }).files;
+  } catch {
+    files = undefined;
+  }
+  if (!Array.isArray(files) || !files.every(isSitePath)) {
+    process.stderr.write(`skills-kernel: ${path} is not an export's record of its files; no file is removed\n`);
+    return new Set();
+  }
+  return new Set(files);
+}
+
+/** A path as the site names its files: relative, `/`-separated, never leaving the folder. */
+function isSitePath(path: unknown): path is string {
+  return (
+    typeof path === "string" &&
+    path !== EXPORT_MANIFEST &&
+    path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== ".." && !/[\\\0]/.test(segment))
+  );
+}
+
+function manifestBytes(files: readonly string[]): Uint8Array {
+  return Buffer.from(`${JSON.stringify({ writtenBy: "skills-kernel export", files: [...files].sort() }, null, 2)}\n`);
+}
+
+/** A regular file's bytes, opened without following a link or blocking on a FIFO. */
+async function readRegular(path: string, maxBytes: number): Promise<Buffer> {
+  const handle = await open(path, READ_FLAGS);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new UserError(`is ${describeKind(stats)}, not a file`);
+    if (stats.size > maxBytes) throw new UserError(`is over ${maxBytes} bytes`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 async function sameBytes(path: string, bytes: Uint8Array): Promise<boolean> {
   try {
-    return Buffer.from(bytes).equals(await readFile(path));
+    return Buffer.from(bytes).equals(await readRegular(path, bytes.length));
   } catch {
     return false;
   }
 }
 
-/** Remove files under `folder` that the site no longer holds, then folders left empty; returns how many files. */
-async function removeStale(root: string, folder: string, kept: ReadonlySet<string>): Promise<number> {
-  let entries;
+/**
+ * Writes a new file beside `target` and renames it over: rename replaces a link in its place
+ * instead of writing where it leads, and a reader never sees half a file.
+ */
+async function writeBeside(target: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `.${randomBytes(6).toString("hex")}.exporting`);
+  const handle = await open(temp, CREATE_FLAGS, 0o666);
   try {
-    entries = await readdir(folder, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const entry of entries) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) {
-      removed += await removeStale(root, path, kept);
-      await rmdir(path).catch(() => undefined);
-    } else if (!kept.has(relative(root, path).split(sep).join("/"))) {
-      await rm(path, { force: true });
-      removed += 1;
+    try {
+      await handle.writeFile(bytes);
+    } finally {
+      await handle.close();
     }
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Removes the files a previous export recorded and this one no longer writes, then the folders that leaves empty. */
+async function removeRecorded(root: string, stale: readonly string[]): Promise<number> {
+  let removed = 0;
+  for (const path of stale) {
+    const target = join(root, ...path.split("/"));
+    const gone = await unlink(target).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return false;
+        throw error;
+      },
+    );
+    if (!gone) continue;
+    removed += 1;
+    for (let folder = dirname(target); folder !== root && folder.startsWith(root + sep); folder = dirname(folder))
+      if (
+        !(await rmdir(folder).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
   }
   return removed;
+}
+
+/** The files under `root` (never through a link) other than `kept`, as site paths. */
+async function filesUnder(root: string, kept: ReadonlySet<string>): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join("/"))
+    .filter((path) => !kept.has(path))
+    .sort();
 }

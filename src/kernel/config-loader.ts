@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { describeImportError, importModule, locateSyntaxError, oneLine } from ".
 import { describeValue } from "./plugin-resolver.js";
 import type { Plugin } from "./types.js";
 import { VERSION } from "../version.js";
+import { describeKind, readRegularFile } from "../lib/regular-file.js";
 
 export interface LoadedConfig {
   readonly config: SkillsKernelConfig;
@@ -90,7 +91,10 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig 
 
   if (opts.configPath !== undefined) {
     const file = path.resolve(opts.cwd, opts.configPath);
-    if (!(await isFile(file))) throw new ConfigError(`config file ${opts.configPath} not found`);
+    const stats = await stat(file).catch(() => undefined);
+    if (!stats) throw new ConfigError(`config file ${opts.configPath} not found`);
+    if (!stats.isFile())
+      throw new ConfigError(`config file ${opts.configPath} is ${describeKind(stats)}, not a regular file`);
     const reader = readerFor(file, readers);
     if (!reader) {
       const supported = [...MODULE_EXTENSIONS, ".json", ".yaml", ".yml"];
@@ -169,7 +173,7 @@ async function readConfig(
 ): Promise<SkillsKernelConfig | undefined> {
   let content: string;
   try {
-    content = await readFile(file, "utf8");
+    content = await readRegularFile(file, "utf8");
   } catch (error) {
     throw new ConfigError(`${name(file)}: cannot read: ${oneLine(errorMessage(error))}`);
   }

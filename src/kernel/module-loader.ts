@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
+import { readRegularFile } from "../lib/regular-file.js";
 
 export type ModuleNamespace = Readonly<Record<string, unknown>>;
 
@@ -98,7 +98,7 @@ export async function locateSyntaxError(error: unknown, file: string): Promise<u
     return error;
   try {
     const output = (await loadJiti()).transform({
-      source: await readFile(file, "utf8"),
+      source: await readRegularFile(file, "utf8"),
       filename: file,
       ts: TYPESCRIPT_FILE.test(file),
     });

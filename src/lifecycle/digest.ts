@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { lstat, readdir, readFile, realpath } from "node:fs/promises";
+import { lstat, readdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
+import { readRegularFile } from "../lib/regular-file.js";
 
 /** An installed folder's files: POSIX path to `sha256:{hex}`, the Skills extension's digest format. */
 export type FileDigests = Record<string, string>;
@@ -24,7 +25,7 @@ export async function digestFolder(folder: string): Promise<FolderDigest> {
       if (entry.isDirectory()) {
         if (!SKIPPED.has(entry.name)) await walk(join(dir, entry.name), path);
       } else if (entry.isFile()) {
-        found.push({ path, bytes: await readFile(join(dir, entry.name)) });
+        found.push({ path, bytes: await readRegularFile(join(dir, entry.name)) });
       }
     }
   };

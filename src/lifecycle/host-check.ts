@@ -1,9 +1,10 @@
-import { lstat, readFile } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
 import { agentFolder, type AgentRow, type Scope } from "./agents.js";
 import { HOST_QUIRKS, SPEC_SOURCE } from "./host-quirks.js";
 import { agentSkillPath } from "./place.js";
+import { readRegularFile } from "../lib/regular-file.js";
 
 /** Why one agent will not load one installed skill, and what to do about it. */
 export interface HostProblem {
@@ -57,7 +58,7 @@ export async function checkSkillForAgents(
     }
     let text: string;
     try {
-      text = await readFile(join(path, "SKILL.md"), "utf8");
+      text = await readRegularFile(join(path, "SKILL.md"), "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
       say(`${join(path, "SKILL.md")} cannot be read (${code})`, `skills-kernel restore puts it back`);

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { z } from "zod";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { checkRelativePath } from "../skills/files/skill-files.js";
 import { agentById } from "./agents.js";
+import { readRegularFile } from "../lib/regular-file.js";
 
 /** The lock's file name: the one `npx skills` writes at a project's root, so both read each other's. */
 export const LOCK_FILE = "skills-lock.json";
@@ -111,7 +112,7 @@ export function portableFolder(folder: string, lockDir: string): string | undefi
 export async function readLock(file: string): Promise<Lock> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readRegularFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: LOCK_VERSION, skills: {} };
     throw new UserError(`cannot read ${file}: ${errorMessage(error)}`, 1);

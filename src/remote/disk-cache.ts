@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FolderBound } from "../cache/folder-bound.js";
 import type { Cache, JsonValue } from "../kernel/cache.js";
 import { systemClock, type Clock } from "../kernel/clock.js";
+import { openRegular } from "../lib/regular-file.js";
 
 /** How long an entry lives when the caller gives no TTL. */
 const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -68,7 +69,7 @@ function diskCache(dir: string, namespace: string, bound: FolderBound | undefine
 
 /** An entry's text; a file larger than the folder's bound is no entry of this cache, and is not read. */
 async function readEntry(file: string, bound: FolderBound | undefined): Promise<string> {
-  const handle = await open(file, "r");
+  const handle = await openRegular(file);
   try {
     if (bound && (await handle.stat()).size > bound.maxBytes)
       throw new Error(`${file} is larger than its folder may hold`);

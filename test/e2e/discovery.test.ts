@@ -217,7 +217,13 @@ describe("export writes the same site as static files", () => {
     expect(first.stderr).toMatch(/Bad_Name left out \(invalid-name\)/);
     const root = join(site, ".well-known/agent-skills");
     const written = await filesUnder(root);
-    expect([...written.keys()].sort()).toEqual(["index.json", "packed.tar.gz", "solo/SKILL.md"]);
+    // The record of what it wrote, so that the next export removes only those files.
+    expect([...written.keys()].sort()).toEqual([
+      ".skills-kernel-export.json",
+      "index.json",
+      "packed.tar.gz",
+      "solo/SKILL.md",
+    ]);
     const served = Buffer.from(
       await (await fetch(new URL("/.well-known/agent-skills/index.json", server.origin))).arrayBuffer(),
     );

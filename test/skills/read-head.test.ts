@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdir, open, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { NotRegularFileError, OutsideFolderError, readHead } from "../../src/skills/files/read-head.js";
+import { NotRegularFileError } from "../../src/lib/regular-file.js";
+import { OutsideFolderError, readHead } from "../../src/skills/files/read-head.js";
 import { tempDir } from "../plugins/sources/fs/files.js";
 
 const KiB = 1024;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type SarifLevel, type SarifResult, type SarifRule, sarifLog } from "../../lib/sarif.js";
 import { SKILL_FILES } from "../../skills/files/folder-rules.js";
@@ -124,7 +124,7 @@ export function doctorSarif(report: DoctorReport, root: string): object {
 function placeOf(location: string, root: string): { file: string; line?: number } {
   const folder = resolve(root, location);
   const skillMd = existsSync(folder)
-    ? SKILL_FILES.map((name) => join(folder, name)).find((path) => existsSync(path))
+    ? SKILL_FILES.map((name) => join(folder, name)).find((path) => isRegularFile(path))
     : undefined;
   if (!skillMd) return { file: fileOf(folder, root) };
   return { file: fileOf(skillMd, root), line: descriptionLine(skillMd) };
@@ -135,6 +135,15 @@ function fileOf(absolute: string, root: string): string {
   const inside = relative(root, absolute);
   if (inside.startsWith("..") || isAbsolute(inside)) return absolute;
   return inside === "" ? "." : inside.split(sep).join("/");
+}
+
+/** Only a regular file is read: a FIFO named SKILL.md would hold the sync read for good. */
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The line of the frontmatter's `description:` (1-based), else 1: where the finding points. */

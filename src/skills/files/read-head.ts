@@ -1,18 +1,7 @@
 import { Buffer } from "node:buffer";
-import { constants, type Stats } from "node:fs";
 import { open, readlink, realpath, stat } from "node:fs/promises";
+import { assertRegular, OPEN_REGULAR_FLAGS } from "../../lib/regular-file.js";
 import { isServedFrom } from "./served-path.js";
-
-/** The file is a FIFO, device, socket or folder: reading it could block forever or never end. */
-export class NotRegularFileError extends Error {
-  constructor(
-    readonly path: string,
-    readonly kind: string,
-  ) {
-    super(`${path} is not a regular file but ${kind}`);
-    this.name = "NotRegularFileError";
-  }
-}
 
 /** The file opened turned out to lie outside the folder it had to stay in. */
 export class OutsideFolderError extends Error {
@@ -33,10 +22,6 @@ export interface Head {
   readonly mtimeMs: number;
 }
 
-// O_NONBLOCK makes open() return at once even if a FIFO replaced the file after our stat, where a
-// plain open would wait for a writer forever. Windows has no such flag and no FIFOs to fear.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
 /**
  * Reads at most `maxBytes` from the start of a regular file. A skill's metadata sits at the top of
  * SKILL.md, so a 50 MB file costs no more than a small one. With `within`, the file actually
@@ -45,7 +30,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 export async function readHead(path: string, maxBytes: number, within?: string): Promise<Head> {
   // stat first so a FIFO is refused without ever being opened ...
   assertRegular(path, await stat(path));
-  const handle = await open(path, OPEN_FLAGS);
+  const handle = await open(path, OPEN_REGULAR_FLAGS);
   try {
     // ... and fstat the handle we got, which closes the window between that stat and the open.
     const stats = await handle.stat();
@@ -78,19 +63,4 @@ export async function readHead(path: string, maxBytes: number, within?: string):
 async function assertOpenedWithin(fd: number, path: string, dir: string): Promise<void> {
   const opened = await readlink(`/proc/self/fd/${fd}`).catch(() => realpath(path));
   if (!isServedFrom(opened, dir)) throw new OutsideFolderError(path);
-}
-
-function assertRegular(path: string, stats: Stats): void {
-  if (!stats.isFile()) throw new NotRegularFileError(path, describeKind(stats));
-}
-
-/** What a non-regular file is, for messages; Stats and Dirent both answer. */
-export function describeKind(
-  stats: Pick<Stats, "isFIFO" | "isDirectory" | "isSocket" | "isCharacterDevice" | "isBlockDevice">,
-): string {
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isDirectory()) return "a folder";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "something else";
 }

@@ -3,7 +3,8 @@ import { basename, join } from "node:path";
 import { errorMessage } from "../../kernel/errors.js";
 import { SKILL_FILES } from "../files/folder-rules.js";
 import { isWithin } from "../files/paths.js";
-import { NotRegularFileError, OutsideFolderError, readHead } from "../files/read-head.js";
+import { NotRegularFileError } from "../../lib/regular-file.js";
+import { OutsideFolderError, readHead } from "../files/read-head.js";
 import { validateSkillDocument, type SkillValidation, type SpecIssue } from "./skill-spec.js";
 import type { CatalogSource } from "../types.js";
 

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { UsageStore } from "../../../skills/usage/store.js";
 import { MemoryUsageStore } from "./memory-store.js";
+import { openRegular } from "../../../lib/regular-file.js";
 
 const FORMAT_VERSION = 1;
 /** A usage file larger than this was not written by this code: it is not read. */
@@ -111,7 +112,7 @@ export class FileUsageStore implements UsageStore {
     const store = this.#empty();
     let text: string;
     try {
-      const handle = await open(this.file, "r");
+      const handle = await openRegular(this.file);
       try {
         if ((await handle.stat()).size > MAX_FILE_BYTES) throw new Error(`it is larger than ${MAX_FILE_BYTES} bytes`);
         text = await handle.readFile("utf8");

@@ -29,7 +29,9 @@ export function rememberedSummaries(dir: string): RememberedSummaries {
     recall(key) {
       try {
         const file = fileOf(key);
-        if (statSync(file).size > MAX_FILE_BYTES) return undefined;
+        const stats = statSync(file);
+        // A FIFO planted here would block the read for good.
+        if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return undefined;
         // Read back from disk: untrusted until its shape and key are checked.
         const kept: unknown = JSON.parse(readFileSync(file, "utf8"));
         if (typeof kept !== "object" || kept === null) return undefined;

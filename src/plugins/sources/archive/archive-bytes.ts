@@ -1,5 +1,5 @@
-import { open } from "node:fs/promises";
 import { errorMessage } from "../../../kernel/errors.js";
+import { NotRegularFileError, openRegular } from "../../../lib/regular-file.js";
 import type { FetchedDocument, RemoteDocuments } from "../../../remote/documents.js";
 
 /** Where an archive is: a file on disk, or an http(s) URL read through the source's HTTP client and cache. */
@@ -15,13 +15,13 @@ export async function readArchiveBytes(
   signal: AbortSignal,
 ): Promise<FetchedDocument> {
   if (location.kind === "url") return location.documents.revalidated(location.url, ttlMs, { maxBytes, signal });
-  const file = await open(location.path, "r").catch((error: unknown) => {
-    throw new Error(`cannot read ${location.path}: ${errorMessage(error)}`);
+  const file = await openRegular(location.path).catch((error: unknown) => {
+    throw error instanceof NotRegularFileError
+      ? error
+      : new Error(`cannot read ${location.path}: ${errorMessage(error)}`);
   });
   try {
-    const stats = await file.stat();
-    if (!stats.isFile()) throw new Error(`${location.path} is not a regular file`);
-    const { size } = stats;
+    const { size } = await file.stat();
     if (size > maxBytes)
       throw new Error(`${location.path} is ${size} bytes, over the ${maxBytes} allowed (maxTotalBytes)`);
     return { body: new Uint8Array(await file.readFile()), stale: false };

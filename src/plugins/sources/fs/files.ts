@@ -11,7 +11,8 @@ import type {
   CatalogSource,
 } from "../../../skills/types.js";
 import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
-import { NotRegularFileError, OutsideFolderError, readHead } from "../../../skills/files/read-head.js";
+import { NotRegularFileError } from "../../../lib/regular-file.js";
+import { OutsideFolderError, readHead } from "../../../skills/files/read-head.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";
 import { compare } from "../../../lib/compare.js";
 import type { SkillFolder } from "./scan.js";

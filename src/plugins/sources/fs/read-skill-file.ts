@@ -11,7 +11,8 @@ import {
   statSync,
   type Stats,
 } from "node:fs";
-import { describeKind, NotRegularFileError, OutsideFolderError } from "../../../skills/files/read-head.js";
+import { describeKind, NotRegularFileError } from "../../../lib/regular-file.js";
+import { OutsideFolderError } from "../../../skills/files/read-head.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";
 import type { SkillFolder } from "./scan.js";
 

@@ -8,7 +8,7 @@ import type { Diagnostic } from "../../../skills/types.js";
 import { isInstallStaging } from "../../../skills/files/install-staging.js";
 import { folderIdentity, type FolderListing, type KnownFolders } from "./folder-listings.js";
 import { inSlices } from "./in-slices.js";
-import { describeKind } from "../../../skills/files/read-head.js";
+import { describeKind } from "../../../lib/regular-file.js";
 import { SKILL_FILES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
 import { compare } from "../../../lib/compare.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";

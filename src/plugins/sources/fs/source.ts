@@ -14,7 +14,8 @@ import {
 import { createSkillFiles } from "./files.js";
 import { inSlices } from "./in-slices.js";
 import { ownString, ownStrings } from "./own-strings.js";
-import { NotRegularFileError, OutsideFolderError } from "../../../skills/files/read-head.js";
+import { NotRegularFileError } from "../../../lib/regular-file.js";
+import { OutsideFolderError } from "../../../skills/files/read-head.js";
 import {
   currentIdentity,
   readSkillFileSync,

@@ -31,8 +31,9 @@ export function createSavedIndexes(dir: string, maxBytes: number): SavedIndexes 
       let bytes: Buffer;
       try {
         const file = fileOf(key);
-        // A file larger than the folder may hold is none this store wrote: not read at all.
-        if (statSync(file).size > maxBytes) return undefined;
+        // A file larger than the folder may hold, or a FIFO, is none this store wrote: not read at all.
+        const stats = statSync(file);
+        if (!stats.isFile() || stats.size > maxBytes) return undefined;
         bytes = readFileSync(file);
       } catch {
         return undefined;
