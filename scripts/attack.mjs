@@ -4,7 +4,7 @@
 // 1 if any attack got through, 2 if a case could not run as meant (that is no hole: the case is
 // broken). Needs git. Usage: npm run build && node scripts/attack.mjs
 import { execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, request } from "node:http";
@@ -655,6 +655,34 @@ cases["a plugin consuming a whole-catalog service without saying so does not boo
   }
   return refusals.every(Boolean);
 };
+
+cases["a discovery index's artifact on another port gets none of the catalog's headers (issue 47, item 2)"] =
+  async () => {
+    const bytes = skill("roaming");
+    const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+    const other = await server({ "/roaming.md": { body: bytes } });
+    const index = {
+      $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+      skills: [{ name: "roaming", type: "skill-md", description: "r", url: `${other.url}/roaming.md`, digest }],
+    };
+    const catalog = await server({ "/.well-known/agent-skills/index.json": { body: JSON.stringify(index) } });
+    try {
+      const config = join(base, "artifact-headers.json");
+      const headers = { authorization: "Bearer K", "x-api-key": "K2" };
+      await writeFile(
+        config,
+        JSON.stringify({
+          plugins: [["http-catalog", { catalogs: [{ url: catalog.url, headers }], retries: 0 }], "list-skills"],
+        }),
+      );
+      const run = ran(await cli(["list", "--config", config]), "list");
+      if (run.stdout.trim() !== "roaming" || other.requests.length === 0)
+        throw new BrokenCase(`the artifact was not fetched: ${run.stderr.trim().split("\n").at(-1)}`);
+      return other.requests.every((seen) => !seen.headers.authorization && !seen.headers["x-api-key"]);
+    } finally {
+      await Promise.all([other.close(), catalog.close()]);
+    }
+  };
 
 let failed = 0;
 let broken = 0;
