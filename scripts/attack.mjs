@@ -486,6 +486,31 @@ cases["write tools are not served over HTTP by the default config (issue 34, ite
   }
 };
 
+cases["the server's lock files are not read for an HTTP caller (issue 47, item 3)"] = async () => {
+  const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
+  try {
+    const init = await rpc(server.origin, TOKEN, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "attack", version: "1" },
+    });
+    const listed = await rpc(server.origin, TOKEN, "tools/list", {}, init.session);
+    const names = (listed.message.result?.tools ?? []).map((tool) => tool.name);
+    if (names.length === 0)
+      throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
+    const operatorTools = ["list_installed_skills", "check_outdated_skills"];
+    const called = await Promise.all(
+      operatorTools.map((name) =>
+        rpc(server.origin, TOKEN, "tools/call", { name, arguments: { global: true } }, init.session),
+      ),
+    );
+    const answered = called.some(({ message }) => message.result !== undefined && message.result.isError !== true);
+    return !operatorTools.some((name) => names.includes(name)) && !answered;
+  } finally {
+    server.stop();
+  }
+};
+
 cases["TRACE is refused with 405 on every path, never a 5xx (issue 34, item 10)"] = async () => {
   const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
   // fetch refuses to send TRACE, so node:http asks.
