@@ -8,6 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, request } from "node:http";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -506,6 +507,34 @@ cases["the server's lock files are not read for an HTTP caller (issue 47, item 3
     );
     const answered = called.some(({ message }) => message.result !== undefined && message.result.isError !== true);
     return !operatorTools.some((name) => names.includes(name)) && !answered;
+  } finally {
+    server.stop();
+  }
+};
+
+cases["absolute-form and * request targets get no 5xx (issue 47, item 7)"] = async () => {
+  const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
+  const { host, hostname, port } = new URL(server.origin);
+  // fetch sends only a path as the target, so the request line is written on a socket.
+  const status = (line) =>
+    new Promise((resolve, reject) => {
+      const socket = new Socket();
+      let answer = "";
+      socket.on("data", (chunk) => (answer += chunk));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+      socket.connect(Number(port), hostname, () =>
+        socket.write(`${line}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+      );
+    });
+  try {
+    const health = await status(`GET http://${host}/healthz HTTP/1.1`);
+    const others = await Promise.all(
+      ["GET *", "OPTIONS *", `POST http://${host}/mcp`, "GET http://evil.example/mcp"].map((l) =>
+        status(`${l} HTTP/1.1`),
+      ),
+    );
+    return health === 200 && others[0] === 400 && others[1] === 200 && others[2] < 500 && others[3] === 403;
   } finally {
     server.stop();
   }
