@@ -4,10 +4,11 @@
 // 1 if any attack got through, 2 if a case could not run as meant (that is no hole: the case is
 // broken). Needs git. Usage: npm run build && node scripts/attack.mjs
 import { execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, request } from "node:http";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -486,6 +487,59 @@ cases["write tools are not served over HTTP by the default config (issue 34, ite
   }
 };
 
+cases["the server's lock files are not read for an HTTP caller (issue 47, item 3)"] = async () => {
+  const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
+  try {
+    const init = await rpc(server.origin, TOKEN, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "attack", version: "1" },
+    });
+    const listed = await rpc(server.origin, TOKEN, "tools/list", {}, init.session);
+    const names = (listed.message.result?.tools ?? []).map((tool) => tool.name);
+    if (names.length === 0)
+      throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
+    const operatorTools = ["list_installed_skills", "check_outdated_skills"];
+    const called = await Promise.all(
+      operatorTools.map((name) =>
+        rpc(server.origin, TOKEN, "tools/call", { name, arguments: { global: true } }, init.session),
+      ),
+    );
+    const answered = called.some(({ message }) => message.result !== undefined && message.result.isError !== true);
+    return !operatorTools.some((name) => names.includes(name)) && !answered;
+  } finally {
+    server.stop();
+  }
+};
+
+cases["absolute-form and * request targets get no 5xx (issue 47, item 7)"] = async () => {
+  const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
+  const { host, hostname, port } = new URL(server.origin);
+  // fetch sends only a path as the target, so the request line is written on a socket.
+  const status = (line) =>
+    new Promise((resolve, reject) => {
+      const socket = new Socket();
+      let answer = "";
+      socket.on("data", (chunk) => (answer += chunk));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+      socket.connect(Number(port), hostname, () =>
+        socket.write(`${line}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+      );
+    });
+  try {
+    const health = await status(`GET http://${host}/healthz HTTP/1.1`);
+    const others = await Promise.all(
+      ["GET *", "OPTIONS *", `POST http://${host}/mcp`, "GET http://evil.example/mcp"].map((l) =>
+        status(`${l} HTTP/1.1`),
+      ),
+    );
+    return health === 200 && others[0] === 400 && others[1] === 200 && others[2] < 500 && others[3] === 403;
+  } finally {
+    server.stop();
+  }
+};
+
 cases["TRACE is refused with 405 on every path, never a 5xx (issue 34, item 10)"] = async () => {
   const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
   // fetch refuses to send TRACE, so node:http asks.
@@ -707,6 +761,34 @@ cases["a cache secret others may read is not used (issue 47, item 7)"] = async (
     /at least 32/.test(short.stderr)
   );
 };
+
+cases["a discovery index's artifact on another port gets none of the catalog's headers (issue 47, item 2)"] =
+  async () => {
+    const bytes = skill("roaming");
+    const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+    const other = await server({ "/roaming.md": { body: bytes } });
+    const index = {
+      $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+      skills: [{ name: "roaming", type: "skill-md", description: "r", url: `${other.url}/roaming.md`, digest }],
+    };
+    const catalog = await server({ "/.well-known/agent-skills/index.json": { body: JSON.stringify(index) } });
+    try {
+      const config = join(base, "artifact-headers.json");
+      const headers = { authorization: "Bearer K", "x-api-key": "K2" };
+      await writeFile(
+        config,
+        JSON.stringify({
+          plugins: [["http-catalog", { catalogs: [{ url: catalog.url, headers }], retries: 0 }], "list-skills"],
+        }),
+      );
+      const run = ran(await cli(["list", "--config", config]), "list");
+      if (run.stdout.trim() !== "roaming" || other.requests.length === 0)
+        throw new BrokenCase(`the artifact was not fetched: ${run.stderr.trim().split("\n").at(-1)}`);
+      return other.requests.every((seen) => !seen.headers.authorization && !seen.headers["x-api-key"]);
+    } finally {
+      await Promise.all([other.close(), catalog.close()]);
+    }
+  };
 
 let failed = 0;
 let broken = 0;

@@ -116,7 +116,7 @@ export function createMcpServer(
     };
   }
   for (const tool of tools) {
-    if (options.remote && !options.remote.writes && mayWrite(tool)) continue;
+    if (options.remote && !options.remote.writes && (mayWrite(tool) || tool.operatorOnly === true)) continue;
     // The SDK calls (args, ctx) when the tool has an input schema, (ctx) when it has none.
     const takesArgs = tool.inputSchema !== undefined;
     server.registerTool(

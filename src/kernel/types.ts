@@ -260,7 +260,8 @@ export interface ServerBuildOptions {
   readonly identity?: Identity;
   /**
    * Set for a caller over the network (HTTP). Tools that may write on the server (see
-   * `mayWrite`) are served only when `writes` is true, and every tool learns the call is remote.
+   * `mayWrite`) and operator-only ones are served only when `writes` is true, and every tool
+   * learns the call is remote.
    */
   readonly remote?: { readonly writes: boolean };
 }
@@ -306,6 +307,12 @@ export interface ToolDefinition<Input extends ToolSchema = ToolSchema, Output ex
   readonly inputSchema?: Input;
   readonly outputSchema?: Output;
   readonly annotations?: ToolAnnotations;
+  /**
+   * Reads what only the server's operator may see or set going (its account's files, requests
+   * from its network), though it writes nothing: a caller over HTTP gets it only where it would get
+   * the tools that write (the http transport's `writeTools`). Over stdio the caller is the operator.
+   */
+  readonly operatorOnly?: boolean;
   /** Gets the checked arguments (`{}` for a tool without an input schema) and the call's extra. */
   readonly handler: (args: ToolArgs<Input>, extra: ToolCallExtra) => CallToolResult | Promise<CallToolResult>;
 }

@@ -2,7 +2,6 @@ import { UserError } from "../kernel/errors.js";
 import { HttpClient, redact } from "../remote/http.js";
 import { isDiscoveryIndex, parseDiscoveryIndex } from "../skills/discovery/discovery-reader.js";
 import { decodeText, MiB } from "../skills/files/skill-files.js";
-import { VERSION } from "../version.js";
 
 /** The http-catalog source's own bounds on one index document. */
 const INDEX_LIMITS = { timeoutMs: 15_000, retries: 2, maxBytes: 16 * MiB };
@@ -21,7 +20,6 @@ export async function publishedDigest(indexUrl: string, name: string, catalogTok
     concurrency: 1,
     maxTotalBytes: INDEX_LIMITS.maxBytes,
     headers: {
-      "user-agent": `skills-kernel/${VERSION}`,
       ...(catalogToken ? { authorization: `Bearer ${catalogToken}` } : {}),
     },
   });

@@ -2,7 +2,8 @@ import pLimit, { type LimitFunction } from "p-limit";
 import pRetry from "p-retry";
 import { PrivateAddressError, type AddressGuard } from "./address-guard.js";
 import { guardedFetch } from "./guarded-fetch.js";
-import { MAX_REDIRECTS, REDIRECT_STATUS, redirectRefusal } from "./redirects.js";
+import { VERSION } from "../version.js";
+import { MAX_REDIRECTS, privateRefusal, REDIRECT_STATUS, redirectRefusal } from "./redirects.js";
 
 /**
  * HTTP for remote skill sources: Node's, Bun's and Deno's built-in fetch, with what an unreliable
@@ -21,8 +22,17 @@ export interface HttpSettings {
   readonly concurrency: number;
   /** The most one source may download between two loads (see resetBudget). */
   readonly maxTotalBytes: number;
-  /** Sent with every request (a token, a user agent). */
+  /** Sent with every request to `home` (a token, a user agent). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The origin `headers` belong to. A source that fetches URLs a remote document names (a
+   * discovery index's artifacts) sets its catalog's: a token then goes to that origin and
+   * `headerHosts` alone, and such a URL on a private or loopback address is refused as a redirect
+   * there would be. Unset: each request's own origin (every URL it is given comes from the config).
+   */
+  readonly home?: string;
+  /** Hosts (`cdn.example.com`, or with a port) `headers` go to besides `home`; never over http from an https home. */
+  readonly headerHosts?: readonly string[];
   /** The first retry waits up to this long, each next one up to twice as long. */
   readonly backoffMs?: number;
   /** Called before each attempt: throws to refuse it (a rate limit known to be spent). */
@@ -61,6 +71,8 @@ export class HttpError extends Error {
   }
 }
 
+/** Sent to every origin, unless `headers` names another for `home`. */
+const USER_AGENT = `skills-kernel/${VERSION}`;
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const DEFAULT_BACKOFF_MS = 250;
 /** A Retry-After longer than this is not waited for: the source fails now and keeps its cache. */
@@ -155,7 +167,7 @@ export class HttpClient {
 
   /**
    * The answer to `url`, redirects followed by hand: only where redirectRefusal allows, and the
-   * configured headers (tokens, API keys) only ever to `url`'s own origin.
+   * configured headers (tokens, API keys) only ever to `home` (or `url`'s own origin) and headerHosts.
    */
   async #follow(
     url: string,
@@ -165,9 +177,12 @@ export class HttpClient {
     timeout: AbortSignal,
   ): Promise<Response> {
     const origin = new URL(url);
+    const home = this.settings.home === undefined ? origin : new URL(this.settings.home);
+    const foreign = origin.origin === home.origin ? undefined : privateRefusal(home, origin);
+    if (foreign) throw new HttpError(`${where}: named by ${home.origin}, ${foreign}`, false);
     let current = origin;
     for (let hops = 0; ; hops++) {
-      const headers = current.origin === origin.origin ? { ...this.settings.headers, ...request.headers } : {};
+      const headers = this.#headersFor(current, home, request);
       let response: Response;
       try {
         const guard = this.settings.addressGuard;
@@ -197,6 +212,19 @@ export class HttpClient {
         throw new HttpError(`${where}: redirected to ${redact(next.href)}, ${refusal}`, false, response.status);
       current = next;
     }
+  }
+
+  /**
+   * The configured headers for `home` and headerHosts (never a step down from https); the
+   * request's own (accept, a conditional GET's validators) and the user agent everywhere.
+   */
+  #headersFor(url: URL, home: URL, request: HttpRequest): Record<string, string> {
+    const named = this.settings.headerHosts ?? [];
+    const own =
+      url.origin === home.origin ||
+      ((named.includes(url.host) || named.includes(url.hostname)) &&
+        !(home.protocol === "https:" && url.protocol === "http:"));
+    return { "user-agent": USER_AGENT, ...(own ? this.settings.headers : {}), ...request.headers };
   }
 
   /** The body, refused past `maxBytes` or past the source's budget without reading the rest. */

@@ -18,8 +18,15 @@ export function redirectRefusal(from: URL, to: URL, hosts: readonly string[]): s
   if (to.origin === from.origin) return undefined;
   if (!hosts.includes(to.host) && !hosts.includes(to.hostname))
     return "another origin (name its host in redirectHosts to allow it)";
-  if (isPrivateHost(to.hostname) && !isPrivateHost(from.hostname)) return "a private or loopback address";
-  return undefined;
+  return privateRefusal(from, to);
+}
+
+/**
+ * Why `to`, reached from `from` (a redirect, or a URL a document from `from` names), may not be
+ * fetched for being a private or loopback address while `from` is not one; undefined when it may.
+ */
+export function privateRefusal(from: URL, to: URL): string | undefined {
+  return isPrivateHost(to.hostname) && !isPrivateHost(from.hostname) ? "a private or loopback address" : undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +15,26 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/http/", import.meta.url));
 const TOKEN = "e2e-token-0123456789abcdef";
 const PING = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One request written as bytes on a socket of its own (fetch only sends origin-form targets): its status line and body. */
+function rawLine(origin: string, requestLine: string, host = new URL(origin).host) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(origin);
+    const socket = new Socket();
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk) => (answer += chunk));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
+      if (status === undefined) return reject(new Error(`no status line in ${JSON.stringify(answer.slice(0, 200))}`));
+      resolve({ status: Number(status), body: answer.slice(answer.indexOf("\r\n\r\n") + 4) });
+    });
+    socket.connect(Number(port), hostname, () =>
+      socket.write(`${requestLine}\r\nHost: ${host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`),
+    );
+  });
+}
 
 // The same walk on every runtime: the bundle serves HTTP with node:http, Bun.serve or Deno.serve.
 describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime) => {
@@ -294,6 +315,37 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("HTTP server on %s", (runtime)
       for (const path of ["/mcp", "/healthz", "/nowhere"]) {
         const response = await rawRequest(new URL(path, server.origin), { method: "TRACE" });
         expect(response.status, path).toBe(405);
+      }
+    });
+
+    it("serves an absolute-form target as its path, answers * with 400 (OPTIONS * with 200), never a 5xx", async () => {
+      const { host } = new URL(server.origin);
+      const health = await rawLine(server.origin, `GET http://${host}/healthz HTTP/1.1`);
+      expect(health).toEqual({ status: 200, body: expect.stringContaining('"status":"ok"') });
+      // On node the target's authority is the host asked for (RFC 9112 3.2.2), so the host guard
+      // judges it; Bun and Deno judge Host, so there it is answered as `GET /mcp` to this host is.
+      const node = runtime === "node" || runtime === "node24";
+      const evil = await rawLine(server.origin, "GET http://evil.example/mcp HTTP/1.1");
+      expect(evil.status).toBe(node ? 403 : (await rawLine(server.origin, "GET /mcp HTTP/1.1")).status);
+      // Bun's and Deno's own parsers answer these before the app sees them (400; Deno's OPTIONS * is a 404).
+      const answers = new Map<string, number>();
+      for (const line of [
+        "GET * HTTP/1.1",
+        "POST * HTTP/1.1",
+        "OPTIONS * HTTP/1.1",
+        `GET ftp://${host}/healthz HTTP/1.1`,
+        "GET nowhere HTTP/1.1",
+        `POST http://${host}/mcp HTTP/1.1`,
+      ]) {
+        const { status } = await rawLine(server.origin, line);
+        expect(status, line).toBeLessThan(500);
+        answers.set(line.split(" ").slice(0, 2).join(" "), status);
+      }
+      if (node) {
+        expect(answers.get("GET *")).toBe(400);
+        expect(answers.get("POST *")).toBe(400);
+        expect(answers.get("OPTIONS *")).toBe(200);
+        expect(answers.get(`GET ftp://${host}/healthz`)).toBe(400);
       }
     });
   });

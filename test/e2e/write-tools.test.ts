@@ -21,6 +21,9 @@ import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.
 const TOKEN = "write-tools-test-token-0123456789";
 const AUDIENCE = "https://skills.example.com/mcp";
 const WRITE_TOOLS = ["add_skill", "install_skill"];
+// They write nothing, but read the server account's lock files and run git against what they name.
+const OPERATOR_TOOLS = ["check_outdated_skills", "list_installed_skills"];
+const PRIVATE_REPO = "https://git.internal.example/secret-team/skills.git";
 
 let base: string;
 let home: string;
@@ -36,6 +39,8 @@ async function project(name: string, config?: unknown): Promise<string> {
   await mkdir(join(dir, ".claude", "skills", "notes"), { recursive: true });
   await writeFile(join(dir, ".claude", "skills", "notes", "SKILL.md"), skill("notes", "Project notes."));
   if (config !== undefined) await writeFile(join(dir, "skills.config.json"), JSON.stringify(config));
+  const lock = { version: 1, skills: { notes: { source: PRIVATE_REPO, sourceType: "git", computedHash: "h" } } };
+  await writeFile(join(dir, "skills-lock.json"), JSON.stringify(lock));
   return dir;
 }
 
@@ -50,7 +55,7 @@ async function serve(dir: string, args: string[] = [], runtime: Runtime = "node"
   return server;
 }
 
-async function toolNames(server: HttpServerProcess, token: string, revision: Revision): Promise<string[]> {
+async function toolNames(server: HttpServerProcess, token: string | undefined, revision: Revision): Promise<string[]> {
   const { client, transport } = await connectHttp(server.mcpUrl, { token, revision });
   try {
     return (await client.listTools()).tools.map((tool) => tool.name);
@@ -62,7 +67,7 @@ async function toolNames(server: HttpServerProcess, token: string, revision: Rev
 /** A tool call's text, whether the server answers with a tool error or a protocol error. */
 async function callText(
   server: HttpServerProcess,
-  token: string,
+  token: string | undefined,
   name: string,
   args: Record<string, unknown>,
 ): Promise<{ isError: boolean; text: string }> {
@@ -122,6 +127,21 @@ describe("write tools over HTTP", () => {
     expect(existsSync(join(base, "default", ".claude", "skills", "site-help"))).toBe(false);
   });
 
+  it("serves the tools reading the server's lock files to no caller that does not get the write tools", async () => {
+    const server = await serve(await project("operator"));
+    for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+      const names = await toolNames(server, undefined, revision);
+      expect(names).toContain("read_skill");
+      expect(names.filter((name) => OPERATOR_TOOLS.includes(name))).toEqual([]);
+    }
+    for (const name of OPERATOR_TOOLS) {
+      const called = await callText(server, undefined, name, {});
+      expect(called.isError, name).toBe(true);
+      expect(called.text, name).toContain(name);
+      expect(called.text, name).not.toContain("secret-team");
+    }
+  });
+
   it("with writeTools and a static token, the token's holder gets them, and add_skill refuses loopback and private targets", async () => {
     const dir = await project("static", {
       plugins: [
@@ -132,7 +152,11 @@ describe("write tools over HTTP", () => {
       ],
     });
     const server = await serve(dir);
-    expect(await toolNames(server, TOKEN, "2026-07-28")).toEqual(expect.arrayContaining(WRITE_TOOLS));
+    expect(await toolNames(server, TOKEN, "2026-07-28")).toEqual(
+      expect.arrayContaining([...WRITE_TOOLS, ...OPERATOR_TOOLS]),
+    );
+    const installed = await callText(server, TOKEN, "list_installed_skills", {});
+    expect(installed.text).toContain(PRIVATE_REPO);
     const seen = catalog.requests.length;
     for (const source of [
       `${catalog.url}/admin/index.json`,

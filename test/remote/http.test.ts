@@ -121,6 +121,48 @@ describe.each(MODES)("HttpClient %s", (_mode, connect) => {
   });
 });
 
+describe("HttpClient with a home origin", () => {
+  const homed = (home: string, headerHosts: string[] = []) =>
+    new HttpClient({
+      name: "test",
+      timeoutMs: 2_000,
+      retries: 0,
+      concurrency: 4,
+      maxTotalBytes: 1_000_000,
+      headers: { authorization: "Bearer K" },
+      home,
+      headerHosts,
+    });
+
+  it("refuses a loopback URL a public home's document names, before any request", async () => {
+    server = await startFixtureServer({ "/artifact": { body: "secret" } });
+    const error = await homed("https://catalog.example/index.json")
+      .get(`${server.url}/artifact`, { maxBytes: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as Error).message).toContain("named by https://catalog.example, a private or loopback address");
+    expect(server.requests).toEqual([]);
+  });
+
+  it("sends the configured headers to the home origin and headerHosts alone", async () => {
+    server = await startFixtureServer({ "/doc": { body: "ok" } });
+    const { host, port } = new URL(server.url);
+    await homed(`http://127.0.0.1:${port}/index.json`).get(`${server.url}/doc`, { maxBytes: 100 });
+    await homed(`http://localhost:${port}/index.json`).get(`${server.url}/doc`, { maxBytes: 100 });
+    await homed(`http://localhost:${port}/index.json`, [host]).get(`${server.url}/doc`, { maxBytes: 100 });
+    // A named host over http gets nothing from an https home.
+    await homed("https://127.0.0.1/index.json", [host])
+      .get(`${server.url}/doc`, { maxBytes: 100 })
+      .catch(() => {});
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+      "Bearer K",
+      undefined,
+      "Bearer K",
+      undefined,
+    ]);
+  });
+});
+
 describe("HttpClient under an address guard", () => {
   const guarded = (lookup: HostLookup, privateHosts: string[] = []) =>
     new HttpClient({

@@ -16,7 +16,6 @@ import { MiB } from "../../../skills/files/skill-files.js";
 import { sourceNames } from "../../../skills/catalog/source-names.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { TOKENS } from "../../../tokens.js";
-import { VERSION } from "../../../version.js";
 import type { ArchiveLocation } from "./archive-bytes.js";
 import { createArchiveSource } from "./source.js";
 
@@ -108,7 +107,7 @@ export default definePlugin({
             retries: options.retries,
             concurrency: options.concurrency,
             maxTotalBytes: options.maxTotalBytes,
-            headers: { "user-agent": `skills-kernel/${VERSION}`, ...entry.headers },
+            headers: entry.headers,
             redirectHosts: entry.redirectHosts,
             addressGuard,
           })

@@ -2,7 +2,6 @@ import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
 import { HttpClient } from "../../../remote/http.js";
-import { VERSION } from "../../../version.js";
 import { GitHubApi } from "./api.js";
 
 export interface GitHubClientSettings {
@@ -31,7 +30,6 @@ export function createGitHubClient(settings: GitHubClientSettings): { api: GitHu
     concurrency: settings.concurrency,
     maxTotalBytes: settings.maxTotalBytes,
     headers: {
-      "user-agent": `skills-kernel/${VERSION}`,
       "x-github-api-version": "2022-11-28",
       ...(settings.token ? { authorization: `Bearer ${settings.token}` } : {}),
     },

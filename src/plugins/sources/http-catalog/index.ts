@@ -14,7 +14,6 @@ import { MiB } from "../../../skills/files/skill-files.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
 import { sourceNames } from "../../../skills/catalog/source-names.js";
 import { TOKENS } from "../../../tokens.js";
-import { VERSION } from "../../../version.js";
 import { createCatalogSource } from "./source.js";
 
 const catalogSchema = z.union([
@@ -28,8 +27,10 @@ const catalogSchema = z.union([
     format: z.enum(["auto", "agent-skills", "well-known"]).default("auto"),
     /** agent-skills shape: the URL skill folders (`path`) are relative to; `skills/` beside the catalog by default. */
     filesBaseUrl: z.string().min(1).optional(),
-    /** Sent with every request to this catalog (an Authorization header). */
+    /** Sent with every request to this catalog's origin, `filesBaseUrl`'s and `headerHosts` (an Authorization header); never to a host the catalog names. */
     headers: z.record(z.string(), z.string()).optional(),
+    /** Hosts (`cdn.example.com`, or `host:port`) that also get `headers` (over https when the catalog is), for a 0.2.0 index's artifacts or a redirect. */
+    headerHosts: z.array(z.string().min(1)).optional(),
     /** Hosts (`cdn.example.com`, or `host:port`) a redirect may lead to besides the catalog's own origin; they get none of the headers. */
     redirectHosts: z.array(z.string().min(1)).optional(),
     /** Who sees this catalog's skills (docs/security.md#per-team-visibility). */
@@ -104,7 +105,10 @@ export default definePlugin({
         retries: options.retries,
         concurrency: options.concurrency,
         maxTotalBytes: options.maxTotalBytes,
-        headers: { "user-agent": `skills-kernel/${VERSION}`, ...settings.headers },
+        headers: settings.headers,
+        home: url,
+        // filesBaseUrl comes from the config, as headerHosts do: the agent-skills shape's files live there.
+        headerHosts: [...(settings.headerHosts ?? []), ...filesHost(settings.filesBaseUrl, url)],
         redirectHosts: settings.redirectHosts,
         addressGuard,
       });
@@ -126,6 +130,16 @@ export default definePlugin({
     }
   },
 });
+
+/** filesBaseUrl's host (and port), resolved against the catalog's URL as the source resolves it. */
+function filesHost(filesBaseUrl: string | undefined, catalogUrl: string): string[] {
+  if (filesBaseUrl === undefined) return [];
+  try {
+    return [new URL(filesBaseUrl, catalogUrl).host];
+  } catch {
+    throw new PluginError("http-catalog", `filesBaseUrl "${filesBaseUrl.slice(0, 200)}" is not a URL`, { exitCode: 2 });
+  }
+}
 
 const WELL_KNOWN_FOLDERS = [".well-known/agent-skills", ".well-known/skills"];
 

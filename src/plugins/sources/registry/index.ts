@@ -6,7 +6,6 @@ import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
 import { pluginCache } from "../../../remote/plugin-cache.js";
 import { TOKENS } from "../../../tokens.js";
-import { VERSION } from "../../../version.js";
 import { createGitHubClient } from "../github/index.js";
 import { createRegistrySource } from "./source.js";
 
@@ -60,7 +59,7 @@ export default definePlugin({
     const http = new HttpClient({
       name: options.name,
       ...limits,
-      headers: { "user-agent": `skills-kernel/${VERSION}`, accept: "application/json" },
+      headers: { accept: "application/json" },
     });
     const { api } = createGitHubClient({
       ...limits,

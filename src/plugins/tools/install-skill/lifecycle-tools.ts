@@ -85,6 +85,8 @@ export function addLifecycleTools(
     inputSchema: scopeInput,
     outputSchema: { skills: z.array(installedRow) },
     annotations: { readOnlyHint: true, openWorldHint: false },
+    // The server account's lock files name its skills' repositories, private ones included.
+    operatorOnly: true,
     async handler({ global = false }) {
       const { installedRows } = await import("../../../lifecycle/report.js");
       const skills = await installedRows(await scopeOf(global));
@@ -242,6 +244,8 @@ export function addLifecycleTools(
     inputSchema: scopeInput,
     outputSchema: { skills: z.array(outdatedRow) },
     annotations: { readOnlyHint: true, openWorldHint: true },
+    // It reads the server account's lock files and runs git ls-remote against what they name.
+    operatorOnly: true,
     async handler({ global = false }) {
       const [{ outdatedRows }, { openSource }] = await Promise.all([
         import("../../../lifecycle/report.js"),

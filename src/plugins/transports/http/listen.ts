@@ -4,6 +4,7 @@ import { toNodeHandler as sdkNodeHandler } from "@modelcontextprotocol/node";
 import { ConfigError, ERROR_CODES } from "../../../kernel/errors.js";
 import type { HttpApp } from "./app.js";
 import { methodNotServed, UNSERVED_METHODS } from "./respond.js";
+import { originForm } from "./target.js";
 
 /** A listening socket serving a fetch handler, whatever the runtime. */
 export interface Listener {
@@ -79,14 +80,18 @@ function isAddressInUse(error: unknown): boolean {
 /** A node:http request handler for the app (the SDK's adapter), leaving the app's globals alone. */
 export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
   return (request: IncomingMessage, response: ServerResponse) => {
-    // Fetch's Request cannot hold these methods, so the adapter failed on them with a 500.
-    if (UNSERVED_METHODS.has(request.method ?? "")) {
+    const send = (answer: Response) => {
       request.resume();
-      const answer = methodNotServed(request.method!);
       return answer
         .text()
         .then((body) => void response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(body));
-    }
+    };
+    // Fetch's Request cannot hold these methods, so the adapter failed on them with a 500.
+    if (UNSERVED_METHODS.has(request.method ?? "")) return send(methodNotServed(request.method!));
+    const target = originForm(request.method ?? "GET", request.url ?? "/", request.headers.host);
+    if (target instanceof Response) return send(target);
+    request.url = target.path;
+    if (target.host !== undefined) request.headers.host = target.host;
     const client = request.socket.remoteAddress ?? "unknown";
     return sdkNodeHandler({ fetch: (webRequest) => fetch(webRequest, client) }, { maxRequestBodySize: maxBodyBytes })(
       request,
