@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { connectCli, runCli } from "../helpers/cli.js";
+import { connectCli, runCli, type Runtime } from "../helpers/cli.js";
 import { waitFor } from "../helpers/wait.js";
 import { age, skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 
@@ -33,9 +33,10 @@ function text(result: CallToolResult): string {
 }
 
 /** One stdio server's answers to list, two searches and a read, with its debug log. */
-async function answers(root: string, cache: string, extra: readonly string[] = []) {
+async function answers(root: string, cache: string, extra: readonly string[] = [], runtime: Runtime = "node") {
   const server = await connectCli(["--skills-dir", root, "--log-level", "debug", ...extra], {
     env: { XDG_CACHE_HOME: cache },
+    runtime,
   });
   try {
     const call = async (name: string, args: Record<string, unknown>) =>
@@ -159,6 +160,26 @@ describe("warm starts from the user's cache folder", () => {
     expect(filesRead(next.log())).toBe(0);
     expect({ ...next, log: undefined }).toEqual({ ...reference, log: undefined });
   });
+
+  it("stay warm with Node, Bun and Deno taking turns on one cache folder, keeping one snapshot", async () => {
+    const [root, cache] = [await skillsRoot(), await tempDir()];
+    const cold = await answers(root, cache, [], "deno");
+    expect(filesRead(cold.log())).toBe(4);
+    const snapshots = (await cacheFiles(cache, "snapshots")).sort();
+    // Deno reads timestamps coarser than Node and Bun: each reuses what the other wrote, as it is.
+    for (const runtime of ["node", "bun", "deno", "node24", "node"] as const) {
+      const warm = await answers(root, cache, [], runtime);
+      expect(filesRead(warm.log()), runtime).toBe(0);
+      expect(indexLoaded(warm.log()), runtime).toBe(true);
+      expect({ ...warm, log: undefined }).toEqual({ ...cold, log: undefined });
+      expect((await cacheFiles(cache, "snapshots")).sort(), runtime).toEqual(snapshots);
+    }
+    // A change made between two runtimes' starts is seen by the next.
+    await writeSkillFile(root, "sql-review", skillMd("sql-review", "Review SQL migrations for long table locks."));
+    const changed = await answers(root, cache, [], "node");
+    expect(filesRead(changed.log())).toBe(1);
+    expect(changed.list).toContain("long table locks");
+  }, 120_000);
 
   it("keep nothing with --no-disk-cache, and keep it where --cache-dir says", async () => {
     const [root, cache, chosen] = [await skillsRoot(), await tempDir(), await tempDir()];

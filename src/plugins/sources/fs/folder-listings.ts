@@ -1,4 +1,5 @@
 import type { Stats } from "node:fs";
+import { sameTime } from "./same-time.js";
 import type { SkillFileKind } from "./scan.js";
 
 /**
@@ -38,5 +39,5 @@ export function folderIdentity(stats: Stats): FolderIdentity {
 }
 
 export function sameFolderIdentity(a: FolderIdentity, b: FolderIdentity): boolean {
-  return a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.dev === b.dev;
+  return a.ino === b.ino && sameTime(a.mtimeMs, b.mtimeMs) && sameTime(a.ctimeMs, b.ctimeMs) && a.dev === b.dev;
 }

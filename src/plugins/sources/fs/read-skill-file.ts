@@ -14,6 +14,7 @@ import {
 import { describeKind, NotRegularFileError } from "../../../lib/regular-file.js";
 import { OutsideFolderError } from "../../../skills/files/read-head.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";
+import { sameTime } from "./same-time.js";
 import type { SkillFolder } from "./scan.js";
 
 /**
@@ -162,7 +163,13 @@ export function targetIdentity(folder: SkillFolder): FileIdentity | undefined {
 }
 
 export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+  return (
+    a.dev === b.dev &&
+    a.ino === b.ino &&
+    a.size === b.size &&
+    sameTime(a.mtimeMs, b.mtimeMs) &&
+    sameTime(a.ctimeMs, b.ctimeMs)
+  );
 }
 
 function identityOf(stats: Stats): FileIdentity {

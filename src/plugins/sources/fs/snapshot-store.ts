@@ -228,7 +228,7 @@ export function createSnapshotStore(
           `not keeping a snapshot of ${root} in the cache: it is larger than ${tuning.maxStoredChars} characters, so restarts list and read it from disk`,
         );
       tooLarge.add(root);
-      for (const hash of written) void store.delete(chunkKey(root, hash));
+      await Promise.all(written.map((hash) => store.delete(chunkKey(root, hash))));
       return;
     }
     // Nothing past the racy window yet (a root just written): nothing a restart could take.
@@ -237,7 +237,10 @@ export function createSnapshotStore(
     await store.set(headKey(root), { format: SNAPSHOT_FORMAT, chunks: kept as JsonValue }, SNAPSHOT_TTL_MS);
     const now = new Map(kept.map((ref) => [ref[0], ref]));
     present.set(root, now);
-    for (const hash of known.keys()) if (!now.has(hash)) void store.delete(chunkKey(root, hash));
+    // Awaited, so that a flush at shutdown leaves no chunk behind that no head names.
+    await Promise.all(
+      [...known.keys()].filter((hash) => !now.has(hash)).map((hash) => store.delete(chunkKey(root, hash))),
+    );
     logger.debug(
       `kept a snapshot of ${root}: ${count} records${cut ? " (cut short at shutdown: the rest is read from disk at the next start)" : ""} ` +
         `in ${kept.length} cache entries, ${written.length} written, ${storedChars} characters stored`,

@@ -350,11 +350,14 @@ class FolderTracker implements KnownFolders {
   }
 
   listed(rel: string, identity: FolderIdentity, listing: FolderListing): void {
-    const taken = this.earlier.get(rel)?.listing === listing;
+    const earlier = this.earlier.get(rel);
+    const taken = earlier?.listing === listing;
     if (taken) this.taken++;
     else this.listedAfresh++;
     if (identity.mtimeMs < this.trustedBefore) {
-      this.kept.set(rel, { identity, listing });
+      // A listing taken keeps the identity it was stored with, so that a snapshot another runtime
+      // wrote (timestamps at another precision) is written again as it was: its chunks unchanged.
+      this.kept.set(rel, taken ? earlier : { identity, listing });
       if (!taken) this.#keptAfresh++;
     }
   }

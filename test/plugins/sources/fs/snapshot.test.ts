@@ -218,6 +218,44 @@ describe("the fs source's snapshots", () => {
     expect(restart.afresh()).toMatchObject({ read: 1, listed: 0 });
   });
 
+  it("is read as its own by a runtime that reads timestamps coarser, and left as it is", async () => {
+    const root = await tempDir();
+    await writeSkillFile(root, "alpha", skillMd("alpha"));
+    await writeSkillFile(root, "beta", skillMd("beta"));
+    await age(root);
+    const cache = engine();
+    const first = await firstRun(root, cache);
+    const store = cache.view("fs").scope(`snapshot-v2@${VERSION}`);
+    const headKey = `${SNAPSHOT_LIMITS.maxFrontmatterBytes}/${SNAPSHOT_LIMITS.maxSkillFileBytes}:${root}`;
+    const head = (await store.get(headKey)) as { chunks: [string, number, number][] };
+    const chunkKey = `${headKey}#${head.chunks[0]![0]}`;
+    const records = JSON.parse(
+      brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString(),
+    ) as unknown[][];
+    // As Deno reads them: mtime in whole milliseconds, ctime in whole seconds.
+    const coarse = records.map((record) => {
+      const copy = [...record];
+      const [mtime, ctime] = record[0] === "s" ? [5, 6] : [4, 5];
+      copy[mtime] = Math.floor(record[mtime] as number);
+      copy[ctime] = Math.floor((record[ctime] as number) / 1000) * 1000;
+      return copy;
+    });
+    expect(coarse).not.toEqual(records);
+    await store.set(chunkKey, brotliCompressSync(JSON.stringify(coarse)).toString("base64"));
+
+    const restart = sourceOver(root, cache);
+    expect(await restart.load()).toEqual(first);
+    expect(restart.afresh()).toMatchObject({ read: 0, listed: 0 });
+    await restart.written();
+    expect(restart.kept()).toBe(0);
+
+    // A change is still seen against the coarser timestamps.
+    await writeFile(join(root, "beta", "SKILL.md"), skillMd("beta", "Changed."));
+    const changed = sourceOver(root, cache);
+    expect((await changed.load()).skills.map((skill) => skill.description)).toContain("Changed.");
+    expect(changed.afresh()).toMatchObject({ read: 1 });
+  });
+
   it("gives a later load of the same process the listings of the last one", async () => {
     const root = await tempDir();
     await writeSkillFile(root, "alpha", skillMd("alpha"));
