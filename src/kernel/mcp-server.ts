@@ -1,4 +1,4 @@
-import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import { McpServer, SERVER_INFO_META_KEY, type ServerContext } from "@modelcontextprotocol/server";
 import { errorMessage } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { observeRequests, type RequestObserver } from "./request-observer.js";
@@ -13,7 +13,7 @@ import type {
   ServerBuildOptions,
   ServerExtension,
 } from "./types.js";
-import { SERVER_IDENTITY } from "./server-identity.js";
+import { SERVER_IDENTITY, SERVER_STAMP } from "./server-identity.js";
 
 const INSTRUCTIONS =
   "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
@@ -104,6 +104,7 @@ export function createMcpServer(
     debouncedNotificationMethods: LIST_CHANGED,
   });
   discoverWithoutLogging(server);
+  stampBriefly(server);
   observeRequests(server, [requestTracing, ...observers], caller);
   const cleanups = extensions.flatMap((extend) => extend(server, { cacheHint, ...caller }) ?? []);
   if (cleanups.length > 0 && options.lifetime) {
@@ -161,6 +162,19 @@ function discoverWithoutLogging(server: McpServer): void {
   sdk._ondiscover = () => {
     const answer = discover();
     const { logging: _deprecated, ...capabilities } = answer.capabilities;
-    return { ...answer, capabilities };
+    // The whole identity, icons included, where a client learns who the server is (the stamp a
+    // handler writes wins over the SDK's; stampBriefly).
+    return { ...answer, capabilities, _meta: { [SERVER_INFO_META_KEY]: SERVER_IDENTITY } };
   };
+}
+
+/**
+ * At 2026-07-28 the SDK stamps the server's identity on every result's `_meta`; the whole of it
+ * (two icons as data: URIs) would more than double a search's answer. Every result but
+ * server/discover's carries SERVER_STAMP instead: enough to tell which server and release
+ * answered. The SDK asks `_outboundServerInfo` for the stamp (pinned SDK; the answer-size test in
+ * test/e2e/answer-sizes.test.ts checks it).
+ */
+function stampBriefly(server: McpServer): void {
+  (server.server as unknown as { _outboundServerInfo(): unknown })._outboundServerInfo = () => SERVER_STAMP;
 }

@@ -1,7 +1,7 @@
 import { VERSION } from "../version.js";
 
 /**
- * Who the server says it is, in initialize's `serverInfo` and on every 2026-07-28 answer. The icons
+ * Who the server says it is, in initialize's `serverInfo` and on 2026-07-28's server/discover. The icons
  * are data: URIs of assets/icon.svg and assets/icon-48.png, so a client shows them without fetching
  * anything; test/kernel/server-identity.test.ts keeps them equal to the files, and `websiteUrl` to
  * package.json's `homepage`.
@@ -24,3 +24,6 @@ export const SERVER_IDENTITY = {
     },
   ],
 };
+
+/** Who answered, on every other 2026-07-28 result's `_meta` (the spec asks every result to say so). */
+export const SERVER_STAMP = { name: SERVER_IDENTITY.name, version: SERVER_IDENTITY.version };
