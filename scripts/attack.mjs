@@ -790,6 +790,21 @@ cases["a discovery index's artifact on another port gets none of the catalog's h
     }
   };
 
+cases["restore makes no folder from a lock name with a bidi override (issue 47, item 7)"] = async () => {
+  const dir = await project("bidi-lock", { ".git/HEAD": "" });
+  const entry = {
+    source: "../x",
+    sourceType: "local",
+    skillPath: "x/SKILL.md",
+    agents: ["claude-code"],
+    computedHash: "0".repeat(64),
+    files: { "SKILL.md": `sha256:${"0".repeat(64)}` },
+  };
+  await writeFile(join(dir, "skills-lock.json"), JSON.stringify({ version: 1, skills: { "x\u202egpj.exe": entry } }));
+  const run = await cli(["restore"], { cwd: dir });
+  return run.code === 1 && /not a plain folder name/.test(run.stderr) && !existsSync(join(dir, ".claude"));
+};
+
 let failed = 0;
 let broken = 0;
 for (const [name, run] of Object.entries(cases)) {

@@ -8,7 +8,7 @@ import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay, hasUnsafeCharacter } from "../skills/display-text.js";
 import { stagingName } from "../skills/files/install-staging.js";
 import { isSecretPath, SECRET_REASON } from "../skills/files/secret-files.js";
-import { checkRelativePath } from "../skills/files/skill-files.js";
+import { checkRelativePath, hasLookAlikeSeparator } from "../skills/files/skill-files.js";
 import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
 import { auditBeforeInstall } from "../skills/audit/install-check.js";
 import type { ListedFile } from "../skills/types.js";
@@ -268,7 +268,8 @@ export async function installSkill(
  */
 export function unsafeNameReason(name: string): string | undefined {
   if (name === "") return "the name is empty";
-  if (/[/\\]/.test(name)) return "the name holds a path separator";
+  if (/[/\\]/.test(name) || hasLookAlikeSeparator(name))
+    return "the name holds a path separator, or a character that looks like one";
   if (name.startsWith(".")) return "the name starts with a dot";
   if (hasUnsafeCharacter(name)) return "the name holds a control or invisible formatting character";
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `the name is longer than ${MAX_NAME_BYTES} bytes`;
