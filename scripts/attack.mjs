@@ -805,6 +805,13 @@ cases["restore makes no folder from a lock name with a bidi override (issue 47, 
   return run.code === 1 && /not a plain folder name/.test(run.stderr) && !existsSync(join(dir, ".claude"));
 };
 
+cases["add installs no skill over another of the same name (issue 47, item 7)"] = async () => {
+  const dir = await project("same-name", { ".git/HEAD": "" });
+  for (const owner of ["team", "vendor"]) await project(`same-name/src/${owner}/pdf`, { "SKILL.md": skill("pdf") });
+  const run = await cli(["add", join(dir, "src"), "--agent", "claude-code", "--copy"], { cwd: dir });
+  return run.code === 1 && /one over the other/.test(run.stderr) && !existsSync(join(dir, ".claude"));
+};
+
 let failed = 0;
 let broken = 0;
 for (const [name, run] of Object.entries(cases)) {
