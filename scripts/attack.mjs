@@ -812,6 +812,16 @@ cases["add installs no skill over another of the same name (issue 47, item 7)"] 
   return run.code === 1 && /one over the other/.test(run.stderr) && !existsSync(join(dir, ".claude"));
 };
 
+cases["add leaves out a 300-character file name instead of failing (issue 47, item 7)"] = async () => {
+  const { zipSync } = await import("fflate");
+  const dir = await project("long-file", { ".git/HEAD": "" });
+  const long = `${"n".repeat(296)}.md`;
+  const enc = (text) => new TextEncoder().encode(text);
+  await writeFile(join(dir, "long.zip"), zipSync({ "SKILL.md": enc(skill("long")), [long]: enc("x\n") }));
+  const run = await cli(["add", join(dir, "long.zip"), "--agent", "claude-code", "--copy", "--verbose"], { cwd: dir });
+  return run.code === 0 && /longer than 255 bytes/.test(run.stdout) && !/ENAMETOOLONG/.test(run.stderr);
+};
+
 let failed = 0;
 let broken = 0;
 for (const [name, run] of Object.entries(cases)) {

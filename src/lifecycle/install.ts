@@ -91,6 +91,10 @@ const WINDOWS_RESERVED_CHARACTER = /[<>:"|?*]/;
  */
 const MAX_NAME_BYTES = 200;
 
+/** Most filesystems hold no longer file or folder name: such a file could never be written. */
+const MAX_FILE_NAME_BYTES = 255;
+const LONG_NAME_REASON = `a file or folder name in its path is longer than ${MAX_FILE_NAME_BYTES} bytes, more than most file systems hold`;
+
 /**
  * Copies a served skill into `<targetRoot>/<name>` through its source (listFiles, readDocument,
  * readFile), so it works for any source and the source's rules on symlinks hold. Everything is
@@ -188,6 +192,8 @@ export async function installSkill(
       leftOut.push({ path: file.path, reason: "the installed SKILL.md takes its place" });
     else if (!limits.includeSecretFiles && isSecretPath(file.path))
       leftOut.push({ path: file.path, reason: SECRET_REASON });
+    else if (file.path.split("/").some((segment) => Buffer.byteLength(segment) > MAX_FILE_NAME_BYTES))
+      leftOut.push({ path: escapeForDisplay(file.path), reason: LONG_NAME_REASON });
     else copied.push(file);
   }
   leftOut.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
