@@ -790,6 +790,38 @@ cases["a discovery index's artifact on another port gets none of the catalog's h
     }
   };
 
+cases["restore makes no folder from a lock name with a bidi override (issue 47, item 7)"] = async () => {
+  const dir = await project("bidi-lock", { ".git/HEAD": "" });
+  const entry = {
+    source: "../x",
+    sourceType: "local",
+    skillPath: "x/SKILL.md",
+    agents: ["claude-code"],
+    computedHash: "0".repeat(64),
+    files: { "SKILL.md": `sha256:${"0".repeat(64)}` },
+  };
+  await writeFile(join(dir, "skills-lock.json"), JSON.stringify({ version: 1, skills: { "x\u202egpj.exe": entry } }));
+  const run = await cli(["restore"], { cwd: dir });
+  return run.code === 1 && /not a plain folder name/.test(run.stderr) && !existsSync(join(dir, ".claude"));
+};
+
+cases["add installs no skill over another of the same name (issue 47, item 7)"] = async () => {
+  const dir = await project("same-name", { ".git/HEAD": "" });
+  for (const owner of ["team", "vendor"]) await project(`same-name/src/${owner}/pdf`, { "SKILL.md": skill("pdf") });
+  const run = await cli(["add", join(dir, "src"), "--agent", "claude-code", "--copy"], { cwd: dir });
+  return run.code === 1 && /one over the other/.test(run.stderr) && !existsSync(join(dir, ".claude"));
+};
+
+cases["add leaves out a 300-character file name instead of failing (issue 47, item 7)"] = async () => {
+  const { zipSync } = await import("fflate");
+  const dir = await project("long-file", { ".git/HEAD": "" });
+  const long = `${"n".repeat(296)}.md`;
+  const enc = (text) => new TextEncoder().encode(text);
+  await writeFile(join(dir, "long.zip"), zipSync({ "SKILL.md": enc(skill("long")), [long]: enc("x\n") }));
+  const run = await cli(["add", join(dir, "long.zip"), "--agent", "claude-code", "--copy", "--verbose"], { cwd: dir });
+  return run.code === 0 && /longer than 255 bytes/.test(run.stdout) && !/ENAMETOOLONG/.test(run.stderr);
+};
+
 let failed = 0;
 let broken = 0;
 for (const [name, run] of Object.entries(cases)) {

@@ -12,6 +12,8 @@ import type { SourceOpener } from "./report.js";
 import type { ResolvedRef } from "./resolve-git.js";
 import { signerOf } from "./signer.js";
 import { sourceType, type SourceSpec } from "./source-spec.js";
+import { escapeForDisplay } from "../skills/display-text.js";
+import { installFolderName } from "../skills/skill-md/folder-name.js";
 
 export interface AddRequest {
   readonly spec: SourceSpec;
@@ -159,13 +161,35 @@ function choose(source: OpenedSource, wanted: readonly string[], written: string
   };
   if (source.skills.length === 0)
     throw (wanted.length === 1 ? refused(wanted[0]!) : undefined) ?? new UserError(`${written} has no skills`, 1);
-  if (wanted.length === 0) return [...source.skills];
+  if (wanted.length === 0) return refuseSameFolder([...source.skills], written);
   const has = source.skills.map((skill) => skill.name).join(", ");
-  return wanted.map((name) => {
-    const found =
-      source.skills.find((skill) => skill.name === name) ??
-      source.skills.find((skill) => basename(skill.path) === name);
-    if (!found) throw refused(name) ?? new UserError(`${written} has no skill named "${name}"; it has: ${has}`, 1);
+  const chosen = wanted.flatMap((name) => {
+    const named = source.skills.filter((skill) => skill.name === name);
+    const found = named.length > 0 ? named : source.skills.filter((skill) => basename(skill.path) === name);
+    if (found.length === 0)
+      throw refused(name) ?? new UserError(`${written} has no skill named "${name}"; it has: ${has}`, 1);
     return found;
   });
+  return refuseSameFolder(chosen, written);
+}
+
+/**
+ * Two skills of one name (an archive holding `a/pdf` and `b/pdf`) would be installed into one
+ * folder, the second over the first: refused before anything is staged, naming both.
+ */
+function refuseSameFolder(chosen: OfferedSkill[], written: string): OfferedSkill[] {
+  const byFolder = new Map<string, OfferedSkill[]>();
+  for (const offered of chosen) {
+    const folder = installFolderName(offered.name, offered.path);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), offered]);
+  }
+  for (const [folder, same] of byFolder) {
+    if (same.length < 2) continue;
+    const where = same.map((offered) => `"${escapeForDisplay(offered.path || ".")}"`).join(", ");
+    throw new UserError(
+      `refusing to add from ${written}: ${same.length} of its skills would be installed as "${escapeForDisplay(folder)}" (at ${where}), one over the other; nothing is added`,
+      1,
+    );
+  }
+  return chosen;
 }

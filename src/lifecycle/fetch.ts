@@ -212,7 +212,10 @@ async function stage(
       strict,
       allowRisky,
     });
-    const warnings = result.warnings.filter((warning) => !warning.startsWith("target "));
+    const warnings = [
+      ...result.warnings.filter((warning) => !warning.startsWith("target ")),
+      ...result.left_out.map((file) => `${file.path} is left out: ${file.reason}`),
+    ];
     const digest = await digestFolder(result.path);
     const signature = await signatureStatus(
       catalogReader(kernel.catalog, offered.skill),

@@ -8,7 +8,7 @@ import { errorMessage, ToolInputError } from "../kernel/errors.js";
 import { escapeForDisplay, hasUnsafeCharacter } from "../skills/display-text.js";
 import { stagingName } from "../skills/files/install-staging.js";
 import { isSecretPath, SECRET_REASON } from "../skills/files/secret-files.js";
-import { checkRelativePath } from "../skills/files/skill-files.js";
+import { checkRelativePath, hasLookAlikeSeparator } from "../skills/files/skill-files.js";
 import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
 import { auditBeforeInstall } from "../skills/audit/install-check.js";
 import type { ListedFile } from "../skills/types.js";
@@ -90,6 +90,10 @@ const WINDOWS_RESERVED_CHARACTER = /[<>:"|?*]/;
  * bytes to it, and most filesystems stop at 255.
  */
 const MAX_NAME_BYTES = 200;
+
+/** Most filesystems hold no longer file or folder name: such a file could never be written. */
+const MAX_FILE_NAME_BYTES = 255;
+const LONG_NAME_REASON = `a file or folder name in its path is longer than ${MAX_FILE_NAME_BYTES} bytes, more than most file systems hold`;
 
 /**
  * Copies a served skill into `<targetRoot>/<name>` through its source (listFiles, readDocument,
@@ -188,6 +192,8 @@ export async function installSkill(
       leftOut.push({ path: file.path, reason: "the installed SKILL.md takes its place" });
     else if (!limits.includeSecretFiles && isSecretPath(file.path))
       leftOut.push({ path: file.path, reason: SECRET_REASON });
+    else if (file.path.split("/").some((segment) => Buffer.byteLength(segment) > MAX_FILE_NAME_BYTES))
+      leftOut.push({ path: escapeForDisplay(file.path), reason: LONG_NAME_REASON });
     else copied.push(file);
   }
   leftOut.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -268,7 +274,8 @@ export async function installSkill(
  */
 export function unsafeNameReason(name: string): string | undefined {
   if (name === "") return "the name is empty";
-  if (/[/\\]/.test(name)) return "the name holds a path separator";
+  if (/[/\\]/.test(name) || hasLookAlikeSeparator(name))
+    return "the name holds a path separator, or a character that looks like one";
   if (name.startsWith(".")) return "the name starts with a dot";
   if (hasUnsafeCharacter(name)) return "the name holds a control or invisible formatting character";
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `the name is longer than ${MAX_NAME_BYTES} bytes`;

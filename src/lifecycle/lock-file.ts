@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { z } from "zod";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { checkRelativePath } from "../skills/files/skill-files.js";
+import { escapeForDisplay } from "../skills/display-text.js";
 import { agentById } from "./agents.js";
 import { readRegularFile } from "../lib/regular-file.js";
 
@@ -136,7 +137,10 @@ export async function readLock(file: string): Promise<Lock> {
   const parsed = lockSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UserError(`${file} is not a skills lock: ${issue.path.join(".") || "the document"}: ${issue.message}`, 1);
+    throw new UserError(
+      `${file} is not a skills lock: ${escapeForDisplay(issue.path.join(".")) || "the document"}: ${issue.message}`,
+      1,
+    );
   }
   for (const [name, entry] of Object.entries(parsed.data.skills)) checkEntry(file, name, entry);
   return { version: LOCK_VERSION, skills: parsed.data.skills };
@@ -144,11 +148,11 @@ export async function readLock(file: string): Promise<Lock> {
 
 /** What JSON Schema cannot say: names and paths that could step out of a folder, unknown agents. */
 function checkEntry(file: string, name: string, entry: LockEntry): void {
-  const bad = (why: string) => new UserError(`${file}: skill "${name}": ${why}`, 1);
+  const bad = (why: string) => new UserError(`${file}: skill "${escapeForDisplay(name)}": ${why}`, 1);
   if (checkRelativePath(name) !== undefined || name.includes("/")) throw bad("the name is not a plain folder name");
   for (const path of Object.keys(entry.files ?? {})) {
     const problem = checkRelativePath(path);
-    if (problem) throw bad(`file "${path}": ${problem}`);
+    if (problem) throw bad(`file "${escapeForDisplay(path)}": ${problem}`);
   }
   for (const agent of entry.agents ?? []) {
     if (!agentById(agent)) throw bad(`unknown agent "${agent}"`);

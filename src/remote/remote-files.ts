@@ -1,8 +1,8 @@
 import { errorMessage, SkillFileError } from "../kernel/errors.js";
 import { compare } from "../lib/compare.js";
-import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../skills/files/folder-rules.js";
+import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS, TOO_DEEP_REASON } from "../skills/files/folder-rules.js";
 import { checkRelativePath } from "../skills/files/skill-files.js";
-import type { SkillFileContent, ListedFile, CatalogSource } from "../skills/types.js";
+import type { SkillFileContent, ListedFile, CatalogSource, LeftOutFile } from "../skills/types.js";
 
 /** A remote skill folder as its source's listing describes it. */
 export interface RemoteSkillFolder {
@@ -12,6 +12,8 @@ export interface RemoteSkillFolder {
   readonly files: readonly ListedFile[];
   /** False when the folder held more than a listing keeps. */
   readonly complete: boolean;
+  /** What the listing leaves out of the index's paths, and why. */
+  readonly leftOut: readonly LeftOutFile[];
 }
 
 /** Downloads one file of a skill folder (`file` relative to it), whole or refused. */
@@ -59,7 +61,12 @@ export function createRemoteFiles(reader: RemoteFileReader): RemoteFiles {
     async listFiles(skillPath, limit) {
       const folder = folderOf(skillPath, ".");
       const files = folder.files.slice(0, limit);
-      return { files, omitted: folder.files.length - files.length, complete: folder.complete };
+      return {
+        files,
+        omitted: folder.files.length - files.length,
+        complete: folder.complete,
+        ...(folder.leftOut.length > 0 ? { leftOut: folder.leftOut } : {}),
+      };
     },
     async readFile(skillPath, filePath, maxBytes, signal) {
       const folder = folderOf(skillPath, filePath);
@@ -77,14 +84,27 @@ export function createRemoteFiles(reader: RemoteFileReader): RemoteFiles {
  * local listing leaves them out; past MAX_LISTED_ENTRIES the listing is marked incomplete.
  */
 export function toListing(entries: readonly ListedFile[], document: string): RemoteSkillFolder {
-  const files = entries
-    .filter((entry) => entry.path !== document && checkRelativePath(entry.path) === undefined)
-    .filter((entry) => {
-      const segments = entry.path.split("/");
-      return (
-        segments.length <= MAX_FILE_DEPTH + 1 && !segments.slice(0, -1).some((segment) => SKIPPED_FOLDERS.has(segment))
-      );
-    })
-    .sort((a, b) => compare(a.path, b.path));
-  return { document, files: files.slice(0, MAX_LISTED_ENTRIES), complete: files.length <= MAX_LISTED_ENTRIES };
+  const files: ListedFile[] = [];
+  const leftOut: LeftOutFile[] = [];
+  for (const entry of entries) {
+    if (entry.path === document) continue;
+    const segments = entry.path.split("/");
+    const reason =
+      checkRelativePath(entry.path) ??
+      (segments.slice(0, -1).some((segment) => SKIPPED_FOLDERS.has(segment))
+        ? "node_modules and .git folders are not served"
+        : segments.length > MAX_FILE_DEPTH + 1
+          ? TOO_DEEP_REASON
+          : undefined);
+    if (reason === undefined) files.push(entry);
+    else leftOut.push({ path: entry.path, reason });
+  }
+  files.sort((a, b) => compare(a.path, b.path));
+  leftOut.sort((a, b) => compare(a.path, b.path));
+  return {
+    document,
+    files: files.slice(0, MAX_LISTED_ENTRIES),
+    complete: files.length <= MAX_LISTED_ENTRIES,
+    leftOut: leftOut.slice(0, MAX_LISTED_ENTRIES),
+  };
 }

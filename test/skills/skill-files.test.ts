@@ -41,6 +41,11 @@ describe("checkRelativePath", () => {
     ["\uff0e\uff0e/x", "the path holds characters that read as '.', '/' or '\\' once Unicode-normalised"],
     ["..\uff0fx", "the path holds characters that read as '.', '/' or '\\' once Unicode-normalised"],
     ["a\ufe68b", "the path holds characters that read as '.', '/' or '\\' once Unicode-normalised"],
+    ["a\uff0fb", "the path holds a character that looks like '/' or '\\' but is none"],
+    ["..\u2215..\u2215x", "the path holds a character that looks like '/' or '\\' but is none"],
+    ["a\u2044b", "the path holds a character that looks like '/' or '\\' but is none"],
+    ["invoice\u202efdp.exe", "the path holds an invisible or bidirectional formatting character"],
+    ["a\u200bb", "the path holds an invisible or bidirectional formatting character"],
   ])("refuses %j", (path, reason) => {
     expect(checkRelativePath(path)).toBe(reason);
   });

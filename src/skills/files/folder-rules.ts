@@ -19,3 +19,6 @@ export const MAX_LISTED_ENTRIES = 10_000;
 
 /** Folder levels below the skill folder a listing descends, and a file path may name. */
 export const MAX_FILE_DEPTH = 8;
+
+/** Why a file under the depth limit is left out of a listing, or refused when asked for. */
+export const TOO_DEEP_REASON = `the path is more than ${MAX_FILE_DEPTH} folders deep`;

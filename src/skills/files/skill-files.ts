@@ -6,6 +6,7 @@ import { errorMessage, SkillFileError, ToolInputError } from "../../kernel/error
 import type { Logger } from "../../kernel/logger.js";
 import { INCLUDE_SECRET_FILES_DESCRIPTION, isSecretPath, SECRET_REASON } from "./secret-files.js";
 import type { SkillFileContent, SkillFileListing } from "../types.js";
+import { hasUnsafeCharacter } from "../display-text.js";
 
 // What the skill tools share: which relative paths may even be asked for, how a file's bytes
 // reach the agent, and the size caps. Sources check the disk; these rules come first, and touch
@@ -62,6 +63,14 @@ export const MAX_PATH_CHARS = 1_024;
 const ENCODED_TRAVERSAL = /%(?:2e|2f|5c|00|25)/i;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const DRIVE_LETTER = /^[a-z]:/i;
+// Characters that read as "/" or "\" and are none to the disk (division and fraction slash, set
+// minus, box-drawing diagonals, big and small solidi): "a∕..∕b" is shown as a path it is not.
+const LOOK_ALIKE_SEPARATOR = /[\u1735\u2044\u2215\u2216\u2571\u2572\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/;
+
+/** Whether `text` holds a character that looks like a path separator but is not one. */
+export function hasLookAlikeSeparator(text: string): boolean {
+  return LOOK_ALIKE_SEPARATOR.test(text);
+}
 
 /**
  * Why `path` cannot name a file inside a skill folder, or undefined when it can. Sources resolve
@@ -73,6 +82,8 @@ export function checkRelativePath(path: string): string | undefined {
   if (path.length > MAX_PATH_CHARS) return `the path is longer than ${MAX_PATH_CHARS} characters`;
   if (path.includes("\0")) return "the path holds a NUL byte";
   if (CONTROL_CHARACTER.test(path)) return "the path holds a control character";
+  // A right-to-left override makes "txt.exe" read as "exe.txt" in every listing that shows it.
+  if (hasUnsafeCharacter(path)) return "the path holds an invisible or bidirectional formatting character";
   if (path.includes("\\")) return 'the path holds a backslash; separate folders with "/"';
   if (path.startsWith("/") || DRIVE_LETTER.test(path)) {
     return "the path is absolute; give it relative to the skill folder, as read_skill lists it";
@@ -86,6 +97,7 @@ export function checkRelativePath(path: string): string | undefined {
   if (normalised !== path && (normalised.includes("\\") || checkSegments(normalised))) {
     return "the path holds characters that read as '.', '/' or '\\' once Unicode-normalised";
   }
+  if (hasLookAlikeSeparator(path)) return "the path holds a character that looks like '/' or '\\' but is none";
   return undefined;
 }
 

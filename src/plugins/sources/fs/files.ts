@@ -10,7 +10,12 @@ import type {
   SkillFileListing,
   CatalogSource,
 } from "../../../skills/types.js";
-import { MAX_FILE_DEPTH, MAX_LISTED_ENTRIES, SKIPPED_FOLDERS } from "../../../skills/files/folder-rules.js";
+import {
+  MAX_FILE_DEPTH,
+  MAX_LISTED_ENTRIES,
+  SKIPPED_FOLDERS,
+  TOO_DEEP_REASON,
+} from "../../../skills/files/folder-rules.js";
 import { NotRegularFileError } from "../../../lib/regular-file.js";
 import { OutsideFolderError, readHead } from "../../../skills/files/read-head.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";
@@ -92,7 +97,7 @@ export function createSkillFiles(): SkillFiles {
       if (problem) throw new SkillFileError(filePath, problem);
       const segments = filePath.split("/");
       if (segments.length > MAX_FILE_DEPTH + 1) {
-        throw new SkillFileError(filePath, `the path is more than ${MAX_FILE_DEPTH} folders deep`);
+        throw new SkillFileError(filePath, TOO_DEEP_REASON);
       }
       if (segments.slice(0, -1).some((segment) => SKIPPED_FOLDERS.has(segment))) {
         throw new SkillFileError(filePath, "files under node_modules or .git are not served");

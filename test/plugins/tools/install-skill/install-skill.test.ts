@@ -339,8 +339,10 @@ describe("installSkill atomicity", () => {
 describe("unsafeNameReason", () => {
   it.each([
     ["", "the name is empty"],
-    ["a/b", "the name holds a path separator"],
-    ["a\\b", "the name holds a path separator"],
+    ["a/b", "the name holds a path separator, or a character that looks like one"],
+    ["a\\b", "the name holds a path separator, or a character that looks like one"],
+    ["a\u2215b", "the name holds a path separator, or a character that looks like one"],
+    ["a\u2044b", "the name holds a path separator, or a character that looks like one"],
     ["..", "the name starts with a dot"],
     ["a\u0000b", "the name holds a control or invisible formatting character"],
     ["evil\u202egnp.md", "the name holds a control or invisible formatting character"],
