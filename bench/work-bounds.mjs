@@ -212,6 +212,12 @@ const median = (xs) => quantile(xs, 0.5);
 
 async function measure(cli, skillsDir) {
   const { child, url, delays } = await start(cli, skillsDir);
+  // The good client under a greedy load started beside it: measured from a second in, once the
+  // greedy process is up and its requests in flight.
+  const underLoad = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return goodClient(url, performance.now() + seconds * 1000);
+  };
   try {
     // The anchor has no /readyz: it listens once it can answer.
     for (let i = 0; cli !== ANCHOR && i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++)
@@ -224,19 +230,13 @@ async function measure(cli, skillsDir) {
     let peak = rssMiB(child.pid);
     const before = peak;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 200);
-    const until = performance.now() + seconds * 1000;
     const loadedFrom = delays.length;
-    const [loaded, greedy] = await Promise.all([goodClient(url, until), greedyProcess(url, seconds * 1000)]);
+    const [loaded, greedy] = await Promise.all([underLoad(), greedyProcess(url, (seconds + 1) * 1000)]);
     clearInterval(sampler);
     const loadedDelays = delays.slice(loadedFrom);
     // The same greedy load from the good client's own address: one client to the server's bounds.
     const sameAddress = values["same-address"]
-      ? (
-          await Promise.all([
-            goodClient(url, performance.now() + seconds * 1000),
-            greedyProcess(url, seconds * 1000, "127.0.0.1"),
-          ])
-        )[0]
+      ? (await Promise.all([underLoad(), greedyProcess(url, (seconds + 1) * 1000, "127.0.0.1")]))[0]
       : undefined;
     const hogs = spinners(Number(values.hogs));
     let hogged;
