@@ -1,6 +1,6 @@
 // A greedy HTTP client beside a well-behaved one (issue 34, item 5): the greedy client (from
 // 127.0.0.2, a process of its own so that reading its answers never delays the good client's)
-// keeps `--batches` stateless 2025-11-25 batches of 20 `fetch_skill_files` calls in flight, each
+// keeps `--batches` stateless 2025-11-25 batches of `--batch-size` (20) `fetch_skill_files` calls in flight, each
 // call asking for five 1 MiB files; the good client (127.0.0.1) calls `read_skill` on a small
 // skill one call after another. Each round measures, on the same server: the good client alone
 // (the idle baseline); one greedy call alone; the good client under the greedy load, with the
@@ -8,14 +8,17 @@
 // that only spin keep the cores busy (the floor the machine itself sets: no server work at all).
 // Each server runs with bench/loop-delay.mjs preloaded: how long its event loop was held under
 // the greedy load (a request arriving then waits that long).
+// `--same-address` adds a phase with the greedy client on the good client's own address
+// (127.0.0.1: two users behind one NAT), beside the phase with it on another; `--keep-alive` has
+// both clients keep their connections open, as HTTP clients' pools do, instead of one per request.
 // `--kernel` runs another build's CLI (an older build, to compare in the same run); `--anchor`
 // also runs the plain SDK v2 server of bench/anchors/files-http-server.mjs; `--http-options JSON`
 // adds options to the http plugin's.
 //
-//   npm run build && node bench/work-bounds.mjs [--rounds 3] [--seconds 10] [--batches 10] [--hogs 2] [--anchor] [--kernel PATH/cli.js]... [--http-options JSON]
+//   npm run build && node bench/work-bounds.mjs [--rounds 3] [--seconds 10] [--batches 10] [--batch-size 20] [--hogs 2] [--same-address] [--keep-alive] [--anchor] [--kernel PATH/cli.js]... [--http-options JSON]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,13 +29,17 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     seconds: { type: "string", default: "10" },
     batches: { type: "string", default: "10" },
+    "batch-size": { type: "string", default: "20" },
     hogs: { type: "string", default: "2" },
     kernel: { type: "string", multiple: true, default: ["dist/cli.js"] },
     anchor: { type: "boolean", default: false },
+    "same-address": { type: "boolean", default: false },
+    "keep-alive": { type: "boolean", default: false },
     "http-options": { type: "string", default: "{}" },
     // Internal: this script run as the greedy client's own process (URL, then ms to run).
     "greedy-url": { type: "string" },
     "greedy-ms": { type: "string" },
+    "greedy-from": { type: "string", default: "127.0.0.2" },
   },
 });
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -99,6 +106,14 @@ function rssMiB(pid) {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
+/** With --keep-alive, one pool of kept-open connections per local address; else a connection per request. */
+const agents = new Map();
+function agentFor(localAddress) {
+  if (!values["keep-alive"]) return false;
+  if (!agents.has(localAddress)) agents.set(localAddress, new Agent({ keepAlive: true, localAddress }));
+  return agents.get(localAddress);
+}
+
 /** One POST from `localAddress`: its status and time in ms (the body is read and dropped). */
 function post(url, localAddress, body) {
   const started = performance.now();
@@ -108,7 +123,7 @@ function post(url, localAddress, body) {
       {
         method: "POST",
         localAddress,
-        agent: false,
+        agent: agentFor(localAddress),
         headers: {
           "content-type": "application/json",
           accept: "application/json, text/event-stream",
@@ -128,9 +143,12 @@ function post(url, localAddress, body) {
 
 const call = (id, name, args) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 const PARTS = [1, 2, 3, 4, 5].map((i) => `references/part-${i}.md`);
-const GREEDY_BATCH = Array.from({ length: 20 }, (_, i) =>
+const BATCH_SIZE = Number(values["batch-size"]);
+const GREEDY_CALLS = Array.from({ length: BATCH_SIZE }, (_, i) =>
   call(i + 1, "fetch_skill_files", { skill_name: "big", file_paths: PARTS }),
 );
+// A batch of one is sent as a plain request, as a client calling one tool at a time sends it.
+const GREEDY_BATCH = BATCH_SIZE === 1 ? GREEDY_CALLS[0] : GREEDY_CALLS;
 const GOOD_CALL = call(1, "read_skill", { skill_name: "small" });
 
 /** The good client's calls, one after another, until `until` (ms, performance.now()). */
@@ -145,11 +163,13 @@ async function goodClient(url, until) {
   return { times, failed };
 }
 
-/** The greedy client in a process of its own for `ms`: its batches' times and statuses. */
-function greedyProcess(url, ms) {
+/** The greedy client (from `from`) in a process of its own for `ms`: its batches' times and statuses. */
+function greedyProcess(url, ms, from = "127.0.0.2") {
+  const own = ["--batches", values.batches, "--batch-size", values["batch-size"], "--greedy-from", from];
+  if (values["keep-alive"]) own.push("--keep-alive");
   const child = spawn(
     process.execPath,
-    [fileURLToPath(import.meta.url), "--greedy-url", url.href, "--greedy-ms", String(ms), "--batches", values.batches],
+    [fileURLToPath(import.meta.url), "--greedy-url", url.href, "--greedy-ms", String(ms), ...own],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
@@ -169,13 +189,13 @@ function spinners(count) {
 }
 
 /** `batches` greedy batches kept in flight until `until`: their times and statuses. */
-async function greedyClient(url, batches, until) {
+async function greedyClient(url, batches, until, from) {
   const times = [];
   const statuses = {};
   await Promise.all(
     Array.from({ length: batches }, async () => {
       while (performance.now() < until) {
-        const { status, ms } = await post(url, "127.0.0.2", GREEDY_BATCH);
+        const { status, ms } = await post(url, from, GREEDY_BATCH);
         statuses[status] = (statuses[status] ?? 0) + 1;
         times.push(ms);
       }
@@ -192,6 +212,12 @@ const median = (xs) => quantile(xs, 0.5);
 
 async function measure(cli, skillsDir) {
   const { child, url, delays } = await start(cli, skillsDir);
+  // The good client under a greedy load started beside it: measured from a second in, once the
+  // greedy process is up and its requests in flight.
+  const underLoad = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return goodClient(url, performance.now() + seconds * 1000);
+  };
   try {
     // The anchor has no /readyz: it listens once it can answer.
     for (let i = 0; cli !== ANCHOR && i < 600 && (await fetch(new URL("/readyz", url))).status !== 200; i++)
@@ -200,15 +226,18 @@ async function measure(cli, skillsDir) {
     const idle = await goodClient(url, performance.now() + seconds * 1000);
     // What one greedy call costs with nothing else running: the server's turns a good call may wait behind.
     const alone = [];
-    for (let i = 0; i < 10; i++) alone.push((await post(url, "127.0.0.2", GREEDY_BATCH[0])).ms);
+    for (let i = 0; i < 10; i++) alone.push((await post(url, "127.0.0.2", GREEDY_CALLS[0])).ms);
     let peak = rssMiB(child.pid);
     const before = peak;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 200);
-    const until = performance.now() + seconds * 1000;
     const loadedFrom = delays.length;
-    const [loaded, greedy] = await Promise.all([goodClient(url, until), greedyProcess(url, seconds * 1000)]);
+    const [loaded, greedy] = await Promise.all([underLoad(), greedyProcess(url, (seconds + 1) * 1000)]);
     clearInterval(sampler);
     const loadedDelays = delays.slice(loadedFrom);
+    // The same greedy load from the good client's own address: one client to the server's bounds.
+    const sameAddress = values["same-address"]
+      ? (await Promise.all([underLoad(), greedyProcess(url, (seconds + 1) * 1000, "127.0.0.1")]))[0]
+      : undefined;
     const hogs = spinners(Number(values.hogs));
     let hogged;
     try {
@@ -221,6 +250,9 @@ async function measure(cli, skillsDir) {
       idleP50: median(idle.times),
       greedyAlone: median(alone),
       loadedP50: median(loaded.times),
+      sameP50: sameAddress && median(sameAddress.times),
+      sameP90: sameAddress && quantile(sameAddress.times, 0.9),
+      sameCalls: sameAddress?.times.length,
       loadedP90: quantile(loaded.times, 0.9),
       loopDelayP99: median(loadedDelays.map((delay) => delay.p99)),
       loopDelayMax: Math.max(...loadedDelays.map((delay) => delay.max)),
@@ -242,6 +274,7 @@ if (values["greedy-url"]) {
     new URL(values["greedy-url"]),
     Number(values.batches),
     performance.now() + Number(values["greedy-ms"]),
+    values["greedy-from"],
   );
   process.stdout.write(JSON.stringify(result));
   process.exit(0);
@@ -251,7 +284,7 @@ const servers = values.anchor ? [...values.kernel, ANCHOR] : values.kernel;
 const skillsDir = makeSkills();
 const load1 = () => loadavg()[0].toFixed(2);
 console.log(
-  `${values.batches} greedy batches of 20 x 5 x 1 MiB beside one good client, ${values.hogs} spinning processes, ${seconds} s a phase, ${values.rounds} rounds; load ${load1()}`,
+  `${values.batches} greedy batches of ${BATCH_SIZE} x 5 x 1 MiB beside one good client, ${values.hogs} spinning processes, ${seconds} s a phase, ${values.rounds} rounds${values["keep-alive"] ? ", connections kept alive" : ""}; load ${load1()}`,
 );
 try {
   for (let round = 1; round <= Number(values.rounds); round++) {
@@ -260,7 +293,11 @@ try {
       console.log(
         `round ${round} ${cli}: good p50 idle ${r.idleP50.toFixed(1)} ms, loaded ${r.loadedP50.toFixed(1)} ms (${(r.loadedP50 / r.idleP50).toFixed(2)}x; p90 ${r.loadedP90.toFixed(1)} ms; ` +
           `${r.loadedCalls} calls, ${r.loadedFailed} failed; the server's loop delay p99 ${r.loopDelayP99.toFixed(0)} ms a second (median), max ${r.loopDelayMax.toFixed(0)} ms), beside ${values.hogs} spinning processes ${r.hoggedP50.toFixed(1)} ms (${(r.hoggedP50 / r.idleP50).toFixed(2)}x); one greedy call alone ${r.greedyAlone.toFixed(1)} ms; greedy batch median ${(r.greedyMedian / 1000).toFixed(1)} s, max ${(r.greedyMax / 1000).toFixed(1)} s, ` +
-          `statuses ${JSON.stringify(r.greedyStatuses)}; RSS ${r.rssBefore.toFixed(0)} -> peak ${r.rssPeak.toFixed(0)} MiB; load ${load1()}`,
+          `statuses ${JSON.stringify(r.greedyStatuses)}; RSS ${r.rssBefore.toFixed(0)} -> peak ${r.rssPeak.toFixed(0)} MiB; ` +
+          (r.sameP50 === undefined
+            ? ""
+            : `greedy on the good client's address: good p50 ${r.sameP50.toFixed(1)} ms (${(r.sameP50 / r.idleP50).toFixed(2)}x), p90 ${r.sameP90.toFixed(1)} ms, ${r.sameCalls} calls; `) +
+          `load ${load1()}`,
       );
     }
   }

@@ -79,8 +79,11 @@ export type HttpAppOptions = Pick<
 
 /** The web-standard HTTP face of a kernel: MCP, health checks and contributed routes. */
 export interface HttpApp {
-  /** Answer one request; `client` is the peer's address, which bounds its sessions. */
-  fetch(request: Request, client?: string): Promise<Response>;
+  /**
+   * Answer one request; `client` is the peer's address, which bounds its sessions, and
+   * `connection` names its connection among the address's (its port), which shares work within it.
+   */
+  fetch(request: Request, client?: string, connection?: string): Promise<Response>;
   /**
    * Refuse new requests (503), wait up to `graceMs` for those in flight, then close every
    * session and subscription stream.
@@ -183,7 +186,13 @@ export function createHttpApp({
   };
 
   /** The MCP endpoint: the body read and checked once here, then the revision's own path. */
-  const serveMcp = async (request: Request, client: string, untrack: () => void, caller: Caller): Promise<Response> => {
+  const serveMcp = async (
+    request: Request,
+    client: string,
+    connection: string,
+    untrack: () => void,
+    caller: Caller,
+  ): Promise<Response> => {
     void startRelay();
     let parsed: unknown;
     if (request.method === "POST") {
@@ -228,10 +237,16 @@ export function createHttpApp({
     }
     // Requests wait for their client's turn; notifications (a cancellation) and streams never do.
     if (!asksForAnswer(parsed)) return serve();
-    return work.run(laneOf(caller, client), request.signal, serve);
+    return work.run(laneOf(caller, client), partOf(request, connection), request.signal, serve);
   };
 
-  const route = async (request: Request, path: string, client: string, untrack: () => void): Promise<Response> => {
+  const route = async (
+    request: Request,
+    path: string,
+    client: string,
+    connection: string,
+    untrack: () => void,
+  ): Promise<Response> => {
     const isMcp = path === options.path;
     const refuse = (refusal: Refusal) =>
       (isMcp ? mcpError : restError)(refusal.status, refusal.message, refusal.headers);
@@ -267,15 +282,15 @@ export function createHttpApp({
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (declared > options.maxBodyBytes)
       return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
-    if (isMcp) return serveMcp(request, client, untrack, caller);
+    if (isMcp) return serveMcp(request, client, connection, untrack, caller);
     if (contributed)
-      return work.run(laneOf(caller, client), request.signal, async () =>
+      return work.run(laneOf(caller, client), partOf(request, connection), request.signal, async () =>
         contributed.handle(request, path, { ...caller, catalog: catalogFor(caller.identity) }),
       );
     return restError(404, `nothing at ${path}`);
   };
 
-  const fetch = async (request: Request, client = "unknown"): Promise<Response> => {
+  const fetch = async (request: Request, client = "unknown", connection = ""): Promise<Response> => {
     let url: URL;
     try {
       url = new URL(request.url);
@@ -292,7 +307,7 @@ export function createHttpApp({
     // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
     const untrack = request.method === "GET" && path === options.path ? () => undefined : track();
     try {
-      return onSettled(await route(request, path, client, untrack), untrack);
+      return onSettled(await route(request, path, client, connection, untrack), untrack);
     } catch (error) {
       untrack();
       logger.error(`${request.method} ${path} failed: ${errorMessage(error)}`);
@@ -375,6 +390,16 @@ async function withParamsError(response: Response, problem: string): Promise<Res
 function laneOf(caller: Caller, client: string): string {
   const subject = caller.identity?.subject;
   return subject === undefined ? `address ${client}` : `subject ${subject}`;
+}
+
+/**
+ * Which part of its client a request is, for sharing work within the client: its MCP session,
+ * else its connection. Another address is never read from a header (X-Forwarded-For): any caller
+ * could write one.
+ */
+function partOf(request: Request, connection: string): string {
+  const session = request.headers.get("mcp-session-id");
+  return session === null ? `connection ${connection}` : `session ${session.slice(0, 128)}`;
 }
 
 /** True when a body holds a request (a message with a method and an id): work to be answered. */

@@ -23,7 +23,7 @@ type AppFetch = HttpApp["fetch"];
 interface BunServer {
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void>;
-  requestIP(request: Request): { address: string } | null;
+  requestIP(request: Request): { address: string; port: number } | null;
 }
 interface BunGlobal {
   serve(options: {
@@ -42,7 +42,7 @@ interface DenoServer {
 interface DenoGlobal {
   serve(
     options: { hostname: string; port: number; onListen: () => void },
-    handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
+    handler: (request: Request, info: { remoteAddr: { hostname: string; port: number } }) => Promise<Response>,
   ): DenoServer;
 }
 
@@ -93,10 +93,11 @@ export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
     request.url = target.path;
     if (target.host !== undefined) request.headers.host = target.host;
     const client = request.socket.remoteAddress ?? "unknown";
-    return sdkNodeHandler({ fetch: (webRequest) => fetch(webRequest, client) }, { maxRequestBodySize: maxBodyBytes })(
-      request,
-      response,
-    );
+    const connection = String(request.socket.remotePort ?? "");
+    return sdkNodeHandler(
+      { fetch: (webRequest) => fetch(webRequest, client, connection) },
+      { maxRequestBodySize: maxBodyBytes },
+    )(request, response);
   };
 }
 
@@ -138,7 +139,10 @@ function listenBun(bun: BunGlobal, fetch: AppFetch, host: string, port: number, 
   const server = bun.serve({
     hostname: host,
     port,
-    fetch: (request, self) => fetch(request, self.requestIP(request)?.address ?? "unknown"),
+    fetch: (request, self) => {
+      const peer = self.requestIP(request);
+      return fetch(request, peer?.address ?? "unknown", String(peer?.port ?? ""));
+    },
     idleTimeout: 60,
     maxRequestBodySize: limits.maxBodyBytes,
   });
@@ -163,7 +167,7 @@ async function listenDeno(deno: DenoGlobal, fetch: AppFetch, host: string, port:
   let listening!: () => void;
   const started = new Promise<void>((resolve) => (listening = resolve));
   const server = deno.serve({ hostname: host, port, onListen: () => listening() }, (request, info) =>
-    fetch(request, info.remoteAddr.hostname),
+    fetch(request, info.remoteAddr.hostname, String(info.remoteAddr.port)),
   );
   await started;
   // biome-ignore lint/correctness/noUnusedVariables: read by `??=`, so the server is stopped once

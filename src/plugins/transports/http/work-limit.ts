@@ -13,9 +13,12 @@ export interface WorkLimits {
   readonly maxWorkShare: number;
 }
 
-/** One client's own limiter, and how many of its requests it holds (running or waiting). */
+/** One client's places and line: requests running (or resting) and waiting, by whose they are. */
 interface ClientLane {
-  readonly limit: LimitFunction;
+  running: number;
+  readonly runningBy: Map<string, number>;
+  readonly waiting: { readonly own: string; readonly begin: () => void }[];
+  /** Its requests running or waiting. */
   held: number;
 }
 
@@ -25,7 +28,7 @@ interface Owed {
   readonly at: number;
 }
 
-type Seen = readonly [client: string, at: number];
+type Seen = readonly [who: string, at: number];
 
 /** Rest a client may owe and still start at once: a light client's requests never wait. */
 const OWED_BEFORE_REST_MS = 50;
@@ -44,6 +47,13 @@ const SWEEP_ACCOUNTS_AT = 1000;
  * event loop for a while would still have it most of the time. So while other clients are being
  * served, a client that was worked on for `d` ms rests `d × (1 − share) / share` ms before its
  * next request starts, and requests that arrive while the loop is free find it free.
+ *
+ * A client is an address (or a signed-in subject), and many users may share one behind a NAT or a
+ * proxy: its parts (MCP sessions, else connections) share its places and its time among
+ * themselves the same way. A part worked on while another part of it is served rests for its own
+ * work alone, and a part that owes no rest and runs nothing may take one of as many places again,
+ * so a light user is not queued behind a greedy neighbour's requests. The client's own bounds
+ * (its line, its share beside other clients) hold whatever its parts.
  */
 export class WorkLimiter {
   readonly #total: LimitFunction;
@@ -51,6 +61,10 @@ export class WorkLimiter {
   readonly #owed = new Map<string, Owed>();
   /** The last two different clients to start or finish a request, the latest first, with when. */
   #recent: Seen[] = [];
+  /** The same of each client's parts (sessions, connections), kept a while after its lane is gone. */
+  readonly #recentParts = new Map<string, Seen[]>();
+  /** How long each part's last request was worked on, and when it ended. */
+  readonly #lastWorked = new Map<string, { readonly ms: number; readonly at: number }>();
 
   constructor(
     private readonly limits: WorkLimits,
@@ -60,12 +74,13 @@ export class WorkLimiter {
   }
 
   /**
-   * Answer with `work` once `client` may; its places are given back when the answer has been sent.
-   * A request whose client went away while it waited (`signal` aborted) is not worked on.
+   * Answer with `work` once `client` may, for its part `own` (a session, a connection); its places
+   * are given back when the answer has been sent. A request whose client went away while it
+   * waited (`signal` aborted) is not worked on.
    */
-  run(client: string, signal: AbortSignal, work: () => Promise<Response>): Promise<Response> {
+  run(client: string, own: string, signal: AbortSignal, work: () => Promise<Response>): Promise<Response> {
     let lane = this.#lanes.get(client);
-    if (lane && lane.limit.pendingCount >= this.limits.maxWorkQueuedPerClient) {
+    if (lane && lane.waiting.length >= this.limits.maxWorkQueuedPerClient) {
       const { maxWorkPerClient, maxWorkQueuedPerClient } = this.limits;
       return Promise.resolve(
         mcpError(
@@ -75,24 +90,41 @@ export class WorkLimiter {
         ),
       );
     }
-    if (!lane) this.#lanes.set(client, (lane = { limit: pLimit(this.limits.maxWorkPerClient), held: 0 }));
-    const own = lane;
-    own.held++;
-    this.#seen(client);
+    if (!lane) this.#lanes.set(client, (lane = { running: 0, runningBy: new Map(), waiting: [], held: 0 }));
+    const at = lane;
+    const part = partOf(client, own);
+    at.held++;
+    this.#seen(client, own);
     const give = () => {
-      own.held--;
-      if (own.held === 0 && this.#lanes.get(client) === own) this.#lanes.delete(client);
+      at.running--;
+      const left = (at.runningBy.get(own) ?? 1) - 1;
+      if (left === 0) at.runningBy.delete(own);
+      else at.runningBy.set(own, left);
+      at.held--;
+      if (at.held === 0 && this.#lanes.get(client) === at) this.#lanes.delete(client);
+      else this.#next(at, client);
     };
     return new Promise<Response>((resolve, reject) => {
-      void own.limit(async () => {
-        await this.#rest(client, signal);
-        return this.#total(
+      const begin = async () => {
+        at.running++;
+        at.runningBy.set(own, (at.runningBy.get(own) ?? 0) + 1);
+        try {
+          await this.#rest(client, at, own, signal);
+        } catch (error) {
+          give();
+          return reject(error);
+        }
+        void this.#total(
           () =>
             new Promise<void>((release) => {
               const started = this.clock.now();
               const done = () => {
                 release();
-                this.#charge(client, this.clock.now() - started);
+                const worked = this.clock.now() - started;
+                this.#charge(client, worked);
+                this.#charge(part, worked);
+                this.#worked(part, worked);
+                this.#seen(client, own);
                 give();
               };
               const answer = signal.aborted
@@ -107,14 +139,46 @@ export class WorkLimiter {
               );
             }),
         );
-      });
+      };
+      at.waiting.push({ own, begin: () => void begin() });
+      this.#next(at, client);
     });
   }
 
-  /** Waits out what `client` owes past its allowance, while the server is shared. */
-  async #rest(client: string, signal: AbortSignal): Promise<void> {
-    const rest = this.#owedBy(client) - OWED_BEFORE_REST_MS;
-    if (rest <= 0 || signal.aborted || !this.#shared(client)) return;
+  /**
+   * Starts what `lane` may start now: the first waiting while it is under its places, then, up to
+   * as many places again, those of parts that run nothing, owe no rest and whose last request
+   * was light (a light user; a part's first request is taken as light).
+   */
+  #next(lane: ClientLane, client: string): void {
+    const { maxWorkPerClient } = this.limits;
+    for (let index = 0; index < lane.waiting.length; ) {
+      const { own, begin } = lane.waiting[index]!;
+      const light =
+        lane.running < 2 * maxWorkPerClient &&
+        !lane.runningBy.has(own) &&
+        this.#owedBy(partOf(client, own)) <= OWED_BEFORE_REST_MS &&
+        this.#wasLight(partOf(client, own));
+      if (lane.running < maxWorkPerClient || light) {
+        lane.waiting.splice(index, 1);
+        begin();
+      } else {
+        index++;
+      }
+    }
+  }
+
+  /**
+   * Waits out what `client` owes past its allowance while another client is served, and what its
+   * part `own` owes while another part of it is.
+   */
+  async #rest(client: string, lane: ClientLane, own: string, signal: AbortSignal): Promise<void> {
+    const owed = (account: string, shared: boolean) => (shared ? this.#owedBy(account) - OWED_BEFORE_REST_MS : 0);
+    const rest = Math.max(
+      owed(client, this.#shared(client)),
+      owed(partOf(client, own), this.#sharedWithin(client, lane, own)),
+    );
+    if (rest <= 0 || signal.aborted) return;
     await new Promise<void>((resolve) => {
       const timer = this.clock.setTimeout(finish, rest);
       function finish() {
@@ -129,16 +193,30 @@ export class WorkLimiter {
     });
   }
 
-  /** Adds the rest owed for `workedMs` of work to what `client` owes. */
-  #charge(client: string, workedMs: number): void {
-    this.#seen(client);
+  /** Adds the rest owed for `workedMs` of work to what `account` (a client, or a part of one) owes. */
+  #charge(account: string, workedMs: number): void {
     const { maxWorkShare } = this.limits;
     if (maxWorkShare >= 1) return;
     if (this.#owed.size >= SWEEP_ACCOUNTS_AT) for (const other of this.#owed.keys()) this.#owedBy(other);
-    this.#owed.set(client, {
-      rest: this.#owedBy(client) + (workedMs * (1 - maxWorkShare)) / maxWorkShare,
+    this.#owed.set(account, {
+      rest: this.#owedBy(account) + (workedMs * (1 - maxWorkShare)) / maxWorkShare,
       at: this.clock.now(),
     });
+  }
+
+  /** Whether `part`'s last request was worked on for no longer than a light one (a first one is). */
+  #wasLight(part: string): boolean {
+    return (this.#lastWorked.get(part)?.ms ?? 0) <= OWED_BEFORE_REST_MS;
+  }
+
+  /** Records how long `part`'s last request was worked on; records past SHARED_WITHIN_MS are swept. */
+  #worked(part: string, ms: number): void {
+    const now = this.clock.now();
+    if (this.#lastWorked.size >= SWEEP_ACCOUNTS_AT && !this.#lastWorked.has(part)) {
+      for (const [other, last] of this.#lastWorked)
+        if (now - last.at >= SHARED_WITHIN_MS) this.#lastWorked.delete(other);
+    }
+    this.#lastWorked.set(part, { ms, at: now });
   }
 
   /** What `client` owes now; a paid-off account is dropped. */
@@ -151,9 +229,14 @@ export class WorkLimiter {
     return 0;
   }
 
-  #seen(client: string): void {
+  #seen(client: string, own: string): void {
     const now = this.clock.now();
-    this.#recent = [[client, now] as Seen, ...this.#recent.filter(([other]) => other !== client)].slice(0, 2);
+    this.#recent = seen(this.#recent, client, now);
+    if (this.#recentParts.size >= SWEEP_ACCOUNTS_AT && !this.#recentParts.has(client)) {
+      for (const [other, parts] of this.#recentParts)
+        if (now - parts[0]![1] >= SHARED_WITHIN_MS) this.#recentParts.delete(other);
+    }
+    this.#recentParts.set(client, seen(this.#recentParts.get(client) ?? [], own, now));
   }
 
   /** Whether another client has a request in flight or waiting, or had one lately. */
@@ -162,4 +245,22 @@ export class WorkLimiter {
     const other = this.#recent.find(([seen]) => seen !== client);
     return other !== undefined && this.clock.now() - other[1] < SHARED_WITHIN_MS;
   }
+
+  /** Whether another part of `client` has a request running or waiting, or had one lately. */
+  #sharedWithin(client: string, lane: ClientLane, own: string): boolean {
+    if (lane.runningBy.size > (lane.runningBy.has(own) ? 1 : 0)) return true;
+    if (lane.waiting.some((waiting) => waiting.own !== own)) return true;
+    const other = this.#recentParts.get(client)?.find(([seen]) => seen !== own);
+    return other !== undefined && this.clock.now() - other[1] < SHARED_WITHIN_MS;
+  }
+}
+
+/** `recent` with `who` seen `at`, first: the last two different ones. */
+function seen(recent: readonly Seen[], who: string, at: number): Seen[] {
+  return [[who, at] as Seen, ...recent.filter(([other]) => other !== who)].slice(0, 2);
+}
+
+/** The account of a client's part (a session, a connection): apart from every client's own. */
+function partOf(client: string, own: string): string {
+  return `${client}\u0000${own}`;
 }

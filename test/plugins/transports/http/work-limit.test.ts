@@ -62,7 +62,7 @@ function appOver(build: () => McpServer, options: Partial<HttpOptions>): HttpApp
 
 const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "work", arguments: {} } });
 
-function post(app: HttpApp, client: string, body: unknown): Promise<Response> {
+function post(app: HttpApp, client: string, body: unknown, connection?: string): Promise<Response> {
   const request = new Request("http://127.0.0.1/mcp", {
     method: "POST",
     headers: {
@@ -72,7 +72,7 @@ function post(app: HttpApp, client: string, body: unknown): Promise<Response> {
     },
     body: JSON.stringify(body),
   });
-  return app.fetch(request, client);
+  return app.fetch(request, client, connection);
 }
 
 /** Let whatever is ready run: answers in flight move on by a few turns of the event loop. */
@@ -153,5 +153,37 @@ describe("work bounds over HTTP", () => {
     expect(tool.calls).toBe(6);
     tool.release();
     for (const response of await Promise.all(answers)) expect(response.status).toBe(200);
+  });
+
+  it("answers a user at once beside another whose requests fill their shared address's line (issue 47, item 5)", async () => {
+    const tool = heldTool(10);
+    const app = appOver(tool.build, { maxWorkPerClient: 2, maxWorkQueuedPerClient: 20, maxWorkInFlight: 32 });
+    // Behind one address (a NAT): twenty requests on one connection, then one on another.
+    const greedy = Array.from({ length: 20 }, (_, id) => post(app, "10.0.0.1", call(id), "40001"));
+    await settle();
+    expect(tool.calls).toBe(2);
+    const good = post(app, "10.0.0.1", call(99), "40002");
+    await settle();
+    expect(tool.calls).toBe(3);
+    // X-Forwarded-For names no other client: the header is anyone's to write.
+    const forwarded = new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "x-forwarded-for": "203.0.113.9",
+      },
+      body: JSON.stringify(call(100)),
+    });
+    const spoofed = app.fetch(forwarded, "10.0.0.1", "40001");
+    await settle();
+    expect(tool.calls).toBe(3);
+    for (let round = 0; round < 30 && tool.calls < 22; round++) {
+      tool.release();
+      await settle();
+    }
+    tool.release();
+    for (const response of await Promise.all([...greedy, good, spoofed])) expect(response.status).toBe(200);
   });
 });

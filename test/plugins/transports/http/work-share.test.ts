@@ -17,9 +17,9 @@ function limiterWith(maxWorkShare: number) {
     time.clock,
   );
   /** A request of `client` whose work takes `ms` of the test's time; `started` says whether it began. */
-  const request = (client: string, ms: number, signal = never) => {
+  const request = (client: string, ms: number, signal = never, own = "") => {
     let started = false;
-    const answer = limiter.run(client, signal, () => {
+    const answer = limiter.run(client, own, signal, () => {
       started = true;
       return new Promise<Response>((resolve) => time.clock.setTimeout(() => resolve(new Response("done")), ms));
     });
@@ -40,7 +40,7 @@ function limiterWith(maxWorkShare: number) {
   const otherServed = () => {
     let end!: () => void;
     const done = new Promise<Response>((resolve) => (end = () => resolve(new Response("done"))));
-    const answer = limiter.run(OTHER, never, () => done);
+    const answer = limiter.run(OTHER, "", never, () => done);
     return { answer, end };
   };
   return { time, request, busyFor, otherServed };
@@ -118,5 +118,64 @@ describe("a client's share of the server's time", () => {
     expect(second.started).toBe(false);
     expect(time.pending()).toBe(0);
     other.end();
+  });
+});
+
+// Issue 47, item 5: many users behind one address (a NAT, a proxy) are one client; its parts
+// (MCP sessions, else connections) share its places and its time among themselves.
+describe("the parts of one client", () => {
+  it("start a light part's request at once beside a greedy part holding the client's places", async () => {
+    const { time, request } = limiterWith(1 / 3);
+    const greedy = [1, 2, 3, 4].map(() => request(BUSY, 1000, never, "greedy"));
+    await time.tickAsync(0);
+    expect(greedy.map((job) => job.started)).toEqual([true, true, false, false]);
+    const light = request(BUSY, 3, never, "light");
+    await time.tickAsync(0);
+    expect(light.started).toBe(true);
+    await time.tickAsync(3);
+    expect((await light.answer).status).toBe(200);
+    // The greedy part's others still wait for the client's own places.
+    expect(greedy.map((job) => job.started)).toEqual([true, true, false, false]);
+    await time.tickAsync(3000);
+  });
+
+  it("make a part that was worked on rest while another part of the client is served", async () => {
+    const { time, request } = limiterWith(1 / 3);
+    const first = request(BUSY, 300, never, "greedy");
+    const light = request(BUSY, 1, never, "light");
+    await time.tickAsync(300);
+    await Promise.all([first.answer, light.answer]);
+    // Another part was seen within the second: 600 ms of rest, the first 50 forgiven.
+    const second = request(BUSY, 10, never, "greedy");
+    await time.tickAsync(549);
+    expect(second.started).toBe(false);
+    // The light part meanwhile is not made to wait for the greedy part's rest.
+    const again = request(BUSY, 1, never, "light");
+    await time.tickAsync(0);
+    expect(again.started).toBe(true);
+    await time.tickAsync(1);
+    expect(second.started).toBe(true);
+    await time.tickAsync(10);
+  });
+
+  it("give no place past the client's own to a part whose last request was heavy", async () => {
+    const { time, request } = limiterWith(1);
+    const heavy = request(BUSY, 300, never, "heavy");
+    await time.tickAsync(300);
+    await heavy.answer;
+    const holding = [1, 2].map((part) => request(BUSY, 1000, never, `holder-${part}`));
+    const again = request(BUSY, 10, never, "heavy");
+    const light = request(BUSY, 10, never, "light");
+    await time.tickAsync(0);
+    expect([...holding, again, light].map((job) => job.started)).toEqual([true, true, false, true]);
+    await time.tickAsync(3000);
+  });
+
+  it("never take more than twice the client's places, however many parts it opens", async () => {
+    const { time, request } = limiterWith(1 / 3);
+    const parts = [1, 2, 3, 4, 5, 6].map((part) => request(BUSY, 1000, never, `part-${part}`));
+    await time.tickAsync(0);
+    expect(parts.filter((job) => job.started)).toHaveLength(4);
+    await time.tickAsync(5000);
   });
 });
