@@ -42,9 +42,10 @@ describe("the command table", () => {
 
   it("reads a command's positional count from the table", () => {
     for (const [command, spec] of Object.entries(COMMAND_SPECS)) {
-      const [least] = spec.positionals;
-      if (least === 0) expect(parseCliArgs([command]).command).toBe(command);
-      else expect(() => parseCliArgs([command]), command).toThrow(`${command} needs ${spec.usage}; see --help`);
+      const [least, most] = spec.positionals;
+      if (least > 0) expect(() => parseCliArgs([command]), command).toThrow(`${command} needs ${spec.usage}`);
+      const extra = [command, ...Array.from({ length: most === Infinity ? 3 : most + 1 }, (_, i) => `arg${i}`)];
+      if (most !== Infinity) expect(() => parseCliArgs(extra), command).toThrow(`unexpected argument "arg${most}"`);
     }
   });
 });
