@@ -147,6 +147,56 @@ describe("config mistakes", () => {
   });
 });
 
+describe("config mistakes exit 2 with one line naming file, plugin and problem", () => {
+  const cases: [string, string, string, RegExp][] = [
+    ["missing file", "", "--config=nope.config.ts", /config file .*nope\.config\.ts.* not found/],
+    ["syntax error", "broken.config.mjs", "export default {{", /broken\.config\.mjs/],
+    [
+      "unknown plugin",
+      "unknown.config.mjs",
+      'export default { plugins: ["no-such-plugin"] }',
+      /unknown\.config\.mjs.*"no-such-plugin"/,
+    ],
+    [
+      "bad option",
+      "badopt.config.mjs",
+      'export default { plugins: [["fs", { roots: [42] }], "list-skills"] }',
+      /badopt\.config\.mjs: plugin "fs": option roots\[0\]/,
+    ],
+    ["unknown key", "typo.config.json", '{ "plugin": [] }', /typo\.config\.json/],
+    [
+      "missing dependency",
+      "deps.config.mjs",
+      'export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] }',
+      /deps\.config\.mjs: plugin "needs-db" depends on "db", which is not in the config/,
+    ],
+  ];
+  it.each(cases)("%s", async (_label, file, content, pattern) => {
+    if (file) await writeFile(join(work, file), content);
+    const flag = file ? `--config=${file}` : content;
+    expectOneLine(await run(["list", flag]), 2, pattern);
+  });
+
+  it("a missing --skills-dir", async () => {
+    expectOneLine(await run(["list", "--skills-dir", "no/such/dir"]), 2, /no\/such\/dir.*does not exist/);
+  });
+
+  it("an unknown transport, after stopping the plugins it started", async () => {
+    await writeFile(join(work, "transport.config.json"), '{ "plugins": ["list-skills"] }');
+    expectOneLine(
+      // serve logs the config it loaded at info level: only the error line is under test here.
+      await run(["--config", "transport.config.json", "--transport", "smoke-signals", "--log-level", "warn"]),
+      2,
+      /^skills-kernel: --transport: unknown transport "smoke-signals"; serve takes stdio \(the default\), http, or a transport a plugin of the config adds$/,
+    );
+  });
+
+  it("a config without the list-skills plugin", async () => {
+    await writeFile(join(work, "bare.config.json"), '{ "plugins": [] }');
+    expectOneLine(await run(["list", "--config", "bare.config.json"]), 2, /add "list-skills" to plugins/);
+  });
+});
+
 describe("the operation failing: exit 1", () => {
   it("restore with no lock file says there is nothing to restore and how skills get there", async () => {
     expectOneLine(

@@ -60,66 +60,7 @@ describe("CLI basics", () => {
   });
 });
 
-describe("config mistakes exit 2 with one line naming file, plugin and problem", () => {
-  const cases: [string, string, string, RegExp][] = [
-    ["missing file", "", "--config=nope.config.ts", /config file .*nope\.config\.ts.* not found/],
-    ["syntax error", "broken.config.mjs", "export default {{", /broken\.config\.mjs/],
-    [
-      "unknown plugin",
-      "unknown.config.mjs",
-      'export default { plugins: ["no-such-plugin"] }',
-      /unknown\.config\.mjs.*"no-such-plugin"/,
-    ],
-    [
-      "bad option",
-      "badopt.config.mjs",
-      'export default { plugins: [["fs", { roots: [42] }], "list-skills"] }',
-      /badopt\.config\.mjs: plugin "fs": option roots\[0\]/,
-    ],
-    ["unknown key", "typo.config.json", '{ "plugin": [] }', /typo\.config\.json/],
-    [
-      "missing dependency",
-      "deps.config.mjs",
-      'export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] }',
-      /deps\.config\.mjs: plugin "needs-db" depends on "db", which is not in the config/,
-    ],
-  ];
-  it.each(cases)("%s", async (_label, file, content, pattern) => {
-    if (file) await writeFile(join(work, file), content);
-    const flag = file ? `--config=${file}` : content;
-    expectOneLineError(await runCli(["list", flag], { cwd: work }), 2, pattern);
-  });
-
-  it("a missing --skills-dir", async () => {
-    expectOneLineError(
-      await runCli(["list", "--skills-dir", "no/such/dir"], { cwd: work }),
-      2,
-      /no\/such\/dir.*does not exist/,
-    );
-  });
-
-  it("an unknown transport, after stopping the plugins it started", async () => {
-    await writeFile(join(work, "transport.config.json"), '{ "plugins": ["list-skills"] }');
-    expectOneLineError(
-      // serve logs the config it loaded at info level: only the error line is under test here.
-      await runCli(["--config", "transport.config.json", "--transport", "smoke-signals", "--log-level", "warn"], {
-        cwd: work,
-      }),
-      2,
-      /^skills-kernel: --transport: unknown transport "smoke-signals"; serve takes stdio \(the default\), http, or a transport a plugin of the config adds$/,
-    );
-  });
-
-  it("a config without the list-skills plugin", async () => {
-    await writeFile(join(work, "bare.config.json"), '{ "plugins": [] }');
-    expectOneLineError(
-      await runCli(["list", "--config", "bare.config.json"], { cwd: work }),
-      2,
-      /add "list-skills" to plugins/,
-    );
-  });
-});
-
+// Config mistakes are test/cli/main.test.ts's, in process.
 describe("search, read, validate, install: the tools' own code paths", () => {
   const EXAMPLES = join(REPO_ROOT, "examples/skills");
 
