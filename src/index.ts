@@ -30,11 +30,15 @@ export { canSee, visibilitySchema, type Identity, type Visibility } from "./skil
 // The plugin kit: a source from two methods, and what the built-in remote sources fetch and cache with.
 export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
 export type { SkillFiles } from "./kit/files-source.js";
+// The SDK's in-memory adapter for that storage (its nodeSkillFiles, a folder on disk, is at
+// @modelcontextprotocol/server/ext/skills/node).
+export { memorySkillFiles } from "@modelcontextprotocol/server/ext/skills";
 export { HttpClient, HttpError, type HttpRequest, type HttpResponse, type HttpSettings } from "./remote/http.js";
 export type { AddressGuard, HostLookup } from "./remote/address-guard.js";
 export { pluginCache } from "./remote/plugin-cache.js";
 export { cacheRoot } from "./remote/cache-dir.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
+export type { Clock, ClockTimer } from "./kernel/clock.js";
 export {
   ConfigError,
   ERROR_CODES,

@@ -9,6 +9,7 @@ import type { AuditFormat } from "./args.js";
 import type { AuditFinding } from "../skills/audit/types.js";
 import { parseSkillMd } from "../skills/skill-md/skill-md.js";
 import { findSkills } from "./skill-folder.js";
+import type { CliIo } from "./io.js";
 
 export interface AuditCliOptions {
   readonly format: AuditFormat;
@@ -29,14 +30,14 @@ const { maxDepth, maxDirectories } = fsOptionsSchema.parse({ roots: ["."] });
  * fs source serves it (no links out, no files named like credentials). Exit code: 1 when any
  * skill has a high finding, 0 otherwise, 2 when PATH is not a folder or holds no skill.
  */
-export async function runAudit(path: string, options: AuditCliOptions): Promise<number> {
-  const found = await findSkills(resolve(process.cwd(), path), { maxDepth, maxDirectories });
+export async function runAudit(path: string, options: AuditCliOptions, io: CliIo): Promise<number> {
+  const found = await findSkills(resolve(io.cwd, path), { maxDepth, maxDirectories });
   if (found === undefined) {
-    process.stderr.write(`skills-kernel: ${path} is not a folder\n`);
+    io.stderr.write(`skills-kernel: ${path} is not a folder\n`);
     return 2;
   }
   if (found.length === 0) {
-    process.stderr.write(`skills-kernel: ${path} holds no skill (no SKILL.md at any depth)\n`);
+    io.stderr.write(`skills-kernel: ${path} holds no skill (no SKILL.md at any depth)\n`);
     return 2;
   }
   const skills: AuditedSkill[] = [];
@@ -48,10 +49,9 @@ export async function runAudit(path: string, options: AuditCliOptions): Promise<
       findings,
     });
   }
-  if (options.format === "json") process.stdout.write(`${JSON.stringify({ skills }, null, 2)}\n`);
-  else if (options.format === "sarif")
-    process.stdout.write(`${JSON.stringify(toSarif(skills, process.cwd()), null, 2)}\n`);
-  else process.stdout.write(`${renderAudit(skills)}\n`);
+  if (options.format === "json") io.stdout.write(`${JSON.stringify({ skills }, null, 2)}\n`);
+  else if (options.format === "sarif") io.stdout.write(`${JSON.stringify(toSarif(skills, io.cwd), null, 2)}\n`);
+  else io.stdout.write(`${renderAudit(skills)}\n`);
   return skills.some((skill) => hasHighFinding(skill.findings)) ? 1 : 0;
 }
 

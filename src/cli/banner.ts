@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import type { SkillsKernel as Kernel } from "../create-kernel.js";
 import { LOG_LEVELS } from "../kernel/logger.js";
 import { VERSION } from "../version.js";
+import type { CliOutput } from "./io.js";
 
 export interface BannerFacts {
   readonly transport: string;
@@ -19,7 +20,7 @@ export const NOTHING_SERVED_HINT =
  * Shown on stderr when a person starts the server in a terminal: what it serves, and the exact
  * command an MCP client should run (with absolute paths, since clients start it elsewhere).
  */
-export function printBanner(kernel: Kernel, facts: BannerFacts): void {
+export function printBanner(kernel: Kernel, facts: BannerFacts, stderr: CliOutput): void {
   const skills = kernel.catalog.list().length;
   const diagnostics = kernel.catalog.diagnostics();
   const skipped = diagnostics.filter((d) => d.severity === "error").length;
@@ -47,7 +48,7 @@ export function printBanner(kernel: Kernel, facts: BannerFacts): void {
     "",
     "Press Ctrl-C to stop.",
   ];
-  process.stderr.write(lines.join("\n") + "\n");
+  stderr.write(lines.join("\n") + "\n");
 }
 
 /**

@@ -7,6 +7,7 @@ import { UserError } from "../kernel/errors.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH } from "../plugins/transports/well-known/index.js";
 import { linkOnTheWay } from "../skills/files/linked-folders.js";
 import { describeKind } from "../lib/regular-file.js";
+import type { CliIo } from "./io.js";
 
 /** The record of the files an export wrote, kept beside them: the next export removes only those. */
 export const EXPORT_MANIFEST = ".skills-kernel-export.json";
@@ -24,7 +25,12 @@ const NAMED_LEFT_ALONE = 5;
  * is written or deleted through a symbolic link: a linked SITE, `.well-known`, `agent-skills` or
  * entry is refused before anything changes, as the lifecycle commands refuse linked agent folders.
  */
-export async function runExport(kernel: SkillsKernel, out: string, baseUrl: string | undefined): Promise<number> {
+export async function runExport(
+  kernel: SkillsKernel,
+  out: string,
+  baseUrl: string | undefined,
+  io: CliIo,
+): Promise<number> {
   await kernel.catalog.ready();
   const site = await new SiteBuilder(kernel.logger).build(kernel.catalog, new AbortController().signal, baseUrl);
   const root = join(out, ...WELL_KNOWN_PATH.split("/").filter(Boolean));
@@ -33,7 +39,7 @@ export async function runExport(kernel: SkillsKernel, out: string, baseUrl: stri
 
   await refuseLink(root, dirname(out));
   await refuseEntry(root, EXPORT_MANIFEST);
-  const stale = [...(await readManifest(root))].filter((path) => !files.has(path));
+  const stale = [...(await readManifest(root, io))].filter((path) => !files.has(path));
   for (const path of [...files.keys(), ...stale]) await refuseEntry(root, path);
 
   let written = 0;
@@ -50,15 +56,15 @@ export async function runExport(kernel: SkillsKernel, out: string, baseUrl: stri
   const leftAlone = await filesUnder(root, new Set([...files.keys(), EXPORT_MANIFEST]));
 
   for (const left of site.leftOut)
-    process.stderr.write(`skills-kernel: ${left.skill} left out (${left.code}): ${left.reason}\n`);
+    io.stderr.write(`skills-kernel: ${left.skill} left out (${left.code}): ${left.reason}\n`);
   if (leftAlone.length > 0) {
     const named = leftAlone.slice(0, NAMED_LEFT_ALONE).join(", ");
     const more = leftAlone.length > NAMED_LEFT_ALONE ? ` and ${leftAlone.length - NAMED_LEFT_ALONE} more` : "";
-    process.stderr.write(
+    io.stderr.write(
       `skills-kernel: left alone ${leftAlone.length} file${leftAlone.length === 1 ? "" : "s"} under ${root} that no export recorded writing: ${named}${more}\n`,
     );
   }
-  process.stdout.write(
+  io.stdout.write(
     `exported ${site.index.skills.length} skill${site.index.skills.length === 1 ? "" : "s"} to ${join(out, WELL_KNOWN_PATH.slice(1))} (${written} files written, ${removed} removed, ${files.size - written} unchanged${site.leftOut.length > 0 ? `; ${site.leftOut.length} left out` : ""})\n`,
   );
   return 0;
@@ -86,7 +92,7 @@ async function refuseEntry(root: string, path: string): Promise<void> {
 }
 
 /** The files the last export recorded writing; none when there is no record or it is not one. */
-async function readManifest(root: string): Promise<Set<string>> {
+async function readManifest(root: string, io: CliIo): Promise<Set<string>> {
   const path = join(root, EXPORT_MANIFEST);
   const text = await readRegular(path, MANIFEST_MAX_BYTES).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
@@ -100,7 +106,7 @@ async function readManifest(root: string): Promise<Set<string>> {
     files = undefined;
   }
   if (!Array.isArray(files) || !files.every(isSitePath)) {
-    process.stderr.write(`skills-kernel: ${path} is not an export's record of its files; no file is removed\n`);
+    io.stderr.write(`skills-kernel: ${path} is not an export's record of its files; no file is removed\n`);
     return new Set();
   }
   return new Set(files);

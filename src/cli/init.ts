@@ -3,6 +3,7 @@ import { basename, resolve } from "node:path";
 import { stringify } from "yaml";
 import { errorMessage, UserError } from "../kernel/errors.js";
 import { validateSkillDocument } from "../skills/skill-md/skill-spec.js";
+import type { CliIo } from "./io.js";
 
 export interface InitOptions {
   readonly description?: string;
@@ -17,8 +18,8 @@ const PLACEHOLDER = "Say what this skill does and when an agent should use it (t
  * with a SKILL.md the spec accepts, and references/ and scripts/ when asked. The name is checked
  * against the spec before anything is written, and an existing folder is never touched.
  */
-export async function runInit(path: string, options: InitOptions): Promise<number> {
-  const folder = resolve(path);
+export async function runInit(path: string, options: InitOptions, io: CliIo): Promise<number> {
+  const folder = resolve(io.cwd, path);
   const name = basename(folder);
   const text = skillMd(name, options.description?.trim() || PLACEHOLDER);
   const problem = validateSkillDocument(text, name).errors[0];
@@ -50,9 +51,9 @@ export async function runInit(path: string, options: InitOptions): Promise<numbe
     );
     made.push("scripts/run.sh");
   }
-  process.stdout.write(`made ${folder} (${made.join(", ")})\n`);
+  io.stdout.write(`made ${folder} (${made.join(", ")})\n`);
   if (!options.description)
-    process.stdout.write(
+    io.stdout.write(
       "next: write the description and instructions in SKILL.md, then: skills-kernel validate " + path + "\n",
     );
   return 0;

@@ -10,6 +10,7 @@ import { expandHome } from "../skills/files/paths.js";
 import { RiskySkillError } from "../skills/audit/install-check.js";
 import { renderFindings } from "../skills/audit/render.js";
 import { TOKENS } from "../tokens.js";
+import type { CliIo } from "./io.js";
 
 export interface InstallCliOptions {
   /** "project", "user", or a folder (relative to the working directory, `~` to home). */
@@ -33,13 +34,13 @@ export interface InstallCliOptions {
  * install into any folder (--to DIR): the person at the terminal chose it. Exit code 1 when the
  * install is refused or fails. The caller closes the kernel.
  */
-export async function runInstall(kernel: Kernel, name: string, options: InstallCliOptions): Promise<number> {
-  const installer = installerOf(kernel);
+export async function runInstall(kernel: Kernel, name: string, options: InstallCliOptions, io: CliIo): Promise<number> {
+  const installer = installerOf(kernel, io.cwd);
   // A local caller, as for list and read: what the stdio plugin's identity may see.
   const catalog = kernel.catalogFor(kernel.resolveOptional(TOKENS.LocalCaller)?.identity);
   let code = 0;
   const results = [];
-  for (const targetRoot of await targetRoots(installer, options)) {
+  for (const targetRoot of await targetRoots(installer, options, io.cwd)) {
     try {
       const result = await installer.install({
         skill: name,
@@ -55,24 +56,24 @@ export async function runInstall(kernel: Kernel, name: string, options: InstallC
       // Counted as an install by the usage plugin, when the config has one (it writes at close).
       const installed = result.dry_run ? undefined : kernel.catalog.get(result.from);
       if (installed) kernel.resolveOptional(TOKENS.Usage)?.installed(installed);
-      if (!options.json) process.stdout.write(`${renderInstall(result)}\n`);
+      if (!options.json) io.stdout.write(`${renderInstall(result)}\n`);
     } catch (error) {
       if (!(error instanceof ToolInputError)) throw error;
-      reportRefusal(error);
+      reportRefusal(error, io);
       code = 1;
     }
   }
   // One agent (or --to) prints the result itself, as before; several print a list.
   if (options.json && results.length > 0)
-    process.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
   return code;
 }
 
 /** The folders to install into: each chosen agent's, else --to's. */
-async function targetRoots(installer: SkillInstaller, options: InstallCliOptions): Promise<string[]> {
+async function targetRoots(installer: SkillInstaller, options: InstallCliOptions, cwd: string): Promise<string[]> {
   if (options.agents.length > 0 || options.allAgents) {
     if (options.to !== "project") throw new ConfigError("--to and --agent name the folder twice; give one");
-    const scope = scopeFor(options.global, process.cwd());
+    const scope = scopeFor(options.global, cwd);
     return [
       ...new Set(chooseAgents(options.agents, options.allAgents, scope).map((agent) => agentFolder(agent, scope))),
     ];
@@ -81,12 +82,12 @@ async function targetRoots(installer: SkillInstaller, options: InstallCliOptions
   return [
     options.to === "project" || options.to === "user"
       ? installer.targets[options.to]
-      : resolve(process.cwd(), expandHome(options.to, homedir())),
+      : resolve(cwd, expandHome(options.to, homedir())),
   ];
 }
 
 /** A refused install in one line; an audit's refusal then lists its findings, one a line. */
-export function reportRefusal(error: ToolInputError): void {
+export function reportRefusal(error: ToolInputError, io: CliIo): void {
   if (error instanceof RiskySkillError) {
     const name = /^refusing to install ("[^"]*")/.exec(error.message)?.[1] ?? "the skill";
     const lines = [
@@ -94,15 +95,15 @@ export function reportRefusal(error: ToolInputError): void {
       ...renderFindings(error.findings),
     ];
     lines.push("Read them, then install with --allow-risky if you trust it.");
-    process.stderr.write(`${lines.join("\n")}\n`);
+    io.stderr.write(`${lines.join("\n")}\n`);
     return;
   }
-  process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+  io.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
 }
 
 /** The install-skill plugin's installer (its configured targets and limits), else one with its defaults. */
-export function installerOf(kernel: Kernel): SkillInstaller {
+export function installerOf(kernel: Kernel, cwd: string): SkillInstaller {
   if (kernel.plugins.includes("install-skill")) return kernel.resolve(SKILL_INSTALLER);
   const defaults = installOptionsSchema.parse({});
-  return createInstaller(kernel.catalog, defaults.targets, defaults, process.cwd());
+  return createInstaller(kernel.catalog, defaults.targets, defaults, cwd);
 }

@@ -24,6 +24,7 @@ import {
 import { applyCacheChoice } from "./cache-flag.js";
 import { applyDiskCacheFlags, hasDiskCacheFlags } from "./disk-cache-flags.js";
 import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
+import type { CliIo } from "./io.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -33,51 +34,54 @@ const SHUTDOWN_GRACE_MS = 5_000;
 /** How long a one-shot command waits for a slow source before answering without it. */
 const ONE_SHOT_WAIT_MS = 5_000;
 
-/** Run the CLI. Resolves to the exit code; a served session resolves when the transport closes. */
-export async function main(argv: readonly string[]): Promise<number> {
-  let logger: Logger = createLogger("info");
+/**
+ * Run the CLI with the process's parts `io` gives (src/cli.ts passes the process's own). Resolves
+ * to the exit code; a served session resolves when the transport closes.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const sink = (line: string) => void io.stderr.write(`${line}\n`);
+  let logger: Logger = createLogger("info", sink);
   // A plugin's stray throw (a timer, a promise nobody awaits) is still a bug to report in one line.
   const crash = (error: unknown) => {
-    process.stderr.write(
-      `skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`,
-    );
+    io.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
     logger.debug(describeChain(error));
-    process.exit(1);
+    io.exit(1);
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
+  // `skills-kernel list | head`: once the reader is gone, the rest of the output has nowhere to go.
+  const closedPipe = (error: NodeJS.ErrnoException) => exitQuietlyOnClosedPipe(error, io);
   try {
     const args = parseCliArgs(argv);
-    // `skills-kernel list | head`: once the reader is gone, the rest of the output has nowhere to go.
-    if (args.command !== "serve") process.stdout.on("error", exitQuietlyOnClosedPipe);
+    if (args.command !== "serve") io.stdout.on("error", closedPipe);
     if (args.help) {
-      process.stdout.write(args.commandNamed ? commandHelp(args.command) : generalHelp());
+      io.stdout.write(args.commandNamed ? commandHelp(args.command) : generalHelp());
       return 0;
     }
     if (args.version) {
-      process.stdout.write(`${VERSION}\n`);
+      io.stdout.write(`${VERSION}\n`);
       return 0;
     }
     if (args.command === "validate") {
       // Validation reads folders on disk against the spec: no config, no kernel.
       const { runValidate } = await import("./validate.js");
-      return await runValidate([...args.positionals], { json: args.json });
+      return await runValidate([...args.positionals], { json: args.json }, io);
     }
     if (args.command === "audit") {
       // Like validate: folders on disk, no config, no kernel.
       const { runAudit } = await import("./audit.js");
-      return await runAudit(args.positionals[0]!, { format: args.auditFormat });
+      return await runAudit(args.positionals[0]!, { format: args.auditFormat }, io);
     }
-    if (args.command === "init") return await (await import("./init.js")).runInit(args.positionals[0]!, args.init);
-    if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!);
+    if (args.command === "init") return await (await import("./init.js")).runInit(args.positionals[0]!, args.init, io);
+    if (args.command === "sign") return await (await import("./sign.js")).runSign(args.positionals[0]!, args.key!, io);
     if (args.command === "verify")
-      return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json);
+      return await (await import("./sign.js")).runVerify(args.positionals[0]!, args.allowedSigners!, args.json, io);
     if (LIFECYCLE_COMMANDS.has(args.command)) {
       // Installed skills come from the sources each command names or the lock records: no config, no server.
-      logger = createLogger(args.logLevel ?? "warn");
-      return await (await import("./lifecycle/index.js")).runLifecycle(args, logger);
+      logger = createLogger(args.logLevel ?? "warn", sink);
+      return await (await import("./lifecycle/index.js")).runLifecycle(args, logger, io);
     }
-    const cwd = process.cwd();
+    const cwd = io.cwd;
     const split = splitSkillsDirs(args.skillsDirs);
     const sources = {
       skillsDirs: split.dirs,
@@ -86,11 +90,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       archives: args.archives,
     };
     // Checked even where no config is searched for: a mistyped value is said, never passed over.
-    const trustFromEnv = trustConfigFromEnv(process.env.SKILLS_KERNEL_TRUST_CONFIG);
+    const trustFromEnv = trustConfigFromEnv(io.env.SKILLS_KERNEL_TRUST_CONFIG);
     // A source named on the command line means no config search at all (docs/configuration.md#trust).
     const loaded = await findConfig(args, cwd, hasExplicitSources(sources), trustFromEnv);
     const config = loaded?.config ?? EMBEDDED_DEFAULT_CONFIG;
-    logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"));
+    logger = createLogger(args.logLevel ?? config.logLevel ?? (args.command === "serve" ? "info" : "warn"), sink);
     if (loaded) logger.info(`config: ${loaded.filepath}${loaded.origin === "found" ? " (found by searching)" : ""}`);
     else
       logger.debug(
@@ -156,10 +160,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command !== "serve") {
       try {
-        const code = await runCommand(kernel, args);
+        const code = await runCommand(kernel, args, io);
         // Only an answer that waited out the bound lacks a source; a refused argument waited for nothing.
         for (const source of kernel.catalog.answeredWithout()) {
-          process.stderr.write(
+          io.stderr.write(
             `skills-kernel: source "${source}" was still loading after ${ONE_SHOT_WAIT_MS / 1000} s; this answer is without its skills\n`,
           );
         }
@@ -168,7 +172,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         await kernel.close();
       }
     }
-    return await serve(kernel, {
+    return await serve(kernel, io, {
       transport,
       // Where the transport's name came from, for the error naming an unknown one.
       transportFrom: args.transport !== undefined || !loaded ? "--transport" : relative(cwd, loaded.filepath),
@@ -178,7 +182,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof PluginError && error.bug) {
       // A plugin's bug, not the user's mistake: one line here, the whole cause chain at debug.
-      process.stderr.write(
+      io.stderr.write(
         `skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")} (a bug in that plugin; run with --log-level debug for the stack)\n`,
       );
       logger.debug(describeChain(error));
@@ -186,14 +190,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (error instanceof UserError) {
       // One line, whatever the message holds: a user's mistake never gets a stack trace.
-      process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+      io.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
       return error.exitCode;
     }
-    process.stderr.write(
-      `skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`,
-    );
+    io.stderr.write(`skills-kernel: internal error: ${errorMessage(error)} (run with --log-level debug for details)\n`);
     logger.debug(describeChain(error));
     return 1;
+  } finally {
+    // In a test, many runs share one process: each takes back what it hooked in it. The closed-pipe
+    // handler stays: a reader gone while the last answer flushes is still a quiet exit.
+    process.off("uncaughtException", crash);
+    process.off("unhandledRejection", crash);
   }
 }
 
@@ -217,10 +224,13 @@ async function findConfig(args: CliArgs, cwd: string, sourcesNamed: boolean, tru
 }
 
 /** A closed stdout (EPIPE) ends a one-shot command quietly, as it ends `cat`; any other write error is a failure. */
-function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
-  if (error.code === "EPIPE") process.exit(0);
-  process.stderr.write(`skills-kernel: cannot write to stdout: ${errorMessage(error)}\n`);
-  process.exit(1);
+function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException, io: CliIo): void {
+  if (error.code === "EPIPE") {
+    io.exit(0);
+    return;
+  }
+  io.stderr.write(`skills-kernel: cannot write to stdout: ${errorMessage(error)}\n`);
+  io.exit(1);
 }
 
 type Adjust = (plugins: ResolvedPluginEntry[]) => Promise<ResolvedPluginEntry[]>;
@@ -259,7 +269,11 @@ function withPlugin(name: string, origin: string): Adjust {
       : [...plugins, { plugin: await builtinPlugins[name]!(), options: {}, origin }];
 }
 
-async function serve(kernel: Kernel, facts: BannerFacts & { readonly transportFrom: string }): Promise<number> {
+async function serve(
+  kernel: Kernel,
+  io: CliIo,
+  facts: BannerFacts & { readonly transportFrom: string },
+): Promise<number> {
   let running;
   try {
     running = await kernel.serve(facts.transport);
@@ -281,7 +295,7 @@ async function serve(kernel: Kernel, facts: BannerFacts & { readonly transportFr
       // A plugin that leaks a handle must not keep a finished server alive forever.
       setTimeout(() => {
         kernel.logger.warn(`still running ${SHUTDOWN_GRACE_MS} ms after shutdown; exiting`);
-        process.exit(0);
+        io.exit(0);
       }, SHUTDOWN_GRACE_MS).unref();
       await running.close();
       await kernel.close();
@@ -299,7 +313,7 @@ async function serve(kernel: Kernel, facts: BannerFacts & { readonly transportFr
       // The banner tells how to start this server over stdio; an HTTP server has said where it listens.
       const served = kernel.catalog.list().length;
       if (served === 0) kernel.logger.warn(NOTHING_SERVED_HINT);
-      if (process.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts);
+      if (io.stdin.isTTY && facts.transport === "stdio") printBanner(kernel, facts, io.stderr);
       else if (served > 0)
         kernel.logger.info(`serving ${served} skill${served === 1 ? "" : "s"} over ${facts.transport}`);
     })
@@ -309,26 +323,26 @@ async function serve(kernel: Kernel, facts: BannerFacts & { readonly transportFr
   return 0;
 }
 
-async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+async function runCommand(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
   switch (args.command) {
     case "list":
-      return listCommand(kernel, args);
+      return listCommand(kernel, args, io);
     case "search":
-      return searchCommand(kernel, args);
+      return searchCommand(kernel, args, io);
     case "read":
-      return readCommand(kernel, args);
+      return readCommand(kernel, args, io);
     case "cache-stats":
-      return cacheStatsCommand(kernel, args);
+      return cacheStatsCommand(kernel, args, io);
     case "tools":
-      return toolsCommand(kernel, args);
+      return toolsCommand(kernel, args, io);
     case "call":
-      return callCommand(kernel, args);
+      return callCommand(kernel, args, io);
     case "export":
-      return (await import("./export.js")).runExport(kernel, resolve(args.out!), args.baseUrl);
+      return (await import("./export.js")).runExport(kernel, resolve(io.cwd, args.out!), args.baseUrl, io);
     case "doctor":
-      return (await import("./doctor/index.js")).runDoctor(kernel, args.positionals, args.auditFormat);
+      return (await import("./doctor/index.js")).runDoctor(kernel, args.positionals, args.auditFormat, io);
     case "usage":
-      return (await import("./usage.js")).runUsage(kernel, args);
+      return (await import("./usage.js")).runUsage(kernel, args, io);
     case "install": {
       const { runInstall } = await import("./install.js");
       // Serving only the folders named, this kernel does not serve .claude/skills; a plain
@@ -341,18 +355,23 @@ async function runCommand(kernel: Kernel, args: CliArgs): Promise<number> {
           catalogs: args.catalogs,
           archives: args.archives,
         });
-      return runInstall(kernel, args.positionals[0]!, {
-        to: args.to ?? "project",
-        agents: args.agents,
-        allAgents: args.allAgents,
-        global: args.global,
-        force: args.force,
-        dryRun: args.dryRun,
-        strict: args.strict,
-        json: args.json,
-        allowRisky: args.allowRisky,
-        servedElsewhere: servedByDefault ? embeddedDefaultRoots(process.cwd(), homedir()) : [],
-      });
+      return runInstall(
+        kernel,
+        args.positionals[0]!,
+        {
+          to: args.to ?? "project",
+          agents: args.agents,
+          allAgents: args.allAgents,
+          global: args.global,
+          force: args.force,
+          dryRun: args.dryRun,
+          strict: args.strict,
+          json: args.json,
+          allowRisky: args.allowRisky,
+          servedElsewhere: servedByDefault ? embeddedDefaultRoots(io.cwd, homedir()) : [],
+        },
+        io,
+      );
     }
     default:
       throw new Error(`no handler for the ${args.command} command`);

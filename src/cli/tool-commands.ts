@@ -5,6 +5,7 @@ import type { CliArgs } from "./args.js";
 import { describeUnavailable, MAX_PAGE_SIZE, type SkillList } from "../plugins/tools/list-skills/index.js";
 import { renderAnswer } from "../plugins/tools/cache-stats/index.js";
 import { TOKENS } from "../tokens.js";
+import type { CliIo } from "./io.js";
 
 /**
  * Human subcommands call the very tools an agent calls, in process (Kernel.callTool): the same
@@ -31,9 +32,9 @@ function textOf(result: CallToolResult): string {
  * Print a tool's answer: with --json its structured content, else `render` of it (or its text);
  * errors go to stderr.
  */
-function print(result: CallToolResult, json: boolean, render?: (structured: any) => string): number {
+function print(io: CliIo, result: CallToolResult, json: boolean, render?: (structured: any) => string): number {
   if (result.isError) {
-    process.stderr.write(`skills-kernel: ${textOf(result).replace(/\s*\n\s*/g, " ")}\n`);
+    io.stderr.write(`skills-kernel: ${textOf(result).replace(/\s*\n\s*/g, " ")}\n`);
     return 1;
   }
   const structured = result.structuredContent;
@@ -43,18 +44,18 @@ function print(result: CallToolResult, json: boolean, render?: (structured: any)
       : render && structured
         ? render(structured)
         : textOf(result);
-  process.stdout.write(out.endsWith("\n") ? out : `${out}\n`);
+  io.stdout.write(out.endsWith("\n") ? out : `${out}\n`);
   return 0;
 }
 
-export async function listCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+export async function listCommand(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
   // The whole catalog in one answer: the tool's pages are for agents, who pay for every token.
   // names-only stays one id per line for scripts; an unavailable source is on stderr already.
   const result = await callTool(kernel, "list_skills", "list-skills", { format: args.format, limit: MAX_PAGE_SIZE });
   const failed = everySourceFailed(kernel);
   if (!result.isError && failed) {
     // Nothing loaded is a failure, not an empty catalog: a script must not read it as "no skills".
-    process.stderr.write(`skills-kernel: no skill source could be loaded, so nothing is listed; looked in ${failed}\n`);
+    io.stderr.write(`skills-kernel: no skill source could be loaded, so nothing is listed; looked in ${failed}\n`);
     return 1;
   }
   // names-only prints ids only: an old copy served (a remote that could not be asked) is said here.
@@ -62,9 +63,10 @@ export async function listCommand(kernel: Kernel, args: CliArgs): Promise<number
     (u) => u.state === "stale",
   );
   if (args.format === "names-only")
-    for (const u of stale) process.stderr.write(`skills-kernel: ${describeUnavailable(u)}\n`);
+    for (const u of stale) io.stderr.write(`skills-kernel: ${describeUnavailable(u)}\n`);
   // An empty catalog keeps the tool's own "No skills found in …" text, which says where it looked.
   return print(
+    io,
     result,
     false,
     args.format === "names-only"
@@ -84,12 +86,12 @@ interface SearchAnswer {
   results: { id: string; description: string; source: string; score: number; match_quality: string }[];
 }
 
-export async function searchCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+export async function searchCommand(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
   const result = await callTool(kernel, "search_skills", "search-skills", {
     query: args.positionals.join(" "),
     ...(args.limit ? { limit: args.limit } : {}),
   });
-  return print(result, args.json, (answer: SearchAnswer) =>
+  return print(io, result, args.json, (answer: SearchAnswer) =>
     answer.results.length === 0
       ? "No skill matches."
       : answer.results
@@ -104,35 +106,35 @@ interface ReadAnswer {
   omitted_files?: number;
 }
 
-export async function readCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+export async function readCommand(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
   const result = await callTool(kernel, "read_skill", "read-skill", { skill_name: args.positionals[0] });
-  return print(result, args.json, (answer: ReadAnswer) => {
+  return print(io, result, args.json, (answer: ReadAnswer) => {
     const more = answer.omitted_files ? [`... and ${answer.omitted_files} more`] : [];
     const files = answer.files.length > 0 ? ["", "Files:", ...answer.files.map((f) => `  ${f}`), ...more] : [];
     return [answer.content.trimEnd(), ...files].join("\n");
   });
 }
 
-export async function cacheStatsCommand(kernel: Kernel, args: CliArgs): Promise<number> {
-  return print(await callTool(kernel, "get_cache_stats", "cache-stats", {}), args.json, renderAnswer);
+export async function cacheStatsCommand(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
+  return print(io, await callTool(kernel, "get_cache_stats", "cache-stats", {}), args.json, renderAnswer);
 }
 
 /** `skills-kernel tools`: what the config's plugins register, as an agent's tools/list would show it. */
-export async function toolsCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+export async function toolsCommand(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
   if (args.json) {
     const tools = kernel.tools.map(({ name, title, description }) => ({
       name,
       ...(title !== undefined && { title }),
       description,
     }));
-    process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     return 0;
   }
   const width = Math.max(0, ...kernel.tools.map((tool) => tool.name.length));
   // The first sentence: the whole description is what --json is for.
   for (const tool of kernel.tools)
-    process.stdout.write(`${tool.name.padEnd(width)}  ${/^[^\n]*?[.!?](?=\s|$)|^[^\n]*/.exec(tool.description)![0]}\n`);
-  if (kernel.tools.length === 0) process.stderr.write("skills-kernel: the config's plugins register no tools\n");
+    io.stdout.write(`${tool.name.padEnd(width)}  ${/^[^\n]*?[.!?](?=\s|$)|^[^\n]*/.exec(tool.description)![0]}\n`);
+  if (kernel.tools.length === 0) io.stderr.write("skills-kernel: the config's plugins register no tools\n");
   return 0;
 }
 
@@ -140,7 +142,7 @@ export async function toolsCommand(kernel: Kernel, args: CliArgs): Promise<numbe
  * `skills-kernel call TOOL --args JSON`: one call through Kernel.callTool, so a plugin author sees
  * what an agent would get: its structured content as JSON when it has some, else its text.
  */
-export async function callCommand(kernel: Kernel, args: CliArgs): Promise<number> {
+export async function callCommand(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
   const name = args.positionals[0]!;
   if (!kernel.tools.some((tool) => tool.name === name)) {
     throw new UserError(
@@ -161,5 +163,5 @@ export async function callCommand(kernel: Kernel, args: CliArgs): Promise<number
   const result = await kernel.callTool(name, input as Record<string, unknown>, {
     identity: kernel.resolveOptional(TOKENS.LocalCaller)?.identity,
   });
-  return print(result, true);
+  return print(io, result, true);
 }

@@ -5,6 +5,7 @@ import { usesOf } from "../skills/usage/read-report.js";
 import type { UsageReport } from "../skills/usage/report.js";
 import { TOKENS } from "../tokens.js";
 import type { CliArgs } from "./args.js";
+import type { CliIo } from "./io.js";
 
 /** Never-used skills named in the text report before "and N more". */
 const NAMED_UNUSED = 20;
@@ -14,7 +15,7 @@ const NAMED_UNUSED = 20;
  * folder, or Redis with `--cache redis://…`), for whoever runs it: every source, and skills no
  * source serves now (installed from elsewhere, or gone since).
  */
-export async function runUsage(kernel: Kernel, args: CliArgs): Promise<number> {
+export async function runUsage(kernel: Kernel, args: CliArgs, io: CliIo): Promise<number> {
   const usage = kernel.resolve(TOKENS.Usage);
   await kernel.catalog.ready();
   let report: UsageReport;
@@ -28,7 +29,7 @@ export async function runUsage(kernel: Kernel, args: CliArgs): Promise<number> {
   } catch (error) {
     throw new UserError(`cannot read the usage figures: ${errorMessage(error)}`, 1);
   }
-  process.stdout.write(args.usage.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderUsage(report));
+  io.stdout.write(args.usage.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderUsage(report));
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { fsOptionsSchema, scanRoot } from "../plugins/sources/fs/index.js";
 import { plural, renderValidation } from "../plugins/tools/validate-skill/index.js";
 import { SKILL_FILES } from "../skills/files/folder-rules.js";
 import { validateSkillFolder } from "../skills/skill-md/validate-folder.js";
+import type { CliIo } from "./io.js";
 
 export interface ValidateCliOptions {
   readonly json: boolean;
@@ -28,14 +29,14 @@ const CONCURRENCY = 16;
  * scans a root. Exit code: 0 all valid, 1 any invalid (or a folder with no skill), 2 a PATH that
  * does not exist.
  */
-export async function runValidate(paths: readonly string[], options: ValidateCliOptions): Promise<number> {
-  const cwd = process.cwd();
+export async function runValidate(paths: readonly string[], options: ValidateCliOptions, io: CliIo): Promise<number> {
+  const cwd = io.cwd;
   const kinds = await Promise.all(paths.map((path) => kindOf(resolve(cwd, path))));
   let usageError = false;
   kinds.forEach((kind, index) => {
     if (kind === "missing" || kind === "other") {
       const what = kind === "missing" ? "does not exist" : "is neither a folder nor a SKILL.md";
-      process.stderr.write(`skills-kernel: ${paths[index]} ${what}\n`);
+      io.stderr.write(`skills-kernel: ${paths[index]} ${what}\n`);
       usageError = true;
     }
   });
@@ -53,7 +54,7 @@ export async function runValidate(paths: readonly string[], options: ValidateCli
   const invalid = checked.filter((skill) => !skill.valid).length;
   if (options.json) {
     const report = { valid: invalid === 0, checked: checked.length, invalid, skills: checked };
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     const errors = checked.reduce((sum, skill) => sum + skill.errors.length, 0);
     const warnings = checked.reduce((sum, skill) => sum + skill.warnings.length, 0);
@@ -63,7 +64,7 @@ export async function runValidate(paths: readonly string[], options: ValidateCli
       `${plural(checked.length, "skill")} checked: ${checked.length - invalid} valid, ${invalid} invalid ` +
         `(${plural(errors, "error")}, ${plural(warnings, "warning")})`,
     );
-    process.stdout.write(`${lines.join("\n")}\n`);
+    io.stdout.write(`${lines.join("\n")}\n`);
   }
   return invalid > 0 ? 1 : 0;
 }

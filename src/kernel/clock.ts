@@ -8,9 +8,13 @@ export type ClockTimer = unknown;
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
+  /** Calls `callback` once, `ms` from now. */
   setTimeout(callback: () => void, ms: number): ClockTimer;
+  /** Cancels a setTimeout's timer; one that fired already, or none, is no error. */
   clearTimeout(timer: ClockTimer): void;
+  /** Calls `callback` every `ms` until cleared. */
   setInterval(callback: () => void, ms: number): ClockTimer;
+  /** Cancels a setInterval's timer. */
   clearInterval(timer: ClockTimer): void;
 }
 

@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { LRUCache } from "lru-cache";
 import type { Cache } from "../kernel/cache.js";
+import { systemClock, type Clock } from "../kernel/clock.js";
 import { HttpError, redact, type HttpClient } from "./http.js";
 
 /** What the cache keeps of a document that may change. */
@@ -54,6 +55,7 @@ export class RemoteDocuments {
   constructor(
     private readonly http: HttpClient,
     private readonly cache: Cache,
+    private readonly clock: Pick<Clock, "now"> = systemClock,
   ) {}
 
   /** The status `url` is remembered gone with, thrown again; else `fetch`, a gone answer remembered for `ms`. */
@@ -81,15 +83,15 @@ export class RemoteDocuments {
 
   async #revalidated(url: string, ttlMs: number, request: DocumentRequest): Promise<FetchedDocument> {
     const key = `doc:${url}`;
-    const cached = asRevalidated(await this.cache.get(key));
-    if (cached && Date.now() - cached.fetchedAt < ttlMs) return { body: decode(cached.body), stale: false };
+    const cached = asRevalidated(await this.cache.get(key), this.clock.now());
+    if (cached && this.clock.now() - cached.fetchedAt < ttlMs) return { body: decode(cached.body), stale: false };
     const conditional: Record<string, string> = { ...request.headers };
     if (cached?.etag) conditional["if-none-match"] = cached.etag;
     if (cached?.lastModified) conditional["if-modified-since"] = cached.lastModified;
     try {
       const response = await this.http.get(url, { ...request, headers: conditional });
       if (response.status === 304 && cached) {
-        await this.cache.set(key, { ...cached, fetchedAt: Date.now() }, KEEP_MS);
+        await this.cache.set(key, { ...cached, fetchedAt: this.clock.now() }, KEEP_MS);
         return { body: decode(cached.body), stale: false };
       }
       if (response.status !== 200) throw statusError(url, response.status);
@@ -97,7 +99,7 @@ export class RemoteDocuments {
         etag: response.headers.get("etag"),
         lastModified: response.headers.get("last-modified"),
         body: Buffer.from(response.body).toString("base64"),
-        fetchedAt: Date.now(),
+        fetchedAt: this.clock.now(),
       };
       await this.cache.set(key, entry, KEEP_MS);
       return { body: response.body, stale: false };
@@ -131,13 +133,13 @@ export class RemoteDocuments {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A cache entry checked like an answer from the network: anyone with access to the cache could have written it. */
-function asRevalidated(value: unknown): Revalidated | undefined {
+function asRevalidated(value: unknown, now: number): Revalidated | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { etag, lastModified, body, fetchedAt } = value as Partial<Revalidated>;
   const header = (text: unknown) =>
     text === null || (typeof text === "string" && text.length <= 1024 && !/[\r\n\0]/.test(text));
   if (!header(etag) || !header(lastModified) || typeof body !== "string" || !BASE64.test(body)) return undefined;
-  if (typeof fetchedAt !== "number" || !(fetchedAt <= Date.now())) return undefined;
+  if (typeof fetchedAt !== "number" || !(fetchedAt <= now)) return undefined;
   return { etag: etag!, lastModified: lastModified!, body, fetchedAt };
 }
 

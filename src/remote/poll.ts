@@ -1,3 +1,4 @@
+import { systemClock, unref, type Clock } from "../kernel/clock.js";
 import type { SourceFreshness } from "../skills/types.js";
 
 /**
@@ -6,13 +7,16 @@ import type { SourceFreshness } from "../skills/types.js";
  * Undefined when it never expires (a pinned commit) or expires at once (ttlMs 0: every load
  * revalidates, and polling that often would be a busy loop).
  */
-export function pollEvery(ttlMs: number | undefined): ((onChange: () => void) => () => void) | undefined {
+export function pollEvery(
+  ttlMs: number | undefined,
+  clock: Clock = systemClock,
+): ((onChange: () => void) => () => void) | undefined {
   if (ttlMs === undefined || ttlMs < 1000) return undefined;
   return (onChange) => {
     // unref: a one-shot command never waits for the next poll.
-    const timer = setInterval(onChange, ttlMs);
-    timer.unref?.();
-    return () => clearInterval(timer);
+    const timer = clock.setInterval(onChange, ttlMs);
+    unref(timer);
+    return () => clock.clearInterval(timer);
   };
 }
 

@@ -5,6 +5,7 @@ import { runInstall, type InstallCliOptions } from "../../src/cli/install.js";
 import type { PluginEntry } from "../../src/kernel/config.js";
 import { createKernel, type SkillsKernel as Kernel } from "../../src/create-kernel.js";
 import { createLogger } from "../../src/kernel/logger.js";
+import { testIo } from "../helpers/cli-in-process.js";
 import { skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 
 const kernels: Kernel[] = [];
@@ -27,23 +28,25 @@ async function setup(withPlugin: boolean) {
 }
 
 async function install(kernel: Kernel, name: string, options: Partial<InstallCliOptions>) {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  const code = await runInstall(kernel, name, {
-    to: "project",
-    agents: [],
-    allAgents: false,
-    global: false,
-    force: false,
-    dryRun: false,
-    strict: false,
-    json: false,
-    ...options,
-  });
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
+  const { io, stdout, stderr } = testIo();
+  const code = await runInstall(
+    kernel,
+    name,
+    {
+      to: "project",
+      agents: [],
+      allAgents: false,
+      global: false,
+      force: false,
+      dryRun: false,
+      strict: false,
+      json: false,
+      ...options,
+    },
+    io,
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 describe("skills-kernel install", () => {

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runValidate } from "../../src/cli/validate.js";
+import { testIo } from "../helpers/cli-in-process.js";
 import { CORPORA, invalidCount, readManifest } from "../helpers/corpus.js";
 import { skillMd, tempDir, writeSkillFile } from "../plugins/sources/fs/files.js";
 
@@ -11,13 +12,10 @@ afterEach(() => {
 
 /** Runs `validate` with stdout and stderr captured. */
 async function validate(paths: string[], json = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  const code = await runValidate(paths, { json });
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
+  const { io, stdout, stderr } = testIo();
+  const code = await runValidate(paths, { json }, io);
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 /** A skills repository: two valid skills (one nested in the other's references/), one invalid, one with a warning. */

@@ -2,10 +2,9 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
 import { zipSync } from "fflate";
-import { pack, type Headers } from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { manyEmptyEntries, tarGz } from "../fixtures/hostile-archives.js";
 import { runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 
@@ -17,25 +16,6 @@ const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 const encode = (text: string) => new TextEncoder().encode(text);
 const skillMd = (name: string) => encode(`---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`);
 const sha256 = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-
-/** A .tar.gz with exactly these headers, as a hostile publisher would write it. */
-async function tarGz(entries: readonly (Headers & { body?: Uint8Array })[]): Promise<Uint8Array> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise((resolve) => archive.on("end", resolve));
-  archive.on("data", (chunk: Buffer) => chunks.push(chunk));
-  for (const { body, ...header } of entries) archive.entry(header, body === undefined ? undefined : Buffer.from(body));
-  archive.finalize();
-  await done;
-  return new Uint8Array(gzipSync(Buffer.concat(chunks)));
-}
-
-/** 100,000 empty files after the SKILL.md: one 512-byte header repeated, gzip shrinks it to little. */
-async function hundredThousandEntries(name: string): Promise<Uint8Array> {
-  const head = gunzipSync(await tarGz([{ name: "SKILL.md", body: skillMd(name) }])).subarray(0, 1024);
-  const one = gunzipSync(await tarGz([{ name: "f", body: new Uint8Array() }])).subarray(0, 512);
-  return new Uint8Array(gzipSync(Buffer.concat([head, ...Array.from({ length: 100_000 }, () => one)])));
-}
 
 describe("add refuses hostile archives from a discovery index", () => {
   let base: string;
@@ -69,7 +49,10 @@ describe("add refuses hostile archives from a discovery index", () => {
       why: /times its own size \(a compression bomb\)/,
       bytes: async () => zipSync({ "SKILL.md": skillMd("bomb"), zeros: new Uint8Array(8 * 1024 * 1024) }, { level: 9 }),
     },
-    entries: { why: /more than 1024 entries|unpacks to more than/, bytes: () => hundredThousandEntries("entries") },
+    entries: {
+      why: /more than 1024 entries|unpacks to more than/,
+      bytes: () => manyEmptyEntries(skillMd("entries"), 100_000),
+    },
   };
 
   beforeAll(async () => {

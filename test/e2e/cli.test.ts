@@ -49,82 +49,18 @@ describe("CLI basics", () => {
     expect(help.stdout).toContain("--skills-dir DIR");
   });
 
+  // The rest of the usage mistakes are test/cli/main.test.ts's, in process.
   it.each([
-    [["--bogus"], /^skills-kernel: unknown option --bogus; see skills-kernel serve --help$/m],
     [
       ["search", "x", "--format", "json"],
       /^skills-kernel: search takes no --format option \(list, audit, doctor, usage take it\); see skills-kernel search --help$/m,
     ],
-    [["frobnicate"], /unknown command "frobnicate"; commands: serve, list/],
-    [["list", "extra"], /unexpected argument "extra"/],
-    [["--log-level", "loud"], /--log-level must be one of silent, error, warn, info, debug, not "loud"/],
-    [["list", "--format", "xml"], /--format must be one of names-only, json, full, not "xml"/],
-    [["--config"], /--config.*argument/],
   ])("refuses bad usage %j with exit 2", async (args, pattern) => {
     expectOneLineError(await runCli(args, { cwd: work }), 2, pattern);
   });
 });
 
-describe("config mistakes exit 2 with one line naming file, plugin and problem", () => {
-  const cases: [string, string, string, RegExp][] = [
-    ["missing file", "", "--config=nope.config.ts", /config file .*nope\.config\.ts.* not found/],
-    ["syntax error", "broken.config.mjs", "export default {{", /broken\.config\.mjs/],
-    [
-      "unknown plugin",
-      "unknown.config.mjs",
-      'export default { plugins: ["no-such-plugin"] }',
-      /unknown\.config\.mjs.*"no-such-plugin"/,
-    ],
-    [
-      "bad option",
-      "badopt.config.mjs",
-      'export default { plugins: [["fs", { roots: [42] }], "list-skills"] }',
-      /badopt\.config\.mjs: plugin "fs": option roots\[0\]/,
-    ],
-    ["unknown key", "typo.config.json", '{ "plugin": [] }', /typo\.config\.json/],
-    [
-      "missing dependency",
-      "deps.config.mjs",
-      'export default { plugins: [{ name: "needs-db", dependsOn: ["db"], setup() {} }] }',
-      /deps\.config\.mjs: plugin "needs-db" depends on "db", which is not in the config/,
-    ],
-  ];
-  it.each(cases)("%s", async (_label, file, content, pattern) => {
-    if (file) await writeFile(join(work, file), content);
-    const flag = file ? `--config=${file}` : content;
-    expectOneLineError(await runCli(["list", flag], { cwd: work }), 2, pattern);
-  });
-
-  it("a missing --skills-dir", async () => {
-    expectOneLineError(
-      await runCli(["list", "--skills-dir", "no/such/dir"], { cwd: work }),
-      2,
-      /no\/such\/dir.*does not exist/,
-    );
-  });
-
-  it("an unknown transport, after stopping the plugins it started", async () => {
-    await writeFile(join(work, "transport.config.json"), '{ "plugins": ["list-skills"] }');
-    expectOneLineError(
-      // serve logs the config it loaded at info level: only the error line is under test here.
-      await runCli(["--config", "transport.config.json", "--transport", "smoke-signals", "--log-level", "warn"], {
-        cwd: work,
-      }),
-      2,
-      /^skills-kernel: --transport: unknown transport "smoke-signals"; serve takes stdio \(the default\), http, or a transport a plugin of the config adds$/,
-    );
-  });
-
-  it("a config without the list-skills plugin", async () => {
-    await writeFile(join(work, "bare.config.json"), '{ "plugins": [] }');
-    expectOneLineError(
-      await runCli(["list", "--config", "bare.config.json"], { cwd: work }),
-      2,
-      /add "list-skills" to plugins/,
-    );
-  });
-});
-
+// Config mistakes are test/cli/main.test.ts's, in process.
 describe("search, read, validate, install: the tools' own code paths", () => {
   const EXAMPLES = join(REPO_ROOT, "examples/skills");
 
@@ -192,24 +128,6 @@ describe("search, read, validate, install: the tools' own code paths", () => {
 });
 
 describe("list", () => {
-  it("runs the list_skills tool in each format", async () => {
-    const root = join(work, "list-root");
-    await skill(root, "alpha", "alpha", "First skill.");
-    await skill(root, "beta", "beta", "Second skill.");
-    const names = await runCli(["list", "--skills-dir", root], { cwd: work });
-    expect(names).toMatchObject({ code: 0, stdout: "alpha\nbeta\n", stderr: "" });
-    const json = await runCli(["list", "--format", "json", "--skills-dir", root], { cwd: work });
-    expect(JSON.parse(json.stdout)).toEqual({
-      total: 2,
-      skills: [
-        { id: "alpha", name: "alpha", description: "First skill.", source: "list-root", path: "alpha" },
-        { id: "beta", name: "beta", description: "Second skill.", source: "list-root", path: "beta" },
-      ],
-    });
-    const full = await runCli(["list", "--format", "full", "--skills-dir", root], { cwd: work });
-    expect(full.stdout).toContain("## beta\nsource: list-root (beta)\n\nSecond skill.");
-  });
-
   it("serves the usual folders by default, a project skill winning over a user skill", async () => {
     const project = join(work, "project");
     const home = join(work, "home");

@@ -15,6 +15,7 @@ import {
   TOKENS,
   type SkillsKernel,
 } from "../../src/index.js";
+import { fetchIn } from "../helpers/embedded-http.js";
 
 /**
  * Issue 35, item 1: what a plugin author writes first must respect the caller's visibility. A
@@ -126,7 +127,7 @@ describe("a third-party plugin's catalog is its caller's", () => {
   });
 
   it("an HTTP route gets the caller's catalog", async () => {
-    const response = await kernel.fetch(new Request("http://127.0.0.1/names", { headers: { host: "127.0.0.1" } }));
+    const response = await fetchIn(kernel, "/names");
     expect(await response.json()).toEqual({ names: "open-skill" });
   });
 

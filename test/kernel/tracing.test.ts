@@ -5,6 +5,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, createLogger, definePlugin, type SkillsKernel } from "../../src/index.js";
+import { fetchIn, inProcessFetch } from "../helpers/embedded-http.js";
 
 /** A tool with a bug: MCP answers it as a tool error, REST as a 500, both after the same tool span. */
 const failing = definePlugin({
@@ -43,13 +44,9 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
       config: { plugins: [["fs", { roots: [SKILLS] }], "search-skills", "http", "rest-api", failing] },
       baseDir: SKILLS,
     });
+    // In process, as an app embedding the kernel answers.
     const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
-      // In process, as an app embedding the kernel answers: the Host header a socket would carry.
-      fetch: (url, init) => {
-        const request = new Request(url, init);
-        request.headers.set("host", "127.0.0.1");
-        return kernel.fetch(request);
-      },
+      fetch: inProcessFetch(kernel),
     });
     client = new Client(
       { name: "tracing-test", version: "0" },
@@ -90,16 +87,14 @@ describe("tracing through the host's OpenTelemetry SDK", () => {
 
   it("runs a REST call's tool in the same tool span as MCP's", async () => {
     exporter.reset();
-    const response = await kernel.fetch(
-      new Request("http://127.0.0.1/v1/skills/search?q=pdf", { headers: { host: "127.0.0.1" } }),
-    );
+    const response = await fetchIn(kernel, "/v1/skills/search?q=pdf");
     expect(response.status).toBe(200);
     expect(exporter.getFinishedSpans().map((span) => span.name)).toContain("execute_tool search_skills");
   });
 
   it("answers a tool's bug with a 500 over REST and a tool error over MCP, each after its tool span", async () => {
     exporter.reset();
-    const response = await kernel.fetch(new Request("http://127.0.0.1/v1/skills", { headers: { host: "127.0.0.1" } }));
+    const response = await fetchIn(kernel, "/v1/skills");
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain("a bug");
     const viaMcp = await client.callTool({ name: "list_skills", arguments: {} });

@@ -1,24 +1,11 @@
-import { gunzipSync, gzipSync } from "node:zlib";
 import { zipSync } from "fflate";
-import { pack, type Headers } from "tar-stream";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/kernel/errors.js";
 import { packTarGz } from "../../src/skills/archives/pack.js";
 import { unpackSkillArchive } from "../../src/skills/archives/unpack.js";
+import { manyEmptyEntries, tarGz } from "../fixtures/hostile-archives.js";
 
 const SKILL = new TextEncoder().encode("---\nname: x\ndescription: y\n---\n");
-
-/** A .tar.gz with exactly these headers, as a hostile publisher would write it. */
-async function tarGz(entries: readonly (Headers & { body?: Uint8Array })[]): Promise<Uint8Array> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise((resolve) => archive.on("end", resolve));
-  archive.on("data", (chunk: Buffer) => chunks.push(chunk));
-  for (const { body, ...header } of entries) archive.entry(header, body === undefined ? undefined : Buffer.from(body));
-  archive.finalize();
-  await done;
-  return new Uint8Array(gzipSync(Buffer.concat(chunks)));
-}
 
 const refusal = async (bytes: Uint8Array) => {
   try {
@@ -115,21 +102,11 @@ describe("unpackSkillArchive refuses hostile archives", () => {
 
   it("100,000 entries, tar and zip", async () => {
     // One empty file's 512-byte header, 100,000 times: refused unread, its tar being larger than the byte limit allows.
-    const one = gunzipSync(await tarGz([{ name: "f", body: new Uint8Array() }])).subarray(0, 512);
-    const many = gzipSync(
-      Buffer.concat([
-        gunzipSync(await tarGz([{ name: "SKILL.md", body: SKILL }])).subarray(0, 1024),
-        ...Array.from({ length: 100_000 }, () => one),
-      ]),
+    expect(await refusal(await manyEmptyEntries(SKILL, 100_000))).toMatch(
+      /more than 1024 entries|unpacks to more than/,
     );
-    expect(await refusal(many)).toMatch(/more than 1024 entries|unpacks to more than/);
     // Fewer, within the byte limit: refused by count.
-    const thousands = gzipSync(
-      Buffer.concat([
-        gunzipSync(await tarGz([{ name: "SKILL.md", body: SKILL }])).subarray(0, 1024),
-        ...Array.from({ length: 5_000 }, () => one),
-      ]),
-    );
+    const thousands = await manyEmptyEntries(SKILL, 5_000);
     expect(await refusal(thousands)).toMatch(/more than 1024 entries/);
     const files: Record<string, Uint8Array> = { "SKILL.md": SKILL };
     for (let index = 0; index < 100_000; index += 1) files[`f/${index}`] = new Uint8Array();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemClock, type Clock } from "../../src/kernel/clock.js";
 import { WholeCatalog } from "../../src/skills/catalog/catalog.js";
 import { SkillFileError, ToolInputError } from "../../src/kernel/errors.js";
 import { createLogger } from "../../src/kernel/logger.js";
@@ -35,7 +36,11 @@ const source = (name: string, skills: SourceSkill[], fail = false): CatalogSourc
   });
 
 async function catalogOf(...sources: CatalogSource[]) {
-  const catalog = new WholeCatalog(createLogger("silent"));
+  return catalogOn(systemClock, ...sources);
+}
+
+async function catalogOn(clock: Clock, ...sources: CatalogSource[]) {
+  const catalog = new WholeCatalog(createLogger("silent"), clock);
   for (const s of sources) catalog.addSource(s);
   await catalog.refresh();
   return catalog;
@@ -187,7 +192,8 @@ describe("WholeCatalog changes", () => {
   it("reloads, debounced, when a source reports changes", async () => {
     let loads = 0;
     let notify = () => {};
-    const catalog = new WholeCatalog(createLogger("silent"));
+    const time = manualClock();
+    const catalog = new WholeCatalog(createLogger("silent"), time.clock);
     catalog.addSource(
       metadataSource(
         "w",
@@ -202,8 +208,7 @@ describe("WholeCatalog changes", () => {
       ),
     );
     await catalog.refresh();
-    const time = manualClock();
-    const stop = catalog.watch(new AbortController().signal, time.clock);
+    const stop = catalog.watch(new AbortController().signal);
     const changed = new Promise<void>((resolve) => catalog.onChange(() => resolve()));
     for (let i = 0; i < 5; i++) notify();
     expect(loads).toBe(1);
@@ -426,9 +431,9 @@ describe("WholeCatalog snapshots per source", () => {
           return () => {};
         },
       );
-    const catalog = await catalogOf(watched("quiet"), watched("noisy"));
     const time = manualClock();
-    const stop = catalog.watch(new AbortController().signal, time.clock);
+    const catalog = await catalogOn(time.clock, watched("quiet"), watched("noisy"));
+    const stop = catalog.watch(new AbortController().signal);
     const changed = new Promise<void>((resolve) => catalog.onChange(() => resolve()));
     notify();
     await time.tickAsync(60_000);

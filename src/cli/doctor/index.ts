@@ -18,6 +18,7 @@ import type { AuditFormat } from "../args.js";
 import { doctorReport, exitCode, type Located } from "./report.js";
 import { doctorSarif } from "./sarif.js";
 import { renderDoctor } from "./text.js";
+import type { CliIo } from "../io.js";
 
 /**
  * The folders given to `doctor DIR...` as sources of their own, after every source the config
@@ -47,8 +48,13 @@ export function withReviewFolders(dirs: readonly string[], cwd: string) {
  * much of each agent's native listing budget the skills in its folders take. Under review are the
  * skills in DIR, or without one every skill served. Exit code: 1 on a collision or an overflow.
  */
-export async function runDoctor(kernel: Kernel, dirs: readonly string[], format: AuditFormat): Promise<number> {
-  const cwd = process.cwd();
+export async function runDoctor(
+  kernel: Kernel,
+  dirs: readonly string[],
+  format: AuditFormat,
+  io: CliIo,
+): Promise<number> {
+  const cwd = io.cwd;
   await kernel.catalog.ready();
   const all = kernel.catalog.list();
   const located = locate(kernel, all, cwd);
@@ -81,9 +87,9 @@ export async function runDoctor(kernel: Kernel, dirs: readonly string[], format:
     listings: await agentListings(cwd, homedir()),
     where: (skill) => located.get(skill)?.shown ?? `${skill.source}:${skill.path}`,
   });
-  if (format === "json") process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else if (format === "sarif") process.stdout.write(`${JSON.stringify(doctorSarif(report, cwd), null, 2)}\n`);
-  else process.stdout.write(renderDoctor(report));
+  if (format === "json") io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (format === "sarif") io.stdout.write(`${JSON.stringify(doctorSarif(report, cwd), null, 2)}\n`);
+  else io.stdout.write(renderDoctor(report));
   return exitCode(report);
 }
 

@@ -5,6 +5,7 @@ import type { CliArgs } from "../args.js";
 import { chooseAgents } from "../../lifecycle/agents.js";
 import { askAgents, canAsk } from "./ask-agents.js";
 import { open, resolveGit, short, warnUnseen, type LifecycleContext } from "./context.js";
+import type { CliIo } from "../io.js";
 
 /**
  * `skills-kernel add SOURCE`: one line per skill added (files and warnings with --verbose); each
@@ -14,8 +15,8 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
   const { spec, skill } = parseSource(args.positionals[0]!, context.cwd);
   if (args.listOnly) return listSource(args, context, spec);
   let agents = chooseAgents(args.agents, args.allAgents, context.scope);
-  if (args.agents.length === 0 && !args.allAgents && !args.json && !args.yes && canAsk())
-    agents = await askAgents(context.scope, agents);
+  if (args.agents.length === 0 && !args.allAgents && !args.json && !args.yes && canAsk(context.io))
+    agents = await askAgents(context.scope, agents, context.io.stderr);
   const outcome = await addSkills(
     {
       spec,
@@ -31,8 +32,8 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
     },
     (opened, commit) => open(context, opened, commit),
   );
-  if (args.json) process.stdout.write(`${JSON.stringify(outcome.added, null, 2)}\n`);
-  else for (const added of outcome.added) printSummary(added, args.verbose);
+  if (args.json) context.io.stdout.write(`${JSON.stringify(outcome.added, null, 2)}\n`);
+  else for (const added of outcome.added) printSummary(context.io, added, args.verbose);
   for (const added of outcome.added) if (!added.dry_run) await warnUnseen(context, added.folder, added.agents);
   const { countAddedSkills } = await import("../../plugins/core/usage/index.js");
   await countAddedSkills(
@@ -41,8 +42,8 @@ export async function runAdd(args: CliArgs, context: LifecycleContext): Promise<
       .map((added) => ({ source: added.source, name: added.name ?? added.folder })),
     context.logger,
   );
-  for (const note of outcome.notes) process.stderr.write(`skills-kernel: note: ${note}\n`);
-  for (const failure of outcome.failures) process.stderr.write(`skills-kernel: ${failure}\n`);
+  for (const note of outcome.notes) context.io.stderr.write(`skills-kernel: note: ${note}\n`);
+  for (const failure of outcome.failures) context.io.stderr.write(`skills-kernel: ${failure}\n`);
   return outcome.failures.length > 0 ? 1 : 0;
 }
 
@@ -52,20 +53,20 @@ async function listSource(args: CliArgs, context: LifecycleContext, spec: Source
   const source = await open(context, spec, resolved?.commit);
   try {
     const skills = source.skills.map(({ name, path, skill }) => ({ name, path, description: skill.description }));
-    if (args.json) process.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
+    if (args.json) context.io.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
     else
       for (const { name, description } of skills)
-        process.stdout.write(`${escapeForDisplay(name)}  ${escapeForDisplay(description)}\n`);
+        context.io.stdout.write(`${escapeForDisplay(name)}  ${escapeForDisplay(description)}\n`);
     for (const [name, why] of source.skipped)
-      process.stderr.write(`skills-kernel: ${escapeForDisplay(name)} is left out: ${escapeForDisplay(why)}\n`);
-    if (skills.length === 0 && !args.json) process.stdout.write(`${spec.written} has no skills\n`);
+      context.io.stderr.write(`skills-kernel: ${escapeForDisplay(name)} is left out: ${escapeForDisplay(why)}\n`);
+    if (skills.length === 0 && !args.json) context.io.stdout.write(`${spec.written} has no skills\n`);
     return 0;
   } finally {
     await source.close();
   }
 }
 
-function printSummary(added: AddedSkill, verbose: boolean): void {
+function printSummary(io: CliIo, added: AddedSkill, verbose: boolean): void {
   const at = added.commit
     ? ` at ${short(added.commit)} (${added.pinned ? `pinned${added.ref ? ` to ${added.ref}` : ""}` : `tracking ${added.ref ?? "the default branch"}`})`
     : added.version
@@ -75,10 +76,10 @@ function printSummary(added: AddedSkill, verbose: boolean): void {
   const warnings = count > 0 && !verbose ? `; ${count} warning${count === 1 ? "" : "s"} (--verbose shows them)` : "";
   const copied = added.copies.length > 0 ? `; copied where a link could not be made: ${added.copies.join(", ")}` : "";
   const files = `${added.files.length} file${added.files.length === 1 ? "" : "s"}`;
-  process.stdout.write(
+  io.stdout.write(
     `${added.dry_run ? "would add" : "added"} ${added.folder}${at} for ${added.agents.join(", ")} (${added.mode}, ${files})${warnings}${copied}\n`,
   );
   if (!verbose) return;
-  for (const file of added.files) process.stdout.write(`  ${file}\n`);
-  for (const warning of added.warnings) process.stdout.write(`  warning: ${warning}\n`);
+  for (const file of added.files) io.stdout.write(`  ${file}\n`);
+  for (const warning of added.warnings) io.stdout.write(`  warning: ${warning}\n`);
 }

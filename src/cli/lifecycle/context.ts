@@ -8,10 +8,13 @@ import { resolveRef, type ResolvedRef } from "../../lifecycle/resolve-git.js";
 import type { SourceSpec } from "../../lifecycle/source-spec.js";
 import { GitError } from "../../remote/git/run.js";
 import { tokenCredentials, type TokenEnv } from "../../remote/git/host-tokens.js";
+import type { CliIo } from "../io.js";
 
 /** What every lifecycle command runs with. */
 export interface LifecycleContext {
   readonly cwd: string;
+  /** The CLI's streams and environment. */
+  readonly io: CliIo;
   readonly scope: Scope;
   readonly logger: Logger;
   /** Tokens for git over HTTPS, by host (--token-env); GITHUB_TOKEN or GH_TOKEN serve github.com. */
@@ -33,13 +36,13 @@ export function withToken(context: LifecycleContext, spec: SourceSpec): SourceSp
  * A progress line on a terminal (never when CI is set or stderr is a pipe), cleared once `work`
  * settles. Only `add` without --agent asks anything, and only at a terminal.
  */
-export async function withProgress<T>(text: string, work: Promise<T>): Promise<T> {
-  const shown = process.stderr.isTTY === true && !process.env.CI;
-  if (shown) process.stderr.write(`\r\x1b[K${text}…`);
+export async function withProgress<T>(io: CliIo, text: string, work: Promise<T>): Promise<T> {
+  const shown = io.stderr.isTTY === true && !io.env.CI;
+  if (shown) io.stderr.write(`\r\x1b[K${text}…`);
   try {
     return await work;
   } finally {
-    if (shown) process.stderr.write("\r\x1b[K");
+    if (shown) io.stderr.write("\r\x1b[K");
   }
 }
 
@@ -49,6 +52,7 @@ export async function resolveGit(context: LifecycleContext, given: SourceSpec): 
   if (spec.kind !== "git") return undefined;
   try {
     return await withProgress(
+      context.io,
       `asking ${spec.repository.url}`,
       resolveRef(spec.repository.url, spec.repository.ref, spec.repository.credentials),
     );
@@ -60,9 +64,10 @@ export async function resolveGit(context: LifecycleContext, given: SourceSpec): 
 
 /** Opens a source (at `commit` for git), with a progress line. */
 export function open(context: LifecycleContext, spec: SourceSpec, commit?: string): Promise<OpenedSource> {
-  const catalogToken = process.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
+  const catalogToken = context.io.env.SKILLS_KERNEL_CATALOG_TOKEN || undefined;
   const { allowedSigners, requireSigned } = context;
   return withProgress(
+    context.io,
     `fetching ${spec.written}`,
     openSource(withToken(context, spec), {
       boot: createKernel,
@@ -77,9 +82,9 @@ export function open(context: LifecycleContext, spec: SourceSpec, commit?: strin
 }
 
 /** One line on stderr for a failure, whatever it holds. */
-export function reportFailure(error: unknown): void {
+export function reportFailure(io: CliIo, error: unknown): void {
   if (!(error instanceof UserError)) throw error;
-  process.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+  io.stderr.write(`skills-kernel: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
 }
 
 /** A commit's first 12 hex digits; an artifact digest's too, after its `sha256:`. */
@@ -96,5 +101,5 @@ export async function warnUnseen(
 ): Promise<void> {
   const agents = agentIds.map((id) => agentById(id)).filter((agent) => agent !== undefined);
   for (const problem of await checkSkillForAgents(folder, agents, context.scope))
-    process.stderr.write(`skills-kernel: warning: ${describeProblem(problem)}\n`);
+    context.io.stderr.write(`skills-kernel: warning: ${describeProblem(problem)}\n`);
 }

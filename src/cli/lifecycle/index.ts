@@ -4,11 +4,12 @@ import type { Logger } from "../../kernel/logger.js";
 import { parseTokenEnv, type TokenEnv } from "../../remote/git/host-tokens.js";
 import { scopeFor } from "../../lifecycle/project.js";
 import type { CliArgs } from "../args.js";
+import type { CliIo } from "../io.js";
 import type { LifecycleContext } from "./context.js";
 
 /** Runs one lifecycle command; each opens the sources it needs itself, so no server kernel is built. */
-export async function runLifecycle(args: CliArgs, logger: Logger): Promise<number> {
-  const cwd = process.cwd();
+export async function runLifecycle(args: CliArgs, logger: Logger, io: CliIo): Promise<number> {
+  const cwd = io.cwd;
   let tokenEnv: TokenEnv;
   try {
     tokenEnv = parseTokenEnv(args.tokenEnv);
@@ -16,11 +17,12 @@ export async function runLifecycle(args: CliArgs, logger: Logger): Promise<numbe
     throw new ConfigError(`--token-env: ${errorMessage(error)}`);
   }
   for (const [host, variable] of Object.entries(tokenEnv)) {
-    if (!process.env[variable]) throw new ConfigError(`--token-env ${host}=${variable}: ${variable} is not set`);
+    if (!io.env[variable]) throw new ConfigError(`--token-env ${host}=${variable}: ${variable} is not set`);
   }
   const allowedSigners = args.allowedSigners && resolve(cwd, args.allowedSigners);
   const context: LifecycleContext = {
     cwd,
+    io,
     scope: scopeFor(args.global, cwd),
     logger,
     tokenEnv,

@@ -18,11 +18,11 @@ export async function runInstalled(args: CliArgs, context: LifecycleContext): Pr
   );
   if (args.check) return runCheck(rows, args, context);
   if (args.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    context.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
   if (rows.length === 0) {
-    process.stdout.write(
+    context.io.stdout.write(
       wanted.size > 0
         ? `No skill recorded in ${lockPath(context.scope)} is seen by ${[...wanted].join(", ")}\n`
         : `No skills recorded in ${lockPath(context.scope)}; add one with: skills-kernel add SOURCE\n`,
@@ -39,15 +39,15 @@ export async function runInstalled(args: CliArgs, context: LifecycleContext): Pr
           ? ` (${row.differing.join(", ")})`
           : "";
     const by = row.installedBy === "npx skills" ? " [installed by npx skills]" : "";
-    process.stdout.write(
+    context.io.stdout.write(
       `${row.name}  ${row.state}${detail}  ${row.agents.join(", ") || "-"}  ${row.source}${ref}${at}${by}\n`,
     );
   }
   // An agent sees every skill in the folder it reads, whoever it was installed for.
   const readers = new Map(rows.flatMap((row) => row.folders.map(({ folder, readBy }) => [folder, readBy] as const)));
-  process.stdout.write("Each agent loads every skill in the folder it reads:\n");
+  context.io.stdout.write("Each agent loads every skill in the folder it reads:\n");
   for (const [folder, readBy] of [...readers].sort(([a], [b]) => (a < b ? -1 : 1)))
-    process.stdout.write(`  ${folder}  ${readBy.join(", ")}\n`);
+    context.io.stdout.write(`  ${folder}  ${readBy.join(", ")}\n`);
   return 0;
 }
 
@@ -61,8 +61,9 @@ async function runCheck(rows: readonly InstalledRow[], args: CliArgs, context: L
         context.scope,
       )),
     );
-  if (args.json) process.stdout.write(`${JSON.stringify(problems, null, 2)}\n`);
-  else if (problems.length === 0) process.stdout.write(`Every agent will load every skill (${rows.length} checked).\n`);
-  else for (const problem of problems) process.stdout.write(`${describeProblem(problem)}\n`);
+  if (args.json) context.io.stdout.write(`${JSON.stringify(problems, null, 2)}\n`);
+  else if (problems.length === 0)
+    context.io.stdout.write(`Every agent will load every skill (${rows.length} checked).\n`);
+  else for (const problem of problems) context.io.stdout.write(`${describeProblem(problem)}\n`);
   return problems.length > 0 ? 1 : 0;
 }

@@ -10,14 +10,14 @@ export async function runOutdated(args: CliArgs, context: LifecycleContext): Pro
   const rows = await outdatedRows(context.scope, (spec, commit) => open(context, spec, commit), context.tokenEnv);
   const code = rows.some((row) => row.status === "outdated") ? 1 : 0;
   if (args.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    context.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return code;
   }
-  if (rows.length === 0) process.stdout.write("No skills recorded in the lock.\n");
+  if (rows.length === 0) context.io.stdout.write("No skills recorded in the lock.\n");
   for (const row of rows) {
     const move =
       row.status === "outdated" ? `  ${short(row.current ?? undefined)} -> ${short(row.latest ?? undefined)}` : "";
-    process.stdout.write(`${row.name}  ${row.status}${move}${row.note ? `  (${row.note})` : ""}\n`);
+    context.io.stdout.write(`${row.name}  ${row.status}${move}${row.note ? `  (${row.note})` : ""}\n`);
   }
   return code;
 }

@@ -51,14 +51,14 @@ export async function runRemove(args: CliArgs, context: LifecycleContext): Promi
       for (const path of paths) await removeEntry(path);
       if (left.length === 0) {
         delete skills[name];
-        process.stdout.write(`removed ${name}\n`);
+        context.io.stdout.write(`removed ${name}\n`);
       } else {
         skills[name] = { ...entry, agents: left.map((agent) => agent.id) };
-        process.stdout.write(
+        context.io.stdout.write(
           `removed ${name} for ${removing.map((a) => a.id).join(", ")}; still installed for ${left.map((a) => a.id).join(", ")}\n`,
         );
         for (const notice of stillSeen(name, entry, removing, left, args.global, context.scope))
-          process.stderr.write(`skills-kernel: warning: ${notice}\n`);
+          context.io.stderr.write(`skills-kernel: warning: ${notice}\n`);
       }
     }
     await writeLock(file, { ...lock, skills });

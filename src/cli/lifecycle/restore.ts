@@ -31,10 +31,10 @@ export async function runRestore(args: CliArgs, context: LifecycleContext): Prom
   for (const [name, entry] of Object.entries(lock.skills)) {
     try {
       const line = await restoreOne(name, entry, args, context);
-      process.stdout.write(`${line}\n`);
+      context.io.stdout.write(`${line}\n`);
       await warnUnseen(context, name, entry.agents ?? []);
     } catch (error) {
-      reportFailure(error);
+      reportFailure(context.io, error);
       code = 1;
     }
   }

@@ -15,6 +15,7 @@ import {
   type SourceOpener,
 } from "../../lifecycle/report.js";
 import { open, reportFailure, short, warnUnseen, type LifecycleContext } from "./context.js";
+import type { CliIo } from "../io.js";
 
 /**
  * `skills-kernel update [NAME]...`: brings tracked skills to their source's latest in every agent
@@ -38,17 +39,17 @@ export async function runUpdate(args: CliArgs, context: LifecycleContext): Promi
         results.push({ name, ...outcome });
         // Kept edits, and a source that could not be asked (a deleted branch), fail the run; npx skills' entries do not.
         if (outcome.status === "kept" || (outcome.status === "unknown" && entry.files !== undefined)) code = 1;
-        if (!args.json) say(name, outcome, args.dryRun);
+        if (!args.json) say(context.io, name, outcome, args.dryRun);
         if (outcome.status === "updated" && !args.dryRun) await warnUnseen(context, name, entry.agents ?? []);
       } catch (error) {
-        reportFailure(error);
+        reportFailure(context.io, error);
         code = 1;
       }
     }
   } finally {
     await shared.closeAll();
   }
-  if (args.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  if (args.json) context.io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   return code;
 }
 
@@ -111,22 +112,22 @@ async function updateOne(
   return { status: "updated", from: fresh.current, to: fresh.latest };
 }
 
-function say(name: string, outcome: UpdateOutcome, dryRun: boolean): void {
+function say(io: CliIo, name: string, outcome: UpdateOutcome, dryRun: boolean): void {
   switch (outcome.status) {
     case "kept":
-      process.stderr.write(
+      io.stderr.write(
         `skills-kernel: ${name} has local edits (${outcome.differing!.join(", ")}); left as it is (--force replaces them)\n`,
       );
       return;
     case "updated":
-      process.stdout.write(
+      io.stdout.write(
         `${dryRun ? "would update" : "updated"} ${name}: ${short(outcome.from ?? undefined)} -> ${short(outcome.to ?? undefined)}\n`,
       );
       return;
     case "current":
-      process.stdout.write(`${name} is up to date\n`);
+      io.stdout.write(`${name} is up to date\n`);
       return;
     default:
-      process.stdout.write(`${name}: ${outcome.status}${outcome.note ? ` (${outcome.note})` : ""}\n`);
+      io.stdout.write(`${name}: ${outcome.status}${outcome.note ? ` (${outcome.note})` : ""}\n`);
   }
 }

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from "../../kernel/clock.js";
+import { systemClock, type Clock, type ClockTimer } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type {
@@ -87,9 +87,12 @@ export class WholeCatalog {
   readonly #firstLoads = new Map<string, { readonly done: Promise<void>; readonly resolve: () => void }>();
   readonly #diagnosticsLog: DiagnosticsLog;
   readonly #logger: Logger;
+  /** Times the answerWithin bound and firstLoadOf's wait. */
+  readonly #clock: Clock;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, clock: Clock = systemClock) {
     this.#logger = logger;
+    this.#clock = clock;
     this.#diagnosticsLog = new DiagnosticsLog(logger);
   }
 
@@ -182,7 +185,7 @@ export class WholeCatalog {
       this.#queued.add(name);
       if (options.revalidate) this.#revalidating.add(name);
     }
-    this.#firstLoadStarted ??= performance.now();
+    this.#firstLoadStarted ??= this.#clock.now();
     this.#next ??= (this.#running ?? Promise.resolve()).then(() => {
       const batch = this.#queued;
       const revalidate = this.#revalidating;
@@ -207,10 +210,10 @@ export class WholeCatalog {
    */
   async ready(): Promise<void> {
     if (this.#loaded) return;
-    this.#firstLoadStarted ??= performance.now();
+    this.#firstLoadStarted ??= this.#clock.now();
     const load = this.#next ?? this.#running ?? this.refresh();
     if (this.#firstAnswerWaitMs === undefined) return load;
-    await this.#bounded(load, this.#firstAnswerWaitMs - (performance.now() - this.#firstLoadStarted));
+    await this.#bounded(load, this.#firstAnswerWaitMs - (this.#clock.now() - this.#firstLoadStarted));
     for (const source of this.loading()) this.#answeredWithout.add(source);
   }
 
@@ -233,11 +236,12 @@ export class WholeCatalog {
     const loads = this.#sources.filter(which).map((source) => this.#firstLoads.get(source.name)!.done);
     if (loads.length === 0) return;
     if (this.#firstLoadStarted === undefined) void this.refresh();
-    await raceTimer(Promise.all(loads), ms - (performance.now() - (this.#firstLoadStarted ?? performance.now())));
+    const started = this.#firstLoadStarted ?? this.#clock.now();
+    await raceTimer(Promise.all(loads), ms - (this.#clock.now() - started), this.#clock);
   }
 
   async #bounded(load: Promise<void>, ms: number): Promise<void> {
-    await raceTimer(load, ms);
+    await raceTimer(load, ms, this.#clock);
     if (this.#waitForOneSource && this.#loads.size === 0 && this.#sources.length > 0)
       await Promise.race([load, this.#oneSourceDone]);
   }
@@ -333,10 +337,10 @@ export class WholeCatalog {
   /**
    * Reload a source whenever it reports a change, debounced per source, so an edit under one
    * root never reloads the others. Returns a function that stops every watcher; aborting
-   * `signal` stops a reload in progress; `clock` times the debounce.
+   * `signal` stops a reload in progress; the catalog's clock times the debounce.
    */
-  watch(signal: AbortSignal, clock: Clock = systemClock): () => void {
-    return watchSources(this.#sources, (source) => void this.refresh(source, signal), clock);
+  watch(signal: AbortSignal): () => void {
+    return watchSources(this.#sources, (source) => void this.refresh(source, signal), this.#clock);
   }
 
   #announce(change: CatalogChange, awaited: boolean): void {
@@ -368,7 +372,7 @@ export class WholeCatalog {
   #answersWaitForFirstLoad(): boolean {
     if (this.#loaded) return false;
     if (this.#firstAnswerWaitMs === undefined || this.#firstLoadStarted === undefined) return true;
-    return performance.now() - this.#firstLoadStarted < this.#firstAnswerWaitMs;
+    return this.#clock.now() - this.#firstLoadStarted < this.#firstAnswerWaitMs;
   }
 
   /** Loads the sources at once; each applies as it finishes, so none waits for a slower one. */
@@ -422,8 +426,8 @@ export class WholeCatalog {
 }
 
 /** Resolves when `promise` does, or after `ms` (at once when it is not positive), whichever is first. */
-async function raceTimer(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
-  clearTimeout(timer);
+async function raceTimer(promise: Promise<unknown>, ms: number, clock: Clock): Promise<void> {
+  let timer: ClockTimer;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, Math.max(0, ms))))]);
+  clock.clearTimeout(timer);
 }

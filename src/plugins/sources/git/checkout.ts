@@ -8,6 +8,7 @@ import { GitError, runGit, type GitRunOptions } from "../../../remote/git/run.js
 import { COMMIT, type Credentials } from "../../../remote/git/spec.js";
 import { pinRemote } from "../../../remote/git/pin.js";
 import type { AddressGuard } from "../../../remote/address-guard.js";
+import { systemClock, type Clock } from "../../../kernel/clock.js";
 
 export interface CheckoutSettings {
   readonly url: string;
@@ -29,6 +30,8 @@ export interface CheckoutSettings {
   readonly followRedirects: boolean;
   /** Set: git connects only to an address of the remote's host checked under it, resolved once per fetch. */
   readonly addressGuard?: AddressGuard;
+  /** When a ref was checked, against refTtlMs (default: the system's). */
+  readonly clock?: Pick<Clock, "now">;
 }
 
 export interface Checkout {
@@ -63,8 +66,9 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
     return { dir: await checkoutAt(settings, commit, signal), commit };
   }
   const key = `ref:${settings.url}#${ref ?? "HEAD"}`;
-  const known = asRefState(await settings.cache.get(key));
-  if (known && Date.now() - known.checkedAt < settings.refTtlMs && (await exists(folderFor(settings, known.commit)))) {
+  const clock = settings.clock ?? systemClock;
+  const known = asRefState(await settings.cache.get(key), clock.now());
+  if (known && clock.now() - known.checkedAt < settings.refTtlMs && (await exists(folderFor(settings, known.commit)))) {
     return { dir: folderFor(settings, known.commit), commit: known.commit };
   }
   let commit: string;
@@ -80,7 +84,7 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
     };
   }
   const dir = await checkoutAt(settings, commit, signal);
-  await settings.cache.set(key, { commit, checkedAt: Date.now() }, REF_STATE_KEEP_MS);
+  await settings.cache.set(key, { commit, checkedAt: clock.now() }, REF_STATE_KEEP_MS);
   return { dir, commit };
 }
 
@@ -88,10 +92,10 @@ export async function ensureCheckout(settings: CheckoutSettings, signal: AbortSi
  * A cache entry is checked like an answer from the network: its commit becomes a folder name, and
  * one written by anyone else with access to the cache (`../../home/x`) would serve any folder.
  */
-function asRefState(value: unknown): RefState | undefined {
+function asRefState(value: unknown, now: number): RefState | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { commit, checkedAt } = value as Partial<RefState>;
-  if (typeof commit !== "string" || !COMMIT.test(commit) || typeof checkedAt !== "number" || !(checkedAt <= Date.now()))
+  if (typeof commit !== "string" || !COMMIT.test(commit) || typeof checkedAt !== "number" || !(checkedAt <= now))
     return undefined;
   return { commit: commit.toLowerCase(), checkedAt };
 }

@@ -15,6 +15,7 @@ import type { UsageReport, SkillUsage } from "../../../../src/skills/usage/repor
 import type { UsageStore } from "../../../../src/skills/usage/store.js";
 import { GetSkillResultSchema } from "../../../helpers/skills-host.js";
 import { waitFor } from "../../../helpers/wait.js";
+import { fetchIn } from "../../../helpers/embedded-http.js";
 
 /**
  * The usage plugin in process: what it counts through each door (tools in process and over MCP
@@ -90,9 +91,7 @@ async function connect(kernel: SkillsKernel, identity?: Identity): Promise<Clien
 const usageOf = (kernel: SkillsKernel): SkillUsage => kernel.resolve(TOKENS.Usage);
 const row = (report: UsageReport, name: string) => report.skills.find((s) => s.name === name);
 const get = (kernel: SkillsKernel, path: string, bearer = TOKEN) =>
-  kernel.fetch(
-    new Request(`http://127.0.0.1${path}`, { headers: { host: "127.0.0.1", authorization: `Bearer ${bearer}` } }),
-  );
+  fetchIn(kernel, path, { headers: { authorization: `Bearer ${bearer}` } });
 
 describe("counting", () => {
   let kernel: SkillsKernel;
@@ -213,7 +212,7 @@ describe("choices", () => {
       logger: createLogger("silent"),
     });
     try {
-      const response = await kernel.fetch(new Request("http://127.0.0.1/v1/usage", { headers: { host: "127.0.0.1" } }));
+      const response = await fetchIn(kernel, "/v1/usage");
       expect(response.status).toBe(403);
       expect(await response.text()).toContain("usage figures are for operators");
     } finally {

@@ -7,6 +7,7 @@ import type { PluginEntry } from "../../../../src/kernel/config.js";
 import type { Identity } from "../../../../src/kernel/types.js";
 import { createHttpHandler } from "../../../../src/plugins/transports/http/index.js";
 import { TOKENS } from "../../../../src/tokens.js";
+import { fetchIn } from "../../../helpers/embedded-http.js";
 
 /**
  * A caller who may not see a source is ranked as a server without that source would rank it:
@@ -111,9 +112,7 @@ describe("/v1/skills/search with a hidden source", () => {
     const get = async (booted: SkillsKernel) => {
       const handler = createHttpHandler(booted);
       try {
-        const response = await handler.fetch(
-          new Request("http://127.0.0.1/v1/skills/search?q=payroll&limit=10", { headers: { host: "127.0.0.1" } }),
-        );
+        const response = await fetchIn(handler, "/v1/skills/search?q=payroll&limit=10");
         expect(response.status).toBe(200);
         return response.json();
       } finally {

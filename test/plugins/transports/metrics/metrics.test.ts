@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKernel, TOKENS, type SkillsKernel } from "../../../../src/index.js";
+import { fetchIn } from "../../../helpers/embedded-http.js";
 
 const SKILLS = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
 
 /** GET a path of an embedded kernel, as a request on loopback would. */
-const get = (kernel: SkillsKernel, path: string) =>
-  kernel.fetch(new Request(`http://127.0.0.1${path}`, { headers: { host: "127.0.0.1" } }));
+const get = (kernel: SkillsKernel, path: string) => fetchIn(kernel, path);
 
 describe("metrics plugin, embedded", () => {
   const kernels: SkillsKernel[] = [];
