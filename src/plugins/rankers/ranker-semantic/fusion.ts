@@ -17,11 +17,21 @@ export interface FusionSettings {
   readonly maxVectorSay: number;
   /** A lexical top score at or above this is as sure as the words get (with a clear margin). */
   readonly sureScore: number;
+  /**
+   * A spread this wide between the nearest and the farthest candidate is as sure as the vectors
+   * get: a query the model cannot read (a typo, a bare name) is about as near to everything.
+   */
+  readonly sureSpread: number;
   /** A score a result only the vectors found may show at most. */
   readonly vectorOnlyMaxScore: number;
 }
 
-export const DEFAULT_FUSION: FusionSettings = { maxVectorSay: 0.75, sureScore: 60, vectorOnlyMaxScore: 45 };
+export const DEFAULT_FUSION: FusionSettings = {
+  maxVectorSay: 0.75,
+  sureScore: 60,
+  sureSpread: 0.3,
+  vectorOnlyMaxScore: 45,
+};
 
 /**
  * The most a fused result may score: just under `strong` (search_skills' 60). Vectors count only
@@ -49,8 +59,9 @@ export function vectorSay(lexical: readonly RankedSkill[], settings: FusionSetti
 
 /**
  * The lexical results and the query's nearest neighbours, fused: each skill scores
- * (1 − say) × its lexical score relative to the top one + say × its similarity relative to the
- * nearest one. Results are labelled by their words' evidence: each keeps its lexical score, never
+ * (1 − v) × its lexical score relative to the top one + v × where its similarity lies between the
+ * farthest and the nearest neighbour's, v being `say` shrunk by how little the neighbours' spread
+ * is (`sureSpread`). Results are labelled by their words' evidence: each keeps its lexical score, never
  * more than the result ranked above it nor FUSED_MAX_SCORE, and one only the vectors found at
  * most `vectorOnlyMaxScore`: no fused result is `strong`.
  */
@@ -67,18 +78,20 @@ export function fuse(
   // The farthest neighbour brought counts as no similarity: the spread between is what ranks.
   const floor = neighbours.at(-1)?.similarity ?? 0;
   const spread = nearest - floor;
+  // The vectors' say shrinks as unsure as they are themselves.
+  const vectorShare = say * Math.min(1, spread / settings.sureSpread);
   const entries = new Map<string, { skill: CatalogSkill; fused: number; lexical: number; similarity: number }>();
   for (const { skill, score } of lexical) {
     if (score >= 100) continue;
     const share = lexicalTop > 0 ? score / lexicalTop : 0;
-    entries.set(skill.qualifiedId, { skill, fused: (1 - say) * share, lexical: score, similarity: 0 });
+    entries.set(skill.qualifiedId, { skill, fused: (1 - vectorShare) * share, lexical: score, similarity: 0 });
   }
   const namedIds = new Set(named.map(({ skill }) => skill.qualifiedId));
   for (const { skill, similarity } of neighbours) {
     if (namedIds.has(skill.qualifiedId)) continue;
     const entry = entries.get(skill.qualifiedId) ?? { skill, fused: 0, lexical: 0, similarity: 0 };
     entry.similarity = similarity;
-    entry.fused += say * (spread > 0 ? (similarity - floor) / spread : 1);
+    entry.fused += vectorShare * (spread > 0 ? (similarity - floor) / spread : 1);
     entries.set(skill.qualifiedId, entry);
   }
   let ceiling = FUSED_MAX_SCORE;

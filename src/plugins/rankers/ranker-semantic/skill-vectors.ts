@@ -123,7 +123,10 @@ export class SkillVectors {
       // Searches run between batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (this.#unsaved && this.#pending.size === 0) await this.#save();
+    if (this.#unsaved && this.#pending.size === 0) {
+      this.logger.debug(`embedded ${this.embedded} skill texts in all`);
+      await this.#save();
+    }
   }
 
   /** The saved file's name in the cache folder: one per model. */
