@@ -46,6 +46,9 @@ export default definePlugin({
   provides: [TOKENS.Ranker],
   consumes: [TOKENS.Cache],
   options: semanticOptionsSchema,
+  needsTrust: {
+    plugin: "it runs the @huggingface/transformers package installed beside the config",
+  },
   setup(ctx, options) {
     const model = LocalEmbeddings.load({
       modelPath: options.modelPath,
