@@ -21,10 +21,9 @@ import { OpenAiEmbeddings } from "../src/plugins/rankers/ranker-hybrid/embedding
 import { LRUCache } from "lru-cache";
 import { HybridRanker } from "../src/plugins/rankers/ranker-hybrid/ranker.js";
 import { createLogger } from "../src/kernel/logger.js";
-import { LocalEmbeddings, SemanticRanker, SkillVectors } from "../src/plugins/rankers/ranker-semantic/index.js";
+import { SemanticRanker } from "../src/plugins/rankers/ranker-semantic/index.js";
 import { DEFAULT_SEMANTIC } from "../src/plugins/rankers/ranker-semantic/ranker.js";
-import { createSavedIndexes } from "../src/plugins/tools/search-skills/index.js";
-import { cacheRoot } from "../src/remote/cache-dir.js";
+import { localSemantic } from "../bench/local-semantic.js";
 import { fileURLToPath } from "node:url";
 import { MATCH_QUALITIES, matchQuality, type MatchQuality } from "../src/plugins/tools/search-skills/answer.js";
 import { type DevQuery, generateDevQueries, NEGATIVE_QUERIES } from "./dev-queries.js";
@@ -208,21 +207,8 @@ async function main(): Promise<void> {
         createLogger("warn"),
       );
   }
-  if (values.rankers.split(",").includes("semantic")) {
-    const vectors = new SkillVectors(
-      LocalEmbeddings.load({
-        dtype: "q4",
-        dimensions: 384,
-        baseDir: fileURLToPath(new URL("../test/semantic-model/", import.meta.url)),
-      }),
-      { batchSize: 16, dimensions: 384 },
-      createLogger("warn"),
-      createSavedIndexes(join(cacheRoot(undefined, process.cwd()), "vectors"), 256 * 1024 * 1024),
-      undefined,
-    );
-    const settings = { ...DEFAULT_SEMANTIC, maxVectorSay: Number(values["max-vector-say"]) };
-    available.semantic = () => new SemanticRanker(vectors, settings);
-  }
+  if (values.rankers.split(",").includes("semantic"))
+    available.semantic = localSemantic({ maxVectorSay: Number(values["max-vector-say"]) }).ranker;
   const rankers = values.rankers.split(",").map((name) => {
     const create = available[name.trim()];
     if (!create) throw new Error(`unknown ranker "${name}"; available: ${Object.keys(available).join(", ")}`);

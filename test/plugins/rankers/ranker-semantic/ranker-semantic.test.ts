@@ -50,7 +50,10 @@ async function semantic(options: { model?: ThemeModel; dir?: string; failing?: b
   folders.push(dir);
   const logs: string[] = [];
   const vectors = new SkillVectors(
-    options.failing ? Promise.reject(new Error("no model here")) : Promise.resolve(model),
+    async () => {
+      if (options.failing) throw new Error("no model here");
+      return model;
+    },
     { batchSize: 2, dimensions: THEMES.length },
     createLogger("debug", (line) => logs.push(line)),
     createSavedIndexes(dir, 1024 * 1024),
@@ -156,15 +159,17 @@ describe("SemanticRanker", () => {
     first.ranker.build(SKILLS);
     await first.vectors.settled();
     const vectors = new SkillVectors(
-      Promise.resolve(new ThemeModel()),
+      async () => new ThemeModel(),
       { batchSize: 2, dimensions: 8 },
       createLogger("warn", () => {}),
       createSavedIndexes(first.dir, 1024 * 1024),
       undefined,
     );
+    vectors.need(new Map([["k", "a text"]]));
     await vectors.settled();
     expect(vectors.state).toBe("ready");
-    expect(vectors.embedded).toBe(0);
+    // The saved file held vectors of another length: none was taken, the one asked for embedded.
+    expect(vectors.embedded).toBe(1);
   });
 
   it("says once why the model is unavailable, and ranks by words", async () => {
