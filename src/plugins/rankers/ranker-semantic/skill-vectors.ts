@@ -134,7 +134,8 @@ export class SkillVectors {
       // Searches run between batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (this.#unsaved && this.#pending.size === 0) {
+    // Saved when done, and at a stop part-way: the next start takes up from there.
+    if (this.#unsaved && (this.#pending.size === 0 || signal.aborted)) {
       this.logger.debug(`embedded ${this.embedded} skill texts in all`);
       await this.#save();
     }

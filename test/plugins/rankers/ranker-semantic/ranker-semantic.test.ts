@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Cache, JsonValue } from "../../../../src/kernel/cache.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
 import type { EmbeddingsProvider } from "../../../../src/plugins/rankers/ranker-hybrid/index.js";
 import { fuse, vectorSay } from "../../../../src/plugins/rankers/ranker-semantic/fusion.js";
@@ -152,6 +153,38 @@ describe("SemanticRanker", () => {
     expect(second.ranker.warming()).toBe(false);
     expect(second.model.embedded).toEqual([]);
     expect(second.logs.some((line) => /4 vectors loaded from the cache folder/.test(line))).toBe(true);
+  });
+
+  it("shares vectors through the kernel's cache (Redis), checked when read back", async () => {
+    const entries = new Map<string, JsonValue>();
+    const cache: Cache = {
+      namespace: "ranker-semantic",
+      get: async <T extends JsonValue>(key: string) => entries.get(key) as T | undefined,
+      set: async (key, value) => void entries.set(key, JSON.parse(JSON.stringify(value)) as JsonValue),
+      delete: async (key) => void entries.delete(key),
+      scope: () => cache,
+    };
+    const withCache = (model: ThemeModel) =>
+      new SkillVectors(
+        async () => model,
+        { batchSize: 2, dimensions: THEMES.length },
+        createLogger("warn", () => {}),
+        undefined,
+        cache,
+      );
+    const first = new ThemeModel();
+    new SemanticRanker(withCache(first)).build(SKILLS);
+    await expect.poll(() => entries.size).toBe(SKILLS.length);
+    // One entry spoiled: that text alone is embedded again.
+    const [spoiled] = entries.keys();
+    entries.set(spoiled!, [1, 2]);
+    const second = new ThemeModel();
+    const vectors = withCache(second);
+    const ranker = new SemanticRanker(vectors);
+    ranker.build(SKILLS);
+    await vectors.settled();
+    expect(second.embedded).toHaveLength(1);
+    expect(ranker.warming()).toBe(false);
   });
 
   it("ignores saved vectors of another length", async () => {
