@@ -5,6 +5,9 @@
 //
 //   npm run eval:search [-- --distractors 5000] [--queries a.tsv,dev] [--rankers bm25,fuse] [--labels]
 //     [--embeddings-url http://127.0.0.1:11434/v1 --embeddings-model nomic-embed-text --rankers bm25,hybrid [--rrf-k 60] [--vector-weight 1]]
+//     [--rankers bm25,semantic [--max-vector-say 0.75]]
+// The semantic ranker's packages are looked for in test/semantic-model (which `npm test` installs),
+// then beside the project; its vectors are kept in the user's cache folder between runs.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,6 +21,10 @@ import { OpenAiEmbeddings } from "../src/plugins/rankers/ranker-hybrid/embedding
 import { LRUCache } from "lru-cache";
 import { HybridRanker } from "../src/plugins/rankers/ranker-hybrid/ranker.js";
 import { createLogger } from "../src/kernel/logger.js";
+import { SemanticRanker } from "../src/plugins/rankers/ranker-semantic/index.js";
+import { DEFAULT_SEMANTIC } from "../src/plugins/rankers/ranker-semantic/ranker.js";
+import { localSemantic } from "../bench/local-semantic.js";
+import { fileURLToPath } from "node:url";
 import { MATCH_QUALITIES, matchQuality, type MatchQuality } from "../src/plugins/tools/search-skills/answer.js";
 import { type DevQuery, generateDevQueries, NEGATIVE_QUERIES } from "./dev-queries.js";
 
@@ -27,9 +34,13 @@ const { values } = parseArgs({
     // Comma-separated: TSV files in the judged format, or "dev" for the generated development set.
     queries: {
       type: "string",
-      default: [join(SHARED, "search-eval/queries.tsv"), join(SHARED, "search-eval/queries-generalise.tsv")].join(","),
+      default: [
+        join(SHARED, "search-eval/queries.tsv"),
+        join(SHARED, "search-eval/queries-generalise.tsv"),
+        fileURLToPath(new URL("../bench/fixtures/paraphrase-queries.tsv", import.meta.url)),
+      ].join(","),
     },
-    rankers: { type: "string", default: "fuse,minisearch-reference,bm25" },
+    rankers: { type: "string", default: "fuse,minisearch-reference,bm25,semantic" },
     // Also print, per set, how the top result's match_quality held up (right / wrong per label).
     labels: { type: "boolean", default: false },
     // An OpenAI-compatible embeddings endpoint and model: adds the "hybrid" ranker.
@@ -39,6 +50,8 @@ const { values } = parseArgs({
     "rrf-k": { type: "string", default: "60" },
     // The weight of the hybrid's vector side in the fusion (its `vectorWeight` option).
     "vector-weight": { type: "string", default: "1" },
+    // The semantic ranker's `maxVectorSay` option.
+    "max-vector-say": { type: "string", default: String(DEFAULT_SEMANTIC.maxVectorSay) },
   },
 });
 const querySets = values.queries.split(",").map((q) => q.trim());
@@ -194,6 +207,8 @@ async function main(): Promise<void> {
         createLogger("warn"),
       );
   }
+  if (values.rankers.split(",").includes("semantic"))
+    available.semantic = localSemantic({ maxVectorSay: Number(values["max-vector-say"]) }).ranker;
   const rankers = values.rankers.split(",").map((name) => {
     const create = available[name.trim()];
     if (!create) throw new Error(`unknown ranker "${name}"; available: ${Object.keys(available).join(", ")}`);
@@ -227,6 +242,14 @@ async function main(): Promise<void> {
     for (const create of rankers) {
       const ranker = create();
       ranker.build(catalog.skills);
+      // The semantic ranker answers by words alone until its vectors are there: measure it ready.
+      if (ranker instanceof SemanticRanker) {
+        await ranker.vectors.settled();
+        if (ranker.vectors.state !== "ready") {
+          console.log("semantic: the model is not available (see the line above); skipped.");
+          continue;
+        }
+      }
       for (const report of reports) {
         const ranks = new Map<string, number>();
         const times: number[] = [];

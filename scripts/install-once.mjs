@@ -4,8 +4,11 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 
-/** `npm ci` in `folder` (a file: URL's path, ending in /) unless its lock is the one installed there. */
-export function installOnce(folder, what) {
+/**
+ * `npm ci` in `folder` (a file: URL's path, ending in /) unless its lock is the one installed there;
+ * `npmArgs` are added to npm's (`--ignore-scripts`).
+ */
+export function installOnce(folder, what, npmArgs = []) {
   // Written after a successful install: the digest of the lock it installed.
   const stamp = `${folder}node_modules/.installed-lock-sha256`;
   const lock = createHash("sha256")
@@ -21,7 +24,7 @@ export function installOnce(folder, what) {
   console.error(`skills-kernel: installing ${what} in ${folder}`);
   // npm_execpath is the npm running the script: no reliance on `npm` being on PATH.
   const npm = process.env.npm_execpath;
-  const args = ["ci", "--no-audit", "--no-fund", "--prefix", folder];
+  const args = ["ci", "--no-audit", "--no-fund", ...npmArgs, "--prefix", folder];
   execFileSync(npm ? process.execPath : "npm", npm ? [npm, ...args] : args, {
     stdio: ["ignore", "inherit", "inherit"],
   });

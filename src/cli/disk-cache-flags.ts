@@ -14,6 +14,7 @@ const CACHE_FOLDER_PLUGINS: Readonly<Record<string, { readonly diskCache: boolea
   "search-skills": { diskCache: true },
   "catalog-summary": { diskCache: true },
   usage: { diskCache: true },
+  "ranker-semantic": { diskCache: true },
   git: { diskCache: false },
   github: { diskCache: false },
   "http-catalog": { diskCache: false },
@@ -29,7 +30,7 @@ export function hasDiskCacheFlags(flags: DiskCacheFlags): boolean {
  * The plugin list with the flags set as options of the built-in plugins that keep files in the
  * cache folder (a config's own options for them are kept beside): `cacheDir` for every one of
  * them, `diskCache: false` for the fs source's snapshots, search_skills' index, the kept
- * catalog summary and the usage figures.
+ * catalog summary, the usage figures and the semantic ranker's vectors.
  */
 export async function applyDiskCacheFlags(
   plugins: ResolvedPluginEntry[],

@@ -22,6 +22,7 @@ import {
   toolsCommand,
 } from "./tool-commands.js";
 import { applyCacheChoice } from "./cache-flag.js";
+import { applyRankerChoice } from "./ranker-flag.js";
 import { applyDiskCacheFlags, hasDiskCacheFlags } from "./disk-cache-flags.js";
 import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
 import type { CliIo } from "./io.js";
@@ -133,6 +134,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       ...(args.httpExtras.ui ? [withPlugin("catalog-page", "--ui")] : []),
       ...(args.command === "usage" ? [withPlugin("usage", "the usage command")] : []),
       ...(args.cache ? [(plugins: ResolvedPluginEntry[]) => applyCacheChoice(plugins, args.cache!)] : []),
+      ...(args.ranker ? [(plugins: ResolvedPluginEntry[]) => applyRankerChoice(plugins, args.ranker!)] : []),
       ...(hasDiskCacheFlags(args.diskCache)
         ? [(plugins: ResolvedPluginEntry[]) => applyDiskCacheFlags(plugins, args.diskCache, cwd)]
         : []),

@@ -16,6 +16,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<Plugin<any>>>
   "ranker-bm25": async () => (await import("./rankers/ranker-bm25/index.js")).default,
   "ranker-fuse": async () => (await import("./rankers/ranker-fuse/index.js")).default,
   "ranker-hybrid": async () => (await import("./rankers/ranker-hybrid/index.js")).default,
+  "ranker-semantic": async () => (await import("./rankers/ranker-semantic/index.js")).default,
   "read-skill": async () => (await import("./tools/read-skill/index.js")).default,
   "fetch-skill-files": async () => (await import("./tools/fetch-skill-files/index.js")).default,
   "skill-resources": async () => (await import("./mcp/skill-resources/index.js")).default,

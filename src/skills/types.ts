@@ -208,4 +208,9 @@ export interface Ranker {
    * would have left it; false (nothing changed) for bytes it cannot use, and the caller builds.
    */
   loadIndex?(skills: readonly CatalogSkill[], saved: Uint8Array): boolean;
+  /**
+   * True while the ranker answers with less than it will once ready (the semantic ranker before
+   * its vectors are computed): search_skills then says `warming` in its answer. Optional.
+   */
+  warming?(): boolean;
 }

@@ -90,3 +90,15 @@ describe("an unknown command", () => {
     expect(refusal(["frobnicate"])).toMatch(/^unknown command "frobnicate"; commands: serve, list, search, /);
   });
 });
+
+describe("--ranker", () => {
+  it("takes bm25, fuse or semantic, and refuses anything else in one line", () => {
+    expect(parseCliArgs(["serve", "--ranker", "semantic"]).ranker).toBe("semantic");
+    expect(parseCliArgs(["search", "x", "--ranker", "fuse"]).ranker).toBe("fuse");
+    expect(parseCliArgs(["serve"]).ranker).toBeUndefined();
+    expect(refusal(["serve", "--ranker", "vectors"])).toBe(
+      '--ranker must be one of bm25, fuse, semantic, not "vectors"',
+    );
+    expect(refusal(["serve", "--ranker", ""])).toBe("--ranker needs a value");
+  });
+});

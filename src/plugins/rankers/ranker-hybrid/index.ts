@@ -86,3 +86,6 @@ export default definePlugin({
     return { stop: () => ranker.close() };
   },
 });
+
+// The semantic ranker embeds with a local model through the same interface.
+export { dot, type EmbeddingsProvider } from "./embeddings.js";

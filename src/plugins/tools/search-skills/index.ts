@@ -239,6 +239,12 @@ export default definePlugin({
           .array(z.string())
           .optional()
           .describe("sources still loading: their skills are not in these results yet, so search again shortly"),
+        warming: z
+          .boolean()
+          .optional()
+          .describe(
+            "true while the ranker is still preparing (the semantic ranker's vectors): results are by words alone for now",
+          ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       async handler({ query, limit = DEFAULT_LIMIT, source }, { catalog: view }) {
@@ -273,6 +279,7 @@ export default definePlugin({
         const answer = {
           ...toAnswer(query, seen, limit, total),
           ...(loading.length > 0 && { loading_sources: loading }),
+          ...(ranker.warming?.() && { warming: true }),
         };
         return {
           content: [{ type: "text", text: JSON.stringify(answer) }],
@@ -312,3 +319,7 @@ function touches(view: CatalogView, { added, removed, updated }: CatalogChange):
   const shown = new Set(view.sources.map((source) => source.name));
   return [added, removed, updated].some((skills) => skills.some((skill) => shown.has(skill.source)));
 }
+
+// The semantic ranker labels fused results on the same scale, and keeps its vectors beside the indexes.
+export { matchQuality } from "./answer.js";
+export { createSavedIndexes, type SavedIndexes } from "./saved-index.js";
