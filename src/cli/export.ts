@@ -4,12 +4,22 @@ import { lstat, mkdir, open, readdir, rename, rmdir, unlink } from "node:fs/prom
 import { dirname, join, relative, sep } from "node:path";
 import type { SkillsKernel } from "../create-kernel.js";
 import { UserError } from "../kernel/errors.js";
-import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH } from "../plugins/transports/well-known/index.js";
+import { SKILL_LIMITS } from "@modelcontextprotocol/server/ext/skills";
+import {
+  type Artifact,
+  digestOf,
+  INDEX_FILE,
+  SiteBuilder,
+  WELL_KNOWN_PATH,
+} from "../plugins/transports/well-known/index.js";
 import { linkOnTheWay } from "../skills/files/linked-folders.js";
 import { describeKind } from "../lib/regular-file.js";
 import type { CliIo } from "./io.js";
 
-/** The record of the files an export wrote, kept beside them: the next export removes only those. */
+/**
+ * The record of the files an export wrote, kept beside them: the next export removes only those,
+ * and reuses a skill's artifact whose folder is unchanged and whose bytes still have the digest recorded.
+ */
 export const EXPORT_MANIFEST = ".skills-kernel-export.json";
 const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
 // O_NOFOLLOW: a link swapped in after the checks fails the open instead of being followed;
@@ -24,6 +34,8 @@ const NAMED_LEFT_ALONE = 5;
  * recorded writing that are no longer part of the site are removed, and nothing else is. Nothing
  * is written or deleted through a symbolic link: a linked SITE, `.well-known`, `agent-skills` or
  * entry is refused before anything changes, as the lifecycle commands refuse linked agent folders.
+ * A skill whose folder is unchanged since the last export (sizes and mtimes) and whose recorded
+ * artifact still has its digest is neither read, audited nor packed again.
  */
 export async function runExport(
   kernel: SkillsKernel,
@@ -31,25 +43,41 @@ export async function runExport(
   baseUrl: string | undefined,
   io: CliIo,
 ): Promise<number> {
-  await kernel.catalog.ready();
-  const site = await new SiteBuilder(kernel.logger).build(kernel.catalog, new AbortController().signal, baseUrl);
   const root = join(out, ...WELL_KNOWN_PATH.split("/").filter(Boolean));
-  const files = new Map<string, Uint8Array>([[INDEX_FILE, site.indexBytes]]);
-  for (const [path, artifact] of site.artifacts) files.set(path, artifact.bytes);
-
   await refuseLink(root, dirname(out));
   await refuseEntry(root, EXPORT_MANIFEST);
-  const stale = [...(await readManifest(root, io))].filter((path) => !files.has(path));
+  const record = await readManifest(root, io);
+  // Artifacts reused as they are on disk: their bytes were just read and checked, so not compared again.
+  const reused = new Set<string>();
+  const previous = async (path: string, folderVersion: string): Promise<Uint8Array | undefined> => {
+    const built = record.built.get(path);
+    if (built?.folder !== folderVersion) return undefined;
+    await refuseEntry(root, path);
+    const bytes = await readRegular(join(root, ...path.split("/")), SKILL_LIMITS.bytes).catch(() => undefined);
+    if (bytes === undefined || digestOf(bytes) !== built.digest) return undefined;
+    reused.add(path);
+    return bytes;
+  };
+
+  await kernel.catalog.ready();
+  const site = await new SiteBuilder(kernel.logger, previous).build(
+    kernel.catalog,
+    new AbortController().signal,
+    baseUrl,
+  );
+  const files = new Map<string, Uint8Array>([[INDEX_FILE, site.indexBytes]]);
+  for (const [path, artifact] of site.artifacts) files.set(path, artifact.bytes);
+  const stale = [...record.files].filter((path) => !files.has(path));
   for (const path of [...files.keys(), ...stale]) await refuseEntry(root, path);
 
   let written = 0;
   for (const [path, bytes] of files) {
     const target = join(root, ...path.split("/"));
-    if (await sameBytes(target, bytes)) continue;
+    if (reused.has(path) || (await sameBytes(target, bytes))) continue;
     await writeBeside(target, bytes);
     written += 1;
   }
-  const manifest = manifestBytes([...files.keys()]);
+  const manifest = manifestBytes([...files.keys()], site.artifacts);
   if (!(await sameBytes(join(root, EXPORT_MANIFEST), manifest)))
     await writeBeside(join(root, EXPORT_MANIFEST), manifest);
   const removed = await removeRecorded(root, stale);
@@ -65,7 +93,7 @@ export async function runExport(
     );
   }
   io.stdout.write(
-    `exported ${site.index.skills.length} skill${site.index.skills.length === 1 ? "" : "s"} to ${join(out, WELL_KNOWN_PATH.slice(1))} (${written} files written, ${removed} removed, ${files.size - written} unchanged${site.leftOut.length > 0 ? `; ${site.leftOut.length} left out` : ""})\n`,
+    `exported ${site.index.skills.length} skill${site.index.skills.length === 1 ? "" : "s"} to ${join(out, WELL_KNOWN_PATH.slice(1))} (${written} files written, ${removed} removed, ${files.size - written} unchanged${reused.size > 0 ? `; ${reused.size} reused unread` : ""}${site.leftOut.length > 0 ? `; ${site.leftOut.length} left out` : ""})\n`,
   );
   return 0;
 }
@@ -91,25 +119,44 @@ async function refuseEntry(root: string, path: string): Promise<void> {
   if (stats && !stats.isFile()) throw refusal(target, `is ${describeKind(stats)}, where export keeps a file`);
 }
 
-/** The files the last export recorded writing; none when there is no record or it is not one. */
-async function readManifest(root: string, io: CliIo): Promise<Set<string>> {
+/** What the last export recorded: the files it wrote, and the folder version and digest of each artifact. */
+interface ExportRecord {
+  readonly files: ReadonlySet<string>;
+  readonly built: ReadonlyMap<string, { readonly folder: string; readonly digest: string }>;
+}
+
+const FOLDER_VERSION = /^[0-9a-f]{64}$/;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/** The last export's record; empty when there is none or it is not one. An entry of `built` that is not one is dropped (that skill is built again). */
+async function readManifest(root: string, io: CliIo): Promise<ExportRecord> {
   const path = join(root, EXPORT_MANIFEST);
   const text = await readRegular(path, MANIFEST_MAX_BYTES).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw refusal(path, error instanceof UserError ? error.message : `cannot be read (${error.code ?? error.message})`);
   });
-  if (text === undefined) return new Set();
-  let files: unknown;
+  const none: ExportRecord = { files: new Set(), built: new Map() };
+  if (text === undefined) return none;
+  let parsed: { files?: unknown; built?: unknown } | undefined;
   try {
-    files = (JSON.parse(text.toString("utf8")) as { files?: unknown }).files;
+    parsed = JSON.parse(text.toString("utf8")) as { files?: unknown; built?: unknown };
   } catch {
-    files = undefined;
+    parsed = undefined;
   }
+  const files = parsed?.files;
   if (!Array.isArray(files) || !files.every(isSitePath)) {
     io.stderr.write(`skills-kernel: ${path} is not an export's record of its files; no file is removed\n`);
-    return new Set();
+    return none;
   }
-  return new Set(files);
+  const built = new Map<string, { folder: string; digest: string }>();
+  const recorded = new Set(files);
+  if (typeof parsed?.built === "object" && parsed.built !== null)
+    for (const [artifact, value] of Object.entries(parsed.built as Record<string, unknown>)) {
+      const { folder, digest } = (value ?? {}) as { folder?: unknown; digest?: unknown };
+      if (recorded.has(artifact) && typeof folder === "string" && FOLDER_VERSION.test(folder))
+        if (typeof digest === "string" && DIGEST.test(digest)) built.set(artifact, { folder, digest });
+    }
+  return { files: recorded, built };
 }
 
 /** A path as the site names its files: relative, `/`-separated, never leaving the folder. */
@@ -121,8 +168,13 @@ function isSitePath(path: unknown): path is string {
   );
 }
 
-function manifestBytes(files: readonly string[]): Uint8Array {
-  return Buffer.from(`${JSON.stringify({ writtenBy: "skills-kernel export", files: [...files].sort() }, null, 2)}\n`);
+function manifestBytes(files: readonly string[], artifacts: ReadonlyMap<string, Artifact>): Uint8Array {
+  const built: Record<string, { folder: string; digest: string }> = {};
+  for (const [path, artifact] of [...artifacts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if (artifact.folderVersion !== undefined)
+      built[path] = { folder: artifact.folderVersion, digest: digestOf(artifact.bytes) };
+  const record = { writtenBy: "skills-kernel export", files: [...files].sort(), built };
+  return Buffer.from(`${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** A regular file's bytes, opened without following a link or blocking on a FIFO. */

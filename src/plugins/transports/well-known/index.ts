@@ -121,4 +121,12 @@ function matches(header: string | null, etag: string): boolean {
   });
 }
 
-export { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
+export {
+  type Artifact,
+  digestOf,
+  INDEX_FILE,
+  type PreviousArtifact,
+  SiteBuilder,
+  WELL_KNOWN_PATH,
+  type Site,
+} from "./site.js";

@@ -19,7 +19,18 @@ export interface Artifact {
   readonly bytes: Uint8Array;
   readonly contentType: string;
   readonly etag: string;
+  /**
+   * A digest of what the skill's folder was when this was built (its name, description, and
+   * each file's size and mtime); undefined when its source cannot tell (no mtimes).
+   */
+  readonly folderVersion?: string;
 }
+
+/**
+ * A previous build's artifact for a skill whose folder is at `folderVersion`, at `path`: its
+ * bytes, or undefined to build it again. Whatever supplies them has checked them (a digest).
+ */
+export type PreviousArtifact = (path: string, folderVersion: string) => Promise<Uint8Array | undefined>;
 
 /** A skill the index leaves out, and why (the site's diagnostics). */
 export interface LeftOut {
@@ -60,12 +71,17 @@ type FolderVersion = string | undefined;
  * Builds discovery sites (the 0.2.0 index and its artifacts) from catalog views. A skill whose
  * folder is its SKILL.md alone is a `skill-md` entry; any other is an `archive` (a deterministic
  * .tar.gz). Each skill's artifact is kept by its folder's version (sizes and mtimes), so a
- * rebuild with nothing changed reads no file and packs nothing.
+ * rebuild with nothing changed reads no file and packs nothing (nor does it make a first read
+ * that the audit's warn mode checks).
  */
 export class SiteBuilder {
   readonly #built = new Map<string, { readonly version: string; readonly result: Built | LeftOut }>();
 
-  constructor(private readonly logger: Logger) {}
+  /** `previous`: artifacts an earlier build kept (an export's files), reused when the folder is unchanged. */
+  constructor(
+    private readonly logger: Logger,
+    private readonly previous?: PreviousArtifact,
+  ) {}
 
   /** `baseUrl`: absolute artifact urls under it (a CDN's origin); relative to the index otherwise. */
   async build(catalog: CatalogView, signal: AbortSignal, baseUrl?: string): Promise<Site> {
@@ -123,7 +139,9 @@ export class SiteBuilder {
       const version = folderVersion(skill, head.size, head.mtimeMs, listing.files);
       const known = this.#built.get(key);
       if (version !== undefined && known?.version === version) return known.result;
-      const result = await this.#pack(catalog, skill, listing.files, signal, refused);
+      const result =
+        (version !== undefined && (await this.#reuse(skill, listing.files.length === 0, version))) ||
+        (await this.#pack(catalog, skill, listing.files, signal, refused, version));
       if (version !== undefined) this.#built.set(key, { version, result });
       return result;
     } catch (error) {
@@ -135,12 +153,26 @@ export class SiteBuilder {
     }
   }
 
+  async #reuse(skill: CatalogSkill, documentOnly: boolean, folderVersion: string): Promise<Built | undefined> {
+    if (this.previous === undefined) return undefined;
+    const path = documentOnly ? `${skill.name}/SKILL.md` : `${skill.name}.tar.gz`;
+    const bytes = await this.previous(path, folderVersion);
+    if (bytes === undefined) return undefined;
+    const digest = digestOf(bytes);
+    return {
+      entry: { name: skill.name, description: skill.description, type: documentOnly ? "skill-md" : "archive", digest },
+      path,
+      artifact: { bytes, contentType: documentOnly ? MARKDOWN : GZIP, etag: etagOf(digest), folderVersion },
+    };
+  }
+
   async #pack(
     catalog: CatalogView,
     skill: CatalogSkill,
     files: readonly { readonly path: string; readonly size: number }[],
     signal: AbortSignal,
     refused: (code: LeftOut["code"], reason: string) => LeftOut,
+    folderVersion: FolderVersion,
   ): Promise<Built | LeftOut> {
     const document = await catalog.readDocument(skill, SKILL_LIMITS.bytes, signal);
     if (document.truncated) return refused("over-limit", `its SKILL.md is larger than ${SKILL_LIMITS.bytes} bytes`);
@@ -150,7 +182,7 @@ export class SiteBuilder {
       return {
         entry: { ...entry, type: "skill-md", digest },
         path: `${skill.name}/SKILL.md`,
-        artifact: { bytes: document.bytes, contentType: MARKDOWN, etag: etagOf(digest) },
+        artifact: { bytes: document.bytes, contentType: MARKDOWN, etag: etagOf(digest), folderVersion },
       };
     }
     const packed: ArchiveFile[] = [{ path: "SKILL.md", bytes: document.bytes }];
@@ -169,7 +201,7 @@ export class SiteBuilder {
     return {
       entry: { ...entry, type: "archive", digest },
       path: `${skill.name}.tar.gz`,
-      artifact: { bytes, contentType: GZIP, etag: etagOf(digest) },
+      artifact: { bytes, contentType: GZIP, etag: etagOf(digest), folderVersion },
     };
   }
 }
@@ -195,11 +227,12 @@ function folderVersion(
   files: readonly { readonly path: string; readonly size: number; readonly mtimeMs?: number }[],
 ): FolderVersion {
   if (documentMtime === undefined || files.some((file) => file.mtimeMs === undefined)) return undefined;
-  return JSON.stringify([
+  const described = JSON.stringify([
     skill.name,
     skill.description,
     documentSize,
     documentMtime,
     files.map((file) => [file.path, file.size, file.mtimeMs]),
   ]);
+  return createHash("sha256").update(described).digest("hex");
 }
