@@ -1,4 +1,5 @@
-import { gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { pack } from "tar-stream";
 
 /** One file of an archive: a path relative to the skill folder (POSIX separators) and its bytes. */
@@ -10,6 +11,7 @@ export interface ArchiveFile {
 /** ustar holds a path of at most 100 characters, or 155 + "/" + 100 split at a slash; longer needs pax headers, which some readers skip. */
 const USTAR_NAME_CHARS = 100;
 const USTAR_PREFIX_CHARS = 155;
+const gzipped = promisify(gzip);
 
 /** Why `path` cannot go into a plain ustar header (measured in bytes), or undefined when it can. */
 export function ustarPathProblem(path: string): string | undefined {
@@ -60,5 +62,6 @@ export async function packTarGz(files: readonly ArchiveFile[]): Promise<Uint8Arr
   archive.finalize();
   await collected;
   // Node's gzip writes no name and a zero time in its header: the output depends on the input alone.
-  return new Uint8Array(gzipSync(Buffer.concat(chunks)));
+  // Compressed on libuv's thread pool, so packing many skills uses a second core.
+  return new Uint8Array(await gzipped(Buffer.concat(chunks)));
 }
