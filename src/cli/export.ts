@@ -52,8 +52,10 @@ export async function runExport(
   const previous = async (path: string, folderVersion: string): Promise<Uint8Array | undefined> => {
     const built = record.built.get(path);
     if (built?.folder !== folderVersion) return undefined;
-    await refuseEntry(root, path);
-    const bytes = await readRegular(join(root, ...path.split("/")), SKILL_LIMITS.bytes).catch(() => undefined);
+    // A link on the way is refused with the rest of the site's paths, once the skill is built again.
+    const bytes = await refuseEntry(root, path)
+      .then(() => readRegular(join(root, ...path.split("/")), SKILL_LIMITS.bytes))
+      .catch(() => undefined);
     if (bytes === undefined || digestOf(bytes) !== built.digest) return undefined;
     reused.add(path);
     return bytes;

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,5 +101,22 @@ describe("export again over unchanged folders", () => {
     // The record is written whole again, beta's entry with it.
     const rewritten = JSON.parse(await readFile(manifest, "utf8")) as { built: Record<string, { digest: string }> };
     expect(rewritten.built["beta.tar.gz"]?.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("a link in place of a reused archive is refused, not read through", async () => {
+    const original = await readFile(archive());
+    const elsewhere = join(base, "elsewhere.tar.gz");
+    await writeFile(elsewhere, original);
+    await rm(archive());
+    await symlink(elsewhere, archive());
+    const result = await exportSite();
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n").at(-1)).toMatch(
+      new RegExp(
+        `^skills-kernel: refusing to export into ${archive().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: it is a symbolic link`,
+      ),
+    );
+    expect(result.stdout).toBe("");
+    expect(await readFile(elsewhere)).toEqual(original);
   });
 });
