@@ -20,7 +20,7 @@ describe("README's first lines", () => {
         .map((line) => line.replace(/\s+#.*$/, "")),
     ).toEqual(["npm ci && npx skills-kernel --skills-dir examples/skills", "npm ci && npm test"]);
     const text = after!.replace(/\s+/g, " ");
-    expect(text).toMatch(/^The second takes 10 to 15 minutes and about 1\.5 GB of disk on 2 cores/);
+    expect(text).toMatch(/^The second takes 10 to 15 minutes and about 2 GB of disk on 2 cores/);
     expect(text).toContain("`npm ci && npm run test:unit` runs the unit tests alone");
     expect(pkg.scripts["test:unit"]).toBe("vitest run --project unit");
     expect(pkg.scripts.test).toMatch(/^npm run pretest:e2e && vitest run$/);
