@@ -61,7 +61,9 @@ describe.each(Object.keys(RUNTIMES) as Runtime[])("a client's share of the serve
   it("answers another client's call before the next one of a client that kept the server busy", {
     timeout: 90_000,
   }, async () => {
-    expect((await post("127.0.0.2", FETCH_LARGE)).status).toBe(200);
+    // Several large fetches in a row, alone on the server: what the busy client owes adds up, so its
+    // rest outlasts the wait below even on a runtime that answers each one quickly.
+    for (let i = 0; i < 4; i++) expect((await post("127.0.0.2", FETCH_LARGE)).status).toBe(200);
     expect((await post("127.0.0.1", READ_SMALL)).status).toBe(200);
     const answered: string[] = [];
     const busyClientsNext = post("127.0.0.2", READ_SMALL).then((response) => {
