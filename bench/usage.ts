@@ -190,7 +190,10 @@ async function httpThroughput(scratch: string): Promise<void> {
       `  throughput ratio with/without: ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(", ")})`,
     );
   } finally {
+    // Stopping servers write their figures and snapshots to the scratch cache: wait for them to exit.
+    const exits = Object.values(servers).map(({ child }) => new Promise((resolve) => child.once("exit", resolve)));
     for (const { child } of Object.values(servers)) child.kill("SIGTERM");
+    await Promise.all(exits);
   }
 }
 
