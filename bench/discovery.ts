@@ -17,7 +17,7 @@ import autocannon from "autocannon";
 import pLimit from "p-limit";
 import { createKernel } from "../src/create-kernel.js";
 import { createLogger } from "../src/kernel/logger.js";
-import { SiteBuilder } from "../src/plugins/transports/well-known/index.js";
+import { SiteBuilder } from "../src/plugins/routes/well-known/index.js";
 
 const { values } = parseArgs({
   options: {

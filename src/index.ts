@@ -12,8 +12,8 @@ export {
   type SkillsKernelConfig,
   type StartupConfig,
 } from "./kernel/config.js";
-export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./kernel/config-loader.js";
-export type { ResolvedPluginEntry } from "./kernel/plugin-resolver.js";
+export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./config/config-loader.js";
+export type { ResolvedPluginEntry } from "./config/plugin-resolver.js";
 export type {
   McpRequestEnd,
   McpRequestInfo,

@@ -11,7 +11,7 @@ import {
   INDEX_FILE,
   SiteBuilder,
   WELL_KNOWN_PATH,
-} from "../plugins/transports/well-known/index.js";
+} from "../plugins/routes/well-known/index.js";
 import { linkOnTheWay } from "../skills/files/linked-folders.js";
 import { describeKind } from "../lib/regular-file.js";
 import type { CliIo } from "./io.js";

@@ -1,10 +1,10 @@
 import { homedir } from "node:os";
 import { relative, resolve } from "node:path";
-import { loadConfig } from "../kernel/config-loader.js";
+import { loadConfig } from "../config/config-loader.js";
 import { ConfigError, ERROR_CODES, PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
-import type { ResolvedPluginEntry } from "../kernel/plugin-resolver.js";
+import type { ResolvedPluginEntry } from "../config/plugin-resolver.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
 import { parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";

@@ -11,7 +11,7 @@ import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { withDefaultProviders } from "./plugin-defaults.js";
 import { orderPlugins, pluginNeeds } from "./plugin-order.js";
-import { resolvePluginEntries, type ResolvedPluginEntry } from "./plugin-resolver.js";
+import { resolvePluginEntries, type ResolvedPluginEntry } from "../config/plugin-resolver.js";
 import { Declarations, refToken } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";

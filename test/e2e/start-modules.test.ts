@@ -61,8 +61,8 @@ describe("the modules a stdio server loads to its first search answer", () => {
 
   it.each([
     ["the http transport", "src/plugins/transports/http/"],
-    ["the metrics plugin", "src/plugins/transports/metrics/"],
-    ["the catalog page", "src/plugins/transports/catalog-page/"],
+    ["the metrics plugin", "src/plugins/routes/metrics/"],
+    ["the catalog page", "src/plugins/routes/catalog-page/"],
     ["the git source", "src/plugins/sources/git/"],
     ["the lifecycle CLI", "src/cli/lifecycle/"],
     ["jose (sign-in)", "node_modules/jose/"],

@@ -4,10 +4,11 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * The doors between the rooms of src/ (docs/architecture.md, "The import rule"): the kernel, the
- * skill domain and src/lib import no plugin, src/lib imports nothing of the project, and whatever
- * is outside a plugin's folder imports it only through its index.ts. Every import is read with
- * TypeScript's own pre-processor, static, re-exports and dynamic import() alike.
+ * The doors between the rooms of src/ (docs/architecture.md, "The import rule"): the kernel,
+ * config loading, the cache engine, the skill domain and src/lib import no plugin, src/lib imports
+ * nothing of the project, and whatever is outside a plugin's folder imports it only through its
+ * index.ts. Every import is read with TypeScript's own pre-processor, static, re-exports and
+ * dynamic import() alike.
  */
 const ROOT = join(import.meta.dirname, "../..");
 const PLUGIN_FOLDER = /^src\/plugins\/[^/]+\/[^/]+\//;
@@ -48,7 +49,8 @@ const pluginOf = (file: string) => PLUGIN_FOLDER.exec(file)?.[0];
 function breach({ from, to }: Edge): string | undefined {
   const target = pluginOf(to);
   if (/^src\/lib\//.test(from)) return "src/lib imports nothing of the project";
-  if (target && /^src\/(kernel|skills)\//.test(from)) return "the kernel and the skill domain import no plugin";
+  if (target && /^src\/(kernel|config|cache|skills)\//.test(from))
+    return "the kernel, config loading, the cache engine and the skill domain import no plugin";
   if (target && /^src\/lifecycle\//.test(from))
     return "the lifecycle imports no plugin: it is given what it needs (a source opener, src/lifecycle/boot.ts)";
   if (pluginOf(from) && to === "src/create-kernel.ts")

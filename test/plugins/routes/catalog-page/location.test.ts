@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locate, postedFromHere, rootFor } from "../../../../src/plugins/transports/catalog-page/location.js";
+import { locate, postedFromHere, rootFor } from "../../../../src/plugins/routes/catalog-page/location.js";
 
 describe("where a page request arrived", () => {
   it("finds the mount point and the scheme", () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as oauth from "oauth4webapi";
 import type { Logger } from "../../../kernel/logger.js";
-import type { Caller, SignInGate } from "../http/index.js";
+import type { Caller, SignInGate } from "../../transports/http/index.js";
 import { html, page, type Markup } from "./html.js";
 import { endSessionUrl, exchangeCode, issuerMetadata, SignInError, type IssuerMetadata } from "./issuer.js";
 import { locate, postedFromHere, rootFor, type PageLocation } from "./location.js";

@@ -3,7 +3,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { TOKENS } from "../../../tokens.js";
-import { restError } from "../http/index.js";
+import { restError } from "../../transports/http/index.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
 
 const optionsSchema = z.strictObject({

@@ -2,14 +2,14 @@ import { stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import type { SkillsKernelConfig } from "./config.js";
-import { ConfigError, errorMessage } from "./errors.js";
-import { LOG_LEVELS } from "./logger.js";
+import type { SkillsKernelConfig } from "../kernel/config.js";
+import { ConfigError, errorMessage } from "../kernel/errors.js";
+import { LOG_LEVELS } from "../kernel/logger.js";
 import { refuseUntrusted } from "./config-trust.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { describeImportError, importModule, locateSyntaxError, oneLine } from "./module-loader.js";
 import { describeValue } from "./plugin-resolver.js";
-import type { Plugin } from "./types.js";
+import type { Plugin } from "../kernel/types.js";
 import { VERSION } from "../version.js";
 import { describeKind, readRegularFile } from "../lib/regular-file.js";
 

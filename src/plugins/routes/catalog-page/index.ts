@@ -19,7 +19,7 @@ import {
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
 import type { SkillUsage } from "../../../skills/usage/report.js";
-import { isOperator, type HttpOptions, type RouteCaller } from "../http/index.js";
+import { isOperator, type HttpOptions, type RouteCaller } from "../../transports/http/index.js";
 import { html, trusted, type Markup } from "./html.js";
 import { rootFor } from "./location.js";
 import { lookUp } from "./lookup.js";

@@ -1,7 +1,7 @@
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
 import type { SkillUsage } from "../../../skills/usage/report.js";
-import { isOperator, json, restError, type HttpOptions, type RouteCaller } from "../http/index.js";
+import { isOperator, json, restError, type HttpOptions, type RouteCaller } from "../../transports/http/index.js";
 
 /** The span of a report when `days` is not given. */
 const DEFAULT_DAYS = 30;

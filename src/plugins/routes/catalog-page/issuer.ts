@@ -1,5 +1,5 @@
 import * as oauth from "oauth4webapi";
-import { isLoopback, readIssuerMetadata } from "../http/index.js";
+import { isLoopback, readIssuerMetadata } from "../../transports/http/index.js";
 
 /** How long the issuer's token endpoint may take to answer. */
 const TOKEN_TIMEOUT_MS = 10_000;

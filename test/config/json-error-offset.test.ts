@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonErrorOffset } from "../../../src/kernel/json-error-offset.js";
+import { jsonErrorOffset } from "../../src/config/json-error-offset.js";
 
 describe("jsonErrorOffset", () => {
   it.each([

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { resolvePluginEntries, type ResolvePluginOptions } from "../../../src/kernel/plugin-resolver.js";
-import type { PluginEntry } from "../../../src/kernel/config.js";
-import type { Plugin } from "../../../src/kernel/types.js";
+import { resolvePluginEntries, type ResolvePluginOptions } from "../../src/config/plugin-resolver.js";
+import type { PluginEntry } from "../../src/kernel/config.js";
+import type { Plugin } from "../../src/kernel/types.js";
 import { expectConfigError, tempProject } from "./helpers.js";
 
 const SOURCE = "plugins.config.ts";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../../src/kernel/config-loader.js";
+import { loadConfig } from "../../src/config/config-loader.js";
 import { REPO_ROOT, expectConfigError, tempProject } from "./helpers.js";
 
 // Vitest hands the import() of a JavaScript config to Vite rather than Node, so how each runtime

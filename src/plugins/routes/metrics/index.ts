@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { definePlugin } from "../../../kernel/config.js";
 import { TOKENS } from "../../../tokens.js";
-import { restError } from "../http/index.js";
+import { restError } from "../../transports/http/index.js";
 
 /** What other plugins report to the metrics plugin. */
 const optionsSchema = z

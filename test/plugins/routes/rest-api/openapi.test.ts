@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, type SkillsKernel } from "../../../../src/create-kernel.js";
 import { createLogger } from "../../../../src/kernel/logger.js";
-import { PARAMETERS } from "../../../../src/plugins/transports/rest-api/openapi.js";
+import { PARAMETERS } from "../../../../src/plugins/routes/rest-api/openapi.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
 

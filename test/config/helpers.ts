@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, onTestFinished } from "vitest";
-import { ConfigError } from "../../../src/kernel/errors.js";
+import { ConfigError } from "../../src/kernel/errors.js";
 
-export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The package.json every temp project gets unless a test gives its own: it ends config searches there. */
 const DEFAULT_PACKAGE_JSON = JSON.stringify({ name: "temp-project", private: true, type: "module" });

@@ -1,7 +1,7 @@
-import type { SkillsKernelConfig } from "./config.js";
-import { ConfigError } from "./errors.js";
+import type { SkillsKernelConfig } from "../kernel/config.js";
+import { ConfigError } from "../kernel/errors.js";
 import { misnamedPlugin, namedPluginEntries } from "./plugin-resolver.js";
-import type { Plugin } from "./types.js";
+import type { Plugin } from "../kernel/types.js";
 
 /** The one transport that opens no listener: the one an MCP host starts the server on. */
 const LOCAL_TRANSPORT = "stdio";

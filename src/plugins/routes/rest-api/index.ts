@@ -3,7 +3,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import type { KernelTool } from "../../../kernel/types.js";
 import { TOKENS } from "../../../tokens.js";
 import type { SkillUsage } from "../../../skills/usage/report.js";
-import { json, restError, type HttpOptions, type RouteCaller } from "../http/index.js";
+import { json, restError, type HttpOptions, type RouteCaller } from "../../transports/http/index.js";
 import { callTool } from "./call-tool.js";
 import { openApiDocument } from "./openapi.js";
 import { usageAnswer } from "./usage.js";

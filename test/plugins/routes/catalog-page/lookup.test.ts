@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lookUp } from "../../../../src/plugins/transports/catalog-page/lookup.js";
+import { lookUp } from "../../../../src/plugins/routes/catalog-page/lookup.js";
 import type { CatalogSkill } from "../../../../src/skills/catalog/catalog-types.js";
 
 const skill = (source: string, name: string, shadowed = false) =>

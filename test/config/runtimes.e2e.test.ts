@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { BUN, DENO } from "../../helpers/runtimes.js";
+import { BUN, DENO } from "../helpers/runtimes.js";
 import { REPO_ROOT, tempProject } from "./helpers.js";
 
 /**
@@ -12,9 +12,9 @@ import { REPO_ROOT, tempProject } from "./helpers.js";
  * and config files natively; Node 20 runs a bundle (as in dist/), with jiti for TypeScript configs.
  * The probe prints one result per project folder.
  */
-const PROBE = path.join(REPO_ROOT, "test/kernel/config/runtime-probe.mjs");
-const LOADER = path.join(REPO_ROOT, "src/kernel/config-loader.ts");
-const RESOLVER = path.join(REPO_ROOT, "src/kernel/plugin-resolver.ts");
+const PROBE = path.join(REPO_ROOT, "test/config/runtime-probe.mjs");
+const LOADER = path.join(REPO_ROOT, "src/config/config-loader.ts");
+const RESOLVER = path.join(REPO_ROOT, "src/config/plugin-resolver.ts");
 
 const run = promisify(execFile);
 

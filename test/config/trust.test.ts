@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { loadConfig } from "../../../src/kernel/config-loader.js";
+import { loadConfig } from "../../src/config/config-loader.js";
 import { expectConfigError, tempProject } from "./helpers.js";
 
 const plain = { name: "plain", setup() {} };

@@ -5,7 +5,7 @@ import {
   sessionContent,
   setCookie,
   signInContent,
-} from "../../../../src/plugins/transports/catalog-page/session.js";
+} from "../../../../src/plugins/routes/catalog-page/session.js";
 
 const SECRET = "a session secret of thirty-two characters or more";
 const at = (iso: string) => () => new Date(iso);

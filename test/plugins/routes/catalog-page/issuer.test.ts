@@ -6,8 +6,8 @@ import {
   type IssuerMetadata,
   issuerMetadata,
   SignInError,
-} from "../../../../src/plugins/transports/catalog-page/issuer.js";
-import { checkAnswer } from "../../../../src/plugins/transports/catalog-page/pkce.js";
+} from "../../../../src/plugins/routes/catalog-page/issuer.js";
+import { checkAnswer } from "../../../../src/plugins/routes/catalog-page/pkce.js";
 
 /** The code exchange against a real issuer on loopback (oauth2-mock-server), and where it may go. */
 let idp: OAuth2Server;

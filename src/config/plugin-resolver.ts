@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { PluginEntry } from "./config.js";
-import { ConfigError } from "./errors.js";
+import type { PluginEntry } from "../kernel/config.js";
+import { ConfigError } from "../kernel/errors.js";
 import { describeImportError, importModule, type ModuleNamespace } from "./module-loader.js";
 import { pluginNotFound } from "./plugin-not-found.js";
-import type { Plugin } from "./types.js";
+import type { Plugin } from "../kernel/types.js";
 
 export interface ResolvedPluginEntry {
   readonly plugin: Plugin<any>;

@@ -1,6 +1,6 @@
 import type { AuthorizationServer } from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import { authorizationUrl, checkAnswer } from "../../../../src/plugins/transports/catalog-page/pkce.js";
+import { authorizationUrl, checkAnswer } from "../../../../src/plugins/routes/catalog-page/pkce.js";
 
 const ISSUER: AuthorizationServer = {
   issuer: "https://idp.example.com",
