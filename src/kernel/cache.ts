@@ -14,6 +14,7 @@ export interface Cache {
   get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined>;
   /** Store `value` under `key`, for `ttlMs` milliseconds (default: the backend's). */
   set(key: string, value: JsonValue, ttlMs?: number): Promise<void>;
+  /** Remove the value under `key`, if any (a no-op when the backend is down). */
   delete(key: string): Promise<void>;
   /** A view under a sub-namespace of this one. */
   scope(name: string): Cache;
@@ -22,13 +23,17 @@ export interface Cache {
 /** Where a cache backend stands: "degraded" skips the cache until the backend is back. */
 export type CacheState = "connected" | "degraded" | "reconnecting";
 
+/** What get_cache_stats reports about the cache backend, from {@link CacheMonitor.stats}. */
 export interface CacheStats {
   /** "memory" or "redis". */
   readonly backend: string;
+  /** Where entries live, for an operator (the Redis address without a password, or this process's limits). */
   readonly target: string;
   /** "degraded": the breaker is open and requests skip the cache until the backend is back. */
   readonly state: CacheState;
+  /** Reads that found a value, since the process started. */
   readonly hits: number;
+  /** Reads that found nothing (or an unreadable value), since the process started. */
   readonly misses: number;
   /** hits / (hits + misses); null before the first read. */
   readonly hitRatio: number | null;
@@ -40,7 +45,9 @@ export interface CacheStats {
   readonly entries: Readonly<Record<string, number>> | null;
   /** False when the count stopped at its limit (or is null). */
   readonly entriesComplete: boolean;
+  /** The latest failed operation's message and ISO time, or null when none failed. */
   readonly lastError: { readonly message: string; readonly at: string } | null;
+  /** Milliseconds since the cache engine started. */
   readonly uptimeMs: number;
 }
 

@@ -63,15 +63,20 @@ export const ERROR_CODES = {
   DIGEST_MISMATCH: "SK_ERR_DIGEST_MISMATCH",
 } as const;
 
+/** One of the {@link ERROR_CODES} values, as an error's `code` carries it. */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
+/** How a UserError is made beyond its message and exit code. */
 export interface UserErrorOptions {
+  /** The stable code callers match on; none when no code fits. */
   readonly code?: ErrorCode;
+  /** The error that led to this one, kept as `error.cause` for the debug log. */
   readonly cause?: unknown;
 }
 
 /** How a PluginError is made: its code, its cause, and the exit code when not its cause's. */
 export interface PluginErrorOptions extends UserErrorOptions {
+  /** The CLI's exit code: 2 for a usage or config mistake, 1 otherwise (default: the cause's, else 1). */
   readonly exitCode?: 1 | 2;
 }
 
@@ -80,12 +85,16 @@ export interface PluginErrorOptions extends UserErrorOptions {
  * `exitCode`; anything else is a bug and is reported with its stack at debug level.
  */
 export class UserError extends Error {
+  /** The name this class is known by to `instanceof` and in `error.name`; each subclass sets its own. */
   static readonly kind: string = "UserError";
+  /** The kinds of this error's class chain, under a `Symbol.for` key, that `instanceof` checks across copies of the kernel. */
   readonly [KINDS]: readonly string[];
+  /** The stable code to match on (docs/plugins.md lists them); never match on the message. */
   readonly code?: ErrorCode;
 
   constructor(
     message: string,
+    /** The CLI's exit code: 2 for a usage or config mistake, 1 otherwise. */
     readonly exitCode: 1 | 2 = 1,
     options: UserErrorOptions = {},
   ) {
@@ -96,6 +105,7 @@ export class UserError extends Error {
     this.code = options.code;
   }
 
+  /** True when `value` carries this class's kind, even if made by another copy of skills-kernel. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return hasKind(value, this.kind);
   }
@@ -103,6 +113,7 @@ export class UserError extends Error {
 
 /** A problem with the command line or the config: exit code 2. */
 export class ConfigError extends UserError {
+  /** The name this class is known by to `instanceof` and in `error.name`. */
   static override readonly kind: string = "ConfigError";
 
   constructor(message: string, code: ErrorCode = ERROR_CODES.CONFIG) {
@@ -116,10 +127,13 @@ export class ConfigError extends UserError {
  * A cause that is the user's to fix (a ConfigError thrown by the plugin) keeps its exit code.
  */
 export class PluginError extends UserError {
+  /** The name this class is known by to `instanceof` and in `error.name`. */
   static override readonly kind: string = "PluginError";
+  /** True when the cause is not the user's to fix: the plugin has a bug, and its stack is logged at debug. */
   readonly bug: boolean;
 
   constructor(
+    /** The name of the plugin that failed. */
     readonly plugin: string,
     message: string,
     options: PluginErrorOptions = {},
@@ -140,6 +154,7 @@ export class PluginError extends UserError {
 
 /** A kernel used out of order by the app embedding it: serve twice, serve after close. */
 export class LifecycleError extends UserError {
+  /** The name this class is known by to `instanceof` and in `error.name`. */
   static override readonly kind: string = "LifecycleError";
 
   constructor(message: string) {
@@ -149,7 +164,9 @@ export class LifecycleError extends UserError {
 
 /** An error a tool returns to the agent as an isError result, without the server logging a bug. */
 export class ToolInputError extends Error {
+  /** The name this class is known by to `instanceof` and in `error.name`. */
   static readonly kind: string = "ToolInputError";
+  /** The kinds of this error's class chain, under a `Symbol.for` key, that `instanceof` checks across copies of the kernel. */
   readonly [KINDS]: readonly string[];
 
   constructor(message: string) {
@@ -158,6 +175,7 @@ export class ToolInputError extends Error {
     this.name = (new.target as unknown as { kind: string }).kind;
   }
 
+  /** True when `value` carries this class's kind, even if made by another copy of skills-kernel. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return hasKind(value, this.kind);
   }
@@ -165,9 +183,11 @@ export class ToolInputError extends Error {
 
 /** A skill file a source refuses or cannot read; the message says why, for the agent. */
 export class SkillFileError extends ToolInputError {
+  /** The name this class is known by to `instanceof` and in `error.name`. */
   static override readonly kind: string = "SkillFileError";
 
   constructor(
+    /** The file refused or unreadable, as the request named it. */
     readonly path: string,
     /** Why, without the path: per-file results carry the path beside it. */
     readonly reason: string,

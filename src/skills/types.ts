@@ -9,10 +9,12 @@ import type { CatalogSkill } from "./catalog/catalog-types.js";
 // Skills
 // ---------------------------------------------------------------------------------------------
 
+/** How bad a {@link Diagnostic} is: `error` skipped the skill, `warning` loaded it anyway. */
 export type DiagnosticSeverity = "error" | "warning";
 
 /** Something wrong with one skill: `error` means it was skipped, `warning` means it loaded anyway. */
 export interface Diagnostic {
+  /** Whether the skill was skipped (`error`) or loaded anyway (`warning`). */
   readonly severity: DiagnosticSeverity;
   /** The source that found it. */
   readonly source: string;
@@ -20,12 +22,15 @@ export interface Diagnostic {
   readonly path: string;
   /** A stable, machine-readable kind, e.g. "yaml-parse", "missing-description", "name-mismatch". */
   readonly code: string;
+  /** What is wrong, in words, for the operator fixing the skill. */
   readonly message: string;
 }
 
 /** One skill as a source reports it: metadata and the start of the body, never the whole body. */
 export interface SourceSkill {
+  /** The skill's name, from its frontmatter: unique within the source, the part after `source:` in its id. */
   readonly name: string;
+  /** The frontmatter's description: what agents read to decide whether to use the skill. */
   readonly description: string;
   /** The skill folder, relative to the source's root, POSIX separators ("" for the root itself). */
   readonly path: string;
@@ -53,8 +58,11 @@ export interface LoadOptions {
   readonly revalidate?: boolean;
 }
 
+/** What one `load` of a source found: the skills it serves and the problems it met on the way. */
 export interface SourceSnapshot {
+  /** Every skill the source serves now; the catalog replaces the source's previous skills with these. */
   readonly skills: readonly SourceSkill[];
+  /** The skills skipped or loaded with problems, for list_skills and the operator. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -62,11 +70,13 @@ export interface SourceSnapshot {
 export interface ListedFile {
   /** Relative to the skill folder, POSIX separators, never starting with "/" or holding "..". */
   readonly path: string;
+  /** The file's size in bytes. */
   readonly size: number;
   /** When the file last changed, if the source knows: with size, what tells one version from the next. */
   readonly mtimeMs?: number;
 }
 
+/** What `CatalogSource.listFiles` answers: a skill folder's files, and what it did not list. */
 export interface SkillFileListing {
   /** Sorted by path, at most the limit asked for. */
   readonly files: readonly ListedFile[];
@@ -81,17 +91,21 @@ export interface SkillFileListing {
   readonly leftOut?: readonly LeftOutFile[];
 }
 
+/** An entry of a skill folder that a source will not serve. */
 export interface LeftOutFile {
   /** Relative to the skill folder, as found on disk: it may hold characters a request cannot. */
   readonly path: string;
+  /** Why it is not served, in words ("not a regular file (a FIFO, socket or device)"). */
   readonly reason: string;
 }
 
+/** What a source read of one file (SKILL.md or another): its first bytes, and whether that was all. */
 export interface SkillFileContent {
   /** At most the bytes asked for. */
   readonly bytes: Uint8Array;
   /** The whole file's size. */
   readonly size: number;
+  /** True when `bytes` stops before the end of the file (it is larger than the bytes asked for). */
   readonly truncated: boolean;
   /** When the file read last changed, if the source knows. */
   readonly mtimeMs?: number;
@@ -124,6 +138,7 @@ export interface CatalogSource {
   readonly description: string;
   /** What the source can do beyond loading skills and serving their files. */
   readonly capabilities?: SourceCapabilities;
+  /** Every skill the source serves now, read afresh (or from what it remembers); `signal` aborts at shutdown. */
   load(signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot>;
   /** The skill's SKILL.md, at most maxBytes of it. */
   readDocument(skillPath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
@@ -155,19 +170,24 @@ export interface CatalogSource {
   readonly freshness?: SourceFreshness;
 }
 
+/** How soon what a source serves may change: see {@link CatalogSource.freshness}. */
 export type SourceFreshness = "announced" | { readonly refreshMs: number };
 
 // ---------------------------------------------------------------------------------------------
 // Ranking
 // ---------------------------------------------------------------------------------------------
 
+/** One answer of a ranker's search: a skill and how well it matches. */
 export interface RankedSkill {
+  /** The skill matched. */
   readonly skill: CatalogSkill;
   /** Normalised to 0-100 (docs/search.md says how, and the match_quality thresholds). */
   readonly score: number;
 }
 
+/** What a ranker's `search` is asked for beyond the query. */
 export interface RankerSearchOptions {
+  /** At most this many results. */
   readonly limit: number;
   /** Only skills of this source. */
   readonly source?: string;
@@ -178,9 +198,11 @@ export interface RankerSearchOptions {
  * catalog changes (a file watcher, an install), so a large catalog is never re-indexed per edit.
  */
 export interface Ranker {
+  /** The ranker's name, for logs and to key the index it saves, which only the same ranker loads. */
   readonly name: string;
   /** Replace the whole index. */
   build(skills: readonly CatalogSkill[]): void;
+  /** Index these skills too, replacing any with the same qualified id (an added or changed skill). */
   add(skills: readonly CatalogSkill[]): void;
   /** By qualified id. */
   remove(qualifiedIds: readonly string[]): void;
