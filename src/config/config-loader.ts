@@ -13,7 +13,9 @@ import type { Plugin } from "../kernel/types.js";
 import { VERSION } from "../version.js";
 import { describeKind, readRegularFile } from "../lib/regular-file.js";
 
+/** A config file loadConfig read: the config, and where it came from, for createKernel's options. */
 export interface LoadedConfig {
+  /** The config the file exports, for createKernel's `config`. */
   readonly config: SkillsKernelConfig;
   /** Absolute path of the file the config came from. */
   readonly filepath: string;
@@ -23,7 +25,9 @@ export interface LoadedConfig {
   readonly origin: "named" | "found";
 }
 
+/** Where loadConfig looks for a config, and how far it trusts one it finds. */
 export interface LoadConfigOptions {
+  /** The folder the search starts from, and that `configPath` is relative to. */
   readonly cwd: string;
   /** A file to load instead of searching. Naming a file is consent to run it, whatever it holds. */
   readonly configPath?: string;

@@ -15,8 +15,13 @@ export type PluginEntry =
   | readonly [string | Plugin<any>, Record<string, unknown>]
   | readonly PluginEntry[];
 
+/**
+ * What a plugin failing setup or start does to the boot: `abort` fails it; `continue` logs the error
+ * and boots without that plugin and the plugins that need it.
+ */
 export type PluginErrorPolicy = "abort" | "continue";
 
+/** How the kernel boots its plugins: what a failure does, and how long each hook may take. */
 export interface StartupConfig {
   /** What a plugin that fails setup or start does to the boot. Default "abort". */
   readonly onPluginError?: PluginErrorPolicy;
@@ -28,11 +33,15 @@ export interface StartupConfig {
   readonly plugins?: Readonly<Record<string, { onPluginError?: PluginErrorPolicy; setupTimeoutMs?: number }>>;
 }
 
+/** A kernel's config: what `plugins.config.ts` exports (through defineConfig), or what createKernel is given. */
 export interface SkillsKernelConfig {
+  /** The plugins to boot, in order (sources in precedence order); see PluginEntry. */
   readonly plugins?: readonly PluginEntry[];
   /** The transport `serve` uses. Default "stdio". */
   readonly transport?: string;
+  /** How much the kernel and its plugins log to stderr. Default "info". */
   readonly logLevel?: LogLevel;
+  /** Failure policy and hook timeouts for the boot. */
   readonly startup?: StartupConfig;
 }
 

@@ -47,12 +47,15 @@ const NO_CATALOG = new Proxy({} as CatalogView, {
 });
 const noCatalog: CatalogFor = () => NO_CATALOG;
 
+/** How a kernel is booted: the config, where it came from, and what the code booting it brings. */
 export interface KernelOptions {
+  /** The plugins and settings to boot (defineConfig's value, or loadConfig's `config`). Default: none. */
   readonly config?: SkillsKernelConfig;
   /** Where relative paths in the config resolve from. Default: the working directory. */
   readonly baseDir?: string;
   /** Names the config in error messages, e.g. its file path. Default "config". */
   readonly configSource?: string;
+  /** The logger every plugin's is a child of. Default: stderr, at the config's `logLevel` (else "info"). */
   readonly logger?: Logger;
   /** Plugins a config may name by short name, each loaded on first use. */
   readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
@@ -73,11 +76,15 @@ export interface KernelOptions {
  */
 export type KernelState = "started" | "serving" | "stopping" | "stopped";
 
+/** A booted kernel: its plugins set up and started, ready to call tools, build servers or serve a transport. */
 export interface Kernel {
+  /** Where the kernel is in its life (see KernelState): `serve` and `close` check it. */
   readonly state: KernelState;
+  /** The kernel's logger, which every plugin's logger is a child of. */
   readonly logger: Logger;
   /** Names of the plugins that booted, in boot order. */
   readonly plugins: readonly string[];
+  /** Every tool the plugins added, as each McpServer the kernel builds lists them. */
   readonly tools: readonly KernelTool[];
   /** A service a plugin provides (or the kernel's logger); throws when none does. */
   resolve<T>(token: Token<T>): T;

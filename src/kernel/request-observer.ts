@@ -9,12 +9,15 @@ import type { HandlerCaller } from "./types.js";
 
 /** One MCP request as it arrives: what an observer may count. Every field is the client's, unchecked. */
 export interface McpRequestInfo {
+  /** The JSON-RPC method, e.g. "tools/call" or "resources/read". */
   readonly method: string;
   /** `params.name` of a tools/call. */
   readonly tool?: string;
   /** `params._meta`, where a 2026-07-28 client puts its W3C trace context. */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /** The JSON-RPC id the answer will carry. */
   readonly id: string | number;
+  /** The transport's session id (Streamable HTTP with sessions); absent over stdio. */
   readonly sessionId?: string;
   /** `params` as sent (a resources/read's `uri`, a prompts/get's `name`): unchecked, and for reading only. */
   readonly params?: Readonly<Record<string, unknown>>;
@@ -22,7 +25,9 @@ export interface McpRequestInfo {
 
 /** How it ended: a JSON-RPC error code, a tool result marked `isError`, or no answer at all. */
 export interface McpRequestEnd {
+  /** The JSON-RPC error code the answer carried, when it was an error. */
   readonly errorCode?: number;
+  /** True when a tools/call answered a result marked `isError`. */
   readonly toolError?: boolean;
   /** Cancelled by the client, or the connection closed first: nothing was sent. */
   readonly cancelled?: boolean;
@@ -30,11 +35,13 @@ export interface McpRequestEnd {
 
 /** One tool call that returned a result, whichever way it came: MCP, the REST API or kernel.callTool. */
 export interface ToolAnswer {
+  /** The name of the tool called. */
   readonly tool: string;
   /** The arguments, as the tool's input schema checked them. */
   readonly args: unknown;
   /** Who called, with the catalog as they may see it. */
   readonly caller: HandlerCaller;
+  /** The result the handler returned, about to be sent; for reading only. */
   readonly result: CallToolResult;
 }
 
@@ -45,6 +52,7 @@ export interface ToolAnswer {
  * inside it.
  */
 export interface RequestObserver {
+  /** Called as a request arrives; returns how to wrap its handling (`run`) and what to do with its outcome (`end`). */
   observe(
     request: McpRequestInfo,
     caller: HandlerCaller,

@@ -95,6 +95,7 @@ export async function runTool(
   return toolError(`${tool.name}: internal error; the server's log has the details`);
 }
 
+/** Who a `kernel.callTool` call is made for, and how to cancel it. */
 export interface ToolCallOptions {
   /** Who is calling, as a transport would say it: the answer is what this identity may see. */
   readonly identity?: Identity;

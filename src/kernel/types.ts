@@ -30,7 +30,9 @@ export interface Plugin<
   Consumes extends readonly ServiceRef[] = readonly ServiceRef[],
   Provides extends readonly Token<any>[] = readonly Token<any>[],
 > {
+  /** What the config, errors, logs and `dependsOn` know the plugin by, and its cache namespace: unique in a kernel. */
   readonly name: string;
+  /** The plugin's own version, shown beside its name when its `kernel` range refuses this kernel. */
   readonly version?: string;
   /**
    * The kernel versions this plugin works with, as a range (`">=0.2 <1"`, `"^0.2.0"`, `"0.2.x"`).
@@ -301,11 +303,20 @@ export interface ToolCallExtra extends HandlerCaller {
 
 /** An MCP tool: the SDK's `registerTool` config plus its handler. */
 export interface ToolDefinition<Input extends ToolSchema = ToolSchema, Output extends ToolSchema = ToolSchema> {
+  /** The name agents call the tool by: unique among the server's tools. */
   readonly name: string;
+  /** A human-readable name a client may show instead of `name`. */
   readonly title?: string;
+  /** What the tool does and when to call it: what the agent reads to choose it. */
   readonly description: string;
+  /** What the arguments must be: checked before the handler runs, and listed to clients as JSON Schema. */
   readonly inputSchema?: Input;
+  /** The shape of the result's `structuredContent`, listed to clients so they can rely on it. */
   readonly outputSchema?: Output;
+  /**
+   * MCP's hints about the tool's behaviour, for clients. Without `readOnlyHint: true` the tool is
+   * taken to write, and a caller over HTTP gets it only where writes are allowed.
+   */
   readonly annotations?: ToolAnnotations;
   /**
    * Reads what only the server's operator may see or set going (its account's files, requests
@@ -326,6 +337,7 @@ export type ListingTtl = () => number;
 /** A tool as the kernel keeps it once added: both schemas in the form the SDK takes. */
 export type KernelTool = ToolDefinition<StandardSchemaWithJSON, StandardSchemaWithJSON>;
 
+/** A transport once started: how to wait for its end, and how to end it. */
 export interface RunningTransport {
   /** Resolves when the transport ends by itself (stdin closed, listener closed). */
   readonly closed: Promise<void>;
@@ -345,6 +357,7 @@ export interface TransportContext {
   readonly instructionsSettled: () => Promise<void>;
   /** Changes whenever a server built now would differ from one built before (serverEdition). */
   readonly serverEdition: () => string;
+  /** A logger prefixed with the transport's name; writes to stderr, never to stdout. */
   readonly logger: Logger;
   /** Aborted when the kernel closes: stop accepting and wind down. */
   readonly signal: AbortSignal;
@@ -354,6 +367,8 @@ export interface TransportContext {
 
 /** A way to reach the server, contributed by a transport plugin under TOKENS.Transport. */
 export interface TransportDefinition {
+  /** What `kernel.serve(name)` and the config's `transport` pick it by ("stdio", "http"). */
   readonly name: string;
+  /** Start taking connections, building a server per connection with `ctx.createServer`. */
   start(ctx: TransportContext): Promise<RunningTransport>;
 }
