@@ -4,9 +4,11 @@ import { visibilitySchema, type Visibility } from "../skills/catalog/visibility.
 import { TOKENS } from "../tokens.js";
 import { filesSource, type SkillFiles } from "./files-source.js";
 
+/** What sourceFromFiles makes a source plugin from: its identity, options and storage. */
 export interface FilesSourceDefinition<Options> {
   /** The plugin's name, and its source's (an instance listed under another name serves under that one). */
   readonly name: string;
+  /** The plugin's own version (see Plugin.version). */
   readonly version?: string;
   /** The kernel versions the plugin works with (see Plugin.kernel). */
   readonly kernel?: string;
@@ -17,6 +19,7 @@ export interface FilesSourceDefinition<Options> {
    * the kit reads and checks itself: a schema need not, and should not, list it.
    */
   readonly options?: StandardSchemaV1<unknown, Options>;
+  /** What of the plugin needs the user's trust in a found config (see Plugin.needsTrust): a storage that reaches the network does. */
   readonly needsTrust?: NeedsTrust;
   /** The storage: an adapter (`memorySkillFiles`, `nodeSkillFiles`, two methods of your own), or one made at setup. */
   readonly files: SkillFiles | ((options: Options, ctx: PluginContext) => SkillFiles | Promise<SkillFiles>);

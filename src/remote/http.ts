@@ -45,16 +45,23 @@ export interface HttpSettings {
   readonly addressGuard?: AddressGuard;
 }
 
+/** One GET through an HttpClient: extra headers, the size cap and a way to give up. */
 export interface HttpRequest {
+  /** Headers for this request alone, over the client's (an `accept`, an `if-none-match`). */
   readonly headers?: Readonly<Record<string, string>>;
   /** A larger body is refused (an HttpError), never read whole. */
   readonly maxBytes: number;
+  /** Aborts the request and any retry still to come. */
   readonly signal?: AbortSignal;
 }
 
+/** A server's answer, body read whole (within `maxBytes`): any status, once retries are spent. */
 export interface HttpResponse {
+  /** The HTTP status; a 4xx or 5xx is an answer too, for the caller to judge. */
   readonly status: number;
+  /** The answer's headers (an ETag, a Retry-After, a rate limit's). */
   readonly headers: Headers;
+  /** The whole body, at most the request's `maxBytes`. */
   readonly body: Uint8Array;
 }
 
@@ -64,6 +71,7 @@ export class HttpError extends Error {
     message: string,
     /** Worth another attempt (a network failure, a timeout, a cut body), as opposed to a refusal. */
     readonly retryable: boolean,
+    /** The answer's HTTP status when there was one (an unusable status, a refused redirect, 413 for a body over its cap). */
     readonly status?: number,
   ) {
     super(message);
@@ -85,6 +93,10 @@ class RetryableStatus extends Error {
   }
 }
 
+/**
+ * The HTTP a remote source fetches with (see HttpSettings): timeouts, retries with backoff, a bound
+ * on requests in flight and on bytes downloaded, redirects and addresses checked. One per source.
+ */
 export class HttpClient {
   readonly #limit: LimitFunction;
   #downloaded = 0;

@@ -5,6 +5,7 @@ import type { PluginEntry, SkillsKernelConfig } from "../kernel/config.js";
 import { createLogger, type LogLevel } from "../kernel/logger.js";
 import type { Identity } from "../kernel/types.js";
 
+/** What startTestKernel boots: the plugins under test and the rest of their config. */
 export interface TestKernelOptions {
   /** The config's plugins: yours, and the built-ins they work with ("list-skills", "read-skill"…). */
   readonly plugins: readonly PluginEntry[];
@@ -18,7 +19,9 @@ export interface TestKernelOptions {
   readonly logLevel?: LogLevel;
 }
 
+/** A kernel booted for a test, with an MCP client connected to it; close it when the test ends. */
 export interface TestKernel {
+  /** The kernel itself, for what a test checks beside MCP (its catalog, `callTool`, services). */
   readonly kernel: SkillsKernel;
   /** The official MCP client, connected in process to a server the kernel built for `identity`. */
   readonly client: Client;

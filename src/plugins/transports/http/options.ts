@@ -127,6 +127,7 @@ export function checkWriteTools(options: Pick<HttpOptions, "writeTools" | "authT
   }
 }
 
+/** The http plugin's options, checked and with defaults applied: what createHttpHandler's overrides change. */
 export type HttpOptions = z.output<typeof httpOptionsSchema>;
 
 /** True for an address only this machine can reach. */

@@ -16,7 +16,9 @@ import { createJwtVerifier, identityIn, IssuerUnavailableError } from "./verifie
 
 /** Who sent a request, as far as the server checked: nothing without auth, a token's caller with OAuth. */
 export interface Caller {
+  /** The verified OAuth access token's details (client, scopes, expiry), as the MCP SDK gives them; absent without OAuth. */
   readonly authInfo?: AuthInfo;
+  /** Who the token names (see Identity), for what the caller may see; absent without OAuth. */
   readonly identity?: Identity;
 }
 
