@@ -11,6 +11,10 @@ export type AuditMode = "off" | "warn" | "block";
 
 export const AUDIT_MODES: readonly AuditMode[] = ["off", "warn", "block"];
 
+/**
+ * What each source's skills must pass to be served and installed (TOKENS.SkillPolicy): the audit
+ * mode and the signers required. The skill-policy plugin provides it; a tool asks it per source.
+ */
 export interface SkillPolicy {
   /** The audit mode for a source. */
   auditMode(source: CatalogSource): AuditMode;

@@ -108,6 +108,7 @@ export class WholeCatalog {
     if (options.visibleTo) this.#visibility.set(source.name, options.visibleTo);
   }
 
+  /** Every source, in precedence order (the first wins a name clash). */
   get sources(): readonly CatalogSource[] {
     return this.#sources;
   }
@@ -282,6 +283,7 @@ export class WholeCatalog {
     return this.#sources.map((source) => sourceStatus(source.name, this.#loads.get(source.name)));
   }
 
+  /** Every skill of every source, hidden ones too: by source precedence, then each source's own order. */
   list(): readonly CatalogSkill[] {
     return this.#lookup.list();
   }
@@ -324,6 +326,7 @@ export class WholeCatalog {
     return this.#lookup.readFile(skill, filePath, maxBytes, signal);
   }
 
+  /** What the snapshots served report (skills skipped or loaded with warnings), and each source whose latest load failed. */
   diagnostics(): readonly Diagnostic[] {
     return this.#lookup.diagnostics();
   }

@@ -5,12 +5,15 @@ import { topicWords } from "../topic-words.js";
 export interface AreaSkill {
   /** What the tools take (a plain name, or a qualified id). */
   readonly id: string;
+  /** The skill's name, for the words that place it; `id` stands in when absent. */
   readonly name?: string;
+  /** What the skill is for: its start places the skill and picks the examples. */
   readonly description: string;
   /** The source's name: a summary covers each source in turn. */
   readonly source?: string;
   /** The skill's folder within its source, POSIX separators. */
   readonly path?: string;
+  /** The frontmatter, whose `category` (or metadata's) names the skill's area. */
   readonly frontmatter?: Readonly<Record<string, unknown>>;
 }
 

@@ -16,12 +16,14 @@ export const visibilitySchema = z
     message: "visibleTo must name at least one scope or claim value (a source nobody may see is better left out)",
   });
 
+/** A source's `visibleTo`: the scopes and claim values, any one of which lets a caller see it (see visibilitySchema). */
 export type Visibility = z.output<typeof visibilitySchema>;
 
 /** Who may see one source's skills, contributed by the plugin that contributes the source. */
 export interface SourceVisibility {
   /** The source's name. */
   readonly name: string;
+  /** Who may see it: a caller with any scope or claim value listed here. */
   readonly visibleTo: Visibility;
 }
 

@@ -6,11 +6,15 @@ import { parseSimpleFrontmatter } from "./simple-frontmatter.js";
 
 /** One problem found in a SKILL.md; the caller turns it into a Diagnostic. */
 export interface SkillMdIssue {
+  /** A stable, machine-readable kind: "yaml-parse", "no-frontmatter", "name-mismatch"... */
   readonly code: string;
+  /** What is wrong, in words, for whoever fixes the SKILL.md. */
   readonly message: string;
 }
 
+/** A SKILL.md the loader accepted: its metadata, the start of its body, and what it repaired. */
 export interface ParsedSkillMd {
+  /** The frontmatter's name, or the folder's when it has none (a warning says so). */
   readonly name: string;
   /** Trailing whitespace trimmed (block scalars end with a newline). */
   readonly description: string;
@@ -22,10 +26,12 @@ export interface ParsedSkillMd {
   readonly excerpt: string;
 }
 
+/** What parseSkillMd gives: the parsed skill, or the one problem that keeps it from loading. */
 export type SkillMdResult =
   | { readonly ok: true; readonly skill: ParsedSkillMd }
   | { readonly ok: false; readonly error: SkillMdIssue };
 
+/** What parseSkillMd needs beyond the text: the folder it sits in and how much of it was read. */
 export interface ParseSkillMdOptions {
   /** The skill folder's name: the fallback name, and what `name` is expected to equal. */
   readonly folderName: string;

@@ -13,17 +13,23 @@ import {
 
 /** One finding, named after the frontmatter field it concerns ("frontmatter" and "body" for the rest). */
 export interface SpecIssue {
+  /** The frontmatter field concerned ("name", "description"...), or "frontmatter" or "body". */
   readonly field: string;
+  /** What is wrong and, where it helps, how to fix it. */
   readonly message: string;
 }
 
+/** What validateSkillDocument found: whether the SKILL.md meets the specification, and why not. */
 export interface SkillValidation {
   /** No errors; warnings do not make a skill invalid. */
   readonly valid: boolean;
+  /** What breaks the specification: the skill may not load the same in every client. */
   readonly errors: readonly SpecIssue[];
+  /** What the specification advises against (a long body, a field it does not define). */
   readonly warnings: readonly SpecIssue[];
 }
 
+/** How validateSkillDocument reads the text it is given. */
 export interface ValidateOptions {
   /** Larger frontmatter is an error, refused before parsing. Default 64 KiB, as the fs source. */
   readonly maxFrontmatterBytes?: number;

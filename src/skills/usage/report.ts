@@ -3,11 +3,14 @@ import type { CatalogView } from "../catalog/catalog-view.js";
 
 /** What is counted per skill, in the report's words. */
 export const USAGE_COUNTERS = ["searchHits", "firstHits", "reads", "fetches", "installs"] as const;
+/** One of {@link USAGE_COUNTERS}: a use of a skill that is counted. */
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];
 
 /** One skill's figures over the report's days. */
 export interface SkillUsageFigures {
+  /** The skill's name. */
   readonly name: string;
+  /** The name of the source that serves (or served) it. */
   readonly source: string;
   /** How often a search returned it. */
   readonly searchHits: number;
@@ -25,17 +28,23 @@ export interface SkillUsageFigures {
 
 /** A search whose best result was weak, or that found nothing, by its normalised text. */
 export interface MissFigures {
+  /** The query as counted: lower-cased, spacing collapsed, anything like a secret masked. */
   readonly query: string;
+  /** How often it was asked in the report's days. */
   readonly count: number;
   /** Distinct callers who asked it (by OAuth subject; callers with no identity count as one). */
   readonly callers: number;
+  /** ISO time it was last asked. */
   readonly lastSeen: string;
 }
 
 /** `GET /v1/usage` and `skills-kernel usage --format json`: most used first. */
 export interface UsageReport {
+  /** How many days, counting today, the figures cover. */
   readonly days: number;
+  /** Each skill's figures, most used first. */
   readonly skills: readonly SkillUsageFigures[];
+  /** The searches that found nothing good, most asked first (only the top ones). */
   readonly misses: readonly MissFigures[];
 }
 
