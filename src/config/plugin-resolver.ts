@@ -9,7 +9,7 @@ import type { Plugin } from "../kernel/types.js";
 
 /** A config's plugin entry once its plugin is loaded: what KernelOptions.adjustPlugins sees and returns. */
 export interface ResolvedPluginEntry {
-  /** The plugin object the entry named (a built-in, a package's or a module's default export, or inline). */
+  /** The plugin object the entry named: a built-in, a package's or module's export, or the entry itself. */
   readonly plugin: Plugin<any>;
   /** The entry's options, raw and unvalidated; undefined when it gives none. */
   readonly options: unknown;

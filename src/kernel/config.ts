@@ -35,7 +35,7 @@ export interface StartupConfig {
 
 /** A kernel's config: what `plugins.config.ts` exports (through defineConfig), or what createKernel is given. */
 export interface SkillsKernelConfig {
-  /** The plugins to boot, in order (sources in precedence order); see PluginEntry. */
+  /** The plugins to boot; PluginEntry says the forms an entry takes. */
   readonly plugins?: readonly PluginEntry[];
   /** The transport `serve` uses. Default "stdio". */
   readonly transport?: string;

@@ -78,13 +78,13 @@ export type KernelState = "started" | "serving" | "stopping" | "stopped";
 
 /** A booted kernel: its plugins set up and started, ready to call tools, build servers or serve a transport. */
 export interface Kernel {
-  /** Where the kernel is in its life (see KernelState): `serve` and `close` check it. */
+  /** Where the kernel is in its life (see KernelState): `serve` works only in `started`. */
   readonly state: KernelState;
   /** The kernel's logger, which every plugin's logger is a child of. */
   readonly logger: Logger;
   /** Names of the plugins that booted, in boot order. */
   readonly plugins: readonly string[];
-  /** Every tool the plugins added, as each McpServer the kernel builds lists them. */
+  /** Every tool the plugins added (a server built for a caller over HTTP may list fewer). */
   readonly tools: readonly KernelTool[];
   /** A service a plugin provides (or the kernel's logger); throws when none does. */
   resolve<T>(token: Token<T>): T;

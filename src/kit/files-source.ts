@@ -9,7 +9,7 @@ import type { Diagnostic, ListedFile, CatalogSource, SourceSkill } from "../skil
  * the shape of the MCP SDK's `SkillFiles`, so its `memorySkillFiles` and `nodeSkillFiles` fit.
  */
 export interface SkillFiles {
-  /** The entries of folder `dir` by name; an `unsupported` one (a link, a device) is left out with a warning. */
+  /** The entries of folder `dir`, by name and kind; an `unsupported` one (neither file nor folder) is left out. */
   list(dir: string): Promise<readonly { readonly name: string; readonly kind: "file" | "directory" | "unsupported" }[]>;
   /** The whole content of the file at `path`. */
   read(path: string): Promise<Uint8Array>;

@@ -15,7 +15,7 @@ import {
 export interface SpecIssue {
   /** The frontmatter field concerned ("name", "description"...), or "frontmatter" or "body". */
   readonly field: string;
-  /** What is wrong and, where it helps, how to fix it. */
+  /** What is wrong, in words, for whoever fixes the SKILL.md. */
   readonly message: string;
 }
 
@@ -23,9 +23,9 @@ export interface SpecIssue {
 export interface SkillValidation {
   /** No errors; warnings do not make a skill invalid. */
   readonly valid: boolean;
-  /** What breaks the specification: the skill may not load the same in every client. */
+  /** What breaks the specification: any one makes the skill invalid. */
   readonly errors: readonly SpecIssue[];
-  /** What the specification advises against (a long body, a field it does not define). */
+  /** What the specification advises against, or leaves to each client (a long body, a field it does not define). */
   readonly warnings: readonly SpecIssue[];
 }
 
