@@ -33,7 +33,7 @@ export interface StartupConfig {
   readonly plugins?: Readonly<Record<string, { onPluginError?: PluginErrorPolicy; setupTimeoutMs?: number }>>;
 }
 
-/** A kernel's config: what `plugins.config.ts` exports (through defineConfig), or what createKernel is given. */
+/** A kernel's config: what a config file holds (defineConfig types it), or what createKernel is given. */
 export interface SkillsKernelConfig {
   /** The plugins to boot; PluginEntry says the forms an entry takes. */
   readonly plugins?: readonly PluginEntry[];

@@ -95,7 +95,7 @@ class RetryableStatus extends Error {
 
 /**
  * The HTTP a remote source fetches with (see HttpSettings): timeouts, retries with backoff, a bound
- * on requests in flight and on bytes downloaded, redirects and addresses checked. One per source.
+ * on requests in flight and on bytes downloaded, redirects and addresses checked. A source makes one.
  */
 export class HttpClient {
   readonly #limit: LimitFunction;

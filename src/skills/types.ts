@@ -28,7 +28,7 @@ export interface Diagnostic {
 
 /** One skill as a source reports it: metadata and the start of the body, never the whole body. */
 export interface SourceSkill {
-  /** The skill's name, from its frontmatter: unique within the source, the part after `source:` in its id. */
+  /** The skill's name (its frontmatter's, else its folder's): what agents call it by unless another skill takes it. */
   readonly name: string;
   /** The frontmatter's description: what agents read to decide whether to use the skill. */
   readonly description: string;
@@ -62,7 +62,7 @@ export interface LoadOptions {
 export interface SourceSnapshot {
   /** Every skill the source serves now; the catalog replaces the source's previous skills with these. */
   readonly skills: readonly SourceSkill[];
-  /** The skills skipped or loaded with problems, for list_skills and the operator. */
+  /** The skills skipped or loaded with problems: logged for the operator, and listed by list_skills. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -138,7 +138,7 @@ export interface CatalogSource {
   readonly description: string;
   /** What the source can do beyond loading skills and serving their files. */
   readonly capabilities?: SourceCapabilities;
-  /** Every skill the source serves now, read afresh (or from what it remembers); `signal` aborts at shutdown. */
+  /** Every skill the source serves now, read afresh or from what it remembers; `signal` aborts the load (shutdown, a timeout). */
   load(signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot>;
   /** The skill's SKILL.md, at most maxBytes of it. */
   readDocument(skillPath: string, maxBytes: number, signal?: AbortSignal): Promise<SkillFileContent>;
