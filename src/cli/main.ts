@@ -25,6 +25,7 @@ import { applyCacheChoice } from "./cache-flag.js";
 import { applyRankerChoice } from "./ranker-flag.js";
 import { applyDiskCacheFlags, hasDiskCacheFlags } from "./disk-cache-flags.js";
 import { applyPolicyFlags, policyFlags } from "./policy-flags.js";
+import { forInProcessUse, IN_PROCESS_COMMANDS } from "./in-process.js";
 import type { CliIo } from "./io.js";
 
 /** Signals that stop a server cleanly. SIGHUP: the terminal or the client's session went away. */
@@ -145,8 +146,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           ]
         : []),
     ];
+    const inProcessOnly = IN_PROCESS_COMMANDS.has(args.command);
     const kernel = await createKernel({
-      config,
+      config: inProcessOnly ? forInProcessUse(config) : config,
+      inProcessOnly,
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,

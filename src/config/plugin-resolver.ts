@@ -121,7 +121,7 @@ function isPluginLike(value: unknown): value is object {
   return typeof value === "object" && value !== null && !Array.isArray(value) && ("name" in value || "setup" in value);
 }
 
-function isEntryWithOptions(value: unknown): value is readonly [string | object, Record<string, unknown>] {
+export function isEntryWithOptions(value: unknown): value is readonly [string | object, Record<string, unknown>] {
   if (!Array.isArray(value) || value.length !== 2) return false;
   const [ref, options] = value as unknown[];
   return (

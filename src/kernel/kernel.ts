@@ -3,7 +3,7 @@ import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
-import { createMcpServer, serverEdition } from "./mcp-server.js";
+import { serverEdition } from "./server-parts.js";
 import { callKernelTool, observedTool, type ToolCallOptions } from "./tool-call.js";
 import type { RequestObserver } from "./request-observer.js";
 import { checkedTool } from "./tool-schema.js";
@@ -68,6 +68,11 @@ export interface KernelOptions {
   readonly consumes?: readonly ServiceRef[];
   /** Last word on the resolved plugin list before boot: the CLI uses it for `--skills-dir`. */
   readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
+  /**
+   * The kernel answers `callTool` only and never builds an MCP server (the CLI's one-shot
+   * commands): the SDK's server is not loaded, and `createMcpServer` and `serve` throw.
+   */
+  readonly inProcessOnly?: boolean;
 }
 
 /**
@@ -300,7 +305,11 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     ? registry.resolve(kernelContainer, INTERNAL_TOKENS.CallerCatalog)
     : noCatalog;
   const serverParts = { tools, extensions, instructions, listingTtl, catalogFor, logger, observers };
-  const buildServer = (options?: ServerBuildOptions) => createMcpServer(serverParts, options);
+  const serverModule = options.inProcessOnly ? undefined : await import("./mcp-server.js");
+  const buildServer = (build?: ServerBuildOptions) => {
+    if (!serverModule) throw new LifecycleError("this kernel was booted inProcessOnly: it builds no MCP server");
+    return serverModule.createMcpServer(serverParts, build);
+  };
   const edition = () => serverEdition(serverParts);
   // Once, at the first connection: each section's wait, bounded by its plugin's timeout. One that
   // fails or overruns is logged, and servers are built without waiting for it any longer.
@@ -333,6 +342,7 @@ export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
     createMcpServer: buildServer,
     serverEdition: edition,
     async serve(name = config.transport ?? "stdio") {
+      if (!serverModule) throw new LifecycleError("this kernel was booted inProcessOnly: it serves no transport");
       if (state !== "started") {
         throw new LifecycleError(
           state === "serving"

@@ -1,23 +1,10 @@
 import { McpServer, SERVER_INFO_META_KEY, type ServerContext } from "@modelcontextprotocol/server";
-import { errorMessage } from "./errors.js";
-import type { Logger } from "./logger.js";
-import { observeRequests, type RequestObserver } from "./request-observer.js";
+import { observeRequests } from "./request-observer.js";
+import { composeInstructions, type ServerParts } from "./server-parts.js";
 import { runTool } from "./tool-call.js";
 import { requestTracing } from "./tracing.js";
-import type {
-  CatalogFor,
-  HandlerCaller,
-  InstructionsSection,
-  KernelTool,
-  ListingTtl,
-  ServerBuildOptions,
-  ServerExtension,
-} from "./types.js";
+import type { HandlerCaller, KernelTool, ServerBuildOptions } from "./types.js";
 import { SERVER_IDENTITY, SERVER_STAMP } from "./server-identity.js";
-
-const INSTRUCTIONS =
-  "This server serves Agent Skills: folders of instructions, references and scripts for specific tasks. " +
-  "Use its tools to find the skill that fits the task at hand and load only what you need.";
 
 /** The results 2026-07-28 makes cacheable; each carries the same hint (ServerBuild.cacheHint). */
 const CACHEABLE = [
@@ -35,48 +22,12 @@ const LIST_CHANGED = [
   "notifications/resources/list_changed",
 ];
 
-/** The kernel's instructions, then each plugin's section; a section that throws is logged and left out. */
-function composeInstructions(sections: readonly InstructionsSection[], logger: Logger, caller: HandlerCaller): string {
-  const parts = [INSTRUCTIONS];
-  for (const section of sections) {
-    try {
-      const text = section(caller);
-      if (text) parts.push(text);
-    } catch (error) {
-      logger.error(`an instructions section failed, and is left out: ${errorMessage(error)}`);
-    }
-  }
-  return parts.join("\n\n");
-}
-
 /**
  * Whether a tool may write on the server: MCP's `readOnlyHint` defaults to false, so a tool that
  * does not say it only reads is taken at that word, and a remote caller gets it only when allowed.
  */
 export function mayWrite(tool: Pick<KernelTool, "annotations">): boolean {
   return tool.annotations?.readOnlyHint !== true;
-}
-
-export interface ServerParts {
-  readonly tools: readonly KernelTool[];
-  readonly extensions: readonly ServerExtension[];
-  readonly instructions: readonly InstructionsSection[];
-  readonly listingTtl: ListingTtl | undefined;
-  /** Scopes the catalog to each caller: what every handler gets as `catalog`. */
-  readonly catalogFor: CatalogFor;
-  readonly logger: Logger;
-  /** Told of every request (metrics); the kernel's own tracing always comes first. */
-  readonly observers?: readonly RequestObserver[];
-}
-
-/**
- * What a server built now is built from, beyond the registry fixed at boot: its instructions and
- * the caching hint's ttl. Equal editions make equal servers, so a transport that reuses servers
- * (HTTP, per request) drops those of an older edition. Reused servers serve callers with no
- * identity only: a signed-in caller's server is built for them.
- */
-export function serverEdition({ instructions, listingTtl, catalogFor, logger }: ServerParts): string {
-  return `${listingTtl?.() ?? 0}\n${composeInstructions(instructions, logger, { catalog: catalogFor(undefined) })}`;
 }
 
 /**

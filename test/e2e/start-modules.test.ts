@@ -91,6 +91,18 @@ describe("the modules `skills-kernel list` loads", () => {
       const sources = await bundledSources(record);
       expect(sources.some((source) => source.includes("src/plugins/tools/list-skills/"))).toBe(true);
       expect(sources.filter((source) => source.includes("@modelcontextprotocol/client/"))).toEqual([]);
+      // It builds no MCP server: the SDK's server and the plugins that only add to a server stay
+      // out (src/cli/in-process.ts).
+      for (const part of [
+        "@modelcontextprotocol/server/",
+        "src/kernel/mcp-server.ts",
+        "src/plugins/mcp/",
+        "src/plugins/transports/stdio/line-transport.ts",
+      ])
+        expect(
+          sources.filter((source) => source.includes(part)),
+          part,
+        ).toEqual([]);
     } finally {
       await rm(work, { recursive: true, force: true });
     }

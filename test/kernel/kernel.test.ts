@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
-import { ConfigError, ERROR_CODES, PluginError, ToolInputError } from "../../src/kernel/errors.js";
+import { ConfigError, ERROR_CODES, LifecycleError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
 import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
 import { builtinPlugins } from "../../src/plugins/index.js";
 import { createLogger } from "../../src/kernel/logger.js";
@@ -790,6 +790,36 @@ describe("the server's instructions", () => {
       message: 'plugin "late": addInstructions() was called after setup; register services, tools and sources in setup',
     });
     expect((await connect(kernel)).getInstructions()).not.toContain("too late");
+    await kernel.close();
+  });
+});
+
+describe("a kernel booted inProcessOnly", () => {
+  it("answers callTool, and refuses to build an MCP server or serve", async () => {
+    const kernel = await bootKernel({
+      inProcessOnly: true,
+      logger: createLogger("error", () => undefined),
+      config: {
+        plugins: [
+          definePlugin({
+            name: "tools",
+            setup(ctx) {
+              ctx.addTool({
+                name: "echo",
+                description: "echo",
+                inputSchema: { text: z.string() },
+                handler: ({ text }) => ({ content: [{ type: "text", text }] }),
+              });
+            },
+          }),
+        ],
+      },
+    });
+    expect(await kernel.callTool("echo", { text: "hi" })).toMatchObject({ content: [{ type: "text", text: "hi" }] });
+    expect(kernel.serverEdition()).toContain("Agent Skills");
+    expect(() => kernel.createMcpServer()).toThrow(LifecycleError);
+    await expect(kernel.serve()).rejects.toThrow(/inProcessOnly: it serves no transport/);
+    expect(kernel.state).toBe("started");
     await kernel.close();
   });
 });

@@ -1,8 +1,6 @@
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Identity, TransportDefinition } from "../../../kernel/types.js";
 import { MiB } from "../../../skills/files/skill-files.js";
-import { LineTransport } from "./line-transport.js";
 
 /**
  * The longest message read from stdin (docs/security.md). A longer one is answered with a -32600
@@ -19,6 +17,11 @@ export const MAX_MESSAGE_BYTES = 16 * MiB;
 export const stdioTransport = (identity?: Identity): TransportDefinition => ({
   name: "stdio",
   async start({ createServer, instructionsSettled, logger }) {
+    // Loaded when a session starts: a one-shot command boots this plugin (LocalCaller) and serves nothing.
+    const [{ serveStdio }, { LineTransport }] = await Promise.all([
+      import("@modelcontextprotocol/server/stdio"),
+      import("./line-transport.js"),
+    ]);
     const transport = new LineTransport(process.stdin, process.stdout, { maxMessageBytes: MAX_MESSAGE_BYTES, logger });
     // A host spawns the server and opens the connection at once, and reads the instructions once:
     // the server is built when what they say has settled (the catalog summary: the local folders loaded).
