@@ -155,8 +155,9 @@ const commands = (root) =>
     ...(values.baseline
       ? [
           {
+            // Cold, as this tree's `list cold`: a build older than the disk cache refuses the flag.
             name: `skills-kernel ${values.baseline} list`,
-            args: [resolve(repo, values.baseline), "list", "--skills-dir", root],
+            args: [resolve(repo, values.baseline), "list", "--skills-dir", root, "--no-disk-cache"],
           },
         ]
       : []),
