@@ -469,18 +469,24 @@ cases["a signed-in server refuses alg none, HMAC with the public key, and a forg
   }
 };
 
+/** Opens a session on `server` (with TOKEN) and names the tools it lists; none is a broken case. */
+async function toolsOver(server) {
+  const init = await rpc(server.origin, TOKEN, "initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "attack", version: "1" },
+  });
+  const listed = await rpc(server.origin, TOKEN, "tools/list", {}, init.session);
+  const names = (listed.message.result?.tools ?? []).map((tool) => tool.name);
+  if (names.length === 0)
+    throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
+  return { session: init.session, names };
+}
+
 cases["write tools are not served over HTTP by the default config (issue 34, item 3)"] = async () => {
   const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
   try {
-    const init = await rpc(server.origin, TOKEN, "initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "attack", version: "1" },
-    });
-    const listed = await rpc(server.origin, TOKEN, "tools/list", {}, init.session);
-    const names = (listed.message.result?.tools ?? []).map((tool) => tool.name);
-    if (names.length === 0)
-      throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
+    const { names } = await toolsOver(server);
     return !names.includes("add_skill") && !names.includes("install_skill");
   } finally {
     server.stop();
@@ -490,19 +496,11 @@ cases["write tools are not served over HTTP by the default config (issue 34, ite
 cases["the server's lock files are not read for an HTTP caller (issue 47, item 3)"] = async () => {
   const server = await serveHttp(["--skills-dir", base, "--auth-token", TOKEN]);
   try {
-    const init = await rpc(server.origin, TOKEN, "initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "attack", version: "1" },
-    });
-    const listed = await rpc(server.origin, TOKEN, "tools/list", {}, init.session);
-    const names = (listed.message.result?.tools ?? []).map((tool) => tool.name);
-    if (names.length === 0)
-      throw new BrokenCase(`tools/list answered no tools: ${JSON.stringify(listed.message).slice(0, 200)}`);
+    const { session, names } = await toolsOver(server);
     const operatorTools = ["list_installed_skills", "check_outdated_skills"];
     const called = await Promise.all(
       operatorTools.map((name) =>
-        rpc(server.origin, TOKEN, "tools/call", { name, arguments: { global: true } }, init.session),
+        rpc(server.origin, TOKEN, "tools/call", { name, arguments: { global: true } }, session),
       ),
     );
     const answered = called.some(({ message }) => message.result !== undefined && message.result.isError !== true);

@@ -1,11 +1,8 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKernel, type SkillsKernel } from "../../../../src/create-kernel.js";
-import { createLogger } from "../../../../src/kernel/logger.js";
+import type { SkillsKernel } from "../../../../src/create-kernel.js";
 import { PARAMETERS } from "../../../../src/plugins/routes/rest-api/openapi.js";
-
-const EXAMPLES = fileURLToPath(new URL("../../../../examples/skills", import.meta.url));
+import { bootExamples } from "../../transports/http/in-process.js";
 
 interface Parameter {
   name: string;
@@ -20,19 +17,7 @@ describe("the REST API's OpenAPI document", () => {
   let client: Client;
 
   beforeAll(async () => {
-    kernel = await createKernel({
-      config: {
-        plugins: [
-          ["fs", { roots: [EXAMPLES] }],
-          "list-skills",
-          "search-skills",
-          "read-skill",
-          "fetch-skill-files",
-          "rest-api",
-        ],
-      },
-      logger: createLogger("silent"),
-    });
+    kernel = await bootExamples();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await kernel.createMcpServer().connect(serverSide);
     client = new Client({ name: "test", version: "0" });

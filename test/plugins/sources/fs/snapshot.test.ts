@@ -62,6 +62,18 @@ async function firstRun(root: string, cache: CacheEngine) {
   return loaded;
 }
 
+/** Rewrites the records of the first snapshot chunk kept for `root`, as another process could. */
+async function rewriteFirstChunk(root: string, cache: CacheEngine, rewrite: (records: unknown[][]) => unknown[]) {
+  const store = cache.view("fs").scope(`snapshot-v2@${VERSION}`);
+  const headKey = `${SNAPSHOT_LIMITS.maxFrontmatterBytes}/${SNAPSHOT_LIMITS.maxSkillFileBytes}:${root}`;
+  const head = (await store.get(headKey)) as { chunks: [string, number, number][] };
+  const chunkKey = `${headKey}#${head.chunks[0]![0]}`;
+  const records = JSON.parse(
+    brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString(),
+  ) as unknown[][];
+  await store.set(chunkKey, brotliCompressSync(JSON.stringify(rewrite(records))).toString("base64"));
+}
+
 describe("the fs source's snapshots", () => {
   it("gives a restart the same skills and diagnostics, listing no folder and reading no file", async () => {
     const root = await tempDir();
@@ -186,26 +198,20 @@ describe("the fs source's snapshots", () => {
     await age(root);
     const cache = engine();
     await firstRun(root, cache);
-    const store = cache.view("fs").scope(`snapshot-v2@${VERSION}`);
-    const headKey = `${SNAPSHOT_LIMITS.maxFrontmatterBytes}/${SNAPSHOT_LIMITS.maxSkillFileBytes}:${root}`;
-    const head = (await store.get(headKey)) as { chunks: [string, number, number][] };
-    const chunkKey = `${headKey}#${head.chunks[0]![0]}`;
-    const records = JSON.parse(
-      brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString(),
-    ) as unknown[][];
-    const planted = records.map((record) => {
-      if (record[0] !== "s") return record;
-      const copy = [...record];
-      copy[7] =
-        record[1] === "alpha"
-          ? [0, 42, { name: "alpha" }, ""] // a description that is no string
-          : JSON.parse(
-              `[0, "Planted.", {"__proto__": {"polluted": true}, "name": "beta", "nested": [{"constructor": 1, "ok": 2}]}, ""]`,
-            );
-      return copy;
+    await rewriteFirstChunk(root, cache, (records) => {
+      const planted = records.map((record) => {
+        if (record[0] !== "s") return record;
+        const copy = [...record];
+        copy[7] =
+          record[1] === "alpha"
+            ? [0, 42, { name: "alpha" }, ""] // a description that is no string
+            : JSON.parse(
+                `[0, "Planted.", {"__proto__": {"polluted": true}, "name": "beta", "nested": [{"constructor": 1, "ok": 2}]}, ""]`,
+              );
+        return copy;
+      });
+      return [...planted, ["s"], ["d", "x", "not a number"], "junk", null];
     });
-    const replanted = JSON.stringify([...planted, ["s"], ["d", "x", "not a number"], "junk", null]);
-    await store.set(chunkKey, brotliCompressSync(replanted).toString("base64"));
 
     const restart = sourceOver(root, cache);
     const [alpha, beta] = (await restart.load()).skills;
@@ -225,23 +231,18 @@ describe("the fs source's snapshots", () => {
     await age(root);
     const cache = engine();
     const first = await firstRun(root, cache);
-    const store = cache.view("fs").scope(`snapshot-v2@${VERSION}`);
-    const headKey = `${SNAPSHOT_LIMITS.maxFrontmatterBytes}/${SNAPSHOT_LIMITS.maxSkillFileBytes}:${root}`;
-    const head = (await store.get(headKey)) as { chunks: [string, number, number][] };
-    const chunkKey = `${headKey}#${head.chunks[0]![0]}`;
-    const records = JSON.parse(
-      brotliDecompressSync(Buffer.from((await store.get(chunkKey)) as string, "base64")).toString(),
-    ) as unknown[][];
-    // As Deno reads them: mtime in whole milliseconds, ctime in whole seconds.
-    const coarse = records.map((record) => {
-      const copy = [...record];
-      const [mtime, ctime] = record[0] === "s" ? [5, 6] : [4, 5];
-      copy[mtime] = Math.floor(record[mtime] as number);
-      copy[ctime] = Math.floor((record[ctime] as number) / 1000) * 1000;
-      return copy;
+    await rewriteFirstChunk(root, cache, (records) => {
+      // As Deno reads them: mtime in whole milliseconds, ctime in whole seconds.
+      const coarse = records.map((record) => {
+        const copy = [...record];
+        const [mtime, ctime] = record[0] === "s" ? [5, 6] : [4, 5];
+        copy[mtime] = Math.floor(record[mtime] as number);
+        copy[ctime] = Math.floor((record[ctime] as number) / 1000) * 1000;
+        return copy;
+      });
+      expect(coarse).not.toEqual(records);
+      return coarse;
     });
-    expect(coarse).not.toEqual(records);
-    await store.set(chunkKey, brotliCompressSync(JSON.stringify(coarse)).toString("base64"));
 
     const restart = sourceOver(root, cache);
     expect(await restart.load()).toEqual(first);
