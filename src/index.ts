@@ -27,16 +27,20 @@ export type { CatalogSkill } from "./skills/catalog/catalog-types.js";
 // What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
 export type { CatalogFor, CatalogView } from "./skills/catalog/catalog-view.js";
 export { canSee, visibilitySchema, type Identity, type Visibility } from "./skills/catalog/visibility.js";
-// The plugin kit: a source from two methods, and what the built-in remote sources fetch and cache with.
+// The plugin kit: a source from two methods; a remote source as the built-in ones are set up, and their HTTP client.
 export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
 export type { SkillFiles } from "./kit/files-source.js";
+export {
+  remoteSource,
+  type RemoteSourceDefinition,
+  type RemoteSourceKit,
+  type RemoteSourceOptions,
+} from "./kit/remote-source.js";
 // The SDK's in-memory adapter for that storage (its nodeSkillFiles, a folder on disk, is at
 // @modelcontextprotocol/server/ext/skills/node).
 export { memorySkillFiles } from "@modelcontextprotocol/server/ext/skills";
 export { HttpClient, HttpError, type HttpRequest, type HttpResponse, type HttpSettings } from "./remote/http.js";
 export type { AddressGuard, HostLookup } from "./remote/address-guard.js";
-export { pluginCache } from "./remote/plugin-cache.js";
-export { cacheRoot } from "./remote/cache-dir.js";
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "./kernel/logger.js";
 export type { Clock, ClockTimer } from "./kernel/clock.js";
 export {

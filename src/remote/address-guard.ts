@@ -29,14 +29,6 @@ export const refusePrivateAddressesSchema = z.strictObject({
   privateHosts: z.array(z.string().min(1).toLowerCase()).default([]),
 });
 
-/** The guard a plugin's `refusePrivateAddresses` option asks for, resolving through its kernel's INTERNAL_TOKENS.HostLookup. */
-export function guardFrom(
-  option: z.infer<typeof refusePrivateAddressesSchema> | undefined,
-  lookup: HostLookup | undefined,
-): AddressGuard | undefined {
-  return option && { privateHosts: option.privateHosts, lookup: lookup ?? systemLookup };
-}
-
 /** A connection refused because its host is, or resolves to, an address inside the firewall. */
 export class PrivateAddressError extends Error {
   constructor(

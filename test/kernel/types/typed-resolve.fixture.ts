@@ -1,7 +1,8 @@
 // Compiled by typed-resolve.test.ts (and `npm run typecheck`): a plugin's context resolves what its
 // `consumes` and `provides` list, and nothing else. Each `@ts-expect-error` must meet an error:
 // TypeScript reports one that meets none, so the test fails if the check goes away.
-import { definePlugin, pluginCache, TOKENS } from "skills-kernel";
+import { definePlugin, TOKENS } from "skills-kernel";
+import { pluginCache } from "../../../src/remote/plugin-cache.js";
 
 export const declared = definePlugin({
   name: "declared",

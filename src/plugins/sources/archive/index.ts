@@ -1,21 +1,16 @@
 import { homedir } from "node:os";
 import { basename, resolve } from "node:path";
 import { z } from "zod";
-import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
-import { cacheRoot } from "../../../remote/cache-dir.js";
+import { remoteSource } from "../../../kit/remote-source.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
-import { HttpClient, redact } from "../../../remote/http.js";
+import { redact } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
-import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
 import { expandHome } from "../../../skills/files/paths.js";
 import { MiB } from "../../../skills/files/skill-files.js";
-import { sourceNames } from "../../../skills/catalog/source-names.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
-import { TOKENS } from "../../../tokens.js";
 import type { ArchiveLocation } from "./archive-bytes.js";
 import { createArchiveSource } from "./source.js";
 
@@ -68,55 +63,32 @@ function stem(location: string): string {
  * archive's root, or several skill folders. Every archive passes the checks a discovery index's
  * archives pass (no path out, no links, entry, byte and ratio limits) before a skill is served.
  */
-export default definePlugin({
+export default remoteSource({
   name: "archive",
-  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [
-    TOKENS.Cache,
-    { token: TOKENS.CacheMonitor, optional: true },
-    { token: INTERNAL_TOKENS.HostLookup, optional: true },
-  ],
   options: archiveOptionsSchema,
   needsTrust: { options: { archives: "they are read from disk or fetched over the network, with their headers" } },
-  setup(ctx, options) {
-    const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
-    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(INTERNAL_TOKENS.HostLookup));
+  setup(ctx, options, remote) {
     const entries = options.archives.map((entry) => (typeof entry === "string" ? { location: entry } : entry));
-    const named = sourceNames(entries.map((entry) => ({ explicit: entry.name, fallback: stem(entry.location) })));
-    const names = new Set<string>();
+    const names = remote.sourceNames(
+      entries.map((entry) => ({ explicit: entry.name, fallback: stem(entry.location) })),
+    );
     for (const [index, entry] of entries.entries()) {
-      const name = named[index]!;
-      if (names.has(name))
-        throw new PluginError(ctx.name, `two archives are both named "${name}"; give one another name`, {
-          exitCode: 2,
-        });
-      names.add(name);
-      if (entry.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
-      const remote = /^https?:\/\//i.test(entry.location);
-      if (!remote && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(entry.location)) {
+      const name = names[index]!;
+      const remoteFile = /^https?:\/\//i.test(entry.location);
+      if (!remoteFile && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(entry.location)) {
         throw new PluginError(
           ctx.name,
           `"${redact(entry.location).slice(0, 200)}" is neither a file nor an http(s) URL`,
           { exitCode: 2 },
         );
       }
-      const http = remote
-        ? new HttpClient({
-            name,
-            timeoutMs: options.timeoutMs,
-            retries: options.retries,
-            concurrency: options.concurrency,
-            maxTotalBytes: options.maxTotalBytes,
-            headers: entry.headers,
-            redirectHosts: entry.redirectHosts,
-            addressGuard,
-          })
+      const http = remoteFile
+        ? remote.http({ name, headers: entry.headers, redirectHosts: entry.redirectHosts })
         : undefined;
       const location: ArchiveLocation = http
-        ? { kind: "url", url: entry.location, documents: new RemoteDocuments(http, cache.scope(name)) }
+        ? { kind: "url", url: entry.location, documents: new RemoteDocuments(http, remote.cache(name)) }
         : { kind: "file", path: resolve(ctx.baseDir, expandHome(entry.location, homedir())) };
-      ctx.contribute(
-        TOKENS.CatalogSource,
+      remote.add(
         createArchiveSource({
           name,
           description: location.kind === "url" ? redact(location.url) : location.path,
@@ -134,6 +106,7 @@ export default definePlugin({
           maxSkillFileBytes: options.maxSkillFileBytes,
           http,
         }),
+        entry.visibleTo,
       );
     }
   },

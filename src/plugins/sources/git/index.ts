@@ -1,15 +1,10 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
-import { cacheRoot } from "../../../remote/cache-dir.js";
+import { remoteSource } from "../../../kit/remote-source.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
-import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
-import { sourceNames } from "../../../skills/catalog/source-names.js";
-import { TOKENS } from "../../../tokens.js";
 import { DEFAULT_PROTOCOLS } from "../../../remote/git/run.js";
 import { tokenCredentials, tokenEnvProblem } from "../../../remote/git/host-tokens.js";
 import { createGitSource } from "./source.js";
@@ -79,22 +74,13 @@ export const gitOptionsSchema = z.strictObject({
 });
 
 /** Serves skills from git repositories, checked out shallow and sparse into the user's cache folder. */
-export default definePlugin({
+export default remoteSource({
   name: "git",
-  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [
-    TOKENS.Cache,
-    { token: TOKENS.CacheMonitor, optional: true },
-    { token: INTERNAL_TOKENS.HostLookup, optional: true },
-  ],
   options: gitOptionsSchema,
   needsTrust: {
     options: { repositories: "they are cloned over the network", tokenEnv: "it sends environment variables to hosts" },
   },
-  setup(ctx, options) {
-    const root = cacheRoot(options.cacheDir, ctx.baseDir);
-    const cache = pluginCache(ctx, root);
-    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(INTERNAL_TOKENS.HostLookup));
+  setup(ctx, options, remote) {
     const specs = options.repositories.map((entry) => {
       try {
         return typeof entry === "string" ? parseRepositorySpec(entry) : objectSpec(entry);
@@ -103,37 +89,29 @@ export default definePlugin({
       }
     });
     // Two branches of one repository (`--git o/r#main --git o/r#dev`) get -2, -3…, as fs does for folders.
-    const named = sourceNames(
+    const names = remote.sourceNames(
       options.repositories.map((entry, index) => ({
         explicit: typeof entry === "object" ? entry.name : undefined,
         fallback: defaultSourceName(specs[index]!),
       })),
     );
-    const names = new Set<string>();
+    const { tokenEnv, ...settings } = options;
     for (const [index, spec] of specs.entries()) {
-      const name = named[index]!;
-      if (names.has(name))
-        throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one another name`, {
-          exitCode: 2,
-        });
-      names.add(name);
-      const { tokenEnv, ...settings } = options;
+      const name = names[index]!;
       const credentials = spec.credentials ?? tokenCredentials(spec.url, tokenEnv);
       const entry = options.repositories[index];
-      if (typeof entry === "object" && entry.visibleTo)
-        ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
-      ctx.contribute(
-        TOKENS.CatalogSource,
+      remote.add(
         createGitSource({
           ...settings,
           ...spec,
           ...(credentials && { credentials }),
-          ...(addressGuard && { addressGuard }),
+          ...(remote.addressGuard && { addressGuard: remote.addressGuard }),
           name,
-          checkouts: join(root, "git"),
-          cache: cache.scope(name),
+          checkouts: join(remote.cacheRoot, "git"),
+          cache: remote.cache(name),
           logger: ctx.logger,
         }),
+        typeof entry === "object" ? entry.visibleTo : undefined,
       );
     }
   },

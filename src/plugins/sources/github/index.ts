@@ -1,12 +1,9 @@
 import { z } from "zod";
-import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
-import { cacheRoot } from "../../../remote/cache-dir.js";
+import { remoteSource } from "../../../kit/remote-source.js";
 import type { Cache } from "../../../kernel/cache.js";
 import type { Logger } from "../../../kernel/logger.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
-import { TOKENS } from "../../../tokens.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { defaultSourceName, parseRepositorySpec, type RepositorySpec } from "../../../remote/git/spec.js";
 import { createGitHubClient } from "./client.js";
@@ -51,10 +48,8 @@ export const githubOptionsSchema = z.strictObject({
 });
 
 /** Serves skills from GitHub repositories through the REST API, for users without git. */
-export default definePlugin({
+export default remoteSource({
   name: "github",
-  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [TOKENS.Cache, { token: TOKENS.CacheMonitor, optional: true }],
   options: githubOptionsSchema,
   needsTrust: {
     options: {
@@ -64,24 +59,22 @@ export default definePlugin({
       rawBaseUrl: "skill files are fetched from there",
     },
   },
-  setup(ctx, options) {
-    const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
+  setup(ctx, options, remote) {
     const env = process.env;
     const token =
       options.token ?? ((options.tokenEnv ? env[options.tokenEnv] : env.GITHUB_TOKEN || env.GH_TOKEN) || undefined);
-    const names = new Set<string>();
     for (const entry of options.repositories) {
       const spec = githubSpec(entry);
       const name = (typeof entry === "object" && entry.name) || defaultSourceName(spec);
-      if (names.has(name))
-        throw new PluginError(ctx.name, `two repositories are both named "${name}"; give one a name`, { exitCode: 2 });
-      names.add(name);
-      if (typeof entry === "object" && entry.visibleTo)
-        ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: entry.visibleTo });
-      ctx.contribute(
-        TOKENS.CatalogSource,
-        createGitHubClientSource({ ...options, token, name, spec, cache: cache.scope(name), logger: ctx.logger }),
-      );
+      const source = createGitHubClientSource({
+        ...options,
+        token,
+        name,
+        spec,
+        cache: remote.cache(name),
+        logger: ctx.logger,
+      });
+      remote.add(source, typeof entry === "object" ? entry.visibleTo : undefined);
     }
   },
 });

@@ -1,19 +1,13 @@
 import { posix } from "node:path";
 import { z } from "zod";
-import { definePlugin } from "../../../kernel/config.js";
 import { PluginError } from "../../../kernel/errors.js";
-import { cacheRoot } from "../../../remote/cache-dir.js";
+import { remoteSource } from "../../../kit/remote-source.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
-import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { guardFrom, refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
-import { INTERNAL_TOKENS } from "../../../internal-tokens.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
+import { refusePrivateAddressesSchema } from "../../../remote/address-guard.js";
 import { visibilitySchema } from "../../../skills/catalog/visibility.js";
 import { MiB } from "../../../skills/files/skill-files.js";
 import { DEFAULT_UNPACK_LIMITS } from "../../../skills/archives/unpack.js";
-import { sourceNames } from "../../../skills/catalog/source-names.js";
-import { TOKENS } from "../../../tokens.js";
 import { createCatalogSource } from "./source.js";
 
 const catalogSchema = z.union([
@@ -65,55 +59,34 @@ export const httpCatalogOptionsSchema = z.strictObject({
  * Skills discovery 0.2.0 index (skill-md and archive entries, digests checked) and the older
  * RFC 8615 well-known index.
  */
-export default definePlugin({
+export default remoteSource({
   name: "http-catalog",
-  provides: [TOKENS.CatalogSource, TOKENS.SourceVisibility],
-  consumes: [
-    TOKENS.Cache,
-    { token: TOKENS.CacheMonitor, optional: true },
-    { token: INTERNAL_TOKENS.HostLookup, optional: true },
-  ],
   options: httpCatalogOptionsSchema,
   needsTrust: { options: { catalogs: "they are fetched over the network, with their headers" } },
-  setup(ctx, options) {
-    const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir));
-    const addressGuard = guardFrom(options.refusePrivateAddresses, ctx.resolveOptional(INTERNAL_TOKENS.HostLookup));
+  setup(ctx, options, remote) {
     const entries = options.catalogs.map((entry) => {
       const settings: CatalogOptions = typeof entry === "string" ? { url: entry, format: "auto" } : entry;
       const candidates = catalogUrls(settings.url);
       return { settings, url: candidates[0]!, candidates };
     });
     // Catalogs named after their host get -2, -3… when one host serves several (as fs does for folders).
-    const named = sourceNames(
+    const names = remote.sourceNames(
       entries.map(({ settings, url }) => ({
         explicit: settings.name,
         fallback: new URL(url).host.replace(/[^A-Za-z0-9._-]/g, "-"),
       })),
     );
-    const names = new Set<string>();
     for (const [index, { settings, url, candidates }] of entries.entries()) {
-      const name = named[index]!;
-      if (names.has(name))
-        throw new PluginError(ctx.name, `two catalogs are both named "${name}"; give one another name`, {
-          exitCode: 2,
-        });
-      names.add(name);
-      if (settings.visibleTo) ctx.contribute(TOKENS.SourceVisibility, { name, visibleTo: settings.visibleTo });
-      const http = new HttpClient({
+      const name = names[index]!;
+      const http = remote.http({
         name,
-        timeoutMs: options.timeoutMs,
-        retries: options.retries,
-        concurrency: options.concurrency,
-        maxTotalBytes: options.maxTotalBytes,
         headers: settings.headers,
         home: url,
         // filesBaseUrl comes from the config, as headerHosts do: the agent-skills shape's files live there.
         headerHosts: [...(settings.headerHosts ?? []), ...filesHost(settings.filesBaseUrl, url)],
         redirectHosts: settings.redirectHosts,
-        addressGuard,
       });
-      ctx.contribute(
-        TOKENS.CatalogSource,
+      remote.add(
         createCatalogSource({
           ...options,
           name,
@@ -123,9 +96,10 @@ export default definePlugin({
           format: settings.format,
           filesBaseUrl: settings.filesBaseUrl,
           http,
-          documents: new RemoteDocuments(http, cache.scope(name)),
+          documents: new RemoteDocuments(http, remote.cache(name)),
           logger: ctx.logger,
         }),
+        settings.visibleTo,
       );
     }
   },
