@@ -95,6 +95,7 @@ export type {
   ListedFile,
   SkillFileListing,
   CatalogSource,
+  PublishedArtifact,
   SourceCapabilities,
   SourceFreshness,
   SourceSkill,

@@ -1,10 +1,8 @@
 import type { AreaSkill } from "../catalog/summary-areas.js";
 import type { CatalogView } from "../catalog/catalog-view.js";
 
-/** What is counted per skill, in the report's words. */
-export const USAGE_COUNTERS = ["searchHits", "firstHits", "reads", "fetches", "installs"] as const;
-/** One of {@link USAGE_COUNTERS}: a use of a skill that is counted. */
-export type UsageCounter = (typeof USAGE_COUNTERS)[number];
+/** A use of a skill that is counted, in the report's words (SkillUsageFigures has one field each). */
+export type UsageCounter = "searchHits" | "firstHits" | "reads" | "fetches" | "installs";
 
 /** One skill's figures over the report's days. */
 export interface SkillUsageFigures {

@@ -45,7 +45,7 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
   /** This server's MCP URL as clients know it: configured, else the one the request names (its Host was checked). */
   const resourceOf = (request: Request) => new URL(options.resource ?? new URL(mcpPath, request.url).href);
   const challengeOptions = (request: Request) => ({
-    requiredScopes: options.requiredScopes,
+    requiredScopes: [...options.requiredScopes],
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceOf(request)),
   });
   return {
