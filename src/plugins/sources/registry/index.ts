@@ -1,11 +1,7 @@
 import { z } from "zod";
-import { definePlugin } from "../../../kernel/config.js";
-import { cacheRoot } from "../../../remote/cache-dir.js";
+import { remoteSource } from "../../../kit/remote-source.js";
 import { RemoteDocuments } from "../../../remote/documents.js";
-import { HttpClient } from "../../../remote/http.js";
 import { remoteLimitsSchema } from "../../../remote/options.js";
-import { pluginCache } from "../../../remote/plugin-cache.js";
-import { TOKENS } from "../../../tokens.js";
 import { createGitHubClient } from "../github/index.js";
 import { createRegistrySource } from "./source.js";
 
@@ -42,36 +38,22 @@ export const registryOptionsSchema = z.strictObject({
  * Serves skills found by a skills registry's search (skills.sh by default), read from GitHub.
  * search_skills asks the registry and merges its answers with the local ranking.
  */
-export default definePlugin({
+export default remoteSource({
   name: "registry",
-  provides: [TOKENS.CatalogSource],
-  consumes: [TOKENS.Cache, { token: TOKENS.CacheMonitor, optional: true }],
   options: registryOptionsSchema,
   needsTrust: { plugin: "it sends queries to a search API and fetches from GitHub, with GITHUB_TOKEN when it is set" },
-  setup(ctx, options) {
-    const cache = pluginCache(ctx, cacheRoot(options.cacheDir, ctx.baseDir)).scope(options.name);
-    const limits = {
-      timeoutMs: options.timeoutMs,
-      retries: options.retries,
-      concurrency: options.concurrency,
-      maxTotalBytes: options.maxTotalBytes,
-    };
-    const http = new HttpClient({
-      name: options.name,
-      ...limits,
-      headers: { accept: "application/json" },
-    });
+  setup(ctx, options, remote) {
+    const cache = remote.cache(options.name);
+    const http = remote.http({ name: options.name, headers: { accept: "application/json" } });
     const { api } = createGitHubClient({
-      ...limits,
+      ...options,
       ...options.github,
       token: options.github.token ?? (process.env.GITHUB_TOKEN || undefined),
       name: `${options.name} (GitHub)`,
-      maxFileBytes: options.maxFileBytes,
       cache: cache.scope("github"),
       logger: ctx.logger,
     });
-    ctx.contribute(
-      TOKENS.CatalogSource,
+    remote.add(
       createRegistrySource({
         ...options,
         http,
