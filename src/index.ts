@@ -24,8 +24,8 @@ export type {
 export { TOKENS } from "./tokens.js";
 export type { WholeCatalog } from "./skills/catalog/catalog.js";
 export type { CatalogSkill } from "./skills/catalog/catalog-types.js";
-// What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
-export type { CatalogFor, CatalogView } from "./skills/catalog/catalog-view.js";
+// What every handler's context holds as `catalog`: the caller's view.
+export type { CatalogView } from "./skills/catalog/catalog-types.js";
 export { canSee, visibilitySchema, type Identity, type Visibility } from "./skills/catalog/visibility.js";
 // The plugin kit: a source from two methods, and what the built-in remote sources fetch and cache with.
 export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
@@ -53,6 +53,7 @@ export {
 } from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog/catalog-types.js";
 export type {
+  CatalogFor,
   HandlerCaller,
   InstructionsOptions,
   InstructionsSection,
