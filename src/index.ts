@@ -1,6 +1,6 @@
 // The public API for embedding the kernel and writing plugins.
-export { createKernel, type SkillsKernel } from "./create-kernel.js";
-export type { Kernel, KernelOptions, KernelState } from "./kernel/kernel.js";
+export { createKernel, type KernelOptions, type SkillsKernel } from "./create-kernel.js";
+export type { Kernel, KernelState } from "./kernel/kernel.js";
 export type { ToolCallOptions } from "./kernel/tool-call.js";
 export type { Cache, CacheMonitor, CacheState, CacheStats, JsonValue } from "./kernel/cache.js";
 export { defineToken, type Token, type TokenDefault, type TokenTraits } from "./kernel/tokens.js";
@@ -9,11 +9,11 @@ export {
   definePlugin,
   type PluginEntry,
   type PluginErrorPolicy,
+  type ResolvedPluginEntry,
   type SkillsKernelConfig,
   type StartupConfig,
 } from "./kernel/config.js";
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./config/config-loader.js";
-export type { ResolvedPluginEntry } from "./config/plugin-resolver.js";
 export type {
   McpRequestEnd,
   McpRequestInfo,

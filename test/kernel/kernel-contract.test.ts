@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError } from "../../src/kernel/errors.js";
-import { bootKernel } from "../../src/kernel/kernel.js";
+import { bootConfig } from "../helpers/boot-config.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { defineToken } from "../../src/kernel/tokens.js";
 import type { Plugin, ServiceRef, TransportDefinition } from "../../src/kernel/types.js";
@@ -13,8 +13,7 @@ import { TOKENS } from "../../src/tokens.js";
 
 async function boot(config: SkillsKernelConfig, consumes: ServiceRef[] = []) {
   const lines: string[] = [];
-  const kernel = await bootKernel({
-    config,
+  const kernel = await bootConfig(config, {
     consumes,
     logger: createLogger("debug", (line) => lines.push(line)),
     configSource: "cfg",
