@@ -1,9 +1,10 @@
 // `skills-kernel export DIR --out SITE` beside `tar -czf` of the same folder, interleaved: a cold
 // export (a new SITE and a new cache folder), an export again into that SITE with no folder
 // changed, and the tar. CPU is user + system from /usr/bin/time; wall from it too. Medians and
-// ranges over the rounds, with the load and the catalog's shape.
+// ranges over the rounds, with the load and the catalog's shape. `--before` adds a cold export by
+// another build (the tree before a change, its `dist/cli.js`) to each round.
 //
-//   node scripts/build.mjs && node bench/export.mjs [--skills-dir ../shared/corpus] [--rounds 3]
+//   node scripts/build.mjs && node bench/export.mjs [--skills-dir ../shared/corpus] [--rounds 3] [--before CLI]
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -15,6 +16,7 @@ const { values } = parseArgs({
   options: {
     "skills-dir": { type: "string", default: fileURLToPath(new URL("../../shared/corpus", import.meta.url)) },
     rounds: { type: "string", default: "3" },
+    before: { type: "string" },
   },
 });
 const dir = values["skills-dir"];
@@ -44,7 +46,12 @@ function shape() {
   return `${files} files, ${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
-const rows = { "export, cold": [], "export again, unchanged": [], "tar -czf": [] };
+const rows = {
+  "export, cold": [],
+  "export again, unchanged": [],
+  ...(values.before && { "export, cold, before": [] }),
+  "tar -czf": [],
+};
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -61,6 +68,11 @@ for (let round = 0; round < Number(values.rounds); round++) {
   rows["export again, unchanged"].push(again);
   summary = `${cold.stdout.trim()}\n${again.stdout.trim()}`;
   rmSync(site, { recursive: true, force: true });
+  if (values.before) {
+    const env = { ...process.env, XDG_CACHE_HOME: join(work, `cache-before-${round}`) };
+    rows["export, cold, before"].push(timed(process.execPath, [values.before, "export", dir, "--out", site], env));
+    rmSync(site, { recursive: true, force: true });
+  }
 }
 rmSync(work, { recursive: true, force: true });
 

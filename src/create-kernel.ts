@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bootKernel, type Kernel, type KernelOptions } from "./kernel/kernel.js";
-import { definePlugin } from "./kernel/config.js";
+import { resolvePluginEntries } from "./config/plugin-resolver.js";
+import { bootKernel, type Kernel } from "./kernel/kernel.js";
+import { definePlugin, type ResolvedPluginEntry, type SkillsKernelConfig } from "./kernel/config.js";
+import type { Logger } from "./kernel/logger.js";
 import { defineToken } from "./kernel/tokens.js";
 import { BOOT_KERNEL, type BootKernel } from "./lifecycle/boot.js";
 import type { ServiceRef } from "./kernel/types.js";
@@ -8,6 +10,25 @@ import type { HttpHandler } from "./plugins/transports/http/index.js";
 import { builtinPlugins } from "./plugins/index.js";
 import type { WholeCatalog } from "./skills/catalog/catalog.js";
 import { TOKENS } from "./tokens.js";
+
+/** How a kernel is booted: the config, where it came from, and what the code booting it brings. */
+export interface KernelOptions {
+  /** The plugins and settings to boot (defineConfig's value, or loadConfig's `config`). Default: none. */
+  readonly config?: SkillsKernelConfig;
+  /** Where relative paths in the config resolve from. Default: the working directory. */
+  readonly baseDir?: string;
+  /** Names the config in error messages, e.g. its file path. Default "config". */
+  readonly configSource?: string;
+  /** The logger every plugin's is a child of. Default: stderr, at the config's `logLevel` (else "info"). */
+  readonly logger?: Logger;
+  /** Last word on the loaded plugin list before boot: the CLI uses it for `--skills-dir`. */
+  readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
+  /**
+   * The kernel answers `callTool` only and never builds an MCP server (the CLI's one-shot
+   * commands): the SDK's server is not loaded, and `createMcpServer` and `serve` throw.
+   */
+  readonly inProcessOnly?: boolean;
+}
 
 /** A kernel serving skills: the kernel, with the catalog every skills plugin shares at hand. */
 export interface SkillsKernel extends Kernel {
@@ -54,12 +75,19 @@ const SKILLS_KERNEL_CONSUMES = [
 ] satisfies ServiceRef[];
 
 /**
- * The composition root: the kernel knows no plugin, so this is where the built-in plugins and the
- * defaults of what a SkillsKernel needs (catalog, stdio, kernel-boot) are handed to it, and where
- * its HTTP handler is attached.
+ * The composition root: the kernel knows no plugin and loads no config, so this is where the
+ * config's entries are loaded (built-ins by short name), the defaults of what a SkillsKernel needs
+ * (catalog, stdio, kernel-boot) are handed to it, and its HTTP handler is attached.
  */
-export async function createKernel(options: Omit<KernelOptions, "builtins" | "consumes"> = {}): Promise<SkillsKernel> {
-  const kernel = await bootKernel({ ...options, builtins: builtinPlugins, consumes: SKILLS_KERNEL_CONSUMES });
+export async function createKernel(options: KernelOptions = {}): Promise<SkillsKernel> {
+  const { config, adjustPlugins, ...rest } = options;
+  let plugins = await resolvePluginEntries(config?.plugins ?? [], {
+    baseDir: options.baseDir ?? process.cwd(),
+    builtins: builtinPlugins,
+    source: options.configSource ?? "config",
+  });
+  if (adjustPlugins) plugins = await adjustPlugins(plugins);
+  const kernel = await bootKernel({ ...rest, config, plugins, consumes: SKILLS_KERNEL_CONSUMES });
   // Built on first use and loaded lazily: a kernel that never answers HTTP never loads that code.
   let handler: Promise<HttpHandler> | undefined;
   const http = () =>

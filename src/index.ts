@@ -1,6 +1,6 @@
 // The public API for embedding the kernel and writing plugins.
-export { createKernel, type SkillsKernel } from "./create-kernel.js";
-export type { Kernel, KernelOptions, KernelState } from "./kernel/kernel.js";
+export { createKernel, type KernelOptions, type SkillsKernel } from "./create-kernel.js";
+export type { Kernel, KernelState } from "./kernel/kernel.js";
 export type { ToolCallOptions } from "./kernel/tool-call.js";
 export type { Cache, CacheMonitor, CacheState, CacheStats, JsonValue } from "./kernel/cache.js";
 export { defineToken, type Token, type TokenDefault, type TokenTraits } from "./kernel/tokens.js";
@@ -9,11 +9,11 @@ export {
   definePlugin,
   type PluginEntry,
   type PluginErrorPolicy,
+  type ResolvedPluginEntry,
   type SkillsKernelConfig,
   type StartupConfig,
 } from "./kernel/config.js";
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from "./config/config-loader.js";
-export type { ResolvedPluginEntry } from "./config/plugin-resolver.js";
 export type {
   McpRequestEnd,
   McpRequestInfo,
@@ -24,8 +24,8 @@ export type {
 export { TOKENS } from "./tokens.js";
 export type { WholeCatalog } from "./skills/catalog/catalog.js";
 export type { CatalogSkill } from "./skills/catalog/catalog-types.js";
-// What every handler's context holds as `catalog`: the caller's view (this module completes the kernel's type).
-export type { CatalogFor, CatalogView } from "./skills/catalog/catalog-view.js";
+// What every handler's context holds as `catalog`: the caller's view.
+export type { CatalogView } from "./skills/catalog/catalog-types.js";
 export { canSee, visibilitySchema, type Identity, type Visibility } from "./skills/catalog/visibility.js";
 // The plugin kit: a source from two methods; a remote source as the built-in ones are set up, and their HTTP client.
 export { sourceFromFiles, type FilesSourceDefinition } from "./kit/source-from-files.js";
@@ -57,6 +57,7 @@ export {
 } from "./kernel/errors.js";
 export type { CatalogChange, CatalogListener, SourceStatus } from "./skills/catalog/catalog-types.js";
 export type {
+  CatalogFor,
   HandlerCaller,
   InstructionsOptions,
   InstructionsSection,

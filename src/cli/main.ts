@@ -4,7 +4,7 @@ import { loadConfig } from "../config/config-loader.js";
 import { ConfigError, ERROR_CODES, PluginError, UserError, describeChain, errorMessage } from "../kernel/errors.js";
 import { createKernel, type SkillsKernel as Kernel } from "../create-kernel.js";
 import { createLogger, type Logger } from "../kernel/logger.js";
-import type { ResolvedPluginEntry } from "../config/plugin-resolver.js";
+import type { ResolvedPluginEntry } from "../kernel/config.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { VERSION } from "../version.js";
 import { parseCliArgs, trustConfigFromEnv, type CliArgs, type HttpFlags } from "./args.js";

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { ResolvedPluginEntry } from "../config/plugin-resolver.js";
+import type { ResolvedPluginEntry } from "../kernel/config.js";
 import { builtinPlugins } from "../plugins/index.js";
 
 export interface PolicyFlags {

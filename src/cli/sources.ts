@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { ConfigError } from "../kernel/errors.js";
-import type { ResolvedPluginEntry } from "../config/plugin-resolver.js";
+import type { ResolvedPluginEntry } from "../kernel/config.js";
 import { builtinPlugins } from "../plugins/index.js";
 import { TOKENS } from "../tokens.js";
 

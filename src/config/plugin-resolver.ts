@@ -1,21 +1,11 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { PluginEntry } from "../kernel/config.js";
+import type { PluginEntry, ResolvedPluginEntry } from "../kernel/config.js";
 import { ConfigError } from "../kernel/errors.js";
 import { describeImportError, importModule, type ModuleNamespace } from "./module-loader.js";
 import { pluginNotFound } from "./plugin-not-found.js";
 import type { Plugin } from "../kernel/types.js";
-
-/** A config's plugin entry once its plugin is loaded: what KernelOptions.adjustPlugins sees and returns. */
-export interface ResolvedPluginEntry {
-  /** The plugin object the entry named: a built-in, a package's or module's export, or the entry itself. */
-  readonly plugin: Plugin<any>;
-  /** The entry's options, raw and unvalidated; undefined when it gives none. */
-  readonly options: unknown;
-  /** How the entry named the plugin, for messages: "fs", "./my-plugin.ts", "skills-kernel-plugin-x", "inline". */
-  readonly origin: string;
-}
 
 export interface ResolvePluginOptions {
   /** Where relative module paths and npm packages are resolved from: the config file's folder. */

@@ -15,6 +15,16 @@ export type PluginEntry =
   | readonly [string | Plugin<any>, Record<string, unknown>]
   | readonly PluginEntry[];
 
+/** A config's plugin entry once its plugin is loaded: what the kernel boots, and what KernelOptions.adjustPlugins sees and returns. */
+export interface ResolvedPluginEntry {
+  /** The plugin object the entry named: a built-in, a package's or module's export, or the entry itself. */
+  readonly plugin: Plugin<any>;
+  /** The entry's options, raw and unvalidated; undefined when it gives none. */
+  readonly options: unknown;
+  /** How the entry named the plugin, for messages: "fs", "./my-plugin.ts", "skills-kernel-plugin-x", "inline". */
+  readonly origin: string;
+}
+
 /**
  * What a plugin failing setup or start does to the boot: `abort` fails it; `continue` logs the error
  * and boots without that plugin and the plugins that need it.

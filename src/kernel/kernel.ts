@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
-import type { PluginErrorPolicy, SkillsKernelConfig } from "./config.js";
+import type { PluginErrorPolicy, ResolvedPluginEntry, SkillsKernelConfig } from "./config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, describeChain, errorMessage } from "./errors.js";
 import { createLogger, type Logger } from "./logger.js";
 import { serverEdition } from "./server-parts.js";
@@ -11,7 +11,6 @@ import { checkPluginContracts } from "./plugin-contract.js";
 import { validatePluginOptions } from "./plugin-options.js";
 import { withDefaultProviders } from "./plugin-defaults.js";
 import { orderPlugins, pluginNeeds } from "./plugin-order.js";
-import { resolvePluginEntries, type ResolvedPluginEntry } from "../config/plugin-resolver.js";
 import { Declarations, refToken } from "./declarations.js";
 import { ServiceRegistry, type Staged } from "./services.js";
 import { withTimeout } from "./timeout.js";
@@ -47,18 +46,18 @@ const NO_CATALOG = new Proxy({} as CatalogView, {
 });
 const noCatalog: CatalogFor = () => NO_CATALOG;
 
-/** How a kernel is booted: the config, where it came from, and what the code booting it brings. */
-export interface KernelOptions {
-  /** The plugins and settings to boot (defineConfig's value, or loadConfig's `config`). Default: none. */
-  readonly config?: SkillsKernelConfig;
-  /** Where relative paths in the config resolve from. Default: the working directory. */
+/**
+ * What bootKernel is given: the plugins, each already loaded from its config entry (src/config, by
+ * the code booting the kernel), and the config's settings; the rest is as KernelOptions
+ * (src/create-kernel.ts) says.
+ */
+export interface BootOptions {
+  readonly plugins?: readonly ResolvedPluginEntry[];
+  /** The log level, startup policy and transport; the kernel never reads a config's `plugins`. */
+  readonly config?: Omit<SkillsKernelConfig, "plugins">;
   readonly baseDir?: string;
-  /** Names the config in error messages, e.g. its file path. Default "config". */
   readonly configSource?: string;
-  /** The logger every plugin's is a child of. Default: stderr, at the config's `logLevel` (else "info"). */
   readonly logger?: Logger;
-  /** Plugins a config may name by short name, each loaded on first use. */
-  readonly builtins?: Readonly<Record<string, () => Promise<Plugin<any>>>>;
   /**
    * Services the code booting the kernel resolves from it or offers its plugins, declared as a
    * plugin's `consumes`: a required one no plugin provides fails the boot, and a token's default
@@ -66,12 +65,6 @@ export interface KernelOptions {
    * config replaces it by providing that token.
    */
   readonly consumes?: readonly ServiceRef[];
-  /** Last word on the resolved plugin list before boot: the CLI uses it for `--skills-dir`. */
-  readonly adjustPlugins?: (plugins: ResolvedPluginEntry[]) => ResolvedPluginEntry[] | Promise<ResolvedPluginEntry[]>;
-  /**
-   * The kernel answers `callTool` only and never builds an MCP server (the CLI's one-shot
-   * commands): the SDK's server is not loaded, and `createMcpServer` and `serve` throw.
-   */
   readonly inProcessOnly?: boolean;
 }
 
@@ -127,22 +120,16 @@ interface Booted {
 }
 
 /**
- * Resolve, check, order, set up and start every plugin of a config. Config mistakes throw a
- * ConfigError before any plugin runs; a plugin that fails follows the startup policy.
+ * Default, check, order, set up and start the plugins given. Config mistakes throw a ConfigError
+ * before any plugin runs; a plugin that fails follows the startup policy.
  */
-export async function bootKernel(options: KernelOptions = {}): Promise<Kernel> {
+export async function bootKernel(options: BootOptions = {}): Promise<Kernel> {
   const config = options.config ?? {};
   const source = options.configSource ?? "config";
   const baseDir = options.baseDir ?? process.cwd();
   const logger = options.logger ?? createLogger(config.logLevel ?? "info");
 
-  let resolved = await resolvePluginEntries(config.plugins ?? [], {
-    baseDir,
-    builtins: options.builtins ?? {},
-    source,
-  });
-  if (options.adjustPlugins) resolved = await options.adjustPlugins(resolved);
-  resolved = await withDefaultProviders(resolved, options.consumes);
+  const resolved = await withDefaultProviders(options.plugins ?? [], options.consumes);
   checkUniqueNames(resolved, source);
   await checkPluginContracts(
     resolved.map(({ plugin }) => plugin),

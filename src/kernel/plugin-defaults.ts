@@ -1,6 +1,6 @@
 import { KERNEL_COLLECTED, refToken } from "./declarations.js";
 import { PluginError } from "./errors.js";
-import type { ResolvedPluginEntry } from "../config/plugin-resolver.js";
+import type { ResolvedPluginEntry } from "./config.js";
 import { isToken, tokenName } from "./tokens.js";
 import type { Plugin, ServiceRef } from "./types.js";
 

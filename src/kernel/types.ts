@@ -13,6 +13,9 @@ import type {
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { z } from "zod";
 import type { Logger } from "./logger.js";
+// The one type the kernel takes from the skill domain, erased at build: the caller's view it hands
+// every handler unread. The catalog plugin makes one per caller (kernel.catalogFor for embedders).
+import type { CatalogView } from "../skills/catalog/catalog-types.js";
 
 // ---------------------------------------------------------------------------------------------
 // Plugins
@@ -203,13 +206,7 @@ export interface InstructionsOptions {
   readonly settled?: () => Promise<void>;
 }
 
-/**
- * The skill catalog as one caller may see it. The kernel knows no skill: the skill domain fills
- * this in (src/skills/catalog/catalog-view.ts) and the catalog plugin makes one per caller;
- * the kernel hands it to every handler, and to embedders through `kernel.catalogFor`.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in src/skills/catalog/catalog-view.ts
-export interface CatalogView {}
+export type { CatalogView };
 
 /** How a caller's view of the catalog is made: `kernel.catalogFor`, and what the catalog plugin gives the kernel. */
 export type CatalogFor = (identity: Identity | undefined) => CatalogView;

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The doors between the rooms of src/ (docs/architecture.md, "The import rule"): the kernel,
- * config loading, the cache engine, the skill domain and src/lib import no plugin, src/lib imports
- * nothing of the project, and whatever is outside a plugin's folder imports it only through its
- * index.ts. Every import is read with TypeScript's own pre-processor, static, re-exports and
+ * config loading, the cache engine, the skill domain and src/lib import no plugin, the kernel
+ * imports no config loading (which imports the kernel), src/lib imports nothing of the project,
+ * and whatever is outside a plugin's folder imports it only through its index.ts. Every import is read with TypeScript's own pre-processor, static, re-exports and
  * dynamic import() alike.
  */
 const ROOT = join(import.meta.dirname, "../..");
@@ -51,6 +51,8 @@ function breach({ from, to }: Edge): string | undefined {
   if (/^src\/lib\//.test(from)) return "src/lib imports nothing of the project";
   if (target && /^src\/(kernel|config|cache|skills)\//.test(from))
     return "the kernel, config loading, the cache engine and the skill domain import no plugin";
+  if (/^src\/kernel\//.test(from) && /^src\/config\//.test(to))
+    return "the kernel loads no config: the composition root loads the plugins and hands them to bootKernel";
   if (target && /^src\/lifecycle\//.test(from))
     return "the lifecycle imports no plugin: it is given what it needs (a source opener, src/lifecycle/boot.ts)";
   if (pluginOf(from) && to === "src/create-kernel.ts")

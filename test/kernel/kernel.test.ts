@@ -4,7 +4,8 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { definePlugin, type SkillsKernelConfig } from "../../src/kernel/config.js";
 import { ConfigError, ERROR_CODES, LifecycleError, PluginError, ToolInputError } from "../../src/kernel/errors.js";
-import { bootKernel, type Kernel } from "../../src/kernel/kernel.js";
+import type { Kernel } from "../../src/kernel/kernel.js";
+import { bootConfig } from "../helpers/boot-config.js";
 import { builtinPlugins } from "../../src/plugins/index.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { TOKENS } from "../../src/tokens.js";
@@ -18,7 +19,7 @@ function recordingLogger() {
 
 async function boot(config: SkillsKernelConfig) {
   const { lines, logger } = recordingLogger();
-  const kernel = await bootKernel({ config, logger, configSource: "test-config", builtins: builtinPlugins });
+  const kernel = await bootConfig(config, { logger, configSource: "test-config", builtins: builtinPlugins });
   return { kernel, lines };
 }
 
@@ -796,10 +797,8 @@ describe("the server's instructions", () => {
 
 describe("a kernel booted inProcessOnly", () => {
   it("answers callTool, and refuses to build an MCP server or serve", async () => {
-    const kernel = await bootKernel({
-      inProcessOnly: true,
-      logger: createLogger("error", () => undefined),
-      config: {
+    const kernel = await bootConfig(
+      {
         plugins: [
           definePlugin({
             name: "tools",
@@ -814,7 +813,8 @@ describe("a kernel booted inProcessOnly", () => {
           }),
         ],
       },
-    });
+      { inProcessOnly: true, logger: createLogger("error", () => undefined) },
+    );
     expect(await kernel.callTool("echo", { text: "hi" })).toMatchObject({ content: [{ type: "text", text: "hi" }] });
     expect(kernel.serverEdition()).toContain("Agent Skills");
     expect(() => kernel.createMcpServer()).toThrow(LifecycleError);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { definePlugin } from "../../src/kernel/config.js";
-import { bootKernel } from "../../src/kernel/kernel.js";
+import { bootConfig } from "../helpers/boot-config.js";
 import { createLogger } from "../../src/kernel/logger.js";
 import { defineToken, type Token } from "../../src/kernel/tokens.js";
 import type { Plugin } from "../../src/kernel/types.js";
@@ -27,8 +27,7 @@ const consumer = (name: string, seen: (string | undefined)[], optional = false) 
     },
   });
 
-const boot = (plugins: unknown[]) =>
-  bootKernel({ config: { plugins: plugins as never }, logger: createLogger("silent") });
+const boot = (plugins: unknown[]) => bootConfig({ plugins: plugins as never }, { logger: createLogger("silent") });
 
 describe("a consumed service's default provider", () => {
   it("is booted once, before every consumer, required or optional, when the config provides the service nowhere", async () => {

@@ -460,24 +460,3 @@ describe("WholeCatalog snapshots per source", () => {
     expect(() => catalog.resolve("pdff")).toThrow("did you mean: pdf-tools?");
   });
 });
-
-describe("WholeCatalog listing TTL (the caching hint of 2026-07-28 results)", () => {
-  const withFreshness = (name: string, freshness: CatalogSource["freshness"]): CatalogSource => ({
-    ...source(name, []),
-    freshness,
-  });
-
-  it("is an hour when nothing changes before a restart, and the shortest any source allows", async () => {
-    expect((await catalogOf(withFreshness("pinned", undefined))).listingTtlMs()).toBe(3_600_000);
-    expect(
-      (await catalogOf(withFreshness("pinned", undefined), withFreshness("watched", "announced"))).listingTtlMs(),
-    ).toBe(60_000);
-    expect(
-      (
-        await catalogOf(withFreshness("watched", "announced"), withFreshness("remote", { refreshMs: 5_000 }))
-      ).listingTtlMs(),
-    ).toBe(5_000);
-    expect((await catalogOf(withFreshness("remote", { refreshMs: 0 }))).listingTtlMs()).toBe(0);
-    expect((await catalogOf()).listingTtlMs()).toBe(3_600_000);
-  });
-});

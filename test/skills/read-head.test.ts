@@ -3,7 +3,7 @@ import { mkdir, open, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NotRegularFileError } from "../../src/lib/regular-file.js";
-import { OutsideFolderError, readHead } from "../../src/skills/files/read-head.js";
+import { OutsideFolderError, readHead, readHeadInPlace } from "../../src/skills/files/read-head.js";
 import { tempDir } from "../plugins/sources/fs/files.js";
 
 const KiB = 1024;
@@ -59,5 +59,26 @@ describe("readHead", () => {
     await expect(readHead(join(dir, "skill", "link.md"), KiB, join(dir, "skill"))).rejects.toBeInstanceOf(
       OutsideFolderError,
     );
+  });
+});
+
+describe("readHeadInPlace", () => {
+  it("reads a plain file, and leaves links, FIFOs and linked folders to the full checks", async () => {
+    const dir = await realpath(await tempDir());
+    const skill = join(dir, "skill");
+    await mkdir(join(skill, "real"), { recursive: true });
+    await writeFile(join(skill, "real", "a.md"), "inside");
+    await writeFile(join(dir, "secret.txt"), "outside");
+    await symlink(join(dir, "secret.txt"), join(skill, "out.md"));
+    await symlink(join(skill, "real", "a.md"), join(skill, "in.md"));
+    await symlink(join(skill, "real"), join(skill, "linked"));
+    execFileSync("mkfifo", [join(skill, "fifo")]);
+    const head = await readHeadInPlace(join(skill, "real", "a.md"), 3, skill);
+    expect(head).toMatchObject({ truncated: true, size: 6 });
+    expect(head?.bytes.toString()).toBe("ins");
+    for (const name of ["out.md", "in.md", join("linked", "a.md"), "fifo", "missing.md", "real"])
+      expect(await readHeadInPlace(join(skill, name), 256, skill)).toBeUndefined();
+    // Not inside the folder it must stay in.
+    expect(await readHeadInPlace(join(dir, "secret.txt"), 256, skill)).toBeUndefined();
   });
 });

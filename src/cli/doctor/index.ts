@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import type { SkillsKernel as Kernel } from "../../create-kernel.js";
 import { UserError } from "../../kernel/errors.js";
-import type { ResolvedPluginEntry } from "../../config/plugin-resolver.js";
+import type { ResolvedPluginEntry } from "../../kernel/config.js";
 import { agentListings } from "../../lifecycle/agent-listings.js";
 import { builtinPlugins } from "../../plugins/index.js";
 import type { CatalogSkill } from "../../skills/catalog/catalog-types.js";

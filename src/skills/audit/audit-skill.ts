@@ -36,10 +36,17 @@ function incomplete(file: string, message: string): AuditFinding {
  * credentials are never served, so never read). Findings come sorted by file, SKILL.md first.
  * A file too large, or a folder too large to list, is audited as far as read and says so (a
  * binary file that is not a script is judged by its first bytes, so its size hides nothing).
+ * `onlyHigh`: the high findings alone, in the same order, with less work (what the warn mode reports).
  */
-export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Promise<AuditFinding[]> {
+export async function auditSkill(reader: SkillReader, signal?: AbortSignal, onlyHigh = false): Promise<AuditFinding[]> {
+  const findings = await allFindings(reader, signal, onlyHigh);
+  return onlyHigh ? findings.filter((finding) => finding.severity === "high") : findings;
+}
+
+async function allFindings(reader: SkillReader, signal: AbortSignal | undefined, highFirst: boolean) {
   const document = await reader.readDocument(MAX_AUDITED_BYTES, signal);
-  const read = auditFileWithEdges("SKILL.md", document.bytes, true);
+  // A file read in part is audited whole: its incomplete finding's place among the rest depends on them all.
+  const read = auditFileWithEdges("SKILL.md", document.bytes, true, highFirst && !document.truncated);
   const findings = read.findings;
   const edges: (FileEdges | undefined)[] = [read.edges];
   if (document.truncated)
@@ -54,7 +61,12 @@ export async function auditSkill(reader: SkillReader, signal?: AbortSignal): Pro
       return errorMessage(error);
     });
     if (typeof content === "string") return [incomplete(file.path, `could not be read: ${content}`)];
-    const { findings: found, edges: fileEdges } = auditFileWithEdges(file.path, content.bytes);
+    const { findings: found, edges: fileEdges } = auditFileWithEdges(
+      file.path,
+      content.bytes,
+      false,
+      highFirst && !content.truncated,
+    );
     edges.push(fileEdges);
     const readAsText = !isBinary(content.bytes) || isScript(file.path, content.bytes);
     if (content.truncated && readAsText)

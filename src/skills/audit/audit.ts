@@ -39,11 +39,17 @@ export function auditFile(path: string, bytes: Uint8Array, isSkillDocument = fal
   return auditFileWithEdges(path, bytes, isSkillDocument).findings;
 }
 
-/** auditFile, with the file's edges when it holds prose or data. */
+/**
+ * auditFile, with the file's edges when it holds prose or data. `highFirst`: the caller keeps
+ * only the high findings (the warn mode), so a rule that is high in none of the file's contexts
+ * is not run; every other finding is as auditFile finds it, for the order and the variants'
+ * overlap to stay the same.
+ */
 export function auditFileWithEdges(
   path: string,
   bytes: Uint8Array,
   isSkillDocument = false,
+  highFirst = false,
 ): { findings: AuditFinding[]; edges?: FileEdges } {
   // A NUL does not stop a shell from running the lines around it: a script is read as text whatever it holds.
   const text = decodeText(bytes) ?? (isScript(path, bytes) ? decodeText(bytes, true) : undefined);
@@ -56,7 +62,6 @@ export function auditFileWithEdges(
     : [];
   if (text === undefined) return { findings };
   const units = unitsOf(path, text, isSkillDocument);
-  findings.push(...textFindings(path, units));
   // The same text as an agent understands it: what only shows once decoded or folded was hidden.
   // A script is read again whole (a flow may pass through lines that did not change); other
   // files only at the lines that did. Then with shell variables filled in where they were set.
@@ -64,11 +69,18 @@ export function auditFileWithEdges(
   const variants = [
     { text: normaliseForMatching(text, onlyChanged), says: "once hidden text is decoded" },
     { text: expandShellVariables(text, onlyChanged), says: "once its variables are filled in" },
-  ];
+  ]
+    .filter((variant) => variant.text !== text)
+    .map((variant) => ({ ...variant, units: unitsOf(path, variant.text, isSkillDocument) }));
+  // A rule's findings meet only its own (the variants' overlap is by rule and line).
+  const contexts = new Set([units, ...variants.map((variant) => variant.units)].flat().map((unit) => unit.context));
+  const rules = highFirst
+    ? TEXT_RULES.filter((rule) => [...contexts].some((context) => rule.severityIn[context] === "high"))
+    : TEXT_RULES;
+  findings.push(...textFindings(path, units, rules));
   for (const variant of variants) {
-    if (variant.text === text) continue;
     const seen = new Set(findings.map((finding) => `${finding.rule}:${finding.line}`));
-    for (const finding of textFindings(path, unitsOf(path, variant.text, isSkillDocument))) {
+    for (const finding of textFindings(path, variant.units, rules)) {
       if (seen.has(`${finding.rule}:${finding.line}`)) continue;
       findings.push({ ...finding, message: `${variant.says}: ${finding.message}` });
     }
@@ -123,11 +135,11 @@ function finding(rule: AuditRule, unit: TextUnit, path: string, index: number, m
  * Each rule is tried only on the units it weighs, and only where its trigger matches: a rule
  * about code does not scan prose. Rules about instructions read sentences broken over two lines too.
  */
-function textFindings(path: string, units: readonly TextUnit[]): AuditFinding[] {
+function textFindings(path: string, units: readonly TextUnit[], rules: readonly AuditRule[]): AuditFinding[] {
   const findings: AuditFinding[] = [];
   for (const unit of units) {
     let joined: ReturnType<typeof joinedWithNext> | undefined;
-    for (const rule of TEXT_RULES) {
+    for (const rule of rules) {
       if (rule.severityIn[unit.context] === undefined || !TRIGGERS.get(rule)!.test(unit.text)) continue;
       const hits = rule.check(unit);
       for (const hit of hits) findings.push(finding(rule, unit, path, hit.index, hit.message, hit.severity));

@@ -2,12 +2,16 @@ import pLimit from "p-limit";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { LoadOptions, Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../types.js";
+import { MiB } from "../files/skill-files.js";
 import { sourceReader, type SkillReader } from "../files/skill-reader.js";
+import { type SharedBudget, SharedReads } from "./shared-reads.js";
 import { findingPlace } from "./render.js";
 import type { AuditFinding } from "./types.js";
 
 /** Skills of one source audited at once while it loads. */
 const CONCURRENCY = 4;
+/** Bytes of one source's reads held for checks on first read still to finish (SharedReads). */
+const SHARED_BYTES = 64 * MiB;
 
 /** Why a skill may not be served ("blocked by the audit: …"), or undefined when it may. */
 export type ServeCheck = (skill: SourceSkill, reader: SkillReader, signal: AbortSignal) => Promise<string | undefined>;
@@ -24,7 +28,9 @@ export function describeFindings(findings: readonly AuditFinding[]): string {
  * `onFirstRead` checks run in the background when a served skill's content is first read after
  * the load that served it (its SKILL.md, or one of its files), and only report: they never hold
  * up the read, nor leave a skill out. Checking at load instead would read every file of every
- * skill after each load of a large local catalog, most of them never read by anyone.
+ * skill after each load of a large local catalog, most of them never read by anyone. Until such a
+ * check is done, it and the skill's other readers share each file's read (an export that packs
+ * every skill reads each file once, not once more for the audit).
  */
 export function withServeChecks(
   source: CatalogSource,
@@ -39,20 +45,47 @@ export function withServeChecks(
   let served = new Map<string, SourceSkill>();
   let read = new Set<string>();
   let lifetime: AbortSignal | undefined;
+  // The reads of each skill whose check on first read is not done, by path (since the last load).
+  let sharing = new Map<string, SharedReads>();
+  const budget: SharedBudget = { held: 0, max: SHARED_BYTES };
   const background = pLimit(CONCURRENCY);
+  // `file` undefined: the skill's SKILL.md.
+  const shared = (
+    reads: SharedReads | undefined,
+    path: string,
+    file: string | undefined,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ) => {
+    const fromSource = (max: number) =>
+      file === undefined ? source.readDocument(path, max, signal) : source.readFile(path, file, max, signal);
+    return reads ? reads.read(file ?? "", maxBytes, fromSource) : fromSource(maxBytes);
+  };
   const firstRead = (path: string) => {
     const skill = served.get(path);
     if (skill === undefined || read.has(path)) return;
     read.add(path);
     const signal = lifetime!;
+    const reads = new SharedReads(budget);
+    sharing.set(path, reads);
+    const reader: SkillReader = {
+      ...sourceReader(source, path),
+      readDocument: (maxBytes, readSignal) => shared(reads, path, undefined, maxBytes, readSignal),
+      readFile: (file, maxBytes, readSignal) => shared(reads, path, file, maxBytes, readSignal),
+    };
     background(async () => {
-      for (const check of onFirstRead) await check(skill, sourceReader(source, path), signal);
-    }).catch((error: unknown) => {
-      if (!signal.aborted)
-        logger.debug(
-          `source "${source.name}": the check of ${path || "."} on its first read stopped: ${errorMessage(error)}`,
-        );
-    });
+      for (const check of onFirstRead) await check(skill, reader, signal);
+    })
+      .catch((error: unknown) => {
+        if (!signal.aborted)
+          logger.debug(
+            `source "${source.name}": the check of ${path || "."} on its first read stopped: ${errorMessage(error)}`,
+          );
+      })
+      .finally(() => {
+        if (sharing.get(path) === reads) sharing.delete(path);
+        reads.release();
+      });
   };
   const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
     const snapshot = await (options ? source.load(signal, options) : source.load(signal));
@@ -86,6 +119,8 @@ export function withServeChecks(
     if (onFirstRead.length > 0) {
       served = new Map(skills.map((skill) => [skill.path, skill]));
       read = new Set();
+      // A read after a load is not answered with bytes read before it.
+      sharing = new Map();
       lifetime = signal;
     }
     return { skills, diagnostics: [...snapshot.diagnostics, ...refused] };
@@ -97,13 +132,14 @@ export function withServeChecks(
     load,
     readDocument: (path, maxBytes, signal) => {
       // A read of no bytes asks only the size (the Skills extension's listing): no content is served.
-      if (maxBytes > 0) firstRead(path);
-      return source.readDocument(path, maxBytes, signal);
+      if (maxBytes === 0) return source.readDocument(path, maxBytes, signal);
+      firstRead(path);
+      return shared(sharing.get(path), path, undefined, maxBytes, signal);
     },
     listFiles: (path, limit, signal) => source.listFiles(path, limit, signal),
     readFile: (path, file, maxBytes, signal) => {
       firstRead(path);
-      return source.readFile(path, file, maxBytes, signal);
+      return shared(sharing.get(path), path, file, maxBytes, signal);
     },
     ...(source.search && { search: source.search.bind(source) }),
     ...(source.watch && { watch: source.watch.bind(source) }),

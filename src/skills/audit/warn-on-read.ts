@@ -19,7 +19,7 @@ export function warnHighFindings(source: string, logger: Logger): ServeCheck {
     try {
       // The audit's rules and tables load with the first skill read, not with every server start.
       const { auditSkill } = await import("./audit-skill.js");
-      high = (await auditSkill(reader, signal)).filter((finding) => finding.severity === "high");
+      high = await auditSkill(reader, signal, true);
     } catch (error) {
       if (signal.aborted) throw error;
       logger.debug(`source "${source}": ${skill.name} could not be audited: ${errorMessage(error)}`);

@@ -1,44 +1,12 @@
 import type { LoadOptions, CatalogSource, Diagnostic, SkillFileContent, SkillFileListing } from "../types.js";
 import type { WholeCatalog } from "./catalog.js";
 import type { CatalogState } from "./catalog-state.js";
-import type { CatalogListener, CatalogSkill, SourceStatus } from "./catalog-types.js";
+import type { CatalogListener, CatalogSkill, CatalogView, SourceStatus } from "./catalog-types.js";
 import { SkillLookup } from "./skill-lookup.js";
 import { loadingSources, unavailableSources } from "./source-load.js";
 
-/**
- * The catalog as one caller may see it: what every tool, resource, prompt, instructions section
- * and route gets in its context, already scoped to its caller (`callerView`). It cannot be
- * widened: nothing reachable from a view leads to the whole catalog, a whole-catalog service of
- * its own (`TOKENS.WholeCatalog`) that a plugin must declare as such.
- */
-export type SkillCatalogView = Pick<
-  WholeCatalog,
-  | "list"
-  | "get"
-  | "resolve"
-  | "readDocument"
-  | "listFiles"
-  | "readFile"
-  | "ready"
-  | "refresh"
-  | "within"
-  | "status"
-  | "unavailable"
-  | "loading"
-  | "diagnostics"
-  | "sources"
-  | "onChange"
-  | "announcingAwaitedChange"
-  | "restricted"
-  | "listingTtlMs"
->;
-
-// The kernel hands every handler a CatalogView without knowing what one is: this is what it is.
-declare module "../../kernel/types.js" {
-  interface CatalogView extends SkillCatalogView {}
-}
-
-export type { CatalogFor, CatalogView } from "../../kernel/types.js";
+// Declared beside the skill types it names, which the kernel may name too (src/kernel/types.ts).
+export type { CatalogView } from "./catalog-types.js";
 
 /**
  * A caller's view: the whole catalog's answers over the sources it shows, with identity resolved
@@ -47,7 +15,7 @@ export type { CatalogFor, CatalogView } from "../../kernel/types.js";
  * waiting and change events are the whole catalog's. Its fields are `#private`: a plugin holding a
  * view reaches nothing through it, by property or cast, that the view does not show.
  */
-export class ScopedCatalog implements SkillCatalogView {
+export class ScopedCatalog implements CatalogView {
   readonly #whole: WholeCatalog;
   readonly #shown: ReadonlySet<string>;
   readonly #state: () => CatalogState;
@@ -68,11 +36,6 @@ export class ScopedCatalog implements SkillCatalogView {
     return this.#whole.restricted;
   }
 
-  listingTtlMs(): number {
-    return this.#whole.listingTtlMs();
-  }
-
-  /** Reloads these sources (default: every source this view shows); a source it does not show is no source. */
   refresh(
     sources?: string | readonly string[],
     signal: AbortSignal = new AbortController().signal,
@@ -136,7 +99,6 @@ export class ScopedCatalog implements SkillCatalogView {
     return this.#lookup.diagnostics();
   }
 
-  /** Hears the whole catalog's changes to the skills this view shows, with the ids they have here. */
   onChange(listener: CatalogListener): () => void {
     return this.#whole.onChange((change) => {
       const state = this.#state();
@@ -151,9 +113,5 @@ export class ScopedCatalog implements SkillCatalogView {
       };
       if (seen.added.length + seen.removed.length + seen.updated.length > 0) listener(seen);
     });
-  }
-
-  announcingAwaitedChange(): boolean {
-    return this.#whole.announcingAwaitedChange();
   }
 }

@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type ClockTimer } from "../../kernel/clock.js";
+import { systemClock, type Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type {
@@ -9,10 +9,11 @@ import type {
   CatalogSource,
   SourceSnapshot,
 } from "../types.js";
+import { AnswerTiming } from "./answer-timing.js";
 import { diff } from "./catalog-diff.js";
 import { buildState, EMPTY_STATE, type CatalogState } from "./catalog-state.js";
-import type { CatalogChange, CatalogListener, CatalogSkill, SourceStatus } from "./catalog-types.js";
-import { ScopedCatalog, type CatalogView } from "./catalog-view.js";
+import type { CatalogChange, CatalogListener, CatalogSkill, CatalogView, SourceStatus } from "./catalog-types.js";
+import { ScopedCatalog } from "./catalog-view.js";
 import { checkSnapshot } from "./check-snapshot.js";
 import { DiagnosticsLog } from "./diagnostics-log.js";
 import { SkillLookup } from "./skill-lookup.js";
@@ -35,17 +36,13 @@ export function callerView(catalog: WholeCatalog, identity: Identity | undefined
   return makeView(catalog, identity);
 }
 
-/** listingTtlMs for sources that announce their changes: a client that does not listen sees one within a minute. */
-export const ANNOUNCED_TTL_MS = 60_000;
-/** listingTtlMs when no source changes until a restart: an hour, so a restarted server is re-listed soon enough. */
-export const STATIC_TTL_MS = 60 * 60_000;
-
 /**
  * Every skill from every source, with one identity rule (docs/sources.md, "Skill identity"):
  * sources rank in the order plugins contributed them, then by their own rank (root order), then
  * shallower folders, then path order. The first skill of each name answers to the plain name;
  * the others stay reachable by their qualified id. It loads the sources, keeps each one's last
  * snapshot and announces changes; a caller's view (`callerView`, catalog-view.ts) answers from it.
+ * How long answers wait for loads is AnswerTiming's (answer-timing.ts).
  */
 export class WholeCatalog {
   static {
@@ -70,29 +67,18 @@ export class WholeCatalog {
   /** The load the queued sources will go into; callers join it until it starts. */
   #next: Promise<void> | undefined;
   #running: Promise<void> | undefined;
-  #loaded = false;
   /** While listeners hear a change no answer has gone out without (see announcingAwaitedChange). */
   #announcingAwaited = false;
-  /** Set when serving or answering one command: how long answers wait for a load (see answerWithin). */
-  #firstAnswerWaitMs: number | undefined;
-  /** Past that bound, still wait for some source to have finished its first load (see answerWithin). */
-  #waitForOneSource = false;
-  #firstLoadStarted: number | undefined;
-  /** The sources some answer went out without: still loading when ready() stopped waiting. */
-  readonly #answeredWithout = new Set<string>();
-  /** Resolved when the first source finishes its first load, loaded or failed. */
-  #oneSourceLoaded: () => void = () => undefined;
-  readonly #oneSourceDone = new Promise<void>((resolve) => (this.#oneSourceLoaded = resolve));
-  /** Per source, resolved when its first load has finished, loaded or failed. */
-  readonly #firstLoads = new Map<string, { readonly done: Promise<void>; readonly resolve: () => void }>();
+  readonly #timing: AnswerTiming;
   readonly #diagnosticsLog: DiagnosticsLog;
   readonly #logger: Logger;
-  /** Times the answerWithin bound and firstLoadOf's wait. */
+  /** Times the answers' wait for loads, and the watchers' debounce. */
   readonly #clock: Clock;
 
   constructor(logger: Logger, clock: Clock = systemClock) {
     this.#logger = logger;
     this.#clock = clock;
+    this.#timing = new AnswerTiming(clock);
     this.#diagnosticsLog = new DiagnosticsLog(logger);
   }
 
@@ -102,9 +88,7 @@ export class WholeCatalog {
       throw new Error(`a skill source named "${source.name}" already exists; give one of them another name`);
     }
     this.#sources.push(source);
-    let resolve: () => void = () => undefined;
-    const done = new Promise<void>((settle) => (resolve = settle));
-    this.#firstLoads.set(source.name, { done, resolve });
+    this.#timing.track(source.name);
     if (options.visibleTo) this.#visibility.set(source.name, options.visibleTo);
   }
 
@@ -152,21 +136,6 @@ export class WholeCatalog {
   }
 
   /**
-   * How long a client may reuse what the server lists (its `ttlMs`): the shortest any source
-   * allows. A change a source announces reaches listening clients at once (list_changed), so
-   * those allow ANNOUNCED_TTL_MS for clients that do not listen; sources that never change until
-   * a restart allow STATIC_TTL_MS.
-   */
-  listingTtlMs(): number {
-    let ttl = STATIC_TTL_MS;
-    for (const { freshness } of this.#sources) {
-      if (freshness === "announced") ttl = Math.min(ttl, ANNOUNCED_TTL_MS);
-      else if (freshness !== undefined) ttl = Math.min(ttl, Math.max(0, Math.floor(freshness.refreshMs)));
-    }
-    return ttl;
-  }
-
-  /**
    * Reload these sources (default: all), then resolve. The promise always covers a load that
    * starts after this call, so a caller that just changed a source sees the change; calls made
    * before that load starts share it. A source that fails keeps its last good snapshot, marked
@@ -186,7 +155,7 @@ export class WholeCatalog {
       this.#queued.add(name);
       if (options.revalidate) this.#revalidating.add(name);
     }
-    this.#firstLoadStarted ??= this.#clock.now();
+    this.#timing.loadStarted();
     this.#next ??= (this.#running ?? Promise.resolve()).then(() => {
       const batch = this.#queued;
       const revalidate = this.#revalidating;
@@ -197,7 +166,7 @@ export class WholeCatalog {
         .catch((error: unknown) => this.#logger.error(`reloading the catalog failed: ${errorMessage(error)}`))
         .finally(() => {
           this.#running = undefined;
-          this.#loaded = true;
+          this.#timing.loadFinished();
         });
       return this.#running;
     });
@@ -210,21 +179,16 @@ export class WholeCatalog {
    * then is every source but the slow ones, which join later like any change.
    */
   async ready(): Promise<void> {
-    if (this.#loaded) return;
-    this.#firstLoadStarted ??= this.#clock.now();
-    const load = this.#next ?? this.#running ?? this.refresh();
-    if (this.#firstAnswerWaitMs === undefined) return load;
-    await this.#bounded(load, this.#firstAnswerWaitMs - (this.#clock.now() - this.#firstLoadStarted));
-    for (const source of this.loading()) this.#answeredWithout.add(source);
+    if (this.#timing.loaded) return;
+    return this.#timing.firstAnswer(this.#next ?? this.#running ?? this.refresh(), () => this.loading());
   }
 
   /**
    * Resolves when `load` (a refresh the caller waits for) does, or once the answerWithin bound has
    * passed from now, whichever comes first: asking for fresh skills never hangs on a slow source.
    */
-  async within(load: Promise<void>): Promise<void> {
-    if (this.#firstAnswerWaitMs === undefined) return load;
-    await this.#bounded(load, this.#firstAnswerWaitMs);
+  within(load: Promise<void>): Promise<void> {
+    return this.#timing.within(load);
   }
 
   /**
@@ -234,17 +198,10 @@ export class WholeCatalog {
    * never holds the opening up). Starts the first load if nobody has.
    */
   async firstLoadOf(which: (source: CatalogSource) => boolean, ms: number): Promise<void> {
-    const loads = this.#sources.filter(which).map((source) => this.#firstLoads.get(source.name)!.done);
-    if (loads.length === 0) return;
-    if (this.#firstLoadStarted === undefined) void this.refresh();
-    const started = this.#firstLoadStarted ?? this.#clock.now();
-    await raceTimer(Promise.all(loads), ms - (this.#clock.now() - started), this.#clock);
-  }
-
-  async #bounded(load: Promise<void>, ms: number): Promise<void> {
-    await raceTimer(load, ms, this.#clock);
-    if (this.#waitForOneSource && this.#loads.size === 0 && this.#sources.length > 0)
-      await Promise.race([load, this.#oneSourceDone]);
+    const sources = this.#sources.filter(which).map((source) => source.name);
+    if (sources.length === 0) return;
+    if (!this.#timing.started) void this.refresh();
+    await this.#timing.firstLoadOf(sources, ms);
   }
 
   /**
@@ -255,9 +212,8 @@ export class WholeCatalog {
    * finished loading: a one-shot command has no later answer to give, and nothing to answer from
    * before that.
    */
-  answerWithin(ms: number, { waitForOneSource = false }: { waitForOneSource?: boolean } = {}): void {
-    this.#firstAnswerWaitMs = ms;
-    this.#waitForOneSource = waitForOneSource;
+  answerWithin(ms: number, options: { waitForOneSource?: boolean } = {}): void {
+    this.#timing.answerWithin(ms, options);
   }
 
   /** The sources that answers must warn about: stale (serving a last good snapshot) or failed (serving nothing). */
@@ -275,7 +231,7 @@ export class WholeCatalog {
    * warns about. Timing the command instead misses the bound's start, which the first ready() set.
    */
   answeredWithout(): string[] {
-    return [...this.#answeredWithout];
+    return this.#timing.answeredWithout();
   }
 
   /** How each source stands: loaded, stale (serving its last good snapshot) or failed (serving nothing). */
@@ -371,13 +327,6 @@ export class WholeCatalog {
     return this.#announcingAwaited;
   }
 
-  /** Whether answers given now would wait for the first load. */
-  #answersWaitForFirstLoad(): boolean {
-    if (this.#loaded) return false;
-    if (this.#firstAnswerWaitMs === undefined || this.#firstLoadStarted === undefined) return true;
-    return this.#clock.now() - this.#firstLoadStarted < this.#firstAnswerWaitMs;
-  }
-
   /** Loads the sources at once; each applies as it finishes, so none waits for a slower one. */
   async #load(batch: ReadonlySet<string>, revalidate: ReadonlySet<string>, signal: AbortSignal): Promise<void> {
     const started = performance.now();
@@ -402,8 +351,7 @@ export class WholeCatalog {
 
   /** One source's load outcome into the catalog, and the change it makes to listeners. */
   #apply(name: string, outcome: { snapshot?: SourceSnapshot; failure?: string }): void {
-    this.#oneSourceLoaded();
-    const awaited = !this.#loads.has(name) && this.#answersWaitForFirstLoad();
+    const awaited = !this.#loads.has(name) && this.#timing.answersWait();
     if (outcome.snapshot) {
       this.#loads.set(name, { snapshot: outcome.snapshot, failure: undefined });
     } else {
@@ -424,13 +372,6 @@ export class WholeCatalog {
     );
     this.#diagnosticsLog.report(this.#state.diagnostics);
     this.#announce(diff(previous.skills, this.#state.skills), awaited);
-    this.#firstLoads.get(name)?.resolve();
+    this.#timing.sourceSettled(name);
   }
-}
-
-/** Resolves when `promise` does, or after `ms` (at once when it is not positive), whichever is first. */
-async function raceTimer(promise: Promise<unknown>, ms: number, clock: Clock): Promise<void> {
-  let timer: ClockTimer;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, Math.max(0, ms))))]);
-  clock.clearTimeout(timer);
 }

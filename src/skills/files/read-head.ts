@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
-import { open, readlink, realpath, stat } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import { assertRegular, OPEN_REGULAR_FLAGS } from "../../lib/regular-file.js";
 import { isServedFrom } from "./served-path.js";
 
@@ -36,23 +37,60 @@ export async function readHead(path: string, maxBytes: number, within?: string):
     const stats = await handle.stat();
     assertRegular(path, stats);
     if (within !== undefined) await assertOpenedWithin(handle.fd, path, within);
-    // Sized from fstat so hundreds of small files do not each allocate the full limit.
-    const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return {
-      bytes: buffer.subarray(0, filled),
-      truncated: stats.size > filled,
-      size: stats.size,
-      mtimeMs: stats.mtimeMs,
-    };
+    return await readOpened(handle, stats, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+// False once /proc/self/fd is found missing (not Linux, or /proc not mounted): readHeadInPlace
+// then answers undefined at once instead of opening each file twice.
+let descriptorPaths = NO_FOLLOW !== 0;
+
+/**
+ * readHead of a regular file at `path` itself, in fewer calls than resolving the path first
+ * (lstat, open without following a link, fstat, readlink): the descriptor opened must name
+ * `path` exactly, so no link lies anywhere on the way and the file is inside `within` (a real
+ * path) by its path alone. Undefined when it is anything else (a link, a FIFO, a folder on the
+ * way swapped for a link) or the system cannot name a descriptor's file: the full checks answer
+ * then. lstat first, so a FIFO or a device is never opened.
+ */
+export async function readHeadInPlace(path: string, maxBytes: number, within: string): Promise<Head | undefined> {
+  if (!descriptorPaths || !isServedFrom(path, within)) return undefined;
+  const found = await lstat(path).catch(() => undefined);
+  if (!found?.isFile()) return undefined;
+  const handle = await open(path, OPEN_REGULAR_FLAGS | NO_FOLLOW).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.ino !== found.ino || stats.dev !== found.dev) return undefined;
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") descriptorPaths = false;
+      return undefined;
+    });
+    return opened === path ? await readOpened(handle, stats, maxBytes) : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** At most `maxBytes` from the start of an opened regular file whose fstat is `stats`. */
+async function readOpened(handle: FileHandle, stats: Stats, maxBytes: number): Promise<Head> {
+  // Sized from fstat so hundreds of small files do not each allocate the full limit.
+  const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return {
+    bytes: buffer.subarray(0, filled),
+    truncated: stats.size > filled,
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+  };
 }
 
 /**

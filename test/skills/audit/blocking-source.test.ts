@@ -75,4 +75,45 @@ describe("withServeChecks", () => {
       },
     ]);
   });
+
+  it("shares each file's read between a check on first read and the reads made meanwhile", async () => {
+    const text = new TextEncoder().encode("# a file of the skill\n");
+    const reads: string[] = [];
+    const counting: CatalogSource = {
+      ...source(),
+      readDocument: async (path, maxBytes) => {
+        reads.push(`${path}:SKILL.md:${maxBytes}`);
+        return { bytes: text.subarray(0, maxBytes), size: text.length, truncated: maxBytes < text.length };
+      },
+      readFile: async (path, file, maxBytes) => {
+        reads.push(`${path}:${file}:${maxBytes}`);
+        return { bytes: text.subarray(0, maxBytes), size: text.length, truncated: maxBytes < text.length };
+      },
+    };
+    const seen: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    const onFirstRead: ServeCheck = async (_served, reader) => {
+      await held;
+      const document = await reader.readDocument(100);
+      const file = await reader.readFile("a.md", 5);
+      seen.push(new TextDecoder().decode(document.bytes), `${new TextDecoder().decode(file.bytes)}|${file.truncated}`);
+      // More than was read before: read again.
+      await reader.readFile("b.md", 100);
+      return undefined;
+    };
+    const wrapped = withServeChecks(counting, [], createLogger("silent"), [onFirstRead]);
+    await wrapped.load(new AbortController().signal);
+    await wrapped.readDocument("one", 100);
+    await wrapped.readFile("one", "a.md", 100);
+    await wrapped.readFile("one", "b.md", 3);
+    release();
+    await settled();
+    expect(seen).toEqual(["# a file of the skill\n", "# a f|true"]);
+    expect(reads).toEqual(["one:SKILL.md:100", "one:a.md:100", "one:b.md:3", "one:b.md:100"]);
+    // The check is done: a read goes to the source again.
+    await wrapped.readFile("one", "a.md", 100);
+    expect(reads.at(-1)).toBe("one:a.md:100");
+    expect(reads).toHaveLength(5);
+  });
 });

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { definePlugin } from "../../../kernel/config.js";
 import { callerView, WholeCatalog } from "../../../skills/catalog/catalog.js";
+import { listingTtlMs } from "../../../skills/catalog/listing-ttl.js";
 import { announceSkillChanges } from "./announce.js";
 import { servingChecks } from "./serving-checks.js";
 import { TOKENS } from "../../../tokens.js";
@@ -30,7 +31,7 @@ export default definePlugin({
     const catalog = new WholeCatalog(ctx.logger);
     ctx.provide(TOKENS.WholeCatalog, catalog);
     ctx.provide(INTERNAL_TOKENS.CallerCatalog, (identity) => callerView(catalog, identity));
-    ctx.provide(TOKENS.ListingTtl, () => catalog.listingTtlMs());
+    ctx.provide(TOKENS.ListingTtl, () => listingTtlMs(catalog.sources));
     // Named: the kernel tells contributions apart by name, and an anonymous function's is "".
     // On any change, whoever the caller: list_changed names nothing, and the one relay that serves
     // every 2026-07-28 subscriptions/listen stream is built for no caller in particular.

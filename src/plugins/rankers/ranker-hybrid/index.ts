@@ -87,5 +87,7 @@ export default definePlugin({
   },
 });
 
-// The semantic ranker embeds with a local model through the same interface.
+// The semantic ranker embeds with a local model through the same interface, and keeps its skills
+// beside the lexical ranker's as this one does.
 export { dot, type EmbeddingsProvider } from "./embeddings.js";
+export { FusedRanker } from "./fused-ranker.js";

@@ -6,6 +6,7 @@ import { errorMessage } from "../../../kernel/errors.js";
 import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
 import { dot, type EmbeddingsProvider } from "./embeddings.js";
 import type { LRUCache } from "lru-cache";
+import { FusedRanker } from "./fused-ranker.js";
 
 export interface HybridSettings {
   /** How many candidates each side (lexical, vector) brings to the fusion. */
@@ -46,19 +47,15 @@ function embeddedText(skill: CatalogSkill): string {
  * between the first two results in fused ranks, and with a weighted vector side a strong first
  * result was wrong three times in ten among 5,000 distractors: docs/search.md.)
  */
-export class HybridRanker implements Ranker {
+export class HybridRanker extends FusedRanker<CatalogSkill> {
   readonly name = "hybrid";
-  readonly #skills = new Map<string, CatalogSkill>();
   #warming = new AbortController();
   /** Settles when the background embedding in progress ends (done, failed or superseded). */
   #warm: Promise<void> = Promise.resolve();
   #failing = false;
   /** The copies made for callers' views, closed with this one. */
   readonly #copies: HybridRanker[] = [];
-  /** For `count`: the last search's query and how many skills only the vectors brought. */
-  #lastVectorOnly: { query: string; source: string | undefined; count: number } | undefined;
 
-  readonly #lexical: Ranker;
   readonly #embeddings: EmbeddingsProvider;
   readonly #vectors: LRUCache<string, Float32Array>;
   readonly #settings: HybridSettings;
@@ -67,7 +64,7 @@ export class HybridRanker implements Ranker {
   readonly #shared: Cache | undefined;
 
   // Private by `#`: a copy is handed to other plugins (TOKENS.Ranker), and holds the embeddings
-  // client (its API key) and the ranker plugin's cache namespace.
+  // client (its API key) and the ranker plugin's cache namespace; the lexical ranker is no secret.
   constructor(
     lexical: Ranker,
     embeddings: EmbeddingsProvider,
@@ -76,7 +73,7 @@ export class HybridRanker implements Ranker {
     logger: Logger,
     shared?: Cache,
   ) {
-    this.#lexical = lexical;
+    super(lexical);
     this.#embeddings = embeddings;
     this.#vectors = vectors;
     this.#settings = settings;
@@ -84,37 +81,11 @@ export class HybridRanker implements Ranker {
     this.#shared = shared;
   }
 
-  build(skills: readonly CatalogSkill[]): void {
-    this.#lexical.build(skills);
-    this.#skills.clear();
+  /** A new catalog: what was being embedded for the old one is not waited for. */
+  override build(skills: readonly CatalogSkill[]): void {
     this.#warming.abort();
     this.#warming = new AbortController();
-    this.#index(skills);
-  }
-
-  add(skills: readonly CatalogSkill[]): void {
-    this.#lexical.add(skills);
-    this.#index(skills);
-  }
-
-  remove(qualifiedIds: readonly string[]): void {
-    this.#lexical.remove(qualifiedIds);
-    this.#lastVectorOnly = undefined;
-    for (const id of qualifiedIds) this.#skills.delete(id);
-  }
-
-  /**
-   * The lexical matches, plus the skills only the vectors brought (at most `candidates`: every
-   * skill is somewhat similar to any query, so the vector side counts only what it brings).
-   */
-  async count(query: string, options: Omit<RankerSearchOptions, "limit">): Promise<number> {
-    const last = this.#lastVectorOnly;
-    if (!last || last.query !== query || last.source !== options.source)
-      await this.search(query, { ...options, limit: 1 });
-    const lexical = this.#lexical.count
-      ? await this.#lexical.count(query, options)
-      : (await this.#lexical.search(query, { ...options, limit: Math.max(1, this.#skills.size) })).length;
-    return lexical + (this.#lastVectorOnly?.count ?? 0);
+    super.build(skills);
   }
 
   /** Stop embedding in the background. */
@@ -125,8 +96,8 @@ export class HybridRanker implements Ranker {
 
   /** Shares the embeddings client and the vector cache: the same skill is embedded once. */
   emptyCopy(): HybridRanker {
-    const lexical = this.#lexical.emptyCopy?.();
-    if (!lexical) throw new Error(`the lexical ranker ${this.#lexical.name} cannot make an empty copy`);
+    const lexical = this.lexical.emptyCopy?.();
+    if (!lexical) throw new Error(`the lexical ranker ${this.lexical.name} cannot make an empty copy`);
     const copy = new HybridRanker(lexical, this.#embeddings, this.#vectors, this.#settings, this.#logger, this.#shared);
     this.#copies.push(copy);
     return copy;
@@ -136,8 +107,8 @@ export class HybridRanker implements Ranker {
     const limit = Math.max(0, Math.floor(options.limit));
     if (limit === 0) return [];
     const { candidates, rrfK, vectorWeight } = this.#settings;
-    const lexical = await this.#lexical.search(query, { ...options, limit: Math.max(limit, candidates) });
-    this.#lastVectorOnly = { query, source: options.source, count: 0 };
+    const lexical = await this.lexical.search(query, { ...options, limit: Math.max(limit, candidates) });
+    this.lastVectorOnly = { query, source: options.source, count: 0 };
     await Promise.race([
       this.#warm,
       new Promise((resolve) => setTimeout(resolve, this.#settings.warmupWaitMs).unref()),
@@ -163,7 +134,7 @@ export class HybridRanker implements Ranker {
     const fromLexical = fused.size;
     this.#nearest(queryVector, options.source, candidates).forEach((skill, i) => bump(skill, i + 1, vectorWeight));
     for (const { skill } of named) fused.delete(skill.qualifiedId);
-    this.#lastVectorOnly = { query, source: options.source, count: Math.max(0, fused.size - fromLexical) };
+    this.lastVectorOnly = { query, source: options.source, count: Math.max(0, fused.size - fromLexical) };
 
     const lexicalScores = new Map(lexical.map(({ skill, score }) => [skill.qualifiedId, score]));
     let ceiling = 99;
@@ -179,7 +150,7 @@ export class HybridRanker implements Ranker {
   /** The `count` skills whose embedded vectors are closest to `query`, among those embedded so far. */
   #nearest(query: Float32Array, source: string | undefined, count: number): CatalogSkill[] {
     const scored: { skill: CatalogSkill; similarity: number }[] = [];
-    for (const skill of this.#skills.values()) {
+    for (const skill of this.skills.values()) {
       if (source !== undefined && skill.source !== source) continue;
       const vector = this.#vectors.peek(embeddedText(skill));
       const similarity = vector ? dot(query, vector) : 0;
@@ -221,9 +192,8 @@ export class HybridRanker implements Ranker {
     return `vector:${createHash("sha256").update(`${this.#embeddings.description}\n${text}`).digest("hex")}`;
   }
 
-  #index(skills: readonly CatalogSkill[]): void {
-    for (const skill of skills) this.#skills.set(skill.qualifiedId, skill);
-    this.#lastVectorOnly = undefined;
+  protected index(skills: readonly CatalogSkill[]): void {
+    for (const skill of skills) this.skills.set(skill.qualifiedId, skill);
     const previous = this.#warm;
     const signal = this.#warming.signal;
     this.#warm = previous.then(() => this.#embedAll(skills, signal));

@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
-import type { RankedSkill, Ranker, RankerSearchOptions } from "../../../skills/types.js";
+import type { RankedSkill, RankerSearchOptions } from "../../../skills/types.js";
 import { Bm25Ranker } from "../ranker-bm25/index.js";
-import { dot } from "../ranker-hybrid/index.js";
+import { dot, FusedRanker } from "../ranker-hybrid/index.js";
 import { DEFAULT_FUSION, type FusionSettings, fuse, type Neighbour, vectorSay } from "./fusion.js";
 import { type SkillVectors, textKey } from "./skill-vectors.js";
 
@@ -27,62 +27,36 @@ export const DEFAULT_SEMANTIC: SemanticSettings = { ...DEFAULT_FUSION, candidate
  * Until every skill has its vector, and whenever the model cannot run, it answers by words alone,
  * and `warming()` says so while the vectors are on their way.
  */
-export class SemanticRanker implements Ranker {
+export class SemanticRanker extends FusedRanker<{ readonly skill: CatalogSkill; readonly key: string }, Bm25Ranker> {
   readonly name = "semantic";
-  readonly #lexical = new Bm25Ranker();
-  /** Each skill and its embedded text's key. */
-  readonly #skills = new Map<string, { readonly skill: CatalogSkill; readonly key: string }>();
   /** Whether every skill held had its vector at the last look (reset when skills are added). */
   #complete = false;
-  /** For `count`: the last search and how many skills only the vectors brought. */
-  #lastVectorOnly: { query: string; source: string | undefined; count: number } | undefined;
   readonly #queries = new LRUCache<string, Float32Array>({ max: 500 });
 
   constructor(
     readonly vectors: SkillVectors,
     readonly settings: SemanticSettings = DEFAULT_SEMANTIC,
-  ) {}
+  ) {
+    super(new Bm25Ranker());
+  }
 
   emptyCopy(): SemanticRanker {
     return new SemanticRanker(this.vectors, this.settings);
   }
 
-  build(skills: readonly CatalogSkill[]): void {
-    this.#lexical.build(skills);
-    this.#skills.clear();
-    this.#index(skills);
-  }
-
-  add(skills: readonly CatalogSkill[]): void {
-    this.#lexical.add(skills);
-    this.#index(skills);
-  }
-
-  remove(qualifiedIds: readonly string[]): void {
-    this.#lexical.remove(qualifiedIds);
-    this.#lastVectorOnly = undefined;
-    for (const id of qualifiedIds) this.#skills.delete(id);
-  }
-
   warming(): boolean {
     if (this.vectors.state === "unavailable") return false;
-    if (this.vectors.state === "loading") return this.#skills.size > 0;
-    if (!this.#complete) this.#complete = [...this.#skills.values()].every(({ key }) => this.vectors.get(key));
+    if (this.vectors.state === "loading") return this.skills.size > 0;
+    if (!this.#complete) this.#complete = [...this.skills.values()].every(({ key }) => this.vectors.get(key));
     return !this.#complete;
-  }
-
-  async count(query: string, options: Omit<RankerSearchOptions, "limit">): Promise<number> {
-    const last = this.#lastVectorOnly;
-    if (!last || last.query !== query || last.source !== options.source)
-      await this.search(query, { ...options, limit: 1 });
-    return this.#lexical.count(query, options) + (this.#lastVectorOnly?.count ?? 0);
   }
 
   async search(query: string, options: RankerSearchOptions): Promise<RankedSkill[]> {
     const limit = Math.max(0, Math.floor(options.limit));
-    this.#lastVectorOnly = { query, source: options.source, count: 0 };
+    const vectorOnly = { query, source: options.source, count: 0 };
+    this.lastVectorOnly = vectorOnly;
     if (limit === 0) return [];
-    const lexical = this.#lexical.search(query, { ...options, limit: Math.max(limit, this.settings.candidates) });
+    const lexical = this.lexical.search(query, { ...options, limit: Math.max(limit, this.settings.candidates) });
     const say = vectorSay(lexical, this.settings);
     // Sure words, a model that cannot run or vectors not there yet: the words answer alone.
     if (say === 0 || this.warming() || this.vectors.state !== "ready") return lexical.slice(0, limit);
@@ -91,7 +65,7 @@ export class SemanticRanker implements Ranker {
     const neighbours = this.#nearest(queryVector, options.source);
     const fused = fuse(lexical, neighbours, say, Math.max(limit, this.settings.candidates), this.settings);
     const lexicalIds = new Set(lexical.map(({ skill }) => skill.qualifiedId));
-    this.#lastVectorOnly.count = fused.filter(({ skill }) => !lexicalIds.has(skill.qualifiedId)).length;
+    vectorOnly.count = fused.filter(({ skill }) => !lexicalIds.has(skill.qualifiedId)).length;
     return fused.slice(0, limit);
   }
 
@@ -111,7 +85,7 @@ export class SemanticRanker implements Ranker {
   /** The `candidates` skills whose vectors are closest to the query's. */
   #nearest(query: Float32Array, source: string | undefined): Neighbour[] {
     const scored: Neighbour[] = [];
-    for (const { skill, key } of this.#skills.values()) {
+    for (const { skill, key } of this.skills.values()) {
       if (source !== undefined && skill.source !== source) continue;
       const vector = this.vectors.get(key);
       if (vector) scored.push({ skill, similarity: dot(query, vector) });
@@ -119,16 +93,15 @@ export class SemanticRanker implements Ranker {
     return scored.sort((a, b) => b.similarity - a.similarity).slice(0, this.settings.candidates);
   }
 
-  #index(skills: readonly CatalogSkill[]): void {
+  protected index(skills: readonly CatalogSkill[]): void {
     const texts = new Map<string, string>();
     for (const skill of skills) {
       const text = embeddedText(skill);
       const key = textKey(text);
-      this.#skills.set(skill.qualifiedId, { skill, key });
+      this.skills.set(skill.qualifiedId, { skill, key });
       texts.set(key, text);
     }
     this.#complete = false;
-    this.#lastVectorOnly = undefined;
     this.vectors.need(texts);
   }
 }

@@ -17,7 +17,7 @@ import {
   TOO_DEEP_REASON,
 } from "../../../skills/files/folder-rules.js";
 import { NotRegularFileError } from "../../../lib/regular-file.js";
-import { OutsideFolderError, readHead } from "../../../skills/files/read-head.js";
+import { type Head, OutsideFolderError, readHead, readHeadInPlace } from "../../../skills/files/read-head.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";
 import { compare } from "../../../lib/compare.js";
 import type { SkillFolder } from "./scan.js";
@@ -60,7 +60,8 @@ export function createSkillFiles(): SkillFiles {
 
     async readDocument(skillPath, maxBytes) {
       const folder = folderOf(skillPath, "SKILL.md");
-      return readInside(folder.dir, folder.file, basename(folder.file), maxBytes);
+      const inPlace = await readHeadInPlace(folder.file, maxBytes, folder.dir);
+      return inPlace ? content(inPlace) : readInside(folder.dir, folder.file, basename(folder.file), maxBytes);
     },
 
     async listFiles(skillPath, limit, signal) {
@@ -102,8 +103,11 @@ export function createSkillFiles(): SkillFiles {
       if (segments.slice(0, -1).some((segment) => SKIPPED_FOLDERS.has(segment))) {
         throw new SkillFileError(filePath, "files under node_modules or .git are not served");
       }
+      const path = join(folder.dir, ...segments);
+      const inPlace = await readHeadInPlace(path, maxBytes, folder.dir);
+      if (inPlace) return content(inPlace);
       await refuseLinkedFolders(folder.dir, segments, filePath);
-      return readInside(folder.dir, join(folder.dir, ...segments), filePath, maxBytes);
+      return readInside(folder.dir, path, filePath, maxBytes);
     },
   };
 }
@@ -212,7 +216,7 @@ async function refuseLinkedFolders(dir: string, segments: readonly string[], sho
 
 /**
  * Reads `path`, at most `maxBytes` of it, if its real path (every symlink resolved) is a regular
- * file inside `dir`. Errors name the file as the agent asked for it, never its place on disk.
+ * file inside `dir` (what readHeadInPlace could not read: a link, or a file that is none). Errors name the file as the agent asked for it, never its place on disk.
  */
 async function readInside(dir: string, path: string, shown: string, maxBytes: number): Promise<SkillFileContent> {
   let real: string;
@@ -223,14 +227,17 @@ async function readInside(dir: string, path: string, shown: string, maxBytes: nu
   }
   if (!isServedFrom(real, dir)) throw new SkillFileError(shown, "leads outside the skill folder");
   try {
-    const head = await readHead(real, maxBytes, dir);
-    return { bytes: head.bytes, size: head.size, truncated: head.truncated, mtimeMs: head.mtimeMs };
+    return content(await readHead(real, maxBytes, dir));
   } catch (error) {
     if (error instanceof NotRegularFileError)
       throw new SkillFileError(shown, `is not a regular file but ${error.kind}`);
     if (error instanceof OutsideFolderError) throw new SkillFileError(shown, "leads outside the skill folder");
     throw fileError(shown, error);
   }
+}
+
+function content(head: Head): SkillFileContent {
+  return { bytes: head.bytes, size: head.size, truncated: head.truncated, mtimeMs: head.mtimeMs };
 }
 
 function fileError(shown: string, error: unknown): SkillFileError {

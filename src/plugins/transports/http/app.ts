@@ -2,7 +2,7 @@ import { createMcpHandler, isJsonContentType, isLegacyRequest, type McpServer } 
 import { systemClock, type Clock, type ClockTimer } from "../../../kernel/clock.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { Logger } from "../../../kernel/logger.js";
-import type { ServerBuildOptions } from "../../../kernel/types.js";
+import type { CatalogFor, ServerBuildOptions } from "../../../kernel/types.js";
 import { readBody } from "./body.js";
 import { createOAuthGate, type Caller, type OAuthGate } from "./auth/gate.js";
 import { identityIn } from "./auth/verifier.js";
@@ -14,7 +14,6 @@ import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
 import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
 import type { HttpRoute, SignInGate } from "./routes.js";
-import type { CatalogFor } from "../../../skills/catalog/catalog-view.js";
 import { SessionTable } from "./sessions.js";
 import { WorkLimiter } from "./work-limit.js";
 
