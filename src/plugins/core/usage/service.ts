@@ -236,7 +236,8 @@ export class UsageService implements SkillUsage, UsageNotes {
   popularity(skill: AreaSkill): number {
     // Read again in the background once old: the answer asking never waits for the store.
     if (this.options.now() - this.#rankedAt >= (this.options.rankEveryMs ?? 0)) void this.rank();
-    if (skill.source === undefined || skill.name === undefined) return 0;
+    // Asked of every skill of the catalog at each summary: no key is made while no skill is used.
+    if (this.#uses.size === 0 || skill.source === undefined || skill.name === undefined) return 0;
     return this.#uses.get(skillKey({ source: skill.source, name: skill.name })) ?? 0;
   }
 }
