@@ -21,6 +21,7 @@
 //   node bench/scale.mjs --sizes 10000 --runs 3 --settle 40 --idle 20   # RSS and idle CPU too
 //   node bench/scale.mjs --sizes 100000 --runs 1   # minutes: 100,000 skills under /tmp (hard links to the corpus)
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
+//   node bench/scale.mjs --baseline /tmp/old/dist/cli.js --baseline-cold --only 'kernel cold$|cli\.js$|Fuse server 1|MiniSearch'
 //   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
 //   node bench/scale.mjs --sizes 1566 --runtimes bun,deno --only 'kernel'   # the bundle on Bun and Deno too
 //   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel cold$|MiniSearch|echo'   # search over stdio
@@ -47,6 +48,8 @@ const { values } = parseArgs({
     kernel: { type: "string", default: "dist/cli.js" },
     // A second build served beside it in the same runs (a before/after), e.g. an older commit's.
     baseline: { type: "string" },
+    // The baseline started cold as this tree's cold candidate is (a build that knows --no-disk-cache).
+    "baseline-cold": { type: "boolean", default: false },
     // SKILL.md-only folders (bench/scale/make-catalog.mjs), the flattering catalog of earlier runs.
     flat: { type: "boolean", default: false },
     query: { type: "string", default: "extract tables from pdf files" },
@@ -113,7 +116,12 @@ const servers = (root) =>
       ? [
           {
             name: `skills-kernel ${values.baseline}`,
-            args: [resolve(repo, values.baseline), "--skills-dir", root],
+            args: [
+              resolve(repo, values.baseline),
+              "--skills-dir",
+              root,
+              ...(values["baseline-cold"] ? ["--no-disk-cache"] : []),
+            ],
             tool: "search_skills",
           },
         ]
