@@ -285,7 +285,7 @@ function printServers(candidates, samples) {
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
   const latency = latencyCalls > 0 ? " search p50 over stdio, ms |" : "";
   console.log(
-    `| server | first answer, wall ms (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`,
+    `| server | first answer, wall ms (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | CPU ms to it (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`,
   );
   console.log(
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`,
@@ -293,13 +293,14 @@ function printServers(candidates, samples) {
   for (const [index, candidate] of candidates.entries()) {
     const [wall, cpu] = [med(index, "wall"), med(index, "cpu")];
     const walls = samples[index].map((sample) => sample.wall);
+    const cpus = samples[index].map((sample) => sample.cpu);
     const cells = [
       `${Math.round(wall)} (${Math.round(Math.min(...walls))}–${Math.round(Math.max(...walls))})`,
       ratio(wall, med(echo, "wall")),
       ratio(wall, med(floor, "wall")),
       ratio(wall, med(fuse[0], "wall")),
       ratio(wall, med(fuse[1], "wall")),
-      Math.round(cpu),
+      `${Math.round(cpu)} (${Math.round(Math.min(...cpus))}–${Math.round(Math.max(...cpus))})`,
       ratio(cpu, med(echo, "cpu")),
       ratio(cpu, med(floor, "cpu")),
       ratio(cpu, med(fuse[0], "cpu")),
