@@ -371,14 +371,19 @@ for (const size of values.sizes.split(",").map(Number)) {
   const floors = floorFiles.map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
   const lmed = (index, key) => (index < 0 ? undefined : median(lists[index].map((sample) => sample[key])));
   console.log(
-    `\n| command | wall ms | vs read-all | CPU ms | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|---:|${"---:|".repeat(floors.length)}`,
+    `\n| command | wall ms (range) | vs read-all | CPU ms (range) | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|---:|${"---:|".repeat(floors.length)}`,
   );
+  /** A command's median and range of one measure, in whole ms. */
+  const spread = (index, key) => {
+    const values = lists[index].map((sample) => sample[key]);
+    return `${Math.round(lmed(index, key))} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
+  };
   for (const [index, command] of oneShots.entries()) {
     const [wall, cpu] = [lmed(index, "wall"), lmed(index, "cpu")];
     const cells = [
-      Math.round(wall),
+      spread(index, "wall"),
       ratio(wall, lmed(floors[0], "wall")),
-      Math.round(cpu),
+      spread(index, "cpu"),
       ...floors.map((floor) => ratio(cpu, lmed(floor, "cpu"))),
     ];
     console.log(`| ${command.name} | ${cells.join(" | ")} |`);
