@@ -17,9 +17,7 @@ export const IN_PROCESS_COMMANDS: ReadonlyMap<string, string> = new Map([
  * search index's ranker, the installer).
  */
 const TOOL_PLUGINS: ReadonlySet<string> = new Set([
-  "list-skills",
-  "search-skills",
-  "read-skill",
+  ...IN_PROCESS_COMMANDS.values(),
   "fetch-skill-files",
   "validate-skill",
   "install-skill",
