@@ -21,6 +21,7 @@
 //   node bench/scale.mjs --sizes 10000 --runs 3 --settle 40 --idle 20   # RSS and idle CPU too
 //   node bench/scale.mjs --sizes 100000 --runs 1   # minutes: 100,000 skills under /tmp (hard links to the corpus)
 //   node bench/scale.mjs --baseline /tmp/old/dist/cli.js   # another build beside dist/cli.js, run by run
+//   node bench/scale.mjs --baseline /tmp/old/dist/cli.js --baseline-cold --only 'kernel cold$|cli\.js$|Fuse server 1|MiniSearch'
 //   node bench/scale.mjs --sizes 100000 --runs 1 --only 'kernel|Fuse server 1|read-all\.mjs'   # a subset
 //   node bench/scale.mjs --sizes 1566 --runtimes bun,deno --only 'kernel'   # the bundle on Bun and Deno too
 //   node bench/scale.mjs --sizes 1566,10000 --latency 200 --only 'kernel cold$|MiniSearch|echo'   # search over stdio
@@ -47,6 +48,8 @@ const { values } = parseArgs({
     kernel: { type: "string", default: "dist/cli.js" },
     // A second build served beside it in the same runs (a before/after), e.g. an older commit's.
     baseline: { type: "string" },
+    // The baseline started cold as this tree's cold candidate is (a build that knows --no-disk-cache).
+    "baseline-cold": { type: "boolean", default: false },
     // SKILL.md-only folders (bench/scale/make-catalog.mjs), the flattering catalog of earlier runs.
     flat: { type: "boolean", default: false },
     query: { type: "string", default: "extract tables from pdf files" },
@@ -113,7 +116,12 @@ const servers = (root) =>
       ? [
           {
             name: `skills-kernel ${values.baseline}`,
-            args: [resolve(repo, values.baseline), "--skills-dir", root],
+            args: [
+              resolve(repo, values.baseline),
+              "--skills-dir",
+              root,
+              ...(values["baseline-cold"] ? ["--no-disk-cache"] : []),
+            ],
             tool: "search_skills",
           },
         ]
@@ -277,7 +285,7 @@ function printServers(candidates, samples) {
   const extra = settleSeconds + idleSeconds > 0 ? " RSS MB, median (range) | idle CPU, % of a core |" : "";
   const latency = latencyCalls > 0 ? " search p50 over stdio, ms |" : "";
   console.log(
-    `| server | first answer, wall ms (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | CPU ms to it | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`,
+    `| server | first answer, wall ms (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | CPU ms to it (range) | vs echo | vs warm floor | vs Fuse 1 | vs Fuse 2 | retries |${latency}${extra}`,
   );
   console.log(
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${latency ? "---:|" : ""}${extra ? "---:|---:|" : ""}`,
@@ -285,13 +293,14 @@ function printServers(candidates, samples) {
   for (const [index, candidate] of candidates.entries()) {
     const [wall, cpu] = [med(index, "wall"), med(index, "cpu")];
     const walls = samples[index].map((sample) => sample.wall);
+    const cpus = samples[index].map((sample) => sample.cpu);
     const cells = [
       `${Math.round(wall)} (${Math.round(Math.min(...walls))}–${Math.round(Math.max(...walls))})`,
       ratio(wall, med(echo, "wall")),
       ratio(wall, med(floor, "wall")),
       ratio(wall, med(fuse[0], "wall")),
       ratio(wall, med(fuse[1], "wall")),
-      Math.round(cpu),
+      `${Math.round(cpu)} (${Math.round(Math.min(...cpus))}–${Math.round(Math.max(...cpus))})`,
       ratio(cpu, med(echo, "cpu")),
       ratio(cpu, med(floor, "cpu")),
       ratio(cpu, med(fuse[0], "cpu")),
@@ -362,14 +371,19 @@ for (const size of values.sizes.split(",").map(Number)) {
   const floors = floorFiles.map((file) => oneShots.findIndex((command) => command.name.startsWith(file)));
   const lmed = (index, key) => (index < 0 ? undefined : median(lists[index].map((sample) => sample[key])));
   console.log(
-    `\n| command | wall ms | vs read-all | CPU ms | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|---:|${"---:|".repeat(floors.length)}`,
+    `\n| command | wall ms (range) | vs read-all | CPU ms (range) | ${floorFiles.map((file) => `CPU vs ${file.replace(".mjs", "")}`).join(" | ")} |\n|---|---:|---:|---:|${"---:|".repeat(floors.length)}`,
   );
+  /** A command's median and range of one measure, in whole ms. */
+  const spread = (index, key) => {
+    const values = lists[index].map((sample) => sample[key]);
+    return `${Math.round(lmed(index, key))} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
+  };
   for (const [index, command] of oneShots.entries()) {
     const [wall, cpu] = [lmed(index, "wall"), lmed(index, "cpu")];
     const cells = [
-      Math.round(wall),
+      spread(index, "wall"),
       ratio(wall, lmed(floors[0], "wall")),
-      Math.round(cpu),
+      spread(index, "cpu"),
       ...floors.map((floor) => ratio(cpu, lmed(floor, "cpu"))),
     ];
     console.log(`| ${command.name} | ${cells.join(" | ")} |`);

@@ -1,8 +1,29 @@
 import { isEntryWithOptions } from "../config/plugin-resolver.js";
 import type { PluginEntry, SkillsKernelConfig } from "../kernel/config.js";
 
-/** Commands that call one tool in process: their kernel builds no MCP server (KernelOptions.inProcessOnly). */
-export const IN_PROCESS_COMMANDS: ReadonlySet<string> = new Set(["list", "search", "read"]);
+/**
+ * Commands that call one tool in process, with the built-in plugin of that tool: their kernel
+ * builds no MCP server (KernelOptions.inProcessOnly) and registers no other built-in tool.
+ */
+export const IN_PROCESS_COMMANDS: ReadonlyMap<string, string> = new Map([
+  ["list", "list-skills"],
+  ["search", "search-skills"],
+  ["read", "read-skill"],
+]);
+
+/**
+ * Built-ins that only register a tool nothing else consumes: a command that calls another tool
+ * boots without them, and so without their code, option schemas and what they pull in (the
+ * search index's ranker, the installer).
+ */
+const TOOL_PLUGINS: ReadonlySet<string> = new Set([
+  ...IN_PROCESS_COMMANDS.values(),
+  "fetch-skill-files",
+  "validate-skill",
+  "install-skill",
+  "audit-skill",
+  "cache-stats",
+]);
 
 /**
  * Built-ins that only add to the MCP servers a kernel builds (resources, prompts, the skills
@@ -16,26 +37,29 @@ const SERVER_ONLY_PLUGINS: ReadonlySet<string> = new Set([
   "catalog-summary",
 ]);
 
-function withoutServerOnly(entries: readonly PluginEntry[]): PluginEntry[] {
+function without(entries: readonly PluginEntry[], dropped: (name: string) => boolean): PluginEntry[] {
   return entries.flatMap((entry): PluginEntry[] => {
-    if (typeof entry === "string") return SERVER_ONLY_PLUGINS.has(entry) ? [] : [entry];
+    if (typeof entry === "string") return dropped(entry) ? [] : [entry];
     if (!Array.isArray(entry)) return [entry];
-    if (isEntryWithOptions(entry))
-      return typeof entry[0] === "string" && SERVER_ONLY_PLUGINS.has(entry[0]) ? [] : [entry];
-    return [withoutServerOnly(entry as readonly PluginEntry[])];
+    if (isEntryWithOptions(entry)) return typeof entry[0] === "string" && dropped(entry[0]) ? [] : [entry];
+    return [without(entry as readonly PluginEntry[], dropped)];
   });
 }
 
-/** The config as a kernel that only answers in process boots it: without the server-only built-ins. */
-export function forInProcessUse(config: SkillsKernelConfig): SkillsKernelConfig {
+/**
+ * The config as the kernel of an in-process command boots it: without the server-only built-ins,
+ * nor the built-in tools other than the command's own (`tool`, a plugin name).
+ */
+export function forInProcessUse(config: SkillsKernelConfig, tool: string): SkillsKernelConfig {
+  const dropped = (name: string) => SERVER_ONLY_PLUGINS.has(name) || (TOOL_PLUGINS.has(name) && name !== tool);
   const startupPlugins = config.startup?.plugins;
   return {
     ...config,
-    plugins: withoutServerOnly(config.plugins ?? []),
+    plugins: without(config.plugins ?? [], dropped),
     ...(startupPlugins && {
       startup: {
         ...config.startup,
-        plugins: Object.fromEntries(Object.entries(startupPlugins).filter(([name]) => !SERVER_ONLY_PLUGINS.has(name))),
+        plugins: Object.fromEntries(Object.entries(startupPlugins).filter(([name]) => !dropped(name))),
       },
     }),
   };

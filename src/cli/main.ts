@@ -146,10 +146,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           ]
         : []),
     ];
-    const inProcessOnly = IN_PROCESS_COMMANDS.has(args.command);
+    const inProcessTool = IN_PROCESS_COMMANDS.get(args.command);
     const kernel = await createKernel({
-      config: inProcessOnly ? forInProcessUse(config) : config,
-      inProcessOnly,
+      config: inProcessTool ? forInProcessUse(config, inProcessTool) : config,
+      inProcessOnly: inProcessTool !== undefined,
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,

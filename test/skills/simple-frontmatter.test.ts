@@ -64,6 +64,11 @@ describe("the fast path for simple frontmatter", () => {
       "description: \u00a0padded\u3000\nname: x\u00a0\nlist:\n  - \u00a0a\u00a0\n",
     ],
     ["a plain value continued after 60,000 blank lines", `description: one\n${"\n".repeat(60_000)}  two\n`],
+    ["flow lists of scalars", "tags: [a, b c, 'd', \"f\", 1, true, ~]\nempty: [ ]\nspaced: [ x ,y ]\n"],
+    [
+      "lists of mappings",
+      "people:\n  - name: A\n    org: B, C / @d\n    tags: [x]\n  -   name: E\n      role:\n        lead: yes\nrest: 1\n",
+    ],
   ])("reads %s as yaml does", (_label, yaml) => {
     expect(expectAgreement(yaml)).toBeDefined();
   });
@@ -72,7 +77,13 @@ describe("the fast path for simple frontmatter", () => {
     ["a comment line", "# comment\nname: x\n"],
     ["a trailing comment", "name: x # comment\n"],
     ["a tab", "name:\tx\n"],
-    ["a flow sequence", "tags: [a, b]\n"],
+    ["a flow list over two lines", "tags: [a,\n  b]\n"],
+    ["a flow list with a trailing comma", "tags: [a, b,]\n"],
+    ["a flow list with a comma inside quotes", "tags: ['a, b']\n"],
+    ["a flow list holding a pair", "tags: [a: b]\n"],
+    ["a flow list holding a list", "tags: [a, [b]]\n"],
+    ["a flow list with a comment", "tags: [a] # c\n"],
+    ["a list item mapping whose next key is out of line", "items:\n  - a: 1\n   b: 2\n"],
     ["a flow mapping", "metadata: {a: 1}\n"],
     ["an anchor and an alias", "a: &x 1\nb: *x\n"],
     ["a tag", "a: !!str 1\n"],
@@ -86,7 +97,6 @@ describe("the fast path for simple frontmatter", () => {
     ["a duplicate key (a warning)", "name: a\nname: b\n"],
     ["a key that could reach a prototype", "__proto__: x\nname: y\n"],
     ["a key the core schema resolves to a boolean", "true: x\n"],
-    ["a list of mappings", "items:\n  - a: 1\n"],
     ["a value starting with an indicator", "a: -1\n"],
     ["a document that is not a mapping", "just text\n"],
     ["an empty frontmatter", ""],
@@ -212,6 +222,32 @@ describe("the fast path for simple frontmatter", () => {
         arbitrary: fc
           .tuple(fc.constantFrom(0, 2), fc.array(scalar, { minLength: 1, maxLength: 3 }))
           .map(([d, items]) => ({ inline: "", below: items.map((item) => `${spaces(at + d)}- ${item}`) })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.array(scalar, { maxLength: 3 }), fc.constantFrom(",", ", ", " , ", ",,"), fc.constantFrom("", " "))
+          .map(([items, comma, pad]) => ({ inline: `[${pad}${items.join(comma)}${pad}]`, below: [] })),
+      },
+      {
+        weight: 1,
+        // A list of mappings: each item `- key: scalar`, then keys at the first key's column or off it.
+        arbitrary: fc
+          .tuple(
+            fc.constantFrom(0, 2),
+            fc.constantFrom(" ", "  "),
+            fc.array(
+              fc.tuple(key, scalar, fc.array(fc.tuple(fc.constantFrom(-1, 0, 0, 1), key, scalar), { maxLength: 2 })),
+              { minLength: 1, maxLength: 2 },
+            ),
+          )
+          .map(([d, gap, items]) => ({
+            inline: "",
+            below: items.flatMap(([k, v, more]) => [
+              `${spaces(at + d)}-${gap}${k}: ${v}`,
+              ...more.map(([off, k2, v2]) => `${spaces(at + d + 1 + gap.length + off)}${k2}: ${v2}`),
+            ]),
+          })),
       },
     );
   const key = fc.constantFrom(

@@ -106,22 +106,33 @@ const WORDS_FROM_CHARS = 300;
  */
 function vocabularies(skills: readonly AreaSkill[]): { words: Int32Array[]; shared: Float64Array } {
   const ids = new Map<string, number>();
-  /** For each word, the last skill it was counted for: a skill counts a word once. */
+  /** For each word, the last skill it was counted for (a skill counts a word once), and how many skills use it. */
   const lastSkill: number[] = [];
-  const words = skills.map((skill, index) => {
-    const own: number[] = [];
-    for (const word of topicWords(`${skill.name ?? skill.id} ${skill.description.slice(0, WORDS_FROM_CHARS)}`)) {
+  const shared: number[] = [];
+  const words: Int32Array[] = [];
+  const own: number[] = [];
+  // Plain loops: this runs once per start, mostly before V8 has optimised anything.
+  for (let index = 0; index < skills.length; index++) {
+    const skill = skills[index]!;
+    const found = topicWords(`${skill.name ?? skill.id} ${skill.description.slice(0, WORDS_FROM_CHARS)}`);
+    own.length = 0;
+    for (let k = 0; k < found.length; k++) {
+      const word = found[k]!;
       let id = ids.get(word);
-      if (id === undefined) ids.set(word, (id = ids.size));
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(word, id);
+        lastSkill.push(-1);
+        shared.push(0);
+      }
       if (lastSkill[id] === index) continue;
       lastSkill[id] = index;
+      shared[id]!++;
       own.push(id);
     }
-    return Int32Array.from(own);
-  });
-  const shared = new Float64Array(ids.size);
-  for (const list of words) for (const id of list) shared[id]!++;
-  return { words, shared };
+    words.push(Int32Array.from(own));
+  }
+  return { words, shared: Float64Array.from(shared) };
 }
 
 /**

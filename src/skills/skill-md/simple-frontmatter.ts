@@ -1,11 +1,13 @@
 /**
  * The frontmatter nearly every SKILL.md is written in, read without the yaml package: `key: value`
- * mappings (nested by indentation), lists of scalars, plain, quoted and block scalars. Loading a
- * large catalog spends most of its time in yaml's lexer, parser and composer otherwise (see
- * docs/benchmarks.md, "Serving large catalogs").
+ * mappings (nested by indentation), lists of scalars or of such mappings, one-line flow lists of
+ * scalars (`tags: [a, b]`), plain, quoted and block scalars. Loading a large catalog spends most
+ * of its time in yaml's lexer, parser and composer otherwise, and a cold `list` pays for yaml's
+ * first, unoptimized runs even when only a handful of skills need it (see docs/benchmarks.md,
+ * "Serving large catalogs" and issue 51's `list` figures).
  *
  * It answers only for text it understands completely and otherwise returns undefined, so the
- * caller parses with yaml: anything unusual (comments, tabs, flow collections, anchors, tags,
+ * caller parses with yaml: anything unusual (comments, tabs, flow mappings, anchors, tags,
  * escapes past the common ones, keep chomping, duplicate or unsafe keys) takes that path. For
  * the text it accepts, the result is what yaml's toJS gives under the core schema, as
  * null-prototype plain data; test/skills/simple-frontmatter.test.ts checks both against each other
@@ -52,7 +54,8 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { "\\": "\\", '"': '"',
 class LineReader {
   next = 0;
 
-  constructor(private readonly lines: readonly string[]) {}
+  /** Mutable only so that a list item's mapping can be read as one (see list). */
+  constructor(private readonly lines: string[]) {}
 
   /** A block mapping whose keys sit at `indent`; undefined for anything outside the subset. */
   map(indent: number): Record<string, unknown> | undefined {
@@ -100,8 +103,18 @@ class LineReader {
       if (at > indent) return undefined;
       if (!isListItem(line, at)) return items;
       const text = trimSpaces(line.slice(at + 1));
+      if (KEY.test(text)) {
+        // `- key: value`, maybe more keys below at the first key's column: with the dash blanked
+        // out, the item is a mapping like any other.
+        const column = at + 1 + indentOf(line.slice(at + 1));
+        this.lines[this.next] = " ".repeat(column) + line.slice(column);
+        const map = this.map(column);
+        if (map === undefined) return undefined;
+        items.push(map);
+        continue;
+      }
       this.next++;
-      // An item continued on the next line, or holding a mapping, is left to yaml.
+      // An item continued on the next line is left to yaml.
       if (this.continues(indent)) return undefined;
       const value = text === "" ? INVALID : scalarOnOneLine(text);
       if (value === INVALID) return undefined;
@@ -114,6 +127,7 @@ class LineReader {
     const first = text[0]!;
     if (first === "|" || first === ">") return this.block(text, indent);
     if (first === '"' || first === "'") return this.continues(indent) ? INVALID : scalarOnOneLine(text);
+    if (first === "[") return this.continues(indent) ? INVALID : flowList(text);
     if (!isPlainLine(text, true)) return INVALID;
     const parts = [text];
     while (this.continues(indent)) {
@@ -234,6 +248,29 @@ function isPlainLine(text: string, first: boolean): boolean {
   if (!first && text[0] === "#") return false;
   return !text.includes(": ") && !text.endsWith(":") && !text.includes(" #");
 }
+
+/**
+ * A flow list of scalars on one line, `[a, 'b c', 3]`, or `[]`. Items holding what flow context
+ * reads otherwise (a colon, a comment, a nested collection, a comma inside quotes) and a
+ * trailing comma are left to yaml.
+ */
+function flowList(text: string): unknown[] | typeof INVALID {
+  if (!text.endsWith("]")) return INVALID;
+  const inside = text.slice(1, -1);
+  if (trimSpaces(inside) === "") return [];
+  const items: unknown[] = [];
+  for (const part of inside.split(",")) {
+    const item = trimSpaces(part);
+    if (item === "" || FLOW_UNSUPPORTED.test(item)) return INVALID;
+    const value = scalarOnOneLine(item);
+    if (value === INVALID) return INVALID;
+    items.push(value);
+  }
+  return items;
+}
+
+/** Characters that mean something else inside a flow collection: nesting, a pair, a comment. */
+const FLOW_UNSUPPORTED = /[[\]{}:#]/;
 
 /** A quoted or plain scalar that fits on its line. */
 function scalarOnOneLine(text: string): unknown {

@@ -77,6 +77,14 @@ const YAML_OPTIONS = {
 export function parseSkillMd(text: string, options: ParseSkillMdOptions): SkillMdResult {
   const block = extractFrontmatter(text, options);
   if ("code" in block) return { ok: false, error: block };
+  return parseFrontmatterBlock(block, options);
+}
+
+/** parseSkillMd past the split, for a caller that split the text already (extractFrontmatter). */
+export function parseFrontmatterBlock(
+  block: FrontmatterBlock,
+  options: Pick<ParseSkillMdOptions, "folderName">,
+): SkillMdResult {
   let parsed: Pick<ParsedFrontmatter, "data" | "warnings"> | SkillMdIssue;
   try {
     // The common form needs no YAML parser; it gives what yaml would, and no warnings.

@@ -1,4 +1,4 @@
-import { ALL_CALLERS, BUCKETS, lastDays, parseSkillField, skillKey } from "./buckets.js";
+import { ALL_CALLERS, BUCKETS, lastDays, parseSkillField, skillKey, type SkillKey } from "./buckets.js";
 import type { MissFigures, SkillUsageFigures, UsageCounter, UsageQuery, UsageReport } from "./report.js";
 import type { UsageStore } from "./store.js";
 import { queryId } from "./tally.js";
@@ -45,47 +45,14 @@ function iso(at: number | undefined): string | null {
 export async function readReport(store: UsageStore, query: UsageQuery, now: number): Promise<UsageReport> {
   const days = lastDays(now, query.days);
   const group = query.group ?? ALL_CALLERS;
-  const [skillCounters, lastUsed, missCounters, lastMissed] = await Promise.all([
-    store.counters(days.map((day) => BUCKETS.skills(day, group))),
-    store.latest(days.map((day) => BUCKETS.lastUsed(day, group))),
-    store.counters(days.map((day) => BUCKETS.misses(day, group))),
-    store.latest(days.map((day) => BUCKETS.lastMissed(day, group))),
-  ]);
-
   const catalog = query.catalog;
   const shown = new Set(catalog.sources.map((source) => source.name));
   const unserved = query.unserved ?? !catalog.restricted;
-  const rows = new Map<string, { source: string; name: string; counts: Counts; last?: number }>();
-  for (const skill of catalog.list()) {
-    const key = skillKey(skill);
-    if (!rows.has(key)) rows.set(key, { source: skill.source, name: skill.name, counts: zero() });
-  }
-  const rowOf = (source: string, name: string) => {
-    const key = skillKey({ source, name });
-    let row = rows.get(key);
-    if (row) return row;
-    // A skill its source no longer serves: shown to whoever may see that source, or every source.
-    if (!unserved && !shown.has(source)) return undefined;
-    if (source.length > MAX_STORED_TEXT || name.length > MAX_STORED_TEXT) return undefined;
-    rows.set(key, (row = { source, name, counts: zero() }));
-    return row;
-  };
-  for (const bucket of skillCounters) {
-    for (const [field, value] of bucket) {
-      const parsed = parseSkillField(field);
-      if (!parsed?.counter) continue;
-      const row = rowOf(parsed.skill.source, parsed.skill.name);
-      if (row) row.counts[parsed.counter] += count(value);
-    }
-  }
-  for (const bucket of lastUsed) {
-    for (const [field, at] of bucket) {
-      const parsed = parseSkillField(field);
-      if (!parsed || parsed.counter) continue;
-      const row = rowOf(parsed.skill.source, parsed.skill.name);
-      if (row && iso(at) !== null && (row.last ?? 0) < at) row.last = at;
-    }
-  }
+  const [rows, missCounters, lastMissed] = await Promise.all([
+    readSkillRows(store, days, group, catalog.list(), (source) => unserved || shown.has(source)),
+    store.counters(days.map((day) => BUCKETS.misses(day, group))),
+    store.latest(days.map((day) => BUCKETS.lastMissed(day, group))),
+  ]);
   const skills = [...rows.values()]
     .map(({ source, name, counts, last }) => ({ name, source, ...counts, lastUsed: iso(last) }))
     .sort(byUse);
@@ -122,4 +89,72 @@ export async function readReport(store: UsageStore, query: UsageQuery, now: numb
     }),
   );
   return { days: query.days, skills, misses };
+}
+
+interface SkillRow {
+  readonly source: string;
+  readonly name: string;
+  readonly counts: Counts;
+  last?: number;
+}
+
+/**
+ * Each skill's counts and latest use over `days`: a row for every skill of `listed` (at zero when
+ * unused), and one for each stored skill of a source `keeps` admits.
+ */
+async function readSkillRows(
+  store: UsageStore,
+  days: readonly string[],
+  group: string,
+  listed: readonly SkillKey[],
+  keeps: (source: string) => boolean,
+): Promise<Map<string, SkillRow>> {
+  const [skillCounters, lastUsed] = await Promise.all([
+    store.counters(days.map((day) => BUCKETS.skills(day, group))),
+    store.latest(days.map((day) => BUCKETS.lastUsed(day, group))),
+  ]);
+  const rows = new Map<string, SkillRow>();
+  for (const skill of listed) {
+    const key = skillKey(skill);
+    if (!rows.has(key)) rows.set(key, { source: skill.source, name: skill.name, counts: zero() });
+  }
+  const rowOf = (source: string, name: string) => {
+    const key = skillKey({ source, name });
+    let row = rows.get(key);
+    if (row) return row;
+    // A skill its source no longer serves: shown to whoever may see that source, or every source.
+    if (!keeps(source)) return undefined;
+    if (source.length > MAX_STORED_TEXT || name.length > MAX_STORED_TEXT) return undefined;
+    rows.set(key, (row = { source, name, counts: zero() }));
+    return row;
+  };
+  for (const bucket of skillCounters) {
+    for (const [field, value] of bucket) {
+      const parsed = parseSkillField(field);
+      if (!parsed?.counter) continue;
+      const row = rowOf(parsed.skill.source, parsed.skill.name);
+      if (row) row.counts[parsed.counter] += count(value);
+    }
+  }
+  for (const bucket of lastUsed) {
+    for (const [field, at] of bucket) {
+      const parsed = parseSkillField(field);
+      if (!parsed || parsed.counter) continue;
+      const row = rowOf(parsed.skill.source, parsed.skill.name);
+      if (row && iso(at) !== null && (row.last ?? 0) < at) row.last = at;
+    }
+  }
+  return rows;
+}
+
+/**
+ * The uses (reads, fetches, installs) of every skill used in `days` days ending with the one `now`
+ * falls in, by `skillKey`, whatever serves it now: what ranks skills by use, with no row for the
+ * skills never used, no sort and no misses, so a start pays nothing per skill of its catalog.
+ */
+export async function readUses(store: UsageStore, days: number, now: number): Promise<Map<string, number>> {
+  const rows = await readSkillRows(store, lastDays(now, days), ALL_CALLERS, [], () => true);
+  const uses = new Map<string, number>();
+  for (const [key, row] of rows) if (usesOf(row.counts) > 0) uses.set(key, usesOf(row.counts));
+  return uses;
 }

@@ -54,9 +54,7 @@ export default definePlugin({
   name: "usage",
   provides: [TOKENS.Usage, TOKENS.SkillPopularity, TOKENS.RequestObserver],
   consumes: [
-    // The whole catalog: every skill's uses are read for the summary's popularity, which is asked
-    // only of the skills a caller sees; who may see which source makes the caller groups.
-    { token: TOKENS.WholeCatalog, wholeCatalog: true },
+    // Who may see which source makes the caller groups.
     { token: TOKENS.UsageStore, optional: true, wholeCatalog: true },
     { token: INTERNAL_TOKENS.RedisCommands, optional: true },
     { token: TOKENS.SourceVisibility, optional: true, fromStart: true, wholeCatalog: true },
@@ -64,7 +62,6 @@ export default definePlugin({
   ],
   options: usageOptionsSchema,
   setup(ctx, options) {
-    const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const redis = ctx.resolveOptional(INTERNAL_TOKENS.RedisCommands);
     const now = () => Date.now();
     let store: UsageStore | undefined = ctx.resolveOptional(TOKENS.UsageStore);
@@ -87,7 +84,6 @@ export default definePlugin({
       writeTimeoutMs: options.timeoutMs,
       maxPendingFields: options.maxEntries,
       visibilities: () => visibilities,
-      whole: catalog,
       rankEveryMs: RANK_INTERVAL_MS,
       metrics: ctx.resolveOptional(TOKENS.MetricsRecorder),
       logger: ctx.logger,

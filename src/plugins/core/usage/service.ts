@@ -3,12 +3,11 @@ import type { Logger } from "../../../kernel/logger.js";
 import type { MetricsRecorder } from "../../../kernel/request-observer.js";
 import type { HandlerCaller, Identity } from "../../../kernel/types.js";
 import type { CatalogSkill } from "../../../skills/catalog/catalog-types.js";
-import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import type { AreaSkill } from "../../../skills/catalog/summary-areas.js";
 import type { SourceVisibility } from "../../../skills/catalog/visibility.js";
 import { skillKey, type SkillKey } from "../../../skills/usage/buckets.js";
 import { missText } from "../../../skills/usage/query-text.js";
-import { readReport, usesOf } from "../../../skills/usage/read-report.js";
+import { readReport, readUses } from "../../../skills/usage/read-report.js";
 import type { SkillUsage, UsageCounter, UsageQuery, UsageReport } from "../../../skills/usage/report.js";
 import type { UsageStore } from "../../../skills/usage/store.js";
 import { UsageTally, writePending } from "../../../skills/usage/tally.js";
@@ -40,8 +39,6 @@ export interface UsageServiceOptions {
   /** How long one write of the figures, or a report's read, may take before it is given up. */
   readonly writeTimeoutMs: number;
   readonly visibilities: () => readonly SourceVisibility[];
-  /** Every skill, for the uses behind `popularity`. */
-  readonly whole?: CatalogView;
   /** How old the uses may get before `popularity` has them read again, in the background. */
   readonly rankEveryMs?: number;
   readonly metrics: MetricsRecorder | undefined;
@@ -212,15 +209,22 @@ export class UsageService implements SkillUsage, UsageNotes {
     return withTimeout(readReport(this.options.store, query, this.options.now()), this.options.writeTimeoutMs);
   }
 
-  /** Reads every skill's uses in `rankDays` from the store, for `popularity`; one ranking at a time. */
+  /** The uses of `rankDays`, written ones included, as `report` reads them. */
+  async #readUses(): Promise<Map<string, number>> {
+    await this.flush();
+    await this.options.opened;
+    return withTimeout(
+      readUses(this.options.store, this.options.rankDays, this.options.now()),
+      this.options.writeTimeoutMs,
+    );
+  }
+
+  /** Reads every used skill's uses in `rankDays` from the store, for `popularity`; one ranking at a time. */
   rank(): Promise<void> {
-    const whole = this.options.whole;
-    if (!whole) return Promise.resolve();
     this.#rankedAt = this.options.now();
-    this.#rankingUnderWay ??= this.report({ days: this.options.rankDays, catalog: whole, unserved: true })
-      .then((report) => {
-        const used = report.skills.filter((row) => usesOf(row) > 0);
-        this.#uses = new Map(used.map((row) => [skillKey(row), usesOf(row)]));
+    this.#rankingUnderWay ??= this.#readUses()
+      .then((uses) => {
+        this.#uses = uses;
       })
       .catch((error: unknown) => this.options.logger.debug(`cannot rank the most used skills: ${errorMessage(error)}`))
       .finally(() => {
@@ -232,7 +236,8 @@ export class UsageService implements SkillUsage, UsageNotes {
   popularity(skill: AreaSkill): number {
     // Read again in the background once old: the answer asking never waits for the store.
     if (this.options.now() - this.#rankedAt >= (this.options.rankEveryMs ?? 0)) void this.rank();
-    if (skill.source === undefined || skill.name === undefined) return 0;
+    // Asked of every skill of the catalog at each summary: no key is made while no skill is used.
+    if (this.#uses.size === 0 || skill.source === undefined || skill.name === undefined) return 0;
     return this.#uses.get(skillKey({ source: skill.source, name: skill.name })) ?? 0;
   }
 }

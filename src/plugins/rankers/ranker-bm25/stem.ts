@@ -52,9 +52,24 @@ function endsCvc(word: string): boolean {
   );
 }
 
+type Rule = readonly [suffix: string, replacement: string];
+/** Rules by the last letter of their suffix, in their order: a word is checked against the few that can end it. */
+type RulesByLast = ReadonlyMap<string, readonly Rule[]>;
+
+function byLastLetter(rules: readonly Rule[]): RulesByLast {
+  const byLast = new Map<string, Rule[]>();
+  for (const rule of rules) {
+    const last = rule[0].at(-1)!;
+    const list = byLast.get(last);
+    if (list) list.push(rule);
+    else byLast.set(last, [rule]);
+  }
+  return byLast;
+}
+
 /** Replace the first suffix of `rules` that `word` ends with, when the stem's measure exceeds `minMeasure`. */
-function replaceSuffix(word: string, rules: readonly (readonly [string, string])[], minMeasure: number): string {
-  for (const [suffix, replacement] of rules) {
+function replaceSuffix(word: string, rules: RulesByLast, minMeasure: number): string {
+  for (const [suffix, replacement] of rules.get(word.at(-1) ?? "") ?? []) {
     if (word.endsWith(suffix)) {
       const stem = word.slice(0, -suffix.length);
       return measure(stem) > minMeasure ? stem + replacement : word;
@@ -63,7 +78,7 @@ function replaceSuffix(word: string, rules: readonly (readonly [string, string])
   return word;
 }
 
-const STEP2: readonly (readonly [string, string])[] = [
+const STEP2 = byLastLetter([
   ["ational", "ate"],
   ["tional", "tion"],
   ["enci", "ence"],
@@ -85,9 +100,9 @@ const STEP2: readonly (readonly [string, string])[] = [
   ["iviti", "ive"],
   ["biliti", "ble"],
   ["logi", "log"],
-];
+]);
 
-const STEP3: readonly (readonly [string, string])[] = [
+const STEP3 = byLastLetter([
   ["icate", "ic"],
   ["ative", ""],
   ["alize", "al"],
@@ -95,30 +110,34 @@ const STEP3: readonly (readonly [string, string])[] = [
   ["ical", "ic"],
   ["ful", ""],
   ["ness", ""],
-];
+]);
 
-// Longest first where one suffix ends another (ement, ment, ent).
-const STEP4 = [
-  "al",
-  "ance",
-  "ence",
-  "er",
-  "ic",
-  "able",
-  "ible",
-  "ant",
-  "ement",
-  "ment",
-  "ent",
-  "ion",
-  "ou",
-  "ism",
-  "ate",
-  "iti",
-  "ous",
-  "ive",
-  "ize",
-].sort((a, b) => b.length - a.length);
+// Longest first where one suffix ends another (ement, ment, ent); step 4 removes each.
+const STEP4 = byLastLetter(
+  [
+    "al",
+    "ance",
+    "ence",
+    "er",
+    "ic",
+    "able",
+    "ible",
+    "ant",
+    "ement",
+    "ment",
+    "ent",
+    "ion",
+    "ou",
+    "ism",
+    "ate",
+    "iti",
+    "ous",
+    "ive",
+    "ize",
+  ]
+    .sort((a, b) => b.length - a.length)
+    .map((suffix) => [suffix, ""] as const),
+);
 
 function step1ab(word: string): string {
   if (word.endsWith("sses")) word = word.slice(0, -2);
@@ -137,7 +156,7 @@ function step1ab(word: string): string {
 }
 
 function step4(word: string): string {
-  for (const suffix of STEP4) {
+  for (const [suffix] of STEP4.get(word.at(-1) ?? "") ?? []) {
     if (!word.endsWith(suffix)) continue;
     const stem = word.slice(0, -suffix.length);
     if (measure(stem) <= 1) return word;

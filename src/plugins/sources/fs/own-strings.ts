@@ -6,16 +6,16 @@ import { Buffer } from "node:buffer";
  * came from, so a 2,000-character excerpt, or a name the YAML parser sliced out of the frontmatter,
  * would keep the whole text of its SKILL.md alive for as long as the skill is served.
  */
-export function ownStrings<T>(value: T): T {
-  if (typeof value === "string") return ownString(value) as T;
+export function ownStrings<T>(value: T, oneByte = false): T {
+  if (typeof value === "string") return ownString(value, oneByte) as T;
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(ownStrings) as T;
+  if (Array.isArray(value)) return value.map((item) => ownStrings(item, oneByte)) as T;
   // Filled first, its prototype set after: V8 keeps an object made by Object.create(null) as a
   // hash table, several times the memory of the same object with fast properties.
   const source = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
-    const item = ownStrings(source[key]);
+    const item = ownStrings(source[key], oneByte);
     // Assigned, "__proto__" would set the prototype: it is defined as an own key like any other.
     if (key === "__proto__")
       Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
@@ -26,11 +26,15 @@ export function ownStrings<T>(value: T): T {
 
 // Short strings are copied by V8 anyway. Otherwise prepending a character makes a rope, and
 // slicing it flattens the rope into a new string of its own.
-export function ownString(text: string): string {
+/**
+ * `oneByte`: the string was cut from a text known to need one byte a character (an ASCII file),
+ * so it does too, and needs no check.
+ */
+export function ownString(text: string, oneByte = false): string {
   if (text.length < 13) return text;
   // Decoded from a file holding one character past U+00FF, every string cut from it takes two
   // bytes a character; re-encoded, one that needs no such character takes one.
-  if (isLatin1(text)) return latin1Copy(text);
+  if (!oneByte && isLatin1(text)) return latin1Copy(text);
   return ` ${text}`.slice(1);
 }
 

@@ -276,28 +276,41 @@ function listKnown(folder: Folder, known: KnownFolders): FolderListing {
 
 const NO_LINKS: readonly number[] = [];
 
-/** What the scan takes from a folder's directory entries. */
+/**
+ * What the scan takes from a folder's directory entries, in one pass over them: a cold `list`
+ * runs this for every folder of the catalog before the JIT has warmed up, where a filter, a
+ * search per skill-file name and a map each cost a loop of their own.
+ */
 function listingOfEntries(entries: readonly Dirent[]): FolderListing {
-  const skillFile = findSkillFile(entries);
-  // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
-  const candidates = entries.filter(
-    (entry) =>
-      (entry.isDirectory() || entry.isSymbolicLink()) &&
-      !SKIPPED_FOLDERS.has(entry.name) &&
-      !isInstallStaging(entry.name),
-  );
-  // Most skill folders hold no sub-folder: nothing to sort, map or allocate for them.
-  if (candidates.length === 0) {
-    return skillFile
-      ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) }, children: NONE, links: NO_LINKS }
-      : { children: NONE, links: NO_LINKS };
+  let skillFile: Dirent | undefined;
+  /** The index in SKILL_FILES of skillFile's name: the spec's spelling wins. */
+  let skillFileRank = SKILL_FILES.length;
+  let candidates: Dirent[] | undefined;
+  let links = false;
+  for (const entry of entries) {
+    const name = entry.name;
+    const rank = SKILL_FILES.indexOf(name);
+    if (rank !== -1 && rank < skillFileRank) {
+      skillFile = entry;
+      skillFileRank = rank;
+    }
+    const link = entry.isSymbolicLink();
+    if ((link || entry.isDirectory()) && !SKIPPED_FOLDERS.has(name) && !isInstallStaging(name)) {
+      (candidates ??= []).push(entry);
+      links ||= link;
+    }
   }
+  const found = skillFile && { name: skillFile.name, kind: kindOf(skillFile) };
+  // Most skill folders hold no sub-folder: nothing to sort, map or allocate for them.
+  // A listing of its own each time: the scan tells a listing taken from an earlier scan by identity.
+  if (candidates === undefined)
+    return found ? { skillFile: found, children: NONE, links: NO_LINKS } : { children: NONE, links: NO_LINKS };
+  // readdir order differs between filesystems; sorting keeps the walk, and the limit, deterministic.
   candidates.sort(byName);
-  const links = candidates.flatMap((entry, index) => (entry.isSymbolicLink() ? [index] : []));
   return {
-    ...(skillFile ? { skillFile: { name: skillFile.name, kind: kindOf(skillFile) } } : {}),
+    ...(found ? { skillFile: found } : {}),
     children: candidates.map((entry) => entry.name),
-    links: links.length === 0 ? NO_LINKS : links,
+    links: links ? candidates.flatMap((entry, index) => (entry.isSymbolicLink() ? [index] : [])) : NO_LINKS,
   };
 }
 

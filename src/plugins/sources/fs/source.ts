@@ -7,7 +7,9 @@ import type { Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../
 import {
   EXCERPT_CHARS,
   extractFrontmatter,
+  parseFrontmatterBlock,
   parseSkillMd,
+  type FrontmatterBlock,
   type ParsedSkillMd,
   type SkillMdIssue,
 } from "../../../skills/skill-md/skill-md.js";
@@ -383,20 +385,31 @@ function* snapshotRecords(
   }
 }
 
+interface LoadLimits extends HeadLimits {
+  /** The head isEnough last found enough, split: the parse takes it as it is. */
+  readonly lastEnough?: { readonly head: string; readonly block: FrontmatterBlock };
+}
+
 /**
  * A head is enough once its frontmatter closed and more body follows than the excerpt takes;
  * otherwise up to maxSkillFileBytes are read, and the parse judges that.
  */
-function headLimits(settings: FsSourceSettings): HeadLimits {
+function headLimits(settings: FsSourceSettings): LoadLimits {
   const { maxSkillFileBytes, maxFrontmatterBytes } = settings;
+  let lastEnough: LoadLimits["lastEnough"];
   return {
     maxBytes: maxSkillFileBytes,
     firstBytes: Math.min(FIRST_READ_BYTES, maxSkillFileBytes),
     firstDecodedBytes: Math.min(FIRST_DECODED_BYTES, maxSkillFileBytes),
+    get lastEnough() {
+      return lastEnough;
+    },
     isEnough(head) {
       const block = extractFrontmatter(head, { maxFrontmatterBytes, truncated: true });
       // The last character of a cut head may be half of one: it must lie beyond the excerpt.
-      return !("code" in block) && block.body.length > EXCERPT_CHARS + 1;
+      const enough = !("code" in block) && block.body.length > EXCERPT_CHARS + 1;
+      if (enough) lastEnough = { head, block };
+      return enough;
     },
   };
 }
@@ -418,16 +431,18 @@ export interface SkillRead {
 
 /**
  * The parsed skill with strings of its own (see ownStrings). The name and description are
- * usually the frontmatter's own values: then one copy serves both.
+ * usually the frontmatter's own values: then one copy serves both. `oneByte`: parsed from an
+ * ASCII text, whose every string needs one byte a character.
  */
-function ownSkill(parsed: ParsedSkillMd): Omit<ParsedSkillMd, "excerpt"> {
-  const frontmatter = ownStrings(parsed.frontmatter);
+function ownSkill(parsed: ParsedSkillMd, oneByte: boolean): Omit<ParsedSkillMd, "excerpt"> {
+  const frontmatter = ownStrings(parsed.frontmatter, oneByte);
   const shared = (value: string, key: string) =>
-    frontmatter[key] === value ? (frontmatter[key] as string) : ownStrings(value);
+    frontmatter[key] === value ? (frontmatter[key] as string) : ownStrings(value, oneByte);
   return {
     name: shared(parsed.name, "name"),
     description: shared(parsed.description, "description"),
     frontmatter,
+    // A warning may quote the folder's name, which is not cut from the text.
     warnings: ownStrings(parsed.warnings),
   };
 }
@@ -437,7 +452,7 @@ function readSkill(
   settings: FsSourceSettings,
   folder: SkillFolder,
   rank: number,
-  limits: HeadLimits,
+  limits: LoadLimits,
   scratch: Buffer,
 ): { read: SkillRead; identity?: FileIdentity } {
   const skipped = (issue: SkillMdIssue): SkillRead => ({
@@ -456,16 +471,24 @@ function readSkill(
     return { read: skipped({ code: "read-error", message: `cannot read ${folder.file}: ${errorMessage(error)}` }) };
   }
 
-  const result = parseSkillMd(head.text, {
+  const options = {
     // The root's own folder name when the root itself is the skill.
     folderName: folder.path === "" ? basename(folder.dir) : posix.basename(folder.path),
     maxFrontmatterBytes: settings.maxFrontmatterBytes,
     truncated: head.truncated,
-  });
+  };
+  // A head the read found enough was split already, with the same options: not split again.
+  const split = limits.lastEnough;
+  const result =
+    split?.head === head.text && head.truncated
+      ? parseFrontmatterBlock(split.block, options)
+      : parseSkillMd(head.text, options);
   if (!result.ok) return { read: skipped(result.error), identity: head.identity };
-  const { name, description, frontmatter, warnings } = ownSkill(result.skill);
+  // One count over the text spares a check of every string cut from it, in most files.
+  const oneByte = Buffer.byteLength(head.text, "utf8") === head.text.length;
+  const { name, description, frontmatter, warnings } = ownSkill(result.skill, oneByte);
   const path = folder.path;
-  const excerpt = ownString(result.skill.excerpt);
+  const excerpt = ownString(result.skill.excerpt, oneByte);
   return {
     read: {
       skill: { name, description, path, frontmatter, excerpt, rank },

@@ -32,4 +32,11 @@ describe("ownStrings", () => {
       expect(ownString(text)).toBe(text);
     }
   });
+
+  it("copies the strings of an ASCII text alike when told they need one byte a character", () => {
+    const head = `description: ${"plain words ".repeat(40)}\nname: a-long-enough-name\n`;
+    const data = Object.assign(Object.create(null), { description: head.slice(13, 400), tags: [head.slice(0, 20)] });
+    expect(ownStrings(data, true)).toStrictEqual(data);
+    expect(ownString(head.slice(5, 300), true)).toBe(head.slice(5, 300));
+  });
 });
