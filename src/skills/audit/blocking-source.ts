@@ -29,8 +29,8 @@ export function describeFindings(findings: readonly AuditFinding[]): string {
  * the load that served it (its SKILL.md, or one of its files), and only report: they never hold
  * up the read, nor leave a skill out. Checking at load instead would read every file of every
  * skill after each load of a large local catalog, most of them never read by anyone. Until such a
- * check is done, it and the skill's other readers share each file's read (an export that packs
- * every skill reads each file once, not once more for the audit).
+ * check is done, what the skill's readers read is kept for it (an export that packs every skill
+ * reads each file once, not once more for the audit); they themselves always read the source.
  */
 export function withServeChecks(
   source: CatalogSource,
@@ -55,11 +55,13 @@ export function withServeChecks(
     path: string,
     file: string | undefined,
     maxBytes: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    forCheck: boolean,
   ) => {
     const fromSource = (max: number) =>
       file === undefined ? source.readDocument(path, max, signal) : source.readFile(path, file, max, signal);
-    return reads ? reads.read(file ?? "", maxBytes, fromSource) : fromSource(maxBytes);
+    if (reads === undefined) return fromSource(maxBytes);
+    return forCheck ? reads.forCheck(file ?? "", maxBytes, fromSource) : reads.served(file ?? "", maxBytes, fromSource);
   };
   const firstRead = (path: string) => {
     const skill = served.get(path);
@@ -70,8 +72,8 @@ export function withServeChecks(
     sharing.set(path, reads);
     const reader: SkillReader = {
       ...sourceReader(source, path),
-      readDocument: (maxBytes, readSignal) => shared(reads, path, undefined, maxBytes, readSignal),
-      readFile: (file, maxBytes, readSignal) => shared(reads, path, file, maxBytes, readSignal),
+      readDocument: (maxBytes, readSignal) => shared(reads, path, undefined, maxBytes, readSignal, true),
+      readFile: (file, maxBytes, readSignal) => shared(reads, path, file, maxBytes, readSignal, true),
     };
     background(async () => {
       for (const check of onFirstRead) await check(skill, reader, signal);
@@ -134,12 +136,12 @@ export function withServeChecks(
       // A read of no bytes asks only the size (the Skills extension's listing): no content is served.
       if (maxBytes === 0) return source.readDocument(path, maxBytes, signal);
       firstRead(path);
-      return shared(sharing.get(path), path, undefined, maxBytes, signal);
+      return shared(sharing.get(path), path, undefined, maxBytes, signal, false);
     },
     listFiles: (path, limit, signal) => source.listFiles(path, limit, signal),
     readFile: (path, file, maxBytes, signal) => {
       firstRead(path);
-      return shared(sharing.get(path), path, file, maxBytes, signal);
+      return shared(sharing.get(path), path, file, maxBytes, signal, false);
     },
     ...(source.search && { search: source.search.bind(source) }),
     ...(source.watch && { watch: source.watch.bind(source) }),

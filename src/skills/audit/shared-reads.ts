@@ -13,10 +13,11 @@ interface Held {
 }
 
 /**
- * One skill's reads while a check on its first read is pending or running: the check and whoever
- * reads the skill meanwhile (an export packing it) share each file's read, so the source reads it
- * once, whoever asks first. A read asking for more than one held gave reads again; a failed read
- * is not shared (the next asker reads for itself and meets its own error).
+ * One skill's reads while a check on its first read is pending or running: what the skill's
+ * readers read meanwhile (an export packing it) is kept for the check, so the source reads each
+ * file once for both. Only the check is answered from what is kept: every other reader goes to
+ * the source, so a file changed meanwhile is never served from an earlier read. A check asking
+ * for more than was read reads again; a failed read is not kept.
  */
 export class SharedReads {
   readonly #held = new Map<string, Held>();
@@ -24,17 +25,12 @@ export class SharedReads {
 
   constructor(private readonly budget: SharedBudget) {}
 
-  /** `file`: a path of the skill folder, or "" for its SKILL.md. */
-  async read(
+  /** A read by anyone but the check (`file`: a path of the skill folder, or "" for its SKILL.md): kept for the check. */
+  served(
     file: string,
     maxBytes: number,
     fromSource: (maxBytes: number) => Promise<SkillFileContent>,
   ): Promise<SkillFileContent> {
-    const held = this.#held.get(file);
-    if (held !== undefined) {
-      const content = await held.read.catch(() => undefined);
-      if (content !== undefined && (maxBytes <= held.maxBytes || !content.truncated)) return cut(content, maxBytes);
-    }
     const read = fromSource(maxBytes);
     if (this.#released) return read;
     const entry: Held = { maxBytes, read, size: 0 };
@@ -52,6 +48,20 @@ export class SharedReads {
       },
     );
     return read;
+  }
+
+  /** The check's read: what a reader read meanwhile when it holds enough, else the source's. */
+  async forCheck(
+    file: string,
+    maxBytes: number,
+    fromSource: (maxBytes: number) => Promise<SkillFileContent>,
+  ): Promise<SkillFileContent> {
+    const held = this.#held.get(file);
+    if (held !== undefined) {
+      const content = await held.read.catch(() => undefined);
+      if (content !== undefined && (maxBytes <= held.maxBytes || !content.truncated)) return cut(content, maxBytes);
+    }
+    return fromSource(maxBytes);
   }
 
   /** Lets go of every read held: the check is done. */

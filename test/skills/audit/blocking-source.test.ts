@@ -76,7 +76,7 @@ describe("withServeChecks", () => {
     ]);
   });
 
-  it("shares each file's read between a check on first read and the reads made meanwhile", async () => {
+  it("keeps each file's read made while a check on first read is pending for that check", async () => {
     const text = new TextEncoder().encode("# a file of the skill\n");
     const reads: string[] = [];
     const counting: CatalogSource = {
@@ -107,13 +107,16 @@ describe("withServeChecks", () => {
     await wrapped.readDocument("one", 100);
     await wrapped.readFile("one", "a.md", 100);
     await wrapped.readFile("one", "b.md", 3);
+    // A reader meanwhile is never answered from an earlier read: the file may have changed.
+    await wrapped.readFile("one", "a.md", 100);
+    expect(reads.at(-1)).toBe("one:a.md:100");
     release();
     await settled();
     expect(seen).toEqual(["# a file of the skill\n", "# a f|true"]);
-    expect(reads).toEqual(["one:SKILL.md:100", "one:a.md:100", "one:b.md:3", "one:b.md:100"]);
+    expect(reads).toEqual(["one:SKILL.md:100", "one:a.md:100", "one:b.md:3", "one:a.md:100", "one:b.md:100"]);
     // The check is done: a read goes to the source again.
     await wrapped.readFile("one", "a.md", 100);
     expect(reads.at(-1)).toBe("one:a.md:100");
-    expect(reads).toHaveLength(5);
+    expect(reads).toHaveLength(6);
   });
 });
