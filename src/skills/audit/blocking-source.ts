@@ -1,7 +1,14 @@
 import pLimit from "p-limit";
 import type { Logger } from "../../kernel/logger.js";
 import { errorMessage } from "../../kernel/errors.js";
-import type { LoadOptions, Diagnostic, CatalogSource, SourceSkill, SourceSnapshot } from "../types.js";
+import type {
+  LoadOptions,
+  Diagnostic,
+  CatalogSource,
+  SkillFileListing,
+  SourceSkill,
+  SourceSnapshot,
+} from "../types.js";
 import { MiB } from "../files/skill-files.js";
 import { sourceReader, type SkillReader } from "../files/skill-reader.js";
 import { type SharedBudget, SharedReads } from "./shared-reads.js";
@@ -12,6 +19,8 @@ import type { AuditFinding } from "./types.js";
 const CONCURRENCY = 4;
 /** Bytes of one source's reads held for checks on first read still to finish (SharedReads). */
 const SHARED_BYTES = 64 * MiB;
+/** Listings of skills whose check on first read is still to run or finish, kept for that check (the latest ones). */
+const SHARED_LISTINGS = 64;
 
 /** Why a skill may not be served ("blocked by the audit: …"), or undefined when it may. */
 export type ServeCheck = (skill: SourceSkill, reader: SkillReader, signal: AbortSignal) => Promise<string | undefined>;
@@ -48,6 +57,26 @@ export function withServeChecks(
   // The reads of each skill whose check on first read is not done, by path (since the last load).
   let sharing = new Map<string, SharedReads>();
   const budget: SharedBudget = { held: 0, max: SHARED_BYTES };
+  // The latest listing of each skill whose check on first read is not done (an export lists a
+  // skill, then reads it): that check lists it with the same walk, so it takes this one instead.
+  let listed = new Map<string, { limit: number; listing: Promise<SkillFileListing> }>();
+  const listFiles = (path: string, limit: number, signal?: AbortSignal) => {
+    const listing = source.listFiles(path, limit, signal);
+    if (served.has(path) && (!read.has(path) || sharing.has(path))) {
+      listed.delete(path);
+      listed.set(path, { limit, listing });
+      if (listed.size > SHARED_LISTINGS) listed.delete(listed.keys().next().value!);
+    }
+    return listing;
+  };
+  const listedFor = async (path: string, limit: number, signal?: AbortSignal) => {
+    const held = listed.get(path);
+    listed.delete(path);
+    const listing = await held?.listing.catch(() => undefined);
+    return listing !== undefined && answers(listing, held!.limit, limit)
+      ? listing
+      : source.listFiles(path, limit, signal);
+  };
   const background = pLimit(CONCURRENCY);
   // `file` undefined: the skill's SKILL.md.
   const shared = (
@@ -72,6 +101,7 @@ export function withServeChecks(
     sharing.set(path, reads);
     const reader: SkillReader = {
       ...sourceReader(source, path),
+      listFiles: (limit, listSignal) => listedFor(path, limit, listSignal),
       readDocument: (maxBytes, readSignal) => shared(reads, path, undefined, maxBytes, readSignal, true),
       readFile: (file, maxBytes, readSignal) => shared(reads, path, file, maxBytes, readSignal, true),
     };
@@ -86,6 +116,7 @@ export function withServeChecks(
       })
       .finally(() => {
         if (sharing.get(path) === reads) sharing.delete(path);
+        listed.delete(path);
         reads.release();
       });
   };
@@ -123,6 +154,7 @@ export function withServeChecks(
       read = new Set();
       // A read after a load is not answered with bytes read before it.
       sharing = new Map();
+      listed = new Map();
       lifetime = signal;
     }
     return { skills, diagnostics: [...snapshot.diagnostics, ...refused] };
@@ -138,7 +170,7 @@ export function withServeChecks(
       firstRead(path);
       return shared(sharing.get(path), path, undefined, maxBytes, signal, false);
     },
-    listFiles: (path, limit, signal) => source.listFiles(path, limit, signal),
+    listFiles,
     readFile: (path, file, maxBytes, signal) => {
       firstRead(path);
       return shared(sharing.get(path), path, file, maxBytes, signal, false);
@@ -147,4 +179,12 @@ export function withServeChecks(
     ...(source.watch && { watch: source.watch.bind(source) }),
     ...(source.freshness && { freshness: source.freshness }),
   };
+}
+
+/**
+ * Whether a listing made with `madeWith` is the one `limit` would give: every file the walk found
+ * was listed (none omitted) and either `limit` is no smaller or the files stay under it.
+ */
+function answers(listing: SkillFileListing, madeWith: number, limit: number): boolean {
+  return listing.omitted === 0 && (limit >= madeWith || listing.files.length < limit);
 }

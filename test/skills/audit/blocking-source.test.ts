@@ -119,4 +119,36 @@ describe("withServeChecks", () => {
     expect(reads.at(-1)).toBe("one:a.md:100");
     expect(reads).toHaveLength(6);
   });
+
+  it("gives a check on first read the skill's listing made just before, when it answers the check's limit", async () => {
+    const lists: string[] = [];
+    const counting: CatalogSource = {
+      ...source(),
+      listFiles: async (path, limit) => {
+        lists.push(`${path}:${limit}`);
+        const files = path === "one" ? [{ path: "a.md", size: 1, mtimeMs: 0 }] : [];
+        return { files, omitted: path === "two" ? 3 : 0, complete: true };
+      },
+    };
+    const listed: number[] = [];
+    const onFirstRead: ServeCheck = async (_served, reader) => {
+      listed.push((await reader.listFiles(5_000)).files.length);
+      return undefined;
+    };
+    const wrapped = withServeChecks(counting, [], createLogger("silent"), [onFirstRead]);
+    await wrapped.load(new AbortController().signal);
+    await wrapped.listFiles("one", 2_000);
+    await wrapped.readDocument("one", 100);
+    // A listing that omitted files does not answer a larger limit: the check lists for itself.
+    await wrapped.listFiles("two", 2_000);
+    await wrapped.readDocument("two", 100);
+    await settled();
+    expect(listed).toEqual([1, 0]);
+    expect(lists).toEqual(["one:2000", "two:2000", "two:5000"]);
+    // The check is done: a listing is no longer kept for it.
+    await wrapped.readDocument("one", 100);
+    await wrapped.listFiles("one", 2_000);
+    await settled();
+    expect(lists).toHaveLength(4);
+  });
 });
