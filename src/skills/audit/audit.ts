@@ -1,6 +1,7 @@
 import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity, type TextUnit } from "./types.js";
 import { contextOf, isScript, unitsOf } from "./file-units.js";
 import { expandShellVariables, normaliseForMatching } from "./normalise.js";
+import { factoredSource } from "./rules/factored.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
 import { decodeText, SNIFF_BYTES } from "./text-encoding.js";
 
@@ -8,7 +9,7 @@ import { decodeText, SNIFF_BYTES } from "./text-encoding.js";
  * Each rule's trigger, case-insensitive. One alternation of them all is slower in V8 than each
  * alone, and a test stops at the first match, so a common trigger costs little.
  */
-const TRIGGERS = new Map(TEXT_RULES.map((rule) => [rule, new RegExp(rule.trigger.source, "im")]));
+const TRIGGERS = new Map(TEXT_RULES.map((rule) => [rule, new RegExp(factoredSource(rule.trigger.source), "im")]));
 /** Rules about what an agent is told, which a writer may break over two lines or two files. */
 const ACROSS_LINES = TEXT_RULES.filter((rule) => rule.readsAcrossLines);
 /** Where sentences are wrapped over lines: markdown's prose and its frontmatter. */

@@ -1,4 +1,5 @@
 import { escapeForDisplay } from "../../display-text.js";
+import { factoredSource } from "./factored.js";
 import type { AuditRule, AuditSeverity, RuleHit, TextUnit } from "../types.js";
 
 /** Characters of the offending line a message quotes at most. */
@@ -78,7 +79,7 @@ const WARNING =
 /** A rule that is one or more patterns, each matched within a line. */
 export function lineRule(spec: LineRuleSpec): AuditRule {
   // Case-insensitive, as the audit tests a trigger before it runs a rule.
-  const trigger = new RegExp(spec.trigger.source, "gim");
+  const trigger = new RegExp(factoredSource(spec.trigger.source), "gim");
   return {
     id: spec.id,
     severity: spec.severity,

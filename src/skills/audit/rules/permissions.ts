@@ -1,4 +1,5 @@
 import type { AuditRule, AuditSeverity, RuleHit } from "../types.js";
+import { factoredSource } from "./factored.js";
 import { quoteLine, triggerLines } from "./line-rule.js";
 
 /*
@@ -97,7 +98,7 @@ const GRANTS: readonly Grant[] = [
 const TRIGGER =
   /bypass|dangerous|yolo|approval|danger-full-access|allow-all|trust-all-tools|autoaccept|\(\s*[*:\s]*\*|bash\s*\(\s*(?:sudo|su|doas|pkexec|rm|curl|wget|nc|ncat|ssh|scp|eval|exec|sh|bash|zsh|chmod|chown|dd|python|node)\b|(?:write|edit|read|replace)\s*\(\s*(?:\/|~|\$home|[a-z]:)|domain\s*:\s*\*|mcp__|["']\*["']|hooks["']?\s*:\s*(?:\{|$)/;
 /** The trigger, to find the lines it matches: each grant holds one of its literals. */
-const GLOBAL_TRIGGER = new RegExp(TRIGGER.source, "gim");
+const GLOBAL_TRIGGER = new RegExp(factoredSource(TRIGGER.source), "gim");
 
 export const excessivePermissions: AuditRule = {
   id: "excessive-permissions",
