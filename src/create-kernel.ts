@@ -37,9 +37,10 @@ export interface SkillsKernel extends Kernel {
   /**
    * Answer one HTTP request (MCP at /mcp, /healthz, /readyz, plugin routes such as the REST API),
    * for an app that owns the server: Bun.serve, Deno.serve, Hono. Options come from the http
-   * plugin's entry in the config when it has one; `createHttpHandler` takes others.
+   * plugin's entry in the config when it has one; `createHttpHandler` takes others. `client`:
+   * as `HttpHandler.fetch`'s.
    */
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, client?: string): Promise<Response>;
   /** The same, node:http style: `http.createServer(kernel.handleNodeRequest)`, Express's `app.use`. */
   handleNodeRequest(request: IncomingMessage, response: ServerResponse): void;
 }
@@ -97,7 +98,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<SkillsK
   const close = kernel.close.bind(kernel);
   return Object.assign(kernel, {
     catalog: kernel.resolve(TOKENS.WholeCatalog),
-    fetch: async (request: Request) => (await http()).fetch(request),
+    fetch: async (request: Request, client?: string) => (await http()).fetch(request, client),
     handleNodeRequest(request: IncomingMessage, response: ServerResponse) {
       http().then(
         (h) => h.handleNodeRequest(request, response),

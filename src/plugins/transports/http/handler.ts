@@ -37,8 +37,13 @@ export type HttpHandlerOptions = Partial<
 
 /** The kernel's HTTP face for an app that already has a server: MCP, /healthz, /readyz and plugin routes. */
 export interface HttpHandler {
-  /** Web-standard: for Bun.serve, Deno.serve, Hono and anything else that speaks Request and Response. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Web-standard: for Bun.serve, Deno.serve, Hono and anything else that speaks Request and
+   * Response. `client` names who sent it (its address, as the app's server knows it): requests
+   * naming the same client share its work bounds (`maxWorkPerClient`, `maxWorkQueuedPerClient`).
+   * Without it, a request is a client of its own and only the server-wide bound holds.
+   */
+  fetch(request: Request, client?: string): Promise<Response>;
   /** node:http style: for http.createServer, Express and Connect apps. */
   handleNodeRequest(request: IncomingMessage, response: ServerResponse): void;
   /** Finish requests in flight (up to the shutdown grace) and close every session. */
@@ -65,8 +70,10 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
     readiness: skillsReadiness(catalog, kernel.resolveOptional(TOKENS.CacheMonitor)),
   });
   const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);
+  // Requests the app names no client for: each its own, so strangers never share one line.
+  let unnamed = 0;
   return {
-    fetch: (request) => app.fetch(request),
+    fetch: (request, client) => app.fetch(request, client ?? `unnamed ${++unnamed}`),
     handleNodeRequest(request, response) {
       void nodeHandler(request, response);
     },
