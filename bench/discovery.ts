@@ -1,13 +1,15 @@
 // Agent Skills discovery: building the index and archives for a catalog (the `well-known`
 // plugin's SiteBuilder, what `export` and the http route run), first build and a rebuild with
 // nothing changed, beside `tar -czf` over the same folders in the same run; then serving
-// index.json at 50 connections (autocannon) from `serve --transport http`, beside a bare
-// node:http server answering the same bytes, in alternating rounds (docs/benchmarks.md).
+// index.json, and every artifact it lists in turn, at 50 connections (autocannon) from `serve
+// --transport http`, beside node:http + fs.readFile over the site `export` wrote
+// (bench/anchors/static-site-server.mjs), in alternating rounds, with each server's peak RSS
+// (docs/benchmarks.md).
 //
 //   npm run build && node --import tsx bench/discovery.ts [--skills-dir DIR] [--rounds 3] [--duration 10] [--connections 50]
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -121,39 +123,63 @@ const indexPath = "/.well-known/agent-skills/index.json";
 // The first request builds the site: wait for it, as a client would once.
 const served = await fetch(`${kernelServer.url}${indexPath}`, { signal: AbortSignal.timeout(600_000) });
 if (served.status !== 200) throw new Error(`index.json answered ${served.status}: ${await served.text()}`);
-const body = Buffer.from(await served.arrayBuffer());
-const headers = Object.fromEntries(served.headers);
-const bodyFile = join(tmpdir(), `sk-bench-index-${process.pid}.json`);
-await writeFile(bodyFile, body);
-const bare = `const body = require("node:fs").readFileSync(${JSON.stringify(bodyFile)});
-const headers = ${JSON.stringify({ "content-type": headers["content-type"], "cache-control": headers["cache-control"], etag: headers.etag })};
-require("node:http").createServer((req, res) => { res.writeHead(200, { ...headers, "content-length": body.length }); res.end(body); })
-  .listen(0, "127.0.0.1", function () { process.stderr.write("listening on http://127.0.0.1:" + this.address().port + "/\\n"); });`;
-const bareServer = await start(process.execPath, ["-e", bare], /listening on (http:\/\/\S+)\//);
-console.log(`index.json: ${body.length} bytes; ${values.connections} connections, ${values.duration} s a run`);
+const listed = ((await served.json()) as { skills: { url: string }[] }).skills;
+// Every entry's artifact (a .tar.gz, or a SKILL.md where the folder holds nothing else), in turn.
+const artifactPaths = listed.map((entry) => `/.well-known/agent-skills/${entry.url}`);
+// The static anchor serves what `export` wrote for the same folder.
+const site = await mkdtemp(join(tmpdir(), "sk-bench-site-"));
+await promisify(execFile)(process.execPath, ["dist/cli.js", "export", skillsDir, "--out", site], {
+  cwd: root,
+  maxBuffer: 1 << 24,
+});
+const staticServer = await start(
+  process.execPath,
+  ["bench/anchors/static-site-server.mjs", site],
+  /listening on (http:\/\/\S+)\//,
+);
+/** The most resident memory the process has had (VmHWM), in MB. */
+const peakRss = async (child: ChildProcess) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024;
+const idle = {
+  "skills-kernel": await peakRss(kernelServer.child),
+  "static node:http": await peakRss(staticServer.child),
+};
+console.log(
+  `index.json and ${artifactPaths.length} artifacts; ${values.connections} connections, ${values.duration} s a run; peak RSS before load: skills-kernel ${idle["skills-kernel"].toFixed(0)} MB, static ${idle["static node:http"].toFixed(0)} MB`,
+);
+const loads = [
+  ["index.json", [{ path: indexPath }]],
+  ["artifacts", artifactPaths.map((path) => ({ path }))],
+] as const;
 const results: Record<string, { rps: number[]; p50: number[]; p99: number[]; errors: number }> = {};
 for (let round = 0; round < rounds; round += 1) {
-  for (const [name, url] of [
-    ["skills-kernel", kernelServer.url],
-    ["bare node:http", bareServer.url],
-  ] as const) {
-    const result = await autocannon({
-      url: `${url}${indexPath}`,
-      connections: Number(values.connections),
-      duration: Number(values.duration),
-    });
-    const held = (results[name] ??= { rps: [], p50: [], p99: [], errors: 0 });
-    held.rps.push(result.requests.average);
-    held.p50.push(result.latency.p50);
-    held.p99.push(result.latency.p99);
-    held.errors += result.errors + result.non2xx;
+  for (const [load, requests] of loads) {
+    for (const [name, server] of [
+      ["skills-kernel", kernelServer],
+      ["static node:http", staticServer],
+    ] as const) {
+      const result = await autocannon({
+        url: server.url,
+        requests,
+        connections: Number(values.connections),
+        duration: Number(values.duration),
+      });
+      const held = (results[`${load.padEnd(11)} ${name}`] ??= { rps: [], p50: [], p99: [], errors: 0 });
+      held.rps.push(result.requests.average);
+      held.p50.push(result.latency.p50);
+      held.p99.push(result.latency.p99);
+      held.errors += result.errors + result.non2xx;
+    }
   }
 }
 for (const [name, held] of Object.entries(results)) {
   console.log(
-    `${name.padEnd(16)} median ${median(held.rps).toFixed(0).padStart(6)} req/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors ${held.errors}   req/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}`,
+    `${name.padEnd(28)} median ${median(held.rps).toFixed(0).padStart(6)} req/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors ${held.errors}   req/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}`,
   );
 }
+console.log(
+  `peak RSS (VmHWM) after every run: skills-kernel ${(await peakRss(kernelServer.child)).toFixed(0)} MB, static node:http ${(await peakRss(staticServer.child)).toFixed(0)} MB`,
+);
 kernelServer.child.kill();
-bareServer.child.kill();
-await rm(bodyFile, { force: true });
+staticServer.child.kill();
+await rm(site, { recursive: true, force: true });
