@@ -3,7 +3,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { TOKENS } from "../../../tokens.js";
-import { restError } from "../../transports/http/index.js";
+import { heldBytesResponse, restError } from "../../transports/http/index.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
 
 const optionsSchema = z.strictObject({
@@ -97,11 +97,8 @@ export default definePlugin({
         };
         if (matches(request.headers.get("if-none-match"), found.etag))
           return new Response(null, { status: 304, headers });
-        const body = request.method === "HEAD" ? null : found.bytes;
-        return new Response(body, {
-          status: 200,
-          headers: { ...headers, "content-length": String(found.bytes.length) },
-        });
+        const init = { status: 200, headers: { ...headers, "content-length": String(found.bytes.length) } };
+        return request.method === "HEAD" ? new Response(null, init) : heldBytesResponse(found.bytes, init);
       },
     });
     return {

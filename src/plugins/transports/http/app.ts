@@ -12,7 +12,16 @@ import { checkWriteTools, type HttpOptions } from "./options.js";
 import { INVALID_PARAMS, paramsProblem } from "./params.js";
 import { ListChangedRelay } from "./relay.js";
 import { ServerPool } from "./server-pool.js";
-import { json, jsonRpcError, mcpError, methodNotServed, onSettled, restError, UNSERVED_METHODS } from "./respond.js";
+import {
+  json,
+  jsonRpcError,
+  mcpError,
+  methodNotServed,
+  onSettled,
+  restError,
+  UNSERVED_METHODS,
+  withBody,
+} from "./respond.js";
 import type { HttpRoute, SignInGate } from "./routes.js";
 import { SessionTable } from "./sessions.js";
 import { WorkLimiter } from "./work-limit.js";
@@ -83,6 +92,11 @@ export interface HttpApp {
    * `connection` names its connection among the address's (its port), which shares work within it.
    */
   fetch(request: Request, client?: string, connection?: string): Promise<Response>;
+  /**
+   * As fetch, but an answer of bytes held in memory comes without its body (heldBytesOf gives
+   * them): for a server that writes them itself, as Node's listener does.
+   */
+  fetchHeld(request: Request, client?: string, connection?: string): Promise<Response>;
   /**
    * Refuse new requests (503), wait up to `graceMs` for those in flight, then close every
    * session and subscription stream.
@@ -316,7 +330,8 @@ export function createHttpApp({
   };
 
   return {
-    fetch,
+    fetch: async (request, client, connection) => withBody(await fetch(request, client, connection)),
+    fetchHeld: fetch,
     async close(graceMs) {
       closing = true;
       if (inFlight > 0) {

@@ -69,7 +69,7 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
     catalogFor: kernel.catalogFor,
     readiness: skillsReadiness(catalog, kernel.resolveOptional(TOKENS.CacheMonitor)),
   });
-  const nodeHandler = toNodeHandler(app.fetch, options.maxBodyBytes);
+  const nodeHandler = toNodeHandler(app.fetchHeld, options.maxBodyBytes);
   // Requests the app names no client for: each its own, so strangers never share one line.
   let unnamed = 0;
   return {

@@ -59,4 +59,4 @@ export { readIssuerMetadata } from "./auth/verifier.js";
 export type { Caller } from "./auth/gate.js";
 export { isOperator } from "./auth/operator.js";
 export { isLoopback, MIN_TOKEN_LENGTH, REPLICA_ID, WRITE_SCOPE, type HttpOptions } from "./options.js";
-export { json, restError } from "./respond.js";
+export { heldBytesResponse, json, restError } from "./respond.js";

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { toNodeHandler as sdkNodeHandler } from "@modelcontextprotocol/node";
+import { Readable, pipeline } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { toNodeHandler as sdkNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import { ConfigError, ERROR_CODES } from "../../../kernel/errors.js";
 import type { HttpApp } from "./app.js";
-import { methodNotServed, UNSERVED_METHODS } from "./respond.js";
+import { heldBytesOf, methodNotServed, restError, UNSERVED_METHODS, withBody } from "./respond.js";
 import { originForm } from "./target.js";
 
 /** A listening socket serving a fetch handler, whatever the runtime. */
@@ -53,15 +55,21 @@ export interface ListenLimits {
 
 /**
  * Listen with the runtime's own server: Bun.serve on Bun, Deno.serve on Deno, node:http (through
- * the MCP SDK's Node adapter) on Node. All three serve the same app, telling it the peer's address.
+ * the MCP SDK's Node adapter, bar GET and HEAD) on Node. All three serve the same app, telling it
+ * the peer's address.
  */
-export async function listen(fetch: AppFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {
+export async function listen(
+  app: Pick<HttpApp, "fetch" | "fetchHeld">,
+  host: string,
+  port: number,
+  limits: ListenLimits,
+): Promise<Listener> {
   try {
     const bun = (globalThis as { Bun?: BunGlobal }).Bun;
-    if (bun) return listenBun(bun, fetch, host, port, limits);
+    if (bun) return listenBun(bun, app.fetch, host, port, limits);
     const deno = (globalThis as { Deno?: DenoGlobal }).Deno;
-    if (deno) return await listenDeno(deno, fetch, host, port);
-    return await listenNode(fetch, host, port, limits);
+    if (deno) return await listenDeno(deno, app.fetch, host, port);
+    return await listenNode(app.fetchHeld, host, port, limits);
   } catch (error) {
     if (!isAddressInUse(error)) throw error;
     throw new ConfigError(
@@ -77,7 +85,10 @@ function isAddressInUse(error: unknown): boolean {
   return code === "EADDRINUSE" || name === "AddrInUse";
 }
 
-/** A node:http request handler for the app (the SDK's adapter), leaving the app's globals alone. */
+/**
+ * A node:http request handler for the app (the SDK's adapter), leaving the app's globals alone.
+ * `fetch` is the app's fetchHeld: bytes it holds in memory are written as they are.
+ */
 export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
   return (request: IncomingMessage, response: ServerResponse) => {
     const send = (answer: Response) => {
@@ -94,11 +105,39 @@ export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
     if (target.host !== undefined) request.headers.host = target.host;
     const client = request.socket.remoteAddress ?? "unknown";
     const connection = String(request.socket.remotePort ?? "");
+    if (request.method === "GET" || request.method === "HEAD")
+      return answerRead(request, response, (webRequest) => fetch(webRequest, client, connection));
     return sdkNodeHandler(
-      { fetch: (webRequest) => fetch(webRequest, client, connection) },
+      { fetch: async (webRequest) => withBody(await fetch(webRequest, client, connection)) },
       { maxRequestBodySize: maxBodyBytes },
     )(request, response);
   };
+}
+
+/**
+ * GET and HEAD, which carry no body: held bytes are written straight to the socket; any other
+ * body (an MCP event stream among them) is piped with backpressure and cancelled when its client
+ * goes, whose going also aborts the request, as the SDK's adapter does.
+ */
+async function answerRead(
+  request: IncomingMessage,
+  response: ServerResponse,
+  fetch: (request: Request) => Promise<Response>,
+): Promise<void> {
+  const abort = new AbortController();
+  response.on("close", () => {
+    if (!response.writableFinished) abort.abort();
+  });
+  let answer: Response;
+  try {
+    answer = await fetch(await toWebRequest(request, undefined, { signal: abort.signal }));
+  } catch {
+    answer = restError(500, "internal error; the server's log has the details");
+  }
+  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  const held = heldBytesOf(answer);
+  if (held !== undefined || answer.body === null) return void response.end(held);
+  pipeline(Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>), response, () => undefined);
 }
 
 async function listenNode(fetch: AppFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {

@@ -58,6 +58,32 @@ export function onSettled(response: Response, done: () => void): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+/** The bytes of answers made by heldBytesResponse, by answer. */
+const heldBodies = new WeakMap<Response, Uint8Array>();
+
+/**
+ * An answer of bytes the server holds in memory (a built archive, the discovery index), made
+ * without its body: withBody gives it one, and Node's listener writes the bytes straight to the
+ * socket instead, so serving them builds no web stream and copies nothing per request.
+ */
+export function heldBytesResponse(bytes: Uint8Array, init: ResponseInit): Response {
+  const response = new Response(null, init);
+  heldBodies.set(response, bytes);
+  return response;
+}
+
+/** The bytes of an answer made by heldBytesResponse; undefined for any other. */
+export function heldBytesOf(response: Response): Uint8Array | undefined {
+  return heldBodies.get(response);
+}
+
+/** The answer with its body, for whatever reads it as a Response (Bun, Deno, an embedding app). */
+export function withBody(response: Response): Response {
+  const bytes = heldBodies.get(response);
+  if (bytes === undefined) return response;
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 /** Methods the Fetch standard forbids in a Request (node's adapter cannot even build one): no path serves them. */
 export const UNSERVED_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
 

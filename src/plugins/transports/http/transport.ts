@@ -56,7 +56,7 @@ export function httpTransport({ options, routes, catalog, cache }: HttpTransport
         catalogFor,
         readiness: skillsReadiness(catalog, cache),
       });
-      const listener = await listen(app.fetch, options.host, options.port, options);
+      const listener = await listen(app, options.host, options.port, options);
       listening = listener.port;
       const shown = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
       const origin = `http://${shown}:${listener.port}`;
