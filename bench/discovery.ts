@@ -6,7 +6,7 @@
 // (bench/anchors/static-site-server.mjs), in alternating rounds, with each server's peak RSS
 // (docs/benchmarks.md).
 //
-//   npm run build && node --import tsx bench/discovery.ts [--skills-dir DIR] [--rounds 3] [--duration 10] [--connections 50]
+//   npm run build && node --import tsx bench/discovery.ts [--skills-dir DIR] [--rounds 3] [--duration 10] [--connections 50] [--serve-only] [--before-dist DIR]
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -24,6 +24,8 @@ import { SiteBuilder } from "../src/plugins/routes/well-known/index.js";
 const { values } = parseArgs({
   options: {
     "serve-only": { type: "boolean" },
+    /** Another build's dist/ (the tree before a change), served beside this one in the same rounds. */
+    "before-dist": { type: "string" },
     "skills-dir": { type: "string" },
     rounds: { type: "string", default: "3" },
     duration: { type: "string", default: "10" },
@@ -114,38 +116,44 @@ function start(command: string, args: string[], ready: RegExp): Promise<{ child:
   });
 }
 
-const kernelServer = await start(
-  process.execPath,
-  ["dist/cli.js", "serve", "--transport", "http", "--port", "0", "--skills-dir", skillsDir],
-  /listening on (http:\/\/\S+)\/mcp/,
-);
+/** `serve --transport http` of the bundle at `cli`, its discovery site built (the first request builds it, as a client would wait once). */
+async function startKernel(cli: string) {
+  const server = await start(
+    process.execPath,
+    [cli, "serve", "--transport", "http", "--port", "0", "--skills-dir", skillsDir],
+    /listening on (http:\/\/\S+)\/mcp/,
+  );
+  const served = await fetch(`${server.url}${indexPath}`, { signal: AbortSignal.timeout(600_000) });
+  if (served.status !== 200) throw new Error(`index.json answered ${served.status}: ${await served.text()}`);
+  return { ...server, index: (await served.json()) as { skills: { url: string }[] } };
+}
 const indexPath = "/.well-known/agent-skills/index.json";
-// The first request builds the site: wait for it, as a client would once.
-const served = await fetch(`${kernelServer.url}${indexPath}`, { signal: AbortSignal.timeout(600_000) });
-if (served.status !== 200) throw new Error(`index.json answered ${served.status}: ${await served.text()}`);
-const listed = ((await served.json()) as { skills: { url: string }[] }).skills;
+const kernelServer = await startKernel("dist/cli.js");
 // Every entry's artifact (a .tar.gz, or a SKILL.md where the folder holds nothing else), in turn.
-const artifactPaths = listed.map((entry) => `/.well-known/agent-skills/${entry.url}`);
+const artifactPaths = kernelServer.index.skills.map((entry) => `/.well-known/agent-skills/${entry.url}`);
 // The static anchor serves what `export` wrote for the same folder.
 const site = await mkdtemp(join(tmpdir(), "sk-bench-site-"));
 await promisify(execFile)(process.execPath, ["dist/cli.js", "export", skillsDir, "--out", site], {
   cwd: root,
   maxBuffer: 1 << 24,
 });
-const staticServer = await start(
-  process.execPath,
-  ["bench/anchors/static-site-server.mjs", site],
-  /listening on (http:\/\/\S+)\//,
-);
+const servers: (readonly [string, { child: ChildProcess; url: string }])[] = [
+  ["skills-kernel", kernelServer],
+  ...(values["before-dist"] ? [["before", await startKernel(join(values["before-dist"], "cli.js"))] as const] : []),
+  [
+    "static node:http",
+    await start(process.execPath, ["bench/anchors/static-site-server.mjs", site], /listening on (http:\/\/\S+)\//),
+  ],
+];
 /** The most resident memory the process has had (VmHWM), in MB. */
 const peakRss = async (child: ChildProcess) =>
   Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024;
-const idle = {
-  "skills-kernel": await peakRss(kernelServer.child),
-  "static node:http": await peakRss(staticServer.child),
-};
+const rssRow = async () =>
+  (
+    await Promise.all(servers.map(async ([name, server]) => `${name} ${(await peakRss(server.child)).toFixed(0)} MB`))
+  ).join(", ");
 console.log(
-  `index.json and ${artifactPaths.length} artifacts; ${values.connections} connections, ${values.duration} s a run; peak RSS before load: skills-kernel ${idle["skills-kernel"].toFixed(0)} MB, static ${idle["static node:http"].toFixed(0)} MB`,
+  `index.json and ${artifactPaths.length} artifacts; ${values.connections} connections, ${values.duration} s a run; peak RSS (VmHWM) before load: ${await rssRow()}`,
 );
 const loads = [
   ["index.json", [{ path: indexPath }]],
@@ -154,10 +162,7 @@ const loads = [
 const results: Record<string, { rps: number[]; p50: number[]; p99: number[]; errors: number }> = {};
 for (let round = 0; round < rounds; round += 1) {
   for (const [load, requests] of loads) {
-    for (const [name, server] of [
-      ["skills-kernel", kernelServer],
-      ["static node:http", staticServer],
-    ] as const) {
+    for (const [name, server] of servers) {
       const result = await autocannon({
         url: server.url,
         requests,
@@ -177,9 +182,6 @@ for (const [name, held] of Object.entries(results)) {
     `${name.padEnd(28)} median ${median(held.rps).toFixed(0).padStart(6)} req/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors ${held.errors}   req/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}`,
   );
 }
-console.log(
-  `peak RSS (VmHWM) after every run: skills-kernel ${(await peakRss(kernelServer.child)).toFixed(0)} MB, static node:http ${(await peakRss(staticServer.child)).toFixed(0)} MB`,
-);
-kernelServer.child.kill();
-staticServer.child.kill();
+console.log(`peak RSS (VmHWM) after every run: ${await rssRow()}`);
+for (const [, server] of servers) server.child.kill();
 await rm(site, { recursive: true, force: true });
