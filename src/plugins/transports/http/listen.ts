@@ -134,7 +134,11 @@ async function answerRead(
   } catch {
     answer = restError(500, "internal error; the server's log has the details");
   }
-  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  // Each Set-Cookie stays a header of its own (an object of entries would keep the last one).
+  const cookies = answer.headers.getSetCookie();
+  const headers: Record<string, string | string[]> = Object.fromEntries(answer.headers);
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  response.writeHead(answer.status, headers);
   const held = heldBytesOf(answer);
   if (held !== undefined || answer.body === null) return void response.end(held);
   pipeline(Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>), response, () => undefined);
