@@ -9,7 +9,7 @@ import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
 const optionsSchema = z.strictObject({
   /** Serve the index; false turns the plugin off where the CLI adds it on its own (serve --transport http). */
   enabled: z.boolean().default(true),
-  /** How long a client or shared cache may keep an answer, and how long the server keeps a built index before looking again. */
+  /** How long a client or shared cache may keep an answer, and how long the server keeps a built index before building the next (it answers meanwhile). */
   maxAgeSeconds: z.number().int().min(0).max(86_400).default(60),
 });
 
@@ -34,10 +34,15 @@ export default definePlugin({
     const catalog = ctx.resolve(TOKENS.WholeCatalog);
     const builder = new SiteBuilder(ctx.logger);
     // One site per view (what one set of callers may see), rebuilt after maxAge or a catalog change.
-    const sites = new WeakMap<
-      CatalogView,
-      { readonly site: Promise<Site>; readonly at: number; readonly generation: number }
-    >();
+    // Past maxAge with nothing changed, the built site answers while the next one is built.
+    interface Held {
+      readonly site: Promise<Site>;
+      readonly at: number;
+      readonly generation: number;
+      built?: Site;
+      rebuilding?: boolean;
+    }
+    const sites = new WeakMap<CatalogView, Held>();
     let generation = 0;
     let signIn = false;
     const reported = new Set<string>();
@@ -45,23 +50,48 @@ export default definePlugin({
       generation += 1;
       builder.forget(change.removed);
     });
-    const siteOf = (view: CatalogView): Promise<Site> => {
-      const held = sites.get(view);
-      if (held && held.generation === generation && Date.now() - held.at < options.maxAgeSeconds * 1000)
-        return held.site;
-      const site = builder.build(view, ctx.signal);
-      sites.set(view, { site, at: Date.now(), generation });
-      site.then(
+    const build = (view: CatalogView): Held => {
+      const held: Held = { site: builder.build(view, ctx.signal), at: Date.now(), generation };
+      held.site.then(
         (built) => {
+          held.built = built;
           for (const left of built.leftOut) {
             const line = `${left.skill} is left out of the discovery index (${left.code}): ${left.reason}`;
             if (!reported.has(line)) ctx.logger.warn(line);
             reported.add(line);
           }
         },
-        () => sites.delete(view),
+        () => undefined,
       );
-      return site;
+      return held;
+    };
+    const siteOf = (view: CatalogView): Promise<Site> => {
+      const held = sites.get(view);
+      if (held && held.generation === generation) {
+        if (Date.now() - held.at < options.maxAgeSeconds * 1000) return held.site;
+        if (held.built !== undefined) {
+          if (!held.rebuilding) {
+            held.rebuilding = true;
+            const next = build(view);
+            next.site.then(
+              () => {
+                if (sites.get(view) === held) sites.set(view, next);
+              },
+              (error: unknown) => {
+                held.rebuilding = false;
+                ctx.logger.error(`rebuilding the discovery index failed: ${errorMessage(error)}`);
+              },
+            );
+          }
+          return Promise.resolve(held.built);
+        }
+      }
+      const next = build(view);
+      sites.set(view, next);
+      next.site.catch(() => {
+        if (sites.get(view) === next) sites.delete(view);
+      });
+      return next.site;
     };
 
     ctx.contribute(TOKENS.HttpRoute, {
