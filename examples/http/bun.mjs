@@ -15,9 +15,11 @@ const server = Bun.serve({
   port: Number(process.argv[2] ?? 0),
   // MCP event streams outlast Bun's default 10 s idle timeout.
   idleTimeout: 60,
-  fetch(request) {
+  fetch(request, server) {
     const { pathname } = new URL(request.url);
-    if (pathname === "/skills" || pathname.startsWith("/skills/")) return skills.fetch(request);
+    // The caller's address puts its requests under its own work bounds.
+    if (pathname === "/skills" || pathname.startsWith("/skills/"))
+      return skills.fetch(request, server.requestIP(request)?.address);
     return new Response("the app's own page\n");
   },
 });

@@ -19,7 +19,8 @@ const server = Deno.serve(
     port: Number(Deno.args[0] ?? 0),
     onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
   },
-  kernel.fetch,
+  // The caller's address puts its requests under its own work bounds.
+  (request, info) => kernel.fetch(request, info.remoteAddr.hostname),
 );
 
 // Shut down in order: the kernel closes its sessions (ending their streams), then the server.

@@ -44,9 +44,9 @@ export async function readHead(path: string, maxBytes: number, within?: string):
 }
 
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
-// False once /proc/self/fd is found missing (not Linux, or /proc not mounted): readHeadInPlace
-// then answers undefined at once instead of opening each file twice.
-let descriptorPaths = NO_FOLLOW !== 0;
+// Only Linux names a descriptor's file (/proc/self/fd); elsewhere readHeadInPlace answers
+// undefined at once instead of opening each file twice.
+const DESCRIPTOR_PATHS = NO_FOLLOW !== 0 && process.platform === "linux";
 
 /**
  * readHead of a regular file at `path` itself, in fewer calls than resolving the path first
@@ -57,7 +57,7 @@ let descriptorPaths = NO_FOLLOW !== 0;
  * then. lstat first, so a FIFO or a device is never opened.
  */
 export async function readHeadInPlace(path: string, maxBytes: number, within: string): Promise<Head | undefined> {
-  if (!descriptorPaths || !isServedFrom(path, within)) return undefined;
+  if (!DESCRIPTOR_PATHS || !isServedFrom(path, within)) return undefined;
   const found = await lstat(path).catch(() => undefined);
   if (!found?.isFile()) return undefined;
   const handle = await open(path, OPEN_REGULAR_FLAGS | NO_FOLLOW).catch(() => undefined);
@@ -65,10 +65,7 @@ export async function readHeadInPlace(path: string, maxBytes: number, within: st
   try {
     const stats = await handle.stat();
     if (!stats.isFile() || stats.ino !== found.ino || stats.dev !== found.dev) return undefined;
-    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") descriptorPaths = false;
-      return undefined;
-    });
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
     return opened === path ? await readOpened(handle, stats, maxBytes) : undefined;
   } finally {
     await handle.close();

@@ -73,7 +73,10 @@ export function createHttpHandler(kernel: Kernel, overrides: HttpHandlerOptions 
   // Requests the app names no client for: each its own, so strangers never share one line.
   let unnamed = 0;
   return {
-    fetch: (request, client) => app.fetch(request, client ?? `unnamed ${++unnamed}`),
+    // Mounted as it is (`Bun.serve({ fetch })`, `Deno.serve(handler)`), fetch is passed the
+    // runtime's server or connection info second: only a string names a client.
+    fetch: (request, client) =>
+      app.fetch(request, typeof client === "string" && client !== "" ? client : `unnamed ${++unnamed}`),
     handleNodeRequest(request, response) {
       void nodeHandler(request, response);
     },

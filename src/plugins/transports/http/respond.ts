@@ -58,8 +58,15 @@ export function onSettled(response: Response, done: () => void): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** The bytes of answers made by heldBytesResponse, by answer. */
-const heldBodies = new WeakMap<Response, Uint8Array>();
+/** An answer made by heldBytesResponse: its bytes beside it, not in a body. */
+class HeldBytesResponse extends Response {
+  constructor(
+    readonly heldBytes: Uint8Array,
+    init: ResponseInit,
+  ) {
+    super(null, init);
+  }
+}
 
 /**
  * An answer of bytes the server holds in memory (a built archive, the discovery index), made
@@ -67,19 +74,17 @@ const heldBodies = new WeakMap<Response, Uint8Array>();
  * socket instead, so serving them builds no web stream and copies nothing per request.
  */
 export function heldBytesResponse(bytes: Uint8Array, init: ResponseInit): Response {
-  const response = new Response(null, init);
-  heldBodies.set(response, bytes);
-  return response;
+  return new HeldBytesResponse(bytes, init);
 }
 
 /** The bytes of an answer made by heldBytesResponse; undefined for any other. */
 export function heldBytesOf(response: Response): Uint8Array | undefined {
-  return heldBodies.get(response);
+  return response instanceof HeldBytesResponse ? response.heldBytes : undefined;
 }
 
 /** The answer with its body, for whatever reads it as a Response (Bun, Deno, an embedding app). */
 export function withBody(response: Response): Response {
-  const bytes = heldBodies.get(response);
+  const bytes = heldBytesOf(response);
   if (bytes === undefined) return response;
   return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

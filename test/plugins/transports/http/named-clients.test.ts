@@ -46,5 +46,10 @@ describe("HttpHandler.fetch and the client it names", () => {
     expect(named.filter((response) => response.status === 429).length).toBeGreaterThan(0);
     const unnamed = await Promise.all(ids.map((id) => handler!.fetch(search(id))));
     expect(unnamed.map((response) => response.status)).toEqual(ids.map(() => 200));
+    // Mounted as it is, the runtime passes its server or connection info second: no client named.
+    const mounted = handler!.fetch as (request: Request, info: unknown) => Promise<Response>;
+    const info = { remoteAddr: { hostname: "10.0.0.1" } };
+    const unnamedByInfo = await Promise.all(ids.map((id) => mounted(search(id), info)));
+    expect(unnamedByInfo.map((response) => response.status)).toEqual(ids.map(() => 200));
   });
 });
