@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, read, readlinkSync, type Stats } from "node:fs";
 import { type FileHandle, lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import { assertRegular, OPEN_REGULAR_FLAGS } from "../../lib/regular-file.js";
 import { isServedFrom } from "./served-path.js";
@@ -55,21 +55,59 @@ const DESCRIPTOR_PATHS = NO_FOLLOW !== 0 && process.platform === "linux";
  * path) by its path alone. Undefined when it is anything else (a link, a FIFO, a folder on the
  * way swapped for a link) or the system cannot name a descriptor's file: the full checks answer
  * then. lstat first, so a FIFO or a device is never opened.
+ *
+ * Only the lstat and the read wait asynchronously: the lstat has brought the path's entries and
+ * the file's inode into memory, so the open, the fstat, the descriptor's name (/proc) and the
+ * close wait on no disk, and each asynchronous call costs far more than such a call itself.
  */
 export async function readHeadInPlace(path: string, maxBytes: number, within: string): Promise<Head | undefined> {
   if (!DESCRIPTOR_PATHS || !isServedFrom(path, within)) return undefined;
   const found = await lstat(path).catch(() => undefined);
   if (!found?.isFile()) return undefined;
-  const handle = await open(path, OPEN_REGULAR_FLAGS | NO_FOLLOW).catch(() => undefined);
-  if (handle === undefined) return undefined;
+  let fd: number;
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile() || stats.ino !== found.ino || stats.dev !== found.dev) return undefined;
-    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-    return opened === path ? await readOpened(handle, stats, maxBytes) : undefined;
-  } finally {
-    await handle.close();
+    fd = openSync(path, OPEN_REGULAR_FLAGS | NO_FOLLOW);
+  } catch {
+    return undefined;
   }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.ino !== found.ino || stats.dev !== found.dev) return undefined;
+    return namesExactly(fd, path) ? await readDescriptor(fd, stats, maxBytes) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the descriptor's file is `path` itself. */
+function namesExactly(fd: number, path: string): boolean {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`) === path;
+  } catch {
+    return false;
+  }
+}
+
+const readAsync = (fd: number, buffer: Buffer, offset: number, length: number) =>
+  new Promise<number>((resolve, reject) =>
+    read(fd, buffer, offset, length, offset, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+  );
+
+/** readOpened, on a descriptor. */
+async function readDescriptor(fd: number, stats: Stats, maxBytes: number): Promise<Head> {
+  const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const bytesRead = await readAsync(fd, buffer, filled, buffer.length - filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return {
+    bytes: buffer.subarray(0, filled),
+    truncated: stats.size > filled,
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+  };
 }
 
 /** At most `maxBytes` from the start of an opened regular file whose fstat is `stats`. */
