@@ -240,6 +240,7 @@ export async function bootKernel(options: BootOptions = {}): Promise<Kernel> {
         container: own,
         staged,
         baseDir,
+        inProcessOnly: options.inProcessOnly ?? false,
         signal,
         registering,
         declared,
@@ -382,6 +383,7 @@ interface ContextParts {
   readonly container: ReturnType<ServiceRegistry["containerFor"]>;
   readonly staged: Staged;
   readonly baseDir: string;
+  readonly inProcessOnly: boolean;
   readonly signal: AbortSignal;
   /** Closed once setup has ended: registrations after that would be silently lost, so they throw. */
   readonly registering: { open: boolean };
@@ -402,6 +404,7 @@ function pluginContext({
   container,
   staged,
   baseDir,
+  inProcessOnly,
   signal,
   registering,
   declared,
@@ -424,6 +427,7 @@ function pluginContext({
     name: plugin.name,
     logger: registry.resolve(container, TOKENS.Logger),
     baseDir,
+    inProcessOnly,
     signal,
     resolve(token) {
       declared.checkResolve(plugin, token, registering.open);

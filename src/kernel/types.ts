@@ -148,6 +148,12 @@ export interface PluginRuntimeContext<in R extends Token<any> = Token<any>> {
   /** Aborted when the hook times out or the kernel shuts down. */
   readonly signal: AbortSignal;
   /**
+   * True when the kernel was booted for calls in process alone (a one-shot CLI command): it
+   * serves no transport, so nothing waits on the event loop while a plugin loads. The kernel
+   * always says; a context made elsewhere (a test's) may leave it out, meaning false.
+   */
+  readonly inProcessOnly?: boolean;
+  /**
    * A service another plugin (or the kernel) provides, as this plugin sees it (scoped services,
    * such as the logger, a cache namespace or a ranker, are this plugin's own). Fails with a clear
    * message when none does.

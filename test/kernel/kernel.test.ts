@@ -822,4 +822,19 @@ describe("a kernel booted inProcessOnly", () => {
     expect(kernel.state).toBe("started");
     await kernel.close();
   });
+
+  it("tells each plugin's setup and start so, and a served kernel's that it is not", async () => {
+    const told: unknown[] = [];
+    const telling = definePlugin({
+      name: "telling",
+      setup(ctx) {
+        told.push(ctx.inProcessOnly);
+        return { start: (started) => void told.push(started.inProcessOnly) };
+      },
+    });
+    const quiet = { logger: createLogger("error", () => undefined) };
+    await (await bootConfig({ plugins: [telling] }, { inProcessOnly: true, ...quiet })).close();
+    await (await bootConfig({ plugins: [telling] }, quiet)).close();
+    expect(told).toEqual([true, true, false, false]);
+  });
 });

@@ -13,12 +13,14 @@ const SLICE_MS = 2;
  * Runs `task` over `items` one after another, in order, letting the event loop run every
  * SLICE_MS. On a warm page cache a folder listing or a file read is a small call, where the
  * asynchronous form costs more CPU than the call itself; slicing keeps the server
- * answering while a large catalog loads.
+ * answering while a large catalog loads. `slices` false: one run to the end, for a load nothing
+ * else waits on (a one-shot command), where the yields are only cost.
  */
 export async function inSlices<T, R>(
   items: readonly T[],
   task: (item: T) => R | Promise<R>,
   signal: AbortSignal,
+  slices = true,
 ): Promise<R[]> {
   const results: R[] = [];
   let sliceStart = performance.now();
@@ -26,7 +28,7 @@ export async function inSlices<T, R>(
     signal.throwIfAborted();
     const result = task(item);
     results.push(result instanceof Promise ? await result : result);
-    if (performance.now() - sliceStart >= SLICE_MS) {
+    if (slices && performance.now() - sliceStart >= SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
     }

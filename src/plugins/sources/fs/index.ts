@@ -160,6 +160,7 @@ export default definePlugin({
           snapshots,
           probeSnapshots: shared !== undefined,
           onCacheReady,
+          loadInSlices: !ctx.inProcessOnly,
         }),
       );
     }

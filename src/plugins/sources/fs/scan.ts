@@ -56,6 +56,8 @@ export interface ScanOptions {
   readonly sourceRoots?: readonly string[];
   /** Follow a symlinked skill folder wherever it leads (a root the user alone writes to). */
   readonly followLinksOut?: boolean;
+  /** False: list without letting the event loop run (see inSlices); default true. */
+  readonly slices?: boolean;
 }
 
 export interface ScanResult {
@@ -127,7 +129,7 @@ export async function scanRoot(root: string, options: ScanOptions): Promise<Scan
           options.signal.throwIfAborted();
           return visit(folder);
         })
-      : await inSlices(level, visit, options.signal);
+      : await inSlices(level, visit, options.signal, options.slices);
     level = [];
     for (const visit of visits) {
       if (visit.skill) found.push(visit.skill);

@@ -59,6 +59,11 @@ export interface FsSourceSettings {
   readonly probeSnapshots?: boolean;
   /** Subscribes to the cache coming back (CacheMonitor.onReady): a snapshot it lost is written again. */
   readonly onCacheReady?: (listener: () => void) => () => void;
+  /**
+   * False: each load runs to its end without letting the event loop run (see inSlices), for a
+   * kernel that serves nothing while it loads (PluginRuntimeContext.inProcessOnly). Default true.
+   */
+  readonly loadInSlices?: boolean;
 }
 
 /** How often a served source looks for its snapshots in the cache, to write again one it lost. */
@@ -268,6 +273,7 @@ async function loadRoot(
     known: tracker,
     sourceRoots: settings.roots,
     followLinksOut: settings.followLinksOut?.includes(root),
+    slices: settings.loadInSlices,
   });
   // A partial catalog would look whole to every client: refuse the root, saying how to serve it.
   if (scan.diagnostics.some((diagnostic) => diagnostic.code === "scan-limit")) {
@@ -303,6 +309,7 @@ async function loadRoot(
       return fresh.read;
     },
     signal,
+    settings.loadInSlices,
   );
   const readAfresh = scan.folders.length - reused;
   logger.debug(
