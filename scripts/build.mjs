@@ -45,6 +45,20 @@ await build({
   external: ["jiti", "@modelcontextprotocol/client"],
   plugins: [
     {
+      name: "lazy-yaml",
+      setup(build) {
+        build.onResolve({ filter: /^yaml$/ }, (args) =>
+          args.kind === "import-statement" && /[\\/]src[\\/]skills[\\/]skill-md[\\/]/.test(args.importer)
+            ? { path: "yaml", namespace: "lazy-yaml" }
+            : undefined,
+        );
+        build.onLoad({ filter: /.*/, namespace: "lazy-yaml" }, () => ({
+          contents: lazyYaml(),
+          resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+        }));
+      },
+    },
+    {
       name: "lazy-zod-locales",
       setup(build) {
         build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
@@ -86,6 +100,29 @@ await build({
   },
   logLevel: "warning",
 });
+
+/**
+ * The yaml package as the SKILL.md parser and validator import it: evaluated on first use. Every
+ * start imported it with the parser, and paid its evaluation (its ~115 kB build its own chunk
+ * still), though the fast frontmatter path reads every corpus skill without it. A name the
+ * source imports and this does not export fails the build. `require` inside a function: esbuild
+ * bundles the package and calls its CommonJS wrapper there, not at import.
+ */
+function lazyYaml() {
+  return `
+let yaml;
+const load = () => (yaml ??= require("yaml"));
+export const isMap = (node) => load().isMap(node);
+export const isScalar = (node) => load().isScalar(node);
+export const parse = (...args) => load().parse(...args);
+export const parseDocument = (...args) => load().parseDocument(...args);
+export const visit = (...args) => load().visit(...args);
+// Called with new: an object returned from a constructor is what new gives.
+export function LineCounter() {
+  return new (load().LineCounter)();
+}
+`;
+}
 
 /**
  * zod's `locales` namespace (`z.locales`, part of the `z` src/index.ts exports) holds 63 translations,
