@@ -122,17 +122,21 @@ export function withServeChecks(
   };
   const load = async (signal: AbortSignal, options?: LoadOptions): Promise<SourceSnapshot> => {
     const snapshot = await (options ? source.load(signal, options) : source.load(signal));
-    const verdicts = await pLimit(CONCURRENCY).map(snapshot.skills, async (skill) => {
-      const reader = sourceReader(source, skill.path);
-      for (const check of checks) {
-        const verdict = await check(skill, reader, signal).catch((error: unknown) => {
-          if (signal.aborted) throw error;
-          return `not served: it could not be checked (${errorMessage(error)})`;
-        });
-        if (verdict !== undefined) return verdict;
-      }
-      return undefined;
-    });
+    // Checks on first read only (the warn audit): nothing to ask of each skill now.
+    const verdicts: (string | undefined)[] =
+      checks.length === 0
+        ? []
+        : await pLimit(CONCURRENCY).map(snapshot.skills, async (skill) => {
+            const reader = sourceReader(source, skill.path);
+            for (const check of checks) {
+              const verdict = await check(skill, reader, signal).catch((error: unknown) => {
+                if (signal.aborted) throw error;
+                return `not served: it could not be checked (${errorMessage(error)})`;
+              });
+              if (verdict !== undefined) return verdict;
+            }
+            return undefined;
+          });
     const refused: Diagnostic[] = [];
     const skills = snapshot.skills.filter((skill, index) => {
       const why = verdicts[index];
