@@ -37,11 +37,28 @@ export default definePlugin({
     ctx.extendServer((server, { catalog: view }) => {
       // Each server answers one caller: its prompts are the skills that caller may see.
       const book = bookFor(view);
-      listPromptsAfterFirstLoad(server, view, () => register(server, book.listing));
       const sync = keepInStep(server, book, warnOnce);
-      sync();
+      // Registered when the client first asks for prompts: a prompt per skill is a schema each,
+      // which a session that never asks need not wait for. Until then a change has nothing to
+      // update (the catalog plugin announces it).
+      let synced = false;
+      const firstSync = () => {
+        if (synced) return;
+        synced = true;
+        // Registered as if with the server: the client learns of no change (the SDK announces
+        // each prompt registered on a connected server).
+        (server as unknown as { sendPromptListChanged: () => void }).sendPromptListChanged = () => undefined;
+        try {
+          sync();
+        } finally {
+          Reflect.deleteProperty(server, "sendPromptListChanged");
+        }
+      };
+      if (!listPromptsAfterFirstLoad(server, view, () => register(server, book.listing), firstSync)) firstSync();
       // Each prompt added, removed or changed notifies prompts list_changed (the SDK does, once a tick).
-      return view.onChange(sync);
+      return view.onChange(() => {
+        if (synced) sync();
+      });
     });
   },
 });

@@ -36,6 +36,31 @@ describe("the skill-prompts plugin", () => {
     ).toHaveLength(1);
   });
 
+  it("registers the skills' prompts when the client first asks for prompts, not with each server", async () => {
+    const { client, logs } = await serve([["skill-prompts", { maxSkillPrompts: 2 }]]);
+    await client.ping();
+    const leftOut = () => logs.filter((line) => line.includes("past maxSkillPrompts (2)"));
+    expect(leftOut()).toEqual([]);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["skills", "alpha", "beta"]);
+    expect(leftOut()).toHaveLength(1);
+  });
+
+  it("gets a skill's prompt, or completes its argument, asked before any prompts/list", async () => {
+    const { client } = await serve(["skill-prompts"]);
+    const got = await client.getPrompt({ name: "beta" });
+    expect(got.messages.map((message) => message.content)).toContainEqual(
+      expect.objectContaining({ resource: expect.objectContaining({ uri: "skill://beta/SKILL.md" }) }),
+    );
+    await server!.close();
+    const again = await serve(["skill-prompts"]);
+    server = again;
+    const completed = await again.client.complete({
+      ref: { type: "ref/prompt", name: "gamma" },
+      argument: { name: "file", value: "" },
+    });
+    expect(completed.completion.values).toEqual([]);
+  });
+
   it("leaves a prompt name another plugin registered first to that plugin, and says so", async () => {
     const other = definePlugin({
       name: "other-prompts",
