@@ -139,6 +139,7 @@ export {
   type HttpHandlerOptions,
   type HttpOptions,
   type HttpRoute,
+  type RequestHead,
   type Caller,
   type RouteCaller,
   type SignInGate,

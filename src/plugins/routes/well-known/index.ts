@@ -3,7 +3,7 @@ import { definePlugin } from "../../../kernel/config.js";
 import { errorMessage } from "../../../kernel/errors.js";
 import type { CatalogView } from "../../../skills/catalog/catalog-view.js";
 import { TOKENS } from "../../../tokens.js";
-import { heldBytesResponse, restError } from "../../transports/http/index.js";
+import { heldBytesResponse, restError, type RequestHead, type RouteCaller } from "../../transports/http/index.js";
 import { INDEX_FILE, SiteBuilder, WELL_KNOWN_PATH, type Site } from "./site.js";
 
 const optionsSchema = z.strictObject({
@@ -94,43 +94,42 @@ export default definePlugin({
       return next.site;
     };
 
-    ctx.contribute(TOKENS.HttpRoute, {
-      prefix: WELL_KNOWN_PATH,
-      async handle(request, path, { identity, catalog: view }) {
-        if (request.method !== "GET" && request.method !== "HEAD")
-          return restError(405, "the discovery index is read-only: use GET", { allow: "GET, HEAD" });
-        const rest = path.slice(WELL_KNOWN_PATH.length + 1);
-        await catalog.ready();
-        let site: Site;
-        try {
-          site = await siteOf(view);
-        } catch (error) {
-          ctx.logger.error(`building the discovery index failed: ${errorMessage(error)}`);
-          return restError(503, "the discovery index could not be built; the server's log has the details");
-        }
-        // What one caller may see is for no shared cache.
-        const cacheControl =
-          identity !== undefined || signIn || catalog.restricted
-            ? "private, no-cache"
-            : `public, max-age=${options.maxAgeSeconds}`;
-        const found =
-          rest === INDEX_FILE
-            ? { bytes: site.indexBytes, contentType: "application/json", etag: site.etag }
-            : site.artifacts.get(rest);
-        if (!found)
-          return restError(404, "no such skill or file in the discovery index", { "cache-control": cacheControl });
-        const headers = {
-          "content-type": found.contentType,
-          etag: found.etag,
-          "cache-control": cacheControl,
-          "x-content-type-options": "nosniff",
-        };
-        if (matches(request.headers.get("if-none-match"), found.etag))
-          return new Response(null, { status: 304, headers });
-        const init = { status: 200, headers: { ...headers, "content-length": String(found.bytes.length) } };
-        return request.method === "HEAD" ? new Response(null, init) : heldBytesResponse(found.bytes, init);
-      },
-    });
+    // Reads no body: GET and HEAD are answered from the request's head, with no web Request built.
+    const answer = async (request: RequestHead, path: string, { identity, catalog: view }: RouteCaller) => {
+      if (request.method !== "GET" && request.method !== "HEAD")
+        return restError(405, "the discovery index is read-only: use GET", { allow: "GET, HEAD" });
+      const rest = path.slice(WELL_KNOWN_PATH.length + 1);
+      await catalog.ready();
+      let site: Site;
+      try {
+        site = await siteOf(view);
+      } catch (error) {
+        ctx.logger.error(`building the discovery index failed: ${errorMessage(error)}`);
+        return restError(503, "the discovery index could not be built; the server's log has the details");
+      }
+      // What one caller may see is for no shared cache.
+      const cacheControl =
+        identity !== undefined || signIn || catalog.restricted
+          ? "private, no-cache"
+          : `public, max-age=${options.maxAgeSeconds}`;
+      const found =
+        rest === INDEX_FILE
+          ? { bytes: site.indexBytes, contentType: "application/json", etag: site.etag }
+          : site.artifacts.get(rest);
+      if (!found)
+        return restError(404, "no such skill or file in the discovery index", { "cache-control": cacheControl });
+      const headers = {
+        "content-type": found.contentType,
+        etag: found.etag,
+        "cache-control": cacheControl,
+        "x-content-type-options": "nosniff",
+      };
+      if (matches(request.headers.get("if-none-match"), found.etag))
+        return new Response(null, { status: 304, headers });
+      const init = { status: 200, headers: { ...headers, "content-length": String(found.bytes.length) } };
+      return request.method === "HEAD" ? new Response(null, init) : heldBytesResponse(found.bytes, init);
+    };
+    ctx.contribute(TOKENS.HttpRoute, { prefix: WELL_KNOWN_PATH, handle: answer, handleHead: answer });
     return {
       start(started) {
         const http = started.resolveOptional(TOKENS.HttpOptions);

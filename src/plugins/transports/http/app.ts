@@ -22,7 +22,7 @@ import {
   UNSERVED_METHODS,
   withBody,
 } from "./respond.js";
-import type { HttpRoute, SignInGate } from "./routes.js";
+import type { HttpRoute, RequestHead, SignInGate } from "./routes.js";
 import { SessionTable } from "./sessions.js";
 import { WorkLimiter } from "./work-limit.js";
 
@@ -85,6 +85,17 @@ export type HttpAppOptions = Pick<
   readonly basePath?: string;
 };
 
+/**
+ * A request its server has not made a web Request of (node:http's GET and HEAD): its head, the
+ * signal of its client going away, and the whole Request, built once when something asks for it.
+ */
+export interface LazyRequest extends RequestHead {
+  /** Whether its client has gone away; reading `signal` makes an AbortSignal of it. */
+  readonly aborted: boolean;
+  readonly signal: AbortSignal;
+  toRequest(): Promise<Request>;
+}
+
 /** The web-standard HTTP face of a kernel: MCP, health checks and contributed routes. */
 export interface HttpApp {
   /**
@@ -94,9 +105,10 @@ export interface HttpApp {
   fetch(request: Request, client?: string, connection?: string): Promise<Response>;
   /**
    * As fetch, but an answer of bytes held in memory comes without its body (heldBytesOf gives
-   * them): for a server that writes them itself, as Node's listener does.
+   * them): for a server that writes them itself, as Node's listener does. A LazyRequest is made
+   * a Request only when what answers it needs one (MCP, a route without handleHead).
    */
-  fetchHeld(request: Request, client?: string, connection?: string): Promise<Response>;
+  fetchHeld(request: Request | LazyRequest, client?: string, connection?: string): Promise<Response>;
   /**
    * Refuse new requests (503), wait up to `graceMs` for those in flight, then close every
    * session and subscription stream.
@@ -254,7 +266,8 @@ export function createHttpApp({
   };
 
   const route = async (
-    request: Request,
+    request: Request | LazyRequest,
+    whole: () => Promise<Request>,
     path: string,
     client: string,
     connection: string,
@@ -281,7 +294,7 @@ export function createHttpApp({
     const contributed = isMcp ? undefined : routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
     let caller: Caller = {};
     if (contributed?.signIn && signInGate && !request.headers.has("authorization")) {
-      const signedIn = await contributed.signIn(request, path, signInGate(request));
+      const signedIn = await contributed.signIn(await whole(), path, signInGate(request));
       if (signedIn instanceof Response) return signedIn;
       caller = signedIn;
     } else if (oauth) {
@@ -295,15 +308,22 @@ export function createHttpApp({
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (declared > options.maxBodyBytes)
       return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
-    if (isMcp) return serveMcp(request, client, connection, untrack, caller);
-    if (contributed)
-      return work.run(laneOf(caller, client), partOf(request, connection), request.signal, async () =>
-        contributed.handle(request, path, { ...caller, catalog: catalogFor(caller.identity) }),
-      );
+    if (isMcp) return serveMcp(await whole(), client, connection, untrack, caller);
+    if (contributed) {
+      // A route that answers GET and HEAD from the head is handed that alone: no Request is built.
+      const fromHead = contributed.handleHead !== undefined && (request.method === "GET" || request.method === "HEAD");
+      const gone = request instanceof Request ? request.signal : request;
+      return work.run(laneOf(caller, client), partOf(request, connection), gone, async () => {
+        const routeCaller = { ...caller, catalog: catalogFor(caller.identity) };
+        return fromHead
+          ? contributed.handleHead!(request, path, routeCaller)
+          : contributed.handle(await whole(), path, routeCaller);
+      });
+    }
     return restError(404, `nothing at ${path}`);
   };
 
-  const fetch = async (request: Request, client = "unknown", connection = ""): Promise<Response> => {
+  const fetch = async (request: Request | LazyRequest, client = "unknown", connection = ""): Promise<Response> => {
     let url: URL;
     try {
       url = new URL(request.url);
@@ -320,7 +340,8 @@ export function createHttpApp({
     // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
     const untrack = request.method === "GET" && path === options.path ? () => undefined : track();
     try {
-      return onSettled(await route(request, path, client, connection, untrack), untrack);
+      const whole = request instanceof Request ? () => Promise.resolve(request) : () => request.toRequest();
+      return onSettled(await route(request, whole, path, client, connection, untrack), untrack);
     } catch (error) {
       untrack();
       logger.error(`${request.method} ${path} failed: ${errorMessage(error)}`);
@@ -358,7 +379,7 @@ export function createHttpApp({
 function signInGateOf(
   options: HttpAppOptions,
   oauth: OAuthGate | undefined,
-): ((request: Request) => SignInGate) | undefined {
+): ((request: RequestHead) => SignInGate) | undefined {
   if (oauth && options.oauth) {
     const { issuer, requiredScopes, audience } = options.oauth;
     return (request) => ({
@@ -411,7 +432,7 @@ function laneOf(caller: Caller, client: string): string {
  * else its connection. Another address is never read from a header (X-Forwarded-For): any caller
  * could write one.
  */
-function partOf(request: Request, connection: string): string {
+function partOf(request: RequestHead, connection: string): string {
   const session = request.headers.get("mcp-session-id");
   return session === null ? `connection ${connection}` : `session ${session.slice(0, 128)}`;
 }

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import { isLoopback, isWildcard } from "./options.js";
+import type { RequestHead } from "./routes.js";
 
 /** Why a request is refused before it reaches any route. */
 export interface Refusal {
@@ -45,11 +46,9 @@ export function createHostGuard(
   if (!allowedHosts) return (): Refusal | undefined => undefined;
   const hosts = [...allowedHosts];
   const origins = new Set(allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, "")));
-  return (request: Request): Refusal | undefined => {
-    const hostHeader = request.headers.get("host");
+  const hostRefusal = (hostHeader: string | null, port: number | undefined): Refusal | undefined => {
     const host = validateHostHeader(hostHeader, hosts);
     if (!host.ok) return { status: 403, message: host.message };
-    const port = boundPort?.();
     // A Host without a port is what a proxy on this machine forwards (nginx's `$host`); a browser
     // always names the port it connected to, so only a port that is not this server's is refused.
     const named = new URL(`http://${hostHeader}`).port;
@@ -59,6 +58,17 @@ export function createHostGuard(
         message: `Invalid Host: ${hostHeader} does not name this server's port ${port} (DNS-rebinding protection; allowedHosts lists other names to serve)`,
       };
     }
+    return undefined;
+  };
+  // The verdict on the last Host seen, with the port it was judged against: a client's requests
+  // name the same one, and judging it parses it twice.
+  let last: { readonly host: string | null; readonly port: number | undefined; readonly refusal?: Refusal } | undefined;
+  return (request: Pick<RequestHead, "headers">): Refusal | undefined => {
+    const hostHeader = request.headers.get("host");
+    const port = boundPort?.();
+    if (last === undefined || last.host !== hostHeader || last.port !== port)
+      last = { host: hostHeader, port, refusal: hostRefusal(hostHeader, port) };
+    if (last.refusal) return last.refusal;
     const origin = request.headers.get("origin");
     if (origin !== null && origins.has(origin.toLowerCase())) return undefined;
     const checked = validateOriginHeader(origin, hosts);
@@ -86,7 +96,7 @@ function portOf(url: string): number {
 export function createAuthGuard(token: string | undefined) {
   if (token === undefined) return (): Refusal | undefined => undefined;
   const matches = tokenMatcher(token);
-  return (request: Request): Refusal | undefined => {
+  return (request: Pick<RequestHead, "headers">): Refusal | undefined => {
     const header = request.headers.get("authorization");
     const match = header === null ? null : /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
     if (!match) {

@@ -1,10 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable, pipeline } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { toNodeHandler as sdkNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import { ConfigError, ERROR_CODES } from "../../../kernel/errors.js";
-import type { HttpApp } from "./app.js";
+import type { HttpApp, LazyRequest } from "./app.js";
 import { heldBytesOf, methodNotServed, restError, UNSERVED_METHODS, withBody } from "./respond.js";
 import { originForm } from "./target.js";
 
@@ -21,6 +27,7 @@ export interface Listener {
 }
 
 type AppFetch = HttpApp["fetch"];
+type HeldFetch = HttpApp["fetchHeld"];
 
 interface BunServer {
   readonly port: number;
@@ -89,7 +96,7 @@ function isAddressInUse(error: unknown): boolean {
  * A node:http request handler for the app (the SDK's adapter), leaving the app's globals alone.
  * `fetch` is the app's fetchHeld: bytes it holds in memory are written as they are.
  */
-export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
+export function toNodeHandler(fetch: HeldFetch, maxBodyBytes: number) {
   return (request: IncomingMessage, response: ServerResponse) => {
     const send = (answer: Response) => {
       request.resume();
@@ -106,7 +113,7 @@ export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
     const client = request.socket.remoteAddress ?? "unknown";
     const connection = String(request.socket.remotePort ?? "");
     if (request.method === "GET" || request.method === "HEAD")
-      return answerRead(request, response, (webRequest) => fetch(webRequest, client, connection));
+      return answerRead(request, response, (head) => fetch(head, client, connection));
     return sdkNodeHandler(
       { fetch: async (webRequest) => withBody(await fetch(webRequest, client, connection)) },
       { maxRequestBodySize: maxBodyBytes },
@@ -122,15 +129,15 @@ export function toNodeHandler(fetch: AppFetch, maxBodyBytes: number) {
 async function answerRead(
   request: IncomingMessage,
   response: ServerResponse,
-  fetch: (request: Request) => Promise<Response>,
+  fetch: (request: LazyRequest) => Promise<Response>,
 ): Promise<void> {
-  const abort = new AbortController();
+  const head = new NodeRequestHead(request);
   response.on("close", () => {
-    if (!response.writableFinished) abort.abort();
+    if (!response.writableFinished) head.leave();
   });
   let answer: Response;
   try {
-    answer = await fetch(await toWebRequest(request, undefined, { signal: abort.signal }));
+    answer = await fetch(head);
   } catch {
     answer = restError(500, "internal error; the server's log has the details");
   }
@@ -144,7 +151,78 @@ async function answerRead(
   pipeline(Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>), response, () => undefined);
 }
 
-async function listenNode(fetch: AppFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {
+/**
+ * A GET or HEAD as node:http parsed it, read where it lies: the web Request the SDK's adapter
+ * would make (the same URL, headers and signal) is built only if the app asks for it.
+ */
+class NodeRequestHead implements LazyRequest {
+  readonly url: string;
+  readonly headers: Pick<Headers, "get" | "has">;
+  #request: Promise<Request> | undefined;
+  #gone = false;
+  // Made when first read: most answers need only to know whether the client left.
+  #abort: AbortController | undefined;
+
+  constructor(private readonly incoming: IncomingMessage) {
+    // As the adapter's toWebRequest names it.
+    const host = incoming.headers.host;
+    this.url = `http://${host === undefined || host === "" ? "localhost" : host}${incoming.url ?? "/"}`;
+    this.headers = headersOf(incoming.headers);
+  }
+
+  get method(): string {
+    return this.incoming.method ?? "GET";
+  }
+
+  get aborted(): boolean {
+    return this.#gone;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#abort === undefined) {
+      this.#abort = new AbortController();
+      if (this.#gone) this.#abort.abort();
+    }
+    return this.#abort.signal;
+  }
+
+  /** Its client went away before the answer was sent in full. */
+  leave(): void {
+    this.#gone = true;
+    this.#abort?.abort();
+  }
+
+  toRequest(): Promise<Request> {
+    this.#request ??= toWebRequest(this.incoming, undefined, { signal: this.signal });
+    return this.#request;
+  }
+}
+
+/**
+ * Node's parsed headers read as the web Headers toWebRequest would fill from them give them: a
+ * repeated header's values joined with ", ", each without the whitespace around it.
+ */
+function headersOf(headers: IncomingHttpHeaders): Pick<Headers, "get" | "has"> {
+  const valueOf = (name: string) => {
+    const key = name.toLowerCase();
+    return Object.hasOwn(headers, key) ? headers[key] : undefined;
+  };
+  return {
+    get(name) {
+      const value = valueOf(name);
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.map(trimmed).join(", ") : trimmed(value);
+    },
+    has: (name) => valueOf(name) !== undefined,
+  };
+}
+
+/** A header value without leading or trailing HTTP whitespace (tab, line feed, carriage return, space), as Headers keeps it. */
+function trimmed(value: string): string {
+  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+}
+
+async function listenNode(fetch: HeldFetch, host: string, port: number, limits: ListenLimits): Promise<Listener> {
   // A request (headers and body) must arrive whole within bodyTimeoutMs, checked every second;
   // answers are not timed, so event streams stay open for as long as their client listens.
   const server: Server = createServer({

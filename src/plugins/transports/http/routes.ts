@@ -8,6 +8,19 @@ export interface RouteCaller extends Caller {
 }
 
 /**
+ * A request as far as its head goes: method, URL and headers, no body. A web Request is one; a
+ * server may hand a route this alone for GET and HEAD (see HttpRoute.handleHead).
+ */
+export interface RequestHead {
+  /** GET or HEAD where handleHead is called. */
+  readonly method: string;
+  /** The absolute URL, as a Request's. */
+  readonly url: string;
+  /** Its headers, read as a Request's are. */
+  readonly headers: Pick<Headers, "get" | "has">;
+}
+
+/**
  * An HTTP endpoint a plugin adds beside MCP (the REST API). The http plugin sends it every request
  * whose path starts with `prefix`, after DNS-rebinding protection and auth.
  */
@@ -19,6 +32,12 @@ export interface HttpRoute {
    * prefix); `caller` is who sent it, with `catalog`, what they may see.
    */
   handle(request: Request, path: string, caller: RouteCaller): Promise<Response>;
+  /**
+   * GET and HEAD answered from the request's head alone: when a route has it, the server calls it
+   * instead of `handle` for those methods, after the same checks, and need not build a web
+   * Request (node:http). A route that reads no body can give the same function to both.
+   */
+  handleHead?(request: RequestHead, path: string, caller: RouteCaller): Promise<Response>;
   /**
    * For pages a browser opens, which cannot send an Authorization header: with auth configured, a
    * request for this route without that header comes here instead of being refused. It names the

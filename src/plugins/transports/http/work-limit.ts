@@ -13,6 +13,12 @@ export interface WorkLimits {
   readonly maxWorkShare: number;
 }
 
+/**
+ * A request's client going away: its AbortSignal, or (node:http's GET and HEAD) whether it has
+ * gone and a signal made only when a wait needs one.
+ */
+export type Departure = AbortSignal | { readonly aborted: boolean; readonly signal: AbortSignal };
+
 /** One client's places and line: requests running (or resting) and waiting, by whose they are. */
 interface ClientLane {
   running: number;
@@ -76,9 +82,9 @@ export class WorkLimiter {
   /**
    * Answer with `work` once `client` may, for its part `own` (a session, a connection); its places
    * are given back when the answer has been sent. A request whose client went away while it
-   * waited (`signal` aborted) is not worked on.
+   * waited (`gone` aborted) is not worked on.
    */
-  run(client: string, own: string, signal: AbortSignal, work: () => Promise<Response>): Promise<Response> {
+  run(client: string, own: string, gone: Departure, work: () => Promise<Response>): Promise<Response> {
     let lane = this.#lanes.get(client);
     if (lane && lane.waiting.length >= this.limits.maxWorkQueuedPerClient) {
       const { maxWorkPerClient, maxWorkQueuedPerClient } = this.limits;
@@ -109,7 +115,7 @@ export class WorkLimiter {
         at.running++;
         at.runningBy.set(own, (at.runningBy.get(own) ?? 0) + 1);
         try {
-          await this.#rest(client, at, own, signal);
+          await this.#rest(client, at, own, gone);
         } catch (error) {
           give();
           return reject(error);
@@ -127,7 +133,7 @@ export class WorkLimiter {
                 this.#seen(client, own);
                 give();
               };
-              const answer = signal.aborted
+              const answer = gone.aborted
                 ? Promise.resolve(mcpError(503, "the client went away before its turn"))
                 : work();
               answer.then(
@@ -172,13 +178,14 @@ export class WorkLimiter {
    * Waits out what `client` owes past its allowance while another client is served, and what its
    * part `own` owes while another part of it is.
    */
-  async #rest(client: string, lane: ClientLane, own: string, signal: AbortSignal): Promise<void> {
+  async #rest(client: string, lane: ClientLane, own: string, gone: Departure): Promise<void> {
     const owed = (account: string, shared: boolean) => (shared ? this.#owedBy(account) - OWED_BEFORE_REST_MS : 0);
     const rest = Math.max(
       owed(client, this.#shared(client)),
       owed(partOf(client, own), this.#sharedWithin(client, lane, own)),
     );
-    if (rest <= 0 || signal.aborted) return;
+    if (rest <= 0 || gone.aborted) return;
+    const signal = gone instanceof AbortSignal ? gone : gone.signal;
     await new Promise<void>((resolve) => {
       const timer = this.clock.setTimeout(finish, rest);
       function finish() {
@@ -257,7 +264,9 @@ export class WorkLimiter {
 
 /** `recent` with `who` seen `at`, first: the last two different ones. */
 function seen(recent: readonly Seen[], who: string, at: number): Seen[] {
-  return [[who, at] as Seen, ...recent.filter(([other]) => other !== who)].slice(0, 2);
+  // `recent` holds two different ones at most, so the other one kept is whichever is not `who`.
+  const other = recent[0]?.[0] === who ? recent[1] : recent[0];
+  return other === undefined ? [[who, at]] : [[who, at], other];
 }
 
 /** The account of a client's part (a session, a connection): apart from every client's own. */

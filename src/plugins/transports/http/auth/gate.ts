@@ -10,7 +10,7 @@ import { errorMessage } from "../../../../kernel/errors.js";
 import type { Logger } from "../../../../kernel/logger.js";
 import type { Identity } from "../../../../kernel/types.js";
 import { json } from "../respond.js";
-import type { TokenVerdict } from "../routes.js";
+import type { RequestHead, TokenVerdict } from "../routes.js";
 import type { OAuthOptions } from "./options.js";
 import { createJwtVerifier, identityIn, IssuerUnavailableError } from "./verifier.js";
 
@@ -26,11 +26,11 @@ const METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 export interface OAuthGate {
   /** The RFC 9728 document, for `/.well-known/oauth-protected-resource[/<mcp path>]`; undefined for any other path. */
-  metadata(request: Request, path: string): Response | undefined;
+  metadata(request: RequestHead, path: string): Response | undefined;
   /** The verified caller, or the 401/403/503 answer with its `WWW-Authenticate` challenge. */
-  authenticate(request: Request): Promise<Caller | Response>;
+  authenticate(request: RequestHead): Promise<Caller | Response>;
   /** A token a page got for its caller, checked as `authenticate` checks a bearer token. */
-  check(token: string, request: Request): Promise<TokenVerdict>;
+  check(token: string, request: RequestHead): Promise<TokenVerdict>;
 }
 
 /**
@@ -43,8 +43,8 @@ export function createOAuthGate(options: OAuthOptions, mcpPath: string, logger: 
   const verifier = createJwtVerifier(options);
   const metadataPaths = new Set([METADATA_PATH, `${METADATA_PATH}${mcpPath}`]);
   /** This server's MCP URL as clients know it: configured, else the one the request names (its Host was checked). */
-  const resourceOf = (request: Request) => new URL(options.resource ?? new URL(mcpPath, request.url).href);
-  const challengeOptions = (request: Request) => ({
+  const resourceOf = (request: RequestHead) => new URL(options.resource ?? new URL(mcpPath, request.url).href);
+  const challengeOptions = (request: RequestHead) => ({
     requiredScopes: [...options.requiredScopes],
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceOf(request)),
   });
