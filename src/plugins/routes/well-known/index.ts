@@ -65,27 +65,35 @@ export default definePlugin({
       );
       return held;
     };
-    const siteOf = (view: CatalogView): Promise<Site> => {
+    /**
+     * The site built for `view` in this generation, when there is one (starting the next build
+     * past maxAge): what siteOf resolves to at once. Its catalog was ready before it was built.
+     */
+    const builtSiteOf = (view: CatalogView): Site | undefined => {
       const held = sites.get(view);
-      if (held && held.generation === generation) {
-        if (Date.now() - held.at < options.maxAgeSeconds * 1000) return held.site;
-        if (held.built !== undefined) {
-          if (!held.rebuilding) {
-            held.rebuilding = true;
-            const next = build(view);
-            next.site.then(
-              () => {
-                if (sites.get(view) === held) sites.set(view, next);
-              },
-              (error: unknown) => {
-                held.rebuilding = false;
-                ctx.logger.error(`rebuilding the discovery index failed: ${errorMessage(error)}`);
-              },
-            );
-          }
-          return Promise.resolve(held.built);
-        }
+      if (held?.built === undefined || held.generation !== generation) return undefined;
+      if (Date.now() - held.at >= options.maxAgeSeconds * 1000 && !held.rebuilding) {
+        held.rebuilding = true;
+        const next = build(view);
+        next.site.then(
+          () => {
+            if (sites.get(view) === held) sites.set(view, next);
+          },
+          (error: unknown) => {
+            held.rebuilding = false;
+            ctx.logger.error(`rebuilding the discovery index failed: ${errorMessage(error)}`);
+          },
+        );
       }
+      return held.built;
+    };
+    const siteOf = (view: CatalogView): Promise<Site> => {
+      const built = builtSiteOf(view);
+      if (built !== undefined) return Promise.resolve(built);
+      // A build under way for this generation, not past its age: wait for it.
+      const held = sites.get(view);
+      if (held && held.generation === generation && Date.now() - held.at < options.maxAgeSeconds * 1000)
+        return held.site;
       const next = build(view);
       sites.set(view, next);
       next.site.catch(() => {
@@ -94,19 +102,9 @@ export default definePlugin({
       return next.site;
     };
 
-    // Reads no body: GET and HEAD are answered from the request's head, with no web Request built.
-    const answer = async (request: RequestHead, path: string, { identity, catalog: view }: RouteCaller) => {
-      if (request.method !== "GET" && request.method !== "HEAD")
-        return restError(405, "the discovery index is read-only: use GET", { allow: "GET, HEAD" });
+    /** The answer from a built site: the index or an artifact, 304 for a matching If-None-Match. */
+    const respond = (site: Site, request: RequestHead, path: string, identity: RouteCaller["identity"]): Response => {
       const rest = path.slice(WELL_KNOWN_PATH.length + 1);
-      await catalog.ready();
-      let site: Site;
-      try {
-        site = await siteOf(view);
-      } catch (error) {
-        ctx.logger.error(`building the discovery index failed: ${errorMessage(error)}`);
-        return restError(503, "the discovery index could not be built; the server's log has the details");
-      }
       // What one caller may see is for no shared cache.
       const cacheControl =
         identity !== undefined || signIn || catalog.restricted
@@ -128,6 +126,28 @@ export default definePlugin({
         return new Response(null, { status: 304, headers });
       const init = { status: 200, headers: { ...headers, "content-length": String(found.bytes.length) } };
       return request.method === "HEAD" ? new Response(null, init) : heldBytesResponse(found.bytes, init);
+    };
+    /** The answer once the catalog is ready and the site built (or its build failed). */
+    const respondWhenBuilt = async (request: RequestHead, path: string, { identity, catalog: view }: RouteCaller) => {
+      await catalog.ready();
+      let site: Site;
+      try {
+        site = await siteOf(view);
+      } catch (error) {
+        ctx.logger.error(`building the discovery index failed: ${errorMessage(error)}`);
+        return restError(503, "the discovery index could not be built; the server's log has the details");
+      }
+      return respond(site, request, path, identity);
+    };
+    // Reads no body: GET and HEAD are answered from the request's head, with no web Request built.
+    // A site built for this generation answers without waiting on anything.
+    const answer = (request: RequestHead, path: string, caller: RouteCaller): Promise<Response> => {
+      if (request.method !== "GET" && request.method !== "HEAD")
+        return Promise.resolve(restError(405, "the discovery index is read-only: use GET", { allow: "GET, HEAD" }));
+      const built = builtSiteOf(caller.catalog);
+      return built !== undefined
+        ? Promise.resolve(respond(built, request, path, caller.identity))
+        : respondWhenBuilt(request, path, caller);
     };
     ctx.contribute(TOKENS.HttpRoute, { prefix: WELL_KNOWN_PATH, handle: answer, handleHead: answer });
     return {
