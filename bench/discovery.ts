@@ -3,8 +3,9 @@
 // nothing changed, beside `tar -czf` over the same folders in the same run; then serving
 // index.json, and every artifact it lists in turn, at 50 connections (autocannon) from `serve
 // --transport http`, beside node:http + fs.readFile over the site `export` wrote
-// (bench/anchors/static-site-server.mjs), in alternating rounds, with each server's peak RSS
-// (docs/benchmarks.md).
+// (bench/anchors/static-site-server.mjs), in alternating rounds, with each server's CPU (user +
+// system) per answer and peak RSS (docs/benchmarks.md). The 50 connections are one address, so
+// one client to the kernel's work bounds (the defaults: the server idles while autocannon is busy).
 //
 //   npm run build && node --import tsx bench/discovery.ts [--skills-dir DIR] [--rounds 3] [--duration 10] [--connections 50] [--serve-only] [--before-dist DIR]
 import { execFile, spawn, type ChildProcess } from "node:child_process";
@@ -148,6 +149,11 @@ const servers: (readonly [string, { child: ChildProcess; url: string }])[] = [
 /** The most resident memory the process has had (VmHWM), in MB. */
 const peakRss = async (child: ChildProcess) =>
   Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024;
+/** The CPU time (user + system) the process has used, in seconds: what a shared machine's figures keep. */
+const cpuSeconds = async (child: ChildProcess) => {
+  const fields = (await readFile(`/proc/${child.pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssRow = async () =>
   (
     await Promise.all(servers.map(async ([name, server]) => `${name} ${(await peakRss(server.child)).toFixed(0)} MB`))
@@ -159,17 +165,34 @@ const loads = [
   ["index.json", [{ path: indexPath }]],
   ["artifacts", artifactPaths.map((path) => ({ path }))],
 ] as const;
-const results: Record<string, { rps: number[]; p50: number[]; p99: number[]; errors: number }> = {};
+const results: Record<
+  string,
+  { rps: number[]; p50: number[]; p99: number[]; cpuPerAnswer: number[]; loadCpuPerAnswer: number[]; errors: number }
+> = {};
 for (let round = 0; round < rounds; round += 1) {
   for (const [load, requests] of loads) {
     for (const [name, server] of servers) {
+      const cpuBefore = await cpuSeconds(server.child);
+      const loadBefore = process.cpuUsage();
       const result = await autocannon({
         url: server.url,
         requests,
         connections: Number(values.connections),
         duration: Number(values.duration),
       });
-      const held = (results[`${load.padEnd(11)} ${name}`] ??= { rps: [], p50: [], p99: [], errors: 0 });
+      const cpu = (await cpuSeconds(server.child)) - cpuBefore;
+      const generator = process.cpuUsage(loadBefore);
+      const held = (results[`${load.padEnd(11)} ${name}`] ??= {
+        rps: [],
+        p50: [],
+        p99: [],
+        cpuPerAnswer: [],
+        loadCpuPerAnswer: [],
+        errors: 0,
+      });
+      // The server's CPU (and the load generator's, in this process) per 2xx answer, in µs.
+      held.cpuPerAnswer.push((cpu * 1e6) / Math.max(1, result["2xx"]));
+      held.loadCpuPerAnswer.push((generator.user + generator.system) / Math.max(1, result["2xx"]));
       // Only 2xx answers count: a refusal (429 from the work limits) is no archive served.
       held.rps.push(result["2xx"] / result.duration);
       held.p50.push(result.latency.p50);
@@ -180,7 +203,7 @@ for (let round = 0; round < rounds; round += 1) {
 }
 for (const [name, held] of Object.entries(results)) {
   console.log(
-    `${name.padEnd(28)} median ${median(held.rps).toFixed(0).padStart(6)} 2xx/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors and non-2xx ${held.errors}   2xx/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}`,
+    `${name.padEnd(28)} median ${median(held.rps).toFixed(0).padStart(6)} 2xx/s  p50 ${median(held.p50)} ms  p99 ${median(held.p99)} ms  errors and non-2xx ${held.errors}   2xx/s runs ${held.rps.map((x) => x.toFixed(0)).join(", ")}   server CPU ${median(held.cpuPerAnswer).toFixed(0)} µs/answer (runs ${held.cpuPerAnswer.map((x) => x.toFixed(0)).join(", ")}), load generator ${median(held.loadCpuPerAnswer).toFixed(0)} µs/answer`,
   );
 }
 console.log(`peak RSS (VmHWM) after every run: ${await rssRow()}`);
