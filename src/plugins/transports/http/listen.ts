@@ -156,22 +156,25 @@ async function answerRead(
  * would make (the same URL, headers and signal) is built only if the app asks for it.
  */
 class NodeRequestHead implements LazyRequest {
-  readonly url: string;
   readonly headers: Pick<Headers, "get" | "has">;
   #request: Promise<Request> | undefined;
+  #url: string | undefined;
   #gone = false;
   // Made when first read: most answers need only to know whether the client left.
   #abort: AbortController | undefined;
 
   constructor(private readonly incoming: IncomingMessage) {
-    // As the adapter's toWebRequest names it.
-    const host = incoming.headers.host;
-    this.url = `http://${host === undefined || host === "" ? "localhost" : host}${incoming.url ?? "/"}`;
     this.headers = headersOf(incoming.headers);
   }
 
   get method(): string {
     return this.incoming.method ?? "GET";
+  }
+
+  /** As the adapter's toWebRequest names it (an empty Host included), parsed as a Request's is. */
+  get url(): string {
+    this.#url ??= new URL(`http://${this.incoming.headers.host ?? "localhost"}${this.incoming.url ?? "/"}`).href;
+    return this.#url;
   }
 
   get aborted(): boolean {

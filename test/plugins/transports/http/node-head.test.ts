@@ -160,4 +160,30 @@ describe("node:http GET and HEAD answered from the request's head", () => {
     expect(status).toBe(200);
     expect(seen).toEqual(["a, b", true, null]);
   });
+
+  it("names the URL and headers the web Request built from it would, whatever the Host", async () => {
+    const seen: { head: unknown; whole: unknown }[] = [];
+    server = createServer();
+    const handler = toNodeHandler(async (request) => {
+      const whole = request instanceof Request ? request : await request.toRequest();
+      const names = ["host", "x-twice", "accept", "x-none"];
+      seen.push({
+        head: [request.method, request.url, ...names.map((name) => request.headers.get(name))],
+        whole: [whole.method, whole.url, ...names.map((name) => whole.headers.get(name))],
+      });
+      return new Response(null, { status: 204 });
+    }, 1024);
+    server.on("request", (request, response) => void handler(request, response));
+    await new Promise<void>((done) => server!.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    for (const headers of [
+      ["host", `127.0.0.1:${port}`, "x-twice", "a", "x-twice", "b"],
+      ["host", "", "accept", "*/*"],
+      ["host", "Example.COM:8080"],
+    ])
+      expect(await statusOf(port, "/a/../b?q=1", headers)).toBe(204);
+    expect(await statusOf(port, "http://proxied.example/c", ["host", "ignored.example"])).toBe(204);
+    expect(seen).toHaveLength(4);
+    for (const { head, whole } of seen) expect(head).toEqual(whole);
+  });
 });
