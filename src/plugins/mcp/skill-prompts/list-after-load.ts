@@ -14,7 +14,8 @@ const PROMPT_METHODS = new Set(["prompts/list", "prompts/get"]);
  * registered then, not with every server: most sessions never ask for a prompt). The SDK installs
  * its prompts/list and prompts/get handlers when the first prompt is registered, in
  * `registerFirst`: they are wrapped there. Returns false when they were installed before (another
- * plugin's prompt came first), so that nothing wraps them: the caller then registers at once.
+ * plugin's prompt came first), so that nothing wraps them, or the SDK has no prompt completion
+ * to wrap: the caller then registers at once.
  */
 export function listPromptsAfterFirstLoad(
   server: McpServer,
@@ -53,8 +54,10 @@ export function listPromptsAfterFirstLoad(
   if (wrapped.size < PROMPT_METHODS.size) return false;
   // completion/complete may be installed before (the skill:// template's completion): the SDK's
   // handler asks this method of the server for a prompt's argument.
-  const completing = server as unknown as { handlePromptCompletion: AnyHandler };
+  const completing = server as unknown as { handlePromptCompletion?: AnyHandler };
   const complete = completing.handlePromptCompletion;
+  // An SDK without that method: register at once rather than complete from no prompts.
+  if (typeof complete !== "function") return false;
   completing.handlePromptCompletion = (...args: unknown[]) => {
     beforePrompts();
     return complete.apply(server, args);

@@ -45,6 +45,19 @@ describe("the skill-prompts plugin", () => {
     expect(leftOut()).toHaveLength(1);
   });
 
+  it("registers the skills' prompts with the server when the SDK names no prompt completion to wrap", async () => {
+    const sdkWithout = definePlugin({
+      name: "sdk-without-prompt-completion",
+      setup: (ctx) =>
+        ctx.extendServer((server) => {
+          Object.defineProperty(server, "handlePromptCompletion", { value: undefined, writable: true });
+        }),
+    });
+    const { client, logs } = await serve([sdkWithout, ["skill-prompts", { maxSkillPrompts: 2 }]]);
+    await client.ping();
+    expect(logs.filter((line) => line.includes("past maxSkillPrompts (2)"))).toHaveLength(1);
+  });
+
   it("gets a skill's prompt, or completes its argument, asked before any prompts/list", async () => {
     const { client } = await serve(["skill-prompts"]);
     const got = await client.getPrompt({ name: "beta" });
