@@ -140,6 +140,7 @@ export {
   type HttpOptions,
   type HttpRoute,
   type RequestHead,
+  type RouteRequest,
   type Caller,
   type RouteCaller,
   type SignInGate,

@@ -19,7 +19,7 @@ import {
 import type { SkillPolicy } from "../../../skills/policy.js";
 import { TOKENS } from "../../../tokens.js";
 import type { SkillUsage } from "../../../skills/usage/report.js";
-import { isOperator, type HttpOptions, type RouteCaller } from "../../transports/http/index.js";
+import { isOperator, type HttpOptions, type RouteCaller, type RouteRequest } from "../../transports/http/index.js";
 import { html, trusted, type Markup } from "./html.js";
 import { rootFor } from "./location.js";
 import { lookUp } from "./lookup.js";
@@ -91,9 +91,14 @@ export default definePlugin({
     // Every page reads the catalog as its caller may see it (per-team visibility), and only so.
     const guarded =
       (
-        handle: (request: Request, path: string, shown: CatalogView, account: Markup | undefined) => Promise<Response>,
+        handle: (
+          request: RouteRequest,
+          path: string,
+          shown: CatalogView,
+          account: Markup | undefined,
+        ) => Promise<Response>,
       ) =>
-      async (request: Request, path: string, caller: RouteCaller) => {
+      async (request: RouteRequest, path: string, caller: RouteCaller) => {
         if (request.method !== "GET" && request.method !== "HEAD")
           return notice(405, "This catalog is read-only.", rootFor(path), [], { allow: "GET, HEAD" });
         const response = await handle(

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as oauth from "oauth4webapi";
 import type { Logger } from "../../../kernel/logger.js";
-import type { Caller, SignInGate } from "../../transports/http/index.js";
+import type { Caller, RouteRequest, SignInGate } from "../../transports/http/index.js";
 import { html, page, type Markup } from "./html.js";
 import { endSessionUrl, exchangeCode, issuerMetadata, SignInError, type IssuerMetadata } from "./issuer.js";
 import { locate, postedFromHere, rootFor, type PageLocation } from "./location.js";
@@ -55,7 +55,8 @@ const SIGN_OUT_PURPOSE = "sign out";
  * routes read the cookie: MCP and the REST API take the Authorization header alone.
  */
 export class PageSignIn {
-  readonly #accounts = new WeakMap<Request, Account>();
+  // Keyed by the request session() was given: the app hands the route that same one.
+  readonly #accounts = new WeakMap<RouteRequest, Account>();
   readonly #metadata = new Map<string, () => Promise<IssuerMetadata>>();
 
   constructor(
@@ -65,7 +66,7 @@ export class PageSignIn {
   ) {}
 
   /** Who a request's page is for, once `session` let it through. */
-  account(request: Request): Account | undefined {
+  account(request: RouteRequest): Account | undefined {
     return this.#accounts.get(request);
   }
 

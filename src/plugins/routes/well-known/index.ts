@@ -139,7 +139,6 @@ export default definePlugin({
       }
       return respond(site, request, path, identity);
     };
-    // Reads no body: GET and HEAD are answered from the request's head, with no web Request built.
     // A site built for this generation answers without waiting on anything.
     const answer = (request: RequestHead, path: string, caller: RouteCaller): Promise<Response> => {
       if (request.method !== "GET" && request.method !== "HEAD")
@@ -149,7 +148,7 @@ export default definePlugin({
         ? Promise.resolve(respond(built, request, path, caller.identity))
         : respondWhenBuilt(request, path, caller);
     };
-    ctx.contribute(TOKENS.HttpRoute, { prefix: WELL_KNOWN_PATH, handle: answer, handleHead: answer });
+    ctx.contribute(TOKENS.HttpRoute, { prefix: WELL_KNOWN_PATH, handle: answer });
     return {
       start(started) {
         const http = started.resolveOptional(TOKENS.HttpOptions);

@@ -22,7 +22,7 @@ import {
   UNSERVED_METHODS,
   withBody,
 } from "./respond.js";
-import type { HttpRoute, RequestHead, SignInGate } from "./routes.js";
+import type { HttpRoute, RequestHead, RouteRequest, SignInGate } from "./routes.js";
 import { SessionTable } from "./sessions.js";
 import { WorkLimiter } from "./work-limit.js";
 
@@ -86,13 +86,12 @@ export type HttpAppOptions = Pick<
 };
 
 /**
- * A request its server has not made a web Request of (node:http's GET and HEAD): its head, the
- * signal of its client going away, and the whole Request, built once when something asks for it.
+ * A request its server has not made a web Request of (node:http's GET and HEAD): what a route
+ * reads of it, and the whole Request, built once when something asks for it.
  */
-export interface LazyRequest extends RequestHead {
+export interface LazyRequest extends RouteRequest {
   /** Whether its client has gone away; reading `signal` makes an AbortSignal of it. */
   readonly aborted: boolean;
-  readonly signal: AbortSignal;
   toRequest(): Promise<Request>;
 }
 
@@ -106,7 +105,7 @@ export interface HttpApp {
   /**
    * As fetch, but an answer of bytes held in memory comes without its body (heldBytesOf gives
    * them): for a server that writes them itself, as Node's listener does. A LazyRequest is made
-   * a Request only when what answers it needs one (MCP, a route without handleHead).
+   * a Request only when what answers it needs one (MCP, a sign-in page, a route reading the body).
    */
   fetchHeld(request: Request | LazyRequest, client?: string, connection?: string): Promise<Response>;
   /**
@@ -293,8 +292,12 @@ export function createHttpApp({
     // A page's own session stands in for the bearer header only on a route that asks for it, never on MCP.
     const contributed = isMcp ? undefined : routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
     let caller: Caller = {};
+    // A route that signs its caller in gets the Request its signIn was given (a page's session is kept by it).
+    let handed: RouteRequest = request;
     if (contributed?.signIn && signInGate && !request.headers.has("authorization")) {
-      const signedIn = await contributed.signIn(await whole(), path, signInGate(request));
+      const signingIn = await whole();
+      handed = signingIn;
+      const signedIn = await contributed.signIn(signingIn, path, signInGate(request));
       if (signedIn instanceof Response) return signedIn;
       caller = signedIn;
     } else if (oauth) {
@@ -310,15 +313,10 @@ export function createHttpApp({
       return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
     if (isMcp) return serveMcp(await whole(), client, connection, untrack, caller);
     if (contributed) {
-      // A route that answers GET and HEAD from the head is handed that alone: no Request is built.
-      const fromHead = contributed.handleHead !== undefined && (request.method === "GET" || request.method === "HEAD");
       const gone = request instanceof Request ? request.signal : request;
-      return work.run(laneOf(caller, client), partOf(request, connection), gone, async () => {
-        const routeCaller = { ...caller, catalog: catalogFor(caller.identity) };
-        return fromHead
-          ? contributed.handleHead!(request, path, routeCaller)
-          : contributed.handle(await whole(), path, routeCaller);
-      });
+      return work.run(laneOf(caller, client), partOf(request, connection), gone, async () =>
+        contributed.handle(handed, path, { ...caller, catalog: catalogFor(caller.identity) }),
+      );
     }
     return restError(404, `nothing at ${path}`);
   };

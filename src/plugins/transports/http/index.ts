@@ -54,7 +54,7 @@ export default definePlugin({
 // The public face: embedding apps serve the handler from their own server; route plugins
 // (rest-api) add endpoints under TOKENS.HttpRoute and answer with the same JSON helpers.
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./handler.js";
-export type { HttpRoute, RequestHead, RouteCaller, SignInGate, TokenVerdict } from "./routes.js";
+export type { HttpRoute, RequestHead, RouteCaller, RouteRequest, SignInGate, TokenVerdict } from "./routes.js";
 export { readIssuerMetadata } from "./auth/verifier.js";
 export type { Caller } from "./auth/gate.js";
 export { isOperator } from "./auth/operator.js";

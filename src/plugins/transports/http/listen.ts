@@ -199,6 +199,18 @@ class NodeRequestHead implements LazyRequest {
     this.#request ??= toWebRequest(this.incoming, undefined, { signal: this.signal });
     return this.#request;
   }
+
+  async text(): Promise<string> {
+    return (await this.toRequest()).text();
+  }
+
+  async json(): Promise<unknown> {
+    return (await this.toRequest()).json();
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return (await this.toRequest()).arrayBuffer();
+  }
 }
 
 /**

@@ -7,17 +7,29 @@ export interface RouteCaller extends Caller {
   readonly catalog: CatalogView;
 }
 
-/**
- * A request as far as its head goes: method, URL and headers, no body. A web Request is one; a
- * server may hand a route this alone for GET and HEAD (see HttpRoute.handleHead).
- */
+/** A request as far as its head goes: method, URL and headers. A web Request is one. */
 export interface RequestHead {
-  /** GET or HEAD where handleHead is called. */
+  /** The HTTP method, upper case. */
   readonly method: string;
   /** The absolute URL, as a Request's. */
   readonly url: string;
   /** Its headers, read as a Request's are. */
   readonly headers: Pick<Headers, "get" | "has">;
+}
+
+/**
+ * A request as a route gets it; a web Request is one. Node's listener hands a GET or HEAD over as
+ * node:http parsed it, and builds a web Request only if the route reads the body.
+ */
+export interface RouteRequest extends RequestHead {
+  /** Aborted when the client goes away before its answer is sent. */
+  readonly signal: AbortSignal;
+  /** The body as text, read as a Request's is (a GET or HEAD has none). */
+  text(): Promise<string>;
+  /** The body parsed as JSON, as a Request's `json()`. */
+  json(): Promise<unknown>;
+  /** The body's bytes, as a Request's `arrayBuffer()`. */
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 /**
@@ -31,13 +43,7 @@ export interface HttpRoute {
    * Answer one request; `path` is the request's path below the mount point (starts with the
    * prefix); `caller` is who sent it, with `catalog`, what they may see.
    */
-  handle(request: Request, path: string, caller: RouteCaller): Promise<Response>;
-  /**
-   * GET and HEAD answered from the request's head alone: when a route has it, the server calls it
-   * instead of `handle` for those methods, after the same checks, and need not build a web
-   * Request (node:http). A route that reads no body can give the same function to both.
-   */
-  handleHead?(request: RequestHead, path: string, caller: RouteCaller): Promise<Response>;
+  handle(request: RouteRequest, path: string, caller: RouteCaller): Promise<Response>;
   /**
    * For pages a browser opens, which cannot send an Authorization header: with auth configured, a
    * request for this route without that header comes here instead of being refused. It names the
