@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, read, readlinkSync, type Stats } from "node:fs";
-import { type FileHandle, lstat, open, readlink, realpath, stat } from "node:fs/promises";
+import { promisify } from "node:util";
+import { lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import { assertRegular, OPEN_REGULAR_FLAGS } from "../../lib/regular-file.js";
 import { isServedFrom } from "./served-path.js";
 
@@ -37,7 +38,7 @@ export async function readHead(path: string, maxBytes: number, within?: string):
     const stats = await handle.stat();
     assertRegular(path, stats);
     if (within !== undefined) await assertOpenedWithin(handle.fd, path, within);
-    return await readOpened(handle, stats, maxBytes);
+    return await readOpened((...at) => handle.read(...at), stats, maxBytes);
   } finally {
     await handle.close();
   }
@@ -73,7 +74,7 @@ export async function readHeadInPlace(path: string, maxBytes: number, within: st
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.ino !== found.ino || stats.dev !== found.dev) return undefined;
-    return namesExactly(fd, path) ? await readDescriptor(fd, stats, maxBytes) : undefined;
+    return namesExactly(fd, path) ? await readOpened((...at) => readDescriptor(fd, ...at), stats, maxBytes) : undefined;
   } finally {
     closeSync(fd);
   }
@@ -88,35 +89,18 @@ function namesExactly(fd: number, path: string): boolean {
   }
 }
 
-const readAsync = (fd: number, buffer: Buffer, offset: number, length: number) =>
-  new Promise<number>((resolve, reject) =>
-    read(fd, buffer, offset, length, offset, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
-  );
+const readDescriptor = promisify(read);
 
-/** readOpened, on a descriptor. */
-async function readDescriptor(fd: number, stats: Stats, maxBytes: number): Promise<Head> {
-  const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
-  let filled = 0;
-  while (filled < buffer.length) {
-    const bytesRead = await readAsync(fd, buffer, filled, buffer.length - filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return {
-    bytes: buffer.subarray(0, filled),
-    truncated: stats.size > filled,
-    size: stats.size,
-    mtimeMs: stats.mtimeMs,
-  };
-}
+/** Reads into `buffer` from `offset` the file's bytes at `position`: a FileHandle's read, or a descriptor's. */
+type ReadAt = (buffer: Buffer, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>;
 
 /** At most `maxBytes` from the start of an opened regular file whose fstat is `stats`. */
-async function readOpened(handle: FileHandle, stats: Stats, maxBytes: number): Promise<Head> {
+async function readOpened(readAt: ReadAt, stats: Stats, maxBytes: number): Promise<Head> {
   // Sized from fstat so hundreds of small files do not each allocate the full limit.
   const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
   let filled = 0;
   while (filled < buffer.length) {
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    const { bytesRead } = await readAt(buffer, filled, buffer.length - filled, filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
