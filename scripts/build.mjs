@@ -102,9 +102,9 @@ await build({
 });
 
 /**
- * The yaml package as the SKILL.md parser and validator import it: evaluated on first use. Every
- * start imported it with the parser, and paid its evaluation (its ~115 kB build its own chunk
- * still), though the fast frontmatter path reads every corpus skill without it. A name the
+ * The yaml package as the SKILL.md parser and validator import it: evaluated on first use (still
+ * its own chunk). Every start imported it with the parser and paid its evaluation, though the
+ * fast frontmatter path reads plain frontmatter without it. A name the
  * source imports and this does not export fails the build. `require` inside a function: esbuild
  * bundles the package and calls its CommonJS wrapper there, not at import.
  */
