@@ -5,7 +5,7 @@ import { parseSkillMd } from "../../src/skills/skill-md/skill-md.js";
 import { validateSkillDocument } from "../../src/skills/skill-md/skill-spec.js";
 // @ts-expect-error: a plain .mjs fixture, shared with the script the bundle runs
 import { YAML_DOCUMENTS } from "../fixtures/bundle/yaml-documents.mjs";
-import { RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { RUNTIMES, scriptOn, type Runtime } from "../helpers/cli.js";
 
 const SCRIPT = fileURLToPath(new URL("../fixtures/bundle/yaml-frontmatter.mjs", import.meta.url));
 
@@ -13,8 +13,7 @@ const SCRIPT = fileURLToPath(new URL("../fixtures/bundle/yaml-frontmatter.mjs", 
 // SKILL.md parser and validator must read what only yaml reads exactly as the source does.
 describe.each(Object.keys(RUNTIMES) as Runtime[])("the bundle's yaml frontmatter on %s", (runtime) => {
   it("parses and validates as the source does", () => {
-    const [command, ...rest] = RUNTIMES[runtime];
-    const result = spawnSync(command, [...rest.slice(0, -1), SCRIPT], { encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(...scriptOn(runtime, SCRIPT), { encoding: "utf8", timeout: 30_000 });
     expect(result.stderr).toBe("");
     const options = { folderName: "folded", maxFrontmatterBytes: 65_536, truncated: false };
     const expected = (YAML_DOCUMENTS as string[]).map((text) => ({

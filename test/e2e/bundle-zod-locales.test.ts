@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { RUNTIMES, scriptOn, type Runtime } from "../helpers/cli.js";
 
 const SCRIPT = fileURLToPath(new URL("../fixtures/bundle/zod-locales.mjs", import.meta.url));
 
@@ -10,8 +10,7 @@ const SCRIPT = fileURLToPath(new URL("../fixtures/bundle/zod-locales.mjs", impor
 // (scripts/build.mjs). Through the exported `z`, a plugin must not see the difference.
 describe.each(Object.keys(RUNTIMES) as Runtime[])("the bundle's z.locales on %s", (runtime) => {
   it("names every zod locale, and a non-English one translates as zod's own does", () => {
-    const [command, ...rest] = RUNTIMES[runtime];
-    const result = spawnSync(command, [...rest.slice(0, -1), SCRIPT], { encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(...scriptOn(runtime, SCRIPT), { encoding: "utf8", timeout: 30_000 });
     expect(result.stderr).toBe("");
     const schema = z.object({ a: z.string() });
     z.config(z.locales.fr());

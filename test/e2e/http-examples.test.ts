@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { RUNTIMES, type Runtime } from "../helpers/cli.js";
+import { scriptOn, type Runtime } from "../helpers/cli.js";
 import { connectHttp, rawInitialize } from "../helpers/http-client.js";
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/http/${name}`, import.meta.url));
@@ -12,9 +12,7 @@ async function withExample(
   file: string,
   use: (origin: string) => Promise<void>,
 ): Promise<{ code: number | null; stderr: string }> {
-  const [command, ...rest] = RUNTIMES[runtime];
-  // RUNTIMES runs the CLI: keep the runtime and its flags, swap the script.
-  const child = spawn(command, [...rest.slice(0, -1), example(file)], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(...scriptOn(runtime, example(file)), { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

@@ -22,6 +22,12 @@ export const RUNTIMES = {
 } as const satisfies Record<string, readonly string[]>;
 export type Runtime = keyof typeof RUNTIMES;
 
+/** The command and arguments that run `script` (not the CLI) on `runtime`, with the runtime's own flags. */
+export function scriptOn(runtime: Runtime, script: string, ...args: string[]): [string, string[]] {
+  const [command, ...rest] = RUNTIMES[runtime];
+  return [command, [...rest.slice(0, -1), script, ...args]];
+}
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
