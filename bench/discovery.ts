@@ -2,7 +2,8 @@
 // plugin's SiteBuilder, what `export` and the http route run), first build and a rebuild with
 // nothing changed, beside `tar -czf` over the same folders in the same run; then serving
 // index.json, and every artifact it lists in turn, at 50 connections (autocannon) from `serve
-// --transport http`, beside node:http + fs.readFile over the site `export` wrote
+// --transport http` (and the same with the audit off, to split what the warn audit of the first
+// build adds), beside node:http + fs.readFile over the site `export` wrote
 // (bench/anchors/static-site-server.mjs), in alternating rounds, with each server's CPU (user +
 // system) per answer and peak RSS (docs/benchmarks.md). The 50 connections are one address, so
 // one client to the kernel's work bounds (the defaults: the server idles while autocannon is busy).
@@ -10,7 +11,7 @@
 //   npm run build && node --import tsx bench/discovery.ts [--skills-dir DIR] [--rounds 3] [--duration 10] [--connections 50] [--serve-only] [--before-dist DIR]
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +19,7 @@ import { parseArgs, promisify } from "node:util";
 // @ts-expect-error autocannon ships no types, and this script reads only counts and latency.
 import autocannon from "autocannon";
 import pLimit from "p-limit";
+import { EMBEDDED_DEFAULT_CONFIG } from "../src/cli/default-config.js";
 import { createKernel } from "../src/create-kernel.js";
 import { createLogger } from "../src/kernel/logger.js";
 import { SiteBuilder } from "../src/plugins/routes/well-known/index.js";
@@ -117,11 +119,24 @@ function start(command: string, args: string[], ready: RegExp): Promise<{ child:
   });
 }
 
-/** `serve --transport http` of the bundle at `cli`, its discovery site built (the first request builds it, as a client would wait once). */
-async function startKernel(cli: string) {
+/**
+ * `serve --transport http --skills-dir` of the bundle at `cli` (with `config`, a config file, for
+ * the rest), its discovery site built (the first request builds it, as a client would wait once).
+ */
+async function startKernel(cli: string, config?: string) {
   const server = await start(
     process.execPath,
-    [cli, "serve", "--transport", "http", "--port", "0", "--skills-dir", skillsDir],
+    [
+      cli,
+      "serve",
+      "--transport",
+      "http",
+      "--port",
+      "0",
+      "--skills-dir",
+      skillsDir,
+      ...(config ? ["--config", config] : []),
+    ],
     /listening on (http:\/\/\S+)\/mcp/,
   );
   const served = await fetch(`${server.url}${indexPath}`, { signal: AbortSignal.timeout(600_000) });
@@ -138,8 +153,17 @@ await promisify(execFile)(process.execPath, ["dist/cli.js", "export", skillsDir,
   cwd: root,
   maxBuffer: 1 << 24,
 });
+// The same server with the audit off: what the warn audit of every file the first build reads adds.
+const auditOff = `${site}-audit-off.json`;
+await writeFile(
+  auditOff,
+  JSON.stringify({
+    plugins: [...(EMBEDDED_DEFAULT_CONFIG.plugins ?? []), ["skill-policy", { audit: { "*": "off" } }]],
+  }),
+);
 const servers: (readonly [string, { child: ChildProcess; url: string }])[] = [
   ["skills-kernel", kernelServer],
+  ["audit off", await startKernel("dist/cli.js", auditOff)],
   ...(values["before-dist"] ? [["before", await startKernel(join(values["before-dist"], "cli.js"))] as const] : []),
   [
     "static node:http",
@@ -209,3 +233,4 @@ for (const [name, held] of Object.entries(results)) {
 console.log(`peak RSS (VmHWM) after every run: ${await rssRow()}`);
 for (const [, server] of servers) server.child.kill();
 await rm(site, { recursive: true, force: true });
+await rm(auditOff, { force: true });

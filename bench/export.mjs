@@ -1,12 +1,13 @@
 // `skills-kernel export DIR --out SITE` beside `tar -czf` of the same folder, interleaved: a cold
 // export (a new SITE and a new cache folder), an export again into that SITE with no folder
 // changed, and the tar. CPU is user + system from /usr/bin/time; wall from it too. Medians and
-// ranges over the rounds, with the load and the catalog's shape. `--before` adds a cold export by
-// another build (the tree before a change, its `dist/cli.js`) to each round.
+// ranges over the rounds, with the load and the catalog's shape. A cold export with the audit off
+// (skill-policy `audit: { "*": "off" }`) splits what tar also does from the audit tar does not.
+// `--before` adds a cold export by another build (the tree before a change, its `dist/cli.js`).
 //
 //   node scripts/build.mjs && node bench/export.mjs [--skills-dir ../shared/corpus] [--rounds 3] [--before CLI]
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +23,9 @@ const { values } = parseArgs({
 const dir = values["skills-dir"];
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "bench-export-"));
+// DIR stays the export's folder; the config adds only the policy.
+const auditOff = join(work, "audit-off.json");
+writeFileSync(auditOff, JSON.stringify({ plugins: ["fs", ["skill-policy", { audit: { "*": "off" } }]] }));
 
 /** One command under /usr/bin/time: wall and CPU in ms, and its stdout. */
 function timed(command, args, env = process.env) {
@@ -49,6 +53,7 @@ function shape() {
 const rows = {
   "export, cold": [],
   "export again, unchanged": [],
+  "export, cold, audit off": [],
   ...(values.before && { "export, cold, before": [] }),
   "tar -czf": [],
 };
@@ -67,6 +72,13 @@ for (let round = 0; round < Number(values.rounds); round++) {
   const again = timed(process.execPath, [cli, "export", dir, "--out", site], env);
   rows["export again, unchanged"].push(again);
   summary = `${cold.stdout.trim()}\n${again.stdout.trim()}`;
+  rmSync(site, { recursive: true, force: true });
+  const offEnv = { ...process.env, XDG_CACHE_HOME: join(work, `cache-off-${round}`) };
+  const off = timed(process.execPath, [cli, "export", dir, "--config", auditOff, "--out", site], offEnv);
+  rows["export, cold, audit off"].push(off);
+  // The same site, or the row measures something else.
+  if (off.stdout.replace(/\(.*\)/, "") !== cold.stdout.replace(/\(.*\)/, ""))
+    throw new Error(`the export with the audit off differs:\n${off.stdout}\n${cold.stdout}`);
   rmSync(site, { recursive: true, force: true });
   if (values.before) {
     const env = { ...process.env, XDG_CACHE_HOME: join(work, `cache-before-${round}`) };
