@@ -2,22 +2,26 @@ import { isEntryWithOptions } from "../config/plugin-resolver.js";
 import type { PluginEntry, SkillsKernelConfig } from "../kernel/config.js";
 
 /**
- * Commands that call one tool in process, with the built-in plugin of that tool: their kernel
- * builds no MCP server (KernelOptions.inProcessOnly) and registers no other built-in tool.
+ * Commands that serve nothing, with the plugins of the built-in tools each calls in process: their
+ * kernel builds no MCP server (KernelOptions.inProcessOnly) and registers no other built-in tool.
+ * `export` calls none: it reads the catalog itself.
  */
-export const IN_PROCESS_COMMANDS: ReadonlyMap<string, string> = new Map([
-  ["list", "list-skills"],
-  ["search", "search-skills"],
-  ["read", "read-skill"],
+export const IN_PROCESS_COMMANDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["list", ["list-skills"]],
+  ["search", ["search-skills"]],
+  ["read", ["read-skill"]],
+  ["export", []],
 ]);
 
 /**
- * Built-ins that only register a tool nothing else consumes: a command that calls another tool
- * boots without them, and so without their code, option schemas and what they pull in (the
- * search index's ranker, the installer).
+ * Built-ins that only register a tool nothing else consumes: a command that calls another tool,
+ * or none, boots without them, and so without their code, option schemas and what they pull in
+ * (the search index's ranker, the installer).
  */
 const TOOL_PLUGINS: ReadonlySet<string> = new Set([
-  ...IN_PROCESS_COMMANDS.values(),
+  "list-skills",
+  "search-skills",
+  "read-skill",
   "fetch-skill-files",
   "validate-skill",
   "install-skill",
@@ -48,10 +52,10 @@ function without(entries: readonly PluginEntry[], dropped: (name: string) => boo
 
 /**
  * The config as the kernel of an in-process command boots it: without the server-only built-ins,
- * nor the built-in tools other than the command's own (`tool`, a plugin name).
+ * nor the built-in tools other than the command's own (`tools`, plugin names).
  */
-export function forInProcessUse(config: SkillsKernelConfig, tool: string): SkillsKernelConfig {
-  const dropped = (name: string) => SERVER_ONLY_PLUGINS.has(name) || (TOOL_PLUGINS.has(name) && name !== tool);
+export function forInProcessUse(config: SkillsKernelConfig, tools: readonly string[]): SkillsKernelConfig {
+  const dropped = (name: string) => SERVER_ONLY_PLUGINS.has(name) || (TOOL_PLUGINS.has(name) && !tools.includes(name));
   const startupPlugins = config.startup?.plugins;
   return {
     ...config,

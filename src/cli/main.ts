@@ -146,10 +146,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           ]
         : []),
     ];
-    const inProcessTool = IN_PROCESS_COMMANDS.get(args.command);
+    const inProcessTools = IN_PROCESS_COMMANDS.get(args.command);
     const kernel = await createKernel({
-      config: inProcessTool ? forInProcessUse(config, inProcessTool) : config,
-      inProcessOnly: inProcessTool !== undefined,
+      config: inProcessTools ? forInProcessUse(config, inProcessTools) : config,
+      inProcessOnly: inProcessTools !== undefined,
       baseDir: loaded?.baseDir ?? cwd,
       configSource: loaded ? relative(cwd, loaded.filepath) || loaded.filepath : "embedded default config",
       logger,

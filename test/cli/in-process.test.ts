@@ -4,15 +4,16 @@ import { forInProcessUse, IN_PROCESS_COMMANDS } from "../../src/cli/in-process.j
 import { definePlugin } from "../../src/kernel/config.js";
 
 /**
- * A command that calls one tool in process boots without the built-ins that only add to MCP
- * servers, and without the built-in tools it does not call.
+ * A command that serves nothing boots without the built-ins that only add to MCP servers, and
+ * without the built-in tools it does not call.
  */
 describe("forInProcessUse", () => {
-  it("names list, search and read, which serve nothing, with the plugin of the tool each calls", () => {
+  it("names list, search, read and export, which serve nothing, with the plugins of the tools each calls", () => {
     expect([...IN_PROCESS_COMMANDS].sort()).toEqual([
-      ["list", "list-skills"],
-      ["read", "read-skill"],
-      ["search", "search-skills"],
+      ["export", []],
+      ["list", ["list-skills"]],
+      ["read", ["read-skill"]],
+      ["search", ["search-skills"]],
     ]);
   });
 
@@ -24,12 +25,16 @@ describe("forInProcessUse", () => {
     ["search-skills", ["list-skills", "read-skill"]],
     ["read-skill", ["list-skills", "search-skills"]],
   ])("keeps %s of the embedded default's tools, the sources and usage, and every entry as it is", (tool, others) => {
-    const plugins = forInProcessUse(EMBEDDED_DEFAULT_CONFIG, tool).plugins!;
+    const plugins = forInProcessUse(EMBEDDED_DEFAULT_CONFIG, [tool]).plugins!;
     expect(names(plugins)).toEqual(["fs", tool, "usage"]);
     for (const gone of [...others, "install-skill", "validate-skill", "fetch-skill-files", "cache-stats"])
       expect(names(plugins), gone).not.toContain(gone);
     // The fs entry with its options is the same object.
     expect(plugins[0]).toBe(EMBEDDED_DEFAULT_CONFIG.plugins![0]);
+  });
+
+  it("keeps none of the embedded default's tools for a command that calls none (export)", () => {
+    expect(names(forInProcessUse(EMBEDDED_DEFAULT_CONFIG, []).plugins!)).toEqual(["fs", "usage"]);
   });
 
   it("looks into presets and [name, options] pairs, leaves plugin objects, and drops their startup overrides", () => {
@@ -43,7 +48,7 @@ describe("forInProcessUse", () => {
           plugins: { "catalog-summary": { setupTimeoutMs: 10 }, "list-skills": {}, "read-skill": {} },
         },
       },
-      "list-skills",
+      ["list-skills"],
     );
     expect(config.plugins).toEqual([inline, [["list-skills"]]]);
     expect(config.startup).toEqual({ setupTimeoutMs: 50, plugins: { "list-skills": {} } });
