@@ -1,8 +1,7 @@
 import { Buffer } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, read, readlinkSync, type Stats } from "node:fs";
-import { promisify } from "node:util";
-import { lstat, open, readlink, realpath, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readlinkSync, type Stats } from "node:fs";
 import { assertRegular, OPEN_REGULAR_FLAGS } from "../../lib/regular-file.js";
+import { ASYNC_CALLS, type FileCalls } from "./file-calls.js";
 import { isServedFrom } from "./served-path.js";
 
 /** The file opened turned out to lie outside the folder it had to stay in. */
@@ -27,20 +26,25 @@ export interface Head {
 /**
  * Reads at most `maxBytes` from the start of a regular file. A skill's metadata sits at the top of
  * SKILL.md, so a 50 MB file costs no more than a small one. With `within`, the file actually
- * opened must lie inside that folder (a real path).
+ * opened must lie inside that folder (a real path). `calls`: how each call waits (see FileCalls).
  */
-export async function readHead(path: string, maxBytes: number, within?: string): Promise<Head> {
+export async function readHead(
+  path: string,
+  maxBytes: number,
+  within?: string,
+  calls: FileCalls = ASYNC_CALLS,
+): Promise<Head> {
   // stat first so a FIFO is refused without ever being opened ...
-  assertRegular(path, await stat(path));
-  const handle = await open(path, OPEN_REGULAR_FLAGS);
+  assertRegular(path, await calls.stat(path));
+  const fd = await calls.open(path, OPEN_REGULAR_FLAGS);
   try {
-    // ... and fstat the handle we got, which closes the window between that stat and the open.
-    const stats = await handle.stat();
+    // ... and fstat the descriptor we got, which closes the window between that stat and the open.
+    const stats = await calls.fstat(fd);
     assertRegular(path, stats);
-    if (within !== undefined) await assertOpenedWithin(handle.fd, path, within);
-    return await readOpened((...at) => handle.read(...at), stats, maxBytes);
+    if (within !== undefined) await assertOpenedWithin(calls, fd, path, within);
+    return await readOpened(calls, fd, stats, maxBytes);
   } finally {
-    await handle.close();
+    await calls.close(fd);
   }
 }
 
@@ -57,13 +61,18 @@ const DESCRIPTOR_PATHS = NO_FOLLOW !== 0 && process.platform === "linux";
  * way swapped for a link) or the system cannot name a descriptor's file: the full checks answer
  * then. lstat first, so a FIFO or a device is never opened.
  *
- * Only the lstat and the read wait asynchronously: the lstat has brought the path's entries and
- * the file's inode into memory, so the open, the fstat, the descriptor's name (/proc) and the
- * close wait on no disk, and each asynchronous call costs far more than such a call itself.
+ * Only the lstat and the read are `calls`' (see FileCalls): the lstat has brought the path's
+ * entries and the file's inode into memory, so the open, the fstat, the descriptor's name (/proc)
+ * and the close wait on no disk, and each asynchronous call costs far more than such a call itself.
  */
-export async function readHeadInPlace(path: string, maxBytes: number, within: string): Promise<Head | undefined> {
+export async function readHeadInPlace(
+  path: string,
+  maxBytes: number,
+  within: string,
+  calls: FileCalls = ASYNC_CALLS,
+): Promise<Head | undefined> {
   if (!DESCRIPTOR_PATHS || !isServedFrom(path, within)) return undefined;
-  const found = await lstat(path).catch(() => undefined);
+  const found = await calls.lstat(path).catch(() => undefined);
   if (!found?.isFile()) return undefined;
   let fd: number;
   try {
@@ -74,7 +83,7 @@ export async function readHeadInPlace(path: string, maxBytes: number, within: st
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.ino !== found.ino || stats.dev !== found.dev) return undefined;
-    return namesExactly(fd, path) ? await readOpened((...at) => readDescriptor(fd, ...at), stats, maxBytes) : undefined;
+    return namesExactly(fd, path) ? await readOpened(calls, fd, stats, maxBytes) : undefined;
   } finally {
     closeSync(fd);
   }
@@ -89,18 +98,13 @@ function namesExactly(fd: number, path: string): boolean {
   }
 }
 
-const readDescriptor = promisify(read);
-
-/** Reads into `buffer` from `offset` the file's bytes at `position`: a FileHandle's read, or a descriptor's. */
-type ReadAt = (buffer: Buffer, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>;
-
-/** At most `maxBytes` from the start of an opened regular file whose fstat is `stats`. */
-async function readOpened(readAt: ReadAt, stats: Stats, maxBytes: number): Promise<Head> {
+/** At most `maxBytes` from the start of the regular file open at `fd`, whose fstat is `stats`. */
+async function readOpened(calls: FileCalls, fd: number, stats: Stats, maxBytes: number): Promise<Head> {
   // Sized from fstat so hundreds of small files do not each allocate the full limit.
   const buffer = Buffer.alloc(Math.min(maxBytes, stats.size));
   let filled = 0;
   while (filled < buffer.length) {
-    const { bytesRead } = await readAt(buffer, filled, buffer.length - filled, filled);
+    const bytesRead = await calls.read(fd, buffer, filled, buffer.length - filled, filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
@@ -117,7 +121,7 @@ async function readOpened(readAt: ReadAt, stats: Stats, maxBytes: number): Promi
  * swapped for a symlink since. Linux names the file a descriptor really opened; where that is
  * not available, the path is resolved once more, which narrows the window to the open itself.
  */
-async function assertOpenedWithin(fd: number, path: string, dir: string): Promise<void> {
-  const opened = await readlink(`/proc/self/fd/${fd}`).catch(() => realpath(path));
+async function assertOpenedWithin(calls: FileCalls, fd: number, path: string, dir: string): Promise<void> {
+  const opened = await calls.readlink(`/proc/self/fd/${fd}`).catch(() => calls.realpath(path));
   if (!isServedFrom(opened, dir)) throw new OutsideFolderError(path);
 }

@@ -1,5 +1,4 @@
-import type { Dir } from "node:fs";
-import { lstat, opendir, realpath, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { SkillFileError } from "../../../kernel/errors.js";
 import { checkRelativePath } from "../../../skills/files/skill-files.js";
@@ -17,6 +16,7 @@ import {
   TOO_DEEP_REASON,
 } from "../../../skills/files/folder-rules.js";
 import { NotRegularFileError } from "../../../lib/regular-file.js";
+import { ASYNC_CALLS, type FileCalls } from "../../../skills/files/file-calls.js";
 import { type Head, OutsideFolderError, readHead, readHeadInPlace } from "../../../skills/files/read-head.js";
 import { isServedFrom } from "../../../skills/files/served-path.js";
 import { compare } from "../../../lib/compare.js";
@@ -41,7 +41,11 @@ interface Candidate {
   readonly link: boolean;
 }
 
-export function createSkillFiles(): SkillFiles {
+/**
+ * `calls`: how each file system call waits (see FileCalls); every check is made the same way
+ * whichever they are.
+ */
+export function createSkillFiles(calls: FileCalls = ASYNC_CALLS): SkillFiles {
   let known = new Map<string, SkillFolder>();
 
   const folderOf = (skillPath: string, shown: string): SkillFolder => {
@@ -60,13 +64,13 @@ export function createSkillFiles(): SkillFiles {
 
     async readDocument(skillPath, maxBytes) {
       const folder = folderOf(skillPath, "SKILL.md");
-      const inPlace = await readHeadInPlace(folder.file, maxBytes, folder.dir);
-      return inPlace ? content(inPlace) : readInside(folder.dir, folder.file, basename(folder.file), maxBytes);
+      const inPlace = await readHeadInPlace(folder.file, maxBytes, folder.dir, calls);
+      return inPlace ? content(inPlace) : readInside(calls, folder.dir, folder.file, basename(folder.file), maxBytes);
     },
 
     async listFiles(skillPath, limit, signal) {
       const folder = folderOf(skillPath, ".");
-      const { candidates, complete, leftOut } = await walk(folder, signal);
+      const { candidates, complete, leftOut } = await walk(calls, folder, signal);
       const files: ListedFile[] = [];
       let next = 0;
       while (files.length < limit && next < candidates.length) {
@@ -74,7 +78,7 @@ export function createSkillFiles(): SkillFiles {
         // Never more in a batch than still fit: a file is stat'ed only if it could be listed.
         const batch = candidates.slice(next, next + Math.min(STAT_CONCURRENCY, limit - files.length));
         next += batch.length;
-        const entries = await Promise.all(batch.map((candidate) => toEntry(folder.dir, candidate)));
+        const entries = await Promise.all(batch.map((candidate) => toEntry(calls, folder.dir, candidate)));
         entries.forEach((entry, index) => {
           if (entry) files.push(entry);
           else if (batch[index]!.link)
@@ -104,10 +108,10 @@ export function createSkillFiles(): SkillFiles {
         throw new SkillFileError(filePath, "files under node_modules or .git are not served");
       }
       const path = join(folder.dir, ...segments);
-      const inPlace = await readHeadInPlace(path, maxBytes, folder.dir);
+      const inPlace = await readHeadInPlace(path, maxBytes, folder.dir, calls);
       if (inPlace) return content(inPlace);
-      await refuseLinkedFolders(folder.dir, segments, filePath);
-      return readInside(folder.dir, path, filePath, maxBytes);
+      await refuseLinkedFolders(calls, folder.dir, segments, filePath);
+      return readInside(calls, folder.dir, path, filePath, maxBytes);
     },
   };
 }
@@ -118,13 +122,14 @@ export function createSkillFiles(): SkillFiles {
  * and FIFOs, sockets and devices are left out without being touched.
  */
 async function walk(
+  calls: FileCalls,
   folder: SkillFolder,
   signal: AbortSignal | undefined,
 ): Promise<{ candidates: Candidate[]; complete: boolean; leftOut: LeftOutFile[] }> {
   // The folder was real at the scan; were it a link now, the walk would list another folder's files.
   let real: string;
   try {
-    real = await realpath(folder.dir);
+    real = await calls.realpath(folder.dir);
   } catch (error) {
     throw fileError(".", error);
   }
@@ -139,15 +144,15 @@ async function walk(
     const below: { abs: string; rel: string }[] = [];
     for (const dir of level) {
       signal?.throwIfAborted();
-      let handle: Dir;
+      let entries: AsyncIterable<Dirent> | Iterable<Dirent>;
       try {
-        handle = await opendir(dir.abs);
+        entries = await calls.entries(dir.abs);
       } catch (error) {
         if (depth === 0) throw fileError(".", error);
         continue; // An unreadable sub-folder only hides its own files.
       }
-      // Breaking out of the loop closes the handle; so does reading to the end.
-      for await (const entry of handle) {
+      // Breaking out of the loop closes the folder; so does reading to the end.
+      for await (const entry of entries) {
         if (++read > MAX_LISTED_ENTRIES) break;
         if (depth === 0 && entry.name === skillFile) continue;
         const rel = dir.rel === "" ? entry.name : `${dir.rel}/${entry.name}`;
@@ -183,15 +188,15 @@ async function walk(
  * only when its target is a regular file inside the skill folder; a symlinked folder is never
  * descended, as in the scan, so link loops cannot loop.
  */
-async function toEntry(dir: string, candidate: Candidate): Promise<ListedFile | undefined> {
+async function toEntry(calls: FileCalls, dir: string, candidate: Candidate): Promise<ListedFile | undefined> {
   try {
     let target = candidate.abs;
     if (candidate.link) {
-      target = await realpath(candidate.abs);
+      target = await calls.realpath(candidate.abs);
       if (!isServedFrom(target, dir)) return undefined;
     }
     // lstat: a regular file that turned into a symlink since the walk is left out, not followed.
-    const stats = await (candidate.link ? stat(target) : lstat(target));
+    const stats = await (candidate.link ? calls.stat(target) : calls.lstat(target));
     return stats.isFile() ? { path: candidate.rel, size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
   } catch {
     return undefined; // Gone since the walk, or a broken link.
@@ -202,11 +207,16 @@ async function toEntry(dir: string, candidate: Candidate): Promise<ListedFile | 
  * Listings never descend a symlinked folder, so nothing under one is served; refusing it before
  * resolving the rest keeps the answer the same whether or not the file exists out there.
  */
-async function refuseLinkedFolders(dir: string, segments: readonly string[], shown: string): Promise<void> {
+async function refuseLinkedFolders(
+  calls: FileCalls,
+  dir: string,
+  segments: readonly string[],
+  shown: string,
+): Promise<void> {
   for (let i = 1; i < segments.length; i++) {
     let linked: boolean;
     try {
-      linked = (await lstat(join(dir, ...segments.slice(0, i)))).isSymbolicLink();
+      linked = (await calls.lstat(join(dir, ...segments.slice(0, i)))).isSymbolicLink();
     } catch {
       return; // Missing inside the skill folder: the read says "no such file", which tells nothing outside.
     }
@@ -218,16 +228,22 @@ async function refuseLinkedFolders(dir: string, segments: readonly string[], sho
  * Reads `path`, at most `maxBytes` of it, if its real path (every symlink resolved) is a regular
  * file inside `dir` (what readHeadInPlace could not read: a link, or a file that is none). Errors name the file as the agent asked for it, never its place on disk.
  */
-async function readInside(dir: string, path: string, shown: string, maxBytes: number): Promise<SkillFileContent> {
+async function readInside(
+  calls: FileCalls,
+  dir: string,
+  path: string,
+  shown: string,
+  maxBytes: number,
+): Promise<SkillFileContent> {
   let real: string;
   try {
-    real = await realpath(path);
+    real = await calls.realpath(path);
   } catch (error) {
     throw fileError(shown, error);
   }
   if (!isServedFrom(real, dir)) throw new SkillFileError(shown, "leads outside the skill folder");
   try {
-    return content(await readHead(real, maxBytes, dir));
+    return content(await readHead(real, maxBytes, dir, calls));
   } catch (error) {
     if (error instanceof NotRegularFileError)
       throw new SkillFileError(shown, `is not a regular file but ${error.kind}`);
