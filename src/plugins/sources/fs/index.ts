@@ -161,6 +161,7 @@ export default definePlugin({
           probeSnapshots: shared !== undefined,
           onCacheReady,
           loadInSlices: !ctx.inProcessOnly,
+          blockingReads: ctx.inProcessOnly,
         }),
       );
     }

@@ -13,6 +13,7 @@ import {
   type ParsedSkillMd,
   type SkillMdIssue,
 } from "../../../skills/skill-md/skill-md.js";
+import { ASYNC_CALLS, BLOCKING_CALLS } from "../../../skills/files/file-calls.js";
 import { createSkillFiles } from "./files.js";
 import { inSlices } from "./in-slices.js";
 import { ownString, ownStrings } from "./own-strings.js";
@@ -64,6 +65,12 @@ export interface FsSourceSettings {
    * kernel that serves nothing while it loads (PluginRuntimeContext.inProcessOnly). Default true.
    */
   readonly loadInSlices?: boolean;
+  /**
+   * True: the reads of skill files after the load (readDocument, listFiles, readFile) make
+   * blocking calls (BLOCKING_CALLS), for a kernel that serves nothing while it reads
+   * (PluginRuntimeContext.inProcessOnly). Default false: fs/promises' calls.
+   */
+  readonly blockingReads?: boolean;
 }
 
 /** How often a served source looks for its snapshots in the cache, to write again one it lost. */
@@ -99,7 +106,7 @@ export type ReadRecords = ReadonlyMap<string, ReadRecord>;
  * its files are served from) and what each skill file held, by its identity.
  */
 export function createFsSource(settings: FsSourceSettings): CatalogSource {
-  const files = createSkillFiles();
+  const files = createSkillFiles(settings.blockingReads ? BLOCKING_CALLS : ASYNC_CALLS);
   let records: readonly ReadRecords[] = settings.roots.map(() => new Map());
   /** Per root, the folders the last load listed (only with a snapshot store): see loadRoot. */
   let folders: readonly (ReadonlyMap<string, KnownFolder> | undefined)[] = settings.roots.map(() => undefined);

@@ -45,12 +45,15 @@ export function createFakeContext(baseDir: string): FakeContext {
   return { ctx, sources, visibility, logs };
 }
 
-/** Validates raw options through the plugin's schema, as the kernel does, then runs setup. */
-export async function setupFs(rawOptions: unknown, baseDir: string): Promise<FakeContext> {
+/**
+ * Validates raw options through the plugin's schema, as the kernel does, then runs setup;
+ * `inProcessOnly` as the kernel would say it.
+ */
+export async function setupFs(rawOptions: unknown, baseDir: string, inProcessOnly?: boolean): Promise<FakeContext> {
   const result = await fsPlugin.options!["~standard"].validate(rawOptions);
   if (result.issues) throw new Error(`invalid fs options: ${result.issues.map((issue) => issue.message).join("; ")}`);
   const fake = createFakeContext(baseDir);
-  await fsPlugin.setup(fake.ctx, result.value);
+  await fsPlugin.setup({ ...fake.ctx, inProcessOnly }, result.value);
   return fake;
 }
 
