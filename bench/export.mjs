@@ -3,7 +3,8 @@
 // changed, and the tar. CPU is user + system from /usr/bin/time; wall from it too. Medians and
 // ranges over the rounds, with the load and the catalog's shape. A cold export with the audit off
 // (skill-policy `audit: { "*": "off" }`) splits what tar also does from the audit tar does not.
-// `--before` adds a cold export by another build (the tree before a change, its `dist/cli.js`).
+// `--before` adds cold exports, audit on and off, by another build (the tree before a change, its
+// `dist/cli.js`).
 //
 //   node scripts/build.mjs && node bench/export.mjs [--skills-dir ../shared/corpus] [--rounds 3] [--before CLI]
 import { spawnSync } from "node:child_process";
@@ -54,7 +55,7 @@ const rows = {
   "export, cold": [],
   "export again, unchanged": [],
   "export, cold, audit off": [],
-  ...(values.before && { "export, cold, before": [] }),
+  ...(values.before && { "export, cold, before": [], "export, cold, audit off, before": [] }),
   "tar -czf": [],
 };
 const load = () =>
@@ -83,6 +84,10 @@ for (let round = 0; round < Number(values.rounds); round++) {
   if (values.before) {
     const env = { ...process.env, XDG_CACHE_HOME: join(work, `cache-before-${round}`) };
     rows["export, cold, before"].push(timed(process.execPath, [values.before, "export", dir, "--out", site], env));
+    rmSync(site, { recursive: true, force: true });
+    const offEnv = { ...process.env, XDG_CACHE_HOME: join(work, `cache-off-before-${round}`) };
+    const off = [values.before, "export", dir, "--config", auditOff, "--out", site];
+    rows["export, cold, audit off, before"].push(timed(process.execPath, off, offEnv));
     rmSync(site, { recursive: true, force: true });
   }
 }
