@@ -28,17 +28,27 @@ export function contextOf(path: string, text: string): "markdown" | "script" | "
   return "data";
 }
 
+/**
+ * A unit whose lines are split when first read. A class: its getter sits on the prototype, where
+ * an object literal's getter would make each unit a dictionary of its own, ten times the size.
+ */
+class LazyUnit implements TextUnit {
+  #lines: string[] | undefined;
+
+  constructor(
+    readonly context: LineContext,
+    readonly text: string,
+    readonly firstLine: number,
+    readonly language = "",
+  ) {}
+
+  get lines(): readonly string[] {
+    return (this.#lines ??= this.text.split(/\r?\n/));
+  }
+}
+
 function unit(context: LineContext, text: string, firstLine: number, language = ""): TextUnit {
-  let lines: string[] | undefined;
-  return {
-    context,
-    text,
-    firstLine,
-    language,
-    get lines() {
-      return (lines ??= text.split(/\r?\n/));
-    },
-  };
+  return new LazyUnit(context, text, firstLine, language);
 }
 
 /** Line breaks in text[from, to). */
