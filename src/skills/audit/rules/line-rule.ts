@@ -11,14 +11,22 @@ export function quoteLine(line: string): string {
   return JSON.stringify(shown.length > QUOTED_CHARS ? `${shown.slice(0, QUOTED_CHARS - 1)}…` : shown);
 }
 
+/** A line of a unit: its index into `lines`, and its text. */
+export interface IndexedLine {
+  readonly index: number;
+  readonly text: string;
+}
+
 /**
  * The lines on which `trigger` (global) starts a match. Each match of a rule's patterns holds
  * one of its trigger's, so only these lines can match: one pass over the unit instead of one
- * per pattern. After a hit the search moves to the next line, so no match hides another.
+ * per pattern. After a hit the search moves to the next line, so no match hides another. Each
+ * line is cut from the unit's text, as `lines` would hold it: a rule reads a few lines of a
+ * unit, and splitting it whole was most of what the audit allocated.
  */
-export function triggerLines(unit: TextUnit, trigger: RegExp): number[] {
+export function triggerLines(unit: TextUnit, trigger: RegExp): IndexedLine[] {
   const text = unit.text;
-  const found: number[] = [];
+  const found: IndexedLine[] = [];
   let line = 0;
   let lineStart = 0;
   trigger.lastIndex = 0;
@@ -31,8 +39,10 @@ export function triggerLines(unit: TextUnit, trigger: RegExp): number[] {
       line++;
       lineStart = next + 1;
     }
-    found.push(line);
     const end = text.indexOf("\n", match.index);
+    // As a split at /\r?\n/: a carriage return before the line feed is not the line's.
+    const cut = end > lineStart && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end === -1 ? text.length : end;
+    found.push({ index: line, text: text.slice(lineStart, cut) });
     if (end === -1) break;
     trigger.lastIndex = end + 1;
   }
@@ -40,8 +50,8 @@ export function triggerLines(unit: TextUnit, trigger: RegExp): number[] {
 }
 
 /** The lines where any pattern matches, among those the trigger allows. */
-export function linesMatching(unit: TextUnit, patterns: readonly RegExp[], trigger: RegExp): number[] {
-  return triggerLines(unit, trigger).filter((index) => patterns.some((pattern) => pattern.test(unit.lines[index]!)));
+export function linesMatching(unit: TextUnit, patterns: readonly RegExp[], trigger: RegExp): IndexedLine[] {
+  return triggerLines(unit, trigger).filter((line) => patterns.some((pattern) => pattern.test(line.text)));
 }
 
 export interface LineRuleSpec extends Omit<AuditRule, "check" | "trigger"> {
@@ -91,9 +101,8 @@ export function lineRule(spec: LineRuleSpec): AuditRule {
     trigger: spec.trigger,
     check(unit): RuleHit[] {
       return linesMatching(unit, spec.patterns, trigger)
-        .filter((index) => !spec.unless?.test(unit.lines[index]!))
-        .map((index) => {
-          const line = unit.lines[index]!;
+        .filter((found) => !spec.unless?.test(found.text))
+        .map(({ index, text: line }) => {
           const message = `${spec.says}: ${quoteLine(line)}`;
           if (spec.warned !== undefined && WARNING.test(line))
             return {

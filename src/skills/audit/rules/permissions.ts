@@ -114,8 +114,7 @@ export const excessivePermissions: AuditRule = {
   trigger: TRIGGER,
   check(unit): RuleHit[] {
     const hits: RuleHit[] = [];
-    for (const index of triggerLines(unit, GLOBAL_TRIGGER)) {
-      const line = unit.lines[index]!;
+    for (const { index, text: line } of triggerLines(unit, GLOBAL_TRIGGER)) {
       const grant = GRANTS.find((candidate) => candidate.pattern.test(line));
       if (grant === undefined || (grant.onlyIn !== undefined && !grant.onlyIn.has(unit.context))) continue;
       hits.push({
