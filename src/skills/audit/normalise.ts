@@ -109,7 +109,11 @@ function fold(line: string): string {
  * and the look-alike class, slow to scan, is tried only on the non-ASCII runs found.
  */
 const SUSPECT = /[^\x00-\x7F]+|\\[a-z]|&#|%[0-9A-Fa-f]{2}|''|""|["']\s*\+\s*["']/g;
-const SUSPECT_CHARACTER = new RegExp(String.raw`${FOLDABLE_CLASS}|\p{Default_Ignorable_Code_Point}`, "u");
+/** A look-alike or an invisible character in the run of non-ASCII characters this is tried at (sticky). */
+const SUSPECT_IN_RUN = new RegExp(
+  String.raw`[^\x00-\x7F]*?(?:${FOLDABLE_CLASS}|\p{Default_Ignorable_Code_Point})`,
+  "uy",
+);
 
 /** ASCII codes that may be part of a base64 or hex run. */
 const RUN_CHARACTER = new Uint8Array(128);
@@ -205,8 +209,58 @@ function rotatedLines(text: string): Map<number, number> {
   return found;
 }
 
-/** Lines that give markdown its structure: kept when other unchanged lines are blanked. */
-const STRUCTURE = /^(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/;
+/** Lines that give markdown its structure: kept when other unchanged lines are blanked. Sticky: tried at a line's start. */
+const STRUCTURE = /(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/y;
+
+/** A line that reads differently once normalised: where it starts and ends (its line feed or the text's end), and how it reads. */
+interface ChangedLine {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** Where the line from `start` ends: at its line feed, or at the end of the text. */
+function lineEnd(text: string, start: number): number {
+  const end = text.indexOf("\n", start);
+  return end === -1 ? text.length : end;
+}
+
+/**
+ * `text` with each changed line (in order) replaced; with `onlyChanged`, every other line left
+ * empty but those that give markdown its structure. `text` itself when no line changed. Built
+ * from the changed lines and what lies between them, not from the text split into lines.
+ */
+function withChangedLines(text: string, changed: readonly ChangedLine[], onlyChanged: boolean): string {
+  if (changed.length === 0) return text;
+  const parts: string[] = [];
+  if (!onlyChanged) {
+    let kept = 0;
+    for (const line of changed) {
+      parts.push(text.slice(kept, line.start), line.text);
+      kept = line.end;
+    }
+    parts.push(text.slice(kept));
+    return parts.join("");
+  }
+  let next = 0;
+  let breaks = 0;
+  for (let start = 0; ; start++) {
+    const end = lineEnd(text, start);
+    let line = "";
+    STRUCTURE.lastIndex = start;
+    if (changed[next]?.start === start) line = changed[next++]!.text;
+    else if (STRUCTURE.test(text)) line = text.slice(start, end);
+    if (line !== "") {
+      parts.push("\n".repeat(breaks), line);
+      breaks = 0;
+    }
+    if (end === text.length) break;
+    breaks++;
+    start = end;
+  }
+  parts.push("\n".repeat(breaks));
+  return parts.join("");
+}
 
 /**
  * `text` normalised for matching, line for line. Returns `text` itself when nothing changed, so
@@ -214,33 +268,40 @@ const STRUCTURE = /^(?: {0,3}(?:`{3,}|~{3,})|---|\.\.\.)/;
  * change are left empty (fences and frontmatter markers kept), so a second pass reads only them.
  */
 export function normaliseForMatching(text: string, onlyChanged = false): string {
-  // Most lines hold nothing to normalise: only the lines with a suspect are looked at.
+  // Most lines hold nothing to normalise: only the lines with a suspect are looked at. A match is
+  // tested, not executed: a page of CJK text is thousands of non-ASCII runs, each an array and a
+  // string to exec, and only a suspect one ends the line's search.
   const suspects = new Set<number>();
   SUSPECT.lastIndex = 0;
-  for (let match = SUSPECT.exec(text); match; match = SUSPECT.exec(text)) {
-    if (match[0].charCodeAt(0) > 0x7f && !SUSPECT_CHARACTER.test(match[0])) continue;
-    const start = text.lastIndexOf("\n", match.index) + 1;
-    suspects.add(start);
-    const end = text.indexOf("\n", match.index);
+  for (let from = 0; SUSPECT.test(text); from = SUSPECT.lastIndex) {
+    let at = SUSPECT.lastIndex - 1;
+    if (text.charCodeAt(at) > 0x7f) {
+      while (at > 0 && text.charCodeAt(at - 1) > 0x7f) at--;
+      SUSPECT_IN_RUN.lastIndex = at;
+      if (!SUSPECT_IN_RUN.test(text)) continue;
+    } else {
+      // The same match again, for where it starts: a quote, a plus and a quote may span lines.
+      SUSPECT.lastIndex = from;
+      at = SUSPECT.exec(text)!.index;
+    }
+    suspects.add(text.lastIndexOf("\n", at) + 1);
+    const end = text.indexOf("\n", at);
     if (end === -1) break;
     SUSPECT.lastIndex = end;
   }
   for (const start of longRunStarts(text)) suspects.add(text.lastIndexOf("\n", start) + 1);
   const rotated = rotatedLines(text);
   if (suspects.size === 0 && rotated.size === 0) return text;
-  let changed = false;
-  let offset = 0;
-  const lines = text.split("\n").map((line) => {
-    const start = offset;
-    offset += line.length + 1;
+  const changed: ChangedLine[] = [];
+  for (const start of [...new Set([...suspects, ...rotated.keys()])].sort((a, b) => a - b)) {
+    const end = lineEnd(text, start);
+    const line = text.slice(start, end);
     const shift = rotated.get(start);
     const unrotated = shift === undefined ? line : rotate(line, 26 - shift);
     const next = suspects.has(start) ? joinSplitWords(decodeLine(fold(unrotated.replace(INVISIBLE, "")))) : unrotated;
-    if (next !== line) changed = true;
-    else if (onlyChanged && !STRUCTURE.test(line)) return "";
-    return next;
-  });
-  return changed ? lines.join("\n") : text;
+    if (next !== line) changed.push({ start, end, text: next });
+  }
+  return withChangedLines(text, changed, onlyChanged);
 }
 
 /** A shell variable set to a literal (or to the path of a command: `S=$(command -v bash)`). */
@@ -257,24 +318,37 @@ const VARIABLE = /(["']?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\1/g;
 export function expandShellVariables(text: string, onlyChanged = false): string {
   if (!text.includes("$") || !text.includes("=")) return text;
   const values = new Map<string, string>();
-  let changed = false;
-  const lines = text.split("\n").map((line) => {
-    const next =
-      values.size === 0 || !line.includes("$")
-        ? line
-        : line.replace(VARIABLE, (use, quote: string, braced?: string, bare?: string) => {
-            const value = values.get((braced ?? bare)!);
-            if (value === undefined) return use;
-            return quote !== "" && /\s/.test(value) ? `${quote}${value}${quote}` : value;
-          });
-    const assigned = ASSIGNMENT.exec(next);
-    if (assigned) {
-      const value = assigned[2] ?? assigned[3] ?? assigned[4] ?? assigned[5] ?? "";
-      values.set(assigned[1]!, value);
+  const changed: ChangedLine[] = [];
+  // The next `=` and `$` from the line read (Infinity: none left): a line with neither is neither
+  // an assignment nor a use, and is not cut from the text.
+  let equals = -1;
+  let dollar = -1;
+  const nextOf = (char: string, from: number) => {
+    const at = text.indexOf(char, from);
+    return at === -1 ? Number.POSITIVE_INFINITY : at;
+  };
+  for (let start = 0; start <= text.length; start++) {
+    const end = lineEnd(text, start);
+    if (equals < start) equals = nextOf("=", start);
+    if (dollar < start) dollar = nextOf("$", start);
+    if (equals < end || (values.size > 0 && dollar < end)) {
+      const line = text.slice(start, end);
+      const next =
+        values.size === 0 || !line.includes("$")
+          ? line
+          : line.replace(VARIABLE, (use, quote: string, braced?: string, bare?: string) => {
+              const value = values.get((braced ?? bare)!);
+              if (value === undefined) return use;
+              return quote !== "" && /\s/.test(value) ? `${quote}${value}${quote}` : value;
+            });
+      const assigned = ASSIGNMENT.exec(next);
+      if (assigned) {
+        const value = assigned[2] ?? assigned[3] ?? assigned[4] ?? assigned[5] ?? "";
+        values.set(assigned[1]!, value);
+      }
+      if (next !== line) changed.push({ start, end, text: next });
     }
-    if (next !== line) changed = true;
-    else if (onlyChanged && !STRUCTURE.test(line)) return "";
-    return next;
-  });
-  return changed ? lines.join("\n") : text;
+    start = end;
+  }
+  return withChangedLines(text, changed, onlyChanged);
 }
