@@ -1,5 +1,5 @@
 import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity, type TextUnit } from "./types.js";
-import { contextOf, isScript, unitsOf } from "./file-units.js";
+import { contextOf, isScript, lineEnd, lineText, unitsOf } from "./file-units.js";
 import { expandShellVariables, normaliseForMatching } from "./normalise.js";
 import { factoredSource } from "./rules/factored.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
@@ -74,9 +74,11 @@ export function auditFileWithEdges(
     .filter((variant) => variant.text !== text)
     .map((variant) => ({ ...variant, units: unitsOf(path, variant.text, isSkillDocument) }));
   // A rule's findings meet only its own (the variants' overlap is by rule and line).
-  const contexts = new Set([units, ...variants.map((variant) => variant.units)].flat().map((unit) => unit.context));
+  const contexts = [
+    ...new Set([units, ...variants.map((variant) => variant.units)].flat().map((unit) => unit.context)),
+  ];
   const rules = highFirst
-    ? TEXT_RULES.filter((rule) => [...contexts].some((context) => rule.severityIn[context] === "high"))
+    ? TEXT_RULES.filter((rule) => contexts.some((context) => rule.severityIn[context] === "high"))
     : TEXT_RULES;
   findings.push(...textFindings(path, units, rules));
   for (const variant of variants) {
@@ -164,14 +166,40 @@ function edgesOf(path: string, units: readonly TextUnit[]): FileEdges | undefine
   const head = prose[0];
   const tail = prose.at(-1);
   if (head === undefined || tail === undefined) return undefined;
-  const first = head.lines.findIndex((line) => line.trim() !== "");
-  const last = tail.lines.findLastIndex((line) => line.trim() !== "");
-  if (first < 0 || last < 0) return undefined;
+  const first = firstWords(head);
+  const last = lastWords(tail);
+  if (first === undefined || last === undefined) return undefined;
   return {
     path,
-    first: { line: head.firstLine + first, text: head.lines[first]! },
-    last: { line: tail.firstLine + last, text: tail.lines[last]! },
+    first: { line: head.firstLine + first.line, text: first.text },
+    last: { line: tail.firstLine + last.line, text: last.text },
   };
+}
+
+/** A unit's first line that is not blank (its index and text), read from the start without splitting the unit. */
+function firstWords(unit: TextUnit): NumberedLine | undefined {
+  const text = unit.text;
+  for (let start = 0, index = 0; ; index++) {
+    const end = lineEnd(text, start);
+    const line = lineText(text, start, end);
+    if (line.trim() !== "") return { line: index, text: line };
+    if (end === text.length) return undefined;
+    start = end + 1;
+  }
+}
+
+/** A unit's last line that is not blank (its index and text), read from the end. */
+function lastWords(unit: TextUnit): NumberedLine | undefined {
+  const text = unit.text;
+  let index = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) index++;
+  for (let end = text.length; ; index--) {
+    const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+    const line = lineText(text, start, end);
+    if (line.trim() !== "") return { line: index, text: line };
+    if (start === 0) return undefined;
+    end = start - 1;
+  }
 }
 
 /** Files whose every pair is tried; a folder with more has only its neighbours (by name) tried. */

@@ -51,6 +51,19 @@ function unit(context: LineContext, text: string, firstLine: number, language = 
   return new LazyUnit(context, text, firstLine, language);
 }
 
+/** Where the line from `start` ends: at its line feed, or at the end of the text. */
+export function lineEnd(text: string, start: number): number {
+  const end = text.indexOf("\n", start);
+  return end === -1 ? text.length : end;
+}
+
+/** text[start, end) as `lines` holds it: without the carriage return before its line feed (at `end`). */
+export function lineText(text: string, start: number, end: number): string {
+  return end < text.length && end > start && text.charCodeAt(end - 1) === 0x0d
+    ? text.slice(start, end - 1)
+    : text.slice(start, end);
+}
+
 /** Line breaks in text[from, to). */
 function breaks(text: string, from: number, to: number): number {
   let count = 0;

@@ -1,4 +1,5 @@
 import confusables from "unhomoglyph/data.json" with { type: "json" };
+import { lineEnd } from "./file-units.js";
 
 /*
  * Text as an agent understands it, for rules to match: invisible characters dropped, look-alike
@@ -217,12 +218,6 @@ interface ChangedLine {
   readonly start: number;
   readonly end: number;
   readonly text: string;
-}
-
-/** Where the line from `start` ends: at its line feed, or at the end of the text. */
-function lineEnd(text: string, start: number): number {
-  const end = text.indexOf("\n", start);
-  return end === -1 ? text.length : end;
 }
 
 /**

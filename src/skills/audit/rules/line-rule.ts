@@ -1,4 +1,5 @@
 import { escapeForDisplay } from "../../display-text.js";
+import { lineEnd, lineText } from "../file-units.js";
 import { factoredSource } from "./factored.js";
 import type { AuditRule, AuditSeverity, RuleHit, TextUnit } from "../types.js";
 
@@ -39,11 +40,9 @@ export function triggerLines(unit: TextUnit, trigger: RegExp): IndexedLine[] {
       line++;
       lineStart = next + 1;
     }
-    const end = text.indexOf("\n", match.index);
-    // As a split at /\r?\n/: a carriage return before the line feed is not the line's.
-    const cut = end > lineStart && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end === -1 ? text.length : end;
-    found.push({ index: line, text: text.slice(lineStart, cut) });
-    if (end === -1) break;
+    const end = lineEnd(text, match.index);
+    found.push({ index: line, text: lineText(text, lineStart, end) });
+    if (end === text.length) break;
     trigger.lastIndex = end + 1;
   }
   return found;
