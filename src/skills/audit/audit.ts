@@ -1,4 +1,11 @@
-import { SEVERITIES, type AuditFinding, type AuditRule, type AuditSeverity, type TextUnit } from "./types.js";
+import {
+  SEVERITIES,
+  type AuditFinding,
+  type AuditRule,
+  type AuditSeverity,
+  type LineContext,
+  type TextUnit,
+} from "./types.js";
 import { contextOf, isScript, lineEnd, lineText, unitsOf } from "./file-units.js";
 import { expandShellVariables, normaliseForMatching } from "./normalise.js";
 import { factoredSource } from "./rules/factored.js";
@@ -17,6 +24,12 @@ const WRAPPED: ReadonlySet<string> = new Set(["prose", "frontmatter"]);
 
 function lower(a: AuditSeverity, b: AuditSeverity | undefined): AuditSeverity {
   return b !== undefined && SEVERITIES.indexOf(b) > SEVERITIES.indexOf(a) ? b : a;
+}
+
+/** Whether the rule is high in any of the contexts (a loop: a closure per rule and file was garbage). */
+function isHighInAny(rule: AuditRule, contexts: readonly LineContext[]): boolean {
+  for (const context of contexts) if (rule.severityIn[context] === "high") return true;
+  return false;
 }
 
 /** A line of a file, with its number (from 1). */
@@ -77,9 +90,7 @@ export function auditFileWithEdges(
   const contexts = [
     ...new Set([units, ...variants.map((variant) => variant.units)].flat().map((unit) => unit.context)),
   ];
-  const rules = highFirst
-    ? TEXT_RULES.filter((rule) => contexts.some((context) => rule.severityIn[context] === "high"))
-    : TEXT_RULES;
+  const rules = highFirst ? TEXT_RULES.filter((rule) => isHighInAny(rule, contexts)) : TEXT_RULES;
   findings.push(...textFindings(path, units, rules));
   for (const variant of variants) {
     const seen = new Set(findings.map((finding) => `${finding.rule}:${finding.line}`));
