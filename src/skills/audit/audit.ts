@@ -6,7 +6,7 @@ import {
   type LineContext,
   type TextUnit,
 } from "./types.js";
-import { contextOf, isScript, lineEnd, lineText, unitsOf } from "./file-units.js";
+import { contextOf, isScript, lineEnd, lineText, unit as textUnit, unitsOf } from "./file-units.js";
 import { expandShellVariables, normaliseForMatching } from "./normalise.js";
 import { factoredSource } from "./rules/factored.js";
 import { BINARY_RULES, TEXT_RULES } from "./rules/index.js";
@@ -117,22 +117,41 @@ const SENTENCE_END = /[.!?]["'\u201d\u2019)\]*_`]*\s*$/;
 /**
  * A unit's lines as a rule reads them across line breaks: each line that does not end a
  * sentence joined to the next that holds words; the others are left empty, keeping every
- * line's index.
+ * line's index. Built from the lines cut one at a time, the empty ones as line breaks only:
+ * not from the unit split into an array of lines and that array mapped.
  */
 function joinedWithNext(unit: TextUnit): { unit: TextUnit; partner: number[] } {
+  const text = unit.text;
   const partner: number[] = [];
-  const lines = unit.lines.map((line, index) => {
+  const parts: string[] = [];
+  // The lines after the one read, up to the third: as far as its partner may be.
+  const after: string[] = [];
+  let cursor = 0;
+  const cut = () => {
+    const end = lineEnd(text, cursor);
+    after.push(lineText(text, cursor, end));
+    cursor = end + 1;
+  };
+  cut();
+  let breaks = 0;
+  for (let index = 0; after.length > 0; index++) {
+    const line = after.shift()!;
+    while (after.length < 3 && cursor <= text.length) cut();
     let next = index + 1;
     // A blank line or two between them still reads as one instruction.
-    while (next < unit.lines.length && next <= index + 2 && unit.lines[next]!.trim() === "") next++;
+    while (next - index <= after.length && next <= index + 2 && after[next - index - 1]!.trim() === "") next++;
     partner.push(next);
-    const following = unit.lines[next];
-    if (following === undefined || !SENTENCE.test(line) || SENTENCE_END.test(line)) return "";
+    const following = after[next - index - 1];
+    if (index > 0) breaks++;
+    if (following === undefined || !SENTENCE.test(line) || SENTENCE_END.test(line)) continue;
     // A sentence runs on into a line that starts in lower case; a page's address, into any line.
-    if (!CONTINUES.test(following) && !line.includes("://") && !ADDRESS.test(line)) return "";
-    return `${line.trimEnd()} ${following.trimStart()}`;
-  });
-  return { unit: { ...unit, text: lines.join("\n"), lines }, partner };
+    if (!CONTINUES.test(following) && !line.includes("://") && !ADDRESS.test(line)) continue;
+    parts.push("\n".repeat(breaks), `${line.trimEnd()} ${following.trimStart()}`);
+    breaks = 0;
+  }
+  parts.push("\n".repeat(breaks));
+  // Joined lines hold no line break of their own: the text splits back at each.
+  return { unit: textUnit(unit.context, parts.join(""), unit.firstLine, unit.language, "\n"), partner };
 }
 
 function finding(rule: AuditRule, unit: TextUnit, path: string, index: number, message: string, hit?: AuditSeverity) {

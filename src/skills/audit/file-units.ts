@@ -34,21 +34,32 @@ export function contextOf(path: string, text: string): "markdown" | "script" | "
  */
 class LazyUnit implements TextUnit {
   #lines: string[] | undefined;
+  readonly #lineBreak: RegExp | string;
 
   constructor(
     readonly context: LineContext,
     readonly text: string,
     readonly firstLine: number,
-    readonly language = "",
-  ) {}
+    readonly language: string,
+    lineBreak: RegExp | string,
+  ) {
+    this.#lineBreak = lineBreak;
+  }
 
   get lines(): readonly string[] {
-    return (this.#lines ??= this.text.split(/\r?\n/));
+    return (this.#lines ??= this.text.split(this.#lineBreak));
   }
 }
 
-function unit(context: LineContext, text: string, firstLine: number, language = ""): TextUnit {
-  return new LazyUnit(context, text, firstLine, language);
+/** A unit of `text`, whose lines are split at `lineBreak` (a file's: either line break) when first read. */
+export function unit(
+  context: LineContext,
+  text: string,
+  firstLine: number,
+  language = "",
+  lineBreak: RegExp | string = /\r?\n/,
+): TextUnit {
+  return new LazyUnit(context, text, firstLine, language, lineBreak);
 }
 
 /** Where the line from `start` ends: at its line feed, or at the end of the text. */
