@@ -110,6 +110,7 @@ export default remoteSource({
           checkouts: join(remote.cacheRoot, "git"),
           cache: remote.cache(name),
           logger: ctx.logger,
+          inProcessOnly: ctx.inProcessOnly ?? false,
         }),
         typeof entry === "object" ? entry.visibleTo : undefined,
       );

@@ -32,6 +32,8 @@ export interface GitSourceSettings {
   readonly maxFrontmatterBytes: number;
   readonly maxSkillFileBytes: number;
   readonly logger: Logger;
+  /** The kernel serves nothing (PluginRuntimeContext.inProcessOnly): the checkout loads and reads as the fs plugin's folders then do. */
+  readonly inProcessOnly: boolean;
 }
 
 /** Folders one scan visits at most, as the fs source's default. */
@@ -73,6 +75,8 @@ export function createGitSource(settings: GitSourceSettings): CatalogSource {
         maxWatchedDirectories: 0,
         pollIntervalMs: 60_000,
         logger: settings.logger,
+        loadInSlices: !settings.inProcessOnly,
+        blockingReads: settings.inProcessOnly,
       });
       const snapshot = await source.load(signal);
       served = source;

@@ -1,23 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { settlesBeforeAnyIoCallback } from "../../../helpers/blocking.js";
 import { setupFs } from "./ctx.js";
 import { skillMd, tempDir, writeSkillFile } from "./files.js";
-
-/**
- * Whether `read` settles before the event loop runs any I/O callback: a blocking call answers at
- * once, an fs/promises call only once the thread pool's answer comes back through the loop.
- * setImmediate's callback runs at the latest right after the loop's next poll for I/O, which
- * delivers at most one of the two answers (lstat, read) a read in place waits for.
- */
-async function settlesBeforeAnyIoCallback(read: () => Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  const reading = read().then(() => {
-    settled = true;
-  });
-  await new Promise((resolve) => setImmediate(resolve));
-  const before = settled;
-  await reading;
-  return before;
-}
 
 describe("the fs source's reads after the load", () => {
   async function loadedSource(inProcessOnly: boolean | undefined) {

@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PluginEntry } from "../../../../src/kernel/config.js";
 import { parseRepositorySpec } from "../../../../src/remote/git/spec.js";
+import { createKernel } from "../../../../src/create-kernel.js";
+import { createLogger } from "../../../../src/kernel/logger.js";
+import { settlesBeforeAnyIoCallback } from "../../../helpers/blocking.js";
 import { boot } from "../../tools/validate-skill/kernel.js";
 import { createRepository, git, skill, tempDir } from "./repos.js";
 
@@ -24,6 +27,27 @@ const names = (booted: Awaited<ReturnType<typeof start>>) =>
     .sort();
 
 describe("git source", () => {
+  it.each([
+    ["reads with blocking calls in a kernel that serves nothing", true],
+    ["waits in the thread pool in a served kernel", false],
+  ])("%s, as the fs plugin's folders do", async (_what, inProcessOnly) => {
+    const repo = await createRepository({ "skills/pdf/SKILL.md": skill("pdf"), "skills/pdf/guide.md": "# Guide\n" });
+    const cacheDir = await tempDir();
+    const kernel = await createKernel({
+      config: { plugins: [["git", { repositories: [repo.url], cacheDir, timeoutMs: 20_000 }]] },
+      baseDir: cacheDir,
+      inProcessOnly,
+      logger: createLogger("error", () => {}),
+    });
+    try {
+      await kernel.catalog.ready();
+      expect(await settlesBeforeAnyIoCallback(() => kernel.catalog.readDocument("pdf", 1024))).toBe(inProcessOnly);
+      expect(await settlesBeforeAnyIoCallback(() => kernel.catalog.listFiles("pdf", 10))).toBe(inProcessOnly);
+    } finally {
+      await kernel.close();
+    }
+  });
+
   it("serves a repository's skills at its default branch, and their files", async () => {
     const repo = await createRepository({
       "skills/pdf/SKILL.md": skill("pdf"),
