@@ -51,13 +51,16 @@ class LazyUnit implements TextUnit {
   }
 }
 
-/** A unit of `text`, whose lines are split at `lineBreak` (a file's: either line break) when first read. */
+/** A file's line break: a line feed, with or without a carriage return before it. */
+const FILE_LINE_BREAK = /\r?\n/;
+
+/** A unit of `text`, whose lines are split at `lineBreak` (a file's, by default) when first read. */
 export function unit(
   context: LineContext,
   text: string,
   firstLine: number,
   language = "",
-  lineBreak: RegExp | string = /\r?\n/,
+  lineBreak: RegExp | string = FILE_LINE_BREAK,
 ): TextUnit {
   return new LazyUnit(context, text, firstLine, language, lineBreak);
 }
