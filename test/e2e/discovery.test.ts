@@ -10,7 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { zipSync } from "fflate";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, runCli } from "../helpers/cli.js";
+import { REPO_ROOT, type Runtime, runCli } from "../helpers/cli.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startHttpServer, type HttpServerProcess } from "../helpers/http-server.js";
 import { NODE_24, NPX_SKILLS } from "../helpers/runtimes.js";
@@ -251,6 +251,40 @@ describe("export writes the same site as static files", () => {
       "https://cdn.example.com/skills/.well-known/agent-skills/solo/SKILL.md",
     ]);
   });
+
+  // export and read serve nothing, so their reads make blocking calls: each runtime's own fs.
+  it("exports the same files on every runtime, and read lists a skill's files there", async () => {
+    const exported = async (runtime: Runtime) => {
+      const out = join(base, `site-${runtime}`);
+      const result = await runCli(["export", skills, "--out", out], { runtime, timeoutMs: 60_000 });
+      expect(result.code, `${runtime}: ${result.stderr}`).toBe(0);
+      expect(result.stdout.replace(out, "SITE"), runtime).toBe(
+        "exported 2 skills to SITE/.well-known/agent-skills (3 files written, 0 removed, 0 unchanged; 1 left out)\n",
+      );
+      return filesUnder(join(out, ".well-known/agent-skills"));
+    };
+    const onNode = await exported("node");
+    const read = async (runtime: Runtime) => {
+      const result = await runCli(["read", "packed", "--json", "--skills-dir", skills], { runtime, timeoutMs: 60_000 });
+      expect(result.code, `${runtime}: ${result.stderr}`).toBe(0);
+      return (JSON.parse(result.stdout) as { files: string[] }).files;
+    };
+    const nodeFiles = await read("node");
+    expect(nodeFiles).toEqual(["references/deep/notes.md", "references/logo.bin", "scripts/run.sh"]);
+    for (const runtime of ["node24", "bun", "deno"] as const) {
+      const files = await exported(runtime);
+      expect([...files.keys()].sort(), runtime).toEqual([...onNode.keys()].sort());
+      // gzip's bytes are each runtime's zlib's; what they hold, and every digest of them, must agree.
+      expect(gunzipSync(files.get("packed.tar.gz")!).equals(gunzipSync(onNode.get("packed.tar.gz")!)), runtime).toBe(
+        true,
+      );
+      expect(files.get("solo/SKILL.md")!.equals(onNode.get("solo/SKILL.md")!), runtime).toBe(true);
+      const index = JSON.parse(files.get("index.json")!.toString("utf8")) as { skills: Entry[] };
+      for (const entry of index.skills)
+        expect(entry.digest, `${runtime} ${entry.url}`).toBe(sha256(files.get(entry.url)!));
+      expect(await read(runtime), runtime).toEqual(nodeFiles);
+    }
+  }, 240_000);
 
   it("npx skills add installs both skills from the static site byte for byte", async () => {
     const project = await npxSkillsAdd(origin, ["solo", "packed"]);
