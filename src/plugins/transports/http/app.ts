@@ -266,7 +266,6 @@ export function createHttpApp({
 
   const route = async (
     request: Request | LazyRequest,
-    whole: () => Promise<Request>,
     path: string,
     client: string,
     connection: string,
@@ -295,7 +294,7 @@ export function createHttpApp({
     // A route that signs its caller in gets the Request its signIn was given (a page's session is kept by it).
     let handed: RouteRequest = request;
     if (contributed?.signIn && signInGate && !request.headers.has("authorization")) {
-      const signingIn = await whole();
+      const signingIn = await wholeRequest(request);
       handed = signingIn;
       const signedIn = await contributed.signIn(signingIn, path, signInGate(request));
       if (signedIn instanceof Response) return signedIn;
@@ -311,7 +310,7 @@ export function createHttpApp({
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (declared > options.maxBodyBytes)
       return refuse({ status: 413, message: `request body over ${options.maxBodyBytes} bytes` });
-    if (isMcp) return serveMcp(await whole(), client, connection, untrack, caller);
+    if (isMcp) return serveMcp(await wholeRequest(request), client, connection, untrack, caller);
     if (contributed) {
       const gone = request instanceof Request ? request.signal : request;
       return work.run(laneOf(caller, client), partOf(request, connection), gone, async () =>
@@ -338,8 +337,7 @@ export function createHttpApp({
     // An open event stream (GET on MCP) is not work in flight: shutdown ends it by closing sessions.
     const untrack = request.method === "GET" && path === options.path ? () => undefined : track();
     try {
-      const whole = request instanceof Request ? () => Promise.resolve(request) : () => request.toRequest();
-      return onSettled(await route(request, whole, path, client, connection, untrack), untrack);
+      return onSettled(await route(request, path, client, connection, untrack), untrack);
     } catch (error) {
       untrack();
       logger.error(`${request.method} ${path} failed: ${errorMessage(error)}`);
@@ -417,6 +415,11 @@ async function withParamsError(response: Response, problem: string): Promise<Res
   const answer = (await response.clone().json()) as { id?: unknown; error?: { code?: unknown } };
   if (answer.error?.code !== -32603) return response;
   return json(200, { jsonrpc: "2.0", id: answer.id ?? null, error: { code: INVALID_PARAMS, message: problem } });
+}
+
+/** The web Request of a request: itself, or the one a LazyRequest builds once. */
+function wholeRequest(request: Request | LazyRequest): Promise<Request> {
+  return request instanceof Request ? Promise.resolve(request) : request.toRequest();
 }
 
 /** Whose turn a request waits for: a signed-in caller's own, else its address's. */
